@@ -1,0 +1,174 @@
+"""The game API: every hook a game plugin or a table observer may implement.
+
+A *game* is a pluggy plugin (a module or an object) with ``@hookimpl`` functions for
+the game hooks below, registered under the entry-point group ``lantable.games``.
+The host never calls a game hook on every plugin: :class:`lantable.plugins.Game`
+routes each call to exactly one game. Observer hooks, by contrast, are called on
+every registered plugin (journal, statistics, house rules) and return ``None``.
+
+Data rules for every game hook (DESIGN.md, "The game API"):
+
+- State, actions, events and views are plain msgpack data: dicts with ``str`` keys,
+  lists, ``str``, ``int``, ``float``, ``bool``, ``None``. No tuples, no sets.
+- Actions and events are dicts with a ``"type"`` key.
+- All randomness comes from the ``rng`` argument (a seeded :class:`random.Random`);
+  the same seed and the same actions give the same game, bit for bit.
+- Seats are numbered ``0 .. seats-1``.
+
+Hooks are always called with keyword arguments; an implementation may accept fewer
+arguments than its spec (pluggy's opt-in arguments), and new arguments are only ever
+added, never renamed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    import random
+
+    from .types import Action, Event, GameInfo, Scores, State, View
+
+hookspec = pluggy.HookspecMarker("lantable")
+
+# ---------------------------------------------------------------------------
+# Game hooks: each goes to exactly one game (firstresult, routed by Game).
+# ---------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def game_info() -> GameInfo:
+    """Describe the game. **Required.**
+
+    :returns: a dict with
+        ``id`` (str, unique, lowercase, ``[a-z0-9-]+``), ``title`` (str),
+        ``version`` (str), ``min_seats`` and ``max_seats`` (int),
+        ``options`` (dict: option name -> ``{"default": v, "help": str}`` plus
+        ``"choices": [...]`` for an enumerated option), and
+        ``traits`` (dict of bool: ``chance``, ``hidden_information``,
+        ``simultaneous``).
+
+    Must be constant: the registry calls it once at start-up and validates it.
+    """
+
+
+@hookspec(firstresult=True)
+def game_setup(seats: int, options: dict[str, Any], rng: random.Random) -> State:
+    """Create the initial state. **Required.**
+
+    :param seats: number of seats, within ``min_seats .. max_seats``.
+    :param options: every option of :func:`game_info`, already filled with defaults
+        and checked against ``choices``.
+    :param rng: the table's seeded random source (shuffles, deals).
+    :returns: the full state (plain data). Only this hook creates states.
+    """
+
+
+@hookspec(firstresult=True)
+def game_to_act(state: State) -> list[int]:
+    """List the seats that must decide now, ascending. **Required.**
+
+    :returns: an empty list once the game is over. Several seats mean
+        simultaneous (or independent) choices: each submits its action; a secret
+        choice stays pending, and hidden from views, until all are in.
+
+    Must not change the state.
+    """
+
+
+@hookspec(firstresult=True)
+def game_legal_actions(state: State, seat: int) -> list[Action]:
+    """List the concrete legal actions of ``seat`` now. **Required.**
+
+    :returns: a non-empty list when ``seat`` is in :func:`game_to_act`, else ``[]``.
+        The order is deterministic and documented by the game (bots and the
+        terminal client number the actions in this order). Where the real space is
+        continuous or huge, a finite, useful discretisation: :func:`game_apply` still
+        accepts any valid action.
+
+    Must not change the state.
+    """
+
+
+@hookspec(firstresult=True)
+def game_apply(state: State, seat: int, action: Action, rng: random.Random) -> list[Event]:
+    """Apply one action of ``seat`` to ``state`` in place. **Required.**
+
+    :param rng: the table's random source for dice, draws and shuffles; every draw
+        must show up in a returned event so a journal explains the game.
+    :returns: the events the action caused, in order (each a dict with ``"type"``).
+        Events are public unless they carry ``"to": [seats]``, in which case only
+        those seats (and nobody else) see them.
+    :raises IllegalAction: with a human reason when the action is malformed or not
+        legal now. **Invariant:** the state is unchanged when it raises (validate
+        before mutating).
+
+    The host has already checked that ``seat`` is in :func:`game_to_act`.
+    """
+
+
+@hookspec(firstresult=True)
+def game_view(state: State, seat: int | None) -> View:
+    """Build what ``seat`` may know; ``seat=None`` is the public (spectator) view.
+    **Required.**
+
+    **Invariant:** a view never contains another seat's hidden information: build
+    it from an allow-list of public and own-seat fields, never by deleting secrets
+    from a full copy. Changing only another seat's secrets never changes this view.
+    """
+
+
+@hookspec(firstresult=True)
+def game_scores(state: State) -> Scores:
+    """Score the game (final once :func:`game_to_act` is empty). **Required.**
+
+    :returns: ``{"scores": [number per seat], "rank": [place per seat]}`` where
+        place 1 is the winner after the rulebook's tie-breaks and seats still tied
+        share a place; may add ``"detail"`` (any plain data). Callable mid-game,
+        where it gives the standing as if the game ended now.
+    """
+
+
+@hookspec(firstresult=True)
+def game_sample_state(view: View, seat: int, rng: random.Random) -> State | None:
+    """Sample a full state consistent with ``view`` (what ``seat`` knows). Optional.
+
+    Used by search bots under hidden information (determinisation). Hidden cards
+    are dealt from what the seat cannot rule out; public facts are kept exactly.
+    """
+
+
+@hookspec(firstresult=True)
+def game_heuristic(state: State, seat: int) -> float | None:
+    """Estimate how good ``state`` is for ``seat``, higher is better. Optional.
+
+    Used by the ``greedy`` bot and by search cut-offs; without it, bots use the
+    seat's score minus the best other score from :func:`game_scores`.
+    """
+
+
+@hookspec(firstresult=True)
+def game_describe_action(state: State, seat: int, action: Action) -> str | None:
+    """A short human sentence for ``action`` (terminal client, logs). Optional."""
+
+
+# ---------------------------------------------------------------------------
+# Observer hooks: called on every registered plugin; return None.
+# ---------------------------------------------------------------------------
+
+
+@hookspec
+def table_started(table_id: str, game_id: str, seats: int, options: dict[str, Any]) -> None:
+    """A table's game has started (all seats taken)."""
+
+
+@hookspec
+def table_action(table_id: str, seq: int, seat: int, action: Action, events: list[Event]) -> None:
+    """An action was accepted and journalled at ``table_id`` as update ``seq``."""
+
+
+@hookspec
+def table_finished(table_id: str, scores: Scores) -> None:
+    """A table's game has ended with these final scores."""

@@ -1,0 +1,286 @@
+"""Finding games: the plugin manager, the entry-point loader and :class:`Game`.
+
+Every game hook goes to exactly one game. Rather than fanning a call out over every
+registered plugin and picking a result, each game gets a private plugin manager that
+holds only that game, so ``game.pm.hook.game_apply(...)`` can only reach it. The
+shared manager from :func:`make_plugin_manager` holds every game and every observer
+and is used for the observer hooks (``table_*``).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import pickle
+import re
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+from . import hookspecs
+from .errors import BadOptions, IllegalAction, PluginError
+
+if TYPE_CHECKING:
+    import random
+
+    from .types import Action, Event, GameInfo, Scores, State, View
+
+ENTRY_POINT_GROUP = "lantable.games"
+# Like PYTEST_DISABLE_PLUGIN_AUTOLOAD: set to any non-empty value to load no entry points.
+AUTOLOAD_ENV = "LANTABLE_DISABLE_PLUGIN_AUTOLOAD"
+REQUIRED_HOOKS = (
+    "game_info",
+    "game_setup",
+    "game_to_act",
+    "game_legal_actions",
+    "game_apply",
+    "game_view",
+    "game_scores",
+)
+_GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+
+hookimpl = pluggy.HookimplMarker("lantable")
+
+
+def _new_manager() -> pluggy.PluginManager:
+    pm = pluggy.PluginManager("lantable")
+    pm.add_hookspecs(hookspecs)
+    return pm
+
+
+class Game:
+    """One game plugin behind a typed, checked facade.
+
+    The host and the bots use this, never the raw hooks. Every method calls
+    exactly one plugin, with keyword arguments.
+    """
+
+    def __init__(self, plugin: object, name: str) -> None:
+        pm = _new_manager()
+        try:
+            pm.register(plugin, name=name)
+            pm.check_pending()
+        except pluggy.PluginValidationError as exc:
+            raise PluginError(f"game plugin {name!r} is invalid: {exc}", name) from exc
+        missing = [h for h in REQUIRED_HOOKS if not pm.hook.__dict__[h].get_hookimpls()]
+        if missing:
+            raise PluginError(f"game plugin {name!r} lacks required hooks {missing}", name)
+        self.plugin = plugin
+        self.pm = pm
+        self._hook = pm.hook
+        try:
+            info = self._hook.game_info()
+        except Exception as exc:
+            raise PluginError(f"game plugin {name!r}: game_info() raised {exc!r}", name) from exc
+        self.info: GameInfo = _check_info(info, name)
+        self.id: str = self.info["id"]
+        self.has_sampler = bool(pm.hook.game_sample_state.get_hookimpls())
+        self.has_heuristic = bool(pm.hook.game_heuristic.get_hookimpls())
+
+    def __repr__(self) -> str:
+        return f"<Game {self.id} {self.info['version']}>"
+
+    # -- set-up ---------------------------------------------------------------
+
+    def options(self, given: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Fill defaults and check ``given`` against the declared options.
+
+        Raises:
+            BadOptions: an unknown option, or a value outside its ``choices`` or of
+                another type than its default.
+        """
+        declared: dict[str, dict[str, Any]] = self.info["options"]
+        given = dict(given or {})
+        unknown = sorted(set(given) - set(declared))
+        if unknown:
+            raise BadOptions(f"{self.id}: unknown option(s) {unknown}; known: {sorted(declared)}")
+        out = {}
+        for key, spec in declared.items():
+            value = given.get(key, spec["default"])
+            if "choices" in spec and value not in spec["choices"]:
+                raise BadOptions(f"{self.id}: option {key}={value!r}, expected one of {spec['choices']}")
+            default = spec["default"]
+            if default is not None and "choices" not in spec and not _same_kind(value, default):
+                raise BadOptions(
+                    f"{self.id}: option {key}={value!r}, expected {type(default).__name__}"
+                )
+            out[key] = value
+        return out
+
+    def setup(self, seats: int, options: dict[str, Any] | None, rng: random.Random) -> State:
+        """The initial state for ``seats`` seats; options are checked first."""
+        lo, hi = self.info["min_seats"], self.info["max_seats"]
+        if not (isinstance(seats, int) and lo <= seats <= hi):
+            raise BadOptions(f"{self.id}: seats={seats!r}, expected {lo}..{hi}")
+        try:
+            return self._hook.game_setup(seats=seats, options=self.options(options), rng=rng)
+        except IllegalAction as exc:  # a game refusing its options at set-up
+            raise BadOptions(f"{self.id}: {exc}") from exc
+
+    # -- turns ----------------------------------------------------------------
+
+    def to_act(self, state: State) -> list[int]:
+        return self._hook.game_to_act(state=state)
+
+    def is_over(self, state: State) -> bool:
+        return not self._hook.game_to_act(state=state)
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return self._hook.game_legal_actions(state=state, seat=seat)
+
+    def apply(self, state: State, seat: int, action: Action, rng: random.Random) -> list[Event]:
+        """Apply ``action`` for ``seat``; the state and the rng are unchanged on refusal.
+
+        Raises:
+            IllegalAction: the seat must not act now, the action is not a map with a
+                ``type``, or the game refused it.
+        """
+        if seat not in self._hook.game_to_act(state=state):
+            raise IllegalAction(f"seat {seat} is not to act now")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction(f"an action is a map with a string 'type', got {action!r}")
+        saved = rng.getstate()
+        try:
+            events = self._hook.game_apply(state=state, seat=seat, action=action, rng=rng)
+        except IllegalAction:
+            rng.setstate(saved)
+            raise
+        return events if events is not None else []
+
+    # -- information ----------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> View:
+        return self._hook.game_view(state=state, seat=seat)
+
+    def scores(self, state: State) -> Scores:
+        return self._hook.game_scores(state=state)
+
+    def sample_state(self, view: View, seat: int, rng: random.Random) -> State:
+        if not self.has_sampler:
+            raise NotImplementedError(f"{self.id} does not implement game_sample_state")
+        return self._hook.game_sample_state(view=view, seat=seat, rng=rng)
+
+    def heuristic(self, state: State, seat: int) -> float:
+        """The game's own estimate if it has one, else score margin over the best rival."""
+        if self.has_heuristic:
+            value = self._hook.game_heuristic(state=state, seat=seat)
+            if value is not None:
+                return float(value)
+        scores = self.scores(state)["scores"]
+        rivals = [s for i, s in enumerate(scores) if i != seat]
+        return float(scores[seat] - (max(rivals) if rivals else 0))
+
+    def describe(self, state: State, seat: int, action: Action) -> str:
+        text = self._hook.game_describe_action(state=state, seat=seat, action=action)
+        if text:
+            return text
+        rest = ", ".join(f"{k}={v}" for k, v in action.items() if k != "type")
+        return f"{action['type']}({rest})" if rest else str(action["type"])
+
+    @staticmethod
+    def clone(state: State) -> State:
+        """A deep copy of a plain-data state (for search and speculative play)."""
+        return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+
+
+def _same_kind(value: object, default: object) -> bool:
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(value, bool) and isinstance(default, bool)
+    if isinstance(default, (int, float)):
+        return isinstance(value, (int, float))
+    return isinstance(value, type(default))
+
+
+def _check_info(info: Any, name: str) -> GameInfo:
+    def bad(why: str) -> PluginError:
+        return PluginError(f"game plugin {name!r}: game_info() {why}; got {info!r}", name)
+
+    if not isinstance(info, dict):
+        raise bad("must return a dict")
+    for key, kind in (("id", str), ("title", str), ("version", str), ("min_seats", int),
+                      ("max_seats", int), ("options", dict)):
+        if not isinstance(info.get(key), kind):
+            raise bad(f"needs {key!r} of type {kind.__name__}")
+    if not _GAME_ID.match(info["id"]):
+        raise bad("'id' must match [a-z0-9][a-z0-9-]*")
+    if not 1 <= info["min_seats"] <= info["max_seats"]:
+        raise bad("needs 1 <= min_seats <= max_seats")
+    for key, spec in info["options"].items():
+        if not isinstance(spec, dict) or "default" not in spec:
+            raise bad(f"option {key!r} needs a dict with 'default'")
+    info = dict(info)
+    info.setdefault("traits", {})
+    return info
+
+
+class Registry:
+    """The installed games by id, plus the plugins that failed to load.
+
+    A broken plugin never stops the others: its error is kept in :attr:`errors`
+    (for the host to log and the CLI to show) and its game is simply absent.
+    """
+
+    def __init__(self, pm: pluggy.PluginManager, errors: list[PluginError] | None = None) -> None:
+        self.pm = pm
+        self.errors: list[PluginError] = list(errors or [])
+        self.games: dict[str, Game] = {}
+        for name, plugin in pm.list_name_plugin():
+            if not hasattr(plugin, "game_info"):
+                continue  # an observer, not a game
+            try:
+                game = Game(plugin, name)
+            except PluginError as exc:
+                self.errors.append(exc)
+                continue
+            if game.id in self.games:
+                self.errors.append(PluginError(f"duplicate game id {game.id!r} from {name!r}", name))
+                continue
+            self.games[game.id] = game
+
+    def __getitem__(self, game_id: str) -> Game:
+        try:
+            return self.games[game_id]
+        except KeyError:
+            raise KeyError(f"no game {game_id!r}; installed: {sorted(self.games)}") from None
+
+    def __contains__(self, game_id: object) -> bool:
+        return game_id in self.games
+
+
+def make_plugin_manager(*, autoload: bool | None = None,
+                        plugins: dict[str, object] | None = None) -> tuple[pluggy.PluginManager, list[PluginError]]:
+    """The shared plugin manager with every game and observer.
+
+    Args:
+        autoload: load the ``lantable.games`` entry points; ``None`` means yes
+            unless ``LANTABLE_DISABLE_PLUGIN_AUTOLOAD`` is set.
+        plugins: extra plugins by name, registered after the entry points (tests,
+            house rules).
+
+    Returns:
+        The manager and the load errors of plugins that could not be imported.
+    """
+    pm = _new_manager()
+    errors: list[PluginError] = []
+    if autoload is None:
+        autoload = not os.environ.get(AUTOLOAD_ENV)
+    if autoload:
+        for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+            if pm.get_plugin(ep.name) is not None:
+                continue
+            try:
+                pm.register(ep.load(), name=ep.name)
+            except Exception as exc:  # a broken third-party game must not stop the rest
+                errors.append(PluginError(f"cannot load game {ep.name!r} ({ep.value}): {exc!r}", ep.name))
+    for name, plugin in (plugins or {}).items():
+        try:
+            pm.register(plugin, name=name)
+        except (ValueError, pluggy.PluginValidationError) as exc:
+            errors.append(PluginError(f"cannot register plugin {name!r}: {exc}", name))
+    return pm, errors
+
+
+def load_registry(*, autoload: bool | None = None, plugins: dict[str, object] | None = None) -> Registry:
+    """Shortcut: :func:`make_plugin_manager` then :class:`Registry`."""
+    pm, errors = make_plugin_manager(autoload=autoload, plugins=plugins)
+    return Registry(pm, errors)
