@@ -1,0 +1,1 @@
+"""Client library, bots, terminal client and the `lantable` CLI."""

@@ -1,0 +1,1 @@
+"""The lantable peer node on trio: listener, lobby, tables, journal, discovery."""

@@ -1,0 +1,64 @@
+"""The lantable wire protocol, sans-IO (like h11): everything a client author imports.
+
+A frame is a 4-byte big-endian length and one msgpack map. :class:`Connection`
+turns bytes into messages and messages into bytes; it never touches a socket.
+See ``docs/protocol.md`` for the full specification.
+"""
+
+from ._connection import (
+    CLIENT,
+    HOST,
+    MIN_PROTOCOL_VERSION,
+    NEED_DATA,
+    PROTOCOL_VERSION,
+    Connection,
+    ConnectionClosed,
+    negotiate,
+)
+from ._errors import (
+    FATAL_CODES,
+    ErrorCode,
+    LocalProtocolError,
+    ProtocolError,
+    RemoteProtocolError,
+)
+from ._frames import DEFAULT_MAX_FRAME, decode_body, encode_frame
+from ._messages import (
+    CLIENT_TYPES,
+    HOST_TYPES,
+    Accepted,
+    Act,
+    Bye,
+    Create,
+    Created,
+    Error,
+    Games,
+    Hello,
+    Join,
+    Joined,
+    Leave,
+    Left,
+    ListGames,
+    ListTables,
+    Message,
+    Ping,
+    Pong,
+    Resume,
+    Sync,
+    Tables,
+    Update,
+    Welcome,
+    from_map,
+)
+from ._state import CLOSED, ERROR, HELLO_SENT, SESSION, START, TRANSITIONS
+
+__all__ = [
+    "CLIENT", "CLIENT_TYPES", "CLOSED", "DEFAULT_MAX_FRAME", "ERROR", "FATAL_CODES",
+    "HELLO_SENT", "HOST", "HOST_TYPES", "MIN_PROTOCOL_VERSION", "NEED_DATA",
+    "PROTOCOL_VERSION", "SESSION", "START", "TRANSITIONS",
+    "Accepted", "Act", "Bye", "Connection", "ConnectionClosed", "Create", "Created",
+    "Error", "ErrorCode", "Games", "Hello", "Join", "Joined", "Leave", "Left",
+    "ListGames", "ListTables", "LocalProtocolError", "Message", "Ping", "Pong",
+    "ProtocolError", "RemoteProtocolError", "Resume", "Sync", "Tables", "Update",
+    "Welcome", "decode_body", "encode_frame", "from_map", "negotiate",
+]

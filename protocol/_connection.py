@@ -1,0 +1,132 @@
+"""The sans-IO connection: bytes in, messages out; messages in, bytes out."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ._errors import LocalProtocolError, ProtocolError, RemoteProtocolError
+from ._frames import DEFAULT_MAX_FRAME, FrameReader, decode_body, encode_frame
+from ._messages import Message, from_map
+from ._state import CLOSED, ERROR, START, _Sentinel, next_state
+
+PROTOCOL_VERSION: Final = 1  # the highest version this code speaks
+MIN_PROTOCOL_VERSION: Final = 1  # the lowest version this code speaks
+
+CLIENT: Final = "client"
+HOST: Final = "host"
+
+
+class _NeedData:
+    def __repr__(self) -> str:
+        return "NEED_DATA"
+
+
+NEED_DATA: Final = _NeedData()
+"""Returned by :meth:`Connection.next_event` when more bytes are needed."""
+
+
+class ConnectionClosed:
+    """The peer closed its side (EOF). Returned by :meth:`Connection.next_event`."""
+
+    def __repr__(self) -> str:
+        return "ConnectionClosed()"
+
+
+def negotiate(client_proto: int, client_min: int | None) -> int | None:
+    """The version a host speaking ``MIN..PROTOCOL_VERSION`` picks, or None."""
+    lo = max(MIN_PROTOCOL_VERSION, client_min if client_min is not None else client_proto)
+    hi = min(PROTOCOL_VERSION, client_proto)
+    return hi if lo <= hi else None
+
+
+class Connection:
+    """One side of a lantable conversation.
+
+    Args:
+        our_role: ``"client"`` or ``"host"``.
+        max_frame: the largest frame body we accept (and send).
+
+    ``receive_data(b"")`` means EOF. Any protocol error moves the connection to
+    ``ERROR``; after that every call raises. Nothing here does I/O.
+    """
+
+    def __init__(self, our_role: str, max_frame: int = DEFAULT_MAX_FRAME) -> None:
+        if our_role not in (CLIENT, HOST):
+            raise ValueError(f"our_role must be 'client' or 'host', got {our_role!r}")
+        self.our_role = our_role
+        self.their_role = HOST if our_role == CLIENT else CLIENT
+        self.max_frame = max_frame
+        self.state: _Sentinel = START
+        self._reader = FrameReader(max_frame)
+        self._eof = False
+
+    def _check_usable(self) -> None:
+        if self.state is ERROR:
+            raise LocalProtocolError("connection is in ERROR after an earlier protocol error")
+
+    def receive_data(self, data: bytes) -> None:
+        """Buffer bytes from the peer; ``b""`` means the peer closed."""
+        self._check_usable()
+        if not data:
+            self._eof = True
+            return
+        try:
+            self._reader.feed(data)
+        except ProtocolError:
+            self.state = ERROR
+            raise
+
+    def next_event(self) -> Message | _NeedData | ConnectionClosed:
+        """The next message from the peer, ``NEED_DATA`` or ``ConnectionClosed()``.
+
+        Raises:
+            RemoteProtocolError: the peer broke the protocol; send its ``code`` in
+                an ``error`` and close.
+        """
+        self._check_usable()
+        try:
+            body = self._reader.next_body()
+            if body is None:
+                if self._eof:
+                    self.state = CLOSED
+                    return ConnectionClosed()
+                return NEED_DATA
+            msg = from_map(decode_body(body), self.their_role)
+            self.state = next_state(self.state, self.their_role, msg.t, remote=True)
+            return msg
+        except ProtocolError as exc:
+            self.state = ERROR
+            if isinstance(exc, RemoteProtocolError):
+                raise
+            raise RemoteProtocolError(str(exc), exc.code) from exc
+
+    def send(self, msg: Message) -> bytes:
+        """The bytes for ``msg``; checks that we may send it now.
+
+        Raises:
+            LocalProtocolError: we may not send this now, or it cannot be encoded.
+        """
+        self._check_usable()
+        if msg.sender != self.our_role:
+            raise LocalProtocolError(f"a {self.our_role} cannot send {msg.t!r}")
+        new_state = self.state
+        if self.state is not CLOSED:
+            new_state = next_state(self.state, self.our_role, msg.t, remote=False)
+        data = encode_frame(msg.to_map(), self.max_frame)
+        self.state = new_state
+        return data
+
+    def send_error(self, code: str, message: str, *, id: int | None = None) -> bytes:
+        """The bytes of an ``error`` message, allowed in any state (before a close)."""
+        from ._messages import Error
+
+        return encode_frame(Error(code=str(code), message=message, id=id).to_map(), self.max_frame)
+
+    def send_failed(self) -> None:
+        """The transport failed while sending; the connection is unusable."""
+        self.state = ERROR
+
+    @property
+    def trailing_data(self) -> int:
+        """How many bytes are buffered but not yet returned as messages."""
+        return self._reader.buffered

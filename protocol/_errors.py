@@ -1,0 +1,69 @@
+"""One error hierarchy for the wire, with the stable codes of the ``error`` message."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    """Stable wire codes of the ``error`` message (``docs/protocol.md``, "Error codes").
+
+    Codes are only ever added. ``FATAL_CODES`` close the connection after the error.
+    """
+
+    BAD_FRAME = "bad_frame"  # not a msgpack map, or trailing garbage in a frame
+    FRAME_TOO_LARGE = "frame_too_large"  # length prefix above the limit
+    UNKNOWN_TYPE = "unknown_type"  # a map whose "t" is not a message type
+    BAD_MESSAGE = "bad_message"  # a known type with missing or ill-typed fields
+    UNEXPECTED_MESSAGE = "unexpected_message"  # a type not allowed in this state
+    VERSION_UNSUPPORTED = "version_unsupported"  # no common protocol version
+    HELLO_TIMEOUT = "hello_timeout"  # no hello in time
+    NO_SUCH_GAME = "no_such_game"
+    BAD_OPTIONS = "bad_options"  # seats or options the game refuses
+    NO_SUCH_TABLE = "no_such_table"
+    SEAT_TAKEN = "seat_taken"
+    TABLE_FULL = "table_full"
+    NOT_SEATED = "not_seated"  # act/leave at a table where this connection holds no seat
+    NOT_TO_ACT = "not_to_act"  # the seat must not decide now
+    ILLEGAL_ACTION = "illegal_action"  # the game refused the action
+    BAD_TOKEN = "bad_token"  # unknown, forged or foreign resume token
+    TABLE_FAULTED = "table_faulted"  # the game plugin failed; the table is being restored
+    TABLE_CLOSED = "table_closed"  # the table is finished or was abandoned
+    TOO_SLOW = "too_slow"  # the client did not read its updates; dropped
+    SHUTTING_DOWN = "shutting_down"
+    INTERNAL = "internal"  # a bug in the host; logged there
+
+
+FATAL_CODES = frozenset({
+    ErrorCode.BAD_FRAME,
+    ErrorCode.FRAME_TOO_LARGE,
+    ErrorCode.UNKNOWN_TYPE,
+    ErrorCode.BAD_MESSAGE,
+    ErrorCode.UNEXPECTED_MESSAGE,
+    ErrorCode.VERSION_UNSUPPORTED,
+    ErrorCode.HELLO_TIMEOUT,
+    ErrorCode.TOO_SLOW,
+    ErrorCode.SHUTTING_DOWN,
+})
+
+
+class ProtocolError(Exception):
+    """Base of protocol errors; never raised itself.
+
+    Attributes:
+        code: the :class:`ErrorCode` to put on the wire.
+    """
+
+    def __init__(self, message: str, code: ErrorCode = ErrorCode.BAD_MESSAGE) -> None:
+        if type(self) is ProtocolError:
+            raise TypeError("raise LocalProtocolError or RemoteProtocolError, not ProtocolError")
+        super().__init__(message)
+        self.code = ErrorCode(code)
+
+
+class LocalProtocolError(ProtocolError):
+    """We tried to do something the protocol forbids."""
+
+
+class RemoteProtocolError(ProtocolError):
+    """The peer sent something the protocol forbids. Answer with ``error``, then close."""

@@ -1,0 +1,90 @@
+"""Framing: a 4-byte big-endian length, then exactly one msgpack map."""
+
+from __future__ import annotations
+
+import struct
+from typing import Any, Final
+
+import msgpack
+
+from ._errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+
+HEADER: Final = struct.Struct(">I")
+# 1 MiB: a full view of the largest seed game is a few KiB; the cap bounds what one
+# peer can make us buffer (h11 uses 16 KiB for headers, nginx 1 MiB for bodies).
+DEFAULT_MAX_FRAME: Final = 1 << 20
+
+_packer_options: Final = {"use_bin_type": True}
+
+
+def encode_frame(payload: dict[str, Any], max_frame: int = DEFAULT_MAX_FRAME) -> bytes:
+    """One frame for ``payload``.
+
+    Raises:
+        LocalProtocolError: ``payload`` is not msgpack-able or the frame is too large.
+    """
+    try:
+        body = msgpack.packb(payload, **_packer_options)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise LocalProtocolError(f"cannot encode {payload.get('t')!r}: {exc}") from exc
+    if len(body) > max_frame:
+        raise LocalProtocolError(
+            f"frame of {len(body)} bytes exceeds the limit of {max_frame}", ErrorCode.FRAME_TOO_LARGE
+        )
+    return HEADER.pack(len(body)) + body
+
+
+def decode_body(body: bytes) -> dict[str, Any]:
+    """The map inside one frame body.
+
+    Raises:
+        RemoteProtocolError: the body is not exactly one msgpack map with string keys.
+    """
+    try:
+        obj = msgpack.unpackb(body, raw=False, strict_map_key=True)
+    except Exception as exc:  # msgpack raises many types on garbage
+        raise RemoteProtocolError(f"frame is not valid msgpack: {exc}", ErrorCode.BAD_FRAME) from exc
+    if not isinstance(obj, dict):
+        raise RemoteProtocolError(f"frame must hold a map, got {type(obj).__name__}", ErrorCode.BAD_FRAME)
+    return obj
+
+
+class FrameReader:
+    """Buffers bytes and cuts them into frame bodies; refuses oversize frames early."""
+
+    def __init__(self, max_frame: int = DEFAULT_MAX_FRAME) -> None:
+        self.max_frame = max_frame
+        self._buf = bytearray()
+        self._need: int | None = None  # body length of the frame being read
+
+    def feed(self, data: bytes) -> None:
+        self._buf += data
+        self._check_header()
+
+    @property
+    def buffered(self) -> int:
+        return len(self._buf)
+
+    def _check_header(self) -> None:
+        if self._need is None and len(self._buf) >= HEADER.size:
+            (need,) = HEADER.unpack_from(self._buf)
+            if need > self.max_frame:
+                # Refuse before the body is buffered (DESIGN.md, "The protocol").
+                self._buf.clear()
+                raise RemoteProtocolError(
+                    f"frame length {need} exceeds the limit of {self.max_frame}",
+                    ErrorCode.FRAME_TOO_LARGE,
+                )
+            self._need = need
+
+    def next_body(self) -> bytes | None:
+        """The next complete frame body, or None if more bytes are needed."""
+        self._check_header()
+        need = self._need
+        if need is None or len(self._buf) < HEADER.size + need:
+            return None
+        body = bytes(self._buf[HEADER.size:HEADER.size + need])
+        del self._buf[:HEADER.size + need]
+        self._need = None
+        self._check_header()
+        return body

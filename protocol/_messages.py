@@ -1,0 +1,271 @@
+"""One class per message type ``t``, built only from checked data.
+
+Each class is a frozen, slotted, keyword-only dataclass whose fields are the map's
+keys (``t`` excluded). :func:`from_map` is the only way in from the wire and checks
+every field; :meth:`Message.to_map` is the only way out. The raw map never leaves
+this module and :mod:`._connection`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any, ClassVar, Union
+
+from ._errors import ErrorCode, RemoteProtocolError
+
+CLIENT_TYPES: dict[str, type[Message]] = {}
+HOST_TYPES: dict[str, type[Message]] = {}
+
+
+class Message:
+    """Base of every message; don't subclass outside this module."""
+
+    t: ClassVar[str]
+    sender: ClassVar[str]  # "client" or "host"
+    _checks: ClassVar[tuple[tuple[str, Any, bool], ...]]
+
+    def to_map(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"t": self.t}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            if value is not None or f.default is dataclasses.MISSING:
+                out[f.name] = value
+        return out
+
+
+def _message(t: str, sender: str):  # noqa: ANN202 - class decorator
+    def wrap(cls: type) -> type:
+        cls = dataclass(frozen=True, slots=True, kw_only=True)(cls)
+        cls.t = t
+        cls.sender = sender
+        hints = typing.get_type_hints(cls)
+        cls._checks = tuple(
+            (f.name, hints[f.name], f.default is dataclasses.MISSING) for f in dataclasses.fields(cls)
+        )
+        (CLIENT_TYPES if sender == "client" else HOST_TYPES)[t] = cls
+        return cls
+
+    return wrap
+
+
+def _conforms(value: Any, hint: Any) -> bool:
+    if hint is Any:
+        return True
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        return any(_conforms(value, h) for h in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if origin is list:
+        (item,) = typing.get_args(hint)
+        return isinstance(value, list) and all(_conforms(v, item) for v in value)
+    if origin is dict:
+        return isinstance(value, dict)
+    return isinstance(value, hint)
+
+
+def from_map(obj: dict[str, Any], sender: str) -> Message:
+    """Build the message of type ``obj["t"]`` sent by ``sender``.
+
+    Raises:
+        RemoteProtocolError: ``unknown_type`` for a type that ``sender`` may not
+            send, ``bad_message`` for a missing, unknown or ill-typed field.
+    """
+    t = obj.get("t")
+    registry = CLIENT_TYPES if sender == "client" else HOST_TYPES
+    cls = registry.get(t) if isinstance(t, str) else None
+    if cls is None:
+        raise RemoteProtocolError(
+            f"unknown message type {t!r} from a {sender}; expected one of {sorted(registry)}",
+            ErrorCode.UNKNOWN_TYPE,
+        )
+    kwargs = {}
+    for name, hint, required in cls._checks:
+        if name not in obj:
+            if required:
+                raise RemoteProtocolError(f"{t}: missing field {name!r}", ErrorCode.BAD_MESSAGE)
+            continue
+        value = obj[name]
+        if not _conforms(value, hint):
+            raise RemoteProtocolError(
+                f"{t}: field {name!r} should be {_describe(hint)}, got {value!r:.80}",
+                ErrorCode.BAD_MESSAGE,
+            )
+        kwargs[name] = value
+    # Unknown extra keys are ignored so that newer peers can add optional fields.
+    return cls(**kwargs)
+
+
+def _describe(hint: Any) -> str:
+    return getattr(hint, "__name__", None) or str(hint).replace("typing.", "")
+
+
+# ---------------------------------------------------------------------------
+# Client -> host
+# ---------------------------------------------------------------------------
+
+
+@_message("hello", "client")
+class Hello(Message):
+    """First frame of every connection: who we are and which versions we speak."""
+
+    proto: int  # the highest protocol version the client speaks
+    name: str
+    min_proto: int | None = None  # the lowest it speaks (default: proto)
+    token: str | None = None  # resume the seat this token was issued for
+    id: int | None = None
+
+
+@_message("list_tables", "client")
+class ListTables(Message):
+    id: int
+
+
+@_message("list_games", "client")
+class ListGames(Message):
+    id: int
+
+
+@_message("create", "client")
+class Create(Message):
+    id: int
+    game: str
+    seats: int
+    options: dict[str, Any] | None = None
+    seed: int | None = None  # fixed seed for reproducible games; random if absent
+
+
+@_message("join", "client")
+class Join(Message):
+    id: int
+    table: str
+    seat: int | None = None  # a specific seat, or the lowest free one
+    spectate: bool = False
+
+
+@_message("resume", "client")
+class Resume(Message):
+    id: int
+    token: str
+
+
+@_message("leave", "client")
+class Leave(Message):
+    id: int
+    table: str
+
+
+@_message("act", "client")
+class Act(Message):
+    id: int
+    table: str
+    action: dict[str, Any]
+    seat: int | None = None  # which of this connection's seats acts (default: its only one)
+
+
+@_message("sync", "client")
+class Sync(Message):
+    id: int
+    table: str
+
+
+@_message("ping", "client")
+class Ping(Message):
+    id: int
+
+
+@_message("bye", "client")
+class Bye(Message):
+    pass
+
+
+# ---------------------------------------------------------------------------
+# Host -> client
+# ---------------------------------------------------------------------------
+
+
+@_message("welcome", "host")
+class Welcome(Message):
+    proto: int  # the version chosen for this connection
+    peer: str  # the host's peer id
+    name: str  # the host's name
+    tables: list[dict[str, Any]]
+    resumed: dict[str, Any] | None = None  # {"table", "seat", "token"} when hello had a token
+    id: int | None = None
+
+
+@_message("error", "host")
+class Error(Message):
+    code: str
+    message: str
+    id: int | None = None  # the request this answers, if any
+    table: str | None = None
+
+
+@_message("tables", "host")
+class Tables(Message):
+    id: int
+    tables: list[dict[str, Any]]
+
+
+@_message("games", "host")
+class Games(Message):
+    id: int
+    games: list[dict[str, Any]]
+
+
+@_message("created", "host")
+class Created(Message):
+    id: int
+    table: str
+
+
+@_message("joined", "host")
+class Joined(Message):
+    id: int
+    table: str
+    seat: int | None  # None for a spectator
+    token: str | None  # resume token for the seat; None for a spectator
+
+
+@_message("left", "host")
+class Left(Message):
+    id: int
+    table: str
+
+
+@_message("accepted", "host")
+class Accepted(Message):
+    id: int
+    table: str
+    seq: int  # the update number this action produced
+
+
+@_message("update", "host")
+class Update(Message):
+    """A table changed; sent to every seat and spectator, each with its own view."""
+
+    table: str
+    seq: int  # per table: 0 at the start, +1 per accepted action
+    status: str  # "waiting", "playing", "finished" or "faulted"
+    seats: list[dict[str, Any]]  # [{"name", "taken", "connected"}] by seat
+    seat: int | None  # the recipient's seat, None for a spectator
+    view: dict[str, Any] | None  # None while waiting for players
+    to_act: list[int]
+    legal: list[dict[str, Any]] | None = None  # only to a seat that must decide
+    events: list[dict[str, Any]] | None = None  # events since seq-1, filtered for this seat
+    scores: dict[str, Any] | None = None  # once finished
+    full: bool = False  # True for a resync (sync, join, resume): events are not replayed
+    id: int | None = None  # set when this answers a sync
+
+
+@_message("pong", "host")
+class Pong(Message):
+    id: int
