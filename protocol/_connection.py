@@ -6,7 +6,7 @@ from typing import Final
 
 from ._errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from ._frames import DEFAULT_MAX_FRAME, FrameReader, decode_body, encode_frame
-from ._messages import Message, from_map
+from ._messages import Error, Message, from_map
 from ._state import CLOSED, ERROR, START, _Sentinel, next_state
 
 PROTOCOL_VERSION: Final = 1  # the highest version this code speaks
@@ -116,11 +116,12 @@ class Connection:
         self.state = new_state
         return data
 
-    def send_error(self, code: str, message: str, *, id: int | None = None) -> bytes:
-        """The bytes of an ``error`` message, allowed in any state (before a close)."""
-        from ._messages import Error
-
-        return encode_frame(Error(code=str(code), message=message, id=id).to_map(), self.max_frame)
+    def send_error(self, error: Error) -> bytes:
+        """The bytes of an ``error`` message; allowed in any state, even ``ERROR``,
+        so that a peer that broke the protocol still learns why it is closed."""
+        if self.our_role != HOST:
+            raise LocalProtocolError("only a host sends error messages")
+        return encode_frame(error.to_map(), self.max_frame)
 
     def send_failed(self) -> None:
         """The transport failed while sending; the connection is unusable."""

@@ -1,0 +1,205 @@
+"""Bot strategies. A bot sees only its own view and legal actions, like a person.
+
+Every strategy has ``choose(view, seat, legal, rng) -> action``. Search strategies
+simulate with the game's own plugin on states sampled from the view
+(``game_sample_state``), never on the true state, and never mutate what they are
+given. ``rng`` is the bot's own seeded ``random.Random``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import TYPE_CHECKING, Any, Final
+
+from lantable.plugins import IllegalAction
+
+if TYPE_CHECKING:
+    from lantable.plugins import Action, Game, State, View
+
+STRATEGIES: Final = ("random", "greedy", "mcts")
+
+
+class RandomBot:
+    """Uniformly random among the legal actions."""
+
+    name = "random"
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def choose(self, view: View, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        return rng.choice(legal)
+
+
+def _require_sampler(game: Game, who: str) -> None:
+    if not game.has_sampler:
+        raise ValueError(f"the {who} bot needs game_sample_state, which {game.id} does not implement")
+
+
+class GreedyBot:
+    """One ply: the action whose result the game's heuristic likes best.
+
+    Chance and hidden information are averaged over ``samples`` determinisations.
+    """
+
+    name = "greedy"
+
+    def __init__(self, game: Game, samples: int | None = None) -> None:
+        _require_sampler(game, "greedy")
+        self.game = game
+        traits = game.info.get("traits", {})
+        uncertain = traits.get("chance") or traits.get("hidden_information")
+        self.samples = samples or (6 if uncertain else 1)
+
+    def choose(self, view: View, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        game = self.game
+        totals = [0.0] * len(legal)
+        for _ in range(self.samples):
+            world = game.sample_state(view, seat, rng)
+            for i, action in enumerate(legal):
+                state = game.clone(world)
+                try:
+                    game.apply(state, seat, action, rng)
+                except IllegalAction:
+                    totals[i] -= 1e9
+                    continue
+                totals[i] += game.heuristic(state, seat)
+        best = max(totals)
+        return rng.choice([a for a, t in zip(legal, totals, strict=True) if t == best])
+
+
+def _key(action: Action) -> str:
+    return repr(sorted(action.items()))
+
+
+class _Node:
+    __slots__ = ("children", "visits", "value")
+
+    def __init__(self) -> None:
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.value = 0.0
+
+
+class MCTSBot:
+    """Determinised Monte-Carlo tree search (information-set UCT, one tree).
+
+    Each iteration samples a full state from the view, descends the tree by UCB
+    among the actions legal in that sample, expands one node, plays
+    ``rollout_depth`` random actions and scores the result for every seat: the
+    final ranking if the game ended, else the ranking by the game's heuristic.
+
+    Args:
+        game: the game (must implement ``game_sample_state``).
+        time_budget: seconds per decision (default 0.1).
+        iterations: a fixed number of iterations instead of a time budget.
+        rollout_depth: random actions after the tree before evaluating.
+        exploration: the UCB constant.
+    """
+
+    name = "mcts"
+
+    def __init__(self, game: Game, *, time_budget: float = 0.1, iterations: int | None = None,
+                 rollout_depth: int = 20, exploration: float = 0.7) -> None:
+        _require_sampler(game, "mcts")
+        self.game = game
+        self.time_budget = time_budget
+        self.iterations = iterations
+        self.rollout_depth = rollout_depth
+        self.exploration = exploration
+
+    def choose(self, view: View, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        root = _Node()
+        by_key = {_key(a): a for a in legal}
+        deadline = time.perf_counter() + self.time_budget
+        done = 0
+        while True:
+            if self.iterations is not None:
+                if done >= self.iterations:
+                    break
+            elif done and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, view, seat, legal, rng)
+            done += 1
+        best = max(by_key, key=lambda k: (root.children[k].visits if k in root.children else -1,
+                                          root.children[k].value if k in root.children else 0))
+        return by_key[best]
+
+    def _iterate(self, root: _Node, view: View, seat: int, legal: list[Action], rng: random.Random) -> None:
+        game = self.game
+        state = game.sample_state(view, seat, rng)
+        path: list[tuple[_Node, int]] = []  # (node, seat that chose it)
+        node = root
+        actor = seat
+        actions = legal
+        while True:
+            unexplored = [a for a in actions if _key(a) not in node.children]
+            if unexplored:
+                action = rng.choice(unexplored)
+                child = node.children[_key(action)] = _Node()
+            else:
+                log_n = math.log(max(1, node.visits))
+                c = self.exploration
+                action = max(actions, key=lambda a: _ucb(node.children[_key(a)], log_n, c))
+                child = node.children[_key(action)]
+            try:
+                game.apply(state, actor, action, rng)
+            except IllegalAction:
+                return
+            path.append((child, actor))
+            node = child
+            if unexplored or game.is_over(state):
+                break
+            to_act = game.to_act(state)
+            actor = to_act[0]
+            actions = game.legal_actions(state, actor)
+        rewards = self._rollout(state, rng)
+        root.visits += 1
+        for child, who in path:
+            child.visits += 1
+            child.value += rewards[who]
+
+    def _rollout(self, state: State, rng: random.Random) -> list[float]:
+        game = self.game
+        for _ in range(self.rollout_depth):
+            to_act = game.to_act(state)
+            if not to_act:
+                break
+            actor = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
+            game.apply(state, actor, rng.choice(game.legal_actions(state, actor)), rng)
+        n = len(game.scores(state)["scores"])
+        if game.is_over(state):
+            ranks = game.scores(state)["rank"]
+        else:
+            values = [game.heuristic(state, s) for s in range(n)]
+            ranks = [1 + sum(1 for w in values if w > v) for v in values]
+        if n == 1:
+            return [1.0 if ranks[0] == 1 else 0.0]
+        return [(n - r) / (n - 1) for r in ranks]
+
+
+def _ucb(node: _Node, log_n: float, c: float) -> float:
+    if node.visits == 0:
+        return math.inf
+    return node.value / node.visits + c * math.sqrt(log_n / node.visits)
+
+
+def make_bot(strategy: str, game: Game, **kwargs: Any) -> RandomBot | GreedyBot | MCTSBot:
+    """The bot for ``strategy`` ("random", "greedy" or "mcts").
+
+    Raises:
+        ValueError: unknown strategy, or the game lacks what the strategy needs.
+    """
+    if strategy == "random":
+        return RandomBot(game)
+    if strategy == "greedy":
+        return GreedyBot(game, **kwargs)
+    if strategy == "mcts":
+        return MCTSBot(game, **kwargs)
+    raise ValueError(f"unknown strategy {strategy!r}; expected one of {STRATEGIES}")

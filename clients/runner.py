@@ -1,0 +1,56 @@
+"""Sitting at a table: the loop that turns updates into decisions."""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from .client import Client, RequestError
+
+if TYPE_CHECKING:
+    from lantable.plugins import Action, View
+    from lantable.protocol import Update
+
+LOGGER = logging.getLogger(__name__)
+
+Decide = Callable[["Update", list["Action"]], Awaitable["Action"]]
+
+
+def bot_decider(bot: Any, seat: int, rng: random.Random) -> Decide:
+    """Wrap a strategy from :mod:`.bots` as an async decider."""
+
+    async def decide(update: Update, legal: list[Action]) -> Action:
+        view: View = update.view or {}
+        return bot.choose(view, seat, legal, rng)
+
+    return decide
+
+
+async def play_seat(client: Client, table: str, seat: int, decide: Decide,
+                    on_update: Callable[[Update], None] | None = None) -> dict[str, Any] | None:
+    """Follow ``table`` as ``seat`` and decide whenever it must, until the game ends.
+
+    Returns:
+        The final scores, or None if the connection ended first.
+    """
+    acted_at: int | None = None
+    async for update in client.updates(table):
+        if on_update is not None:
+            on_update(update)
+        if update.status == "finished":
+            return update.scores
+        if update.seat != seat or not update.legal or update.status != "playing":
+            continue
+        if acted_at is not None and update.seq <= acted_at and not update.full:
+            continue
+        action = await decide(update, update.legal)
+        acted_at = update.seq
+        try:
+            await client.act(table, action, seat=seat)
+        except RequestError as exc:
+            LOGGER.warning("table %s seat %d: %s refused (%s); resyncing", table, seat, action, exc)
+            acted_at = None
+            await client.sync(table)
+    return None

@@ -1,0 +1,258 @@
+"""One connection: the thin I/O wrapper, the handshake, and request routing.
+
+Each connection runs in its own nursery with a reader (this task) and a writer
+(draining the client's bounded outbox). Protocol errors, broken streams and slow
+readers end only this connection; they never reach a table or another client.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Final
+
+import trio
+
+from lantable.plugins import BadOptions
+from lantable.protocol import (
+    ERROR,
+    MIN_PROTOCOL_VERSION,
+    NEED_DATA,
+    PROTOCOL_VERSION,
+    Act,
+    Bye,
+    Connection,
+    ConnectionClosed,
+    Create,
+    Created,
+    Error,
+    ErrorCode,
+    Games,
+    Hello,
+    Join,
+    Leave,
+    ListGames,
+    ListTables,
+    Message,
+    Ping,
+    Pong,
+    ProtocolError,
+    Resume,
+    Sync,
+    Tables,
+    Welcome,
+    negotiate,
+)
+
+from .link import ClientLink
+from .table import ActRequest, DetachRequest, JoinRequest, LeaveRequest, ResumeRequest, SyncRequest
+
+if TYPE_CHECKING:
+    from .peer import Peer, TableHandle
+
+LOGGER = logging.getLogger(__name__)
+
+HELLO_TIMEOUT: Final = 10.0  # seconds a new connection has to say hello
+FLUSH_TIMEOUT: Final = 2.0  # seconds to flush a final error before closing
+READ_SIZE: Final = 65536  # bytes per receive; frames are reassembled by the protocol
+
+
+async def _next_message(stream: trio.abc.Stream, conn: Connection) -> Message | ConnectionClosed:
+    while True:
+        event = conn.next_event()
+        if event is not NEED_DATA:
+            return event  # type: ignore[return-value]
+        data = await stream.receive_some(READ_SIZE)
+        conn.receive_data(data)
+
+
+async def _send_now(stream: trio.abc.Stream, data: bytes) -> None:
+    with trio.move_on_after(FLUSH_TIMEOUT):
+        try:
+            await stream.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+
+
+async def handle_connection(stream: trio.SocketStream, peer: Peer) -> None:
+    """Serve one client until it leaves, breaks the protocol, or is too slow.
+
+    Never raises (but ``Cancelled``): a bug met while serving one client is
+    logged and ends only that connection.
+    """
+    try:
+        await _handle(stream, peer)
+    except Exception:
+        LOGGER.exception("connection failed unexpectedly; closed")
+
+
+async def _handle(stream: trio.SocketStream, peer: Peer) -> None:
+    try:
+        where = "%s:%s" % stream.socket.getpeername()[:2]
+    except OSError:
+        where = "?"
+    conn = Connection("host")
+    async with stream:
+        try:
+            with trio.fail_after(HELLO_TIMEOUT):
+                hello = await _next_message(stream, conn)
+        except trio.TooSlowError:
+            await _send_now(stream, conn.send_error(Error(code=ErrorCode.HELLO_TIMEOUT, message=f"no hello within {HELLO_TIMEOUT} s")))
+            LOGGER.info("connection %s: no hello in time", where)
+            return
+        except ProtocolError as exc:
+            await _send_now(stream, conn.send_error(Error(code=exc.code, message=str(exc))))
+            LOGGER.info("connection %s: refused (%s: %s)", where, exc.code, exc)
+            return
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            return
+        if not isinstance(hello, Hello):
+            return  # closed before saying anything
+        proto = negotiate(hello.proto, hello.min_proto)
+        if proto is None:
+            conn.send_failed()
+            await _send_now(stream, conn.send_error(Error(
+                code=ErrorCode.VERSION_UNSUPPORTED, id=hello.id,
+                message=f"client speaks {hello.min_proto or hello.proto}..{hello.proto}; "
+                        f"this host speaks {MIN_PROTOCOL_VERSION}..{PROTOCOL_VERSION}")))
+            return
+        link = ClientLink(hello.name, where)
+        resume: TableHandle | None = None
+        if hello.token is not None:
+            resume = peer.find_token(hello.token)
+            if resume is None:
+                await _send_now(stream, conn.send_error(Error(code=ErrorCode.BAD_TOKEN, id=hello.id, message="no seat has that resume token")))
+                LOGGER.info("connection %s: hello with an unknown token", where)
+                return
+        resumed = None
+        if resume is not None:
+            seat = next(i for i, s in enumerate(resume.table.seats) if s.token == hello.token)
+            resumed = {"table": resume.table.id, "seat": seat, "token": hello.token}
+        link.send(Welcome(proto=proto, peer=peer.peer_id, name=peer.name, tables=peer.summaries(),
+                          resumed=resumed, id=hello.id))
+        joined: set[str] = set()
+        if resume is not None:
+            joined.add(resume.table.id)
+            await resume.inbox.send(ResumeRequest(link, None, hello.token))
+        LOGGER.debug("connection %s: %s welcomed", where, hello.name)
+        try:
+            await _serve_session(stream, conn, link, peer, joined)
+        finally:
+            for table_id in joined:
+                handle = peer.tables.get(table_id)
+                if handle is not None:
+                    try:
+                        handle.inbox.send_nowait(DetachRequest(link))
+                    except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+                        with trio.CancelScope(shield=True), trio.move_on_after(FLUSH_TIMEOUT):
+                            await handle.inbox.send(DetachRequest(link))
+
+
+async def _serve_session(stream: trio.SocketStream, conn: Connection, link: ClientLink,
+                         peer: Peer, joined: set[str]) -> None:
+    writer_done = trio.Event()
+
+    async def writer() -> None:
+        try:
+            async with link.outbox_receive:
+                async for msg in link.outbox_receive:
+                    chunks = [_encode(conn, msg)]
+                    while True:  # batch whatever else is ready into one write
+                        try:
+                            more = link.outbox_receive.receive_nowait()
+                        except (trio.WouldBlock, trio.EndOfChannel):
+                            break
+                        chunks.append(_encode(conn, more))
+                    try:
+                        await stream.send_all(b"".join(chunks))
+                    except BaseException:
+                        conn.send_failed()
+                        raise
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        finally:
+            writer_done.set()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(writer)
+
+        async def watch_drop() -> None:
+            await link.dropped.wait()
+            nursery.cancel_scope.cancel(reason="client too slow")
+
+        nursery.start_soon(watch_drop)
+        try:
+            while True:
+                msg = await _next_message(stream, conn)
+                if isinstance(msg, (ConnectionClosed, Bye)):
+                    break
+                await _route(msg, link, peer, joined)
+        except ProtocolError as exc:
+            LOGGER.info("connection %s (%s): protocol error %s: %s", link.peer, link.name, exc.code, exc)
+            link.send(Error(code=exc.code, message=str(exc)))
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        link.outbox.close()
+        with trio.move_on_after(FLUSH_TIMEOUT):
+            await writer_done.wait()
+        nursery.cancel_scope.cancel()
+
+
+def _encode(conn: Connection, msg: Message) -> bytes:
+    if isinstance(msg, Error):
+        return conn.send_error(msg)  # allowed in any state, even after a remote error
+    if conn.state is ERROR:
+        return b""  # the stream is untrusted now; only the closing error goes out
+    return conn.send(msg)
+
+
+async def _route(msg: Message, link: ClientLink, peer: Peer, joined: set[str]) -> None:
+    if isinstance(msg, Act):
+        handle = _table(msg.table, msg.id, link, peer)
+        if handle is not None:
+            await handle.inbox.send(ActRequest(link, msg.id, msg.seat, msg.action))
+    elif isinstance(msg, Ping):
+        link.send(Pong(id=msg.id))
+    elif isinstance(msg, Sync):
+        handle = _table(msg.table, msg.id, link, peer)
+        if handle is not None:
+            await handle.inbox.send(SyncRequest(link, msg.id))
+    elif isinstance(msg, Join):
+        handle = _table(msg.table, msg.id, link, peer)
+        if handle is not None:
+            joined.add(msg.table)
+            await handle.inbox.send(JoinRequest(link, msg.id, msg.seat, msg.spectate))
+    elif isinstance(msg, Resume):
+        handle = peer.find_token(msg.token)
+        if handle is None:
+            link.send(Error(code=ErrorCode.BAD_TOKEN, id=msg.id, message="no seat has that resume token"))
+        else:
+            joined.add(handle.table.id)
+            await handle.inbox.send(ResumeRequest(link, msg.id, msg.token))
+    elif isinstance(msg, Leave):
+        handle = _table(msg.table, msg.id, link, peer)
+        if handle is not None:
+            await handle.inbox.send(LeaveRequest(link, msg.id))
+    elif isinstance(msg, ListTables):
+        link.send(Tables(id=msg.id, tables=peer.summaries()))
+    elif isinstance(msg, ListGames):
+        link.send(Games(id=msg.id, games=peer.games()))
+    elif isinstance(msg, Create):
+        try:
+            handle = peer.create_table(msg.game, msg.seats, msg.options, msg.seed)
+        except KeyError as exc:
+            link.send(Error(code=ErrorCode.NO_SUCH_GAME, id=msg.id, message=str(exc.args[0])))
+        except BadOptions as exc:
+            link.send(Error(code=ErrorCode.BAD_OPTIONS, id=msg.id, message=str(exc)))
+        else:
+            link.send(Created(id=msg.id, table=handle.table.id))
+    else:  # pragma: no cover - the state table admits no other type here
+        link.send(Error(code=ErrorCode.UNEXPECTED_MESSAGE, message=f"unexpected {msg.t!r}"))
+
+
+def _table(table_id: str, req_id: int, link: ClientLink, peer: Peer) -> TableHandle | None:
+    handle = peer.tables.get(table_id)
+    if handle is None:
+        link.send(Error(code=ErrorCode.NO_SUCH_TABLE, id=req_id, table=table_id,
+                        message=f"no table {table_id!r} on this peer"))
+    return handle
+

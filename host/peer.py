@@ -1,0 +1,182 @@
+"""The peer: the lobby of tables on this machine and the listener that serves it."""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+import socket
+import uuid
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final, NoReturn
+
+import trio
+
+from lantable.plugins import BadOptions
+
+from .journal import Journal
+from .table import TABLE_INBOX_SIZE, Table, TableRequest, run_table
+
+if TYPE_CHECKING:
+    from lantable.plugins import Registry
+
+LOGGER = logging.getLogger(__name__)
+
+DEFAULT_PORT: Final = 47800  # unassigned by IANA; any free port works (--port 0)
+
+
+@dataclass(slots=True)
+class TableHandle:
+    table: Table
+    inbox: trio.MemorySendChannel[TableRequest]
+
+
+@dataclass
+class Peer:
+    """Every table this peer owns, by id, and the tokens that resume their seats."""
+
+    registry: Registry
+    journal: Journal
+    name: str
+    peer_id: str = ""
+    tables: dict[str, TableHandle] = field(default_factory=dict)
+    on_change: Any = None  # called when the table summary changes (discovery TXT)
+    _nursery: trio.Nursery | None = None
+
+    def __post_init__(self) -> None:
+        if not self.peer_id:
+            self.peer_id = self.journal.meta("peer_id") or uuid.uuid4().hex[:12]
+            self.journal.set_meta("peer_id", self.peer_id)
+
+    def summaries(self) -> list[dict[str, Any]]:
+        return [h.table.summary() for h in self.tables.values()]
+
+    def open_tables(self) -> int:
+        return sum(1 for h in self.tables.values() if h.table.free_seats())
+
+    def games(self) -> list[dict[str, Any]]:
+        return [g.info for g in self.registry.games.values()]
+
+    def find_token(self, token: str) -> TableHandle | None:
+        for handle in self.tables.values():
+            for slot in handle.table.seats:
+                if slot.token is not None and secrets.compare_digest(slot.token, token):
+                    return handle
+        return None
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+    def _start(self, table: Table) -> TableHandle:
+        assert self._nursery is not None, "call Peer.run first"
+        send, receive = trio.open_memory_channel[TableRequest](TABLE_INBOX_SIZE)
+        table.on_change = self._changed
+        handle = TableHandle(table, send)
+        self.tables[table.id] = handle
+        self._nursery.start_soon(run_table, table, receive, name=f"table {table.id}")
+        return handle
+
+    def create_table(self, game_id: str, seats: int, options: dict[str, Any] | None,
+                     seed: int | None = None) -> TableHandle:
+        """Open a table.
+
+        Raises:
+            KeyError: no such game. BadOptions: seats or options refused.
+        """
+        game = self.registry[game_id]
+        table_id = secrets.token_hex(4)
+        while table_id in self.tables:
+            table_id = secrets.token_hex(4)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        table = Table.create(table_id=table_id, game=game, seats=seats, options=options,
+                             seed=seed, journal=self.journal, pm=self.registry.pm)
+        handle = self._start(table)
+        self._changed()
+        return handle
+
+    def restore_tables(self) -> None:
+        """Rebuild every unfinished table of the journal (on start-up)."""
+        for record in self.journal.tables(unfinished=True):
+            if record.game not in self.registry:
+                LOGGER.error("table %s needs game %r, which is not installed; skipped",
+                             record.id, record.game)
+                continue
+            try:
+                table = Table.restore(record, self.registry[record.game], self.journal,
+                                      self.registry.pm)
+            except (BadOptions, Exception):
+                LOGGER.exception("table %s could not be restored; skipped", record.id)
+                continue
+            self._start(table)
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> NoReturn:
+        """Own the tables' tasks until cancelled."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            self.restore_tables()
+            task_status.started()
+            await trio.sleep_forever()
+        raise AssertionError("unreachable")
+
+
+@dataclass(frozen=True)
+class RunningPeer:
+    """What :func:`serve_peer` passes back once it listens."""
+
+    peer: Peer
+    listeners: list[trio.SocketListener]
+
+    @property
+    def port(self) -> int:
+        return self.listeners[0].socket.getsockname()[1]
+
+    @property
+    def addresses(self) -> list[tuple[str, int]]:
+        return [ln.socket.getsockname()[:2] for ln in self.listeners]
+
+
+async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
+                     bind: str | None = None, port: int = DEFAULT_PORT,
+                     discovery: Any = None,
+                     task_status: trio.TaskStatus[RunningPeer] = trio.TASK_STATUS_IGNORED) -> NoReturn:
+    """Run a peer: restore its tables, listen on ``bind:port`` and serve until cancelled.
+
+    Args:
+        registry: the installed games.
+        db: the journal file (one per peer).
+        name: the peer's display name (default: the host name).
+        bind: address to listen on; ``None`` for every address, IPv4 and IPv6.
+        port: TCP port; 0 picks a free one.
+        discovery: an async callable ``(running_peer, task_status)`` started once
+            the peer listens (advertisement on the LAN), or None.
+
+    Passes back a :class:`RunningPeer` through ``task_status`` once it accepts
+    connections. Each connection gets its own nursery; a failure in one never
+    reaches another or a table.
+    """
+    from .listener import handle_connection
+
+    journal = Journal(db)
+    peer = Peer(registry=registry, journal=journal, name=name or socket.gethostname())
+    for err in registry.errors:
+        LOGGER.error("game plugin %s not loaded: %s", err.plugin, err)
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(peer.run)
+            listeners = await trio.open_tcp_listeners(port, host=bind)
+            running = RunningPeer(peer, listeners)
+            LOGGER.info("peer %s (%s) listening on %s", peer.name, peer.peer_id, running.addresses)
+
+            async def handler(stream: trio.SocketStream) -> None:
+                await handle_connection(stream, peer)
+
+            nursery.start_soon(trio.serve_listeners, handler, listeners)
+            if discovery is not None:
+                await nursery.start(discovery, running)
+            task_status.started(running)
+            await trio.sleep_forever()
+    finally:
+        journal.close()
+    raise AssertionError("unreachable")

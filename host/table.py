@@ -1,0 +1,422 @@
+"""One game table: its seats, its state, and the one task that owns it.
+
+:class:`Table` is synchronous and does no I/O but journal writes, so it can be
+tested without a network; :func:`run_table` is the task that owns it and feeds it
+requests from its inbox one at a time (no locks around game state). Replies and
+updates go to each client's bounded outbox with ``send_nowait``; the table never
+waits on a peer (DESIGN.md, "The host").
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+import trio
+
+from lantable.plugins import IllegalAction
+from lantable.protocol import Accepted, Error, ErrorCode, Joined, Left, Update
+
+if TYPE_CHECKING:
+    import pluggy
+
+    from lantable.plugins import Game
+
+    from .journal import Journal, TableRecord
+    from .link import ClientLink
+
+LOGGER = logging.getLogger(__name__)
+
+# Requests queued for one table before senders wait: a burst from every seat and a
+# few spectators fits; more means the table task is stuck and backpressure is right.
+TABLE_INBOX_SIZE: Final = 64
+
+WAITING: Final = "waiting"
+PLAYING: Final = "playing"
+FINISHED: Final = "finished"
+FAULTED: Final = "faulted"
+
+
+# -- requests the connections send to a table ---------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class JoinRequest:
+    client: ClientLink
+    id: int
+    seat: int | None
+    spectate: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeRequest:
+    client: ClientLink
+    id: int | None
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveRequest:
+    client: ClientLink
+    id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ActRequest:
+    client: ClientLink
+    id: int
+    seat: int | None
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SyncRequest:
+    client: ClientLink
+    id: int
+
+
+@dataclass(frozen=True, slots=True)
+class DetachRequest:
+    """The client's connection ended; forget it (its seats stay reserved)."""
+
+    client: ClientLink
+
+
+TableRequest = JoinRequest | ResumeRequest | LeaveRequest | ActRequest | SyncRequest | DetachRequest
+
+
+@dataclass(slots=True)
+class Seat:
+    name: str | None = None
+    token: str | None = None
+    client: ClientLink | None = None
+
+
+@dataclass(slots=True)
+class Table:
+    """A table's seats, state and history; all mutation goes through :meth:`handle`."""
+
+    id: str
+    game: Game
+    seats_n: int
+    options: dict[str, Any]
+    seed: int
+    journal: Journal
+    pm: pluggy.PluginManager | None = None
+    status: str = WAITING
+    seats: list[Seat] = field(default_factory=list)
+    spectators: set[ClientLink] = field(default_factory=set)
+    state: dict[str, Any] | None = None
+    rng: random.Random | None = None
+    seq: int = 0
+    on_change: Any = None  # called with no arguments when the summary changes
+
+    # -- creation and restoration ---------------------------------------------
+
+    @classmethod
+    def create(cls, *, table_id: str, game: Game, seats: int, options: dict[str, Any] | None,
+               seed: int, journal: Journal, pm: pluggy.PluginManager | None = None) -> Table:
+        """A new table; its game is set up now so bad options fail at creation.
+
+        Raises:
+            BadOptions: the game refused the seat count or the options.
+        """
+        table = cls(table_id, game, seats, game.options(options), seed, journal, pm)
+        table.seats = [Seat() for _ in range(seats)]
+        table._setup()
+        journal.create_table(table_id, game.id, game.info["version"], seats, table.options, seed)
+        LOGGER.info("table %s created: %s, %d seats, seed %d", table_id, game.id, seats, seed)
+        return table
+
+    @classmethod
+    def restore(cls, record: TableRecord, game: Game, journal: Journal,
+                pm: pluggy.PluginManager | None = None) -> Table:
+        """Rebuild a table from the journal by replaying every recorded action."""
+        table = cls(record.id, game, record.seats, record.options, record.seed, journal, pm)
+        table.seats = [Seat(record.names.get(s), record.tokens.get(s)) for s in range(record.seats)]
+        table._replay()
+        table.status = PLAYING if all(s.token for s in table.seats) else WAITING
+        if table.status == PLAYING and game.is_over(table.state):
+            table.status = FINISHED
+            journal.set_status(table.id, FINISHED)
+        LOGGER.info("table %s restored at update %d (%s)", table.id, table.seq, table.status)
+        return table
+
+    def _setup(self) -> None:
+        self.rng = random.Random(self.seed)
+        self.state = self.game.setup(self.seats_n, self.options, self.rng)
+        self.seq = 0
+
+    def _replay(self) -> None:
+        self._setup()
+        for rec in self.journal.actions(self.id):
+            self.game.apply(self.state, rec.seat, rec.action, self.rng)
+            self.seq = rec.seq
+
+    # -- summaries --------------------------------------------------------------
+
+    def summary(self) -> dict[str, Any]:
+        """The table as listed in ``welcome`` and ``tables`` messages."""
+        return {
+            "id": self.id,
+            "game": self.game.id,
+            "seats": self.seats_n,
+            "taken": sum(1 for s in self.seats if s.token),
+            "names": [s.name for s in self.seats],
+            "status": self.status,
+            "seq": self.seq,
+            "options": self.options,
+        }
+
+    def free_seats(self) -> int:
+        return 0 if self.status != WAITING else sum(1 for s in self.seats if not s.token)
+
+    # -- the one entry point --------------------------------------------------
+
+    def handle(self, req: TableRequest) -> None:
+        """Apply one request. Game plugin failures fault the table, then restore it."""
+        try:
+            if isinstance(req, ActRequest):
+                self._act(req)
+            elif isinstance(req, JoinRequest):
+                self._join(req)
+            elif isinstance(req, ResumeRequest):
+                self._resume(req)
+            elif isinstance(req, LeaveRequest):
+                self._leave(req)
+            elif isinstance(req, SyncRequest):
+                self._sync(req)
+            elif isinstance(req, DetachRequest):
+                self._detach(req.client)
+        except Exception:
+            LOGGER.exception("table %s: game %s failed; restoring from the journal", self.id, self.game.id)
+            client = getattr(req, "client", None)
+            if client is not None and getattr(req, "id", None) is not None:
+                client.send(Error(code=ErrorCode.TABLE_FAULTED, id=req.id, table=self.id,
+                                  message="the game failed on that request; the table was restored"))
+            self._restore_after_fault()
+
+    def _restore_after_fault(self) -> None:
+        before = self.status
+        self.status = FAULTED
+        self.journal.set_status(self.id, FAULTED)
+        try:
+            self._replay()
+        except Exception:
+            LOGGER.exception("table %s: replay failed; the table stays faulted", self.id)
+            self._broadcast(events=None, full=True)
+            return
+        self.status = before if before != FAULTED else PLAYING
+        self.journal.set_status(self.id, self.status)
+        LOGGER.info("table %s restored at update %d", self.id, self.seq)
+        self._broadcast(events=None, full=True)
+
+    # -- requests ---------------------------------------------------------------
+
+    def _join(self, req: JoinRequest) -> None:
+        client = req.client
+        if req.spectate:
+            self.spectators.add(client)
+            client.send(Joined(id=req.id, table=self.id, seat=None, token=None))
+            self._send_update(client, None, events=None, full=True)
+            return
+        if self.status != WAITING:
+            client.send(Error(code=ErrorCode.TABLE_FULL, id=req.id, table=self.id,
+                              message=f"table is {self.status}; join as a spectator or resume with a token"))
+            return
+        if req.seat is None:
+            free = [i for i, s in enumerate(self.seats) if not s.token]
+            if not free:
+                client.send(Error(code=ErrorCode.TABLE_FULL, id=req.id, table=self.id, message="no free seat"))
+                return
+            seat = free[0]
+        else:
+            seat = req.seat
+            if not 0 <= seat < self.seats_n:
+                client.send(Error(code=ErrorCode.SEAT_TAKEN, id=req.id, table=self.id,
+                                  message=f"seat {seat} does not exist; seats are 0..{self.seats_n - 1}"))
+                return
+            if self.seats[seat].token:
+                client.send(Error(code=ErrorCode.SEAT_TAKEN, id=req.id, table=self.id,
+                                  message=f"seat {seat} is taken by {self.seats[seat].name!r}"))
+                return
+        token = secrets.token_urlsafe(18)
+        self.seats[seat] = Seat(client.name, token, client)
+        self.journal.take_seat(self.id, seat, client.name, token)
+        client.seats.setdefault(self.id, set()).add(seat)
+        client.send(Joined(id=req.id, table=self.id, seat=seat, token=token))
+        LOGGER.info("table %s: %s took seat %d", self.id, client.name, seat)
+        if all(s.token for s in self.seats):
+            self.status = PLAYING
+            self.journal.set_status(self.id, PLAYING)
+            LOGGER.info("table %s started", self.id)
+            if self.pm is not None:
+                self._observe("table_started", table_id=self.id, game_id=self.game.id,
+                              seats=self.seats_n, options=self.options)
+            self._broadcast(events=None, full=True)
+        else:
+            self._broadcast(events=None, full=True, status_only=True)
+        self._changed()
+
+    def _resume(self, req: ResumeRequest) -> None:
+        client = req.client
+        for seat, slot in enumerate(self.seats):
+            if slot.token is not None and secrets.compare_digest(slot.token, req.token):
+                break
+        else:
+            client.send(Error(code=ErrorCode.BAD_TOKEN, id=req.id, table=self.id,
+                              message="no seat at this table has that token"))
+            return
+        old = slot.client
+        if old is not None and old is not client:
+            old.seats.get(self.id, set()).discard(seat)
+            old.send(Error(code=ErrorCode.BAD_TOKEN, table=self.id,
+                           message=f"seat {seat} was resumed by another connection"))
+        slot.client = client
+        client.seats.setdefault(self.id, set()).add(seat)
+        if req.id is not None:
+            client.send(Joined(id=req.id, table=self.id, seat=seat, token=slot.token))
+        LOGGER.info("table %s: %s resumed seat %d", self.id, client.name, seat)
+        self._send_update(client, seat, events=None, full=True)
+
+    def _leave(self, req: LeaveRequest) -> None:
+        client = req.client
+        mine = client.seats.pop(self.id, set())
+        self.spectators.discard(client)
+        for seat in mine:
+            if self.status == WAITING:
+                self.seats[seat] = Seat()
+                self.journal.free_seat(self.id, seat)
+            elif self.seats[seat].client is client:
+                self.seats[seat].client = None
+        client.send(Left(id=req.id, table=self.id))
+        if mine and self.status == WAITING:
+            self._broadcast(events=None, full=True, status_only=True)
+            self._changed()
+
+    def _detach(self, client: ClientLink) -> None:
+        self.spectators.discard(client)
+        for slot in self.seats:
+            if slot.client is client:
+                slot.client = None
+
+    def _sync(self, req: SyncRequest) -> None:
+        seats = req.client.seats.get(self.id)
+        if not seats and req.client not in self.spectators:
+            req.client.send(Error(code=ErrorCode.NOT_SEATED, id=req.id, table=self.id,
+                                  message="join or resume before asking for a sync"))
+            return
+        for seat in sorted(seats or ()) or [None]:
+            self._send_update(req.client, seat, events=None, full=True, reply_to=req.id)
+
+    def _act(self, req: ActRequest) -> None:
+        client = req.client
+        mine = client.seats.get(self.id, set())
+        if req.seat is not None:
+            seat = req.seat
+            if seat not in mine:
+                client.send(Error(code=ErrorCode.NOT_SEATED, id=req.id, table=self.id,
+                                  message=f"this connection does not hold seat {seat}"))
+                return
+        elif len(mine) == 1:
+            (seat,) = mine
+        else:
+            client.send(Error(code=ErrorCode.NOT_SEATED, id=req.id, table=self.id,
+                              message="this connection holds no seat here" if not mine
+                              else "this connection holds several seats; say which"))
+            return
+        if self.status != PLAYING:
+            code = ErrorCode.TABLE_FAULTED if self.status == FAULTED else ErrorCode.NOT_TO_ACT
+            client.send(Error(code=code, id=req.id, table=self.id, message=f"table is {self.status}"))
+            return
+        if seat not in self.game.to_act(self.state):
+            client.send(Error(code=ErrorCode.NOT_TO_ACT, id=req.id, table=self.id,
+                              message=f"seat {seat} is not to act now"))
+            return
+        try:
+            events = self.game.apply(self.state, seat, req.action, self.rng)
+        except IllegalAction as exc:
+            client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req.id, table=self.id, message=str(exc)))
+            return
+        self.seq += 1
+        # Journal first: an update is never seen for an action a restart would lose.
+        self.journal.append(self.id, self.seq, seat, req.action, events)
+        client.send(Accepted(id=req.id, table=self.id, seq=self.seq))
+        if self.pm is not None:
+            self._observe("table_action", table_id=self.id, seq=self.seq, seat=seat,
+                          action=req.action, events=events)
+        finished = self.game.is_over(self.state)
+        if finished:
+            self.status = FINISHED
+            self.journal.set_status(self.id, FINISHED)
+            scores = self.game.scores(self.state)
+            LOGGER.info("table %s finished after %d actions: %s", self.id, self.seq, scores)
+            if self.pm is not None:
+                self._observe("table_finished", table_id=self.id, scores=scores)
+        self._broadcast(events=events)
+        if finished:
+            self._changed()
+
+    # -- updates ------------------------------------------------------------------
+
+    def _observe(self, hook: str, **kwargs: Any) -> None:
+        try:
+            getattr(self.pm.hook, hook)(**kwargs)
+        except Exception:
+            LOGGER.exception("table %s: observer hook %s failed; ignored", self.id, hook)
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+    def _broadcast(self, *, events: list[dict[str, Any]] | None, full: bool = False,
+                   status_only: bool = False) -> None:
+        public_cache: list[Any] = []
+        for seat, slot in enumerate(self.seats):
+            if slot.client is not None:
+                self._send_update(slot.client, seat, events=events, full=full, status_only=status_only)
+        for client in list(self.spectators):
+            self._send_update(client, None, events=events, full=full, status_only=status_only,
+                              public_cache=public_cache)
+
+    def _send_update(self, client: ClientLink, seat: int | None, *, events: list[dict[str, Any]] | None,
+                     full: bool, reply_to: int | None = None, status_only: bool = False,
+                     public_cache: list[Any] | None = None) -> None:
+        started = self.status in (PLAYING, FINISHED)
+        view = None
+        to_act: list[int] = []
+        legal = None
+        scores = None
+        if started and not status_only:
+            if seat is None and public_cache:
+                view = public_cache[0]
+            else:
+                view = self.game.view(self.state, seat)
+                if seat is None and public_cache is not None:
+                    public_cache.append(view)
+            to_act = self.game.to_act(self.state)
+            if seat is not None and seat in to_act:
+                legal = self.game.legal_actions(self.state, seat)
+            if self.status == FINISHED:
+                scores = self.game.scores(self.state)
+        seen = None
+        if events is not None:
+            seen = [e for e in events if "to" not in e or (seat is not None and seat in e["to"])]
+        client.send(Update(
+            table=self.id, seq=self.seq, status=self.status, seat=seat,
+            seats=[{"name": s.name, "taken": bool(s.token), "connected": s.client is not None}
+                   for s in self.seats],
+            view=view, to_act=to_act, legal=legal, events=seen, scores=scores,
+            full=full, id=reply_to,
+        ))
+
+
+async def run_table(table: Table, inbox: trio.MemoryReceiveChannel[TableRequest]) -> None:
+    """Own ``table``: apply its requests one at a time until the inbox closes."""
+    async with inbox:
+        async for req in inbox:
+            table.handle(req)
+            await trio.lowlevel.checkpoint()
