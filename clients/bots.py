@@ -25,11 +25,12 @@ class RandomBot:
     """Uniformly random among the legal actions."""
 
     name = "random"
+    needs_view = False
 
     def __init__(self, game: Game) -> None:
         self.game = game
 
-    def choose(self, view: View, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, view: View | None, seat: int, legal: list[Action], rng: random.Random) -> Action:
         return rng.choice(legal)
 
 
