@@ -1,0 +1,183 @@
+"""The lantable hooks of Kaiser's Pirates (I Pirati del Kaiser)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lantable.plugins import IllegalAction, hookimpl
+
+from . import rounds, turn, views
+from .data import ACTIONS, SHIPS
+from .rules import vp_total
+
+if TYPE_CHECKING:
+    import random
+
+_BOOL = [False, True]
+INFO: dict[str, Any] = {
+    "id": "kaisers-pirates",
+    "title": "Kaiser's Pirates (I Pirati del Kaiser)",
+    "version": "0.1",
+    "min_seats": 1,
+    "max_seats": 4,
+    "options": {
+        "team_game": {"default": False, "choices": _BOOL,
+                      "help": "8.1: with 4 seats, teams 0+2 against 1+3"},
+        "extra_removed": {"default": 0, "help": "R 2.1.4: Action cards removed beyond the "
+                          "standard number (negative: fewer; longer rounds)"},
+        "first_player": {"default": "roll", "choices": ["roll", "lowest_vp"],
+                         "help": "3.3: round 1 by d10 roll-off or lowest Warship/Raider VP"},
+        "coal": {"default": False, "choices": _BOOL, "help": "6.1 coal"},
+        "sails": {"default": False, "choices": _BOOL, "help": "6.2 Seeadler's sails"},
+        "woelfchen": {"default": False, "choices": _BOOL, "help": "6.3 Wolf's seaplane"},
+        "tournament": {"default": False, "choices": _BOOL, "help": "6.4 tournament balance"},
+        "beyond_1914": {"default": "off", "choices": ["off", "ships", "ships_and_merchants"],
+                        "help": "6.5 beyond 1914 (6.5.4 also removes 19 merchants)"},
+        "fast_raiders": {"default": False, "choices": _BOOL, "help": "6.6 fast raiders"},
+        "keep_three": {"default": False, "choices": _BOOL,
+                       "help": "6.7 keep up to 3 Warships & Raiders"},
+        "additional_damage": {"default": False, "choices": _BOOL, "help": "6.8 damage stacks"},
+        "torpedo_prizes": {"default": False, "choices": _BOOL,
+                           "help": "6.9 torpedo attacks on hidden Prize ships"},
+        "sailing_merchants": {"default": False, "choices": _BOOL, "help": "6.11 sailing merchants"},
+        "prize_resupply": {"default": False, "choices": _BOOL,
+                           "help": "6.12 resupply from Prize ships"},
+        "a13_any_interception": {"default": False, "choices": _BOOL,
+                                 "help": "A-13 alternative: Team cards in non-team games may "
+                                 "also intercept on a German ship"},
+        "a18_owner_rolls": {"default": False, "choices": _BOOL,
+                            "help": "A-18 alternative: the owner rolls the 6.6.1/6.12.2 Challenge"},
+        "a39_strict": {"default": False, "choices": _BOOL,
+                       "help": "A-39 alternative: no Recalled/Mistaken Identity after another "
+                       "reaction to the same attack"},
+    },
+    "traits": {"chance": True, "hidden_information": True, "simultaneous": True},
+}
+
+
+@hookimpl
+def game_info() -> dict[str, Any]:
+    return INFO
+
+
+@hookimpl
+def game_setup(seats: int, options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    if options["team_game"] and seats != 4:
+        raise IllegalAction(f"the team game needs 4 seats, got {seats}")
+    ev: list[dict[str, Any]] = []
+    S = rounds.new_state(seats, dict(options), rng, ev)
+    turn.start_game(S, rng, ev)
+    return S
+
+
+@hookimpl
+def game_to_act(state: dict[str, Any]) -> list[int]:
+    return turn.to_act(state)
+
+
+@hookimpl
+def game_legal_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    return turn.legal_actions(state, seat)
+
+
+@hookimpl
+def game_apply(state: dict[str, Any], seat: int, action: dict[str, Any],
+               rng: random.Random) -> list[dict[str, Any]]:
+    return turn.apply(state, seat, action, rng)
+
+
+@hookimpl
+def game_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    return views.view(state, seat)
+
+
+@hookimpl
+def game_scores(state: dict[str, Any]) -> dict[str, Any]:
+    n = state["seats"]
+    rank = rounds.ranks(state)
+    return {"scores": [p["rp"] for p in state["p"]][:n], "rank": rank[:n],
+            "detail": {"round_vp": [p["rvp"] for p in state["p"]],
+                       "vp_now": [vp_total(state, s) for s in range(state["np"])],
+                       "rp": [p["rp"] for p in state["p"]], "mode": state["mode"],
+                       "rounds": state["round"]}}
+
+
+@hookimpl
+def game_sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    return views.sample(view, seat, rng)
+
+
+@hookimpl
+def game_heuristic(state: dict[str, Any], seat: int) -> float:
+    """Round Points first, then this round's VP margin, plus ships that may still score."""
+    keys = rounds.standings(state)
+    if state["phase"] == "over":
+        return 1000.0 if rounds.ranks(state)[seat] == 1 else -1000.0
+    def value(s: int) -> float:
+        p = state["p"][s]
+        live = sum(SHIPS[x]["vp"] * 2 for x in p["ger"] if state["sh"][x]["prize"])
+        return 12.0 * keys[s][0] + vp_total(state, s) + 0.5 * live + 0.3 * len(p["hand"])
+    mine = value(seat)
+    team = state["mode"] == "team"
+    others = [value(s) for s in range(state["np"]) if s != seat and not (team and s % 2 == seat % 2)]
+    return mine - (max(others) if others else 0.0)
+
+
+def _ship(sid: int) -> str:
+    return SHIPS[sid]["name"]
+
+
+def _card(cid: int) -> str:
+    return ACTIONS[cid]["name"]
+
+
+@hookimpl
+def game_describe_action(state: dict[str, Any], seat: int, action: dict[str, Any]) -> str:
+    t = action.get("type")
+    c = action.get("card")
+    if t == "commit":
+        use = {"icpt": f"as an interception by {_ship(action['ship'])}" if "ship" in action else "",
+               "brit": "as a British-forces interception",
+               "mines": f"to lay mines with {_ship(action.get('ship', 0))}",
+               "act": "for its action"}[action["use"]]
+        return f"commit {_card(c)} {use}"
+    if t == "play":
+        bits = [f"play {_card(c)}"]
+        if "mode" in action:
+            bits.append(f"({action['mode']})")
+        if "target" in action:
+            tg = action["target"]
+            owner = state["sh"][tg]["o"] if state["sh"][tg] else "?"
+            bits.append(f"at {_ship(tg)} (seat {owner})")
+        if "target_seat" in action:
+            bits.append(f"against seat {action['target_seat']}")
+        return " ".join(bits)
+    if t == "attach":
+        extra = action.get("extra")
+        more = f" adding {', '.join(_ship(s) for s in extra)}" if extra else ""
+        return f"attach {_card(c)}{more}"
+    if t == "react":
+        bits = [f"react with {_card(c)}"]
+        if "keep" in action:
+            bits.append(f"keeping only {_ship(action['keep'])}")
+        if "swap" in action:
+            bits.append(f"swapping in {_ship(action['swap'])}")
+        if "ship" in action:
+            bits.append(f"on {_ship(action['ship'])}")
+        return " ".join(bits)
+    if t == "board":
+        return f"send a {_card(c)}"
+    if t == "keep":
+        ships = action["ships"]
+        return "keep " + (", ".join(_ship(s) for s in ships) if ships else "no ship")
+    if t == "order":
+        return "order the deck top first: " + ", ".join(_card(x) for x in action["cards"])
+    if t == "give":
+        return f"give {_card(c)} to your teammate"
+    if t == "leave_refuge":
+        return f"{_ship(action['ship'])} leaves its Island Refuge"
+    if t == "resupply":
+        return f"resupply {_ship(action['ship'])} from prize {_ship(action['prize'])}"
+    if t == "pursue":
+        return "pursue the fast merchant (no -2, Limited Supply check after)"
+    return {"done": "done", "pass": "no reaction", "end_turn": "end the turn"}.get(t, str(t))

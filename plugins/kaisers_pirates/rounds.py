@@ -1,0 +1,262 @@
+"""Set-up, the start and end of each round, round points and the final ranking.
+
+State (plain msgpack data; ids: ships 0..79, Action cards 0..99):
+
+- ``np`` players at the table (2 in solitaire: seat 0 and the phantom, seat 1),
+  ``seats`` real seats, ``mode`` ``"ffa"``/``"team"``/``"solo"``, ``o`` options.
+- ``round``, ``phase`` (``"play"``, ``"keep"``, ``"over"``), ``turn`` (phasing seat),
+  ``tno`` (turns begun so far), ``first``.
+- Ship decks ``wdeck``/``wused`` and ``mdeck``/``mused`` (draw from the end); Action
+  cards ``adeck`` (secret order, draw from the end), ``adisc`` (face up, top = end),
+  ``aside`` (removed this round, secret).
+- ``p``: per player ``hand``, ``ger`` (Warships, Raiders, Prizes), ``mer`` (Merchants),
+  ``vp`` (pile entries ``{"s": ship | "a": card, "m": 1|2, "h": how}``), ``wait``
+  (Deception/Fog Bank waiting), ``skip``, ``wi``/``turns`` (Wireless Intercept),
+  ``rp``, ``rvp`` (VP per round), ``peek`` (known top of the Action deck),
+  ``seen`` (last hand seen with Intelligence), ``give`` (Exchange Information).
+- ``sh``: per ship id the status while in play (owner, revealed, damage markers,
+  Limited Supply, Island Refuge card and turn, prize) or ``None``.
+- ``T``: this turn (committed cards, attacked opponent, intercepted ships, ...),
+  ``stack``: resolution contexts, ``pend``: the decision now awaited.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .data import (
+    ACTIONS,
+    BEYOND_1914_MERCHANTS_REMOVED,
+    BEYOND_1914_REMOVED,
+    N_GERMAN,
+    SHIP_BY_NAME,
+    SHIPS,
+    SOLITAIRE_REMOVED,
+    TOURNAMENT_REMOVED,
+    TOURNAMENT_WARSHIPS,
+)
+from .rules import draw_ship, place_ship, roll, to_used, vp_total
+
+if TYPE_CHECKING:
+    import random
+
+State = dict[str, Any]
+Events = list[dict[str, Any]]
+
+REMOVED_PER_PLAYERS = {4: 20, 3: 40, 2: 60}  # R 2.1.1-2.1.3: 80/60/40-card rounds
+SOLO_RANDOM_REMOVED = 48  # R 5.2.1: 88 - 48 = 40-card rounds
+ROUNDS = 3  # R 2.0
+MAX_ROUNDS = 6  # A-29 tie-break rounds stop here; still tied seats share a place
+
+
+def new_player() -> dict[str, Any]:
+    return {"hand": [], "ger": [], "mer": [], "vp": [], "wait": None, "skip": False,
+            "wi": -9, "turns": 0, "rp": 0, "rvp": [], "peek": [], "seen": None, "give": [],
+            "kept": 0}
+
+
+def new_state(seats: int, o: dict[str, Any], rng: random.Random, ev: Events) -> State:
+    mode = "solo" if seats == 1 else ("team" if o["team_game"] and seats == 4 else "ffa")
+    np_ = 2 if seats == 1 else seats
+    removed: list[int] = []
+    if o["beyond_1914"] != "off":  # 6.5.1 / 6.5.4
+        removed += [SHIP_BY_NAME[n] for n in BEYOND_1914_REMOVED]
+        if o["beyond_1914"] == "ships_and_merchants":
+            removed += [SHIP_BY_NAME[n] for n in BEYOND_1914_MERCHANTS_REMOVED]
+    actions = list(range(len(ACTIONS)))
+    if mode == "solo":  # R 5.2: 12 named cards are not used
+        out = list(SOLITAIRE_REMOVED)
+        keep = []
+        for c in actions:
+            if ACTIONS[c]["type"] in out:
+                out.remove(ACTIONS[c]["type"])
+            else:
+                keep.append(c)
+        actions = keep
+    S: State = {
+        "np": np_, "seats": seats, "mode": mode, "o": o, "round": 0, "phase": "play",
+        "turn": 0, "tno": 0, "first": 0, "actions": actions, "removed": removed,
+        "wdeck": [s for s in range(N_GERMAN) if s not in removed], "wused": [],
+        "mdeck": [s for s in range(N_GERMAN, len(SHIPS)) if s not in removed], "mused": [],
+        "adeck": [], "adisc": [], "aside": [],
+        "p": [new_player() for _ in range(np_)], "sh": [None] * len(SHIPS),
+        "T": None, "stack": [], "pend": None, "hist": [], "solo": None,
+    }
+    rng.shuffle(S["wdeck"])
+    rng.shuffle(S["mdeck"])
+    if mode == "solo":
+        S["solo"] = {"deck": [], "used": [], "refuge": [], "deception": False, "recon": False}
+    return S
+
+
+def _deal_ships_tournament(S: State, rng: random.Random, ev: Events) -> None:
+    """6.4: one of four balanced Warships, two Raiders from a reduced deck, 5/7/9 VP merchants."""
+    four = [SHIP_BY_NAME[n] for n in TOURNAMENT_WARSHIPS]
+    rng.shuffle(four)
+    out = set(four) | {SHIP_BY_NAME[n] for n in TOURNAMENT_REMOVED}
+    raiders = [s for s in S["wdeck"] if s not in out]
+    rest_w = [s for s in S["wdeck"] if s in out]
+    frye = SHIP_BY_NAME["William P. Frye"]
+    by_vp: dict[int, list[int]] = {5: [], 7: [], 9: []}
+    for s in S["mdeck"]:
+        if s != frye and SHIPS[s]["vp"] in by_vp:
+            by_vp[SHIPS[s]["vp"]].append(s)
+    for seat in range(S["np"]):
+        picks = [four[seat % 4]] + [raiders.pop() for _ in range(2)]
+        merch = [by_vp[v].pop() for v in (5, 7, 9)]
+        for sid in picks + merch:
+            place_ship(S, seat, sid)
+        ev.append({"type": "ships_dealt", "seat": seat, "ships": picks + merch})
+    used = {s for p in S["p"] for s in p["ger"] + p["mer"]}
+    S["wdeck"] = [s for s in raiders + rest_w if s not in used]
+    S["mdeck"] = [s for s in S["mdeck"] if s not in used]
+    rng.shuffle(S["wdeck"])
+    rng.shuffle(S["mdeck"])
+
+
+def start_round(S: State, rng: random.Random, ev: Events) -> None:
+    """R 2.1, 7.5 steps 6-8: deal ships and Action cards, pick the first player."""
+    S["round"] += 1
+    S["phase"] = "play"
+    ev.append({"type": "round_started", "round": S["round"]})
+    if S["round"] == 1 and S["o"]["tournament"]:
+        _deal_ships_tournament(S, rng, ev)
+    else:
+        for seat, p in enumerate(S["p"]):
+            got = []
+            while len(p["mer"]) < 3:
+                sid = draw_ship(S, rng, False, ev)
+                if sid is None:
+                    break
+                place_ship(S, seat, sid)
+                got.append(sid)
+            while len(p["ger"]) < 3:
+                sid = draw_ship(S, rng, True, ev)
+                if sid is None:
+                    break
+                place_ship(S, seat, sid)
+                got.append(sid)
+            ev.append({"type": "ships_dealt", "seat": seat, "ships": got})
+    deck = list(S["actions"])
+    rng.shuffle(deck)
+    n_out = (SOLO_RANDOM_REMOVED if S["mode"] == "solo" else REMOVED_PER_PLAYERS[S["np"]])
+    n_out = max(0, min(len(deck) - 6 * S["np"] - 1, n_out + S["o"]["extra_removed"]))
+    S["aside"] = deck[:n_out]
+    S["adeck"] = deck[n_out:]
+    S["adisc"] = []
+    for seat, p in enumerate(S["p"]):
+        n = 6 - p["kept"]  # R 2.4 / 6.7: 5, 4 or 3 after keeping ships
+        p["hand"] = [S["adeck"].pop() for _ in range(n)]
+        p["kept"] = 0
+        ev.append({"type": "hand_dealt", "seat": seat, "n": n})
+        ev.append({"type": "hand", "seat": seat, "cards": list(p["hand"]), "to": [seat]})
+    ev.append({"type": "action_deck", "n": len(S["adeck"]), "set_aside": n_out})
+    # R 3.1 / 3.3: round 1 by a d10 roll-off; later rounds fewest RP, ties rolled off.
+    if S["round"] == 1 and S["o"]["first_player"] == "lowest_vp":
+        vps = [sum(SHIPS[x]["vp"] for x in p["ger"]) for p in S["p"]]
+        cands = [s for s in range(S["np"]) if vps[s] == min(vps)]
+    elif S["round"] == 1:
+        cands = list(range(S["np"]))
+    else:
+        low = min(p["rp"] for p in S["p"])
+        cands = [s for s in range(S["np"]) if S["p"][s]["rp"] == low]
+    while len(cands) > 1:
+        faces = [roll(rng, [10])[0] for _ in cands]
+        ev.append({"type": "roll_off", "seats": cands, "faces": faces})
+        best = max(faces)
+        cands = [s for s, f in zip(cands, faces) if f == best]
+    S["first"] = S["turn"] = cands[0]
+    ev.append({"type": "first_player", "seat": cands[0]})
+
+
+def score_round(S: State, rng: random.Random, ev: Events) -> None:
+    """7.1-7.4: prizes count double, the Warship limit, VP, Round Points."""
+    for seat, p in enumerate(S["p"]):
+        for sid in [s for s in p["ger"] if S["sh"][s]["prize"]]:
+            from .rules import to_vp
+            to_vp(S, sid, seat, 2, "prize_kept", ev)
+    vps = []
+    for seat, p in enumerate(S["p"]):
+        german = [e for e in p["vp"] if "s" in e and e["s"] < N_GERMAN]
+        merch = [e for e in p["vp"] if "s" in e and e["s"] >= N_GERMAN]
+        excess = len(german) - len(merch)
+        while excess > 0:  # 7.3: excess Warship & Raider cards discarded at random
+            e = german.pop(int(rng.random() * len(german)))
+            p["vp"].remove(e)
+            S["wused"].append(e["s"])
+            ev.append({"type": "warship_limit_discard", "seat": seat, "ship": e["s"]})
+            excess -= 1
+        vps.append(vp_total(S, seat))
+    n = S["np"]
+    for seat, p in enumerate(S["p"]):
+        v = vps[seat]
+        rp = 0 if v == 0 else n - sum(1 for w in vps if w > v)  # 7.4
+        p["rp"] += rp
+        p["rvp"].append(v)
+    S["hist"].append({"round": S["round"], "vp": vps, "rp": [p["rp"] for p in S["p"]]})
+    ev.append({"type": "round_scored", "round": S["round"], "vp": vps,
+               "rp_total": [p["rp"] for p in S["p"]]})
+
+
+def standings(S: State) -> list[tuple[int, int]]:
+    """Sort key per player: (RP, total VP); in the team game the team's sums (4.10, A-28)."""
+    keys = [(p["rp"], sum(p["rvp"])) for p in S["p"]]
+    if S["mode"] == "team":
+        team = [(keys[0][0] + keys[2][0], keys[0][1] + keys[2][1]),
+                (keys[1][0] + keys[3][0], keys[1][1] + keys[3][1])]
+        return [team[s % 2] for s in range(4)]
+    return keys
+
+
+def game_decided(S: State) -> bool:
+    """After round 3 (or a tie-break round) the leader must be alone (R 2.5, A-29)."""
+    if S["round"] < ROUNDS:
+        return False
+    if S["round"] >= MAX_ROUNDS:
+        return True
+    keys = standings(S)
+    best = max(keys)
+    leaders = {s % 2 if S["mode"] == "team" else s for s in range(S["np"]) if keys[s] == best}
+    return len(leaders) == 1
+
+
+def ranks(S: State) -> list[int]:
+    keys = standings(S)
+    return [1 + sum(1 for k in keys if k > keys[s]) for s in range(S["np"])]
+
+
+def cleanup_round(S: State, keep: dict[int, list[int]], ev: Events) -> None:
+    """7.5 steps 1-5: everything back to the decks except the kept ships."""
+    T = S["T"]
+    S["stack"] = []
+    S["pend"] = None
+    S["T"] = None
+    del T
+    for seat, p in enumerate(S["p"]):
+        p["wait"] = None
+        p["skip"] = False
+        p["peek"] = []
+        p["seen"] = None
+        p["give"] = []
+        p["hand"] = []
+        for e in p["vp"]:  # A-10: every ship card of the pile back to its deck
+            if "s" in e:
+                (S["wused"] if e["s"] < N_GERMAN else S["mused"]).append(e["s"])
+        p["vp"] = []
+        for sid in list(p["mer"]):
+            to_used(S, sid, ev, "round_end")
+        kept = keep.get(seat, [])
+        for sid in list(p["ger"]):
+            if sid in kept:
+                st = S["sh"][sid]
+                st.update({"rev": False, "dmg": 0, "ls": False, "ref": None, "reft": -1})
+            else:
+                to_used(S, sid, ev, "round_end")
+        p["kept"] = len(kept)
+        p["wi"] = -9
+    S["adeck"] = []
+    S["adisc"] = []
+    S["aside"] = []
+    if S["solo"] is not None:
+        S["solo"].update({"deck": [], "used": [], "refuge": [], "deception": False,
+                          "recon": False})

@@ -1,0 +1,232 @@
+"""Shared rule helpers: dice, ship status, moving cards, who may target whom.
+
+Everything here works on the plain-data state described in ``state.py``'s
+docstring (see ``rounds.new_state``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .data import ACTIONS, N_GERMAN, SHIPS
+
+if TYPE_CHECKING:
+    import random
+
+State = dict[str, Any]
+Events = list[dict[str, Any]]
+
+
+# ---------------------------------------------------------------------------
+# Dice (digest 2.4, 5.1-5.4)
+# ---------------------------------------------------------------------------
+
+
+def roll(rng: random.Random, dice: list[int]) -> list[int]:
+    """Roll one die of each listed size; faces 1..size."""
+    rnd = rng.random
+    return [int(rnd() * d) + 1 for d in dice]
+
+
+def opposed(S: State, rng: random.Random, ev: Events, what: str, a_seat: int | None,
+            a_dice: list[int], a_mod: int, d_seat: int | None, d_dice: list[int],
+            d_mod: int) -> tuple[int, int]:
+    """Roll both sides, keep the highest single die, add modifiers, floor 1 (5.4).
+
+    Returns the two final numbers and records one ``roll`` event.
+    """
+    fa = roll(rng, a_dice)
+    fd = roll(rng, d_dice)
+    a = max(1, max(fa) + a_mod)
+    d = max(1, max(fd) + d_mod)
+    ev.append({"type": "roll", "what": what, "a_seat": a_seat, "a_dice": a_dice, "a_faces": fa,
+               "a_mod": a_mod, "a": a, "d_seat": d_seat, "d_dice": d_dice, "d_faces": fd,
+               "d_mod": d_mod, "d": d})
+    return a, d
+
+
+def combat_result(a: int, d: int) -> str:
+    """5.2: sunk at double, damaged above, else no effect."""
+    if a >= 2 * d:
+        return "sunk"
+    if a > d:
+        return "damaged"
+    return "none"
+
+
+def challenge(S: State, rng: random.Random, ev: Events, what: str, c_seat: int | None,
+              ch: list[int], ch_mod: int, r_seat: int | None, re: list[int]) -> tuple[bool, int, int]:
+    """5.3: success when the modified Challenge beats the Response."""
+    c, r = opposed(S, rng, ev, what, c_seat, ch, ch_mod, r_seat, re, 0)
+    return c > r, c, r
+
+
+# ---------------------------------------------------------------------------
+# Seats
+# ---------------------------------------------------------------------------
+
+
+def opponents(S: State, seat: int) -> list[int]:
+    """Opponents of ``seat`` (8.1 4.3: the other team in the team game; the phantom in solo)."""
+    if S["mode"] == "team":
+        return [o for o in range(S["np"]) if o % 2 != seat % 2]
+    return [o for o in range(S["np"]) if o != seat]
+
+
+def targetable(S: State, seat: int, heavy: bool = False) -> bool:
+    """A player under a waiting Fog Bank may be targeted only by Heavy Weather (R 3.3.14)."""
+    w = S["p"][seat]["wait"]
+    return heavy or not (w and w["t"] == "fog_bank")
+
+
+def attack_targets(S: State, me: int) -> list[int]:
+    """Opponents this turn's interceptions, mines and torpedoes may hit (4.6.1)."""
+    att = S["T"]["att"]
+    if att is not None:
+        return [att] if targetable(S, att) else []
+    return [o for o in opponents(S, me) if targetable(S, o)]
+
+
+# ---------------------------------------------------------------------------
+# Ships
+# ---------------------------------------------------------------------------
+
+
+def ship(sid: int) -> dict[str, Any]:
+    return SHIPS[sid]
+
+
+def kind(S: State, sid: int) -> str:
+    """warship, raider, merchant or prize (a captured merchant)."""
+    st = S["sh"][sid]
+    if st is not None and st["prize"]:
+        return "prize"
+    return SHIPS[sid]["kind"]
+
+
+def hidden(S: State, sid: int) -> bool:
+    """Raiders and prizes are hidden unless revealed; Warships and Merchants never are."""
+    k = kind(S, sid)
+    return k in ("raider", "prize") and not S["sh"][sid]["rev"]
+
+
+def recognized(S: State, sid: int) -> bool:
+    return not hidden(S, sid)
+
+
+def owner(S: State, sid: int) -> int:
+    return S["sh"][sid]["o"]
+
+
+def new_status(owner_seat: int, prize: bool = False) -> dict[str, Any]:
+    return {"o": owner_seat, "rev": False, "dmg": 0, "ls": False, "ref": None, "reft": -1,
+            "prize": prize}
+
+
+def damage(S: State, sid: int, ev: Events) -> None:
+    """Place a damage marker; a damaged ship gets no more unless 6.8 is on."""
+    st = S["sh"][sid]
+    if st["dmg"] == 0 or S["o"]["additional_damage"]:
+        st["dmg"] += 1
+        ev.append({"type": "damaged", "ship": sid, "markers": st["dmg"]})
+    else:
+        ev.append({"type": "no_further_damage", "ship": sid})
+
+
+def dmg_mod(S: State, sid: int) -> int:
+    """-2 per marker with 6.8, else -2 if damaged at all."""
+    n = S["sh"][sid]["dmg"]
+    if not n:
+        return 0
+    return -2 * n if S["o"]["additional_damage"] else -2
+
+
+def remove_ship(S: State, sid: int) -> None:
+    """Take a ship out of its owner's Force (any row); its refuge card is discarded."""
+    st = S["sh"][sid]
+    p = S["p"][st["o"]]
+    if sid in p["ger"]:
+        p["ger"].remove(sid)
+    else:
+        p["mer"].remove(sid)
+    if st["ref"] is not None:
+        S["adisc"].append(st["ref"])
+    S["sh"][sid] = None
+
+
+def to_used(S: State, sid: int, ev: Events, why: str) -> None:
+    """Remove from play to the bottom of its ship deck, used, no VP."""
+    remove_ship(S, sid)
+    (S["wused"] if sid < N_GERMAN else S["mused"]).append(sid)
+    ev.append({"type": "ship_removed", "ship": sid, "why": why})
+
+
+def to_vp(S: State, sid: int, seat: int, mult: int, how: str, ev: Events) -> None:
+    """Remove from play into ``seat``'s VP pile (``mult`` 2 = double-value group)."""
+    remove_ship(S, sid)
+    S["p"][seat]["vp"].append({"s": sid, "m": mult, "h": how})
+    ev.append({"type": "to_vp_pile", "ship": sid, "seat": seat, "mult": mult, "how": how})
+
+
+def action_to_vp(S: State, aid: int, seat: int, ev: Events) -> None:
+    S["p"][seat]["vp"].append({"a": aid, "m": 1, "h": "duel"})
+    ev.append({"type": "to_vp_pile", "card": aid, "seat": seat, "mult": 1, "how": "duel"})
+
+
+def in_refuge(S: State, sid: int) -> bool:
+    return S["sh"][sid]["ref"] is not None
+
+
+def draw_ship(S: State, rng: random.Random, german: bool, ev: Events) -> int | None:
+    """Draw from a ship deck, reshuffling its used pile when empty (4.8)."""
+    deck, used = ("wdeck", "wused") if german else ("mdeck", "mused")
+    if not S[deck]:
+        if not S[used] or (german and S["o"]["beyond_1914"] and S["phase"] == "play"):
+            return None  # 6.5.2: no German reshuffle during a round
+        S[deck] = S[used]
+        S[used] = []
+        rng.shuffle(S[deck])
+        ev.append({"type": "reshuffle", "deck": deck, "n": len(S[deck])})
+    return S[deck].pop()
+
+
+def place_ship(S: State, seat: int, sid: int) -> None:
+    S["sh"][sid] = new_status(seat)
+    (S["p"][seat]["ger"] if sid < N_GERMAN else S["p"][seat]["mer"]).append(sid)
+
+
+def refill_merchants(S: State, rng: random.Random, ev: Events) -> None:
+    """R 3.1.6: every player tops his merchants back up to 3."""
+    for seat, p in enumerate(S["p"]):
+        while len(p["mer"]) < 3:
+            sid = draw_ship(S, rng, False, ev)
+            if sid is None:
+                break
+            place_ship(S, seat, sid)
+            ev.append({"type": "merchant_drawn", "seat": seat, "ship": sid})
+
+
+# ---------------------------------------------------------------------------
+# Action cards
+# ---------------------------------------------------------------------------
+
+
+def card(aid: int) -> dict[str, Any]:
+    return ACTIONS[aid]
+
+
+def ctype(aid: int) -> str:
+    return ACTIONS[aid]["type"]
+
+
+def hand_of_type(S: State, seat: int, t: str) -> list[int]:
+    return [c for c in S["p"][seat]["hand"] if ACTIONS[c]["type"] == t]
+
+
+def vp_total(S: State, seat: int) -> int:
+    """Printed VP of the pile, double group counted twice (7.2)."""
+    tot = 0
+    for e in S["p"][seat]["vp"]:
+        vp = SHIPS[e["s"]]["vp"] if "s" in e else ACTIONS[e["a"]]["vp"]
+        tot += vp * e["m"]
+    return tot

@@ -1,0 +1,344 @@
+"""The turn as decision points (digest 4), the round's end and the keep decision (7).
+
+Decision kinds in ``S["pend"]["k"]`` and their actions, in the order listed by
+``legal_actions``:
+
+- ``commit`` (phasing): ``commit`` card/use/ship (cards by id; uses ``icpt`` on each
+  eligible ship by id, ``brit``, ``mines`` on each mine raider, ``act``), then
+  ``leave_refuge``, then ``done``.
+- ``resolve`` (phasing): ``play`` for each committed card in commit order and its
+  targets, ``resupply`` (6.12), ``end_turn``.
+- ``attach`` / ``board`` / ``pursue`` (phasing), ``react`` / ``post`` (defender),
+  ``reflag`` (whoever's ship was revealed): first ``done``/``pass``, then cards by id.
+- ``order`` (Intelligence), ``exchange`` (Exchange Information), ``keep`` (all seats
+  with surviving ships, simultaneous and secret).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import cards, fights, rounds, solo
+from .data import ACTIONS
+from .rules import kind, refill_merchants
+
+if TYPE_CHECKING:
+    import random
+
+State = dict[str, Any]
+Events = list[dict[str, Any]]
+Action = dict[str, Any]
+
+
+def new_turn(S: State, seat: int, extra: bool = False) -> None:
+    S["turn"] = seat
+    S["T"] = {"p": seat, "ph": "start", "com": [], "att": None, "icpt": [], "acted": [],
+              "sc": False, "extra": extra, "wi": False, "rev0": [], "rx": [], "dec": False,
+              "fog": False, "left": [], "resup": []}
+
+
+def to_act(S: State) -> list[int]:
+    pend = S["pend"]
+    if pend is None:
+        return []
+    if pend["k"] == "keep":
+        return [s for s in pend["seats"] if str(s) not in pend["ch"]]
+    return [pend["s"]]
+
+
+# ---------------------------------------------------------------------------
+# legal actions
+# ---------------------------------------------------------------------------
+
+
+def legal_actions(S: State, seat: int) -> list[Action]:
+    if seat not in to_act(S):
+        return []
+    pend = S["pend"]
+    k = pend["k"]
+    if k == "commit":
+        return _commit_offers(S, seat)
+    if k == "resolve":
+        return _resolve_offers(S, seat)
+    if k == "keep":
+        return _keep_offers(S, seat)
+    if k == "order":
+        return cards.order_offers(S, seat)
+    if k == "exchange":
+        return cards.exchange_offers(S, seat)
+    return fights.offers(S, pend)
+
+
+def _commit_offers(S: State, seat: int) -> list[Action]:
+    """4.3: placements; a card may go to any use its placement rules allow."""
+    T = S["T"]
+    P = S["p"][seat]
+    busy = {e["ship"] for e in T["com"] if e["ship"] is not None}
+    ships = [s for s in P["ger"] if kind(S, s) in ("warship", "raider")
+             and S["sh"][s]["ref"] is None and s not in busy and s not in T["left"]]
+    miners = [s for s in ships if kind(S, s) == "raider" and _mines(s)]
+    team = S["mode"] == "team"
+    out: list[Action] = []
+    for c in sorted(P["hand"]):
+        cd = ACTIONS[c]
+        k, t = cd["kind"], cd["type"]
+        team_card = k == "T" and not team
+        if not team_card or S["o"]["a13_any_interception"]:
+            out += [{"type": "commit", "card": c, "use": "icpt", "ship": s} for s in ships]
+        out.append({"type": "commit", "card": c, "use": "brit"})
+        if t == "lay_mines":
+            out += [{"type": "commit", "card": c, "use": "mines", "ship": s} for s in miners]
+        elif k in ("N", "A") or t == "reflag" or (k == "T" and team):
+            out.append({"type": "commit", "card": c, "use": "act"})
+    out += [{"type": "leave_refuge", "ship": s} for s in P["ger"]
+            if S["sh"][s]["ref"] is not None and S["sh"][s]["reft"] < S["tno"]]
+    out.append({"type": "done"})
+    return out
+
+
+def _mines(sid: int) -> bool:
+    from .data import SHIPS
+    return SHIPS[sid]["mines"]
+
+
+def _resolve_offers(S: State, seat: int) -> list[Action]:
+    T = S["T"]
+    out: list[Action] = []
+    for e in T["com"]:
+        if not e["done"]:
+            out += cards.plays(S, seat, e)
+    if T["dec"] and out:
+        return out  # R 3.3.10: the Deception card must be performed if it can be
+    out += cards.prize_resupply_offers(S, seat)
+    out.append({"type": "end_turn"})
+    return out
+
+
+def _keep_offers(S: State, seat: int) -> list[Action]:
+    """7.5 step 5: keep none or one ship (6.7: up to three)."""
+    ships = sorted(s for s in S["p"][seat]["ger"] if not S["sh"][s]["prize"])
+    out: list[Action] = [{"type": "keep", "ships": []}]
+    out += [{"type": "keep", "ships": [s]} for s in ships]
+    if S["o"]["keep_three"]:
+        n = len(ships)
+        out += [{"type": "keep", "ships": [ships[i], ships[j]]} for i in range(n)
+                for j in range(i + 1, n)]
+        if n >= 3:
+            from itertools import combinations
+            out += [{"type": "keep", "ships": list(c)} for c in combinations(ships, 3)]
+    return out
+
+
+# ---------------------------------------------------------------------------
+# applying
+# ---------------------------------------------------------------------------
+
+
+def apply(S: State, seat: int, action: Action, rng: random.Random) -> Events:
+    """Validate against the legal list, then apply and run to the next decision."""
+    from lantable.plugins import IllegalAction
+
+    legal = legal_actions(S, seat)
+    if action not in legal:
+        raise IllegalAction(f"action {action!r} is not legal now for seat {seat} "
+                            f"(decision {S['pend']['k'] if S['pend'] else None!r})")
+    ev: Events = []
+    apply_legal(S, seat, action, rng, ev)
+    advance(S, rng, ev)
+    return ev
+
+
+def apply_legal(S: State, seat: int, action: Action, rng: random.Random, ev: Events) -> None:
+    pend = S["pend"]
+    k = pend["k"]
+    typ = action["type"]
+    T = S["T"]
+    if k == "keep":
+        pend["ch"][str(seat)] = action["ships"]
+        ev.append({"type": "keep_chosen", "seat": seat})
+        if not to_act(S):
+            _next_round(S, rng, ev)
+        return
+    S["pend"] = None
+    if k == "commit":
+        if typ == "commit":
+            S["p"][seat]["hand"].remove(action["card"])
+            T["com"].append({"c": action["card"], "use": action["use"],
+                             "ship": action.get("ship"), "done": False})
+            ev.append({"type": "committed", "seat": seat, "use": action["use"],
+                       "ship": action.get("ship")})
+        elif typ == "leave_refuge":
+            st = S["sh"][action["ship"]]
+            S["adisc"].append(st["ref"])
+            st["ref"] = None
+            T["left"].append(action["ship"])
+            ev.append({"type": "left_refuge", "ship": action["ship"]})
+        else:
+            T["ph"] = "resolve"
+        return
+    if k == "resolve":
+        if typ == "play":
+            cards.play(S, rng, action, ev)
+        elif typ == "resupply":
+            cards.apply_prize_resupply(S, rng, action, ev)
+        else:
+            T["ph"] = "end"
+        return
+    if k == "order":
+        cards.apply_order(S, seat, action, ev)
+        return
+    if k == "exchange":
+        cards.apply_exchange(S, seat, action, ev)
+        return
+    fights.decide(S, rng, pend, action, ev)
+
+
+def advance(S: State, rng: random.Random, ev: Events) -> None:
+    """Run automatic steps until a seat must decide or the game is over."""
+    while S["phase"] == "play":
+        pend = S["pend"]
+        if pend is not None:
+            if S["mode"] == "solo" and pend["s"] == 1:
+                solo.decide(S, rng, ev)  # the phantom's choices are the engine's
+                continue
+            return
+        if S["stack"]:
+            top = S["stack"][-1]
+            if top["k"] == "ex":
+                S["pend"] = {"k": "exchange", "s": top["seats"][top["i"]]}
+            elif top["k"] == "order":
+                raise AssertionError("order context without a pending decision")
+            else:
+                fights.step(S, rng, ev)
+            continue
+        T = S["T"]
+        ph = T["ph"]
+        if ph == "start":
+            _pre_turn(S, rng, ev)
+        elif ph == "commit":
+            S["pend"] = {"k": "commit", "s": T["p"]}
+        elif ph == "resolve":
+            S["pend"] = {"k": "resolve", "s": T["p"]}
+        elif ph == "phantom":
+            solo.phantom_turn(S, rng, ev)
+        else:
+            _end_turn(S, rng, ev)
+
+
+def _pre_turn(S: State, rng: random.Random, ev: Events) -> None:
+    """4.2: skipped turn, refuge rolls, Fog Bank, Deception."""
+    T = S["T"]
+    seat = T["p"]
+    P = S["p"][seat]
+    S["tno"] += 1
+    P["turns"] += 1
+    ev.append({"type": "turn_started", "seat": seat, "extra": T["extra"]})
+    if P["skip"]:  # Bounding Main (A-41): no commit, no play, no draw
+        P["skip"] = False
+        ev.append({"type": "turn_skipped", "seat": seat})
+        T["ph"] = "skipped"
+        return
+    T["rev0"] = [s for s in P["ger"] if S["sh"][s]["rev"] and kind(S, s) != "warship"]
+    for s in list(P["ger"]):
+        st = S["sh"][s]
+        if st is not None and st["ref"] is not None and st["reft"] < S["tno"]:
+            cards.refuge_rolls(S, rng, s, ev)
+    w = P["wait"]
+    if w is not None and w["t"] == "fog_bank":
+        T["fog"] = True
+        T["ph"] = "end"
+        ev.append({"type": "fog_bank_turn", "seat": seat})
+        return
+    if S["mode"] == "solo" and seat == 1:
+        T["ph"] = "phantom"
+        return
+    if w is not None and w["t"] == "deception":  # R 3.3.10
+        T["dec"] = True
+        T["ph"] = "resolve"
+        if P["hand"]:
+            c = P["hand"].pop(int(rng.random() * len(P["hand"])))
+            use = "act"
+            ship = None
+            if ACTIONS[c]["type"] == "lay_mines":
+                miners = [s for s in P["ger"] if kind(S, s) == "raider" and _mines(s)
+                          and S["sh"][s]["ref"] is None]
+                if miners:
+                    use, ship = "mines", miners[0]
+            T["com"].append({"c": c, "use": use, "ship": ship, "done": False})
+            ev.append({"type": "deception_card", "seat": seat, "card": c})
+        return
+    T["ph"] = "commit"
+
+
+def _end_turn(S: State, rng: random.Random, ev: Events) -> None:
+    """4.1 steps 4-8: discard, draw one, refill merchants, Second Chance, next seat."""
+    T = S["T"]
+    seat = T["p"]
+    P = S["p"][seat]
+    if T["ph"] != "skipped":
+        for e in T["com"]:
+            S["adisc"].append(e["c"])
+        for _s, c in T["rx"]:
+            S["adisc"].append(c)
+        if (T["fog"] or T["dec"]) and P["wait"] is not None:
+            S["adisc"].append(P["wait"]["c"])
+            P["wait"] = None
+        ev.append({"type": "discarded", "seat": seat, "cards": [e["c"] for e in T["com"]]
+                   + [c for _s, c in T["rx"]]})
+        T["com"] = []
+        T["rx"] = []
+        if not T["fog"]:
+            c = S["adeck"].pop()
+            for p in S["p"]:
+                if c in p["peek"]:
+                    p["peek"].remove(c)
+            if S["mode"] == "solo" and seat == 1:
+                S["adisc"].append(c)  # R 5.4.2: the phantom's draw goes face down to the discards
+                ev.append({"type": "drew", "seat": seat})
+            else:
+                P["hand"].append(c)
+                ev.append({"type": "drew", "seat": seat})
+                ev.append({"type": "drew_card", "card": c, "to": [seat]})
+            if not S["adeck"]:  # R 2.0, A-2: the round ends at once
+                _end_round(S, rng, ev)
+                return
+    refill_merchants(S, rng, ev)
+    if T["sc"] and not T["extra"]:
+        new_turn(S, seat, extra=True)
+    else:
+        new_turn(S, (seat + 1) % S["np"])
+
+
+def _end_round(S: State, rng: random.Random, ev: Events) -> None:
+    ev.append({"type": "round_ended", "round": S["round"]})
+    rounds.score_round(S, rng, ev)
+    S["stack"] = []
+    if rounds.game_decided(S):
+        S["phase"] = "over"
+        S["pend"] = None
+        ev.append({"type": "game_over", "rank": rounds.ranks(S)})
+        return
+    S["phase"] = "keep"
+    seats = [s for s in range(S["seats"])
+             if any(not S["sh"][x]["prize"] for x in S["p"][s]["ger"])]
+    S["pend"] = {"k": "keep", "seats": seats, "ch": {}}
+    if S["mode"] == "solo":
+        S["pend"]["ch"]["1"] = solo.phantom_keep(S)
+    if not seats:
+        _next_round(S, rng, ev)
+
+
+def _next_round(S: State, rng: random.Random, ev: Events) -> None:
+    ch = S["pend"]["ch"]
+    keep = {int(k): v for k, v in ch.items()}
+    ev.append({"type": "ships_kept", "kept": [keep.get(s, []) for s in range(S["np"])]})
+    rounds.cleanup_round(S, keep, ev)
+    rounds.start_round(S, rng, ev)
+    new_turn(S, S["turn"])
+    advance(S, rng, ev)
+
+
+def start_game(S: State, rng: random.Random, ev: Events) -> None:
+    rounds.start_round(S, rng, ev)
+    new_turn(S, S["turn"])
+    advance(S, rng, ev)
