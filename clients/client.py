@@ -262,11 +262,18 @@ async def open_client(host: str, port: int, *, name: str, token: str | None = No
         if not isinstance(event, Welcome):
             raise Disconnected(f"expected welcome, got {event!r}")
         client = Client(stream, conn, event)
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(client._read_loop, nursery)
-            try:
-                yield client
-            finally:
-                with trio.CancelScope(shield=True), trio.move_on_after(1):
-                    await client.close()
-                nursery.cancel_scope.cancel()
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(client._read_loop, nursery)
+                try:
+                    yield client
+                finally:
+                    with trio.CancelScope(shield=True), trio.move_on_after(1):
+                        await client.close()
+                    nursery.cancel_scope.cancel()
+        except BaseExceptionGroup as group:
+            # The reader task never fails on its own, so a group here holds the
+            # caller's one exception: give it back as it was raised.
+            if len(group.exceptions) == 1:
+                raise group.exceptions[0] from None
+            raise
