@@ -1,1 +1,31 @@
-"""Kaiser's Pirates (I Pirati del Kaiser), 1-4 seats. Work in progress: not yet a game (no hooks)."""
+"""Kaiser's Pirates (I Pirati del Kaiser), 1-4 seats: WWI commerce raiding card game.
+
+The hooks live in :mod:`.game`; rules digest: ``shared/rules/kaisers-pirates.md``;
+designed values and decisions: ``docs/rules/kaisers-pirates.md``.
+"""
+
+from .game import (
+    game_apply,
+    game_describe_action,
+    game_heuristic,
+    game_info,
+    game_legal_actions,
+    game_sample_state,
+    game_scores,
+    game_setup,
+    game_to_act,
+    game_view,
+)
+
+__all__ = [
+    "game_apply",
+    "game_describe_action",
+    "game_heuristic",
+    "game_info",
+    "game_legal_actions",
+    "game_sample_state",
+    "game_scores",
+    "game_setup",
+    "game_to_act",
+    "game_view",
+]

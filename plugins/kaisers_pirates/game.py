@@ -64,6 +64,8 @@ def game_info() -> dict[str, Any]:
 def game_setup(seats: int, options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if options["team_game"] and seats != 4:
         raise IllegalAction(f"the team game needs 4 seats, got {seats}")
+    if options["tournament"] and options["beyond_1914"] != "off":
+        raise IllegalAction("6.4 tournament balance needs ships that 6.5 beyond 1914 removes")
     ev: list[dict[str, Any]] = []
     S = rounds.new_state(seats, dict(options), rng, ev)
     turn.start_game(S, rng, ev)

@@ -1,0 +1,149 @@
+"""Helpers for Kaiser's Pirates tests: scripted tables, fixed dice, invariants."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from lantable.plugins import Game
+from lantable.plugins.kaisers_pirates import game as G
+from lantable.plugins.kaisers_pirates import turn
+from lantable.plugins.kaisers_pirates.data import ACTIONS, SHIP_BY_NAME, SHIPS
+from lantable.plugins.kaisers_pirates.rules import new_status
+
+GAME = Game(G, "kaisers-pirates")
+
+
+class Dice(random.Random):
+    """A seeded rng whose ``random()`` first returns scripted die faces.
+
+    ``Dice((10, 4), (8, 6))`` makes the next two dice rolled show 4 on a d10 and 6
+    on a d8 (the engine rolls ``int(random() * size) + 1``). Sizes are checked.
+    """
+
+    def __init__(self, *faces: tuple[int, int], seed: int = 1) -> None:
+        super().__init__(seed)
+        self.queue: list[tuple[int, int]] = list(faces)
+
+    def push(self, *faces: tuple[int, int]) -> None:
+        self.queue += list(faces)
+
+    def random(self) -> float:
+        if self.queue:
+            size, face = self.queue.pop(0)
+            assert 1 <= face <= size
+            return (face - 0.5) / size
+        return super().random()
+
+
+def sid(name: str) -> int:
+    return SHIP_BY_NAME[name]
+
+
+def cards_of(t: str) -> list[int]:
+    return [c["id"] for c in ACTIONS if c["type"] == t]
+
+
+def table(seats: int = 3, forces: dict[int, dict[str, list[str]]] | None = None,
+          hands: dict[int, list[Any]] | None = None, options: dict[str, Any] | None = None,
+          seed: int = 0, turn_seat: int = 0) -> dict[str, Any]:
+    """A game in round 1 rearranged to a scripted position, seat ``turn_seat`` to commit.
+
+    ``forces[seat]`` names ``ger`` and ``mer`` ships (others get none unless given);
+    ``hands[seat]`` lists card types (first free copy) or card ids.
+    """
+    S = GAME.setup(seats, options or {}, random.Random(seed))
+    forces = forces or {}
+    hands = hands or {}
+    for p in S["p"]:
+        for s in p["ger"]:
+            S["wdeck"].append(s)
+        for s in p["mer"]:
+            S["mdeck"].append(s)
+        p["ger"], p["mer"] = [], []
+        S["adeck"] += p["hand"]
+        p["hand"] = []
+    S["sh"] = [None] * len(SHIPS)
+    for seat, f in forces.items():
+        for name in f.get("ger", []) + f.get("mer", []):
+            s = sid(name)
+            for deck in ("wdeck", "mdeck"):
+                if s in S[deck]:
+                    S[deck].remove(s)
+            S["sh"][s] = new_status(seat)
+            (S["p"][seat]["ger"] if s < 20 else S["p"][seat]["mer"]).append(s)
+    taken: set[int] = set()
+    for seat, hs in hands.items():
+        for h in hs:
+            c = h if isinstance(h, int) else next(x for x in cards_of(h) if x not in taken)
+            taken.add(c)
+            for pile in ("adeck", "aside"):
+                if c in S[pile]:
+                    S[pile].remove(c)
+            S["p"][seat]["hand"].append(c)
+    # keep a long deck so nothing ends the round by accident
+    S["adeck"] += S["aside"]
+    S["aside"] = []
+    turn.new_turn(S, turn_seat)
+    S["pend"] = None
+    S["stack"] = []
+    turn.advance(S, random.Random(seed), [])
+    return S
+
+
+def act(S: dict[str, Any], action: dict[str, Any], rng: random.Random | None = None,
+        seat: int | None = None) -> list[dict[str, Any]]:
+    """Apply ``action`` for the seat to act (must be legal)."""
+    seat = GAME.to_act(S)[0] if seat is None else seat
+    legal = GAME.legal_actions(S, seat)
+    assert action in legal, (action, legal[:12])
+    return GAME.apply(S, seat, action, rng or random.Random(0))
+
+
+def commit(S: dict[str, Any], card: int, use: str, ship: int | None = None) -> None:
+    a = {"type": "commit", "card": card, "use": use}
+    if ship is not None:
+        a["ship"] = ship
+    act(S, a)
+
+
+def check_cards(S: dict[str, Any]) -> None:
+    """Every Action card and every ship card is in exactly one place."""
+    locs: list[int] = []
+    locs += S["adeck"] + S["adisc"] + S["aside"]
+    for p in S["p"]:
+        locs += p["hand"]
+        if p["wait"]:
+            locs.append(p["wait"]["c"])
+        locs += [e["a"] for e in p["vp"] if "a" in e]
+    locs += [st["ref"] for st in S["sh"] if st and st["ref"] is not None]
+    if S["T"]:
+        locs += [e["c"] for e in S["T"]["com"]] + [c for _s, c in S["T"]["rx"]]
+    assert sorted(locs) == sorted(S["actions"])
+    ships: list[int] = S["wdeck"] + S["wused"] + S["mdeck"] + S["mused"] + S["removed"]
+    for i, p in enumerate(S["p"]):
+        for s in p["ger"] + p["mer"]:
+            assert S["sh"][s]["o"] == i
+        ships += p["ger"] + p["mer"] + [e["s"] for e in p["vp"] if "s" in e]
+    assert sorted(ships) == list(range(len(SHIPS)))
+    in_play = {s for p in S["p"] for s in p["ger"] + p["mer"]}
+    assert {s for s in range(len(SHIPS)) if S["sh"][s] is not None} == in_play
+
+
+def of(events: list[dict[str, Any]], t: str) -> list[dict[str, Any]]:
+    return [e for e in events if e["type"] == t]
+
+
+@pytest.fixture
+def kp() -> Any:
+    class _K:
+        pass
+
+    k = _K()
+    for name, fn in {"Dice": Dice, "sid": sid, "cards_of": cards_of, "table": table,
+                     "act": act, "commit": commit, "check_cards": check_cards, "of": of,
+                     "GAME": GAME}.items():
+        setattr(k, name, fn)
+    return k

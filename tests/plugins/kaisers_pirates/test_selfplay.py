@@ -1,0 +1,105 @@
+"""Seeded random self-play: every game ends, cards are conserved, views leak nothing."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import msgpack
+import pytest
+
+from lantable.plugins import IllegalAction
+
+OPTIONAL = ["coal", "sails", "woelfchen", "tournament", "fast_raiders", "keep_three",
+            "additional_damage", "torpedo_prizes", "sailing_merchants", "prize_resupply",
+            "a13_any_interception", "a18_owner_rolls", "a39_strict"]
+# (seats, games): 1,000 games in all, half of them with random optional rules
+PLAN = [(1, 150), (2, 300), (3, 300), (4, 250)]
+
+
+def _options(seats: int, seed: int, rng: random.Random) -> dict:
+    opts: dict = {}
+    if seed % 2:
+        opts = {k: rng.random() < 0.5 for k in OPTIONAL}
+        if not opts["tournament"]:
+            opts["beyond_1914"] = rng.choice(["off", "ships", "ships_and_merchants"])
+        opts["first_player"] = rng.choice(["roll", "lowest_vp"])
+    if seats == 4 and seed % 3 == 0:
+        opts["team_game"] = True
+    return opts
+
+
+def _leak_check(kp, S: dict, seat: int, rng: random.Random) -> None:
+    """Changing only other seats' secrets (hands, deck order) leaves this view alone."""
+    v = kp.GAME.view(S, seat)
+    other = copy.deepcopy(S)
+    pool = []
+    for i, p in enumerate(other["p"]):
+        if i != seat:
+            pool += p["hand"]
+    known_top = set(S["p"][seat]["peek"])
+    free_deck = [c for c in other["adeck"] if c not in known_top]
+    pool += free_deck + other["aside"]
+    rng.shuffle(pool)
+    for i, p in enumerate(other["p"]):
+        if i != seat:
+            p["hand"] = [pool.pop() for _ in p["hand"]]
+    other["adeck"] = [pool.pop() if c not in known_top else c for c in other["adeck"]]
+    other["aside"] = [pool.pop() for _ in other["aside"]]
+    assert kp.GAME.view(other, seat) == v
+
+
+def _play(kp, seats: int, seed: int) -> int:
+    rng = random.Random(seed * 7919 + seats)
+    S = kp.GAME.setup(seats, _options(seats, seed, rng), rng)
+    steps = 0
+    deep = seed % 10 == 0
+    while not kp.GAME.is_over(S):
+        acting = kp.GAME.to_act(S)
+        seat = rng.choice(acting)
+        legal = kp.GAME.legal_actions(S, seat)
+        assert legal
+        if deep or steps % 40 == 0:
+            kp.check_cards(S)
+            assert msgpack.unpackb(msgpack.packb(S), strict_map_key=False) == S
+        if deep and steps % 20 == 0:
+            before = copy.deepcopy(S)
+            saved = rng.getstate()
+            with pytest.raises(IllegalAction):
+                kp.GAME.apply(S, seat, {"type": "play", "card": -1}, rng)
+            assert S == before and rng.getstate() == saved
+            for s in range(seats):
+                v = kp.GAME.view(S, s)
+                msgpack.packb(v)
+                sample = kp.GAME.sample_state(v, s, random.Random(steps))
+                kp.check_cards(sample)
+                assert kp.GAME.view(sample, s) == v
+                _leak_check(kp, S, s, random.Random(steps + s))
+            msgpack.packb(kp.GAME.view(S, None))
+        events = kp.GAME.apply(S, seat, rng.choice(legal), rng)
+        msgpack.packb(events)
+        steps += 1
+        assert steps < 50_000
+    kp.check_cards(S)
+    sc = kp.GAME.scores(S)
+    assert len(sc["scores"]) == seats and len(sc["rank"]) == seats and min(sc["rank"]) == 1
+    return steps
+
+
+@pytest.mark.parametrize(("seats", "games"), PLAN)
+def test_random_selfplay_ends_and_conserves_cards(kp, seats: int, games: int) -> None:
+    for seed in range(games):
+        _play(kp, seats, seed)
+
+
+def test_same_seed_same_game(kp) -> None:
+    def run() -> list:
+        rng = random.Random(5)
+        S = kp.GAME.setup(3, {}, rng)
+        log = []
+        while not kp.GAME.is_over(S):
+            seat = kp.GAME.to_act(S)[0]
+            a = rng.choice(kp.GAME.legal_actions(S, seat))
+            log.append(kp.GAME.apply(S, seat, a, rng))
+        return log
+    assert run() == run()
