@@ -682,7 +682,8 @@ def _finish(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
             if failed:
                 S["sh"][x]["ls"] = True
                 ev.append({"type": "limited_supply", "ship": x})
-        if ctx["revd"] and _in_force(S, x, ph) and S["sh"][x]["rev"] and _has_hand(S, ph):
+        if (ctx["revd"] and _in_force(S, x, ph) and S["sh"][x]["rev"] and _has_hand(S, ph)
+                and not S["T"]["dec"]):  # nothing else is played in a Deception turn
             S["pend"] = {"k": "reflag", "s": ph, "ships": [x]}
     elif ctx["k"] == "bi" and ctx["via"] == "interrogate":
         t = ctx["tg"][0]

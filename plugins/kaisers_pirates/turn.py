@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import cards, fights, rounds, solo
-from .data import ACTIONS
+from .data import ACTIONS, SHIPS
 from .rules import kind, refill_merchants
 
 if TYPE_CHECKING:
@@ -74,9 +74,10 @@ def _commit_offers(S: State, seat: int) -> list[Action]:
     T = S["T"]
     P = S["p"][seat]
     busy = {e["ship"] for e in T["com"] if e["ship"] is not None}
-    ships = [s for s in P["ger"] if kind(S, s) in ("warship", "raider")
-             and S["sh"][s]["ref"] is None and s not in busy and s not in T["left"]]
-    miners = [s for s in ships if kind(S, s) == "raider" and _mines(s)]
+    sh = S["sh"]
+    ships = [s for s in P["ger"] if not sh[s]["prize"] and sh[s]["ref"] is None
+             and s not in busy and s not in T["left"]]
+    miners = [s for s in ships if SHIPS[s]["mines"] and SHIPS[s]["kind"] == "raider"]
     team = S["mode"] == "team"
     out: list[Action] = []
     for c in sorted(P["hand"]):
@@ -97,7 +98,6 @@ def _commit_offers(S: State, seat: int) -> list[Action]:
 
 
 def _mines(sid: int) -> bool:
-    from .data import SHIPS
     return SHIPS[sid]["mines"]
 
 
@@ -265,7 +265,7 @@ def _pre_turn(S: State, rng: random.Random, ev: Events) -> None:
                 if miners:
                     use, ship = "mines", miners[0]
             T["com"].append({"c": c, "use": use, "ship": ship, "done": False})
-            ev.append({"type": "deception_card", "seat": seat, "card": c})
+            ev.append({"type": "deception_card", "seat": seat, "card": c, "to": [seat]})
         return
     T["ph"] = "commit"
 
