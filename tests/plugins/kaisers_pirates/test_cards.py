@@ -1,0 +1,722 @@
+"""One test (at least) per Action card type, named after digest 6.2's numbering."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from lantable.plugins.kaisers_pirates.data import ACTIONS, SHIPS
+
+FORCES = {
+    0: {"ger": ["Leipzig", "Leopard", "Meteor"], "mer": ["Matheran", "Lovat", "Maria"]},
+    1: {"ger": ["Prinz Eitel Friedrich", "Emden", "Wolf"],
+        "mer": ["Bowes Castle", "Invercoe", "Mount Temple"]},
+    2: {"ger": ["Seeadler", "Karlsruhe", "Moewe"], "mer": ["Kaipara", "Appam", "Lundy Island"]},
+}
+
+
+def R(dice: list[int], v: int) -> list[tuple[int, int]]:
+    """Faces for ``dice`` whose highest is ``v`` (on the first die big enough)."""
+    out, placed = [], False
+    for d in dice:
+        if not placed and d >= v:
+            out.append((d, v))
+            placed = True
+        else:
+            out.append((d, 1))
+    assert placed
+    return out
+
+
+def D(kp, *groups: list[tuple[int, int]]):
+    return kp.Dice(*[f for g in groups for f in g])
+
+
+def att(name: str, kp) -> list[int]:
+    return SHIPS[kp.sid(name)]["att"]
+
+
+def dfn(name: str, kp) -> list[int]:
+    return SHIPS[kp.sid(name)]["def"]
+
+
+DAY = [c["id"] for c in ACTIONS if c["kind"] == "N" and not c["night"]
+       and c["type"] in ("collier", "damage_control", "breakout", "fair_seas", "scuttle")]
+
+
+def start(kp, hands: dict, seat: int = 0, **kw):
+    hands = {s: hands.get(s, []) for s in range(3)}
+    return kp.table(forces=FORCES, hands=hands, turn_seat=seat, **kw)
+
+
+def card(S, seat: int, t: str) -> int:
+    return next(c for c in S["p"][seat]["hand"] if ACTIONS[c]["type"] == t)
+
+
+def intercept(kp, S, seat: int, ship: str, target: str, dice=None, t: str = "fair_seas"):
+    c = card(S, seat, t)
+    kp.commit(S, c, "icpt", kp.sid(ship))
+    return c
+
+
+def rx_card(S, seat: int, t: str) -> int:
+    return card(S, seat, t)
+
+
+# ---------------------------------------------------------------------------
+
+
+def test_6_1_amc_duel_sinks_the_interceptor(kp) -> None:
+    S = start(kp, {0: ["amc"], 1: ["fair_seas"]}, seat=1)
+    c = intercept(kp, S, 1, "Prinz Eitel Friedrich", "Matheran")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": c, "target": kp.sid("Matheran")})
+    amc = rx_card(S, 0, "amc")
+    a = ACTIONS[amc]
+    ev = kp.act(S, {"type": "react", "card": amc},
+                D(kp, R(a["att"], 10), R(dfn("Prinz Eitel Friedrich", kp), 2),
+                  R(att("Prinz Eitel Friedrich", kp), 1), R(a["def"], 5)))
+    assert kp.of(ev, "duel")[0]["results"] == ["sunk", "none"]
+    assert S["p"][0]["vp"][0]["s"] == kp.sid("Prinz Eitel Friedrich")
+    assert kp.sid("Matheran") in S["p"][0]["mer"]  # merchant ignored, no passage
+    assert not kp.of(ev, "passage_failed") and len(S["p"][0]["vp"]) == 1
+    kp.check_cards(S)
+
+
+def test_6_2_blockade_runner_removes_limited_supply(kp) -> None:
+    S = start(kp, {0: ["blockade_runner"]})
+    lz = kp.sid("Leipzig")
+    S["sh"][lz]["ls"] = True
+    c = card(S, 0, "blockade_runner")
+    kp.commit(S, c, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": c}, D(kp, R([10, 6], 9), R([10], 2)))
+    assert not S["sh"][lz]["ls"]
+
+
+def test_6_3_boarding_party_captures_a_prize(kp) -> None:
+    S = start(kp, {0: ["fair_seas", "boarding_party"]})
+    lz = kp.sid("Leipzig")
+    S["sh"][lz]["ls"] = True
+    fs, bp = card(S, 0, "fair_seas"), card(S, 0, "boarding_party")
+    kp.commit(S, fs, "icpt", lz)
+    kp.commit(S, bp, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Bowes Castle")})
+    kp.act(S, {"type": "done"})  # attach nothing
+    ev = kp.act(S, {"type": "board", "card": bp},
+                D(kp, R(att("Leipzig", kp), 10), R(dfn("Bowes Castle", kp), 2)))
+    bc = kp.sid("Bowes Castle")
+    assert kp.of(ev, "captured")
+    assert bc in S["p"][0]["ger"] and S["sh"][bc]["prize"] and not S["sh"][bc]["rev"]
+    assert not S["sh"][lz]["ls"]  # automatic resupply of the interceptor
+    kp.check_cards(S)
+
+
+def test_6_4_bounding_main_skips_next_player_in_team_game(kp) -> None:
+    S = kp.table(seats=4, options={"team_game": True}, hands={0: ["bounding_main"]},
+                 forces={0: FORCES[0], 1: FORCES[1], 2: FORCES[2], 3: {}})
+    c = card(S, 0, "bounding_main")
+    kp.commit(S, c, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": c})
+    kp.act(S, {"type": "end_turn"})
+    assert S["turn"] == 2 and S["p"][1]["skip"] is False
+
+
+def test_6_5_break_contact_cancels_interception_without_passage(kp) -> None:
+    S = start(kp, {0: ["break_contact"], 1: ["fair_seas"]}, seat=1)
+    c = intercept(kp, S, 1, "Emden", "Matheran")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": c, "target": kp.sid("Matheran")})
+    bc = rx_card(S, 0, "break_contact")
+    ev = kp.act(S, {"type": "react", "card": bc}, D(kp, R([10, 6], 8), R([10], 3)))
+    assert kp.of(ev, "interception_cancelled")
+    assert not kp.of(ev, "passage_failed") and S["p"][0]["vp"] == []
+
+
+def test_6_6_breakdown_damages_undamaged_enemy(kp) -> None:
+    S = start(kp, {0: ["breakdown"]})
+    c = card(S, 0, "breakdown")
+    kp.commit(S, c, "act")
+    kp.act(S, {"type": "done"})
+    targets = {a["target"] for a in kp.GAME.legal_actions(S, 0) if a["type"] == "play"}
+    assert kp.sid("Prinz Eitel Friedrich") in targets  # hidden raiders too
+    kp.act(S, {"type": "play", "card": c, "target": kp.sid("Emden")},
+           D(kp, R([10, 8], 9), R([10], 3)))
+    assert S["sh"][kp.sid("Emden")]["dmg"] == 1
+
+
+@pytest.mark.parametrize(("c", "r", "n"), [(9, 4, 2), (7, 4, 1), (4, 4, 0)])
+def test_6_7_breakout_draws_one_or_two(kp, c: int, r: int, n: int) -> None:
+    S = start(kp, {0: ["breakout"]})
+    b = card(S, 0, "breakout")
+    kp.commit(S, b, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": b}, D(kp, R([10, 8], c), R([8], r)))
+    assert len(S["p"][0]["ger"]) == 3 + n
+
+
+def test_6_8_collier_and_6_9_damage_control(kp) -> None:
+    S = start(kp, {0: ["collier", "damage_control"]})
+    for s in ("Leipzig", "Meteor"):
+        S["sh"][kp.sid(s)]["ls"] = True
+    S["sh"][kp.sid("Maria")]["dmg"] = 1
+    co, dc = card(S, 0, "collier"), card(S, 0, "damage_control")
+    kp.commit(S, co, "act")
+    kp.commit(S, dc, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": co})
+    kp.act(S, {"type": "play", "card": dc, "target": kp.sid("Maria")})
+    assert not any(S["sh"][s]["ls"] for s in S["p"][0]["ger"])
+    assert S["sh"][kp.sid("Maria")]["dmg"] == 0
+
+
+def test_6_10_deception_forces_one_random_action_half(kp) -> None:
+    S = start(kp, {0: ["deception"], 1: ["collier"]})
+    d = card(S, 0, "deception")
+    kp.commit(S, d, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": d, "target_seat": 1})
+    assert S["p"][1]["wait"] == {"t": "deception", "c": d}
+    # Fog Bank cannot join a waiting Deception
+    kp.act(S, {"type": "end_turn"})
+    assert S["turn"] == 1 and S["pend"]["k"] == "resolve"
+    assert len(S["T"]["com"]) == 1 and S["T"]["dec"]
+    legal = kp.GAME.legal_actions(S, 1)
+    assert legal == [{"type": "end_turn"}]  # Collier without Limited Supply has no effect
+    kp.act(S, {"type": "end_turn"})
+    assert d in S["adisc"] and S["p"][1]["wait"] is None
+    assert len(S["p"][1]["hand"]) == 1  # drew normally
+    kp.check_cards(S)
+
+
+def test_6_11_exchange_information_swaps_blind(kp) -> None:
+    S = kp.table(seats=4, options={"team_game": True},
+                 hands={0: ["exchange_information", "collier"], 2: ["reflag"]},
+                 forces={0: FORCES[0], 1: FORCES[1], 2: FORCES[2], 3: {}})
+    ex, co = card(S, 0, "exchange_information"), card(S, 0, "collier")
+    rf = card(S, 2, "reflag")
+    kp.commit(S, ex, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": ex})
+    kp.act(S, {"type": "give", "card": co}, seat=0)
+    kp.act(S, {"type": "done"}, seat=0)
+    assert kp.GAME.to_act(S) == [2]
+    assert co in S["p"][0]["hand"]  # nothing moves until both are done
+    kp.act(S, {"type": "give", "card": rf}, seat=2)
+    kp.act(S, {"type": "done"}, seat=2)
+    assert co in S["p"][2]["hand"] and rf in S["p"][0]["hand"]
+
+
+def test_6_12_fair_seas_passage_plus_one(kp) -> None:
+    S = start(kp, {0: ["fair_seas"]})
+    fs = card(S, 0, "fair_seas")
+    kp.commit(S, fs, "act")
+    kp.act(S, {"type": "done"})
+    ev = kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Matheran")},
+                D(kp, R([6], 4), R([8], 5)))  # 4 + 1 = 5 vs 5: fails
+    assert kp.of(ev, "roll")[0]["a"] == 5 and kp.of(ev, "passage_failed")
+
+
+def test_6_13_fast_ship_only_against_raiders(kp) -> None:
+    fs, co = DAY[0], DAY[1]
+    S = start(kp, {0: ["fast_ship"], 1: [fs, co]}, seat=1)
+    kp.commit(S, fs, "icpt", kp.sid("Emden"))
+    kp.commit(S, co, "icpt", kp.sid("Prinz Eitel Friedrich"))
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Matheran")})
+    fast = rx_card(S, 0, "fast_ship")
+    assert {"type": "react", "card": fast} not in kp.GAME.legal_actions(S, 0)
+    kp.act(S, {"type": "pass"}, D(kp, R(att("Emden", kp), 1), R([8], 8), R([6], 1), R([8], 8)))
+    # now the raider
+    kp.act(S, {"type": "play", "card": co, "target": kp.sid("Lovat")})
+    ev = kp.act(S, {"type": "react", "card": fast},
+                D(kp, R(att("Prinz Eitel Friedrich", kp), 9), R([8], 4), R([8], 1), R([8], 8)))
+    assert kp.of(ev, "roll")[0]["a_mod"] == -2
+
+
+def test_6_14_fog_bank_no_play_no_draw_untargetable(kp) -> None:
+    S = start(kp, {0: ["fog_bank", "fair_seas"]})
+    fb, fs = card(S, 0, "fog_bank"), card(S, 0, "fair_seas")
+    kp.commit(S, fb, "act")
+    kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": fb, "target_seat": 1})
+    targets = {S["sh"][a["target"]]["o"] for a in kp.GAME.legal_actions(S, 0)
+               if a.get("card") == fs}
+    assert targets == {2}
+    kp.act(S, {"type": "end_turn"})
+    hand1 = list(S["p"][1]["hand"])
+    assert S["turn"] == 2  # seat 1's fogged turn passed with no decision
+    assert S["p"][1]["hand"] == hand1 and fb in S["adisc"]
+
+
+def test_6_15_good_hunting_two_merchants(kp) -> None:
+    S = start(kp, {0: ["fair_seas", "good_hunting"]})
+    fs, gh = card(S, 0, "fair_seas"), card(S, 0, "good_hunting")
+    kp.commit(S, fs, "icpt", kp.sid("Leopard"))
+    kp.commit(S, gh, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Bowes Castle")})
+    legal = kp.GAME.legal_actions(S, 0)
+    assert {"type": "attach", "card": gh, "extra": [kp.sid("Invercoe")]} in legal
+    ev = kp.act(S, {"type": "attach", "card": gh, "extra": [kp.sid("Invercoe")]},
+                D(kp, R(att("Leopard", kp), 10), R([6], 2), R(att("Leopard", kp), 8), R([4], 4)))
+    assert {e["s"] for e in S["p"][0]["vp"]} == {kp.sid("Bowes Castle"), kp.sid("Invercoe")}
+    assert ev
+
+
+def test_6_16_heavy_weather_sinks_without_vp(kp) -> None:
+    S = start(kp, {0: ["heavy_weather"]})
+    hw = card(S, 0, "heavy_weather")
+    kp.commit(S, hw, "act")
+    kp.act(S, {"type": "done"})
+    rolls = []
+    for i in range(6):  # first ship founders, the rest hold
+        rolls += R([4], 4) + R([10], 1) if i == 0 else R([4], 1) + R([10], 5)
+    kp.act(S, {"type": "play", "card": hw, "target_seat": 1}, kp.Dice(*rolls))
+    assert len(S["p"][1]["ger"]) + len(S["p"][1]["mer"]) == 5
+    assert S["p"][0]["vp"] == []
+    assert kp.sid("Prinz Eitel Friedrich") in S["wused"]
+
+
+def test_6_17_intelligence_hand_and_deck(kp) -> None:
+    S = start(kp, {0: ["intelligence", "intelligence"], 1: ["reflag", "trap"]})
+    i1, i2 = [c for c in S["p"][0]["hand"]]
+    kp.commit(S, i1, "act")
+    kp.commit(S, i2, "act")
+    kp.act(S, {"type": "done"})
+    ev = kp.act(S, {"type": "play", "card": i1, "mode": "hand", "target_seat": 1})
+    seen = kp.of(ev, "seen_hand")[0]
+    assert seen["to"] == [0] and seen["cards"] == sorted(S["p"][1]["hand"])
+    kp.act(S, {"type": "play", "card": i2, "mode": "deck"})
+    assert S["pend"]["k"] == "order"
+    top = S["adeck"][-3:][::-1]
+    order = sorted(top, reverse=True)
+    assert kp.GAME.view(S, 1)["pend"] == {"k": "order", "s": 0}
+    kp.act(S, {"type": "order", "cards": order})
+    assert S["adeck"][-3:][::-1] == order
+    assert kp.GAME.view(S, 0)["me"]["peek"] == order
+    kp.act(S, {"type": "end_turn"})
+    assert order[0] in S["p"][0]["hand"]  # the player drew the first of them
+    assert kp.GAME.view(S, 0)["me"]["peek"] == order[1:]
+
+
+def test_6_18_interned_plus_two_per_condition(kp) -> None:
+    S = start(kp, {0: ["interned"]})
+    em = kp.sid("Emden")
+    S["sh"][em]["ls"] = True
+    S["sh"][em]["dmg"] = 1
+    c = card(S, 0, "interned")
+    kp.commit(S, c, "act")
+    kp.act(S, {"type": "done"})
+    ev = kp.act(S, {"type": "play", "card": c, "target": em}, D(kp, R([10, 8], 3), R([10], 6)))
+    assert kp.of(ev, "roll")[0]["a"] == 7  # 3 + 4 > 6
+    assert em in S["wused"] and S["p"][0]["vp"] == []
+
+
+def test_6_19_interrogate_reveals_then_intercepts(kp) -> None:
+    S = start(kp, {0: ["interrogate"]})
+    c = card(S, 0, "interrogate")
+    pef = kp.sid("Prinz Eitel Friedrich")
+    kp.commit(S, c, "act")
+    kp.act(S, {"type": "done"})
+    targets = {a["target"] for a in kp.GAME.legal_actions(S, 0) if a["type"] == "play"}
+    assert targets == {pef, kp.sid("Wolf"), kp.sid("Seeadler"), kp.sid("Moewe")}
+    ev = kp.act(S, {"type": "play", "card": c, "target": pef},
+                D(kp, R([10, 6], 9), R([8], 2), R([10, 8], 9), R([8], 3)))
+    assert kp.of(ev, "revealed") and kp.of(ev, "result")[0]["result"] == "sunk"
+    assert S["p"][0]["vp"][0]["s"] == pef
+
+
+def test_6_20_island_refuge_hides_and_shelters(kp) -> None:
+    S = start(kp, {1: ["island_refuge"]}, seat=1)
+    pef = kp.sid("Prinz Eitel Friedrich")
+    S["sh"][pef]["rev"] = True
+    c = card(S, 1, "island_refuge")
+    kp.commit(S, c, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": c, "target": pef})
+    assert S["sh"][pef]["ref"] == c and not S["sh"][pef]["rev"]
+    # cannot intercept from refuge; cannot leave in the turn it entered
+    legal = kp.GAME.legal_actions(S, 1)
+    assert not any(a.get("ship") == pef for a in legal)
+    kp.act(S, {"type": "end_turn"})
+    kp.check_cards(S)
+
+
+def test_6_21_lay_mines_attack_every_merchant(kp) -> None:
+    S = start(kp, {0: ["lay_mines"]})
+    lm = card(S, 0, "lay_mines")
+    legal = kp.GAME.legal_actions(S, 0)
+    assert {"type": "commit", "card": lm, "use": "mines", "ship": kp.sid("Meteor")} in legal
+    assert not any(a.get("use") == "mines" and a["ship"] != kp.sid("Meteor") for a in legal)
+    kp.commit(S, lm, "mines", kp.sid("Meteor"))
+    kp.act(S, {"type": "done"})
+    # Bowes Castle d6: 7 vs 4 damaged; Invercoe d4: 4 vs 2 sunk; Mount Temple d10: 5 vs 5
+    ev = kp.act(S, {"type": "play", "card": lm, "target_seat": 1},
+                D(kp, [(10, 7), (4, 1)], R([6], 4), [(10, 1), (4, 4)], R([4], 2),
+                  [(10, 5), (4, 1)], R([10], 5)))
+    assert [e["result"] for e in kp.of(ev, "result")] == ["damaged", "sunk", "none"]
+    assert not kp.of(ev, "passage_failed") and len(S["p"][1]["vp"]) == 0
+
+
+def test_6_22_minesweeper_cancels_mines(kp) -> None:
+    S = start(kp, {0: ["lay_mines"], 1: ["minesweeper"]})
+    lm = card(S, 0, "lay_mines")
+    kp.commit(S, lm, "mines", kp.sid("Meteor"))
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": lm, "target_seat": 1})
+    ev = kp.act(S, {"type": "react", "card": card(S, 1, "minesweeper")})
+    assert kp.of(ev, "mines_swept") and not kp.of(ev, "roll")
+
+
+def test_6_23_mistaken_identity_swaps_sunk_merchants(kp) -> None:
+    S = start(kp, {0: ["fair_seas"], 1: ["mistaken_identity"]})
+    lovat = kp.sid("Lovat")
+    S["p"][0]["mer"].remove(lovat)
+    S["sh"][lovat] = None
+    S["p"][1]["vp"].append({"s": lovat, "m": 1, "h": "sunk_m"})
+    fs = card(S, 0, "fair_seas")
+    kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Mount Temple")})
+    kp.act(S, {"type": "pass"}, D(kp, R(att("Leipzig", kp), 10), R([10], 2)))
+    mi = card(S, 1, "mistaken_identity")
+    kp.act(S, {"type": "react", "card": mi, "swap": lovat}, D(kp, R([10, 6], 9), R([10], 1)))
+    assert S["p"][0]["vp"] == [{"s": lovat, "m": 1, "h": "sunk_m"}]
+    assert S["p"][1]["vp"] == [{"s": kp.sid("Mount Temple"), "m": 1, "h": "sunk_m"}]
+
+
+def test_6_24_monitor_intercepts_refuge_with_plus_two(kp) -> None:
+    S = start(kp, {0: ["monitor"]})
+    em = kp.sid("Emden")
+    ir = next(c["id"] for c in ACTIONS if c["type"] == "island_refuge")
+    S["adeck"].remove(ir) if ir in S["adeck"] else S["aside"].remove(ir)
+    S["sh"][em]["ref"], S["sh"][em]["reft"] = ir, 0
+    m = card(S, 0, "monitor")
+    kp.commit(S, m, "act")
+    kp.act(S, {"type": "done"})
+    assert [a["target"] for a in kp.GAME.legal_actions(S, 0) if a["type"] == "play"] == [em]
+    ev = kp.act(S, {"type": "play", "card": m, "target": em},
+                D(kp, R([10, 8, 6], 6), R([10, 4], 4)))
+    assert kp.of(ev, "roll")[0]["a"] == 8 and em not in S["p"][1]["ger"]
+    assert ir in S["adisc"]  # the refuge card follows the sunk ship to the discards
+    kp.check_cards(S)
+
+
+def test_6_25_non_combatant_capture_or_passage_bonus(kp) -> None:
+    S = start(kp, {0: ["fair_seas"], 1: ["non_combatant"]})
+    fs = card(S, 0, "fair_seas")
+    kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Bowes Castle")})
+    nc = card(S, 1, "non_combatant")
+    # 9 - 2 = 7 vs 4: would be damage, ignored; then passage 8 vs 8 with +2
+    ev = kp.act(S, {"type": "react", "card": nc},
+                D(kp, R(att("Leipzig", kp), 9), R([6], 4), R([8], 5), R([8], 8)))
+    assert kp.of(ev, "roll")[0]["a"] == 7 and not kp.of(ev, "damaged")
+    assert kp.of(ev, "roll")[1]["a"] == 7 and kp.of(ev, "passage_failed")
+
+
+def test_6_26_pull_the_plug_scuttles_target(kp) -> None:
+    S = start(kp, {0: ["fair_seas"], 1: ["pull_the_plug"]})
+    fs = card(S, 0, "fair_seas")
+    kp.commit(S, fs, "brit")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Emden")})
+    kp.act(S, {"type": "react", "card": card(S, 1, "pull_the_plug")})
+    assert kp.sid("Emden") in S["wused"] and S["p"][0]["vp"] == []
+
+
+def test_6_27_qqq_reveals_and_6_32_phasing_reflag(kp) -> None:
+    S = start(kp, {0: ["fair_seas", "reflag"], 1: ["qqq"]})
+    fs, rf = card(S, 0, "fair_seas"), card(S, 0, "reflag")
+    leo = kp.sid("Leopard")
+    kp.commit(S, fs, "icpt", leo)
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Mount Temple")})
+    ev = kp.act(S, {"type": "react", "card": card(S, 1, "qqq")},
+                D(kp, R(att("Leopard", kp), 5), R([10], 5), R([8], 1), R([10], 9)))
+    assert kp.of(ev, "revealed") and S["pend"] == {"k": "reflag", "s": 0, "ships": [leo]}
+    kp.act(S, {"type": "react", "card": rf, "ship": leo})
+    assert not S["sh"][leo]["rev"]
+    kp.check_cards(S)
+
+
+def _torpedo(kp, S, sub_type: str, target: str):
+    sub = card(S, 0, sub_type)
+    kp.commit(S, sub, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": sub, "target": kp.sid(target)})
+    return sub
+
+
+def test_6_28_q_ship_lure_then_gun_duel(kp) -> None:
+    S = start(kp, {0: ["submarine_u"], 1: ["q_ship"]})
+    sub = _torpedo(kp, S, "submarine_u", "Mount Temple")
+    q = card(S, 1, "q_ship")
+    qa, sa = ACTIONS[q], ACTIONS[sub]
+    ev = kp.act(S, {"type": "react", "card": q},
+                D(kp, R(qa["ch"], 9), R(qa["re"], 2), R(qa["gun"], 10), R(sa["def"], 3),
+                  R(sa["gun"], 1), R(qa["def"], 5)))
+    assert kp.of(ev, "duel")[0]["results"] == ["sunk", "none"]
+    assert S["p"][1]["vp"] == [{"a": sub, "m": 1, "h": "duel"}]
+    kp.check_cards(S)
+
+
+def test_6_28_q_ship_failed_lure_torpedo_then_depth_charges(kp) -> None:
+    S = start(kp, {0: ["submarine_u"], 1: ["q_ship"]})
+    sub = _torpedo(kp, S, "submarine_u", "Mount Temple")
+    q = card(S, 1, "q_ship")
+    qa, sa = ACTIONS[q], ACTIONS[sub]
+    ev = kp.act(S, {"type": "react", "card": q},
+                D(kp, R(qa["ch"], 2), R(qa["re"], 9), R(sa["torp"], 6), R(qa["def"], 4),
+                  R(qa["dc"], 8), R(sa["def"], 2)))
+    assert kp.of(ev, "duel")[0]["results"] == ["sunk", "damaged"]
+    assert kp.of(ev, "roll")[-1]["a_mod"] == -2  # depth charges "considering damage"
+
+
+def test_6_29_razzle_dazzle_cancels_torpedo(kp) -> None:
+    S = start(kp, {0: ["submarine_u"], 1: ["razzle_dazzle"]})
+    _torpedo(kp, S, "submarine_u", "Mount Temple")
+    ev = kp.act(S, {"type": "react", "card": card(S, 1, "razzle_dazzle")},
+                D(kp, R([10, 8], 9), R([10], 2)))
+    assert kp.of(ev, "attack_cancelled") and not kp.of(ev, "result")
+
+
+def test_6_30_recalled_removes_interceptor(kp) -> None:
+    S = start(kp, {0: ["fair_seas"], 1: ["recalled"]})
+    fs = card(S, 0, "fair_seas")
+    kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Mount Temple")})
+    kp.act(S, {"type": "pass"}, D(kp, R(att("Leipzig", kp), 10), R([10], 2)))
+    assert S["pend"]["k"] == "post"
+    kp.act(S, {"type": "react", "card": card(S, 1, "recalled")}, D(kp, R([10, 6], 9), R([10], 2)))
+    assert kp.sid("Leipzig") in S["wused"]
+    assert S["p"][0]["vp"][0]["s"] == kp.sid("Mount Temple")
+
+
+def test_6_31_recon_aircraft_takes_two_random(kp) -> None:
+    S = start(kp, {0: ["recon_aircraft"], 1: ["reflag", "trap", "qqq"]})
+    c = card(S, 0, "recon_aircraft")
+    kp.commit(S, c, "act")
+    kp.act(S, {"type": "done"})
+    ev = kp.act(S, {"type": "play", "card": c, "target_seat": 1})
+    assert len(S["p"][1]["hand"]) == 1 and len(S["p"][0]["hand"]) == 2
+    assert kp.of(ev, "cards_taken_were")[0]["to"] == [0, 1]
+
+
+def test_6_32_reflag_cancels_british_interception(kp) -> None:
+    S = start(kp, {0: ["fair_seas"], 1: ["reflag"]})
+    pef = kp.sid("Prinz Eitel Friedrich")
+    S["sh"][pef]["rev"] = True
+    fs = card(S, 0, "fair_seas")
+    kp.commit(S, fs, "brit")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": fs, "target": pef})
+    ev = kp.act(S, {"type": "react", "card": card(S, 1, "reflag")})
+    assert kp.of(ev, "interception_cancelled") and not S["sh"][pef]["rev"]
+
+
+def test_6_33_rendezvous_missed_limited_supply(kp) -> None:
+    S = start(kp, {0: ["rendezvous_missed"]})
+    c = card(S, 0, "rendezvous_missed")
+    kp.commit(S, c, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": c, "target_seat": 1},
+           D(kp, R([8], 8), R([10], 1), R([8], 1), R([10], 5), R([8], 1), R([10], 5)))
+    assert [S["sh"][s]["ls"] for s in S["p"][1]["ger"]] == [True, False, False]
+
+
+def test_6_34_sail_q_ship_only_for_sailing_merchants(kp) -> None:
+    S = start(kp, {0: ["submarine_u"], 1: ["sail_q_ship"]})
+    _torpedo(kp, S, "submarine_u", "Mount Temple")
+    sq = card(S, 1, "sail_q_ship")
+    assert not any(a.get("card") == sq for a in kp.GAME.legal_actions(S, 1))
+    S2 = start(kp, {0: ["submarine_u"], 1: ["sail_q_ship"]})
+    sub = _torpedo(kp, S2, "submarine_u", "Invercoe")
+    qa, sa = ACTIONS[sq], ACTIONS[sub]
+    ev = kp.act(S2, {"type": "react", "card": sq},
+                D(kp, R(qa["ch"], 1), R(qa["re"], 9), R(sa["torp"], 2), R(qa["def"], 4)))
+    assert kp.of(ev, "duel")[0]["results"] == ["none", "none"]  # no depth charges
+    assert len(kp.of(ev, "roll")) == 2
+
+
+def test_6_35_scuttle_damaged_own_ship(kp) -> None:
+    S = start(kp, {0: ["scuttle"]})
+    S["sh"][kp.sid("Leopard")]["dmg"] = 1
+    c = card(S, 0, "scuttle")
+    kp.commit(S, c, "act")
+    kp.act(S, {"type": "done"})
+    assert [a["target"] for a in kp.GAME.legal_actions(S, 0) if a["type"] == "play"] == \
+        [kp.sid("Leopard")]
+    kp.act(S, {"type": "play", "card": c, "target": kp.sid("Leopard")})
+    assert kp.sid("Leopard") in S["wused"]
+
+
+def test_6_36_searchlight_only_at_night_and_6_44_surprise_attack(kp) -> None:
+    night = [c["id"] for c in ACTIONS if c["night"] and c["kind"] == "N"][0]
+    S = start(kp, {0: [night, "searchlight", "surprise_attack"], 1: ["break_contact"]})
+    sl, sa = card(S, 0, "searchlight"), card(S, 0, "surprise_attack")
+    kp.commit(S, night, "icpt", kp.sid("Leipzig"))
+    kp.commit(S, sl, "act")
+    kp.commit(S, sa, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": night, "target": kp.sid("Bowes Castle")})
+    kp.act(S, {"type": "attach", "card": sl})
+    kp.act(S, {"type": "attach", "card": sa})
+    assert S["pend"]["k"] == "react"
+    assert kp.GAME.legal_actions(S, 1) == [{"type": "pass"}]  # no Break Contact vs SA/night
+    ev = kp.act(S, {"type": "pass"}, D(kp, R(att("Leipzig", kp), 2), R([6], 6)))
+    assert kp.of(ev, "roll")[0]["a_mod"] == -1 + 3 + 2
+
+
+def test_6_37_second_chance_extra_turn(kp) -> None:
+    S = start(kp, {0: ["second_chance", "second_chance"]})
+    a, b = S["p"][0]["hand"]
+    kp.commit(S, a, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": a})
+    kp.act(S, {"type": "end_turn"})
+    assert S["turn"] == 0 and S["T"]["extra"]
+    kp.commit(S, b, "act")
+    kp.act(S, {"type": "done"})
+    assert kp.GAME.legal_actions(S, 0) == [{"type": "end_turn"}]  # not in the extra turn
+    kp.act(S, {"type": "end_turn"})
+    assert S["turn"] == 1
+
+
+def test_6_38_shallow_run_escape_and_damage_or_sink(kp) -> None:
+    fs, co = DAY[0], DAY[1]
+    S = start(kp, {0: [fs, co], 1: ["shallow_run", "shallow_run"]})
+    kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
+    kp.commit(S, co, "brit")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Bowes Castle")})
+    s1, s2 = S["p"][1]["hand"]
+    ev = kp.act(S, {"type": "react", "card": s1}, D(kp, R([10, 4], 3), R([10], 5)))
+    assert S["sh"][kp.sid("Bowes Castle")]["dmg"] == 1 and not kp.of(ev, "result")
+    em = kp.sid("Emden")
+    S["sh"][em]["dmg"] = 1
+    kp.act(S, {"type": "play", "card": co, "target": em})
+    ev = kp.act(S, {"type": "react", "card": s2}, D(kp, R([10, 4], 9), R([10], 8)))
+    assert kp.of(ev, "roll")[0]["a"] == 7  # -2 already damaged, failure sinks
+    assert S["p"][0]["vp"][-1]["s"] == em
+
+
+def test_6_39_shipping_lanes_and_6_40_slim_pickings(kp) -> None:
+    S = start(kp, {0: ["fair_seas", "shipping_lanes"], 1: ["slim_pickings"]})
+    fs, sl = card(S, 0, "fair_seas"), card(S, 0, "shipping_lanes")
+    S["p"][0]["hand"] = [DAY[0], sl]
+    S["adeck"].remove(DAY[0]) if DAY[0] in S["adeck"] else None
+    S["adeck"].append(fs)
+    fs = DAY[0]
+    kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
+    kp.commit(S, sl, "act")
+    kp.act(S, {"type": "done"})
+    bc, inv, mt = kp.sid("Bowes Castle"), kp.sid("Invercoe"), kp.sid("Mount Temple")
+    kp.act(S, {"type": "play", "card": fs, "target": bc})
+    kp.act(S, {"type": "attach", "card": sl, "extra": sorted([inv, mt])})
+    sp = card(S, 1, "slim_pickings")
+    assert {"type": "react", "card": sp, "keep": mt} in kp.GAME.legal_actions(S, 1)
+    ev = kp.act(S, {"type": "react", "card": sp, "keep": inv},
+                D(kp, R(att("Leipzig", kp), 9), R([4], 1)))
+    assert kp.of(ev, "interception_reduced")[0]["targets"] == [inv]
+    assert S["p"][0]["vp"] == [{"s": inv, "m": 1, "h": "sunk_m"}]
+
+
+def test_6_41_special_cargo_doubles(kp) -> None:
+    S = start(kp, {0: ["fair_seas", "special_cargo"]})
+    fs, sc = card(S, 0, "fair_seas"), card(S, 0, "special_cargo")
+    kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
+    kp.commit(S, sc, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Bowes Castle")})
+    kp.act(S, {"type": "attach", "card": sc}, D(kp, R(att("Leipzig", kp), 10), R([6], 1)))
+    assert S["p"][0]["vp"] == [{"s": kp.sid("Bowes Castle"), "m": 2, "h": "sunk_m"}]
+
+
+def test_6_42_submarine_torpedo_and_6_43_uc_mines(kp) -> None:
+    S = start(kp, {0: ["submarine_u", "submarine_uc"]})
+    u = card(S, 0, "submarine_u")
+    uc = card(S, 0, "submarine_uc")
+    kp.commit(S, u, "act")
+    kp.commit(S, uc, "act")
+    kp.act(S, {"type": "done"})
+    legal = kp.GAME.legal_actions(S, 0)
+    assert {"type": "play", "card": uc, "mode": "mines", "target_seat": 1} in legal
+    assert not any(a.get("card") == u and a.get("mode") for a in legal)
+    # no prizes as targets without 6.9
+    kp.act(S, {"type": "play", "card": u, "target": kp.sid("Bowes Castle")})
+    ev = kp.act(S, {"type": "done"}, D(kp, R(ACTIONS[u]["torp"], 6), R([6], 3)))
+    assert kp.of(ev, "result")[0]["result"] == "sunk"
+    ev = kp.act(S, {"type": "play", "card": uc, "mode": "mines", "target_seat": 1},
+                D(kp, R(ACTIONS[uc]["mine"], 2), R([4], 2), R(ACTIONS[uc]["mine"], 1),
+                  R([10], 1)))
+    assert [e["result"] for e in kp.of(ev, "result")] == ["none", "none"]
+
+
+def test_6_45_transfer_command_takes_revealed_ship(kp) -> None:
+    S = start(kp, {0: ["transfer_command"]})
+    em = kp.sid("Emden")
+    S["sh"][em]["dmg"] = 1
+    c = card(S, 0, "transfer_command")
+    kp.commit(S, c, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": c, "target": em}, D(kp, R([10], 9), R([10, 4], 3)))
+    assert em in S["p"][0]["ger"] and S["sh"][em]["o"] == 0 and S["sh"][em]["dmg"] == 1
+
+
+def test_6_46_trap_duel_reveals_raider(kp) -> None:
+    S = start(kp, {0: ["fair_seas"], 1: ["trap"]})
+    fs = card(S, 0, "fair_seas")
+    leo = kp.sid("Leopard")
+    kp.commit(S, fs, "icpt", leo)
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Mount Temple")})
+    tr = card(S, 1, "trap")
+    ev = kp.act(S, {"type": "react", "card": tr},
+                D(kp, R(ACTIONS[tr]["att"], 8), R([8], 4), R(att("Leopard", kp), 3),
+                  R([10], 2), R([8], 1), R([10], 9)))
+    assert kp.of(ev, "duel")[0]["results"] == ["sunk", "damaged"]
+    assert S["p"][1]["vp"][0]["s"] == leo
+    assert S["sh"][kp.sid("Mount Temple")]["dmg"] == 1
+
+
+def test_6_47_wireless_intercept_not_in_consecutive_turns(kp) -> None:
+    S = start(kp, {0: ["wireless_intercept", "wireless_intercept", "collier"]})
+    w1, w2, co = S["p"][0]["hand"]
+    S["adisc"] = [co]
+    S["p"][0]["hand"].remove(co)
+    kp.commit(S, w1, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": w1})
+    assert co in S["p"][0]["hand"]
+    for _ in range(3):  # three other... seats 1 and 2 pass
+        kp.act(S, {"type": "end_turn"}) if S["pend"]["k"] == "resolve" else \
+            kp.act(S, {"type": "done"})
+    while S["turn"] != 0:
+        kp.act(S, {"type": "done"}) if S["pend"]["k"] == "commit" else \
+            kp.act(S, {"type": "end_turn"})
+    kp.commit(S, w2, "act")
+    kp.act(S, {"type": "done"})
+    assert kp.GAME.legal_actions(S, 0) == [{"type": "end_turn"}]
+
+
+def test_6_1_every_card_type_has_a_test() -> None:
+    import pathlib
+    import re
+
+    from lantable.plugins.kaisers_pirates.data import TYPES
+    text = pathlib.Path(__file__).read_text()
+    tested = set(re.findall(r'"([a-z_]+)"', text))
+    assert {t for t, *_ in TYPES} <= tested
+
+
+def test_random_seeded_card_effects_replay(kp) -> None:
+    S = kp.GAME.setup(2, {}, random.Random(11))
+    assert S == kp.GAME.setup(2, {}, random.Random(11))
