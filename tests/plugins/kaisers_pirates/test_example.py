@@ -1,0 +1,122 @@
+"""Appendix B: the rulebook's worked 3-player example (R 3.2.9), replayed with fixed dice.
+
+P1, P2, P3 are seats 0, 1, 2. Every die is scripted in the order the engine rolls.
+"""
+
+from __future__ import annotations
+
+from lantable.plugins.kaisers_pirates.data import ACTIONS
+
+
+def _card(S, seat: int, t: str) -> int:
+    return next(c for c in S["p"][seat]["hand"] if ACTIONS[c]["type"] == t)
+
+
+def test_appendix_b_worked_three_player_example(kp) -> None:
+    S = kp.table(
+        forces={0: {"ger": ["Emden", "Geier", "Iltis"], "mer": ["Matheran", "Lovat", "Maria"]},
+                1: {"ger": ["Leopard", "Prinz Eitel Friedrich", "Cormoran"],
+                    "mer": ["Bowes Castle", "Invercoe", "Mount Temple"]},
+                2: {"ger": ["Meteor", "Karlsruhe", "Greif"],
+                    "mer": ["Kaipara", "Appam", "Lundy Island"]}},
+        hands={0: ["recalled", "surprise_attack", "qqq", "fast_ship", "collier"],
+               1: ["shallow_run", "lay_mines", "good_hunting", "boarding_party", "submarine_u"],
+               2: ["fair_seas", "lay_mines", "intelligence", "deception"]})
+    sid = kp.sid
+    leopard, pef = sid("Leopard"), sid("Prinz Eitel Friedrich")
+    S["sh"][leopard]["rev"] = True
+    S["sh"][sid("Maria")]["dmg"] = 1
+    assert ACTIONS[_card(S, 1, "submarine_u")]["ship"] == "U-27"
+
+    # --- Player 1: Recalled as a British interception + Surprise Attack vs Leopard
+    rec, sa = _card(S, 0, "recalled"), _card(S, 0, "surprise_attack")
+    kp.commit(S, rec, "brit")
+    kp.commit(S, sa, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": rec, "target": leopard})
+    kp.act(S, {"type": "attach", "card": sa})
+    # P2's only reaction, Shallow Run, is barred by Surprise Attack
+    assert kp.GAME.legal_actions(S, 1) == [{"type": "pass"}]
+    ev = kp.act(S, {"type": "pass"}, kp.Dice((10, 4), (8, 6), (8, 4)))
+    roll = kp.of(ev, "roll")[0]
+    assert (roll["a"], roll["d"]) == (8, 4)  # 6 + 2 = 8 >= 2 x 4
+    assert S["p"][0]["vp"] == [{"s": leopard, "m": 1, "h": "sunk"}]
+    ev = kp.act(S, {"type": "end_turn"})
+    assert kp.of(ev, "discarded")[0]["cards"] == [rec, sa]
+    assert len(S["p"][0]["hand"]) == 4  # QQQ, Fast Ship, Collier + 1 drawn
+    assert S["turn"] == 1
+
+    # --- Player 2: Lay Mines as an interception on PEF + Good Hunting, Boarding Party, U-27
+    lm, gh = _card(S, 1, "lay_mines"), _card(S, 1, "good_hunting")
+    bp, u27 = _card(S, 1, "boarding_party"), _card(S, 1, "submarine_u")
+    kp.commit(S, lm, "icpt", pef)
+    for c in (gh, bp, u27):
+        kp.commit(S, c, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": lm, "target": sid("Matheran")})
+    kp.act(S, {"type": "attach", "card": gh, "extra": [sid("Lovat")]})
+    kp.act(S, {"type": "done"})  # no more Assist cards now
+    kp.act(S, {"type": "done"})  # Boarding Party stays face down for Matheran
+    # vs Matheran: QQQ; PEF 5,2 -> 5 vs Matheran 6: no effect; Passage 5 vs 4
+    ev = kp.act(S, {"type": "react", "card": _card(S, 0, "qqq")},
+                kp.Dice((10, 5), (8, 2), (8, 6), (6, 5), (8, 4)))
+    assert kp.of(ev, "result")[0]["result"] == "none"
+    assert {"s": sid("Matheran"), "m": 1, "h": "passage"} in S["p"][0]["vp"]
+    # vs Lovat: Boarding Party, P1 answers with Fast Ship; 8 - 2 = 6 vs 2 -> captured
+    kp.act(S, {"type": "board", "card": bp})
+    ev = kp.act(S, {"type": "react", "card": _card(S, 0, "fast_ship")},
+                kp.Dice((10, 8), (8, 2), (8, 2)))
+    roll = kp.of(ev, "roll")[0]
+    assert (roll["a"], roll["d"]) == (6, 2)
+    assert kp.of(ev, "captured") and sid("Lovat") in S["p"][1]["ger"]
+    assert S["sh"][pef]["rev"]  # QQQ reveals PEF at the end of the interception
+    assert S["pend"] == {"k": "reflag", "s": 1, "ships": [pef]}
+    kp.act(S, {"type": "pass"})
+    # U-27 torpedoes the damaged Maria: 4,5,3 -> 5 vs 2 - 2 -> 1: sunk
+    kp.act(S, {"type": "play", "card": u27, "target": sid("Maria")})
+    ev = kp.act(S, {"type": "pass"}, kp.Dice((10, 4), (6, 5), (4, 3), (6, 2)))
+    roll = kp.of(ev, "roll")[0]
+    assert (roll["a"], roll["d"]) == (5, 1)
+    assert S["p"][1]["vp"] == [{"s": sid("Maria"), "m": 1, "h": "sunk_m"}]
+    kp.act(S, {"type": "pass"})  # P1 could answer the sinking with Mistaken Identity
+    ev = kp.act(S, {"type": "end_turn"})
+    assert kp.of(ev, "discarded")[0]["cards"] == [lm, gh, bp, u27] + [
+        c for c in kp.of(ev, "discarded")[0]["cards"][4:]]
+    assert len(kp.of(ev, "discarded")[0]["cards"]) == 6  # 4 own + P1's 2 reactions
+    assert len(kp.of(ev, "merchant_drawn")) == 3 and len(S["p"][0]["mer"]) == 3
+    assert S["turn"] == 2
+
+    # --- Player 3: Fair Seas British interception, Lay Mines on Meteor, Intelligence, Deception
+    fs, lm3 = _card(S, 2, "fair_seas"), _card(S, 2, "lay_mines")
+    intel, dec = _card(S, 2, "intelligence"), _card(S, 2, "deception")
+    kp.commit(S, fs, "brit")
+    kp.commit(S, lm3, "mines", sid("Meteor"))
+    kp.commit(S, intel, "act")
+    kp.commit(S, dec, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": fs, "target": pef})
+    kp.act(S, {"type": "done"})  # no Assist
+    # P2's Shallow Run: escape; crossing 6 vs 9 fails -> PEF damaged
+    ev = kp.act(S, {"type": "react", "card": _card(S, 1, "shallow_run")},
+                kp.Dice((10, 6), (4, 3), (10, 9)))
+    assert kp.of(ev, "interception_cancelled") and S["sh"][pef]["dmg"] == 1
+    # mines in force order: Bowes Castle 7 vs 4, Invercoe 4 vs 2, Mount Temple 5 vs 5
+    kp.act(S, {"type": "play", "card": lm3, "target_seat": 1})
+    kp.act(S, {"type": "done"})
+    ev = kp.act(S, {"type": "pass"}, kp.Dice((10, 7), (4, 1), (6, 4), (10, 1), (4, 4), (4, 2)))
+    assert [e["result"] for e in kp.of(ev, "result")] == ["damaged", "sunk"]
+    ev = kp.act(S, {"type": "pass"}, kp.Dice((10, 5), (4, 1), (10, 5)))  # no Mistaken Identity
+    assert [e["result"] for e in kp.of(ev, "result")] == ["none"]
+    assert not kp.of(ev, "passage_failed")  # no Passage after mines
+    assert S["sh"][sid("Bowes Castle")]["dmg"] == 1
+    assert S["p"][2]["vp"] == [{"s": sid("Invercoe"), "m": 1, "h": "sunk_m"}]
+    kp.act(S, {"type": "play", "card": dec, "target_seat": 0})
+    kp.act(S, {"type": "play", "card": intel, "mode": "deck"})
+    top = S["adeck"][-3:][::-1]
+    kp.act(S, {"type": "order", "cards": sorted(top)})
+    ev = kp.act(S, {"type": "end_turn"})
+    assert sorted(kp.of(ev, "discarded")[0]["cards"]) == sorted([fs, lm3, intel, S["adisc"][-1]])
+    assert S["p"][0]["wait"] == {"t": "deception", "c": dec}
+    assert sorted(top)[0] in S["p"][2]["hand"]  # P3 drew the card he put on top
+    assert len(kp.of(ev, "merchant_drawn")) == 1 and len(S["p"][1]["mer"]) == 3
+    kp.check_cards(S)
