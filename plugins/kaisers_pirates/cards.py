@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 State = dict[str, Any]
 Events = list[dict[str, Any]]
+_ISLAND = next(c for c in ACTIONS if c["type"] == "island_refuge")
 
 
 def _icpt_ok(S: State, sid: int) -> bool:
@@ -153,7 +154,6 @@ def play(S: State, rng: random.Random, action: dict[str, Any], ev: Events) -> No
     e["done"] = True
     cd = ACTIONS[c]
     t = cd["type"]
-    P = S["p"][seat]
     tg = action.get("target")
     ts = action.get("target_seat")
     ev.append({"type": "card_played", "seat": seat, "card": c, "use": e["use"],
@@ -167,6 +167,19 @@ def play(S: State, rng: random.Random, action: dict[str, Any], ev: Events) -> No
     if e["use"] == "mines":
         start_mines(S, c, ts, cd["mine"], e["ship"])
         return
+    if t in ("deception", "fog_bank", "island_refuge"):
+        T["com"].remove(e)  # these stay in play, not discarded with the others
+    perform(S, rng, seat, cd, c, action, ev)
+
+
+def perform(S: State, rng: random.Random, seat: int, cd: dict[str, Any], c: int | None,
+            action: dict[str, Any], ev: Events) -> None:
+    """The effect of an action half; ``c`` is None when the phantom performs it."""
+    t = cd["type"]
+    T = S["T"]
+    P = S["p"][seat]
+    tg = action.get("target")
+    ts = action.get("target_seat")
     if t == "interrogate":  # R 3.3.19
         o = S["sh"][tg]["o"]
         S["T"]["att"] = o
@@ -174,16 +187,16 @@ def play(S: State, rng: random.Random, action: dict[str, Any], ev: Events) -> No
         if ok:
             S["sh"][tg]["rev"] = True
             ev.append({"type": "revealed", "ship": tg})
-            start_bi(S, c, tg, "interrogate")
+            start_bi(S, c, tg, "interrogate", cd)
         return
     if t == "monitor":
-        start_bi(S, c, tg, "monitor")
+        start_bi(S, c, tg, "monitor", cd)
         return
     if t in ("submarine_u", "submarine_uc"):
         if action.get("mode") == "mines":
             start_mines(S, c, ts, cd["mine"], None)
         else:
-            start_torpedo(S, c, tg)
+            start_torpedo(S, c, tg, cd)
         return
     if t == "blockade_runner":  # R 3.3.2
         bonus = 2 if any(S["sh"][s]["prize"] for s in P["ger"]) else 0
@@ -220,7 +233,6 @@ def play(S: State, rng: random.Random, action: dict[str, Any], ev: Events) -> No
         S["sh"][tg]["dmg"] -= 1 if S["o"]["additional_damage"] else S["sh"][tg]["dmg"]
         ev.append({"type": "repaired", "ship": tg})
     elif t in ("deception", "fog_bank"):
-        T["com"].remove(e)
         S["p"][ts]["wait"] = {"t": t, "c": c}
         ev.append({"type": "placed_on", "card": c, "seat": ts})
     elif t == "exchange_information":  # R 3.3.11: both give blind, then swap
@@ -254,9 +266,8 @@ def play(S: State, rng: random.Random, action: dict[str, Any], ev: Events) -> No
         if ok:
             to_used(S, tg, ev, "interned")
     elif t == "island_refuge":  # R 3.3.20
-        T["com"].remove(e)
         st = S["sh"][tg]
-        st["ref"], st["reft"] = c, S["tno"]
+        st["ref"], st["reft"] = (c if c is not None else -1), S["tno"]
         if st["rev"]:
             st["rev"] = False
             ev.append({"type": "hidden", "ship": tg})
@@ -270,6 +281,8 @@ def play(S: State, rng: random.Random, action: dict[str, Any], ev: Events) -> No
         P["hand"] += got
         ev.append({"type": "cards_taken", "from": ts, "seat": seat, "n": len(got)})
         ev.append({"type": "cards_taken_were", "cards": got, "to": [seat, ts]})
+        if S["mode"] == "solo" and ts == 1:
+            S["solo"]["recon"] = True  # R 5.4.3 item 10 (A-23)
     elif t == "rendezvous_missed":  # R 3.3.33
         pen = -2 if any(S["sh"][s]["prize"] for s in S["p"][ts]["ger"]) else 0
         for s in list(S["p"][ts]["ger"]):
@@ -320,7 +333,7 @@ def _coal_sails(S: State, sid: int, coal: int, sails: int) -> int:
 def refuge_rolls(S: State, rng: random.Random, sid: int, ev: Events) -> None:
     """R 3.3.20 (A-15): one repair and one resupply attempt per own turn in refuge."""
     st = S["sh"][sid]
-    cd = ACTIONS[st["ref"]]
+    cd = ACTIONS[st["ref"]] if st["ref"] >= 0 else _ISLAND  # -1: the phantom's refuge
     seat = st["o"]
     if st["dmg"]:
         ok, _c, _r = challenge(S, rng, ev, "refuge_repair", seat, cd["ch"], 0, _other(S, seat),

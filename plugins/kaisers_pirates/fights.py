@@ -85,8 +85,15 @@ def _react_card(S: State, seat: int, cid: int | None, ev: Events, **info: Any) -
 
 
 def _reaction_offers(S: State, seat: int, allowed: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """``pass`` then one action per matching hand card (ascending id)."""
+    """``pass`` then one action per matching hand card (ascending id).
+
+    For the solitaire phantom, whose reactions come from the Solitaire deck, every
+    allowed reaction type is listed with ``card`` None and its ``ctype``.
+    """
     acts = [PASS]
+    if S["mode"] == "solo" and seat == 1:
+        return acts + [{"type": "react", "card": None, "ctype": t, **extra}
+                       for t, extras in allowed.items() for extra in extras]
     for c in sorted(S["p"][seat]["hand"]):
         for extra in allowed.get(ACTIONS[c]["type"], ()):
             acts.append({"type": "react", "card": c, **extra})
@@ -134,16 +141,20 @@ def prize_exhaust_check(S: State, rng: random.Random, prize: int, ev: Events) ->
 # ---------------------------------------------------------------------------
 
 
-def start_gi(S: State, cid: int, ship_id: int, target: int) -> None:
+def start_gi(S: State, cid: int | None, ship_id: int, target: int,
+             night: bool | None = None) -> Ctx:
+    """Push a German interception; ``cid`` None (and ``night``) for the phantom."""
     T = S["T"]
     d = S["sh"][target]["o"]
     T["att"] = d
     T["icpt"].append(target)
     T["acted"].append(ship_id)
-    S["stack"].append({"k": "gi", "c": cid, "ship": ship_id, "d": d, "tg": [target], "i": 0,
-                       "night": ACTIONS[cid]["night"], "sa": False, "sl": False, "sc": False,
-                       "bp": [], "st": "attach", "rx": None, "rxn": 0, "fs": False,
-                       "nc": False, "pur": False, "rev": False, "revd": False, "pcheck": False})
+    ctx = {"k": "gi", "c": cid, "ship": ship_id, "d": d, "tg": [target], "i": 0,
+           "night": ACTIONS[cid]["night"] if night is None else night, "sa": False, "sl": False,
+           "sc": False, "bp": [], "st": "attach", "rx": None, "rxn": 0, "fs": False,
+           "nc": False, "pur": False, "rev": False, "revd": False}
+    S["stack"].append(ctx)
+    return ctx
 
 
 def _gi_attachables(S: State, ctx: Ctx) -> list[dict[str, Any]]:
@@ -407,17 +418,21 @@ def _post_apply(S: State, rng: random.Random, ctx: Ctx, action: dict[str, Any],
 # ---------------------------------------------------------------------------
 
 
-def start_bi(S: State, cid: int, target: int, via: str) -> None:
+def start_bi(S: State, cid: int | None, target: int, via: str,
+             cd: dict[str, Any] | None = None) -> Ctx:
+    """Push a British-forces interception (``cd``: the phantom's Solitaire-card data)."""
     T = S["T"]
     d = S["sh"][target]["o"]
     T["att"] = d
     T["icpt"].append(target)
-    cd = ACTIONS[cid]
+    cd = ACTIONS[cid] if cd is None else cd
     dice = cd["icpt"] if via == "brit" else cd["att"]
-    S["stack"].append({"k": "bi", "c": cid, "tg": [target], "i": 0, "d": d, "via": via,
+    ctx = {"k": "bi", "c": cid, "tg": [target], "i": 0, "d": d, "via": via,
                        "dice": dice, "night": cd["night"] and via == "brit", "sa": False,
-                       "sl": False, "sc": False, "st": "attach" if via == "brit" else "react",
-                       "rx": None, "rxn": 0})
+           "sl": False, "sc": False, "st": "attach" if via == "brit" else "react",
+           "rx": None, "rxn": 0}
+    S["stack"].append(ctx)
+    return ctx
 
 
 def _bi_attachables(S: State, ctx: Ctx) -> list[dict[str, Any]]:
@@ -503,13 +518,16 @@ def start_mines(S: State, cid: int, target_seat: int, dice: list[int], ship_id: 
                        "rx": None, "rxn": 0})
 
 
-def start_torpedo(S: State, cid: int, target: int) -> None:
+def start_torpedo(S: State, cid: int | None, target: int,
+                  sub: dict[str, Any] | None = None) -> None:
+    """Push a torpedo attack; ``sub`` carries the phantom submarine's dice."""
     T = S["T"]
     d = S["sh"][target]["o"]
     T["att"] = d
+    sub = ACTIONS[cid] if sub is None else sub
     S["stack"].append({"k": "to", "c": cid, "d": d, "tg": [target], "i": 0, "sc": False,
                        "sa": False, "sl": False, "night": False, "st": "attach", "rx": None,
-                       "rxn": 0})
+                       "rxn": 0, "sub": {k: sub[k] for k in ("torp", "gun", "def")}})
 
 
 def _sc_attachables(S: State, ctx: Ctx) -> list[dict[str, Any]]:
@@ -533,6 +551,9 @@ def _to_reactions(S: State, ctx: Ctx) -> list[dict[str, Any]]:
 
 def _sub_sunk(S: State, ctx: Ctx, winner: int, ev: Events) -> None:
     c = ctx["c"]
+    if c is None:  # the phantom's submarine is no card: it just sinks
+        ev.append({"type": "phantom_submarine_sunk"})
+        return
     S["T"]["com"] = [e for e in S["T"]["com"] if e["c"] != c]
     action_to_vp(S, c, winner, ev)
 
@@ -541,7 +562,7 @@ def _q_duel(S: State, rng: random.Random, ctx: Ctx, q: dict[str, Any], qid: int 
             ev: Events) -> None:
     """R 3.3.28 / 3.3.34: lure, then a gun duel or torpedoes then depth charges."""
     ph, d = S["T"]["p"], ctx["d"]
-    sub = ACTIONS[ctx["c"]]
+    sub = ctx["sub"]
     ok, _c, _r = challenge(S, rng, ev, "q_ship_lure", d, q["ch"], 0, ph, q["re"])
     sub_res = q_res = "none"
     if ok:
@@ -636,8 +657,8 @@ def step(S: State, rng: random.Random, ev: Events) -> None:
                 m = ctx["tg"][0]
                 if ctx["rx"] in ("q_ship", "sail_q_ship"):
                     _q_duel(S, rng, ctx, ctx["rxd"], ctx["rxc"], ev)
-                elif ctx["rx"] != "razzle_dazzle_ok":
-                    _attack_roll(S, rng, ctx, m, ACTIONS[ctx["c"]]["torp"], "torpedo", ev)
+                else:
+                    _attack_roll(S, rng, ctx, m, ctx["sub"]["torp"], "torpedo", ev)
         elif st == "post":
             if k == "gi":
                 ctx["sunk"] = ctx["tg"][ctx["i"]]
@@ -755,6 +776,7 @@ def decide(S: State, rng: random.Random, pend: dict[str, Any], action: dict[str,
     cid = action.get("card")
     if cd is None:
         cd = ACTIONS[cid]
+    action = {k2: v for k2, v in action.items() if k2 != "ctype"}
     if cid is not None:
         _react_card(S, seat, cid, ev, **{k2: v for k2, v in action.items()
                                          if k2 not in ("type", "card")})

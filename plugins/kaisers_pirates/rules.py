@@ -149,7 +149,7 @@ def remove_ship(S: State, sid: int) -> None:
         p["ger"].remove(sid)
     else:
         p["mer"].remove(sid)
-    if st["ref"] is not None:
+    if st["ref"] is not None and st["ref"] >= 0:  # -1: the phantom's refuge has no card
         S["adisc"].append(st["ref"])
     S["sh"][sid] = None
 

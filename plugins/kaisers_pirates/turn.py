@@ -250,6 +250,7 @@ def _pre_turn(S: State, rng: random.Random, ev: Events) -> None:
         ev.append({"type": "fog_bank_turn", "seat": seat})
         return
     if S["mode"] == "solo" and seat == 1:
+        T["dec"] = w is not None and w["t"] == "deception"
         T["ph"] = "phantom"
         return
     if w is not None and w["t"] == "deception":  # R 3.3.10
@@ -281,7 +282,8 @@ def _end_turn(S: State, rng: random.Random, ev: Events) -> None:
         for _s, c in T["rx"]:
             S["adisc"].append(c)
         if (T["fog"] or T["dec"]) and P["wait"] is not None:
-            S["adisc"].append(P["wait"]["c"])
+            if P["wait"]["c"] is not None:  # the phantom's are no cards (R 5.4.3)
+                S["adisc"].append(P["wait"]["c"])
             P["wait"] = None
         ev.append({"type": "discarded", "seat": seat, "cards": [e["c"] for e in T["com"]]
                    + [c for _s, c in T["rx"]]})

@@ -56,6 +56,10 @@ def view(S: State, seat: int | None) -> dict[str, Any]:
     else:
         v["pend"] = {k: copy.deepcopy(x) for k, x in pend.items() if k in ("k", "s", "ships")}
     v["solo"] = copy.deepcopy(S["solo"])
+    if S["mode"] == "solo":  # R 5.3.1: the discard pile is face down all game
+        v["adisc"] = None
+        v["adisc_n"] = len(S["adisc"])
+        v["solo"]["deck"] = len(S["solo"]["deck"])  # the Solitaire deck order is secret
     if seat is not None:
         p = S["p"][seat]
         deck = set(S["adeck"])
@@ -69,14 +73,15 @@ def view(S: State, seat: int | None) -> dict[str, Any]:
 def sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
     """A full state the seat cannot tell apart from the true one."""
     S: State = {k: copy.deepcopy(v[k]) for k in _PUBLIC}
+    S["solo"] = copy.deepcopy(v["solo"])
     me = v["me"]
-    known = set(me["hand"]) | set(v["adisc"]) | set(me["peek"])
+    known = set(me["hand"]) | set(v["adisc"] or ()) | set(me["peek"])
     for p in v["players"]:
-        if p["wait"]:
+        if p["wait"] and p["wait"]["c"] is not None:
             known.add(p["wait"]["c"])
         known |= {e["a"] for e in p["vp"] if "a" in e}
     for st in v["sh"]:
-        if st is not None and st["ref"] is not None:
+        if st is not None and st["ref"] is not None and st["ref"] >= 0:
             known.add(st["ref"])
     T = v["T"]
     if T is not None:
@@ -102,6 +107,12 @@ def sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
         S["T"] = Tn
     else:
         S["T"] = None
+    if v["adisc"] is None:
+        S["adisc"] = [pool.pop() for _ in range(v["adisc_n"])]
+    if S["solo"] is not None and isinstance(S["solo"]["deck"], int):
+        deck = list(range(20))
+        rng.shuffle(deck)
+        S["solo"]["deck"] = deck[:v["solo"]["deck"]]
     n_unknown_deck = v["adeck_n"] - len(me["peek"])
     S["adeck"] = [pool.pop() for _ in range(n_unknown_deck)] + list(reversed(me["peek"]))
     S["aside"] = [pool.pop() for _ in range(v["aside_n"])]
@@ -122,5 +133,4 @@ def sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
         S["pend"] = {"k": "keep", "seats": pend["seats"], "ch": ch}
     else:
         S["pend"] = copy.deepcopy(pend)
-    S["solo"] = copy.deepcopy(v["solo"])
     return S

@@ -115,10 +115,10 @@ def check_cards(S: dict[str, Any]) -> None:
     locs += S["adeck"] + S["adisc"] + S["aside"]
     for p in S["p"]:
         locs += p["hand"]
-        if p["wait"]:
+        if p["wait"] and p["wait"]["c"] is not None:
             locs.append(p["wait"]["c"])
         locs += [e["a"] for e in p["vp"] if "a" in e]
-    locs += [st["ref"] for st in S["sh"] if st and st["ref"] is not None]
+    locs += [st["ref"] for st in S["sh"] if st and st["ref"] is not None and st["ref"] >= 0]
     if S["T"]:
         locs += [e["c"] for e in S["T"]["com"]] + [c for _s, c in S["T"]["rx"]]
     assert sorted(locs) == sorted(S["actions"])
