@@ -221,8 +221,10 @@ def game_decided(S: State) -> bool:
 
 
 def ranks(S: State) -> list[int]:
+    """Place per player: 1 + the number of players (teams) strictly ahead."""
     keys = standings(S)
-    return [1 + sum(1 for k in keys if k > keys[s]) for s in range(S["np"])]
+    rivals = keys[:2] if S["mode"] == "team" else keys
+    return [1 + sum(1 for k in rivals if k > keys[s]) for s in range(S["np"])]
 
 
 def cleanup_round(S: State, keep: dict[int, list[int]], ev: Events) -> None:

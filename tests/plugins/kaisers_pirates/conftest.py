@@ -30,6 +30,10 @@ class Dice(random.Random):
     def push(self, *faces: tuple[int, int]) -> None:
         self.queue += list(faces)
 
+    def getrandbits(self, k: int) -> int:
+        # defined so that shuffles (via _randbelow) never consume scripted faces
+        return super().getrandbits(k)
+
     def random(self) -> float:
         if self.queue:
             size, face = self.queue.pop(0)
@@ -67,6 +71,8 @@ def table(seats: int = 3, forces: dict[int, dict[str, list[str]]] | None = None,
         p["hand"] = []
     S["sh"] = [None] * len(SHIPS)
     for seat, f in forces.items():
+        if seat >= S["np"]:
+            continue
         for name in f.get("ger", []) + f.get("mer", []):
             s = sid(name)
             for deck in ("wdeck", "mdeck"):

@@ -1,0 +1,264 @@
+"""Variants: the team game (8.1), solitaire (8.2) and optional rules (8.3, 6.x)."""
+
+from __future__ import annotations
+
+import random
+
+from lantable.plugins.kaisers_pirates import solo
+from lantable.plugins.kaisers_pirates.data import ACTIONS, SHIPS, SOLO
+
+FORCES = {
+    0: {"ger": ["Leipzig", "Leopard", "Meteor"], "mer": ["Matheran", "Lovat", "Maria"]},
+    1: {"ger": ["Prinz Eitel Friedrich", "Emden", "Wolf"],
+        "mer": ["Bowes Castle", "Invercoe", "Mount Temple"]},
+    2: {"ger": ["Seeadler", "Karlsruhe", "Moewe"], "mer": ["Kaipara", "Appam", "Lundy Island"]},
+    3: {"ger": ["Dresden", "Cormoran", "Geier"], "mer": ["Diplomat", "Hyades", "Ryazan"]},
+}
+DAY = [c["id"] for c in ACTIONS if c["kind"] == "N" and not c["night"]
+       and c["type"] in ("collier", "damage_control", "breakout", "fair_seas", "scuttle")]
+
+
+def _card(S, seat: int, t: str) -> int:
+    return next(c for c in S["p"][seat]["hand"] if ACTIONS[c]["type"] == t)
+
+
+# ---------------------------------------------------------------------------
+# 8.1 team game
+# ---------------------------------------------------------------------------
+
+
+def test_8_1_4_3_team_targets_only_the_other_team(kp) -> None:
+    S = kp.table(seats=4, options={"team_game": True}, forces=FORCES, hands={0: [DAY[0]]})
+    kp.commit(S, DAY[0], "icpt", kp.sid("Leipzig"))
+    kp.act(S, {"type": "done"})
+    owners = {S["sh"][a["target"]]["o"] for a in kp.GAME.legal_actions(S, 0)
+              if a["type"] == "play"}
+    assert owners == {1, 3}
+
+
+def test_8_1_4_10_team_scores_rank_by_team_total(kp) -> None:
+    S = kp.GAME.setup(4, {"team_game": True}, random.Random(0))
+    for seat, (rp, vp) in enumerate([(4, 30), (1, 5), (2, 10), (3, 20)]):
+        S["p"][seat]["rp"], S["p"][seat]["rvp"] = rp, [vp]
+    assert kp.GAME.scores(S)["rank"] == [1, 2, 1, 2]
+
+
+def test_8_1_team_cards_usable_for_their_action(kp) -> None:
+    S = kp.table(seats=4, options={"team_game": True}, forces=FORCES,
+                 hands={0: ["bounding_main", "exchange_information"]})
+    uses = {(a["card"], a["use"]) for a in kp.GAME.legal_actions(S, 0) if a["type"] == "commit"}
+    for c in S["p"][0]["hand"]:
+        assert (c, "act") in uses
+
+
+# ---------------------------------------------------------------------------
+# 8.2 solitaire
+# ---------------------------------------------------------------------------
+
+
+def test_8_2_2_solitaire_setup_removes_twelve_cards_and_deals_40(kp) -> None:
+    S = kp.GAME.setup(1, {}, random.Random(4))
+    assert len(S["actions"]) == 88
+    removed_types = {"intelligence", "wireless_intercept", "bounding_main", "breakdown",
+                     "exchange_information", "mistaken_identity", "pull_the_plug",
+                     "sail_q_ship", "searchlight", "special_cargo"}
+    assert not any(ACTIONS[c]["type"] in removed_types for c in S["actions"])
+    dealt = len(S["adeck"]) + sum(len(p["hand"]) for p in S["p"])
+    assert dealt == 40 and len(S["aside"]) == 48
+    assert kp.GAME.to_act(S) in ([0], [])
+
+
+def test_8_2_solitaire_deck_data_is_complete() -> None:
+    assert len(SOLO) == 20
+    for sc in SOLO:
+        assert sc["cols"][0] == ["none", True]
+        assert sc["cols"][1][0].startswith("intercept_")
+        assert all(isinstance(d, int) for k in ("att", "ch", "def", "re") for d in sc[k])
+
+
+def test_8_2_3_phantom_reacts_from_the_solitaire_deck(kp) -> None:
+    S = kp.GAME.setup(1, {}, random.Random(4))
+    # rebuild a simple position: the human intercepts one phantom merchant
+    S2 = kp.table(seats=2, forces={0: FORCES[0], 1: FORCES[1]}, hands={0: [DAY[0]]})
+    S2["mode"], S2["seats"], S2["solo"] = "solo", 1, S["solo"]
+    # put a card whose 2/4 reaction is Break Contact on top of the Solitaire deck
+    bc = next(i for i in range(20) if SOLO[i]["def24"] == "break_contact")
+    S2["solo"]["deck"] = [i for i in range(20) if i != bc] + [bc]
+    kp.commit(S2, DAY[0], "icpt", kp.sid("Leipzig"))
+    kp.act(S2, {"type": "done"})
+    ev = kp.act(S2, {"type": "play", "card": DAY[0], "target": kp.sid("Bowes Castle")},
+                kp.Dice((4, 2), *[(d, 9 if d == 10 else 1) for d in SOLO[bc]["ch"]],
+                        *[(d, 1) for d in SOLO[bc]["re"]]))
+    pr = kp.of(ev, "phantom_reaction")[0]
+    assert pr == {"type": "phantom_reaction", "reaction": "break_contact", "applies": True}
+    assert kp.of(ev, "interception_cancelled")
+
+
+def test_8_2_4_phantom_turn_intercepts_with_specials(kp) -> None:
+    S = kp.GAME.setup(1, {}, random.Random(4))
+    S2 = kp.table(seats=2, forces={0: FORCES[0], 1: FORCES[1]}, hands={0: []}, turn_seat=1)
+    # the helper started seat 1's turn as a normal seat; make it the phantom's
+    S2["mode"], S2["seats"], S2["solo"] = "solo", 1, S["solo"]
+    from lantable.plugins.kaisers_pirates import turn
+    turn.new_turn(S2, 1)
+    S2["pend"] = None
+    warship_card = next(i for i in range(20) if SOLO[i]["cols"][1][0] == "intercept_merchant_warship"
+                        and SOLO[i]["special"] is None)
+    sa_card = next(i for i in range(20) if SOLO[i]["special"] == "surprise_attack")
+    blank = next(i for i in range(20) if SOLO[i]["special"] is None and i != warship_card)
+    rng = kp.Dice(seed=3)
+    # after the shuffle at the turn start: draws pop from the end
+    orig_shuffle = rng.shuffle
+
+    def fixed_shuffle(x):
+        orig_shuffle(x)
+        if len(x) == 20 and sorted(x) == list(range(20)):
+            rest = [i for i in x if i not in (warship_card, sa_card, blank)]
+            x[:] = rest + [blank, sa_card, warship_card]
+
+    rng.shuffle = fixed_shuffle  # type: ignore[method-assign]
+    rng.push((4, 2))  # red die 2: column 2, intercept with a Warship
+    rng.push((10, 1), (8, 1), (4, 1), (8, 8))  # Emden misses Matheran (1 + 2 vs 8)
+    ev: list = []
+    turn.advance(S2, rng, ev)
+    assert kp.of(ev, "phantom_specials")[0]["specials"] == ["surprise_attack"]
+    roll = kp.of(ev, "roll")[0]
+    assert roll["a_seat"] == 1 and roll["a_mod"] == 2
+    assert SHIPS[kp.of(ev, "result")[0]["ship"]]["kind"] == "merchant"
+
+
+def test_8_2_phantom_keeps_its_best_ship(kp) -> None:
+    S = kp.table(seats=2, forces={0: FORCES[0], 1: FORCES[1]})
+    assert solo.phantom_keep(S) == [kp.sid("Emden")]
+
+
+def test_8_2_solitaire_discards_are_hidden(kp) -> None:
+    S = kp.GAME.setup(1, {}, random.Random(8))
+    v = kp.GAME.view(S, 0)
+    assert v["adisc"] is None and isinstance(v["solo"]["deck"], int)
+
+
+# ---------------------------------------------------------------------------
+# optional rules
+# ---------------------------------------------------------------------------
+
+
+def test_6_1_coal_rendezvous_missed_plus_two(kp) -> None:
+    S = kp.table(forces=FORCES, hands={0: ["rendezvous_missed"]}, options={"coal": True})
+    c = _card(S, 0, "rendezvous_missed")
+    kp.commit(S, c, "act")
+    kp.act(S, {"type": "done"})
+    ev = kp.act(S, {"type": "play", "card": c, "target_seat": 1})
+    mods = [e["a_mod"] for e in kp.of(ev, "roll")]
+    assert mods == [0, 2, 0]  # PEF (no coal), Emden (Warship: coal), Wolf
+
+
+def test_6_3_woelfchen_no_slim_pickings_and_double_surprise(kp) -> None:
+    S = kp.table(forces=FORCES, hands={1: [DAY[0], "surprise_attack"], 0: ["slim_pickings"]},
+                 options={"woelfchen": True}, turn_seat=1)
+    sa = _card(S, 1, "surprise_attack")
+    kp.commit(S, DAY[0], "icpt", kp.sid("Wolf"))
+    kp.commit(S, sa, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": DAY[0], "target": kp.sid("Maria")})
+    kp.act(S, {"type": "attach", "card": sa})
+    assert kp.GAME.legal_actions(S, 0) == [{"type": "pass"}]
+    ev = kp.act(S, {"type": "pass"}, kp.Dice((10, 1), (8, 1), (6, 6)))
+    assert kp.of(ev, "roll")[0]["a_mod"] == 4
+
+
+def test_6_4_tournament_balanced_first_deal(kp) -> None:
+    S = kp.GAME.setup(4, {"tournament": True}, random.Random(1))
+    names = ["Dresden", "Emden", "Koenigsberg", "Nuernberg"]
+    for p in S["p"]:
+        assert sum(SHIPS[s]["name"] in names for s in p["ger"]) == 1
+        assert sorted(SHIPS[s]["vp"] for s in p["mer"]) == [5, 7, 9]
+
+
+def test_6_5_beyond_1914_removes_ships(kp) -> None:
+    S = kp.GAME.setup(2, {"beyond_1914": "ships_and_merchants"}, random.Random(1))
+    assert kp.sid("Emden") in S["removed"] and kp.sid("Lovat") in S["removed"]
+    assert len(S["removed"]) == 8 + 19
+    kp.check_cards(S)
+
+
+def test_6_7_keep_three_and_hand_size(kp) -> None:
+    S = kp.table(forces=FORCES, options={"keep_three": True})
+    S["aside"] += S["adeck"][:-1]
+    S["adeck"] = S["adeck"][-1:]
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "end_turn"})
+    three = sorted(S["p"][0]["ger"])
+    kp.act(S, {"type": "keep", "ships": three}, seat=0)
+    kp.act(S, {"type": "keep", "ships": []}, seat=1)
+    kp.act(S, {"type": "keep", "ships": []}, seat=2)
+    assert len(S["p"][0]["hand"]) == 3 and sorted(S["p"][0]["ger"]) == three
+
+
+def test_6_8_additional_damage_stacks(kp) -> None:
+    S = kp.table(forces=FORCES, hands={0: [DAY[0]]}, options={"additional_damage": True})
+    bc = kp.sid("Bowes Castle")
+    S["sh"][bc]["dmg"] = 1
+    kp.commit(S, DAY[0], "icpt", kp.sid("Leipzig"))
+    kp.act(S, {"type": "done"})
+    ev = kp.act(S, {"type": "play", "card": DAY[0], "target": bc},
+                kp.Dice((10, 5), (8, 1), (4, 1), (6, 5)))  # 5 vs 5 - 2 = 3: damaged
+    assert S["sh"][bc]["dmg"] == 2 and kp.of(ev, "damaged")[0]["markers"] == 2
+
+
+def test_6_9_torpedo_hidden_prize_after_finding_it(kp) -> None:
+    S = kp.table(forces=FORCES, hands={0: ["submarine_u"]}, options={"torpedo_prizes": True})
+    inv = kp.sid("Invercoe")
+    S["p"][1]["mer"].remove(inv)
+    S["p"][1]["ger"].append(inv)
+    S["sh"][inv]["prize"] = True
+    c = _card(S, 0, "submarine_u")
+    kp.commit(S, c, "act")
+    kp.act(S, {"type": "done"})
+    assert {"type": "play", "card": c, "target": inv} in kp.GAME.legal_actions(S, 0)
+    ev = kp.act(S, {"type": "play", "card": c, "target": inv},
+                kp.Dice((10, 2), (8, 1), (10, 9)))  # not found: attack wasted
+    assert kp.of(ev, "roll")[0]["what"] == "find_prize" and not kp.of(ev, "result")
+
+
+def test_6_11_sailing_merchant_no_amc_break_contact_minus_two(kp) -> None:
+    S = kp.table(forces=FORCES, hands={0: [DAY[0]], 1: ["amc", "break_contact"]},
+                 options={"sailing_merchants": True})
+    kp.commit(S, DAY[0], "icpt", kp.sid("Leipzig"))
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": DAY[0], "target": kp.sid("Invercoe")})
+    types = {ACTIONS[a["card"]]["type"] for a in kp.GAME.legal_actions(S, 1) if "card" in a}
+    assert types == {"break_contact"}
+    ev = kp.act(S, {"type": "react", "card": _card(S, 1, "break_contact")},
+                kp.Dice((10, 9), (6, 1), (10, 1)))
+    assert kp.of(ev, "roll")[0]["a_mod"] == -2
+
+
+def test_6_12_prize_resupply_and_exhaustion(kp) -> None:
+    S = kp.table(forces=FORCES, options={"prize_resupply": True})
+    lovat, lz = kp.sid("Lovat"), kp.sid("Leipzig")
+    S["p"][0]["mer"].remove(lovat)
+    S["p"][0]["ger"].append(lovat)
+    S["sh"][lovat]["prize"] = True
+    S["sh"][lz]["ls"] = True
+    kp.act(S, {"type": "done"})
+    a = {"type": "resupply", "prize": lovat, "ship": lz}
+    assert a in kp.GAME.legal_actions(S, 0)
+    ev = kp.act(S, a, kp.Dice((10, 9), (8, 1), (10, 2)))  # supplies exhausted
+    assert not S["sh"][lz]["ls"]
+    assert S["p"][0]["vp"] == [{"s": lovat, "m": 1, "h": "prize_exhausted"}]
+    assert ev
+
+
+def test_6_6_fast_raider_may_pursue(kp) -> None:
+    S = kp.table(forces=FORCES, hands={1: [DAY[0]], 0: ["fast_ship"]},
+                 options={"fast_raiders": True}, turn_seat=1)
+    kp.commit(S, DAY[0], "icpt", kp.sid("Prinz Eitel Friedrich"))
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": DAY[0], "target": kp.sid("Maria")})
+    kp.act(S, {"type": "react", "card": _card(S, 0, "fast_ship")})
+    assert S["pend"]["k"] == "pursue"
+    ev = kp.act(S, {"type": "pursue"},
+                kp.Dice((10, 4), (8, 1), (6, 6), (6, 1), (8, 8), (10, 9), (4, 1), (10, 2)))
+    assert kp.of(ev, "roll")[0]["a_mod"] == 0
+    assert S["sh"][kp.sid("Prinz Eitel Friedrich")]["ls"]  # failed the 6.6.1 check
