@@ -283,6 +283,8 @@ def perform(S: State, rng: random.Random, seat: int, cd: dict[str, Any], c: int 
         ev.append({"type": "cards_taken_were", "cards": got, "to": [seat, ts]})
         if S["mode"] == "solo" and ts == 1:
             S["solo"]["recon"] = True  # R 5.4.3 item 10
+        if S["o"]["a7_recon_immediate"] and c is not None:
+            T["stolen"] += got  # A-7 option: playable this turn
     elif t == "rendezvous_missed":  # R 3.3.33
         pen = -2 if any(S["sh"][s]["prize"] for s in S["p"][ts]["ger"]) else 0
         for s in list(S["p"][ts]["ger"]):

@@ -354,8 +354,11 @@ def _gi_apply_reaction(S: State, rng: random.Random, ctx: Ctx, action: dict[str,
             ev.append({"type": "interception_cancelled", "ship": m})
             ctx["st"] = "next"
     elif t == "shallow_run":  # R 3.3.38
-        _shallow_run(S, rng, m, d, S["T"]["p"], cd, ev)
-        ctx["st"] = "next"
+        if S["o"]["shallow_pursuit"]:
+            ctx["st"] = "shallows"  # 6.10.1: the attacker announces pursuit first
+        else:
+            _shallow_run(S, rng, m, d, S["T"]["p"], cd, ev)
+            ctx["st"] = "next"
     elif t == "fast_ship":
         ctx["fs"] = True
         if (S["o"]["fast_raiders"] and SHIPS[x]["fast"] and not S["sh"][x]["ls"]):
@@ -381,6 +384,38 @@ def _shallow_run(S: State, rng: random.Random, sid: int, seat: int, attacker: in
         to_vp(S, sid, attacker, 1, "sunk_m" if sid >= 20 and not S["sh"][sid]["prize"] else "sunk", ev)
     else:
         damage(S, sid, ev)
+
+
+def _crossing(S: State, rng: random.Random, sid: int, seat: int, other: int,
+              cd: dict[str, Any], extra: int, ev: Events) -> None:
+    """6.10.2-6.10.3: one ship's crossing; failure damages, or sinks a damaged ship."""
+    was = S["sh"][sid]["dmg"]
+    ok, _c, _r = challenge(S, rng, ev, "shallows_crossing", seat, cd["ch"],
+                           dmg_mod(S, sid) + extra, other, cd["re"])
+    if ok:
+        return
+    if was:
+        how = "sunk_m" if kind(S, sid) == "merchant" else "sunk"
+        to_vp(S, sid, other, 1, how, ev)
+    else:
+        damage(S, sid, ev)
+
+
+def _shallows(S: State, rng: random.Random, ctx: Ctx, pursue: bool, ev: Events) -> None:
+    """6.10: pursue into the shallows, both cross, then the interception goes on."""
+    x, m, d, ph = ctx["ship"], ctx["tg"][ctx["i"]], ctx["d"], S["T"]["p"]
+    cd = ctx["rxd"]
+    if not pursue:
+        _shallow_run(S, rng, m, d, ph, cd, ev)
+        ctx["st"] = "next"
+        return
+    ev.append({"type": "shallows_pursuit", "ship": x})
+    fast = -2 if SHIPS[x]["fast"] else 0  # 6.10.4
+    _crossing(S, rng, m, d, ph, cd, 0, ev)
+    _crossing(S, rng, x, ph, d, cd, fast, ev)
+    alive = _in_force(S, x, ph) and _in_force(S, m, d)
+    ctx["rx"] = None
+    ctx["st"] = "roll" if alive else "next"
 
 
 def _post_offers(S: State, ctx: Ctx) -> list[dict[str, Any]]:
@@ -639,6 +674,9 @@ def step(S: State, rng: random.Random, ev: Events) -> None:
         elif st == "pursue":
             ctx["st"] = "roll"
             S["pend"] = {"k": "pursue", "s": ph}
+        elif st == "shallows":
+            ctx["st"] = "shallows_wait"
+            S["pend"] = {"k": "shallows", "s": ph}
         elif st == "roll":
             if k == "gi":
                 _gi_roll(S, rng, ctx, ev)
@@ -732,7 +770,7 @@ def offers(S: State, pend: dict[str, Any]) -> list[dict[str, Any]]:
     if k == "board":
         return [DONE] + [{"type": "board", "card": e["c"]} for e in _open_acts(S)
                          if ACTIONS[e["c"]]["type"] == "boarding_party"]
-    if k == "pursue":
+    if k in ("pursue", "shallows"):
         return [DONE, {"type": "pursue"}]
     if k == "post":
         return _post_offers(S, ctx)
@@ -759,6 +797,9 @@ def decide(S: State, rng: random.Random, pend: dict[str, Any], action: dict[str,
             ev.append({"type": "hidden", "ship": action["ship"]})
         return
     ctx = S["stack"][-1]
+    if k == "shallows":
+        _shallows(S, rng, ctx, typ == "pursue", ev)
+        return
     if typ in ("done", "pass"):
         return
     if k == "attach":

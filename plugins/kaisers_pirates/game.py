@@ -39,9 +39,14 @@ INFO: dict[str, Any] = {
         "additional_damage": {"default": False, "choices": _BOOL, "help": "6.8 damage stacks"},
         "torpedo_prizes": {"default": False, "choices": _BOOL,
                            "help": "6.9 torpedo attacks on hidden Prize ships"},
+        "shallow_pursuit": {"default": False, "choices": _BOOL,
+                            "help": "6.10 shallow-water pursuit"},
         "sailing_merchants": {"default": False, "choices": _BOOL, "help": "6.11 sailing merchants"},
         "prize_resupply": {"default": False, "choices": _BOOL,
                            "help": "6.12 resupply from Prize ships"},
+        "a7_recon_immediate": {"default": False, "choices": _BOOL,
+                               "help": "A-7 alternative: cards taken with Recon Aircraft may "
+                               "be committed and played in the same turn"},
         "a13_any_interception": {"default": False, "choices": _BOOL,
                                  "help": "A-13 alternative: Team cards in non-team games may "
                                  "also intercept on a German ship"},
@@ -181,5 +186,7 @@ def game_describe_action(state: dict[str, Any], seat: int, action: dict[str, Any
     if t == "resupply":
         return f"resupply {_ship(action['ship'])} from prize {_ship(action['prize'])}"
     if t == "pursue":
+        if state["pend"] and state["pend"]["k"] == "shallows":
+            return "pursue into the shallows (both ships cross, then attack)"
         return "pursue the fast merchant (no -2, Limited Supply check after)"
     return {"done": "done", "pass": "no reaction", "end_turn": "end the turn"}.get(t, str(t))

@@ -7,8 +7,9 @@ Decision kinds in ``S["pend"]["k"]`` and their actions, in the order listed by
   eligible ship by id, ``brit``, ``mines`` on each mine raider, ``act``), then
   ``leave_refuge``, then ``done``.
 - ``resolve`` (phasing): ``play`` for each committed card in commit order and its
-  targets, ``resupply`` (6.12), ``end_turn``.
-- ``attach`` / ``board`` / ``pursue`` (phasing), ``react`` / ``post`` (defender),
+  targets, ``commit`` of cards just taken with Recon Aircraft (A-7 option),
+  ``resupply`` (6.12), ``end_turn``.
+- ``attach`` / ``board`` / ``pursue`` / ``shallows`` (phasing), ``react`` / ``post`` (defender),
   ``reflag`` (whoever's ship was revealed): first ``done``/``pass``, then cards by id.
 - ``order`` (Intelligence), ``exchange`` (Exchange Information), ``keep`` (all seats
   with surviving ships, simultaneous and secret).
@@ -34,7 +35,7 @@ def new_turn(S: State, seat: int, extra: bool = False) -> None:
     S["turn"] = seat
     S["T"] = {"p": seat, "ph": "start", "com": [], "att": None, "icpt": [], "acted": [],
               "sc": False, "extra": extra, "wi": False, "rev0": [], "rx": [], "dec": False,
-              "fog": False, "left": [], "resup": []}
+              "fog": False, "left": [], "resup": [], "stolen": []}
 
 
 def to_act(S: State) -> list[int]:
@@ -69,8 +70,12 @@ def legal_actions(S: State, seat: int) -> list[Action]:
     return fights.offers(S, pend)
 
 
-def _commit_offers(S: State, seat: int) -> list[Action]:
-    """4.3: placements; a card may go to any use its placement rules allow."""
+def _commit_offers(S: State, seat: int, only: list[int] | None = None) -> list[Action]:
+    """4.3: placements; a card may go to any use its placement rules allow.
+
+    ``only``: the cards just taken with Recon Aircraft (A-7 option), committed
+    during the resolution; no refuge exits or ``done`` then.
+    """
     T = S["T"]
     P = S["p"][seat]
     busy = {e["ship"] for e in T["com"] if e["ship"] is not None}
@@ -80,7 +85,7 @@ def _commit_offers(S: State, seat: int) -> list[Action]:
     miners = [s for s in ships if SHIPS[s]["mines"] and SHIPS[s]["kind"] == "raider"]
     team = S["mode"] == "team"
     out: list[Action] = []
-    for c in sorted(P["hand"]):
+    for c in sorted(P["hand"] if only is None else only):
         cd = ACTIONS[c]
         k, t = cd["kind"], cd["type"]
         team_card = k == "T" and not team
@@ -91,6 +96,8 @@ def _commit_offers(S: State, seat: int) -> list[Action]:
             out += [{"type": "commit", "card": c, "use": "mines", "ship": s} for s in miners]
         elif k in ("N", "A") or t == "reflag" or (k == "T" and team):
             out.append({"type": "commit", "card": c, "use": "act"})
+    if only is not None:
+        return out
     out += [{"type": "leave_refuge", "ship": s} for s in P["ger"]
             if S["sh"][s]["ref"] is not None and S["sh"][s]["reft"] < S["tno"]]
     out.append({"type": "done"})
@@ -109,6 +116,9 @@ def _resolve_offers(S: State, seat: int) -> list[Action]:
             out += cards.plays(S, seat, e)
     if T["dec"] and out:
         return out  # R 3.3.10: the Deception card must be performed if it can be
+    stolen = [c for c in T["stolen"] if c in S["p"][seat]["hand"]]
+    if stolen:
+        out += _commit_offers(S, seat, stolen)
     out += cards.prize_resupply_offers(S, seat)
     out.append({"type": "end_turn"})
     return out
@@ -177,7 +187,14 @@ def apply_legal(S: State, seat: int, action: Action, rng: random.Random, ev: Eve
             T["ph"] = "resolve"
         return
     if k == "resolve":
-        if typ == "play":
+        if typ == "commit":  # A-7 option: a card taken with Recon Aircraft
+            S["p"][seat]["hand"].remove(action["card"])
+            T["stolen"].remove(action["card"])
+            T["com"].append({"c": action["card"], "use": action["use"],
+                             "ship": action.get("ship"), "done": False})
+            ev.append({"type": "committed", "seat": seat, "use": action["use"],
+                       "ship": action.get("ship")})
+        elif typ == "play":
             cards.play(S, rng, action, ev)
         elif typ == "resupply":
             cards.apply_prize_resupply(S, rng, action, ev)

@@ -24,6 +24,7 @@ _PUBLIC = ("np", "seats", "mode", "o", "round", "phase", "turn", "tno", "first",
 _PLAYER_PUBLIC = ("ger", "mer", "vp", "wait", "skip", "wi", "turns", "rp", "rvp", "kept")
 _TURN_PUBLIC = ("p", "ph", "att", "icpt", "acted", "sc", "extra", "wi", "rev0", "rx", "dec",
                 "fog", "left", "resup")
+# T["stolen"] is secret (which cards were taken): only the phasing seat sees it
 
 
 def view(S: State, seat: int | None) -> dict[str, Any]:
@@ -46,6 +47,7 @@ def view(S: State, seat: int | None) -> dict[str, Any]:
         tv = {k: copy.deepcopy(T[k]) for k in _TURN_PUBLIC}
         tv["com"] = [{"c": e["c"] if e["done"] or seat == T["p"] else None, "use": e["use"],
                       "ship": e["ship"], "done": e["done"]} for e in T["com"]]
+        tv["stolen"] = list(T["stolen"]) if seat == T["p"] else []
         v["T"] = tv
     v["stack"] = copy.deepcopy(S["stack"])  # contexts hold only announced, public facts
     pend = S["pend"]

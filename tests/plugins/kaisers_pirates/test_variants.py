@@ -262,3 +262,36 @@ def test_6_6_fast_raider_may_pursue(kp) -> None:
                 kp.Dice((10, 4), (8, 1), (6, 6), (6, 1), (8, 8), (10, 9), (4, 1), (10, 2)))
     assert kp.of(ev, "roll")[0]["a_mod"] == 0
     assert S["sh"][kp.sid("Prinz Eitel Friedrich")]["ls"]  # failed the 6.6.1 check
+
+
+def test_6_10_shallow_water_pursuit(kp) -> None:
+    S = kp.table(forces=FORCES, hands={0: [DAY[0]], 1: ["shallow_run"]},
+                 options={"shallow_pursuit": True})
+    kp.commit(S, DAY[0], "icpt", kp.sid("Leipzig"))
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": DAY[0], "target": kp.sid("Bowes Castle")})
+    kp.act(S, {"type": "react", "card": _card(S, 1, "shallow_run")})
+    assert S["pend"] == {"k": "shallows", "s": 0}
+    # merchant crossing fails (damaged), Leipzig crosses; then 6 vs 6 - 2: damage
+    ev = kp.act(S, {"type": "pursue"},
+                kp.Dice((10, 1), (4, 1), (10, 5), (10, 9), (4, 1), (10, 2),
+                        (10, 6), (8, 1), (4, 1), (6, 6)))
+    assert kp.of(ev, "shallows_pursuit")
+    assert [e["what"] for e in kp.of(ev, "roll")] == ["shallows_crossing", "shallows_crossing",
+                                                      "interception"]
+    assert kp.of(ev, "roll")[2]["d_mod"] == -2
+    assert S["sh"][kp.sid("Bowes Castle")]["dmg"] == 1
+
+
+def test_a7_recon_cards_playable_same_turn_option(kp) -> None:
+    S = kp.table(forces=FORCES, hands={0: ["recon_aircraft"], 1: ["collier", "fair_seas"]},
+                 options={"a7_recon_immediate": True})
+    c = _card(S, 0, "recon_aircraft")
+    kp.commit(S, c, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": c, "target_seat": 1})
+    taken = S["T"]["stolen"]
+    assert len(taken) == 2
+    legal = kp.GAME.legal_actions(S, 0)
+    assert {"type": "commit", "card": taken[0], "use": "brit"} in legal
+    assert kp.GAME.view(S, 1)["T"]["stolen"] == []
