@@ -224,11 +224,16 @@ def perform(S: State, rng: random.Random, seat: int, cd: dict[str, Any], c: int 
     elif t == "breakout":  # R 3.3.7
         ok, cv, rv = challenge(S, rng, ev, "breakout", seat, cd["ch"], 0, _other(S, seat), cd["re"])
         n = (2 if cv >= 2 * rv else 1) if ok else 0
+        got = []
         for _ in range(n):
             s = draw_ship(S, rng, True, ev)
             if s is not None:
                 place_ship(S, seat, s)
+                got.append(s)
                 ev.append({"type": "ship_drawn", "seat": seat, "ship": s})
+        if S["mode"] == "team" and len(got) == 2:  # 8.1 4.7: either or both to the teammate
+            S["stack"].append({"k": "give_ships", "ships": got})
+            S["pend"] = {"k": "give_ships", "s": seat}
     elif t == "damage_control":
         S["sh"][tg]["dmg"] -= 1 if S["o"]["additional_damage"] else S["sh"][tg]["dmg"]
         ev.append({"type": "repaired", "ship": tg})
@@ -408,3 +413,18 @@ def apply_exchange(S: State, seat: int, action: dict[str, Any], ev: Events) -> N
     ev.append({"type": "exchanged_cards", "cards": [list(ga), list(gb)], "to": [a, b]})
     S["p"][a]["give"] = []
     S["p"][b]["give"] = []
+
+
+def give_ships_offers(S: State, seat: int) -> list[dict[str, Any]]:
+    a, b = S["stack"][-1]["ships"]
+    return [{"type": "to_mate", "ships": x} for x in ([], [a], [b], [a, b])]
+
+
+def move_to_mate(S: State, seat: int, ships: list[int], ev: Events) -> None:
+    """8.1 4.6 / 4.7: ships handed to the teammate keep their status."""
+    mate = (seat + 2) % 4
+    for s in ships:
+        S["p"][seat]["ger"].remove(s)
+        S["p"][mate]["ger"].append(s)
+        S["sh"][s]["o"] = mate
+        ev.append({"type": "transferred", "ship": s, "seat": mate})

@@ -182,7 +182,12 @@ def game_describe_action(state: dict[str, Any], seat: int, action: dict[str, Any
     if t == "give":
         return f"give {_card(c)} to your teammate"
     if t == "leave_refuge":
-        return f"{_ship(action['ship'])} leaves its Island Refuge"
+        mate = " and joins your teammate" if action.get("to_mate") else ""
+        return f"{_ship(action['ship'])} leaves its Island Refuge{mate}"
+    if t == "to_mate":
+        ships = action["ships"]
+        return "give " + (", ".join(_ship(s) for s in ships) if ships else "no ship") + \
+            " to your teammate"
     if t == "resupply":
         return f"resupply {_ship(action['ship'])} from prize {_ship(action['prize'])}"
     if t == "pursue":

@@ -11,8 +11,8 @@ Decision kinds in ``S["pend"]["k"]`` and their actions, in the order listed by
   ``resupply`` (6.12), ``end_turn``.
 - ``attach`` / ``board`` / ``pursue`` / ``shallows`` (phasing), ``react`` / ``post`` (defender),
   ``reflag`` (whoever's ship was revealed): first ``done``/``pass``, then cards by id.
-- ``order`` (Intelligence), ``exchange`` (Exchange Information), ``keep`` (all seats
-  with surviving ships, simultaneous and secret).
+- ``order`` (Intelligence), ``exchange`` (Exchange Information), ``give_ships``
+  (team Breakout), ``keep`` (all seats with surviving ships, simultaneous and secret).
 """
 
 from __future__ import annotations
@@ -67,6 +67,8 @@ def legal_actions(S: State, seat: int) -> list[Action]:
         return cards.order_offers(S, seat)
     if k == "exchange":
         return cards.exchange_offers(S, seat)
+    if k == "give_ships":
+        return cards.give_ships_offers(S, seat)
     return fights.offers(S, pend)
 
 
@@ -98,8 +100,11 @@ def _commit_offers(S: State, seat: int, only: list[int] | None = None) -> list[A
             out.append({"type": "commit", "card": c, "use": "act"})
     if only is not None:
         return out
-    out += [{"type": "leave_refuge", "ship": s} for s in P["ger"]
-            if S["sh"][s]["ref"] is not None and S["sh"][s]["reft"] < S["tno"]]
+    for s in P["ger"]:
+        if S["sh"][s]["ref"] is not None and S["sh"][s]["reft"] < S["tno"]:
+            out.append({"type": "leave_refuge", "ship": s})
+            if team:  # 8.1 4.6: it may go to the teammate
+                out.append({"type": "leave_refuge", "ship": s, "to_mate": True})
     out.append({"type": "done"})
     return out
 
@@ -183,6 +188,8 @@ def apply_legal(S: State, seat: int, action: Action, rng: random.Random, ev: Eve
             st["ref"] = None
             T["left"].append(action["ship"])
             ev.append({"type": "left_refuge", "ship": action["ship"]})
+            if action.get("to_mate"):
+                cards.move_to_mate(S, seat, [action["ship"]], ev)
         else:
             T["ph"] = "resolve"
         return
@@ -207,6 +214,10 @@ def apply_legal(S: State, seat: int, action: Action, rng: random.Random, ev: Eve
     if k == "exchange":
         cards.apply_exchange(S, seat, action, ev)
         return
+    if k == "give_ships":
+        S["stack"].pop()
+        cards.move_to_mate(S, seat, action["ships"], ev)
+        return
     fights.decide(S, rng, pend, action, ev)
 
 
@@ -223,8 +234,8 @@ def advance(S: State, rng: random.Random, ev: Events) -> None:
             top = S["stack"][-1]
             if top["k"] == "ex":
                 S["pend"] = {"k": "exchange", "s": top["seats"][top["i"]]}
-            elif top["k"] == "order":
-                raise AssertionError("order context without a pending decision")
+            elif top["k"] in ("order", "give_ships"):
+                raise AssertionError(f"{top['k']} context without a pending decision")
             else:
                 fights.step(S, rng, ev)
             continue

@@ -295,3 +295,26 @@ def test_a7_recon_cards_playable_same_turn_option(kp) -> None:
     legal = kp.GAME.legal_actions(S, 0)
     assert {"type": "commit", "card": taken[0], "use": "brit"} in legal
     assert kp.GAME.view(S, 1)["T"]["stolen"] == []
+
+
+def test_8_1_4_7_team_breakout_second_ship_to_teammate(kp) -> None:
+    S = kp.table(seats=4, options={"team_game": True}, forces=FORCES, hands={0: ["breakout"]})
+    c = _card(S, 0, "breakout")
+    kp.commit(S, c, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": c}, kp.Dice((10, 9), (8, 1), (8, 2)))
+    a, b = S["stack"][-1]["ships"]
+    assert S["pend"] == {"k": "give_ships", "s": 0}
+    kp.act(S, {"type": "to_mate", "ships": [b]})
+    assert a in S["p"][0]["ger"] and b in S["p"][2]["ger"] and S["sh"][b]["o"] == 2
+    kp.check_cards(S)
+
+
+def test_8_1_4_6_refuge_ship_may_join_teammate(kp) -> None:
+    S = kp.table(seats=4, options={"team_game": True}, forces=FORCES)
+    lz = kp.sid("Leipzig")
+    ir = next(c["id"] for c in ACTIONS if c["type"] == "island_refuge")
+    S["adeck"].remove(ir) if ir in S["adeck"] else S["aside"].remove(ir)
+    S["sh"][lz]["ref"], S["sh"][lz]["reft"] = ir, 0
+    kp.act(S, {"type": "leave_refuge", "ship": lz, "to_mate": True})
+    assert lz in S["p"][2]["ger"] and ir in S["adisc"]
