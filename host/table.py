@@ -374,49 +374,56 @@ class Table:
 
     def _broadcast(self, *, events: list[dict[str, Any]] | None, full: bool = False,
                    status_only: bool = False) -> None:
-        public_cache: list[Any] = []
+        """Send every seat its own update, and spectators the public one."""
+        shared = self._shared(status_only)
         for seat, slot in enumerate(self.seats):
             if slot.client is not None:
-                self._send_update(slot.client, seat, events=events, full=full, status_only=status_only)
-        for client in list(self.spectators):
-            self._send_update(client, None, events=events, full=full, status_only=status_only,
-                              public_cache=public_cache)
+                self._send_update(slot.client, seat, shared, events=events, full=full)
+        if self.spectators:
+            public = self._public(shared, events, full)
+            for client in list(self.spectators):
+                client.send(public)
 
-    def _send_update(self, client: ClientLink, seat: int | None, *, events: list[dict[str, Any]] | None,
-                     full: bool, reply_to: int | None = None, status_only: bool = False,
-                     public_cache: list[Any] | None = None) -> None:
-        started = self.status in (PLAYING, FINISHED)
-        view = None
-        to_act: list[int] = []
-        legal = None
-        scores = None
-        if started and not status_only:
-            if seat is None and public_cache:
-                view = public_cache[0]
-            else:
-                view = self.game.view(self.state, seat)
-                if seat is None and public_cache is not None:
-                    public_cache.append(view)
-            to_act = self.game.to_act(self.state)
-            if seat is not None and seat in to_act:
-                legal = self.game.legal_actions(self.state, seat)
-            if self.status == FINISHED:
-                scores = self.game.scores(self.state)
-        seen = None
-        if events is not None:
-            seen = [e for e in events if "to" not in e or (seat is not None and seat in e["to"])]
+    def _shared(self, status_only: bool = False) -> dict[str, Any]:
+        """What every recipient's update has in common (computed once per change)."""
+        started = self.status in (PLAYING, FINISHED) and not status_only
+        return {
+            "started": started,
+            "seats": [{"name": s.name, "taken": bool(s.token), "connected": s.client is not None}
+                      for s in self.seats],
+            "to_act": self.game.to_act(self.state) if started else [],
+            "scores": self.game.scores(self.state) if started and self.status == FINISHED else None,
+        }
+
+    def _public(self, shared: dict[str, Any], events: list[dict[str, Any]] | None, full: bool,
+                reply_to: int | None = None) -> Update:
+        return Update(
+            table=self.id, seq=self.seq, status=self.status, seat=None, seats=shared["seats"],
+            view=self.game.view(self.state, None) if shared["started"] else None,
+            to_act=shared["to_act"], legal=None, scores=shared["scores"], full=full, id=reply_to,
+            events=None if events is None else [e for e in events if "to" not in e],
+        )
+
+    def _send_update(self, client: ClientLink, seat: int | None, shared: dict[str, Any] | None = None,
+                     *, events: list[dict[str, Any]] | None, full: bool, reply_to: int | None = None) -> None:
+        shared = shared or self._shared()
+        if seat is None:
+            client.send(self._public(shared, events, full, reply_to))
+            return
+        started = shared["started"]
+        to_act = shared["to_act"]
         client.send(Update(
-            table=self.id, seq=self.seq, status=self.status, seat=seat,
-            seats=[{"name": s.name, "taken": bool(s.token), "connected": s.client is not None}
-                   for s in self.seats],
-            view=view, to_act=to_act, legal=legal, events=seen, scores=scores,
-            full=full, id=reply_to,
+            table=self.id, seq=self.seq, status=self.status, seat=seat, seats=shared["seats"],
+            view=self.game.view(self.state, seat) if started else None, to_act=to_act,
+            legal=self.game.legal_actions(self.state, seat) if seat in to_act else None,
+            events=None if events is None else
+            [e for e in events if "to" not in e or seat in e["to"]],
+            scores=shared["scores"], full=full, id=reply_to,
         ))
 
 
 async def run_table(table: Table, inbox: trio.MemoryReceiveChannel[TableRequest]) -> None:
     """Own ``table``: apply its requests one at a time until the inbox closes."""
     async with inbox:
-        async for req in inbox:
+        async for req in inbox:  # each receive is a checkpoint: other tasks run between requests
             table.handle(req)
-            await trio.lowlevel.checkpoint()

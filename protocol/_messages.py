@@ -12,6 +12,7 @@ import dataclasses
 import types
 import typing
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any, ClassVar, Union
 
 from ._errors import ErrorCode, RemoteProtocolError
@@ -25,14 +26,16 @@ class Message:
 
     t: ClassVar[str]
     sender: ClassVar[str]  # "client" or "host"
-    _checks: ClassVar[tuple[tuple[str, Any, bool], ...]]
+    _checks: ClassVar[tuple[tuple[str, Any, Callable[[Any], bool], bool], ...]]
+    _names: ClassVar[tuple[tuple[str, bool], ...]]  # (field, required)
 
     def to_map(self) -> dict[str, Any]:
+        """The wire map: ``t`` plus every field, optional ones only when not None."""
         out: dict[str, Any] = {"t": self.t}
-        for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
-            if value is not None or f.default is dataclasses.MISSING:
-                out[f.name] = value
+        for name, required in self._names:
+            value = getattr(self, name)
+            if value is not None or required:
+                out[name] = value
         return out
 
 
@@ -43,7 +46,11 @@ def _message(t: str, sender: str):  # noqa: ANN202 - class decorator
         cls.sender = sender
         hints = typing.get_type_hints(cls)
         cls._checks = tuple(
-            (f.name, hints[f.name], f.default is dataclasses.MISSING) for f in dataclasses.fields(cls)
+            (f.name, hints[f.name], _checker(hints[f.name]), f.default is dataclasses.MISSING)
+            for f in dataclasses.fields(cls)
+        )
+        cls._names = tuple(
+            (f.name, f.default is dataclasses.MISSING) for f in dataclasses.fields(cls)
         )
         (CLIENT_TYPES if sender == "client" else HOST_TYPES)[t] = cls
         return cls
@@ -51,24 +58,29 @@ def _message(t: str, sender: str):  # noqa: ANN202 - class decorator
     return wrap
 
 
-def _conforms(value: Any, hint: Any) -> bool:
+def _checker(hint: Any) -> Callable[[Any], bool]:
+    """Compile a field's type hint into a fast predicate (once per class)."""
     if hint is Any:
-        return True
+        return lambda v: True
     origin = typing.get_origin(hint)
     if origin in (Union, types.UnionType):
-        return any(_conforms(value, h) for h in typing.get_args(hint))
+        parts = [_checker(h) for h in typing.get_args(hint)]
+        return lambda v: any(p(v) for p in parts)
     if hint is type(None):
-        return value is None
+        return lambda v: v is None
     if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
+        return lambda v: type(v) is int
     if hint is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
+        return lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
+    if hint is bool:
+        return lambda v: type(v) is bool
     if origin is list:
         (item,) = typing.get_args(hint)
-        return isinstance(value, list) and all(_conforms(v, item) for v in value)
+        check = _checker(item)
+        return lambda v: isinstance(v, list) and all(map(check, v))
     if origin is dict:
-        return isinstance(value, dict)
-    return isinstance(value, hint)
+        return lambda v: isinstance(v, dict)
+    return lambda v: isinstance(v, hint)
 
 
 def from_map(obj: dict[str, Any], sender: str) -> Message:
@@ -87,13 +99,13 @@ def from_map(obj: dict[str, Any], sender: str) -> Message:
             ErrorCode.UNKNOWN_TYPE,
         )
     kwargs = {}
-    for name, hint, required in cls._checks:
+    for name, hint, check, required in cls._checks:
         if name not in obj:
             if required:
                 raise RemoteProtocolError(f"{t}: missing field {name!r}", ErrorCode.BAD_MESSAGE)
             continue
         value = obj[name]
-        if not _conforms(value, hint):
+        if not check(value):
             raise RemoteProtocolError(
                 f"{t}: field {name!r} should be {_describe(hint)}, got {value!r:.80}",
                 ErrorCode.BAD_MESSAGE,

@@ -1,0 +1,234 @@
+"""Network benchmark: K tables x 4 bot clients over loopback TCP; prints JSON.
+
+The host runs as its own process (``lantable host``); the bots run in four
+separate processes, one per seat: process ``s`` holds seat ``s`` at every table
+and plays random legal moves as fast as updates arrive. Every table always has
+exactly one move in flight; a game that ends is followed by a fresh table. Measured, after a warm-up:
+
+- accepted actions per second over all tables;
+- action-to-update latency at the acting bot (send ``act`` -> receive the update
+  that includes it), p50 and p99;
+- the host's peak RSS (VmHWM);
+- the floor: a raw msgpack echo round trip over the same loopback, same run.
+
+Usage: python bench/net.py [--game race|manila] [--tables K ...] [--seconds S] [--runs R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from typing import Any
+
+import msgpack
+
+OPTIONS = {"race": {"target": 10**9, "max_step": 2}, "manila": {}}
+SPARES = 40  # tables queued per slot for games that end, so every slot always has a game
+
+
+# ---------------------------------------------------------------------------
+# worker process: bots
+# ---------------------------------------------------------------------------
+
+
+async def _worker(port: int, seat: int, slots: list[list[str]], seconds: float, warmup: float,
+                  seed: int) -> dict:
+    """Play ``seat`` at every table slot; a slot is a list of tables played one after another."""
+    import trio
+
+    from lantable.clients.client import open_client
+
+    latencies: list[float] = []
+    counted = [0]
+    start = trio.current_time()
+    stop_at = start + warmup + seconds
+    measure_from = start + warmup
+    rng = random.Random(seed)
+
+    async def play(client: Any, table: str) -> bool:
+        """Play one table; True if the game finished (move on), False at the time limit."""
+        pending_seq = None
+        sent_at = 0.0
+        async for update in client.updates(table):
+            now = time.perf_counter()
+            if pending_seq is not None and update.seq >= pending_seq:
+                if trio.current_time() >= measure_from:
+                    latencies.append(now - sent_at)
+                    counted[0] += 1
+                pending_seq = None
+            if update.status == "finished":
+                return True
+            if trio.current_time() >= stop_at:
+                return False
+            if update.legal and pending_seq is None:
+                action = rng.choice(update.legal)
+                sent_at = time.perf_counter()
+                pending_seq = update.seq + 1
+                await client.act(table, action, seat=seat)
+        return False
+
+    async def run_slot(index: int, tables: list[str]) -> None:
+        async with open_client("127.0.0.1", port, name=f"bot{index}.{seat}") as client:
+            for table in tables:
+                await client.join(table, seat)
+                if not await play(client, table):
+                    return
+
+    with trio.move_on_at(stop_at):  # a seat's turn may never come once others stop
+        async with trio.open_nursery() as nursery:
+            for i, tables in enumerate(slots):
+                nursery.start_soon(run_slot, i, tables)
+    return {"latencies": latencies, "actions": counted[0]}
+
+
+async def _create_tables(port: int, game: str, count: int, seed: int) -> list[str]:
+    from lantable.clients.client import open_client
+
+    async with open_client("127.0.0.1", port, name="bench") as client:
+        return [await client.create(game, 4, OPTIONS.get(game), seed + i) for i in range(count)]
+
+
+# ---------------------------------------------------------------------------
+# the raw echo floor
+# ---------------------------------------------------------------------------
+
+
+def _echo_floor(rounds: int = 5000) -> dict:
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    port = server.getsockname()[1]
+
+    def serve() -> None:
+        conn, _ = server.accept()
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        with conn:
+            while True:
+                head = conn.recv(4, socket.MSG_WAITALL)
+                if len(head) < 4:
+                    return
+                (n,) = struct.unpack(">I", head)
+                body = conn.recv(n, socket.MSG_WAITALL)
+                obj = msgpack.unpackb(body)
+                out = msgpack.packb(obj)
+                conn.sendall(struct.pack(">I", len(out)) + out)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    client = socket.create_connection(("127.0.0.1", port))
+    client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    frame = msgpack.packb({"t": "act", "id": 1, "table": "abcd1234", "action": {"type": "step", "n": 1}})
+    times = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        client.sendall(struct.pack(">I", len(frame)) + frame)
+        head = client.recv(4, socket.MSG_WAITALL)
+        (n,) = struct.unpack(">I", head)
+        msgpack.unpackb(client.recv(n, socket.MSG_WAITALL))
+        times.append(time.perf_counter() - t0)
+    client.close()
+    thread.join(2)
+    server.close()
+    times.sort()
+    return {"p50_ms": round(times[len(times) // 2] * 1e3, 4), "p99_ms": round(times[int(len(times) * 0.99)] * 1e3, 4)}
+
+
+# ---------------------------------------------------------------------------
+# coordinator
+# ---------------------------------------------------------------------------
+
+
+def _peak_rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        host = subprocess.Popen(
+            [sys.executable, "-m", "lantable.clients.cli", "host", "--bind", "127.0.0.1", "--port", str(port),
+             "--db", os.path.join(tmp, "j.sqlite"), "--no-discovery"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            assert "listening" in host.stdout.readline()
+            import trio
+
+            # A slot is a table followed by spares for when a game ends (Manila does).
+            per_slot = 1 if game == "race" else SPARES
+            created = trio.run(_create_tables, port, game, tables * per_slot, seed)
+            slots = [created[i * per_slot:(i + 1) * per_slot] for i in range(tables)]
+            # One bot process per seat: process s holds seat s of every table.
+            procs = [subprocess.Popen(
+                [sys.executable, __file__, "--worker", str(port), str(seat), json.dumps(slots), str(seconds),
+                 str(warmup), str(seed * 10 + seat)], stdout=subprocess.PIPE, text=True) for seat in range(4)]
+            cpu0 = _cpu_seconds(host.pid)
+            results = [json.loads(p.communicate()[0]) for p in procs]
+            host_cpu = _cpu_seconds(host.pid) - cpu0
+            rss = _peak_rss_mb(host.pid)
+        finally:
+            host.terminate()
+            host.wait()
+    lat = sorted(x for r in results for x in r["latencies"])
+    actions = sum(r["actions"] for r in results)
+    return {
+        "actions_per_s": round(actions / seconds, 1),
+        "p50_ms": round(lat[len(lat) // 2] * 1e3, 3) if lat else None,
+        "p99_ms": round(lat[int(len(lat) * 0.99)] * 1e3, 3) if lat else None,
+        "host_peak_rss_mb": round(rss, 1),
+        # Host CPU (user+system) per accepted action over the whole run, warm-up included.
+        "host_cpu_us_per_action": round(host_cpu / max(1, actions) * 1e6 * seconds / (seconds + warmup), 1),
+        "samples": len(lat),
+    }
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--worker":
+        import trio
+
+        port, seat, slots, seconds, warmup, seed = sys.argv[2:8]
+        out = trio.run(_worker, int(port), int(seat), json.loads(slots), float(seconds), float(warmup), int(seed))
+        print(json.dumps(out))
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="race")
+    parser.add_argument("--tables", type=int, nargs="+", default=[1, 16])
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--warmup", type=float, default=2.0)
+    parser.add_argument("--runs", type=int, default=3, help="runs per configuration; medians reported")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    report: dict[str, Any] = {"bench": "net", "game": args.game, "seconds": args.seconds,
+                              "runs": args.runs, "cpus": os.cpu_count(), "echo_floor": _echo_floor()}
+    for k in args.tables:
+        runs = [_one_run(args.game, k, args.seconds, args.warmup, args.seed + r)
+                for r in range(args.runs)]
+        report[f"tables_{k}"] = {
+            key: statistics.median(r[key] for r in runs) for key in runs[0] if runs[0][key] is not None
+        } | {"all_runs": runs}
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
