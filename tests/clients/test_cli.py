@@ -1,0 +1,97 @@
+"""The `lantable` command, run as a real process where it matters."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from lantable.clients.cli import build_parser, main
+
+LANTABLE = [sys.executable, "-m", "lantable.clients.cli"]
+
+
+def _run(*args: str) -> str:
+    return subprocess.run([*LANTABLE, *args], check=True, capture_output=True, text=True,
+                          timeout=120).stdout
+
+
+def test_every_command_has_help(capsys):
+    parser = build_parser()
+    commands = parser._subparsers._group_actions[0].choices  # noqa: SLF001
+    for name in ("games", "host", "new", "bot", "play", "demo", "simulate", "replay"):
+        assert name in commands
+        with pytest.raises(SystemExit) as info:
+            main([name, "--help"])
+        assert info.value.code == 0
+        assert "usage: lantable" in capsys.readouterr().out
+
+
+def test_games_json_lists_race(capsys):
+    assert main(["games", "--json"]) == 0
+    games = {g["id"]: g for g in json.loads(capsys.readouterr().out)["games"]}
+    assert games["race"]["min_seats"] == 1 and "target" in games["race"]["options"]
+
+
+def test_simulate_json_reports_rates(capsys):
+    assert main(["simulate", "race", "--games", "50", "--players", "3", "--seed", "4", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 50 and report["games_per_s"] > 0 and report["actions_per_s"] > 0
+    assert len(report["win_rate_by_seat"]) == 3 and abs(sum(report["win_rate_by_seat"]) - 1) < 1e-9
+    assert report["mean_length"] > 5
+
+
+def test_demo_is_reproducible_and_replayable(tmp_path):
+    first = json.loads(_run("demo", "--game", "race", "--players", "3", "--seed", "7", "--quiet", "--json",
+                            "--db", str(tmp_path / "a.sqlite")).split("\n", 1)[1])
+    second = json.loads(_run("demo", "--game", "race", "--players", "3", "--seed", "7", "--quiet", "--json",
+                             "--db", str(tmp_path / "b.sqlite")).split("\n", 1)[1])
+    assert first["scores"] == second["scores"] and first["rank"] == second["rank"]
+    replay_a = json.loads(_run("replay", "--db", str(tmp_path / "a.sqlite"), "--table", first["table"], "--json"))
+    replay_b = json.loads(_run("replay", "--db", str(tmp_path / "b.sqlite"), "--table", second["table"], "--json"))
+    assert replay_a["actions"] == replay_b["actions"] and replay_a["status"] == "finished"
+    text = _run("replay", "--db", str(tmp_path / "a.sqlite"), "--table", first["table"])
+    assert "stepped" in text and f"table {first['table']}" in text
+
+
+def test_replay_of_a_missing_table_says_so(tmp_path, capsys):
+    assert main(["replay", "--db", str(tmp_path / "none.sqlite"), "--table", "x"]) == 2
+    assert "no journal" in capsys.readouterr().err
+
+
+def test_bad_addresses_and_options_are_usage_errors(capsys):
+    with pytest.raises(SystemExit):
+        main(["new", "race", "--connect", "nohostport", "--seats", "2"])
+    with pytest.raises(SystemExit):
+        main(["new", "race", "--connect", "127.0.0.1:1", "--seats", "2", "--option", "novalue"])
+
+
+def test_a_person_plays_a_whole_game_from_the_terminal(tmp_path):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    host = subprocess.Popen([*LANTABLE, "host", "--bind", "127.0.0.1", "--port", str(port), "--db",
+                             str(tmp_path / "j.sqlite"), "--no-discovery"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert "listening" in host.stdout.readline()
+        address = f"127.0.0.1:{port}"
+        table = _run("new", "race", "--connect", address, "--seats", "2", "--seed", "1",
+                     "--option", "target=10").strip()
+        person = subprocess.Popen([*LANTABLE, "play", "--connect", address, "--table", table, "--seat", "0",
+                                   "--name", "ann"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        bot = subprocess.Popen([*LANTABLE, "bot", "--connect", address, "--table", table],
+                               stdout=subprocess.PIPE, text=True)
+        # Always pick choice 1 ("add 1"); a bad entry first, to see it asked again.
+        out, err = person.communicate("x\n" + "1\n" * 20, timeout=60)
+        bot.communicate(timeout=60)
+        assert person.returncode == 0, err
+        assert "you are seat 0" in out and "1. add 1" in out and "please type a number" in out
+        assert "game over" in out
+    finally:
+        host.kill()
+        host.wait()
