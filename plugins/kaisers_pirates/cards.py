@@ -13,8 +13,8 @@ from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
 from .data import ACTIONS, SHIPS
-from .fights import prize_exhaust_check, start_bi, start_gi, start_mines, start_torpedo
 from .fights import passage as _passage
+from .fights import prize_exhaust_check, start_bi, start_gi, start_mines, start_torpedo
 from .rules import (
     attack_targets,
     challenge,
@@ -296,7 +296,8 @@ def perform(S: State, rng: random.Random, seat: int, cd: dict[str, Any], c: int 
             if kind(S, s) not in ("warship", "raider") or in_refuge(S, s):
                 continue
             mod = pen + _coal_sails(S, s, 2, -2)
-            ok, _c, _r = challenge(S, rng, ev, "rendezvous_missed", seat, cd["ch"], mod, ts, cd["re"])
+            ok, _c, _r = challenge(S, rng, ev, "rendezvous_missed", seat, cd["ch"], mod, ts,
+                                   cd["re"])
             if ok and not S["sh"][s]["ls"]:
                 S["sh"][s]["ls"] = True
                 ev.append({"type": "limited_supply", "ship": s})

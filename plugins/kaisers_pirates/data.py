@@ -319,26 +319,34 @@ def _build_actions() -> list[dict[str, Any]]:
 # used when the phantom acts with this card; night: Night -1 on its interceptions.
 # ---------------------------------------------------------------------------
 _SOLO: Final = [
-    (None, "break_contact", "surprise_attack", "intercept_merchant_warship", "blockade_runner", "damage_control"),
-    ("qqq", None, "boarding_party", "intercept_merchant_raider", "submarine_torpedo", "interrogate_random"),
+    (None, "break_contact", "surprise_attack",
+     "intercept_merchant_warship", "blockade_runner", "damage_control"),
+    ("qqq", None, "boarding_party",
+     "intercept_merchant_raider", "submarine_torpedo", "interrogate_random"),
     (None, "shallow_run", None, "intercept_merchant_raider", "recon_aircraft*", "breakout"),
     ("trap", None, "shipping_lanes", "intercept_british", "interrogate_low", "monitor"),
     (None, "minesweeper", "good_hunting", "intercept_merchant_warship", "lay_mines", "collier"),
     ("razzle_dazzle", None, None, "intercept_merchant_raider", "heavy_weather", "interned"),
     (None, "slim_pickings", "reflag", "intercept_british", "fair_seas", "transfer_command"),
-    ("amc", None, "surprise_attack", "intercept_merchant_raider", "rendezvous_missed*", "submarine_mine"),
+    ("amc", None, "surprise_attack",
+     "intercept_merchant_raider", "rendezvous_missed*", "submarine_mine"),
     (None, "fast_ship", None, "intercept_merchant_warship", "deception*", "interrogate_high"),
-    ("non_combatant", None, "boarding_party", "intercept_british", "island_refuge", "damage_control"),
-    (None, "reflag", "shipping_lanes", "intercept_merchant_warship", "submarine_torpedo", "breakout"),
+    ("non_combatant", None, "boarding_party",
+     "intercept_british", "island_refuge", "damage_control"),
+    (None, "reflag", "shipping_lanes",
+     "intercept_merchant_warship", "submarine_torpedo", "breakout"),
     ("q_ship", None, None, "intercept_merchant_raider", "fog_bank*", "scuttle"),
-    (None, "break_contact", "good_hunting", "intercept_merchant_raider", "second_chance*", "interrogate_random"),
+    (None, "break_contact", "good_hunting",
+     "intercept_merchant_raider", "second_chance*", "interrogate_random"),
     ("shallow_run", None, "reflag", "intercept_british", "transfer_command", "collier"),
     (None, "qqq", "surprise_attack", "intercept_merchant_warship", "interned", "submarine_torpedo"),
     ("slim_pickings", None, None, "intercept_merchant_raider", "breakout", "heavy_weather"),
     (None, "trap", "boarding_party", "intercept_british", "damage_control", "lay_mines"),
-    ("minesweeper", None, "good_hunting", "intercept_merchant_raider", "blockade_runner", "monitor"),
+    ("minesweeper", None, "good_hunting",
+     "intercept_merchant_raider", "blockade_runner", "monitor"),
     (None, "amc", None, "intercept_merchant_warship", "interrogate_high", "island_refuge"),
-    ("non_combatant", "razzle_dazzle", "reflag", "intercept_british", "submarine_mine", "fair_seas"),
+    ("non_combatant", "razzle_dazzle", "reflag",
+     "intercept_british", "submarine_mine", "fair_seas"),
 ]
 _SOLO_DICE: Final = [  # (att, ch, def, re, night) cycled over the 20 cards, DESIGNED
     ([10, 8], [10, 6], [8], [10], False), ([10, 6, 4], [10, 8], [8, 4], [10], True),
@@ -369,4 +377,7 @@ TYPE_NAME: Final = {key: name for key, name, _kind, _n in TYPES}
 TYPE_KIND: Final = {key: kind for key, _name, kind, _n in TYPES}
 SHIP_BY_NAME: Final = {s["name"]: s["id"] for s in SHIPS}
 
-assert len(SHIPS) == 80 and len(ACTIONS) == 100 and len(TYPES) == 47 and len(SOLO) == 20
+assert len(SHIPS) == 80
+assert len(ACTIONS) == 100
+assert len(TYPES) == 47
+assert len(SOLO) == 20

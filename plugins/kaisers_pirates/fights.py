@@ -84,7 +84,8 @@ def _react_card(S: State, seat: int, cid: int | None, ev: Events, **info: Any) -
                **info})
 
 
-def _reaction_offers(S: State, seat: int, allowed: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+def _reaction_offers(S: State, seat: int,
+                     allowed: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """``pass`` then one action per matching hand card (ascending id).
 
     For the solitaire phantom, whose reactions come from the Solitaire deck, every
@@ -199,7 +200,8 @@ def _gi_reactions(S: State, ctx: Ctx) -> list[dict[str, Any]]:
     xk = kind(S, x)
     o = S["o"]
     sailing = o["sailing_merchants"] and SHIPS[m]["sailing"]
-    fast_ok = not ctx["night"] and not ctx["sa"]  # R 3.3.5/13/38: not at night, not vs Surprise Attack
+    # R 3.3.5/13/38: not at night, not against Surprise Attack
+    fast_ok = not ctx["night"] and not ctx["sa"]
     undamaged = S["sh"][m]["dmg"] == 0
     allowed: dict[str, list[dict[str, Any]]] = {"trap": [{}]}
     if not sailing:  # 6.11.1 (A-19)
@@ -381,7 +383,8 @@ def _shallow_run(S: State, rng: random.Random, sid: int, seat: int, attacker: in
     if ok:
         return
     if was:
-        to_vp(S, sid, attacker, 1, "sunk_m" if sid >= 20 and not S["sh"][sid]["prize"] else "sunk", ev)
+        how = "sunk_m" if kind(S, sid) == "merchant" else "sunk"
+        to_vp(S, sid, attacker, 1, how, ev)
     else:
         damage(S, sid, ev)
 

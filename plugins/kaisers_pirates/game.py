@@ -126,7 +126,8 @@ def game_heuristic(state: dict[str, Any], seat: int) -> float:
         return 12.0 * keys[s][0] + vp_total(state, s) + 0.5 * live + 0.3 * len(p["hand"])
     mine = value(seat)
     team = state["mode"] == "team"
-    others = [value(s) for s in range(state["np"]) if s != seat and not (team and s % 2 == seat % 2)]
+    others = [value(s) for s in range(state["np"])
+              if s != seat and not (team and s % 2 == seat % 2)]
     return mine - (max(others) if others else 0.0)
 
 

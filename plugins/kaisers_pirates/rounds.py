@@ -164,7 +164,7 @@ def start_round(S: State, rng: random.Random, ev: Events) -> None:
         faces = [roll(rng, [10])[0] for _ in cands]
         ev.append({"type": "roll_off", "seats": cands, "faces": faces})
         best = max(faces)
-        cands = [s for s, f in zip(cands, faces) if f == best]
+        cands = [s for s, f in zip(cands, faces, strict=True) if f == best]
     S["first"] = S["turn"] = cands[0]
     ev.append({"type": "first_player", "seat": cands[0]})
 

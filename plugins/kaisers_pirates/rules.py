@@ -55,7 +55,8 @@ def combat_result(a: int, d: int) -> str:
 
 
 def challenge(S: State, rng: random.Random, ev: Events, what: str, c_seat: int | None,
-              ch: list[int], ch_mod: int, r_seat: int | None, re: list[int]) -> tuple[bool, int, int]:
+              ch: list[int], ch_mod: int, r_seat: int | None,
+              re: list[int]) -> tuple[bool, int, int]:
     """5.3: success when the modified Challenge beats the Response."""
     c, r = opposed(S, rng, ev, what, c_seat, ch, ch_mod, r_seat, re, 0)
     return c > r, c, r

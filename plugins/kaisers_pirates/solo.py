@@ -55,7 +55,7 @@ def _red(rng: random.Random, ev: Events) -> int:
 def _best(S: State, rng: random.Random, ships: list[int], low: bool = False) -> int:
     key = [SHIPS[s]["vp"] for s in ships]
     want = min(key) if low else max(key)
-    tied = [s for s, k in zip(ships, key) if k == want]
+    tied = [s for s, k in zip(ships, key, strict=True) if k == want]
     return tied[int(rng.random() * len(tied))]
 
 

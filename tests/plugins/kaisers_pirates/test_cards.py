@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from lantable.plugins.kaisers_pirates.data import ACTIONS, SHIPS
 
 FORCES = {
@@ -80,7 +79,8 @@ def test_6_1_amc_duel_sinks_the_interceptor(kp) -> None:
     assert kp.of(ev, "duel")[0]["results"] == ["sunk", "none"]
     assert S["p"][0]["vp"][0]["s"] == kp.sid("Prinz Eitel Friedrich")
     assert kp.sid("Matheran") in S["p"][0]["mer"]  # merchant ignored, no passage
-    assert not kp.of(ev, "passage_failed") and len(S["p"][0]["vp"]) == 1
+    assert not kp.of(ev, "passage_failed")
+    assert len(S["p"][0]["vp"]) == 1
     kp.check_cards(S)
 
 
@@ -109,7 +109,9 @@ def test_6_3_boarding_party_captures_a_prize(kp) -> None:
                 D(kp, R(att("Leipzig", kp), 10), R(dfn("Bowes Castle", kp), 2)))
     bc = kp.sid("Bowes Castle")
     assert kp.of(ev, "captured")
-    assert bc in S["p"][0]["ger"] and S["sh"][bc]["prize"] and not S["sh"][bc]["rev"]
+    assert bc in S["p"][0]["ger"]
+    assert S["sh"][bc]["prize"]
+    assert not S["sh"][bc]["rev"]
     assert not S["sh"][lz]["ls"]  # automatic resupply of the interceptor
     kp.check_cards(S)
 
@@ -122,7 +124,8 @@ def test_6_4_bounding_main_skips_next_player_in_team_game(kp) -> None:
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": c})
     kp.act(S, {"type": "end_turn"})
-    assert S["turn"] == 2 and S["p"][1]["skip"] is False
+    assert S["turn"] == 2
+    assert S["p"][1]["skip"] is False
 
 
 def test_6_5_break_contact_cancels_interception_without_passage(kp) -> None:
@@ -133,7 +136,8 @@ def test_6_5_break_contact_cancels_interception_without_passage(kp) -> None:
     bc = rx_card(S, 0, "break_contact")
     ev = kp.act(S, {"type": "react", "card": bc}, D(kp, R([10, 6], 8), R([10], 3)))
     assert kp.of(ev, "interception_cancelled")
-    assert not kp.of(ev, "passage_failed") and S["p"][0]["vp"] == []
+    assert not kp.of(ev, "passage_failed")
+    assert S["p"][0]["vp"] == []
 
 
 def test_6_6_breakdown_damages_undamaged_enemy(kp) -> None:
@@ -182,12 +186,15 @@ def test_6_10_deception_forces_one_random_action_half(kp) -> None:
     assert S["p"][1]["wait"] == {"t": "deception", "c": d}
     # Fog Bank cannot join a waiting Deception
     kp.act(S, {"type": "end_turn"})
-    assert S["turn"] == 1 and S["pend"]["k"] == "resolve"
-    assert len(S["T"]["com"]) == 1 and S["T"]["dec"]
+    assert S["turn"] == 1
+    assert S["pend"]["k"] == "resolve"
+    assert len(S["T"]["com"]) == 1
+    assert S["T"]["dec"]
     legal = kp.GAME.legal_actions(S, 1)
     assert legal == [{"type": "end_turn"}]  # Collier without Limited Supply has no effect
     kp.act(S, {"type": "end_turn"})
-    assert d in S["adisc"] and S["p"][1]["wait"] is None
+    assert d in S["adisc"]
+    assert S["p"][1]["wait"] is None
     assert len(S["p"][1]["hand"]) == 1  # drew normally
     kp.check_cards(S)
 
@@ -207,7 +214,8 @@ def test_6_11_exchange_information_swaps_blind(kp) -> None:
     assert co in S["p"][0]["hand"]  # nothing moves until both are done
     kp.act(S, {"type": "give", "card": rf}, seat=2)
     kp.act(S, {"type": "done"}, seat=2)
-    assert co in S["p"][2]["hand"] and rf in S["p"][0]["hand"]
+    assert co in S["p"][2]["hand"]
+    assert rf in S["p"][0]["hand"]
 
 
 def test_6_12_fair_seas_passage_plus_one(kp) -> None:
@@ -217,7 +225,8 @@ def test_6_12_fair_seas_passage_plus_one(kp) -> None:
     kp.act(S, {"type": "done"})
     ev = kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Matheran")},
                 D(kp, R([6], 4), R([8], 5)))  # 4 + 1 = 5 vs 5: fails
-    assert kp.of(ev, "roll")[0]["a"] == 5 and kp.of(ev, "passage_failed")
+    assert kp.of(ev, "roll")[0]["a"] == 5
+    assert kp.of(ev, "passage_failed")
 
 
 def test_6_13_fast_ship_only_against_raiders(kp) -> None:
@@ -250,7 +259,8 @@ def test_6_14_fog_bank_no_play_no_draw_untargetable(kp) -> None:
     kp.act(S, {"type": "end_turn"})
     hand1 = list(S["p"][1]["hand"])
     assert S["turn"] == 2  # seat 1's fogged turn passed with no decision
-    assert S["p"][1]["hand"] == hand1 and fb in S["adisc"]
+    assert S["p"][1]["hand"] == hand1
+    assert fb in S["adisc"]
 
 
 def test_6_15_good_hunting_two_merchants(kp) -> None:
@@ -290,7 +300,8 @@ def test_6_17_intelligence_hand_and_deck(kp) -> None:
     kp.act(S, {"type": "done"})
     ev = kp.act(S, {"type": "play", "card": i1, "mode": "hand", "target_seat": 1})
     seen = kp.of(ev, "seen_hand")[0]
-    assert seen["to"] == [0] and seen["cards"] == sorted(S["p"][1]["hand"])
+    assert seen["to"] == [0]
+    assert seen["cards"] == sorted(S["p"][1]["hand"])
     kp.act(S, {"type": "play", "card": i2, "mode": "deck"})
     assert S["pend"]["k"] == "order"
     top = S["adeck"][-3:][::-1]
@@ -314,7 +325,8 @@ def test_6_18_interned_plus_two_per_condition(kp) -> None:
     kp.act(S, {"type": "done"})
     ev = kp.act(S, {"type": "play", "card": c, "target": em}, D(kp, R([10, 8], 3), R([10], 6)))
     assert kp.of(ev, "roll")[0]["a"] == 7  # 3 + 4 > 6
-    assert em in S["wused"] and S["p"][0]["vp"] == []
+    assert em in S["wused"]
+    assert S["p"][0]["vp"] == []
 
 
 def test_6_19_interrogate_reveals_then_intercepts(kp) -> None:
@@ -327,7 +339,8 @@ def test_6_19_interrogate_reveals_then_intercepts(kp) -> None:
     assert targets == {pef, kp.sid("Wolf"), kp.sid("Seeadler"), kp.sid("Moewe")}
     ev = kp.act(S, {"type": "play", "card": c, "target": pef},
                 D(kp, R([10, 6], 9), R([8], 2), R([10, 8], 9), R([8], 3)))
-    assert kp.of(ev, "revealed") and kp.of(ev, "result")[0]["result"] == "sunk"
+    assert kp.of(ev, "revealed")
+    assert kp.of(ev, "result")[0]["result"] == "sunk"
     assert S["p"][0]["vp"][0]["s"] == pef
 
 
@@ -339,7 +352,8 @@ def test_6_20_island_refuge_hides_and_shelters(kp) -> None:
     kp.commit(S, c, "act")
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": c, "target": pef})
-    assert S["sh"][pef]["ref"] == c and not S["sh"][pef]["rev"]
+    assert S["sh"][pef]["ref"] == c
+    assert not S["sh"][pef]["rev"]
     # cannot intercept from refuge; cannot leave in the turn it entered
     legal = kp.GAME.legal_actions(S, 1)
     assert not any(a.get("ship") == pef for a in legal)
@@ -360,7 +374,8 @@ def test_6_21_lay_mines_attack_every_merchant(kp) -> None:
                 D(kp, [(10, 7), (4, 1)], R([6], 4), [(10, 1), (4, 4)], R([4], 2),
                   [(10, 5), (4, 1)], R([10], 5)))
     assert [e["result"] for e in kp.of(ev, "result")] == ["damaged", "sunk", "none"]
-    assert not kp.of(ev, "passage_failed") and len(S["p"][1]["vp"]) == 0
+    assert not kp.of(ev, "passage_failed")
+    assert len(S["p"][1]["vp"]) == 0
 
 
 def test_6_22_minesweeper_cancels_mines(kp) -> None:
@@ -370,7 +385,8 @@ def test_6_22_minesweeper_cancels_mines(kp) -> None:
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": lm, "target_seat": 1})
     ev = kp.act(S, {"type": "react", "card": card(S, 1, "minesweeper")})
-    assert kp.of(ev, "mines_swept") and not kp.of(ev, "roll")
+    assert kp.of(ev, "mines_swept")
+    assert not kp.of(ev, "roll")
 
 
 def test_6_23_mistaken_identity_swaps_sunk_merchants(kp) -> None:
@@ -402,7 +418,8 @@ def test_6_24_monitor_intercepts_refuge_with_plus_two(kp) -> None:
     assert [a["target"] for a in kp.GAME.legal_actions(S, 0) if a["type"] == "play"] == [em]
     ev = kp.act(S, {"type": "play", "card": m, "target": em},
                 D(kp, R([10, 8, 6], 6), R([10, 4], 4)))
-    assert kp.of(ev, "roll")[0]["a"] == 8 and em not in S["p"][1]["ger"]
+    assert kp.of(ev, "roll")[0]["a"] == 8
+    assert em not in S["p"][1]["ger"]
     assert ir in S["adisc"]  # the refuge card follows the sunk ship to the discards
     kp.check_cards(S)
 
@@ -417,8 +434,10 @@ def test_6_25_non_combatant_capture_or_passage_bonus(kp) -> None:
     # 9 - 2 = 7 vs 4: would be damage, ignored; then passage 8 vs 8 with +2
     ev = kp.act(S, {"type": "react", "card": nc},
                 D(kp, R(att("Leipzig", kp), 9), R([6], 4), R([8], 5), R([8], 8)))
-    assert kp.of(ev, "roll")[0]["a"] == 7 and not kp.of(ev, "damaged")
-    assert kp.of(ev, "roll")[1]["a"] == 7 and kp.of(ev, "passage_failed")
+    assert kp.of(ev, "roll")[0]["a"] == 7
+    assert not kp.of(ev, "damaged")
+    assert kp.of(ev, "roll")[1]["a"] == 7
+    assert kp.of(ev, "passage_failed")
 
 
 def test_6_26_pull_the_plug_scuttles_target(kp) -> None:
@@ -428,7 +447,8 @@ def test_6_26_pull_the_plug_scuttles_target(kp) -> None:
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Emden")})
     kp.act(S, {"type": "react", "card": card(S, 1, "pull_the_plug")})
-    assert kp.sid("Emden") in S["wused"] and S["p"][0]["vp"] == []
+    assert kp.sid("Emden") in S["wused"]
+    assert S["p"][0]["vp"] == []
 
 
 def test_6_27_qqq_reveals_and_6_32_phasing_reflag(kp) -> None:
@@ -440,7 +460,8 @@ def test_6_27_qqq_reveals_and_6_32_phasing_reflag(kp) -> None:
     kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Mount Temple")})
     ev = kp.act(S, {"type": "react", "card": card(S, 1, "qqq")},
                 D(kp, R(att("Leopard", kp), 5), R([10], 5), R([8], 1), R([10], 9)))
-    assert kp.of(ev, "revealed") and S["pend"] == {"k": "reflag", "s": 0, "ships": [leo]}
+    assert kp.of(ev, "revealed")
+    assert S["pend"] == {"k": "reflag", "s": 0, "ships": [leo]}
     kp.act(S, {"type": "react", "card": rf, "ship": leo})
     assert not S["sh"][leo]["rev"]
     kp.check_cards(S)
@@ -484,7 +505,8 @@ def test_6_29_razzle_dazzle_cancels_torpedo(kp) -> None:
     _torpedo(kp, S, "submarine_u", "Mount Temple")
     ev = kp.act(S, {"type": "react", "card": card(S, 1, "razzle_dazzle")},
                 D(kp, R([10, 8], 9), R([10], 2)))
-    assert kp.of(ev, "attack_cancelled") and not kp.of(ev, "result")
+    assert kp.of(ev, "attack_cancelled")
+    assert not kp.of(ev, "result")
 
 
 def test_6_30_recalled_removes_interceptor(kp) -> None:
@@ -506,7 +528,8 @@ def test_6_31_recon_aircraft_takes_two_random(kp) -> None:
     kp.commit(S, c, "act")
     kp.act(S, {"type": "done"})
     ev = kp.act(S, {"type": "play", "card": c, "target_seat": 1})
-    assert len(S["p"][1]["hand"]) == 1 and len(S["p"][0]["hand"]) == 2
+    assert len(S["p"][1]["hand"]) == 1
+    assert len(S["p"][0]["hand"]) == 2
     assert kp.of(ev, "cards_taken_were")[0]["to"] == [0, 1]
 
 
@@ -519,7 +542,8 @@ def test_6_32_reflag_cancels_british_interception(kp) -> None:
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": fs, "target": pef})
     ev = kp.act(S, {"type": "react", "card": card(S, 1, "reflag")})
-    assert kp.of(ev, "interception_cancelled") and not S["sh"][pef]["rev"]
+    assert kp.of(ev, "interception_cancelled")
+    assert not S["sh"][pef]["rev"]
 
 
 def test_6_33_rendezvous_missed_limited_supply(kp) -> None:
@@ -582,7 +606,8 @@ def test_6_37_second_chance_extra_turn(kp) -> None:
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": a})
     kp.act(S, {"type": "end_turn"})
-    assert S["turn"] == 0 and S["T"]["extra"]
+    assert S["turn"] == 0
+    assert S["T"]["extra"]
     kp.commit(S, b, "act")
     kp.act(S, {"type": "done"})
     assert kp.GAME.legal_actions(S, 0) == [{"type": "end_turn"}]  # not in the extra turn
@@ -599,7 +624,8 @@ def test_6_38_shallow_run_escape_and_damage_or_sink(kp) -> None:
     kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Bowes Castle")})
     s1, s2 = S["p"][1]["hand"]
     ev = kp.act(S, {"type": "react", "card": s1}, D(kp, R([10, 4], 3), R([10], 5)))
-    assert S["sh"][kp.sid("Bowes Castle")]["dmg"] == 1 and not kp.of(ev, "result")
+    assert S["sh"][kp.sid("Bowes Castle")]["dmg"] == 1
+    assert not kp.of(ev, "result")
     em = kp.sid("Emden")
     S["sh"][em]["dmg"] = 1
     kp.act(S, {"type": "play", "card": co, "target": em})
@@ -668,7 +694,9 @@ def test_6_45_transfer_command_takes_revealed_ship(kp) -> None:
     kp.commit(S, c, "act")
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": c, "target": em}, D(kp, R([10], 9), R([10, 4], 3)))
-    assert em in S["p"][0]["ger"] and S["sh"][em]["o"] == 0 and S["sh"][em]["dmg"] == 1
+    assert em in S["p"][0]["ger"]
+    assert S["sh"][em]["o"] == 0
+    assert S["sh"][em]["dmg"] == 1
 
 
 def test_6_46_trap_duel_reveals_raider(kp) -> None:

@@ -68,7 +68,8 @@ def test_appendix_b_worked_three_player_example(kp) -> None:
                 kp.Dice((10, 8), (8, 2), (8, 2)))
     roll = kp.of(ev, "roll")[0]
     assert (roll["a"], roll["d"]) == (6, 2)
-    assert kp.of(ev, "captured") and sid("Lovat") in S["p"][1]["ger"]
+    assert kp.of(ev, "captured")
+    assert sid("Lovat") in S["p"][1]["ger"]
     assert S["sh"][pef]["rev"]  # QQQ reveals PEF at the end of the interception
     assert S["pend"] == {"k": "reflag", "s": 1, "ships": [pef]}
     kp.act(S, {"type": "pass"})
@@ -83,7 +84,8 @@ def test_appendix_b_worked_three_player_example(kp) -> None:
     assert kp.of(ev, "discarded")[0]["cards"] == [lm, gh, bp, u27] + [
         c for c in kp.of(ev, "discarded")[0]["cards"][4:]]
     assert len(kp.of(ev, "discarded")[0]["cards"]) == 6  # 4 own + P1's 2 reactions
-    assert len(kp.of(ev, "merchant_drawn")) == 3 and len(S["p"][0]["mer"]) == 3
+    assert len(kp.of(ev, "merchant_drawn")) == 3
+    assert len(S["p"][0]["mer"]) == 3
     assert S["turn"] == 2
 
     # --- Player 3: Fair Seas British interception, Lay Mines on Meteor, Intelligence, Deception
@@ -99,7 +101,8 @@ def test_appendix_b_worked_three_player_example(kp) -> None:
     # P2's Shallow Run: escape; crossing 6 vs 9 fails -> PEF damaged
     ev = kp.act(S, {"type": "react", "card": _card(S, 1, "shallow_run")},
                 kp.Dice((10, 6), (4, 3), (10, 9)))
-    assert kp.of(ev, "interception_cancelled") and S["sh"][pef]["dmg"] == 1
+    assert kp.of(ev, "interception_cancelled")
+    assert S["sh"][pef]["dmg"] == 1
     # mines in force order: Bowes Castle 7 vs 4, Invercoe 4 vs 2, Mount Temple 5 vs 5
     kp.act(S, {"type": "play", "card": lm3, "target_seat": 1})
     kp.act(S, {"type": "done"})
@@ -118,5 +121,6 @@ def test_appendix_b_worked_three_player_example(kp) -> None:
     assert sorted(kp.of(ev, "discarded")[0]["cards"]) == sorted([fs, lm3, intel, S["adisc"][-1]])
     assert S["p"][0]["wait"] == {"t": "deception", "c": dec}
     assert sorted(top)[0] in S["p"][2]["hand"]  # P3 drew the card he put on top
-    assert len(kp.of(ev, "merchant_drawn")) == 1 and len(S["p"][1]["mer"]) == 3
+    assert len(kp.of(ev, "merchant_drawn")) == 1
+    assert len(S["p"][1]["mer"]) == 3
     kp.check_cards(S)

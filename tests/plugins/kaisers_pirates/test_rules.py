@@ -35,7 +35,8 @@ def test_5_4_modifiers_never_below_1(kp) -> None:
 
 def test_5_3_challenge_needs_strictly_higher(kp) -> None:
     ok, c, r = rules.challenge({}, kp.Dice((10, 6), (10, 6)), [], "x", 0, [10], 0, 1, [10])
-    assert not ok and c == r == 6
+    assert not ok
+    assert c == r == 6
 
 
 def test_3_1_action_deck_sizes_per_player_count(kp) -> None:
@@ -164,7 +165,7 @@ def test_5_5_limited_supply_damage_and_night_modifiers(kp) -> None:
 
 def test_7_4_round_points_with_ties_and_zero(kp) -> None:
     S = kp.GAME.setup(4, {}, random.Random(0))
-    for seat, vp in enumerate([39, 39, 72, 18]):
+    for seat, _vp in enumerate([39, 39, 72, 18]):
         S["p"][seat]["vp"] = []
         S["p"][seat]["rp"] = 0
     # fake VP piles with action-card VP is awkward; check the formula directly
@@ -201,7 +202,8 @@ def test_7_2_prizes_in_force_count_double_at_round_end(kp) -> None:
     S["p"][0]["ger"].append(lovat)
     rounds.score_round(S, random.Random(0), [])
     assert S["p"][0]["rvp"] == [2 * SHIPS[lovat]["vp"]]
-    assert S["p"][0]["rp"] == 3 and S["p"][1]["rp"] == 0
+    assert S["p"][0]["rp"] == 3
+    assert S["p"][1]["rp"] == 0
 
 
 def test_7_1_round_ends_when_last_card_drawn_then_keep_and_next_round(kp) -> None:
@@ -210,7 +212,8 @@ def test_7_1_round_ends_when_last_card_drawn_then_keep_and_next_round(kp) -> Non
     S["adeck"] = S["adeck"][-1:]
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "end_turn"})
-    assert S["phase"] == "keep" and S["round"] == 1
+    assert S["phase"] == "keep"
+    assert S["round"] == 1
     assert sorted(kp.GAME.to_act(S)) == [0, 1, 2]
     v1 = kp.GAME.view(S, 1)
     kp.act(S, {"type": "keep", "ships": [kp.sid("Leipzig")]}, seat=0)
@@ -218,9 +221,11 @@ def test_7_1_round_ends_when_last_card_drawn_then_keep_and_next_round(kp) -> Non
     assert v1["players"] == kp.GAME.view(S, 1)["players"]
     kp.act(S, {"type": "keep", "ships": []}, seat=1)
     kp.act(S, {"type": "keep", "ships": []}, seat=2)
-    assert S["round"] == 2 and S["phase"] == "play"
+    assert S["round"] == 2
+    assert S["phase"] == "play"
     assert kp.sid("Leipzig") in S["p"][0]["ger"]
-    assert len(S["p"][0]["hand"]) == 5 and len(S["p"][1]["hand"]) == 6  # R 2.4
+    assert len(S["p"][0]["hand"]) == 5
+    assert len(S["p"][1]["hand"]) == 6
     assert all(len(p["ger"]) == 3 and len(p["mer"]) == 3 for p in S["p"])
     # rounds 2-3: fewest RP goes first (R 3.1)
     low = min(p["rp"] for p in S["p"])
@@ -256,9 +261,11 @@ def test_4_7_views_hide_hands_committed_cards_and_deck(kp) -> None:
     fs = S["p"][0]["hand"][0]
     kp.commit(S, fs, "act")
     v1 = kp.GAME.view(S, 1)
-    assert v1["T"]["com"][0]["c"] is None and "hand" not in v1["players"][0]
+    assert v1["T"]["com"][0]["c"] is None
+    assert "hand" not in v1["players"][0]
     assert v1["me"]["hand"] == S["p"][1]["hand"]
-    assert "adeck" not in v1 and "aside" not in v1
+    assert "adeck" not in v1
+    assert "aside" not in v1
     assert kp.GAME.view(S, 0)["T"]["com"][0]["c"] == fs
     pub = kp.GAME.view(S, None)
     assert "me" not in pub

@@ -7,7 +7,6 @@ import random
 
 import msgpack
 import pytest
-
 from lantable.plugins import IllegalAction
 
 OPTIONAL = ["coal", "sails", "woelfchen", "tournament", "fast_raiders", "keep_three",
@@ -68,7 +67,8 @@ def _play(kp, seats: int, seed: int) -> int:
             saved = rng.getstate()
             with pytest.raises(IllegalAction):
                 kp.GAME.apply(S, seat, {"type": "play", "card": -1}, rng)
-            assert S == before and rng.getstate() == saved
+            assert S == before
+            assert rng.getstate() == saved
             for s in range(seats):
                 v = kp.GAME.view(S, s)
                 msgpack.packb(v)
@@ -83,7 +83,8 @@ def _play(kp, seats: int, seed: int) -> int:
         assert steps < 50_000
     kp.check_cards(S)
     sc = kp.GAME.scores(S)
-    assert len(sc["scores"]) == seats and len(sc["rank"]) == seats
+    assert len(sc["scores"]) == seats
+    assert len(sc["rank"]) == seats
     assert min(sc["rank"]) == 1 or seats == 1  # solitaire: place 2 means the phantom won
     return steps
 

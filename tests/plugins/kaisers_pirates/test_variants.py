@@ -64,7 +64,8 @@ def test_8_2_2_solitaire_setup_removes_twelve_cards_and_deals_40(kp) -> None:
                      "sail_q_ship", "searchlight", "special_cargo"}
     assert not any(ACTIONS[c]["type"] in removed_types for c in S["actions"])
     dealt = len(S["adeck"]) + sum(len(p["hand"]) for p in S["p"])
-    assert dealt == 40 and len(S["aside"]) == 48
+    assert dealt == 40
+    assert len(S["aside"]) == 48
     assert kp.GAME.to_act(S) in ([0], [])
 
 
@@ -102,7 +103,8 @@ def test_8_2_4_phantom_turn_intercepts_with_specials(kp) -> None:
     from lantable.plugins.kaisers_pirates import turn
     turn.new_turn(S2, 1)
     S2["pend"] = None
-    warship_card = next(i for i in range(20) if SOLO[i]["cols"][1][0] == "intercept_merchant_warship"
+    warship_card = next(i for i in range(20)
+                        if SOLO[i]["cols"][1][0] == "intercept_merchant_warship"
                         and SOLO[i]["special"] is None)
     sa_card = next(i for i in range(20) if SOLO[i]["special"] == "surprise_attack")
     blank = next(i for i in range(20) if SOLO[i]["special"] is None and i != warship_card)
@@ -123,7 +125,8 @@ def test_8_2_4_phantom_turn_intercepts_with_specials(kp) -> None:
     turn.advance(S2, rng, ev)
     assert kp.of(ev, "phantom_specials")[0]["specials"] == ["surprise_attack"]
     roll = kp.of(ev, "roll")[0]
-    assert roll["a_seat"] == 1 and roll["a_mod"] == 2
+    assert roll["a_seat"] == 1
+    assert roll["a_mod"] == 2
     assert SHIPS[kp.of(ev, "result")[0]["ship"]]["kind"] == "merchant"
 
 
@@ -135,7 +138,8 @@ def test_8_2_phantom_keeps_its_best_ship(kp) -> None:
 def test_8_2_solitaire_discards_are_hidden(kp) -> None:
     S = kp.GAME.setup(1, {}, random.Random(8))
     v = kp.GAME.view(S, 0)
-    assert v["adisc"] is None and isinstance(v["solo"]["deck"], int)
+    assert v["adisc"] is None
+    assert isinstance(v["solo"]["deck"], int)
 
 
 # ---------------------------------------------------------------------------
@@ -177,7 +181,8 @@ def test_6_4_tournament_balanced_first_deal(kp) -> None:
 
 def test_6_5_beyond_1914_removes_ships(kp) -> None:
     S = kp.GAME.setup(2, {"beyond_1914": "ships_and_merchants"}, random.Random(1))
-    assert kp.sid("Emden") in S["removed"] and kp.sid("Lovat") in S["removed"]
+    assert kp.sid("Emden") in S["removed"]
+    assert kp.sid("Lovat") in S["removed"]
     assert len(S["removed"]) == 8 + 19
     kp.check_cards(S)
 
@@ -192,7 +197,8 @@ def test_6_7_keep_three_and_hand_size(kp) -> None:
     kp.act(S, {"type": "keep", "ships": three}, seat=0)
     kp.act(S, {"type": "keep", "ships": []}, seat=1)
     kp.act(S, {"type": "keep", "ships": []}, seat=2)
-    assert len(S["p"][0]["hand"]) == 3 and sorted(S["p"][0]["ger"]) == three
+    assert len(S["p"][0]["hand"]) == 3
+    assert sorted(S["p"][0]["ger"]) == three
 
 
 def test_6_8_additional_damage_stacks(kp) -> None:
@@ -203,7 +209,8 @@ def test_6_8_additional_damage_stacks(kp) -> None:
     kp.act(S, {"type": "done"})
     ev = kp.act(S, {"type": "play", "card": DAY[0], "target": bc},
                 kp.Dice((10, 5), (8, 1), (4, 1), (6, 5)))  # 5 vs 5 - 2 = 3: damaged
-    assert S["sh"][bc]["dmg"] == 2 and kp.of(ev, "damaged")[0]["markers"] == 2
+    assert S["sh"][bc]["dmg"] == 2
+    assert kp.of(ev, "damaged")[0]["markers"] == 2
 
 
 def test_6_9_torpedo_hidden_prize_after_finding_it(kp) -> None:
@@ -218,7 +225,8 @@ def test_6_9_torpedo_hidden_prize_after_finding_it(kp) -> None:
     assert {"type": "play", "card": c, "target": inv} in kp.GAME.legal_actions(S, 0)
     ev = kp.act(S, {"type": "play", "card": c, "target": inv},
                 kp.Dice((10, 2), (8, 1), (10, 9)))  # not found: attack wasted
-    assert kp.of(ev, "roll")[0]["what"] == "find_prize" and not kp.of(ev, "result")
+    assert kp.of(ev, "roll")[0]["what"] == "find_prize"
+    assert not kp.of(ev, "result")
 
 
 def test_6_11_sailing_merchant_no_amc_break_contact_minus_two(kp) -> None:
@@ -306,7 +314,9 @@ def test_8_1_4_7_team_breakout_second_ship_to_teammate(kp) -> None:
     a, b = S["stack"][-1]["ships"]
     assert S["pend"] == {"k": "give_ships", "s": 0}
     kp.act(S, {"type": "to_mate", "ships": [b]})
-    assert a in S["p"][0]["ger"] and b in S["p"][2]["ger"] and S["sh"][b]["o"] == 2
+    assert a in S["p"][0]["ger"]
+    assert b in S["p"][2]["ger"]
+    assert S["sh"][b]["o"] == 2
     kp.check_cards(S)
 
 
@@ -317,4 +327,5 @@ def test_8_1_4_6_refuge_ship_may_join_teammate(kp) -> None:
     S["adeck"].remove(ir) if ir in S["adeck"] else S["aside"].remove(ir)
     S["sh"][lz]["ref"], S["sh"][lz]["reft"] = ir, 0
     kp.act(S, {"type": "leave_refuge", "ship": lz, "to_mate": True})
-    assert lz in S["p"][2]["ger"] and ir in S["adisc"]
+    assert lz in S["p"][2]["ger"]
+    assert ir in S["adisc"]
