@@ -46,6 +46,10 @@ def decode_body(body: bytes) -> dict[str, Any]:
         raise RemoteProtocolError(f"frame is not valid msgpack: {exc}", ErrorCode.BAD_FRAME) from exc
     if not isinstance(obj, dict):
         raise RemoteProtocolError(f"frame must hold a map, got {type(obj).__name__}", ErrorCode.BAD_FRAME)
+    # strict_map_key still lets bin keys through; the top-level keys must be str.
+    bad = next((k for k in obj if not isinstance(k, str)), None)
+    if bad is not None:
+        raise RemoteProtocolError(f"map keys must be str, got {bad!r:.40}", ErrorCode.BAD_FRAME)
     return obj
 
 
@@ -86,5 +90,6 @@ class FrameReader:
         body = bytes(self._buf[HEADER.size:HEADER.size + need])
         del self._buf[:HEADER.size + need]
         self._need = None
-        self._check_header()
+        # The next header is checked on the next call, so this frame is not lost
+        # to an error in the one after it.
         return body
