@@ -229,11 +229,16 @@ def ranks(S: State) -> list[int]:
 
 def cleanup_round(S: State, keep: dict[int, list[int]], ev: Events) -> None:
     """7.5 steps 1-5: everything back to the decks except the kept ships."""
-    T = S["T"]
     S["stack"] = []
     S["pend"] = None
     S["T"] = None
-    del T
+    for seat, sids in keep.items():  # 8.1 4.9: a pooled ship joins the keeper's Force
+        for sid in sids:
+            o = S["sh"][sid]["o"]
+            if o != seat:
+                S["p"][o]["ger"].remove(sid)
+                S["p"][seat]["ger"].append(sid)
+                S["sh"][sid]["o"] = seat
     for seat, p in enumerate(S["p"]):
         p["wait"] = None
         p["skip"] = False

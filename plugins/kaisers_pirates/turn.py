@@ -130,8 +130,18 @@ def _resolve_offers(S: State, seat: int) -> list[Action]:
 
 
 def _keep_offers(S: State, seat: int) -> list[Action]:
-    """7.5 step 5: keep none or one ship (6.7: up to three)."""
-    ships = sorted(s for s in S["p"][seat]["ger"] if not S["sh"][s]["prize"])
+    """7.5 step 5: keep none or one ship (6.7: up to three).
+
+    Team game (8.1 4.9): the teammates' surviving ships form one pool; a ship the
+    teammate has already chosen is no longer offered.
+    """
+    ships = [s for s in S["p"][seat]["ger"] if not S["sh"][s]["prize"]]
+    if S["mode"] == "team":
+        mate = (seat + 2) % 4
+        taken = S["pend"]["ch"].get(str(mate), [])
+        ships = [s for s in ships + S["p"][mate]["ger"]
+                 if not S["sh"][s]["prize"] and s not in taken]
+    ships.sort()
     out: list[Action] = [{"type": "keep", "ships": []}]
     out += [{"type": "keep", "ships": [s]} for s in ships]
     if S["o"]["keep_three"]:
@@ -349,8 +359,11 @@ def _end_round(S: State, rng: random.Random, ev: Events) -> None:
         ev.append({"type": "game_over", "rank": rounds.ranks(S)})
         return
     S["phase"] = "keep"
-    seats = [s for s in range(S["seats"])
-             if any(not S["sh"][x]["prize"] for x in S["p"][s]["ger"])]
+    def has_ships(s: int) -> bool:
+        return any(not S["sh"][x]["prize"] for x in S["p"][s]["ger"])
+
+    team = S["mode"] == "team"
+    seats = [s for s in range(S["seats"]) if has_ships(s) or (team and has_ships((s + 2) % 4))]
     S["pend"] = {"k": "keep", "seats": seats, "ch": {}}
     if S["mode"] == "solo":
         S["pend"]["ch"]["1"] = solo.phantom_keep(S)

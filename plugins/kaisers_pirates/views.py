@@ -67,8 +67,11 @@ def view(S: State, seat: int | None) -> dict[str, Any]:
         deck = set(S["adeck"])
         v["me"] = {"hand": sorted(p["hand"]), "peek": [c for c in p["peek"] if c in deck],
                    "seen": copy.deepcopy(p["seen"]), "give": list(p["give"]),
-                   "keep": copy.deepcopy(pend["ch"].get(str(seat))) if pend and pend["k"] == "keep"
-                   else None}
+                   "keep": None, "mate_keep": None}
+        if pend is not None and pend["k"] == "keep":
+            v["me"]["keep"] = copy.deepcopy(pend["ch"].get(str(seat)))
+            if S["mode"] == "team":  # 8.1 4.9: teammates pool their ships
+                v["me"]["mate_keep"] = copy.deepcopy(pend["ch"].get(str((seat + 2) % 4)))
     return v
 
 
@@ -132,6 +135,8 @@ def sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
         ch = {str(s): [] for s in pend["done"]}
         if me.get("keep") is not None:
             ch[str(seat)] = me["keep"]
+        if me.get("mate_keep") is not None:
+            ch[str((seat + 2) % 4)] = me["mate_keep"]
         S["pend"] = {"k": "keep", "seats": pend["seats"], "ch": ch}
     else:
         S["pend"] = copy.deepcopy(pend)

@@ -329,3 +329,18 @@ def test_8_1_4_6_refuge_ship_may_join_teammate(kp) -> None:
     kp.act(S, {"type": "leave_refuge", "ship": lz, "to_mate": True})
     assert lz in S["p"][2]["ger"]
     assert ir in S["adisc"]
+
+
+def test_8_1_4_9_team_pools_ships_when_keeping(kp) -> None:
+    S = kp.table(seats=4, options={"team_game": True}, forces=FORCES)
+    S["aside"] += S["adeck"][:-1]
+    S["adeck"] = S["adeck"][-1:]
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "end_turn"})
+    karlsruhe = kp.sid("Karlsruhe")  # seat 2's ship, kept by seat 0
+    kp.act(S, {"type": "keep", "ships": [karlsruhe]}, seat=0)
+    assert {"type": "keep", "ships": [karlsruhe]} not in kp.GAME.legal_actions(S, 2)
+    for seat in (1, 2, 3):
+        kp.act(S, {"type": "keep", "ships": []}, seat=seat)
+    assert karlsruhe in S["p"][0]["ger"] and S["sh"][karlsruhe]["o"] == 0
+    kp.check_cards(S)
