@@ -183,3 +183,14 @@ def test_host_constants(doc) -> None:
     assert f"**{HELLO_TIMEOUT:g} seconds**" in doc
     assert f"outbox of {OUTBOX_SIZE}" in doc
     assert f"for up to {FLUSH_TIMEOUT:g} seconds" in doc
+
+
+def test_the_python_example_uses_only_socket_and_msgpack(doc) -> None:
+    import ast
+
+    (code,) = re.findall(r"```python\n(.*?)```", doc, re.S)
+    tree = ast.parse(code)  # at least it is Python; it was run against a host when written
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert imported == {"socket", "struct", "msgpack"}
