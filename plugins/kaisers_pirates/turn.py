@@ -8,7 +8,7 @@ Decision kinds in ``S["pend"]["k"]`` and their actions, in the order listed by
   ``leave_refuge``, then ``done``.
 - ``resolve`` (phasing): ``play`` for each committed card in commit order and its
   targets, ``commit`` of cards just taken with Recon Aircraft (A-7 option),
-  ``resupply`` (6.12), ``end_turn``.
+  ``resupply`` (6.12), ``leave_refuge``, ``end_turn``.
 - ``attach`` / ``board`` / ``pursue`` / ``shallows`` (phasing), ``react`` / ``post`` (defender),
   ``reflag`` (whoever's ship was revealed): first ``done``/``pass``, then cards by id.
 - ``order`` (Intelligence), ``exchange`` (Exchange Information), ``give_ships``
@@ -100,12 +100,19 @@ def _commit_offers(S: State, seat: int, only: list[int] | None = None) -> list[A
             out.append({"type": "commit", "card": c, "use": "act"})
     if only is not None:
         return out
-    for s in P["ger"]:
+    out += _refuge_exits(S, seat)
+    out.append({"type": "done"})
+    return out
+
+
+def _refuge_exits(S: State, seat: int) -> list[Action]:
+    """A-15: a ship may leave its refuge at any time of a later own turn."""
+    out: list[Action] = []
+    for s in S["p"][seat]["ger"]:
         if S["sh"][s]["ref"] is not None and S["sh"][s]["reft"] < S["tno"]:
             out.append({"type": "leave_refuge", "ship": s})
-            if team:  # 8.1 4.6: it may go to the teammate
+            if S["mode"] == "team":  # 8.1 4.6: it may go to the teammate
                 out.append({"type": "leave_refuge", "ship": s, "to_mate": True})
-    out.append({"type": "done"})
     return out
 
 
@@ -125,6 +132,7 @@ def _resolve_offers(S: State, seat: int) -> list[Action]:
     if stolen:
         out += _commit_offers(S, seat, stolen)
     out += cards.prize_resupply_offers(S, seat)
+    out += _refuge_exits(S, seat)
     out.append({"type": "end_turn"})
     return out
 
@@ -185,6 +193,15 @@ def apply_legal(S: State, seat: int, action: Action, rng: random.Random, ev: Eve
             _next_round(S, rng, ev)
         return
     S["pend"] = None
+    if typ == "leave_refuge":
+        st = S["sh"][action["ship"]]
+        S["adisc"].append(st["ref"])
+        st["ref"] = None
+        T["left"].append(action["ship"])
+        ev.append({"type": "left_refuge", "ship": action["ship"]})
+        if action.get("to_mate"):
+            cards.move_to_mate(S, seat, [action["ship"]], ev)
+        return
     if k == "commit":
         if typ == "commit":
             S["p"][seat]["hand"].remove(action["card"])
@@ -192,14 +209,6 @@ def apply_legal(S: State, seat: int, action: Action, rng: random.Random, ev: Eve
                              "ship": action.get("ship"), "done": False})
             ev.append({"type": "committed", "seat": seat, "use": action["use"],
                        "ship": action.get("ship")})
-        elif typ == "leave_refuge":
-            st = S["sh"][action["ship"]]
-            S["adisc"].append(st["ref"])
-            st["ref"] = None
-            T["left"].append(action["ship"])
-            ev.append({"type": "left_refuge", "ship": action["ship"]})
-            if action.get("to_mate"):
-                cards.move_to_mate(S, seat, [action["ship"]], ev)
         else:
             T["ph"] = "resolve"
         return

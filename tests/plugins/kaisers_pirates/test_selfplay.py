@@ -106,3 +106,25 @@ def test_same_seed_same_game(kp) -> None:
             log.append(kp.GAME.apply(S, seat, a, rng))
         return log
     assert run() == run()
+
+
+def test_describe_every_offered_action_and_heuristic_prefers_vp(kp) -> None:
+    rng = random.Random(3)
+    S = kp.GAME.setup(4, {"team_game": True, "prize_resupply": True}, rng)
+    kinds = set()
+    for _ in range(3000):
+        if kp.GAME.is_over(S):
+            break
+        seat = kp.GAME.to_act(S)[0]
+        legal = kp.GAME.legal_actions(S, seat)
+        for a in legal:
+            text = kp.GAME.describe(S, seat, a)
+            assert text and "=" not in text  # never the facade's generic fallback
+            kinds.add(a["type"])
+        kp.GAME.apply(S, seat, rng.choice(legal), rng)
+    assert {"commit", "play", "done", "end_turn", "pass", "react", "keep"} <= kinds
+    S = kp.GAME.setup(3, {}, random.Random(1))
+    base = kp.GAME.heuristic(S, 0)
+    S["p"][0]["vp"].append({"s": 25, "m": 1, "h": "sunk_m"})
+    assert kp.GAME.heuristic(S, 0) > base
+    assert kp.GAME.heuristic(S, 1) < base + 1
