@@ -342,5 +342,6 @@ def test_8_1_4_9_team_pools_ships_when_keeping(kp) -> None:
     assert {"type": "keep", "ships": [karlsruhe]} not in kp.GAME.legal_actions(S, 2)
     for seat in (1, 2, 3):
         kp.act(S, {"type": "keep", "ships": []}, seat=seat)
-    assert karlsruhe in S["p"][0]["ger"] and S["sh"][karlsruhe]["o"] == 0
+    assert karlsruhe in S["p"][0]["ger"]
+    assert S["sh"][karlsruhe]["o"] == 0
     kp.check_cards(S)
