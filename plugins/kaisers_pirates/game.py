@@ -33,6 +33,8 @@ INFO: dict[str, Any] = {
         "tournament": {"default": False, "choices": _BOOL, "help": "6.4 tournament balance"},
         "beyond_1914": {"default": "off", "choices": ["off", "ships", "ships_and_merchants"],
                         "help": "6.5 beyond 1914 (6.5.4 also removes 19 merchants)"},
+        "no_breakout": {"default": False, "choices": _BOOL,
+                        "help": "6.5.3: with beyond_1914 and 4 seats, remove the 3 Breakout cards"},
         "fast_raiders": {"default": False, "choices": _BOOL, "help": "6.6 fast raiders"},
         "keep_three": {"default": False, "choices": _BOOL,
                        "help": "6.7 keep up to 3 Warships & Raiders"},

@@ -64,6 +64,8 @@ def new_state(seats: int, o: dict[str, Any], rng: random.Random, ev: Events) -> 
         if o["beyond_1914"] == "ships_and_merchants":
             removed += [SHIP_BY_NAME[n] for n in BEYOND_1914_MERCHANTS_REMOVED]
     actions = list(range(len(ACTIONS)))
+    if o["no_breakout"] and o["beyond_1914"] != "off" and seats == 4:  # 6.5.3
+        actions = [c for c in actions if ACTIONS[c]["type"] != "breakout"]
     if mode == "solo":  # R 5.2: 12 named cards are not used
         out = list(SOLITAIRE_REMOVED)
         keep = []

@@ -345,3 +345,10 @@ def test_8_1_4_9_team_pools_ships_when_keeping(kp) -> None:
     assert karlsruhe in S["p"][0]["ger"]
     assert S["sh"][karlsruhe]["o"] == 0
     kp.check_cards(S)
+
+
+def test_6_5_3_no_breakout_with_four_players(kp) -> None:
+    S = kp.GAME.setup(4, {"beyond_1914": "ships", "no_breakout": True}, random.Random(1))
+    assert len(S["actions"]) == 97
+    assert not any(ACTIONS[c]["type"] == "breakout" for c in S["actions"])
+    kp.check_cards(S)
