@@ -172,8 +172,74 @@ def cmd_host(args: argparse.Namespace) -> int:
     return 0
 
 
+def _resolve_peer(args: argparse.Namespace) -> tuple[str, int] | None:
+    """--connect, else --discover (a peer on the LAN), else the local peer."""
+    if args.connect:
+        return args.connect
+    if not args.discover:
+        return "127.0.0.1", DEFAULT_PORT
+    from .lan import find_peer
+
+    found = trio.run(lambda: find_peer(name=args.peer, timeout=args.timeout, interfaces=args.interface))
+    if found is None:
+        print(f"no peer{' named ' + repr(args.peer) if args.peer else ''} found on the LAN "
+              f"within {args.timeout} s", file=sys.stderr)
+    return found
+
+
+def _resolve_table(args: argparse.Namespace) -> tuple[str, int, str] | None:
+    """--connect and --table, or --discover: a waiting table with a free seat on the LAN."""
+    if args.discover:
+        from .lan import find_free_table
+
+        found = trio.run(lambda: find_free_table(game=args.game, timeout=args.timeout,
+                                                 interfaces=args.interface))
+        if found is None:
+            what = f"{args.game} table" if args.game else "table"
+            print(f"no {what} with a free seat found on the LAN within {args.timeout} s", file=sys.stderr)
+        return found
+    if not args.connect or not args.table:
+        print("give --connect HOST:PORT and --table ID, or --discover", file=sys.stderr)
+        return None
+    return (*args.connect, args.table)
+
+
+def cmd_peers(args: argparse.Namespace) -> int:
+    from .lan import fetch_tables, format_peers, lan_peers
+
+    if not args.watch:
+        peers = trio.run(lambda: lan_peers(args.timeout, args.interface))
+        if args.json:
+            _print_json({"peers": peers})
+        else:
+            print(format_peers(peers))
+        return 0
+
+    async def watch() -> None:
+        from lantable.host.discovery import open_browser
+
+        async with open_browser(interfaces=args.interface) as events:
+            async for event in events:
+                data = await fetch_tables(event.peer) if event.kind != "removed" else \
+                    {"name": event.peer.name, "peer_id": event.peer.peer_id}
+                if args.json:
+                    print(json.dumps({"event": event.kind, "peer": data}), flush=True)
+                else:
+                    print(f"[{event.kind}] " + (format_peers([data]) if event.kind != "removed"
+                                                 else f"{data['name']} ({data['peer_id']})"), flush=True)
+
+    try:
+        trio.run(watch)
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
 def cmd_new(args: argparse.Namespace) -> int:
-    host, port = args.connect
+    found = _resolve_peer(args)
+    if found is None:
+        return 1
+    host, port = found
 
     async def main() -> str:
         async with open_client(host, port, name="lantable-new") as client:
@@ -181,6 +247,9 @@ def cmd_new(args: argparse.Namespace) -> int:
 
     try:
         table = trio.run(main)
+    except OSError as exc:
+        print(f"error: cannot reach a peer at {host}:{port}: {exc}", file=sys.stderr)
+        return 1
     except RequestError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -242,7 +311,10 @@ async def run_bot(host: str, port: int, table: str, strategy: str, seed: int, *,
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    host, port = args.connect
+    found = _resolve_table(args)
+    if found is None:
+        return 1
+    host, port, args.table = found
     results: list[tuple[int, dict[str, Any]]] = []
 
     async def main() -> None:
@@ -272,7 +344,10 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    host, port = args.connect
+    found = _resolve_table(args)
+    if found is None:
+        return 1
+    host, port, args.table = found
     registry = load_registry()
 
     async def main() -> dict[str, Any] | None:
@@ -346,6 +421,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------
 
 
+def _lan_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--discover", action="store_true", help="find it on the LAN (zeroconf)")
+    p.add_argument("--timeout", type=float, default=3.0, help="seconds to look with --discover")
+    p.add_argument("--interface", action="append", metavar="IF", help="look only on IF (repeatable)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="lantable", description=__doc__.splitlines()[0])
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv: debug)")
@@ -367,7 +448,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("new", help="open a table on a peer and print its id")
     p.add_argument("game")
-    p.add_argument("--connect", type=_address, required=True, metavar="HOST:PORT")
+    p.add_argument("--connect", type=_address, metavar="HOST:PORT",
+                   help=f"the peer (default: --discover, or the local peer on port {DEFAULT_PORT})")
+    _lan_options(p)
+    p.add_argument("--peer", help="with --discover: the peer of this name")
     p.add_argument("--seats", type=int, required=True)
     p.add_argument("--option", type=_option, action="append", default=[], metavar="K=V")
     p.add_argument("--seed", type=int, default=None, help="fixed seed (default: random)")
@@ -375,8 +459,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_new)
 
     p = sub.add_parser("bot", help="bots take free seats at a table and play to the end")
-    p.add_argument("--connect", type=_address, required=True, metavar="HOST:PORT")
-    p.add_argument("--table", required=True)
+    p.add_argument("--connect", type=_address, metavar="HOST:PORT")
+    p.add_argument("--table")
+    _lan_options(p)
+    p.add_argument("--game", help="with --discover: only a table of this game")
     p.add_argument("--strategy", choices=STRATEGIES, default="random")
     p.add_argument("--count", type=int, default=1)
     p.add_argument("--seed", type=int, default=0)
@@ -384,11 +470,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_bot)
 
     p = sub.add_parser("play", help="play a seat from this terminal")
-    p.add_argument("--connect", type=_address, required=True, metavar="HOST:PORT")
-    p.add_argument("--table", required=True)
+    p.add_argument("--connect", type=_address, metavar="HOST:PORT")
+    p.add_argument("--table")
+    _lan_options(p)
+    p.add_argument("--game", help="with --discover: only a table of this game")
     p.add_argument("--seat", type=int, default=None)
     p.add_argument("--name", default=os.environ.get("USER", "player"))
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("peers", help="peers on the LAN and their tables")
+    p.add_argument("--timeout", type=float, default=3.0, help="seconds to listen (default 3)")
+    p.add_argument("--watch", action="store_true", help="keep listening; print peers as they come and go")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--interface", action="append", metavar="IF", help="browse only on IF (repeatable)")
+    p.set_defaults(func=cmd_peers)
 
     p = sub.add_parser("demo", help="a host and bots on this machine, over loopback TCP")
     p.add_argument("--game", default="manila")

@@ -41,6 +41,7 @@ from lantable.protocol import (
     ListTables,
     Message,
     Ping,
+    ProtocolError,
     Resume,
     Sync,
     Tables,
@@ -95,6 +96,7 @@ class Client:
         self._last_seq: dict[str, int] = {}
         self._send_lock = trio.Lock()
         self.errors: list[Error] = []  # unsolicited errors (e.g. a seat resumed elsewhere)
+        self.protocol_error: ProtocolError | None = None  # why the connection ended, if the host erred
         self.closed = trio.Event()
 
     # -- plumbing -------------------------------------------------------------------
@@ -141,6 +143,8 @@ class Client:
                 self._dispatch(event, nursery)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
+        except ProtocolError as exc:  # the host broke the protocol: this connection is over
+            self.protocol_error = exc
         finally:
             self.closed.set()
             for pending in self._pending.values():

@@ -1,0 +1,103 @@
+"""The LAN side of the CLI: list peers and their tables, find a free seat.
+
+Peers are found with zeroconf (``lantable.host.discovery``); their tables are then
+fetched over TCP with the ordinary client library, since DNS-SD TXT records carry
+only a summary.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+from typing import TYPE_CHECKING, Any, Final
+
+import trio
+
+from .client import ClientError, open_client
+
+if TYPE_CHECKING:
+    from lantable.host.discovery import PeerInfo
+
+LOGGER = logging.getLogger(__name__)
+
+FETCH_TIMEOUT: Final = 3.0  # seconds to connect to a found peer and list its tables
+
+
+def _best_address(peer: PeerInfo) -> str:
+    """Prefer IPv4, then global IPv6; link-local IPv6 needs a scope we may not know."""
+    def rank(addr: str) -> tuple[int, str]:
+        ip = ipaddress.ip_address(addr.split("%")[0])
+        return (0 if ip.version == 4 else 2 if ip.is_link_local else 1, addr)
+
+    return sorted(peer.addresses, key=rank)[0]
+
+
+async def fetch_tables(peer: PeerInfo) -> dict[str, Any]:
+    """The peer as JSON-able data, with its tables fetched over TCP (or the error)."""
+    address = _best_address(peer)
+    out: dict[str, Any] = {
+        "name": peer.name, "peer_id": peer.peer_id, "address": address, "port": peer.port,
+        "addresses": list(peer.addresses), "games": list(peer.games), "open_tables": peer.open_tables,
+        "tables": None, "error": None,
+    }
+    try:
+        with trio.fail_after(FETCH_TIMEOUT):
+            async with open_client(address, peer.port, name="lantable-peers") as client:
+                out["tables"] = await client.list_tables()
+    except (OSError, ClientError, trio.TooSlowError) as exc:
+        out["error"] = f"{type(exc).__name__}: {exc}"
+    return out
+
+
+async def lan_peers(timeout: float, interfaces: list[str] | None) -> list[dict[str, Any]]:
+    """Every peer found within ``timeout`` seconds, with its tables."""
+    from lantable.host.discovery import find_peers
+
+    peers = await find_peers(timeout=timeout, interfaces=interfaces)
+    results: list[dict[str, Any]] = []
+
+    async def one(peer: PeerInfo) -> None:
+        results.append(await fetch_tables(peer))
+
+    async with trio.open_nursery() as nursery:
+        for peer in peers:
+            nursery.start_soon(one, peer)
+    return sorted(results, key=lambda p: (p["name"], p["peer_id"]))
+
+
+async def find_free_table(*, game: str | None, timeout: float,
+                          interfaces: list[str] | None) -> tuple[str, int, str] | None:
+    """(address, port, table) of a waiting table with a free seat, or None.
+
+    Tables of ``game`` only, when given; the oldest listed first, so several
+    bots started together fill the same table.
+    """
+    for peer in await lan_peers(timeout, interfaces):
+        for table in peer["tables"] or ():
+            if table["status"] == "waiting" and table["taken"] < table["seats"] and \
+                    (game is None or table["game"] == game):
+                return peer["address"], peer["port"], table["id"]
+    return None
+
+
+async def find_peer(*, name: str | None, timeout: float,
+                    interfaces: list[str] | None) -> tuple[str, int] | None:
+    """(address, port) of a peer (the one called ``name``, if given), or None."""
+    for peer in await lan_peers(timeout, interfaces):
+        if peer["error"] is None and (name is None or peer["name"] == name):
+            return peer["address"], peer["port"]
+    return None
+
+
+def format_peers(peers: list[dict[str, Any]]) -> str:
+    if not peers:
+        return "no peers found"
+    lines = []
+    for p in peers:
+        lines.append(f"{p['name']}  {p['address']}:{p['port']}  (peer {p['peer_id']}, "
+                     f"{len(p['games'])} games, {p['open_tables']} open tables)")
+        if p["error"]:
+            lines.append(f"    unreachable: {p['error']}")
+        for t in p["tables"] or ():
+            lines.append(f"    table {t['id']}  {t['game']:16} {t['taken']}/{t['seats']} seats  {t['status']}")
+    return "\n".join(lines)
