@@ -12,6 +12,7 @@ attack, ``to`` torpedo attack (5.7).
 
 from __future__ import annotations
 
+from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
 from .data import ACTIONS, PRIZE_EXHAUST_CHECK, PRIZE_TORPEDO_CHECK, PURSUIT_CHECK, SHIPS
@@ -672,8 +673,13 @@ def step(S: State, rng: random.Random, ev: Events) -> None:
             ctx["st"] = "roll"
             if k == "mi":
                 ctx["tg"] = list(S["p"][ctx["d"]]["mer"])
+                ctx["st"] = "morder"
             if _has_hand(S, ctx["d"]):
                 S["pend"] = {"k": "react", "s": ctx["d"]}
+        elif st == "morder":  # 5.7.3: the attacker orders the merchants
+            ctx["st"] = "roll"
+            if len(ctx["tg"]) > 1:
+                S["pend"] = {"k": "mine_order", "s": ph}
         elif st == "pursue":
             ctx["st"] = "roll"
             S["pend"] = {"k": "pursue", "s": ph}
@@ -775,6 +781,9 @@ def offers(S: State, pend: dict[str, Any]) -> list[dict[str, Any]]:
                          if ACTIONS[e["c"]]["type"] == "boarding_party"]
     if k in ("pursue", "shallows"):
         return [DONE, {"type": "pursue"}]
+    if k == "mine_order":
+        return [{"type": "order_targets", "ships": list(p)}
+                for p in permutations(sorted(ctx["tg"]))]
     if k == "post":
         return _post_offers(S, ctx)
     # react
@@ -802,6 +811,10 @@ def decide(S: State, rng: random.Random, pend: dict[str, Any], action: dict[str,
     ctx = S["stack"][-1]
     if k == "shallows":
         _shallows(S, rng, ctx, typ == "pursue", ev)
+        return
+    if k == "mine_order":
+        ctx["tg"] = list(action["ships"])
+        ev.append({"type": "mine_order", "ships": ctx["tg"]})
         return
     if typ in ("done", "pass"):
         return

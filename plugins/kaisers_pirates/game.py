@@ -187,6 +187,11 @@ def game_describe_action(state: dict[str, Any], seat: int, action: dict[str, Any
     if t == "leave_refuge":
         mate = " and joins your teammate" if action.get("to_mate") else ""
         return f"{_ship(action['ship'])} leaves its Island Refuge{mate}"
+    if t == "discard":
+        a, b = action["top"]
+        return f"discard, leaving {_card(b)} on top of {_card(a)}"
+    if t == "order_targets":
+        return "mines hit " + ", ".join(_ship(s) for s in action["ships"]) + " in this order"
     if t == "to_mate":
         ships = action["ships"]
         return "give " + (", ".join(_ship(s) for s in ships) if ships else "no ship") + \

@@ -11,6 +11,9 @@ Decision kinds in ``S["pend"]["k"]`` and their actions, in the order listed by
   ``resupply`` (6.12), ``leave_refuge``, ``end_turn``.
 - ``attach`` / ``board`` / ``pursue`` / ``shallows`` (phasing), ``react`` / ``post`` (defender),
   ``reflag`` (whoever's ship was revealed): first ``done``/``pass``, then cards by id.
+- ``discard`` (phasing, 2+ committed cards): ``discard {top: [second, top]}`` for
+  each ordered pair by ascending ids; ``mine_order`` (phasing): each order of the
+  merchants, ``order_targets {ships}``.
 - ``order`` (Intelligence), ``exchange`` (Exchange Information), ``give_ships``
   (team Breakout), ``keep`` (all seats with surviving ships, simultaneous and secret).
 """
@@ -69,7 +72,18 @@ def legal_actions(S: State, seat: int) -> list[Action]:
         return cards.exchange_offers(S, seat)
     if k == "give_ships":
         return cards.give_ships_offers(S, seat)
+    if k == "discard":
+        return _discard_offers(S)
     return fights.offers(S, pend)
+
+
+def _discard_offers(S: State) -> list[Action]:
+    """The two cards to end on top (the only ones anyone may look at, R 3.1.7).
+
+    ``top`` is [second from top, top]; the other cards go first in commit order.
+    """
+    com = sorted(e["c"] for e in S["T"]["com"])
+    return [{"type": "discard", "top": [a, b]} for a in com for b in com if a != b]
 
 
 def _commit_offers(S: State, seat: int, only: list[int] | None = None) -> list[Action]:
@@ -237,6 +251,11 @@ def apply_legal(S: State, seat: int, action: Action, rng: random.Random, ev: Eve
         S["stack"].pop()
         cards.move_to_mate(S, seat, action["ships"], ev)
         return
+    if k == "discard":
+        top = action["top"]
+        T["com"] = [e for e in T["com"] if e["c"] not in top] + \
+            [next(e for e in T["com"] if e["c"] == c) for c in top]
+        return
     fights.decide(S, rng, pend, action, ev)
 
 
@@ -268,6 +287,9 @@ def advance(S: State, rng: random.Random, ev: Events) -> None:
             S["pend"] = {"k": "resolve", "s": T["p"]}
         elif ph == "phantom":
             solo.phantom_turn(S, rng, ev)
+        elif ph == "end" and not T["fog"] and len(T["com"]) > 1:
+            T["ph"] = "discard"  # R 3.1.5: the phasing player orders his discards
+            S["pend"] = {"k": "discard", "s": T["p"]}
         else:
             _end_turn(S, rng, ev)
 

@@ -311,6 +311,8 @@ def test_6_17_intelligence_hand_and_deck(kp) -> None:
     assert S["adeck"][-3:][::-1] == order
     assert kp.GAME.view(S, 0)["me"]["peek"] == order
     kp.act(S, {"type": "end_turn"})
+    kp.act(S, {"type": "discard", "top": [i2, i1]})
+    assert S["adisc"][-2:] == [i2, i1]
     assert order[0] in S["p"][0]["hand"]  # the player drew the first of them
     assert kp.GAME.view(S, 0)["me"]["peek"] == order[1:]
 
@@ -370,7 +372,10 @@ def test_6_21_lay_mines_attack_every_merchant(kp) -> None:
     kp.commit(S, lm, "mines", kp.sid("Meteor"))
     kp.act(S, {"type": "done"})
     # Bowes Castle d6: 7 vs 4 damaged; Invercoe d4: 4 vs 2 sunk; Mount Temple d10: 5 vs 5
-    ev = kp.act(S, {"type": "play", "card": lm, "target_seat": 1},
+    kp.act(S, {"type": "play", "card": lm, "target_seat": 1})
+    order = [kp.sid("Bowes Castle"), kp.sid("Invercoe"), kp.sid("Mount Temple")]
+    assert len(kp.GAME.legal_actions(S, 0)) == 6
+    ev = kp.act(S, {"type": "order_targets", "ships": order},
                 D(kp, [(10, 7), (4, 1)], R([6], 4), [(10, 1), (4, 4)], R([4], 2),
                   [(10, 5), (4, 1)], R([10], 5)))
     assert [e["result"] for e in kp.of(ev, "result")] == ["damaged", "sunk", "none"]
@@ -680,7 +685,9 @@ def test_6_42_submarine_torpedo_and_6_43_uc_mines(kp) -> None:
     kp.act(S, {"type": "play", "card": u, "target": kp.sid("Bowes Castle")})
     ev = kp.act(S, {"type": "done"}, D(kp, R(ACTIONS[u]["torp"], 6), R([6], 3)))
     assert kp.of(ev, "result")[0]["result"] == "sunk"
-    ev = kp.act(S, {"type": "play", "card": uc, "mode": "mines", "target_seat": 1},
+    kp.act(S, {"type": "play", "card": uc, "mode": "mines", "target_seat": 1})
+    rest = sorted(S["p"][1]["mer"])
+    ev = kp.act(S, {"type": "order_targets", "ships": rest},
                 D(kp, R(ACTIONS[uc]["mine"], 2), R([4], 2), R(ACTIONS[uc]["mine"], 1),
                   R([10], 1)))
     assert [e["result"] for e in kp.of(ev, "result")] == ["none", "none"]

@@ -41,7 +41,8 @@ def test_appendix_b_worked_three_player_example(kp) -> None:
     roll = kp.of(ev, "roll")[0]
     assert (roll["a"], roll["d"]) == (8, 4)  # 6 + 2 = 8 >= 2 x 4
     assert S["p"][0]["vp"] == [{"s": leopard, "m": 1, "h": "sunk"}]
-    ev = kp.act(S, {"type": "end_turn"})
+    kp.act(S, {"type": "end_turn"})
+    ev = kp.act(S, {"type": "discard", "top": [rec, sa]})  # P1 orders his discards
     assert kp.of(ev, "discarded")[0]["cards"] == [rec, sa]
     assert len(S["p"][0]["hand"]) == 4  # QQQ, Fast Ship, Collier + 1 drawn
     assert S["turn"] == 1
@@ -80,7 +81,8 @@ def test_appendix_b_worked_three_player_example(kp) -> None:
     assert (roll["a"], roll["d"]) == (5, 1)
     assert S["p"][1]["vp"] == [{"s": sid("Maria"), "m": 1, "h": "sunk_m"}]
     kp.act(S, {"type": "pass"})  # P1 could answer the sinking with Mistaken Identity
-    ev = kp.act(S, {"type": "end_turn"})
+    kp.act(S, {"type": "end_turn"})
+    ev = kp.act(S, {"type": "discard", "top": [bp, u27]})
     assert kp.of(ev, "discarded")[0]["cards"] == [lm, gh, bp, u27] + [
         c for c in kp.of(ev, "discarded")[0]["cards"][4:]]
     assert len(kp.of(ev, "discarded")[0]["cards"]) == 6  # 4 own + P1's 2 reactions
@@ -103,10 +105,12 @@ def test_appendix_b_worked_three_player_example(kp) -> None:
                 kp.Dice((10, 6), (4, 3), (10, 9)))
     assert kp.of(ev, "interception_cancelled")
     assert S["sh"][pef]["dmg"] == 1
-    # mines in force order: Bowes Castle 7 vs 4, Invercoe 4 vs 2, Mount Temple 5 vs 5
+    # mines in P3's chosen order: Bowes Castle 7 vs 4, Invercoe 4 vs 2, Mount Temple 5 vs 5
     kp.act(S, {"type": "play", "card": lm3, "target_seat": 1})
     kp.act(S, {"type": "done"})
-    ev = kp.act(S, {"type": "pass"}, kp.Dice((10, 7), (4, 1), (6, 4), (10, 1), (4, 4), (4, 2)))
+    kp.act(S, {"type": "pass"})  # no Minesweeper
+    order = [sid("Bowes Castle"), sid("Invercoe"), sid("Mount Temple")]
+    ev = kp.act(S, {"type": "order_targets", "ships": order}, kp.Dice((10, 7), (4, 1), (6, 4), (10, 1), (4, 4), (4, 2)))
     assert [e["result"] for e in kp.of(ev, "result")] == ["damaged", "sunk"]
     ev = kp.act(S, {"type": "pass"}, kp.Dice((10, 5), (4, 1), (10, 5)))  # no Mistaken Identity
     assert [e["result"] for e in kp.of(ev, "result")] == ["none"]
@@ -117,7 +121,8 @@ def test_appendix_b_worked_three_player_example(kp) -> None:
     kp.act(S, {"type": "play", "card": intel, "mode": "deck"})
     top = S["adeck"][-3:][::-1]
     kp.act(S, {"type": "order", "cards": sorted(top)})
-    ev = kp.act(S, {"type": "end_turn"})
+    kp.act(S, {"type": "end_turn"})
+    ev = kp.act(S, {"type": "discard", "top": [lm3, intel]})
     assert sorted(kp.of(ev, "discarded")[0]["cards"]) == sorted([fs, lm3, intel, S["adisc"][-1]])
     assert S["p"][0]["wait"] == {"t": "deception", "c": dec}
     assert sorted(top)[0] in S["p"][2]["hand"]  # P3 drew the card he put on top
