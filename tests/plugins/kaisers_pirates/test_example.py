@@ -110,7 +110,8 @@ def test_appendix_b_worked_three_player_example(kp) -> None:
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "pass"})  # no Minesweeper
     order = [sid("Bowes Castle"), sid("Invercoe"), sid("Mount Temple")]
-    ev = kp.act(S, {"type": "order_targets", "ships": order}, kp.Dice((10, 7), (4, 1), (6, 4), (10, 1), (4, 4), (4, 2)))
+    ev = kp.act(S, {"type": "order_targets", "ships": order},
+                kp.Dice((10, 7), (4, 1), (6, 4), (10, 1), (4, 4), (4, 2)))
     assert [e["result"] for e in kp.of(ev, "result")] == ["damaged", "sunk"]
     ev = kp.act(S, {"type": "pass"}, kp.Dice((10, 5), (4, 1), (10, 5)))  # no Mistaken Identity
     assert [e["result"] for e in kp.of(ev, "result")] == ["none"]
