@@ -94,6 +94,14 @@ def sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
         known |= {c for _s, c in T["rx"]}
     pool = [c for c in v["actions"] if c not in known]
     rng.shuffle(pool)
+    # cards seen in a hand with Intelligence and not seen leaving it since are
+    # assumed to be still there (up to the hand's size)
+    still: list[int] = []
+    seen = me["seen"]
+    if seen is not None and seen["seat"] != seat:
+        room = v["players"][seen["seat"]]["hand_n"]
+        still = [c for c in seen["cards"] if c in pool][:room]
+        pool = [c for c in pool if c not in still]
     S["p"] = []
     for i, pv in enumerate(v["players"]):
         p = {k: copy.deepcopy(pv[k]) for k in pv if k != "hand_n"}
@@ -101,7 +109,9 @@ def sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
             p.update({"hand": list(me["hand"]), "peek": list(me["peek"]),
                       "seen": copy.deepcopy(me["seen"]), "give": list(me["give"])})
         else:
-            p.update({"hand": [pool.pop() for _ in range(pv["hand_n"])], "peek": [],
+            mine = still if seen is not None and i == seen["seat"] else []
+            hand = mine + [pool.pop() for _ in range(pv["hand_n"] - len(mine))]
+            p.update({"hand": hand, "peek": [],
                       "seen": None, "give": []})
         S["p"].append(p)
     if T is not None:

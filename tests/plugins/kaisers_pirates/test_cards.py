@@ -302,6 +302,8 @@ def test_6_17_intelligence_hand_and_deck(kp) -> None:
     seen = kp.of(ev, "seen_hand")[0]
     assert seen["to"] == [0]
     assert seen["cards"] == sorted(S["p"][1]["hand"])
+    sample = kp.GAME.sample_state(kp.GAME.view(S, 0), 0, random.Random(5))
+    assert sorted(sample["p"][1]["hand"]) == seen["cards"]  # what was seen stays there
     kp.act(S, {"type": "play", "card": i2, "mode": "deck"})
     assert S["pend"]["k"] == "order"
     top = S["adeck"][-3:][::-1]
