@@ -315,3 +315,21 @@ async def test_restart_rebuilds_tables_and_seats_resume(registry, tmp_path):
             assert await a.act(table, {"type": "add", "n": 1}) == 4
         assert running.peer.tables[table].table.status == "finished"
         nursery.cancel_scope.cancel()
+
+
+async def test_ipv6_loopback(registry, tmp_path, nursery):
+    import socket
+
+    if not socket.has_ipv6:
+        pytest.skip("no IPv6 on this machine")
+    from lantable.host.peer import serve_peer
+
+    try:
+        running = await nursery.start(lambda task_status: serve_peer(
+            registry=registry, db=str(tmp_path / "v6.sqlite"), bind="::1", port=0, task_status=task_status))
+    except OSError as exc:
+        pytest.skip(f"cannot listen on ::1: {exc}")
+    async with open_client("::1", running.port, name="six") as client:
+        table = await client.create("tally", 1, seed=1)
+        await client.join(table)
+        assert await client.act(table, {"type": "add", "n": 1}) == 1
