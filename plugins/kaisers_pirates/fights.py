@@ -23,6 +23,7 @@ from .rules import (
     damage,
     dmg_mod,
     kind,
+    new_status,
     opposed,
     remove_ship,
     to_used,
@@ -253,8 +254,7 @@ def _gi_sunk_or_captured(S: State, rng: random.Random, ctx: Ctx, m: int, res: st
     if capture:
         if res == "sunk":  # 5.9: captured as a hidden Prize
             remove_ship(S, m)
-            S["sh"][m] = {"o": ph, "rev": False, "dmg": 0, "ls": False, "ref": None, "reft": -1,
-                          "prize": True}
+            S["sh"][m] = new_status(ph, prize=True)
             S["p"][ph]["ger"].append(m)
             ev.append({"type": "captured", "ship": m, "seat": ph, "by": ctx["ship"]})
             _prize_resupply_auto(S, ctx["ship"], ev)

@@ -87,7 +87,7 @@ def new_state(seats: int, o: dict[str, Any], rng: random.Random, ev: Events) -> 
     rng.shuffle(S["wdeck"])
     rng.shuffle(S["mdeck"])
     if mode == "solo":
-        S["solo"] = {"deck": [], "used": [], "refuge": [], "deception": False, "recon": False}
+        S["solo"] = {"deck": [], "recon": False}  # Solitaire deck, Recon on the phantom
     return S
 
 
@@ -267,5 +267,4 @@ def cleanup_round(S: State, keep: dict[int, list[int]], ev: Events) -> None:
     S["adisc"] = []
     S["aside"] = []
     if S["solo"] is not None:
-        S["solo"].update({"deck": [], "used": [], "refuge": [], "deception": False,
-                          "recon": False})
+        S["solo"].update({"deck": [], "recon": False})

@@ -1,7 +1,7 @@
 """Shared rule helpers: dice, ship status, moving cards, who may target whom.
 
-Everything here works on the plain-data state described in ``state.py``'s
-docstring (see ``rounds.new_state``).
+Everything here works on the plain-data state described in the docstring of
+``rounds.py``.
 """
 
 from __future__ import annotations
@@ -93,9 +93,6 @@ def attack_targets(S: State, me: int) -> list[int]:
 # ---------------------------------------------------------------------------
 
 
-def ship(sid: int) -> dict[str, Any]:
-    return SHIPS[sid]
-
 
 def kind(S: State, sid: int) -> str:
     """warship, raider, merchant or prize (a captured merchant)."""
@@ -111,12 +108,6 @@ def hidden(S: State, sid: int) -> bool:
     return k in ("raider", "prize") and not S["sh"][sid]["rev"]
 
 
-def recognized(S: State, sid: int) -> bool:
-    return not hidden(S, sid)
-
-
-def owner(S: State, sid: int) -> int:
-    return S["sh"][sid]["o"]
 
 
 def new_status(owner_seat: int, prize: bool = False) -> dict[str, Any]:
@@ -208,20 +199,8 @@ def refill_merchants(S: State, rng: random.Random, ev: Events) -> None:
 
 
 # ---------------------------------------------------------------------------
-# Action cards
+# Scoring
 # ---------------------------------------------------------------------------
-
-
-def card(aid: int) -> dict[str, Any]:
-    return ACTIONS[aid]
-
-
-def ctype(aid: int) -> str:
-    return ACTIONS[aid]["type"]
-
-
-def hand_of_type(S: State, seat: int, t: str) -> list[int]:
-    return [c for c in S["p"][seat]["hand"] if ACTIONS[c]["type"] == t]
 
 
 def vp_total(S: State, seat: int) -> int:

@@ -46,7 +46,7 @@ def test_3_1_action_deck_sizes_per_player_count(kp) -> None:
         assert len(S["adeck"]) + sum(len(p["hand"]) for p in S["p"]) == deck
         assert all(len(p["hand"]) == 6 and len(p["ger"]) == 3 and len(p["mer"]) == 3
                    for p in S["p"])
-        assert all(not rules.recognized(S, s) for p in S["p"] for s in p["ger"]
+        assert all(rules.hidden(S, s) for p in S["p"] for s in p["ger"]
                    if SHIPS[s]["kind"] == "raider")
 
 
