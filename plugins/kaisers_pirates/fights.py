@@ -188,7 +188,6 @@ def _attach(S: State, ctx: Ctx, action: dict[str, Any], ev: Events) -> None:
     if t in ("good_hunting", "shipping_lanes"):
         ctx["tg"] += action["extra"]
         S["T"]["icpt"] += action["extra"]
-        ctx["multi"] = True
     elif t == "surprise_attack":
         ctx["sa"] = True
     elif t == "searchlight":
