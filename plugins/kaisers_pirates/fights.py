@@ -46,6 +46,11 @@ DONE = {"type": "done"}
 # ---------------------------------------------------------------------------
 
 
+def _plain(cd: dict[str, Any]) -> dict[str, Any]:
+    """A copy of card data for the state: the state never shares lists with ``data``."""
+    return {k: list(v) if isinstance(v, list) else v for k, v in cd.items()}
+
+
 def _opt(S: State, name: str) -> bool:
     return bool(S["o"][name])
 
@@ -329,7 +334,7 @@ def _gi_apply_reaction(S: State, rng: random.Random, ctx: Ctx, action: dict[str,
                        cd: dict[str, Any], cid: int | None, ev: Events) -> None:
     t = cd["type"]
     x, m, d = ctx["ship"], ctx["tg"][ctx["i"]], ctx["d"]
-    ctx["rx"], ctx["rxc"], ctx["rxd"] = t, cid, cd
+    ctx["rx"], ctx["rxc"], ctx["rxd"] = t, cid, _plain(cd)
     ctx["rxn"] += 1
     ctx["st"] = "roll"
     if t == "slim_pickings":  # R 3.3.40, A-26
@@ -466,7 +471,7 @@ def start_bi(S: State, cid: int | None, target: int, via: str,
     cd = ACTIONS[cid] if cd is None else cd
     dice = cd["icpt"] if via == "brit" else cd["att"]
     ctx = {"k": "bi", "c": cid, "tg": [target], "i": 0, "d": d, "via": via,
-                       "dice": dice, "night": cd["night"] and via == "brit", "sa": False,
+                       "dice": list(dice), "night": cd["night"] and via == "brit", "sa": False,
            "sl": False, "sc": False, "st": "attach" if via == "brit" else "react",
            "rx": None, "rxn": 0}
     S["stack"].append(ctx)
@@ -551,7 +556,7 @@ def start_mines(S: State, cid: int, target_seat: int, dice: list[int], ship_id: 
     T["att"] = target_seat
     if ship_id is not None:
         T["acted"].append(ship_id)
-    S["stack"].append({"k": "mi", "c": cid, "d": target_seat, "dice": dice, "tg": [], "i": 0,
+    S["stack"].append({"k": "mi", "c": cid, "d": target_seat, "dice": list(dice), "tg": [], "i": 0,
                        "sc": False, "sa": False, "sl": False, "night": False, "st": "attach",
                        "rx": None, "rxn": 0})
 
@@ -565,7 +570,7 @@ def start_torpedo(S: State, cid: int | None, target: int,
     sub = ACTIONS[cid] if sub is None else sub
     S["stack"].append({"k": "to", "c": cid, "d": d, "tg": [target], "i": 0, "sc": False,
                        "sa": False, "sl": False, "night": False, "st": "attach", "rx": None,
-                       "rxn": 0, "sub": {k: sub[k] for k in ("torp", "gun", "def")}})
+                       "rxn": 0, "sub": {k: list(sub[k]) for k in ("torp", "gun", "def")}})
 
 
 def _sc_attachables(S: State, ctx: Ctx) -> list[dict[str, Any]]:
@@ -851,7 +856,7 @@ def decide(S: State, rng: random.Random, pend: dict[str, Any], action: dict[str,
         ctx["st"] = "end"
     else:
         ctx["rxn"] += 1
-        ctx["rx"], ctx["rxc"], ctx["rxd"] = cd["type"], cid, cd
+        ctx["rx"], ctx["rxc"], ctx["rxd"] = cd["type"], cid, _plain(cd)
         if cd["type"] == "razzle_dazzle":
             ok, _c, _r = challenge(S, rng, ev, "razzle_dazzle", seat, cd["ch"], 0, S["T"]["p"],
                                    cd["re"])

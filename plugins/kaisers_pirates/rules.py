@@ -39,9 +39,9 @@ def opposed(S: State, rng: random.Random, ev: Events, what: str, a_seat: int | N
     fd = roll(rng, d_dice)
     a = max(1, max(fa) + a_mod)
     d = max(1, max(fd) + d_mod)
-    ev.append({"type": "roll", "what": what, "a_seat": a_seat, "a_dice": a_dice, "a_faces": fa,
-               "a_mod": a_mod, "a": a, "d_seat": d_seat, "d_dice": d_dice, "d_faces": fd,
-               "d_mod": d_mod, "d": d})
+    ev.append({"type": "roll", "what": what,
+               "a_seat": a_seat, "a_dice": list(a_dice), "a_faces": fa, "a_mod": a_mod, "a": a,
+               "d_seat": d_seat, "d_dice": list(d_dice), "d_faces": fd, "d_mod": d_mod, "d": d})
     return a, d
 
 
