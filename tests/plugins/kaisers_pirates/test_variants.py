@@ -352,3 +352,50 @@ def test_6_5_3_no_breakout_with_four_players(kp) -> None:
     assert len(S["actions"]) == 97
     assert not any(ACTIONS[c]["type"] == "breakout" for c in S["actions"])
     kp.check_cards(S)
+
+
+def _phantom_table(kp, **kw):
+    S = kp.GAME.setup(1, {}, random.Random(4))
+    S2 = kp.table(seats=2, forces={0: FORCES[0], 1: FORCES[1]}, turn_seat=1, **kw)
+    S2["mode"], S2["seats"], S2["solo"] = "solo", 1, S["solo"]
+    from lantable.plugins.kaisers_pirates import turn
+    turn.new_turn(S2, 1)
+    S2["pend"] = None
+    return S2, turn
+
+
+def test_8_2_4_item_9_deception_on_the_phantom_one_card(kp) -> None:
+    S, turn = _phantom_table(kp)
+    dec = next(c["id"] for c in ACTIONS if c["type"] == "deception")
+    S["adeck"].remove(dec) if dec in S["adeck"] else S["aside"].remove(dec)
+    S["p"][1]["wait"] = {"t": "deception", "c": dec}
+    ev: list = []
+    turn.advance(S, random.Random(2), ev)
+    assert len(kp.of(ev, "red_die")) == 1  # one card, column 3 or 4, then the turn ends
+    assert S["turn"] == 0
+    assert S["p"][1]["wait"] is None
+    assert dec in S["adisc"]
+    kp.check_cards(S)
+
+
+def test_8_2_4_item_6_phantom_fog_bank_is_no_card(kp) -> None:
+    S, turn = _phantom_table(kp)
+    fog = next(i for i in range(20) if SOLO[i]["cols"][2][0] == "fog_bank")
+    rng = kp.Dice(seed=1)
+    orig = rng.shuffle
+
+    def fixed(x):
+        orig(x)
+        if len(x) == 20:
+            x.remove(fog)
+            x.append(fog)
+
+    rng.shuffle = fixed  # type: ignore[method-assign]
+    rng.push((4, 3))  # column 3: Fog Bank (ET)
+    ev: list = []
+    turn.advance(S, rng, ev)
+    assert kp.of(ev, "placed_on")[0] == {"type": "placed_on", "card": None, "seat": 0}
+    # the fogged player's turn then passes by itself: no play, no draw
+    assert kp.of(ev, "fog_bank_turn")[0]["seat"] == 0
+    assert S["p"][0]["wait"] is None
+    kp.check_cards(S)
