@@ -138,7 +138,14 @@ def _ship(sid: int) -> str:
 
 
 def _card(cid: int) -> str:
-    return ACTIONS[cid]["name"]
+    return f"{ACTIONS[cid]['name']} #{cid}"
+
+
+def _half(cid: int) -> str:
+    """The Interception half: British dice and the Night symbol."""
+    c = ACTIONS[cid]
+    dice = "/".join(str(d) for d in c["icpt"])
+    return f"{dice}{', night -1' if c['night'] else ''}"
 
 
 @hookimpl
@@ -146,13 +153,23 @@ def game_describe_action(state: dict[str, Any], seat: int, action: dict[str, Any
     t = action.get("type")
     c = action.get("card")
     if t == "commit":
-        use = {"icpt": f"as an interception by {_ship(action['ship'])}" if "ship" in action else "",
-               "brit": "as a British-forces interception",
+        night = " (night -1)" if ACTIONS[c]["night"] else ""
+        use = {"icpt": f"as an interception by {_ship(action.get('ship', 0))}{night}",
+               "brit": f"as a British-forces interception ({_half(c)})",
                "mines": f"to lay mines with {_ship(action.get('ship', 0))}",
                "act": "for its action"}[action["use"]]
         return f"commit {_card(c)} {use}"
     if t == "play":
-        bits = [f"play {_card(c)}"]
+        entry = next((e for e in state["T"]["com"] if e["c"] == c), None) if state["T"] else None
+        use = entry["use"] if entry else "act"
+        if use == "icpt":
+            bits = [f"{_ship(entry['ship'])} intercepts with {_card(c)}"]
+        elif use == "brit":
+            bits = [f"British forces intercept with {_card(c)} ({_half(c)})"]
+        elif use == "mines":
+            bits = [f"{_ship(entry['ship'])} lays mines with {_card(c)}"]
+        else:
+            bits = [f"play {_card(c)}"]
         if "mode" in action:
             bits.append(f"({action['mode']})")
         if "target" in action:
