@@ -757,3 +757,83 @@ def test_6_1_every_card_type_has_a_test() -> None:
 def test_random_seeded_card_effects_replay(kp) -> None:
     S = kp.GAME.setup(2, {}, random.Random(11))
     assert S == kp.GAME.setup(2, {}, random.Random(11))
+
+
+def test_5_9_prize_survives_british_interception_then_passage_double(kp) -> None:
+    S = start(kp, {0: [DAY[0]]})
+    inv = kp.sid("Invercoe")
+    S["p"][1]["mer"].remove(inv)
+    S["p"][1]["ger"].append(inv)
+    S["sh"][inv]["prize"] = True
+    S["sh"][inv]["rev"] = True
+    kp.commit(S, DAY[0], "brit")
+    kp.act(S, {"type": "done"})
+    dice = ACTIONS[DAY[0]]["icpt"]
+    kp.act(S, {"type": "play", "card": DAY[0], "target": inv},
+           D(kp, R(dice, 1), R([4], 4), R([6], 6), R([8], 1)))
+    assert S["p"][1]["vp"] == [{"s": inv, "m": 2, "h": "passage"}]
+
+
+def test_6_2_blockade_runner_prize_bonus_and_6_33_prize_penalty(kp) -> None:
+    S = start(kp, {0: ["blockade_runner", "rendezvous_missed"]})
+    lovat = kp.sid("Lovat")
+    S["p"][0]["mer"].remove(lovat)
+    S["p"][0]["ger"].append(lovat)
+    S["sh"][lovat]["prize"] = True
+    S["sh"][kp.sid("Leipzig")]["ls"] = True
+    br, rm = card(S, 0, "blockade_runner"), card(S, 0, "rendezvous_missed")
+    kp.commit(S, br, "act")
+    kp.commit(S, rm, "act")
+    kp.act(S, {"type": "done"})
+    ev = kp.act(S, {"type": "play", "card": br}, D(kp, R([10, 6], 1), R([10], 9)))
+    assert kp.of(ev, "roll")[0]["a_mod"] == 2
+    pef = kp.sid("Prinz Eitel Friedrich")
+    S["p"][1]["mer"].remove(kp.sid("Invercoe"))
+    S["p"][1]["ger"].append(kp.sid("Invercoe"))
+    S["sh"][kp.sid("Invercoe")]["prize"] = True
+    ev = kp.act(S, {"type": "play", "card": rm, "target_seat": 1})
+    assert [e["a_mod"] for e in kp.of(ev, "roll")] == [-2, -2, -2]  # prize ignored itself
+    assert pef in S["p"][1]["ger"]
+
+
+def test_6_20_refuge_repair_and_resupply_at_later_turn_start(kp) -> None:
+    S = start(kp, {0: ["island_refuge"]})
+    lz = kp.sid("Leipzig")
+    S["sh"][lz]["dmg"] = 1
+    S["sh"][lz]["ls"] = True
+    c = card(S, 0, "island_refuge")
+    kp.commit(S, c, "act")
+    kp.act(S, {"type": "done"})
+    ir = ACTIONS[c]
+    ev = kp.act(S, {"type": "play", "card": c, "target": lz},
+                D(kp, R(ir["ch"], 1), R(ir["re"], 5), R(ir["ch2"], 1), R(ir["re2"], 5)))
+    assert [e["what"] for e in kp.of(ev, "roll")] == ["refuge_repair", "refuge_resupply"]
+    assert S["sh"][lz]["dmg"] == 1
+    S["p"][1]["hand"] = []
+    S["p"][2]["hand"] = []
+    kp.act(S, {"type": "end_turn"})
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "end_turn"})
+    kp.act(S, {"type": "done"})
+    ev = kp.act(S, {"type": "end_turn"},
+                D(kp, R(ir["ch"], 9), R(ir["re"], 1), R(ir["ch2"], 9), R(ir["re2"], 1)))
+    assert S["turn"] == 0
+    assert S["sh"][lz]["dmg"] == 0
+    assert not S["sh"][lz]["ls"]
+    # Heavy Weather and British interceptions cannot reach it
+    assert kp.GAME.legal_actions(S, 0)[-1] == {"type": "done"}
+    assert {"type": "leave_refuge", "ship": lz} in kp.GAME.legal_actions(S, 0)
+
+
+def test_6_37_no_wireless_intercept_in_the_extra_turn(kp) -> None:
+    S = start(kp, {0: ["second_chance", "wireless_intercept"]})
+    sc, wi = S["p"][0]["hand"]
+    S["adisc"] = [S["adeck"].pop(0), S["adeck"].pop(0)]
+    kp.commit(S, sc, "act")
+    kp.act(S, {"type": "done"})
+    kp.act(S, {"type": "play", "card": sc})
+    kp.act(S, {"type": "end_turn"})
+    assert S["T"]["extra"]
+    kp.commit(S, wi, "act")
+    kp.act(S, {"type": "done"})
+    assert kp.GAME.legal_actions(S, 0) == [{"type": "end_turn"}]
