@@ -262,6 +262,7 @@ def perform(S: State, rng: random.Random, seat: int, cd: dict[str, Any], c: int 
             n = min(S["seats"] if S["mode"] != "solo" else 2, len(S["adeck"]))
             top = S["adeck"][-n:][::-1]
             ev.append({"type": "seen_deck_top", "cards": top, "to": [seat]})
+            P["peek"] = list(top)  # known from now on (view and sampler)
             S["stack"].append({"k": "order", "n": n})
             S["pend"] = {"k": "order", "s": seat}
     elif t == "interned":  # R 3.3.18, A-30

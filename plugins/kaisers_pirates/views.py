@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
+from .data import ACTIONS
 from .turn import to_act
 
 if TYPE_CHECKING:
@@ -25,6 +26,23 @@ _PLAYER_PUBLIC = ("ger", "mer", "vp", "wait", "skip", "wi", "turns", "rp", "rvp"
 _TURN_PUBLIC = ("p", "ph", "att", "icpt", "acted", "sc", "extra", "wi", "rev0", "rx", "dec",
                 "fog", "left", "resup")
 # T["stolen"] is secret (which cards were taken): only the phasing seat sees it
+
+
+_PLACEMENT_ORDER = {"mines": 0, "act": 1, "icpt": 2, "brit": 3}
+
+
+def _fits(v: dict[str, Any], c: int, use: str) -> bool:
+    """Could card ``c`` have been committed for ``use`` (turn._commit_offers)?"""
+    cd = ACTIONS[c]
+    k, t = cd["kind"], cd["type"]
+    team = v["mode"] == "team"
+    if use == "mines":
+        return t == "lay_mines"
+    if use == "act":
+        return (k in ("N", "A") and t != "lay_mines") or t == "reflag" or (k == "T" and team)
+    if use == "icpt":
+        return not (k == "T" and not team and not v["o"]["a13_any_interception"])
+    return True
 
 
 def view(S: State, seat: int | None) -> dict[str, Any]:
@@ -102,6 +120,15 @@ def sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
         room = v["players"][seen["seat"]]["hand_n"]
         still = [c for c in seen["cards"] if c in pool][:room]
         pool = [c for c in pool if c not in still]
+    S["T"] = None
+    if T is not None:  # face-down committed cards first: their placement constrains them
+        Tn = copy.deepcopy(T)
+        for e in sorted(Tn["com"], key=lambda e: _PLACEMENT_ORDER[e["use"]]):
+            if e["c"] is None:
+                fits = [c for c in pool if _fits(v, c, e["use"])]
+                e["c"] = fits[-1] if fits else pool[-1]
+                pool.remove(e["c"])
+        S["T"] = Tn
     S["p"] = []
     for i, pv in enumerate(v["players"]):
         p = {k: copy.deepcopy(pv[k]) for k in pv if k != "hand_n"}
@@ -114,14 +141,6 @@ def sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
             p.update({"hand": hand, "peek": [],
                       "seen": None, "give": []})
         S["p"].append(p)
-    if T is not None:
-        Tn = copy.deepcopy(T)
-        for e in Tn["com"]:
-            if e["c"] is None:
-                e["c"] = pool.pop()
-        S["T"] = Tn
-    else:
-        S["T"] = None
     if v["adisc"] is None:
         S["adisc"] = [pool.pop() for _ in range(v["adisc_n"])]
     if S["solo"] is not None and isinstance(S["solo"]["deck"], int):

@@ -75,6 +75,8 @@ def _play(kp, seats: int, seed: int) -> int:
                 sample = kp.GAME.sample_state(v, s, random.Random(steps))
                 kp.check_cards(sample)
                 assert kp.GAME.view(sample, s) == v
+                # a search bot sees the same choices in a sampled world
+                assert kp.GAME.legal_actions(sample, s) == kp.GAME.legal_actions(S, s)
                 _leak_check(kp, S, s, random.Random(steps + s))
             msgpack.packb(kp.GAME.view(S, None))
         events = kp.GAME.apply(S, seat, rng.choice(legal), rng)
@@ -93,6 +95,25 @@ def _play(kp, seats: int, seed: int) -> int:
 def test_random_selfplay_ends_and_conserves_cards(kp, seats: int, games: int) -> None:
     for seed in range(games):
         _play(kp, seats, seed)
+
+
+def test_sampled_states_play_on(kp) -> None:
+    """Worlds from game_sample_state are complete: they can be played to the end."""
+    for seats in (1, 2, 3, 4):
+        rng = random.Random(seats)
+        S = kp.GAME.setup(seats, {"team_game": seats == 4}, rng)
+        for step in range(400):
+            if kp.GAME.is_over(S):
+                break
+            seat = rng.choice(kp.GAME.to_act(S))
+            if step % 40 == 0:
+                world = kp.GAME.sample_state(kp.GAME.view(S, seat), seat, random.Random(step))
+                r2 = random.Random(step)
+                while not kp.GAME.is_over(world):
+                    s2 = r2.choice(kp.GAME.to_act(world))
+                    kp.GAME.apply(world, s2, r2.choice(kp.GAME.legal_actions(world, s2)), r2)
+                kp.check_cards(world)
+            kp.GAME.apply(S, seat, rng.choice(kp.GAME.legal_actions(S, seat)), rng)
 
 
 def test_same_seed_same_game(kp) -> None:
