@@ -1,1 +1,186 @@
-"""Manila (Zoch / Z-Man), 3-5 seats. Work in progress: not yet a game (no hooks)."""
+"""Manila (Zoch / Z-Man), 3 to 5 seats: the lantable game plugin.
+
+Rules: ``shared/rules/manila.md`` (cited by section); engine in :mod:`.engine`,
+board values in :mod:`.board`, decisions and options in ``docs/rules/manila.md``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lantable.plugins import IllegalAction, hookimpl
+
+from . import board as B
+from . import engine
+from .heuristic import evaluate
+
+if TYPE_CHECKING:
+    import random
+
+INFO = {
+    "id": "manila",
+    "title": "Manila",
+    "version": "1.0",
+    "min_seats": 3,
+    "max_seats": 5,
+    "options": {
+        "pirates_displace": {"default": False, "help": "7.2 variant: pirates may board a full boat, displacing one accomplice"},
+        "mortgage_any_time": {"default": True, "help": "6.1 / decision 15: mortgage and redeem as free actions at every decision"},
+        "crew_docked_boats": {"default": True, "help": "decision 8: accomplices may take seats on a boat already in Manila"},
+        "second_pirate_may_board": {"default": True, "help": "decision 6: the second pirate may board when the captain stayed"},
+        "stowaway_rule": {"default": "literal", "choices": ["literal", "broke_no_insurance"],
+                          "help": "decision 10: 'literal' = the insurance agent cannot stow away; 'broke_no_insurance' = a broke player cannot take the insurance space"},
+        "hide_cash": {"default": False, "help": "decision 16: cash is secret (default public)"},
+        "tie_break": {"default": "shared", "choices": ["shared", "cash"],
+                      "help": "decision 17: equal fortunes share the win, or (house rule) more cash wins"},
+        "min_raise": {"default": 1, "choices": [1, 2, 5], "help": "decision 4: smallest raise over the current bid"},
+    },
+    "traits": {"chance": True, "hidden_information": True, "simultaneous": False},
+}
+
+# Everything in the state that every seat may see (6.4). The secret keys are
+# "dealt" (the shares dealt at setup) and "mort" (which goods are mortgaged).
+_PUBLIC = ("n", "opt", "bought", "supply", "step", "voyage", "opener", "prev_hm", "hm", "phase",
+           "turn", "bid", "leader", "passed", "goods", "pos", "where", "docked", "yarded", "plundered",
+           "crew", "docks", "yards", "pirates", "pilots", "insurance", "left", "declined", "plan", "pi",
+           "queue", "rolls", "boarding", "boarded", "plunder", "pilot_done", "over")
+
+
+@hookimpl
+def game_info() -> dict[str, Any]:
+    return INFO
+
+
+@hookimpl
+def game_setup(seats: int, options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    state, _ = engine.setup(seats, options, rng)
+    return state
+
+
+@hookimpl
+def game_to_act(state: dict[str, Any]) -> list[int]:
+    return [] if state["over"] else [state["turn"]]
+
+
+@hookimpl
+def game_legal_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    return engine.legal_actions(state, seat)
+
+
+@hookimpl
+def game_apply(state: dict[str, Any], seat: int, action: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+    try:
+        return engine.apply(state, seat, action, rng)
+    except engine.Illegal as exc:
+        raise IllegalAction(str(exc)) from None
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        # A malformed action caught before any change (every handler validates first).
+        raise IllegalAction(f"malformed action {action!r}: {exc!r}") from None
+
+
+@hookimpl
+def game_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    view = {key: state[key] for key in _PUBLIC}
+    view["shares"] = [sum(engine.owned(state, s)) for s in range(state["n"])]
+    view["mortgaged"] = [sum(m) for m in state["mort"]]
+    view["prices"] = {B.GOODS[g]: engine.price(state, g) for g in range(4)}
+    if not state["opt"]["hide_cash"]:
+        view["cash"] = state["cash"]
+    if seat is not None:
+        view["seat"] = seat
+        view["my_cash"] = state["cash"][seat]
+        view["my_dealt"] = state["dealt"][seat]
+        view["my_mort"] = state["mort"][seat]
+        view["my_shares"] = {B.GOODS[g]: c for g, c in enumerate(engine.owned(state, seat))}
+    return _copy(view)
+
+
+def _copy(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: _copy(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_copy(v) for v in obj]
+    return obj
+
+
+@hookimpl
+def game_scores(state: dict[str, Any]) -> dict[str, Any]:
+    return engine.scores(state)
+
+
+@hookimpl
+def game_sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    """Deal the shares this seat cannot see: the dealt shares of the others come from
+    the known pool (5 per good minus supply, purchases and its own), 2 each; each
+    other seat's public mortgage count is spread over its shares at random."""
+    state = {key: _copy(view[key]) for key in _PUBLIC}
+    n = state["n"]
+    state["cash"] = _copy(view["cash"]) if "cash" in view else [B.START_CASH] * n
+    state["cash"][seat] = view["my_cash"]
+    pool: list[int] = []
+    for g in range(4):
+        total = B.SHARES_PER_GOOD - view["supply"][g] - sum(b[g] for b in view["bought"])
+        pool += [g] * (total - view["my_dealt"].count(g))
+    rng.shuffle(pool)
+    dealt, mort = [], []
+    for s in range(n):
+        if s == seat:
+            dealt.append(list(view["my_dealt"]))
+            mort.append(list(view["my_mort"]))
+            continue
+        mine = sorted(pool[:B.DEALT_EACH])
+        del pool[:B.DEALT_EACH]
+        dealt.append(mine)
+        shares = [g for g in range(4) for _ in range(view["bought"][s][g] + mine.count(g))]
+        m = [0] * 4
+        for g in rng.sample(shares, min(view["mortgaged"][s], len(shares))):
+            m[g] += 1
+        mort.append(m)
+    state["dealt"], state["mort"] = dealt, mort
+    return state
+
+
+@hookimpl
+def game_heuristic(state: dict[str, Any], seat: int) -> float:
+    return evaluate(state, seat)
+
+
+@hookimpl
+def game_describe_action(state: dict[str, Any], seat: int, action: dict[str, Any]) -> str:
+    kind = action["type"]
+    if kind == "bid":
+        return f"bid {action['amount']} to be harbour master"
+    if kind == "pass":
+        return "pass (out of this auction)"
+    if kind == "buy":
+        g = B.GOODS.index(action["good"])
+        return f"buy a {action['good']} share for {max(B.MIN_SHARE_PRICE, B.PRICE_TRACK[state['step'][g]])}"
+    if kind == "no_buy":
+        return "buy no share"
+    if kind == "launch":
+        return "load " + ", ".join(f"{g} at {p}" for g, p in zip(action["goods"], action["starts"], strict=True))
+    if kind == "place":
+        where = action["space"]
+        if where == "boat":
+            return f"{'stow away' if action.get('stowaway') else 'take a seat'} on the {action['good']} boat"
+        if where in ("dock", "shipyard"):
+            return f"{where} {action['slot']}"
+        return where.replace("_", " ")
+    if kind == "decline":
+        return "place no more accomplices this voyage"
+    if kind == "board":
+        extra = f", displacing crew #{action['displace'] + 1}" if "displace" in action else ""
+        return f"board the {action['good']} boat{extra}"
+    if kind == "stay":
+        return "stay on the pirate ship"
+    if kind == "pilot":
+        if not action["moves"]:
+            return "move no boat"
+        return " and ".join(f"{g} {d:+d}" for g, d in action["moves"])
+    if kind == "send":
+        return f"send the plundered {action['good']} boat to {action['to']}"
+    if kind == "mortgage":
+        return f"mortgage a {action['good']} share (+12)"
+    if kind == "redeem":
+        return f"redeem a mortgaged {action['good']} share (-15)"
+    return str(action)
