@@ -78,18 +78,20 @@ def owned(state: State, seat: int) -> list[int]:
     """Shares of each good the seat owns (mortgaged or not)."""
     dealt = state["dealt"][seat]
     bought = state["bought"][seat]
-    return [bought[g] + dealt.count(g) for g in range(4)]
+    return [bought[0] + dealt.count(0), bought[1] + dealt.count(1),
+            bought[2] + dealt.count(2), bought[3] + dealt.count(3)]
 
 
 def unmortgaged(state: State, seat: int) -> list[int]:
     own = owned(state, seat)
     mort = state["mort"][seat]
-    return [own[g] - mort[g] for g in range(4)]
+    return [own[0] - mort[0], own[1] - mort[1], own[2] - mort[2], own[3] - mort[3]]
 
 
 def can_raise(state: State, seat: int) -> int:
     """Cash plus what mortgaging every unmortgaged share would raise (4.1.7)."""
-    return state["cash"][seat] + B.MORTGAGE_VALUE * sum(unmortgaged(state, seat))
+    free = len(state["dealt"][seat]) + sum(state["bought"][seat]) - sum(state["mort"][seat])
+    return state["cash"][seat] + B.MORTGAGE_VALUE * free
 
 
 def price(state: State, good: int) -> int:
