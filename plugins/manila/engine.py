@@ -523,7 +523,7 @@ def _pilot(state: State, seat: int, action: Action, events: list[Event]) -> None
     for name, delta in moves:
         b = _boat_of(state, name)
         state["pos"][b] += delta
-        events.append({"type": "piloted", "seat": seat, "good": name, "by": delta, "to": state["pos"][b]})
+        events.append({"type": "piloted", "seat": seat, "good": name, "by": delta, "pos": state["pos"][b]})
         if state["pos"][b] > B.LAST_SPACE:  # 4.5.5: arrives at once
             _arrive(state, events, b)
     state["phase"] = "step"
