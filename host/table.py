@@ -401,7 +401,7 @@ class Table:
             table=self.id, seq=self.seq, status=self.status, seat=None, seats=shared["seats"],
             view=self.game.view(self.state, None) if shared["started"] else None,
             to_act=shared["to_act"], legal=None, scores=shared["scores"], full=full, id=reply_to,
-            events=None if events is None else [e for e in events if "to" not in e],
+            events=None if events is None else [e for e in events if _visible(e, None)],
         )
 
     def _send_update(self, client: ClientLink, seat: int | None, shared: dict[str, Any] | None = None,
@@ -416,10 +416,18 @@ class Table:
             table=self.id, seq=self.seq, status=self.status, seat=seat, seats=shared["seats"],
             view=self.game.view(self.state, seat) if started else None, to_act=to_act,
             legal=self.game.legal_actions(self.state, seat) if seat in to_act else None,
-            events=None if events is None else
-            [e for e in events if "to" not in e or seat in e["to"]],
+            events=None if events is None else [e for e in events if _visible(e, seat)],
             scores=shared["scores"], full=full, id=reply_to,
         ))
+
+
+def _visible(event: dict[str, Any], seat: int | None) -> bool:
+    """Public events reach everyone; ``"to": [seats]`` only those seats. A malformed
+    ``to`` (a game bug) shows the event to nobody rather than leak it."""
+    to = event.get("to")
+    if to is None:
+        return True
+    return seat is not None and isinstance(to, list) and seat in to
 
 
 async def run_table(table: Table, inbox: trio.MemoryReceiveChannel[TableRequest]) -> None:
