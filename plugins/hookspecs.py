@@ -102,8 +102,8 @@ def game_apply(state: State, seat: int, action: Action, rng: random.Random) -> l
         Events are public unless they carry ``"to": [seats]``, in which case only
         those seats (and nobody else) see them.
     :raises IllegalAction: with a human reason when the action is malformed or not
-        legal now. **Invariant:** the state is unchanged when it raises (validate
-        before mutating).
+        legal now. **Invariant:** the state *and the rng* are unchanged when it
+        raises: validate before mutating, draw only after validating.
 
     The host has already checked that ``seat`` is in :func:`game_to_act`.
     """
@@ -151,7 +151,11 @@ def game_heuristic(state: State, seat: int) -> float | None:
 
 @hookspec(firstresult=True)
 def game_describe_action(state: State, seat: int, action: Action) -> str | None:
-    """A short human sentence for ``action`` (terminal client, logs). Optional."""
+    """A short human sentence for ``action`` (terminal client, logs). Optional.
+
+    Clients have only their seat's view, so the terminal client passes that view
+    as ``state``: describe the action from what ``seat`` can see.
+    """
 
 
 # ---------------------------------------------------------------------------
