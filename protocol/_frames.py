@@ -47,9 +47,9 @@ def decode_body(body: bytes) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise RemoteProtocolError(f"frame must hold a map, got {type(obj).__name__}", ErrorCode.BAD_FRAME)
     # strict_map_key still lets bin keys through; the top-level keys must be str.
-    bad = next((k for k in obj if not isinstance(k, str)), None)
-    if bad is not None:
-        raise RemoteProtocolError(f"map keys must be str, got {bad!r:.40}", ErrorCode.BAD_FRAME)
+    for key in obj:
+        if type(key) is not str:
+            raise RemoteProtocolError(f"map keys must be str, got {key!r:.40}", ErrorCode.BAD_FRAME)
     return obj
 
 

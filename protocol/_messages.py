@@ -59,27 +59,39 @@ def _message(t: str, sender: str):  # noqa: ANN202 - class decorator
 
 
 def _checker(hint: Any) -> Callable[[Any], bool]:
-    """Compile a field's type hint into a fast predicate (once per class)."""
+    """Compile a field's type hint into a fast predicate (once per class).
+
+    This runs for every field of every message received, so the common shapes
+    (``X | None``, lists of maps) get straight-line predicates.
+    """
     if hint is Any:
         return lambda v: True
     origin = typing.get_origin(hint)
     if origin in (Union, types.UnionType):
-        parts = [_checker(h) for h in typing.get_args(hint)]
+        args = [h for h in typing.get_args(hint) if h is not type(None)]
+        parts = [_checker(h) for h in args]
+        if len(parts) == 1 and len(args) < len(typing.get_args(hint)):
+            (inner,) = parts
+            return lambda v: v is None or inner(v)
         return lambda v: any(p(v) for p in parts)
-    if hint is type(None):
-        return lambda v: v is None
     if hint is int:
         return lambda v: type(v) is int
     if hint is float:
-        return lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
+        return lambda v: type(v) is float or type(v) is int
     if hint is bool:
         return lambda v: type(v) is bool
+    if hint is str:
+        return lambda v: type(v) is str
     if origin is list:
         (item,) = typing.get_args(hint)
+        if typing.get_origin(item) is dict or item is dict:
+            return lambda v: type(v) is list and all([type(x) is dict for x in v])
+        if item is int:
+            return lambda v: type(v) is list and all([type(x) is int for x in v])
         check = _checker(item)
-        return lambda v: isinstance(v, list) and all(map(check, v))
-    if origin is dict:
-        return lambda v: isinstance(v, dict)
+        return lambda v: type(v) is list and all(map(check, v))
+    if origin is dict or hint is dict:
+        return lambda v: type(v) is dict
     return lambda v: isinstance(v, hint)
 
 
