@@ -1,9 +1,22 @@
-"""What a table knows of a connected client: a name, its seats, a bounded outbox."""
+"""What a table knows of a connected client: a name, its seats, and its output.
+
+A table never waits on a client. :meth:`ClientLink.send` only encodes and
+buffers; :func:`flush` (called once the table or the lobby has finished handling
+a request) writes each client's buffer straight to its socket when nothing is
+queued before it, and otherwise hands it to the connection's writer task through
+a bounded outbox. A client whose outbox fills up is dropped (``too_slow``).
+
+The direct write saves four task switches per action at a four-seat table (one
+per writer), which is most of the host's per-action cost in trio; the outbox keeps
+the ordering and the bound whenever a socket cannot take everything at once.
+"""
 
 from __future__ import annotations
 
 import itertools
 import logging
+import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 import trio
@@ -13,43 +26,88 @@ if TYPE_CHECKING:
 
 LOGGER = logging.getLogger(__name__)
 
-# Messages queued for one client before it counts as stuck and is dropped. A table
-# sends at most a few messages per action, so 512 is minutes of a slow reader.
+# Writes queued for one client before it counts as stuck and is dropped. A table
+# sends one or two messages per action, so 512 is minutes of a slow reader.
 OUTBOX_SIZE: Final = 512
 
 _ids = itertools.count(1)
+_dirty: set[ClientLink] = set()  # links with buffered bytes; trio is single-threaded
 
 
 class ClientLink:
     """One connection as the lobby and tables see it.
 
-    :meth:`send` never blocks: when the outbox is full the client is dropped
-    (``too_slow``) and every later send is ignored.
+    Args:
+        name: the client's name from its hello.
+        peer: its address, for logs.
+        encode: turns a message into frame bytes (the connection's protocol state).
+        fd: the socket's file descriptor for direct writes, or None to always queue.
     """
 
-    def __init__(self, name: str, peer: str = "?") -> None:
+    def __init__(self, name: str, peer: str = "?", encode: Callable[[Message], bytes] | None = None,
+                 fd: int | None = None) -> None:
         self.id = next(_ids)
         self.name = name
         self.peer = peer
         self.seats: dict[str, set[int]] = {}
-        self.outbox, self.outbox_receive = trio.open_memory_channel[object](OUTBOX_SIZE)
+        self.outbox, self.outbox_receive = trio.open_memory_channel[bytes](OUTBOX_SIZE)
         self.dropped = trio.Event()
+        self.encode = encode
+        self.fd = fd
+        self.writing = False  # the writer task holds bytes it has not finished sending
+        self._buf: list[bytes] = []
+        self.sent: list[Message] = []  # only without an encoder (tests): what was sent
 
     def __repr__(self) -> str:
         return f"<client {self.id} {self.name!r} {self.peer}>"
 
     def send(self, msg: Message) -> bool:
+        """Buffer ``msg`` for this client; False if the client is gone."""
         if self.dropped.is_set():
             return False
+        if self.encode is None:
+            self.sent.append(msg)
+            return True
+        self._buf.append(self.encode(msg))
+        _dirty.add(self)
+        return True
+
+    def flush(self) -> None:
+        if not self._buf or self.dropped.is_set():
+            self._buf.clear()
+            return
+        data = b"".join(self._buf)
+        self._buf.clear()
+        if self.fd is not None and not self.writing and \
+                self.outbox.statistics().current_buffer_used == 0:
+            try:
+                written = os.write(self.fd, data)
+            except BlockingIOError:
+                written = 0
+            except OSError:  # the peer is gone; the reader will notice and clean up
+                self.close_direct()
+                return
+            data = data[written:]
+            if not data:
+                return
         try:
-            self.outbox.send_nowait(msg)
+            self.outbox.send_nowait(data)
         except trio.WouldBlock:
             LOGGER.warning("%r does not read its updates; dropped", self)
             self.drop()
-            return False
         except (trio.ClosedResourceError, trio.BrokenResourceError):
-            return False
-        return True
+            pass
+
+    def close_direct(self) -> None:
+        """No more direct writes (the socket is about to close, or failed)."""
+        self.fd = None
 
     def drop(self) -> None:
+        self.close_direct()
         self.dropped.set()
+
+
+def flush() -> None:
+    """Write out what every link buffered while handling the current request."""
+    while _dirty:
+        _dirty.pop().flush()

@@ -43,7 +43,7 @@ from lantable.protocol import (
     negotiate,
 )
 
-from .link import ClientLink
+from .link import ClientLink, flush
 from .table import ActRequest, DetachRequest, JoinRequest, LeaveRequest, ResumeRequest, SyncRequest
 
 if TYPE_CHECKING:
@@ -115,7 +115,8 @@ async def _handle(stream: trio.SocketStream, peer: Peer) -> None:
                 message=f"client speaks {hello.min_proto or hello.proto}..{hello.proto}; "
                         f"this host speaks {MIN_PROTOCOL_VERSION}..{PROTOCOL_VERSION}")))
             return
-        link = ClientLink(hello.name, where)
+        link = ClientLink(hello.name, where, encode=lambda msg: _encode(conn, msg),
+                          fd=stream.socket.fileno())
         resume: TableHandle | None = None
         if hello.token is not None:
             resume = peer.find_token(hello.token)
@@ -129,6 +130,7 @@ async def _handle(stream: trio.SocketStream, peer: Peer) -> None:
             resumed = {"table": resume.table.id, "seat": seat, "token": hello.token}
         link.send(Welcome(proto=proto, peer=peer.peer_id, name=peer.name, tables=peer.summaries(),
                           resumed=resumed, id=hello.id))
+        flush()
         joined: set[str] = set()
         if resume is not None:
             joined.add(resume.table.id)
@@ -154,22 +156,24 @@ async def _serve_session(stream: trio.SocketStream, conn: Connection, link: Clie
     async def writer() -> None:
         try:
             async with link.outbox_receive:
-                async for msg in link.outbox_receive:
-                    chunks = [_encode(conn, msg)]
+                async for data in link.outbox_receive:
+                    link.writing = True
+                    chunks = [data]
                     while True:  # batch whatever else is ready into one write
                         try:
-                            more = link.outbox_receive.receive_nowait()
+                            chunks.append(link.outbox_receive.receive_nowait())
                         except (trio.WouldBlock, trio.EndOfChannel):
                             break
-                        chunks.append(_encode(conn, more))
                     try:
                         await stream.send_all(b"".join(chunks))
                     except BaseException:
                         conn.send_failed()
                         raise
+                    link.writing = False
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         finally:
+            link.close_direct()
             writer_done.set()
 
     async with trio.open_nursery() as nursery:
@@ -186,11 +190,15 @@ async def _serve_session(stream: trio.SocketStream, conn: Connection, link: Clie
                 if isinstance(msg, (ConnectionClosed, Bye)):
                     break
                 await _route(msg, link, peer, joined)
+                flush()
         except ProtocolError as exc:
             LOGGER.info("connection %s (%s): protocol error %s: %s", link.peer, link.name, exc.code, exc)
             link.send(Error(code=exc.code, message=str(exc)))
+            flush()
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
+        finally:
+            link.close_direct()  # never write to this descriptor number once it closes
         link.outbox.close()
         with trio.move_on_after(FLUSH_TIMEOUT):
             await writer_done.wait()

@@ -20,14 +20,15 @@ import trio
 from lantable.plugins import IllegalAction
 from lantable.protocol import Accepted, Error, ErrorCode, Joined, Left, Update
 
+from .link import flush
+
 if TYPE_CHECKING:
     import pluggy
 
     from lantable.plugins import Game
 
     from .journal import Journal, TableRecord
-    from .link import ClientLink
-
+    
 LOGGER = logging.getLogger(__name__)
 
 # Requests queued for one table before senders wait: a burst from every seat and a
@@ -435,3 +436,4 @@ async def run_table(table: Table, inbox: trio.MemoryReceiveChannel[TableRequest]
     async with inbox:
         async for req in inbox:  # each receive is a checkpoint: other tasks run between requests
             table.handle(req)
+            flush()  # one write per client per request, straight to its socket when it can
