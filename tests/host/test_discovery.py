@@ -1,0 +1,271 @@
+"""Discovery without namespaces: records as pure functions, and one process on loopback.
+
+The loopback tests bind zeroconf to 127.0.0.1 only and skip when multicast on
+``lo`` does not work here.
+"""
+
+from __future__ import annotations
+
+import socket
+from types import SimpleNamespace
+
+import ifaddr
+import pytest
+import trio
+from lantable.host import discovery
+from lantable.host.discovery import (
+    SERVICE_TYPE,
+    PeerInfo,
+    find_peers,
+    make_peer_advertiser,
+    open_browser,
+    run_advertiser,
+)
+from lantable.host.discovery_records import (
+    MAX_GAMES_BYTES,
+    MAX_LABEL,
+    decode_txt,
+    encode_txt,
+    instance_label,
+    resolve_interfaces,
+)
+
+LO = ["127.0.0.1"]
+
+
+# ---------------------------------------------------------------------------
+# records
+# ---------------------------------------------------------------------------
+
+
+def test_service_type():
+    assert SERVICE_TYPE == "_lantable._tcp.local."
+
+
+def test_instance_label_replaces_dots_and_keeps_the_peer_id():
+    label = instance_label("alice.home.lan", "0123456789ab")
+    assert "." not in label
+    assert label == "alice_home_lan (0123456789ab)"
+
+
+def test_instance_label_fits_one_dns_label_without_splitting_characters():
+    label = instance_label("é" * 100, "0123456789ab")
+    assert len(label.encode()) <= MAX_LABEL
+    assert label.endswith(" (0123456789ab)")
+    label.encode().decode()  # still valid UTF-8
+
+
+@pytest.mark.parametrize("name", ["", "   ", "\x00\x07", "..."])
+def test_instance_label_of_an_empty_or_odd_name_is_still_a_label(name):
+    label = instance_label(name, "abc")
+    assert label.endswith(" (abc)")
+    assert len(label) > len(" (abc)")
+    assert "." not in label
+
+
+def test_same_name_different_peers_different_labels():
+    assert instance_label("alice", "aaaa") != instance_label("alice", "bbbb")
+
+
+def test_txt_round_trip():
+    txt = encode_txt(name="bob.x", peer_id="p1", games=["race", "manila"], open_tables=2)
+    assert txt == {"proto": "1", "id": "p1", "name": "bob.x", "games": "race,manila", "open": "2"}
+    peer = decode_txt("bob_x (p1)", txt, addresses=["10.0.0.1"], port=5)
+    assert peer == PeerInfo(instance="bob_x (p1)", name="bob.x", peer_id="p1",
+                            addresses=("10.0.0.1",), port=5, proto=1,
+                            games=("race", "manila"), open_tables=2)
+
+
+def test_txt_games_cut_at_whole_ids_within_budget():
+    games = [f"game-number-{i:03d}" for i in range(40)]
+    txt = encode_txt(name="n", peer_id="p", games=games, open_tables=0)
+    assert len(txt["games"].encode()) <= MAX_GAMES_BYTES
+    kept = txt["games"].split(",")
+    assert kept == games[: len(kept)]
+    assert len(kept) > 1
+    assert all(len(f"{k}={v}".encode()) <= 255 for k, v in txt.items())
+
+
+def test_txt_long_name_is_cut():
+    txt = encode_txt(name="x" * 500, peer_id="p", games=[], open_tables=0)
+    assert len(txt["name"]) < 255
+    assert txt["games"] == ""
+
+
+@pytest.mark.parametrize("props", [
+    {"proto": "1"},                       # no id
+    {"id": "p"},                          # no proto
+    {"id": "p", "proto": "one"},          # proto not an int
+    {"id": "p", "proto": "1", "open": "many"},
+])
+def test_decode_rejects_foreign_or_broken_txt(props):
+    assert decode_txt("x", props, addresses=[], port=1) is None
+
+
+def test_decode_defaults():
+    peer = decode_txt("inst", {"id": "p", "proto": "2", "games": None}, addresses=[], port=1)
+    assert (peer.name, peer.games, peer.open_tables, peer.proto) == ("inst", (), 0, 2)
+
+
+def _adapter(name, index, *ips):
+    return ifaddr.Adapter(name, name, [ifaddr.IP(ip, 24, name) for ip in ips], index=index)
+
+
+ADAPTERS = [
+    _adapter("lo", 1, "127.0.0.1", ("::1", 0, 0)),
+    _adapter("lan0", 2, "10.1.0.5", ("fe80::1", 0, 2), ("fd00::5", 0, 0)),
+    _adapter("wlan0", 3, "192.168.1.9"),
+]
+
+
+def test_interfaces_by_name():
+    chosen = resolve_interfaces(["lan0"], ADAPTERS)
+    assert chosen.zeroconf == ["10.1.0.5", (("fe80::1", 0, 2), 2)]  # one IPv6 join per interface
+    assert chosen.ipv6
+    assert chosen.addresses == ["10.1.0.5", "fe80::1", "fd00::5"]
+
+
+def test_interfaces_by_address_and_loopback_without_ipv6():
+    assert resolve_interfaces(["192.168.1.9"], ADAPTERS).zeroconf == ["192.168.1.9"]
+    lo = resolve_interfaces(["lo"], ADAPTERS)
+    assert lo.zeroconf == ["127.0.0.1"]
+    assert not lo.ipv6
+
+
+def test_interfaces_default_leaves_out_loopback():
+    chosen = resolve_interfaces(None, ADAPTERS)
+    assert "127.0.0.1" not in chosen.addresses
+    assert set(chosen.zeroconf[:2]) == {"10.1.0.5", "192.168.1.9"}
+
+
+def test_unknown_interface_is_named():
+    with pytest.raises(ValueError, match="'nope0'"):
+        resolve_interfaces(["nope0"], ADAPTERS)
+
+
+# ---------------------------------------------------------------------------
+# loopback, one process
+# ---------------------------------------------------------------------------
+
+
+def _loopback_multicast_works() -> bool:
+    """Whether a datagram sent to the mDNS group on 127.0.0.1 comes back."""
+    group = "224.0.0.251"
+    rx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    tx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        rx.bind((group, 0))  # receives only datagrams sent to the group
+        rx.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
+                      socket.inet_aton(group) + socket.inet_aton("127.0.0.1"))
+        rx.settimeout(0.5)
+        tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton("127.0.0.1"))
+        tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
+        tx.sendto(b"x", (group, rx.getsockname()[1]))
+        return rx.recv(10) == b"x"
+    except OSError:
+        return False
+    finally:
+        rx.close()
+        tx.close()
+
+
+needs_lo_multicast = pytest.mark.skipif(not _loopback_multicast_works(),
+                                        reason="multicast on 127.0.0.1 does not work here")
+
+
+async def _next(events, kind, within=5.0):
+    with trio.fail_after(within):
+        async for event in events:
+            if event.kind == kind:
+                return event.peer
+    raise AssertionError("browser closed")
+
+
+@needs_lo_multicast
+async def test_advertise_update_and_goodbye_on_loopback(nursery):
+    listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
+    port = listener.socket.getsockname()[1]
+    nursery.start_soon(trio.serve_listeners, lambda s: s.aclose(), [listener])
+    async with open_browser(interfaces=LO) as events:
+        scope = trio.CancelScope()
+
+        async def advertise(task_status):
+            with scope:
+                await run_advertiser(name="lo.peer", peer_id="feedbeef0001", port=port,
+                                     games=["race", "manila"], interfaces=LO,
+                                     task_status=task_status)
+
+        advertiser = await nursery.start(advertise)
+        peer = await _next(events, "added")
+        assert (peer.name, peer.peer_id, peer.port, peer.games, peer.open_tables) == \
+            ("lo.peer", "feedbeef0001", port, ("race", "manila"), 0)
+        assert peer.instance == advertiser.instance == "lo_peer (feedbeef0001)"
+        assert peer.addresses == ("127.0.0.1",)
+
+        await advertiser.update(open_tables=3)
+        assert (await _next(events, "updated")).open_tables == 3
+
+        scope.cancel()
+        gone = await _next(events, "removed", within=2.0)  # the goodbye, not a timeout
+        assert gone.peer_id == "feedbeef0001"
+
+
+@needs_lo_multicast
+async def test_find_peers_sees_two_peers_with_the_same_name(nursery):
+    async with trio.open_nursery() as starting:
+        for peer_id in ("aaaa00000001", "bbbb00000002"):
+            starting.start_soon(nursery.start, lambda task_status, pid=peer_id: run_advertiser(
+                name="alice", peer_id=pid, port=9, games=[], interfaces=LO,
+                task_status=task_status))
+    peers = await find_peers(timeout=1.5, interfaces=LO)
+    mine = [p for p in peers if p.name == "alice"]
+    assert sorted(p.peer_id for p in mine) == ["aaaa00000001", "bbbb00000002"]
+    assert len({p.instance for p in mine}) == 2
+
+
+@needs_lo_multicast
+async def test_a_peer_that_stops_answering_tcp_is_hidden_then_shown(nursery, monkeypatch):
+    monkeypatch.setattr(discovery, "CHECK_INTERVAL", 0.2)
+    listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
+    port = listener.socket.getsockname()[1]
+    async with open_browser(interfaces=LO) as events:
+        await nursery.start(lambda task_status: run_advertiser(
+            name="flaky", peer_id="cccc00000003", port=port, games=[], interfaces=LO,
+            task_status=task_status))
+        await _next(events, "added")
+        listener.socket.close()  # refuses from now on
+        assert (await _next(events, "removed")).peer_id == "cccc00000003"
+        listener = (await trio.open_tcp_listeners(port, host="127.0.0.1"))[0]
+        assert (await _next(events, "added")).peer_id == "cccc00000003"
+        await listener.aclose()
+
+
+class _FakePeer:
+    """Just what make_peer_advertiser reads of a Peer."""
+
+    def __init__(self):
+        self.name = "host.one"
+        self.peer_id = "dddd00000004"
+        self.registry = SimpleNamespace(games={"race": object(), "manila": object()})
+        self.open = 0
+        self.on_change = None
+
+    def open_tables(self):
+        return self.open
+
+
+@needs_lo_multicast
+async def test_peer_advertiser_follows_table_changes(nursery):
+    peer = _FakePeer()
+    running = SimpleNamespace(peer=peer, port=9, addresses=[("127.0.0.1", 9)])
+    async with open_browser(interfaces=LO) as events:
+        await nursery.start(make_peer_advertiser(interfaces=["lo"]), running)
+        added = await _next(events, "added")
+        assert (added.name, added.games, added.open_tables) == ("host.one", ("manila", "race"), 0)
+        assert peer.on_change is not None
+        for n in (1, 2, 3):  # a burst: coalesced, the last count wins
+            peer.open = n
+            peer.on_change()
+        with trio.fail_after(5):
+            while (await _next(events, "updated")).open_tables != 3:
+                pass
