@@ -427,6 +427,14 @@ def _lan_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--interface", action="append", metavar="IF", help="look only on IF (repeatable)")
 
 
+def _table_options(p: argparse.ArgumentParser) -> None:
+    """Which table: --connect HOST:PORT --table ID, or --discover [--game G]."""
+    p.add_argument("--connect", type=_address, metavar="HOST:PORT")
+    p.add_argument("--table")
+    _lan_options(p)
+    p.add_argument("--game", help="with --discover: only a table of this game")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="lantable", description=__doc__.splitlines()[0])
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv: debug)")
@@ -459,10 +467,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_new)
 
     p = sub.add_parser("bot", help="bots take free seats at a table and play to the end")
-    p.add_argument("--connect", type=_address, metavar="HOST:PORT")
-    p.add_argument("--table")
-    _lan_options(p)
-    p.add_argument("--game", help="with --discover: only a table of this game")
+    _table_options(p)
     p.add_argument("--strategy", choices=STRATEGIES, default="random")
     p.add_argument("--count", type=int, default=1)
     p.add_argument("--seed", type=int, default=0)
@@ -470,10 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_bot)
 
     p = sub.add_parser("play", help="play a seat from this terminal")
-    p.add_argument("--connect", type=_address, metavar="HOST:PORT")
-    p.add_argument("--table")
-    _lan_options(p)
-    p.add_argument("--game", help="with --discover: only a table of this game")
+    _table_options(p)
     p.add_argument("--seat", type=int, default=None)
     p.add_argument("--name", default=os.environ.get("USER", "player"))
     p.set_defaults(func=cmd_play)
