@@ -65,9 +65,14 @@ def instance_label(name: str, peer_id: str) -> str:
     return _truncate_utf8(clean, MAX_LABEL - len(suffix.encode())).rstrip() + suffix
 
 
-def encode_txt(*, name: str, peer_id: str, games: Iterable[str],
-               open_tables: int) -> dict[str, str]:
-    """The TXT properties; the games list is cut (whole ids) to fit its budget."""
+def encode_txt(*, name: str, peer_id: str, games: Iterable[str], open_tables: int,
+               rev: int = 0) -> dict[str, str]:
+    """The TXT properties; the games list is cut (whole ids) to fit its budget.
+
+    ``rev`` must differ in every TXT a peer sends (the advertiser uses a rising
+    millisecond clock): python-zeroconf ignores a record whose data equals one
+    still in its cache, so without it a count going 0, 1, 0 would stop at 1.
+    """
     kept: list[str] = []
     size = 0
     for game in games:
@@ -76,7 +81,7 @@ def encode_txt(*, name: str, peer_id: str, games: Iterable[str],
             break
         kept.append(game)
     return {"proto": str(PROTO), "id": peer_id, "name": _truncate_utf8(name, MAX_NAME_BYTES),
-            "games": ",".join(kept), "open": str(int(open_tables))}
+            "games": ",".join(kept), "open": str(int(open_tables)), "rev": str(rev)}
 
 
 def decode_txt(instance: str, properties: Mapping[str, str | None], *,

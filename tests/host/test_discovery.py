@@ -69,7 +69,8 @@ def test_same_name_different_peers_different_labels():
 
 def test_txt_round_trip():
     txt = encode_txt(name="bob.x", peer_id="p1", games=["race", "manila"], open_tables=2)
-    assert txt == {"proto": "1", "id": "p1", "name": "bob.x", "games": "race,manila", "open": "2"}
+    assert txt == {"proto": "1", "id": "p1", "name": "bob.x", "games": "race,manila", "open": "2",
+                   "rev": "0"}
     peer = decode_txt("bob_x (p1)", txt, addresses=["10.0.0.1"], port=5)
     assert peer == PeerInfo(instance="bob_x (p1)", name="bob.x", peer_id="p1",
                             addresses=("10.0.0.1",), port=5, proto=1,
