@@ -6,7 +6,11 @@ The loopback tests bind zeroconf to 127.0.0.1 only and skip when multicast on
 
 from __future__ import annotations
 
+import json
+import signal
 import socket
+import subprocess
+import sys
 from types import SimpleNamespace
 
 import ifaddr
@@ -270,3 +274,54 @@ async def test_peer_advertiser_follows_table_changes(nursery):
         with trio.fail_after(5):
             while (await _next(events, "updated")).open_tables != 3:
                 pass
+
+
+@needs_lo_multicast
+async def test_the_same_peer_id_twice_is_renamed(nursery):
+    """A journal run twice: zeroconf's probe sees the first, the second gets a new label."""
+    first = await nursery.start(lambda task_status: run_advertiser(
+        name="twin", peer_id="eeee00000005", port=9, games=[], interfaces=LO,
+        task_status=task_status))
+    second = await nursery.start(lambda task_status: run_advertiser(
+        name="twin", peer_id="eeee00000005", port=10, games=[], interfaces=LO,
+        task_status=task_status))
+    assert first.instance == "twin (eeee00000005)"
+    assert second.instance == "twin (eeee00000005)-2"
+
+
+@needs_lo_multicast
+async def test_an_open_count_that_returns_to_an_old_value_is_seen(nursery):
+    async with open_browser(interfaces=LO) as events:
+        advertiser = await nursery.start(lambda task_status: run_advertiser(
+            name="counter", peer_id="ffff00000006", port=9, games=[], interfaces=LO,
+            task_status=task_status))
+        await _next(events, "added")
+        for count in (1, 0, 1):
+            await advertiser.update(open_tables=count)
+            assert (await _next(events, "updated")).open_tables == count
+
+
+@needs_lo_multicast
+def test_command_line_advertise_and_browse_on_loopback():
+    cmd = [sys.executable, "-m", "lantable.host.discovery"]
+    with socket.socket() as probe:  # a free port for the advertiser's listener
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    advertiser = subprocess.Popen(
+        [*cmd, "advertise", "--name", "cli.peer", "--port", str(port), "--listen", "--bind",
+         "127.0.0.1", "--peer-id", "0000cafe0007", "--games", "race,manila", "--open", "2",
+         "--interface", "lo"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert json.loads(advertiser.stdout.readline())["event"] == "advertised"
+        found = subprocess.run([*cmd, "browse", "--timeout", "1.5", "--json", "--interface", "lo"],
+                               capture_output=True, text=True, timeout=20, check=True)
+        [peer] = [p for p in json.loads(found.stdout)["peers"] if p["peer_id"] == "0000cafe0007"]
+        assert peer == {"instance": "cli_peer (0000cafe0007)", "name": "cli.peer",
+                        "peer_id": "0000cafe0007", "addresses": ["127.0.0.1"], "port": port,
+                        "proto": 1, "games": ["race", "manila"], "open_tables": 2}
+        advertiser.send_signal(signal.SIGTERM)
+        assert json.loads(advertiser.stdout.readline())["event"] == "stopped"
+        assert advertiser.wait(10) == 0
+    finally:
+        advertiser.kill()
+        advertiser.wait()
