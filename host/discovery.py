@@ -38,6 +38,7 @@ from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange,
 
 from .discovery_records import (
     SERVICE_TYPE,
+    Interfaces,
     PeerEvent,
     PeerInfo,
     decode_txt,
@@ -72,8 +73,8 @@ def _use_rfc_probe_spacing() -> None:
         _core._CHECK_TIME = PROBE_SPACING_MS
 
 
-def _open_zeroconf(interfaces: list[str] | None) -> tuple[Zeroconf, list[str]]:
-    """A started Zeroconf on the chosen interfaces (blocking), and their addresses."""
+def _open_zeroconf(interfaces: list[str] | None) -> tuple[Zeroconf, Interfaces]:
+    """A started Zeroconf on the chosen interfaces (blocking), and what was chosen."""
     chosen = resolve_interfaces(interfaces)
     _use_rfc_probe_spacing()
     if chosen.zeroconf is None:
@@ -81,7 +82,7 @@ def _open_zeroconf(interfaces: list[str] | None) -> tuple[Zeroconf, list[str]]:
     else:
         zc = Zeroconf(interfaces=chosen.zeroconf, use_asyncio=False,
                       ip_version=IPVersion.All if chosen.ipv6 else IPVersion.V4Only)
-    return zc, chosen.addresses
+    return zc, chosen
 
 
 def _now_ms() -> int:
@@ -155,7 +156,7 @@ async def run_advertiser(*, name: str, peer_id: str, port: int, games: list[str]
     On cancellation the goodbye goes out (shielded, within ``GOODBYE_TIMEOUT``)
     before the sockets close.
     """
-    zc, own_addresses = await trio.to_thread.run_sync(_open_zeroconf, interfaces)
+    zc, chosen = await trio.to_thread.run_sync(_open_zeroconf, interfaces)
     rev = _now_ms()
     try:
         label = instance_label(name, peer_id)
@@ -164,7 +165,8 @@ async def run_advertiser(*, name: str, peer_id: str, port: int, games: list[str]
                            properties=encode_txt(name=name, peer_id=peer_id, games=games,
                                                  open_tables=open_tables, rev=rev),
                            host_ttl=RECORD_TTL, other_ttl=RECORD_TTL,
-                           parsed_addresses=[a.split("%")[0] for a in addresses or own_addresses])
+                           parsed_addresses=[a.split("%")[0]
+                                             for a in addresses or chosen.addresses])
         await trio.to_thread.run_sync(partial(zc.register_service, info, allow_name_change=True))
         advertiser = Advertiser(zc, info, name=name, peer_id=peer_id, games=games,
                                 open_tables=open_tables, rev=rev)
@@ -288,13 +290,13 @@ async def _reachable(peer: PeerInfo) -> bool:
     return False
 
 
-def _resolve(zc: Zeroconf, service_type: str, name: str) -> PeerInfo | None:
+def _resolve(zc: Zeroconf, chosen: Interfaces, service_type: str, name: str) -> PeerInfo | None:
     """The instance's PeerInfo from the cache or the network (blocking), or None."""
     info = zc.get_service_info(service_type, name, timeout=int(RESOLVE_TIMEOUT * 1000))
     if info is None or info.port is None:
         return None
     return decode_txt(name[: -len(service_type) - 1], info.decoded_properties,
-                      addresses=info.parsed_scoped_addresses(), port=info.port)
+                      addresses=chosen.scoped(info.parsed_scoped_addresses()), port=info.port)
 
 
 @asynccontextmanager
@@ -306,7 +308,7 @@ async def open_browser(*, interfaces: list[str] | None = None
     a goodbye or ``DROP_AFTER`` failed liveness checks as ``removed`` (and a
     hidden peer that answers again as ``added``).
     """
-    zc, _ = await trio.to_thread.run_sync(_open_zeroconf, interfaces)
+    zc, chosen = await trio.to_thread.run_sync(_open_zeroconf, interfaces)
     try:
         directory = _Directory()
         token = trio.lowlevel.current_trio_token()
@@ -315,7 +317,10 @@ async def open_browser(*, interfaces: list[str] | None = None
                       state_change: ServiceStateChange) -> None:  # the browser's thread
             peer = None
             if state_change is not ServiceStateChange.Removed:
-                peer = _resolve(zeroconf, service_type, name)
+                try:
+                    peer = _resolve(zeroconf, chosen, service_type, name)
+                except Exception:  # an exception here would end the browser's thread
+                    LOGGER.exception("cannot resolve %r; ignored", name)
             try:
                 trio.from_thread.run_sync(directory.put, name, peer, trio_token=token)
             except trio.RunFinishedError:

@@ -109,9 +109,26 @@ def decode_txt(instance: str, properties: Mapping[str, str | None], *,
 class Interfaces:
     """Zeroconf's ``interfaces`` argument, whether IPv6 is in it, and the addresses to advertise."""
 
-    zeroconf: list[str | tuple[tuple[str, int, int], int]] | None  # None: zeroconf's default
-    ipv6: bool
+    zeroconf: list[str] | None  # None: zeroconf's default
+    v6_indexes: list[int]  # the interfaces joined over IPv6
     addresses: list[str]
+
+    @property
+    def ipv6(self) -> bool:
+        return bool(self.v6_indexes)
+
+    def scoped(self, addresses: Iterable[str]) -> list[str]:
+        """``addresses`` usable from here: a link-local IPv6 address without a scope
+        gets the one IPv6 interface we browse on, or is dropped if that is ambiguous."""
+        out = []
+        for address in addresses:
+            if "%" not in address and ipaddress.ip_address(address).is_link_local \
+                    and ipaddress.ip_address(address).version == 6:
+                if len(self.v6_indexes) != 1:
+                    continue
+                address = f"{address}%{self.v6_indexes[0]}"
+            out.append(address)
+        return out
 
 
 def _is_loopback(ip: str) -> bool:
@@ -142,16 +159,17 @@ def resolve_interfaces(interfaces: list[str] | None,
                 raise ValueError(f"no interface or address {want!r} on this machine")
             picked += match
     v4 = sorted({_ip_text(ip) for _, ip in picked if ip.is_IPv4})
-    v6: dict[int, tuple[tuple[str, int, int], int]] = {}
+    v6: dict[int, str] = {}  # zeroconf finds the interface index from the address
     v6_addresses: list[str] = []
     for adapter, ip in picked:
         text = _ip_text(ip)
         if ip.is_IPv6 and not _is_loopback(text) and adapter.index is not None:
-            v6.setdefault(adapter.index, (ip.ip, adapter.index))  # type: ignore[arg-type]
+            v6.setdefault(adapter.index, text)
             v6_addresses.append(text)
     if not v4 and not v6:
-        return Interfaces(zeroconf=None, ipv6=False, addresses=[])
-    return Interfaces(zeroconf=[*v4, *v6.values()], ipv6=bool(v6), addresses=v4 + v6_addresses)
+        return Interfaces(zeroconf=None, v6_indexes=[], addresses=[])
+    return Interfaces(zeroconf=[*v4, *v6.values()], v6_indexes=list(v6),
+                      addresses=v4 + v6_addresses)
 
 
 def _ip_text(ip: ifaddr.IP) -> str:

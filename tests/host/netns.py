@@ -4,7 +4,8 @@
 each joined to the bridge by a veth pair whose inner end is ``lan0`` with the
 address ``10.77.0.<i+1>/24``. Every interface is created inside a namespace of
 ours (``ip -n``), never in the machine's own, so nothing we send can reach a real
-network. IPv6 is off in the members (no DAD delays; IPv4 is what tests need).
+network. IPv6 is off in the members unless ``ipv6=True``, which adds
+``fd77:77::<i+1>/64`` and turns duplicate address detection off (no start-up delay).
 ``close()`` kills the processes we started there and deletes the namespaces,
 whatever happened.
 """
@@ -26,6 +27,7 @@ from typing import Any
 
 IFNAME = "lan0"  # the member side of each veth
 SUBNET = "10.77.0"
+SUBNET6 = "fd77:77"  # a ULA prefix, with Lan(ipv6=True)
 
 
 def _ip(*args: str) -> None:
@@ -109,11 +111,13 @@ class Proc:
 class Lan:
     """``n`` namespaces on one bridge; see the module docstring."""
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, *, ipv6: bool = False) -> None:
         tag = f"lt{os.getpid() % 100000}{secrets.token_hex(2)}"
         self.bridge = f"{tag}br"
         self.names = [f"{tag}n{i}" for i in range(n)]
         self.addresses = [f"{SUBNET}.{i + 1}" for i in range(n)]
+        self.ipv6 = ipv6
+        self.addresses6 = [f"{SUBNET6}::{i + 1}" for i in range(n)] if ipv6 else []
         self.procs: list[Proc] = []
         self._made: list[str] = []
 
@@ -138,13 +142,17 @@ class Lan:
         _ip("-n", self.bridge, "link", "set", "br0", "up")
         for i, name in enumerate(self.names):
             self._add_netns(name)
+            settings = ["accept_dad=0", "dad_transmits=0"] if self.ipv6 else ["disable_ipv6=1"]
             for key in ("all", "default"):
-                subprocess.run(["ip", "netns", "exec", name, "sysctl", "-qw",
-                                f"net.ipv6.conf.{key}.disable_ipv6=1"], check=True, timeout=10)
+                for setting in settings:
+                    subprocess.run(["ip", "netns", "exec", name, "sysctl", "-qw",
+                                    f"net.ipv6.conf.{key}.{setting}"], check=True, timeout=10)
             _ip("-n", self.bridge, "link", "add", f"p{i}", "type", "veth",
                 "peer", "name", IFNAME, "netns", name)
             _ip("-n", self.bridge, "link", "set", f"p{i}", "master", "br0", "up")
             _ip("-n", name, "addr", "add", f"{self.addresses[i]}/24", "dev", IFNAME)
+            if self.ipv6:
+                _ip("-n", name, "addr", "add", f"{self.addresses6[i]}/64", "dev", IFNAME, "nodad")
             _ip("-n", name, "link", "set", IFNAME, "up")
             _ip("-n", name, "link", "set", "lo", "up")
 

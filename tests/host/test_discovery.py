@@ -125,7 +125,7 @@ ADAPTERS = [
 
 def test_interfaces_by_name():
     chosen = resolve_interfaces(["lan0"], ADAPTERS)
-    assert chosen.zeroconf == ["10.1.0.5", (("fe80::1", 0, 2), 2)]  # one IPv6 join per interface
+    assert chosen.zeroconf == ["10.1.0.5", "fe80::1"]  # one IPv6 join per interface
     assert chosen.ipv6
     assert chosen.addresses == ["10.1.0.5", "fe80::1", "fd00::5"]
 
@@ -325,3 +325,12 @@ def test_command_line_advertise_and_browse_on_loopback():
     finally:
         advertiser.kill()
         advertiser.wait()
+
+
+def test_link_local_ipv6_gets_the_scope_of_our_one_ipv6_interface():
+    one = resolve_interfaces(["lan0"], ADAPTERS)
+    assert one.scoped(["10.0.0.1", "fe80::2", "fd00::2", "fe80::3%7"]) == \
+        ["10.0.0.1", "fe80::2%2", "fd00::2", "fe80::3%7"]
+    adapters = [*ADAPTERS, _adapter("wlan1", 4, ("fe80::9", 0, 4))]
+    two = resolve_interfaces(["lan0", "wlan1"], adapters)
+    assert two.scoped(["fe80::2", "fd00::2"]) == ["fd00::2"]  # which link? unknown: dropped

@@ -132,3 +132,19 @@ def test_lantable_host_table_update_and_a_bot_game_across_namespaces(lan3, tmp_p
     assert played["seats"] == [0, 1]
     assert played["scores"] is not None
     watcher.wait_for(lambda o: o["event"] == "updated" and o["peer"]["open_tables"] == 0, 5)
+
+
+def test_ipv4_and_ipv6_are_advertised_and_an_ipv6_only_browser_sees_the_peer():
+    with netns.Lan(2, ipv6=True) as lan:
+        # ns0 browses over IPv6 only: the peer must be announced on IPv6 too.
+        watcher = lan.spawn(0, *DISCOVERY, "browse", "--watch", "--timeout", "0",
+                            "--interface", lan.addresses6[0], label="watch6")
+        watcher.wait_for(lambda o: o["event"] == "ready", 10)
+        lan.spawn(1, *DISCOVERY, "advertise", "--name", "dual", "--port", "47800", "--listen",
+                  "--peer-id", "peer1", *IF, label="adv")
+        peer = watcher.wait_for(_event("added", "peer1"), 10)["peer"]
+        assert lan.addresses[1] in peer["addresses"]
+        assert lan.addresses6[1] in peer["addresses"]
+        index = int(lan.run(0, "-c", "import socket; print(socket.if_nametoindex('lan0'))",
+                            timeout=10).stdout)
+        assert any(a.startswith("fe80::") and a.endswith(f"%{index}") for a in peer["addresses"])
