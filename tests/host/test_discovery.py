@@ -19,6 +19,7 @@ import trio
 from lantable.host import discovery
 from lantable.host.discovery import (
     SERVICE_TYPE,
+    PeerEvent,
     PeerInfo,
     find_peers,
     make_peer_advertiser,
@@ -146,6 +147,72 @@ def test_interfaces_default_leaves_out_loopback():
 def test_unknown_interface_is_named():
     with pytest.raises(ValueError, match="'nope0'"):
         resolve_interfaces(["nope0"], ADAPTERS)
+
+
+# ---------------------------------------------------------------------------
+# the browser's bookkeeping, with fakes and a virtual clock
+# ---------------------------------------------------------------------------
+
+
+def _peer(n=0, **changes):
+    fields = {"instance": f"p{n} (id{n})", "name": f"p{n}", "peer_id": f"id{n}",
+              "addresses": ("10.0.0.1",), "port": 1, "proto": 1, "games": (), "open_tables": 0}
+    return PeerInfo(**{**fields, **changes})
+
+
+async def _directory(nursery):
+    directory = discovery._Directory()
+    send, receive = trio.open_memory_channel(10)
+    nursery.start_soon(directory.publish, send)
+    return directory, receive
+
+
+async def test_directory_reports_added_updated_removed_once_each(nursery, autojump_clock):
+    directory, events = await _directory(nursery)
+    directory.put("a", _peer())
+    directory.put("a", _peer())  # the same again: nothing new
+    assert await events.receive() == PeerEvent("added", _peer())
+    directory.put("a", _peer(open_tables=2))
+    assert await events.receive() == PeerEvent("updated", _peer(open_tables=2))
+    directory.put("a", None)
+    assert await events.receive() == PeerEvent("removed", _peer(open_tables=2))
+    directory.put("never-resolved", None)
+    with trio.move_on_after(60):
+        event = await events.receive()
+        raise AssertionError(f"unexpected {event}")
+
+
+async def test_directory_hides_a_peer_after_failed_checks_and_shows_it_again(
+        nursery, autojump_clock, monkeypatch):
+    up = {"id0": True, "id1": True}
+
+    async def reachable(peer):
+        return up[peer.peer_id]
+
+    monkeypatch.setattr(discovery, "_reachable", reachable)
+    directory, events = await _directory(nursery)
+    nursery.start_soon(directory.check_liveness)
+    directory.put("a", _peer(0))
+    directory.put("b", _peer(1))
+    assert {(await events.receive()).peer.peer_id for _ in range(2)} == {"id0", "id1"}
+    up["id1"] = False
+    start = trio.current_time()
+    assert await events.receive() == PeerEvent("removed", _peer(1))
+    assert trio.current_time() - start <= discovery.CHECK_INTERVAL * discovery.DROP_AFTER
+    up["id1"] = True
+    assert await events.receive() == PeerEvent("added", _peer(1))
+    assert trio.current_time() - start <= discovery.CHECK_INTERVAL * (discovery.DROP_AFTER + 1)
+
+
+async def test_reachable_tries_each_address(nursery):
+    listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
+    port = listener.socket.getsockname()[1]
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        dead_port = closed.getsockname()[1]
+    assert await discovery._reachable(_peer(addresses=("127.0.0.2", "127.0.0.1"), port=port))
+    assert not await discovery._reachable(_peer(addresses=("127.0.0.1",), port=dead_port))
+    await listener.aclose()
 
 
 # ---------------------------------------------------------------------------

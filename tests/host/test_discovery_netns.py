@@ -106,8 +106,8 @@ def test_lantable_host_table_update_and_a_bot_game_across_namespaces(lan3, tmp_p
     """ns1 hosts; ns0 opens a race table and its bots find it with --discover; ns2 watches."""
     watcher = _watch(lan3, 2)
     host_addr = lan3.addresses[1]
-    lan3.spawn(1, *CLI, "host", "--bind", host_addr, "--port", "47800", "--db",
-               str(tmp_path / "peer.sqlite"), "--name", "table.host", *IF, label="host")
+    host = lan3.spawn(1, *CLI, "host", "--bind", host_addr, "--port", "47800", "--db",
+                      str(tmp_path / "peer.sqlite"), "--name", "table.host", *IF, label="host")
     added = watcher.wait_for(lambda o: o["event"] == "added", 10)["peer"]
     assert (added["name"], added["port"], added["open_tables"]) == ("table.host", 47800, 0)
     assert "race" in added["games"]
@@ -132,6 +132,12 @@ def test_lantable_host_table_update_and_a_bot_game_across_namespaces(lan3, tmp_p
     assert played["seats"] == [0, 1]
     assert played["scores"] is not None
     watcher.wait_for(lambda o: o["event"] == "updated" and o["peer"]["open_tables"] == 0, 5)
+
+    stopped = time.time()
+    host.signal(signal.SIGINT)  # Ctrl-C: the peer says goodbye
+    gone = watcher.wait_for(lambda o: o["event"] == "removed", 5)
+    assert gone["t"] - stopped <= GOODBYE_WITHIN
+    host.wait(5)  # it exits (its status is the CLI's business)
 
 
 def test_ipv4_and_ipv6_are_advertised_and_an_ipv6_only_browser_sees_the_peer():
