@@ -34,7 +34,14 @@ from functools import partial
 from typing import Any, Final
 
 import trio
-from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
+from zeroconf import (
+    EventLoopBlocked,
+    IPVersion,
+    ServiceBrowser,
+    ServiceInfo,
+    ServiceStateChange,
+    Zeroconf,
+)
 
 from .discovery_records import (
     SERVICE_TYPE,
@@ -212,7 +219,11 @@ def make_peer_advertiser(*, interfaces: list[str] | None = None) -> Callable[...
             try:
                 task_status.started()
                 async for _ in wake_receive:
-                    await advertiser.update(open_tables=peer.open_tables())
+                    try:
+                        await advertiser.update(open_tables=peer.open_tables())
+                    except EventLoopBlocked:  # zeroconf's thread is stuck; the peer serves on
+                        LOGGER.warning("TXT update not sent: zeroconf is not responding",
+                                       exc_info=True)
                     await trio.sleep(UPDATE_INTERVAL)
             finally:
                 peer.on_change = None

@@ -326,6 +326,47 @@ class _FakePeer:
         return self.open
 
 
+class _FakeAdvertiser:
+    def __init__(self, fail_first):
+        self.counts = []
+        self.fail_first = fail_first
+
+    async def update(self, *, open_tables, games=None):
+        if self.fail_first:
+            self.fail_first = False
+            raise discovery.EventLoopBlocked
+        self.counts.append(open_tables)
+
+
+async def test_peer_advertiser_coalesces_bursts_and_survives_a_stuck_zeroconf(
+        nursery, autojump_clock, monkeypatch):
+    fake = _FakeAdvertiser(fail_first=True)
+    started = {}
+
+    async def run_advertiser(*, task_status, **kwargs):
+        started.update(kwargs)
+        task_status.started(fake)
+        await trio.sleep_forever()
+
+    monkeypatch.setattr(discovery, "run_advertiser", run_advertiser)
+    peer = _FakePeer()
+    peer.open = 1  # a table opened while registering: the first update catches it
+    running = SimpleNamespace(peer=peer, port=47800, addresses=[("0.0.0.0", 47800)])
+    await nursery.start(make_peer_advertiser(interfaces=["lan0"]), running)
+    assert started == {"name": "host.one", "peer_id": "dddd00000004", "port": 47800,
+                       "games": ["manila", "race"], "interfaces": ["lan0"], "open_tables": 1,
+                       "addresses": None}
+    await trio.sleep(1)
+    assert fake.counts == []  # the first update hit EventLoopBlocked; still running
+    for n in range(2, 12):
+        peer.open = n
+        peer.on_change()
+    await trio.sleep(1)
+    # ten changes at once: at most one wake-up in flight plus one queued, both the last count
+    # (the real Advertiser skips an update that changes nothing)
+    assert fake.counts in ([11], [11, 11])
+
+
 @needs_lo_multicast
 async def test_peer_advertiser_follows_table_changes(nursery):
     peer = _FakePeer()
