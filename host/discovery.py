@@ -391,6 +391,7 @@ async def _cli_advertise(args: argparse.Namespace) -> None:
         async with trio.open_nursery() as nursery:
             if args.listen:
                 await nursery.start(listen)
+            _emit({"event": "starting"})
             advertiser = await nursery.start(partial(
                 run_advertiser, name=args.name, peer_id=args.peer_id or uuid.uuid4().hex[:12],
                 port=args.port, games=args.games.split(",") if args.games else [],

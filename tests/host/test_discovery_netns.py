@@ -27,7 +27,7 @@ DISCOVERY = ("-m", "lantable.host.discovery")
 CLI = ("-m", "lantable.clients.cli")
 IF = ("--interface", netns.IFNAME)
 
-VISIBLE_WITHIN = 2.0  # s from a peer's process start to every browser listing it
+VISIBLE_WITHIN = 2.0  # s from a peer starting to advertise to every browser listing it
 GOODBYE_WITHIN = 2.0  # s from a clean stop to every browser dropping it
 CRASH_WITHIN = 15.0  # s from SIGKILL to every browser dropping it
 
@@ -61,7 +61,9 @@ def test_every_peer_sees_every_other_then_a_clean_stop_leaves(lan3):
     for watcher in watchers:
         for i, peer in enumerate(peers):
             seen = watcher.wait_for(_event("added", f"peer{i}"), 10)
-            late = seen["t"] - peer.started
+            # From the advertiser's start, after interpreter start-up (which a loaded
+            # machine stretches); bench/discovery.py reports from process launch too.
+            late = seen["t"] - peer.wait_for(lambda o: o["event"] == "starting", 5)["t"]
             assert late <= VISIBLE_WITHIN, (watcher.label, i, late)
             assert seen["peer"]["name"] == names[i]
             assert seen["peer"]["addresses"] == [lan3.addresses[i]]
