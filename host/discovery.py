@@ -338,18 +338,25 @@ async def open_browser(*, interfaces: list[str] | None = None
                 pass
 
         send, receive = trio.open_memory_channel[PeerEvent](EVENT_BUFFER)
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(directory.publish, send)
-            nursery.start_soon(directory.check_liveness)
-            browser = await trio.to_thread.run_sync(
-                partial(ServiceBrowser, zc, SERVICE_TYPE, handlers=[on_change]))
-            try:
-                async with receive:
-                    yield receive
-            finally:
-                nursery.cancel_scope.cancel(reason="browser closed")
-                with trio.CancelScope(shield=True):
-                    await trio.to_thread.run_sync(browser.cancel)
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(directory.publish, send)
+                nursery.start_soon(directory.check_liveness)
+                browser = await trio.to_thread.run_sync(
+                    partial(ServiceBrowser, zc, SERVICE_TYPE, handlers=[on_change]))
+                try:
+                    async with receive:
+                        yield receive
+                finally:
+                    nursery.cancel_scope.cancel(reason="browser closed")
+                    with trio.CancelScope(shield=True):
+                        await trio.to_thread.run_sync(browser.cancel)
+        except BaseExceptionGroup as group:
+            # The caller's block runs inside our nursery; give back its own exception
+            # (a KeyboardInterrupt, a ValueError) as it was raised, not in a group.
+            if len(group.exceptions) == 1:
+                raise group.exceptions[0] from None
+            raise
     finally:
         await _close_zeroconf(zc)
 

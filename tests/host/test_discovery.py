@@ -420,6 +420,7 @@ def test_command_line_advertise_and_browse_on_loopback():
          "127.0.0.1", "--peer-id", "0000cafe0007", "--games", "race,manila", "--open", "2",
          "--interface", "lo"], stdout=subprocess.PIPE, text=True)
     try:
+        assert json.loads(advertiser.stdout.readline())["event"] == "starting"
         assert json.loads(advertiser.stdout.readline())["event"] == "advertised"
         found = subprocess.run([*cmd, "browse", "--timeout", "1.5", "--json", "--interface", "lo"],
                                capture_output=True, text=True, timeout=20, check=True)
@@ -442,3 +443,10 @@ def test_link_local_ipv6_gets_the_scope_of_our_one_ipv6_interface():
     adapters = [*ADAPTERS, _adapter("wlan1", 4, ("fe80::9", 0, 4))]
     two = resolve_interfaces(["lan0", "wlan1"], adapters)
     assert two.scoped(["fe80::2", "fd00::2"]) == ["fd00::2"]  # which link? unknown: dropped
+
+
+@needs_lo_multicast
+async def test_an_error_in_the_browsing_block_comes_out_as_itself():
+    with pytest.raises(KeyError):
+        async with open_browser(interfaces=LO):
+            raise KeyError("the caller's own")
