@@ -7,6 +7,7 @@ The loopback tests bind zeroconf to 127.0.0.1 only and skip when multicast on
 from __future__ import annotations
 
 import json
+import secrets
 import signal
 import socket
 import subprocess
@@ -36,6 +37,11 @@ from lantable.host.discovery_records import (
 )
 
 LO = ["127.0.0.1"]
+# Peer ids of this run: loopback is shared by every process on the machine, so two test
+# runs at once must not advertise the same ids (other lantable peers on lo are ignored).
+_RUN = secrets.token_hex(4)
+ID = {tag: f"{tag}{_RUN}" for tag in ("feed", "aaaa", "bbbb", "cccc", "dddd", "eeee", "ffff",
+                                      "0000")}
 
 
 # ---------------------------------------------------------------------------
@@ -245,10 +251,11 @@ needs_lo_multicast = pytest.mark.skipif(not _loopback_multicast_works(),
                                         reason="multicast on 127.0.0.1 does not work here")
 
 
-async def _next(events, kind, within=5.0):
+async def _next(events, kind, peer_id, within=5.0):
+    """The next ``kind`` event of ``peer_id`` (other lantable peers on lo are ignored)."""
     with trio.fail_after(within):
         async for event in events:
-            if event.kind == kind:
+            if event.kind == kind and event.peer.peer_id == peer_id:
                 return event.peer
     raise AssertionError("browser closed")
 
@@ -263,35 +270,35 @@ async def test_advertise_update_and_goodbye_on_loopback(nursery):
 
         async def advertise(task_status):
             with scope:
-                await run_advertiser(name="lo.peer", peer_id="feedbeef0001", port=port,
+                await run_advertiser(name="lo.peer", peer_id=ID["feed"], port=port,
                                      games=["race", "manila"], interfaces=LO,
                                      task_status=task_status)
 
         advertiser = await nursery.start(advertise)
-        peer = await _next(events, "added")
+        peer = await _next(events, "added", ID["feed"])
         assert (peer.name, peer.peer_id, peer.port, peer.games, peer.open_tables) == \
-            ("lo.peer", "feedbeef0001", port, ("race", "manila"), 0)
-        assert peer.instance == advertiser.instance == "lo_peer (feedbeef0001)"
+            ("lo.peer", ID["feed"], port, ("race", "manila"), 0)
+        assert peer.instance == advertiser.instance == f"lo_peer ({ID['feed']})"
         assert peer.addresses == ("127.0.0.1",)
 
         await advertiser.update(open_tables=3)
-        assert (await _next(events, "updated")).open_tables == 3
+        assert (await _next(events, "updated", ID["feed"])).open_tables == 3
 
         scope.cancel()
-        gone = await _next(events, "removed", within=2.0)  # the goodbye, not a timeout
-        assert gone.peer_id == "feedbeef0001"
+        await _next(events, "removed", ID["feed"], within=2.0)  # the goodbye, not a timeout
 
 
 @needs_lo_multicast
 async def test_find_peers_sees_two_peers_with_the_same_name(nursery):
     async with trio.open_nursery() as starting:
-        for peer_id in ("aaaa00000001", "bbbb00000002"):
+        for peer_id in (ID["aaaa"], ID["bbbb"]):
             starting.start_soon(nursery.start, lambda task_status, pid=peer_id: run_advertiser(
                 name="alice", peer_id=pid, port=9, games=[], interfaces=LO,
                 task_status=task_status))
     peers = await find_peers(timeout=1.5, interfaces=LO)
-    mine = [p for p in peers if p.name == "alice"]
-    assert sorted(p.peer_id for p in mine) == ["aaaa00000001", "bbbb00000002"]
+    mine = [p for p in peers if p.peer_id in (ID["aaaa"], ID["bbbb"])]
+    assert sorted(p.peer_id for p in mine) == [ID["aaaa"], ID["bbbb"]]
+    assert [p.name for p in mine] == ["alice", "alice"]
     assert len({p.instance for p in mine}) == 2
 
 
@@ -302,13 +309,13 @@ async def test_a_peer_that_stops_answering_tcp_is_hidden_then_shown(nursery, mon
     port = listener.socket.getsockname()[1]
     async with open_browser(interfaces=LO) as events:
         await nursery.start(lambda task_status: run_advertiser(
-            name="flaky", peer_id="cccc00000003", port=port, games=[], interfaces=LO,
+            name="flaky", peer_id=ID["cccc"], port=port, games=[], interfaces=LO,
             task_status=task_status))
-        await _next(events, "added")
+        await _next(events, "added", ID["cccc"])
         listener.socket.close()  # refuses from now on
-        assert (await _next(events, "removed")).peer_id == "cccc00000003"
+        await _next(events, "removed", ID["cccc"])
         listener = (await trio.open_tcp_listeners(port, host="127.0.0.1"))[0]
-        assert (await _next(events, "added")).peer_id == "cccc00000003"
+        await _next(events, "added", ID["cccc"])
         await listener.aclose()
 
 
@@ -317,7 +324,7 @@ class _FakePeer:
 
     def __init__(self):
         self.name = "host.one"
-        self.peer_id = "dddd00000004"
+        self.peer_id = ID["dddd"]
         self.registry = SimpleNamespace(games={"race": object(), "manila": object()})
         self.open = 0
         self.on_change = None
@@ -353,7 +360,7 @@ async def test_peer_advertiser_coalesces_bursts_and_survives_a_stuck_zeroconf(
     peer.open = 1  # a table opened while registering: the first update catches it
     running = SimpleNamespace(peer=peer, port=47800, addresses=[("0.0.0.0", 47800)])
     await nursery.start(make_peer_advertiser(interfaces=["lan0"]), running)
-    assert started == {"name": "host.one", "peer_id": "dddd00000004", "port": 47800,
+    assert started == {"name": "host.one", "peer_id": ID["dddd"], "port": 47800,
                        "games": ["manila", "race"], "interfaces": ["lan0"], "open_tables": 1,
                        "addresses": None}
     await trio.sleep(1)
@@ -373,14 +380,14 @@ async def test_peer_advertiser_follows_table_changes(nursery):
     running = SimpleNamespace(peer=peer, port=9, addresses=[("127.0.0.1", 9)])
     async with open_browser(interfaces=LO) as events:
         await nursery.start(make_peer_advertiser(interfaces=["lo"]), running)
-        added = await _next(events, "added")
+        added = await _next(events, "added", ID["dddd"])
         assert (added.name, added.games, added.open_tables) == ("host.one", ("manila", "race"), 0)
         assert peer.on_change is not None
         for n in (1, 2, 3):  # a burst: coalesced, the last count wins
             peer.open = n
             peer.on_change()
         with trio.fail_after(5):
-            while (await _next(events, "updated")).open_tables != 3:
+            while (await _next(events, "updated", ID["dddd"])).open_tables != 3:
                 pass
 
 
@@ -388,25 +395,25 @@ async def test_peer_advertiser_follows_table_changes(nursery):
 async def test_the_same_peer_id_twice_is_renamed(nursery):
     """A journal run twice: zeroconf's probe sees the first, the second gets a new label."""
     first = await nursery.start(lambda task_status: run_advertiser(
-        name="twin", peer_id="eeee00000005", port=9, games=[], interfaces=LO,
+        name="twin", peer_id=ID["eeee"], port=9, games=[], interfaces=LO,
         task_status=task_status))
     second = await nursery.start(lambda task_status: run_advertiser(
-        name="twin", peer_id="eeee00000005", port=10, games=[], interfaces=LO,
+        name="twin", peer_id=ID["eeee"], port=10, games=[], interfaces=LO,
         task_status=task_status))
-    assert first.instance == "twin (eeee00000005)"
-    assert second.instance == "twin (eeee00000005)-2"
+    assert first.instance == f"twin ({ID['eeee']})"
+    assert second.instance == f"twin ({ID['eeee']})-2"
 
 
 @needs_lo_multicast
 async def test_an_open_count_that_returns_to_an_old_value_is_seen(nursery):
     async with open_browser(interfaces=LO) as events:
         advertiser = await nursery.start(lambda task_status: run_advertiser(
-            name="counter", peer_id="ffff00000006", port=9, games=[], interfaces=LO,
+            name="counter", peer_id=ID["ffff"], port=9, games=[], interfaces=LO,
             task_status=task_status))
-        await _next(events, "added")
+        await _next(events, "added", ID["ffff"])
         for count in (1, 0, 1):
             await advertiser.update(open_tables=count)
-            assert (await _next(events, "updated")).open_tables == count
+            assert (await _next(events, "updated", ID["ffff"])).open_tables == count
 
 
 @needs_lo_multicast
@@ -417,16 +424,16 @@ def test_command_line_advertise_and_browse_on_loopback():
         port = probe.getsockname()[1]
     advertiser = subprocess.Popen(
         [*cmd, "advertise", "--name", "cli.peer", "--port", str(port), "--listen", "--bind",
-         "127.0.0.1", "--peer-id", "0000cafe0007", "--games", "race,manila", "--open", "2",
+         "127.0.0.1", "--peer-id", ID["0000"], "--games", "race,manila", "--open", "2",
          "--interface", "lo"], stdout=subprocess.PIPE, text=True)
     try:
         assert json.loads(advertiser.stdout.readline())["event"] == "starting"
         assert json.loads(advertiser.stdout.readline())["event"] == "advertised"
         found = subprocess.run([*cmd, "browse", "--timeout", "1.5", "--json", "--interface", "lo"],
                                capture_output=True, text=True, timeout=20, check=True)
-        [peer] = [p for p in json.loads(found.stdout)["peers"] if p["peer_id"] == "0000cafe0007"]
-        assert peer == {"instance": "cli_peer (0000cafe0007)", "name": "cli.peer",
-                        "peer_id": "0000cafe0007", "addresses": ["127.0.0.1"], "port": port,
+        [peer] = [p for p in json.loads(found.stdout)["peers"] if p["peer_id"] == ID["0000"]]
+        assert peer == {"instance": f"cli_peer ({ID['0000']})", "name": "cli.peer",
+                        "peer_id": ID["0000"], "addresses": ["127.0.0.1"], "port": port,
                         "proto": 1, "games": ["race", "manila"], "open_tables": 2}
         advertiser.send_signal(signal.SIGTERM)
         assert json.loads(advertiser.stdout.readline())["event"] == "stopped"
