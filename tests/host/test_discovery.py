@@ -392,19 +392,6 @@ async def test_peer_advertiser_follows_table_changes(nursery):
 
 
 @needs_lo_multicast
-async def test_the_same_peer_id_twice_is_renamed(nursery):
-    """A journal run twice: zeroconf's probe sees the first, the second gets a new label."""
-    first = await nursery.start(lambda task_status: run_advertiser(
-        name="twin", peer_id=ID["eeee"], port=9, games=[], interfaces=LO,
-        task_status=task_status))
-    second = await nursery.start(lambda task_status: run_advertiser(
-        name="twin", peer_id=ID["eeee"], port=10, games=[], interfaces=LO,
-        task_status=task_status))
-    assert first.instance == f"twin ({ID['eeee']})"
-    assert second.instance == f"twin ({ID['eeee']})-2"
-
-
-@needs_lo_multicast
 async def test_an_open_count_that_returns_to_an_old_value_is_seen(nursery):
     async with open_browser(interfaces=LO) as events:
         advertiser = await nursery.start(lambda task_status: run_advertiser(

@@ -80,6 +80,22 @@ def test_every_peer_sees_every_other_then_a_clean_stop_leaves(lan3):
     assert peers[0].wait(5) == 0
 
 
+def test_the_same_peer_id_twice_is_renamed(lan3):
+    """A journal run twice: the second peer's probe meets the first, and it renames itself.
+
+    (Not on loopback: every mDNS stack on a machine shares port 5353 there, and the
+    unicast answer to a probe reaches only one of them.)
+    """
+    watcher = _watch(lan3, 2)
+    first = _advertise(lan3, 0, "twin", "samepeer")
+    assert first.wait_for(lambda o: o["event"] == "advertised", 10)["instance"] == "twin (samepeer)"
+    second = _advertise(lan3, 1, "twin", "samepeer")
+    renamed = second.wait_for(lambda o: o["event"] == "advertised", 10)["instance"]
+    assert renamed == "twin (samepeer)-2"
+    watcher.wait_for(lambda o: o["event"] == "added" and o["peer"]["instance"] == renamed, 5)
+    assert watcher.wait_for(_event("added", "samepeer"), 0)["peer"]["instance"] == "twin (samepeer)"
+
+
 def test_a_killed_peer_disappears(lan3):
     watcher = _watch(lan3, 0)
     peer = _advertise(lan3, 1, "doomed", "peer1")
