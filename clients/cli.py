@@ -54,6 +54,14 @@ def _option(text: str) -> tuple[str, Any]:
         return key, value
 
 
+def _leaves(group: BaseExceptionGroup) -> list[BaseException]:
+    """The exceptions inside a (possibly nested) exception group."""
+    out: list[BaseException] = []
+    for exc in group.exceptions:
+        out.extend(_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])
+    return out
+
+
 def _print_json(obj: Any) -> None:
     print(json.dumps(obj, indent=2, ensure_ascii=False))
 
@@ -165,11 +173,16 @@ def cmd_host(args: argparse.Namespace) -> int:
             print(f"lantable peer {running.peer.name} ({running.peer.peer_id}) listening on {addrs}; "
                   f"journal {args.db}", flush=True)
 
+    failures: list[BaseException] = []
     try:
         trio.run(main)
-    except KeyboardInterrupt:
+    except* KeyboardInterrupt:
         print("stopped", file=sys.stderr)
-    return 0
+    except* (ValueError, OSError) as group:  # a bad --interface, a port in use
+        failures.extend(_leaves(group))
+    for exc in failures:
+        print(f"error: {exc}", file=sys.stderr)
+    return 1 if failures else 0
 
 
 def _resolve_peer(args: argparse.Namespace) -> tuple[str, int] | None:
@@ -329,7 +342,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
     try:
         trio.run(main)
     except* (RequestError, Disconnected) as group:
-        failures.extend(group.exceptions)
+        failures.extend(_leaves(group))
     for exc in failures:
         print(f"error: {exc}", file=sys.stderr)
     if failures:
