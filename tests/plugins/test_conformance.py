@@ -117,7 +117,8 @@ def check_scores(game: Game, state: dict[str, Any], seats: int) -> None:
     result = game.scores(state)
     assert isinstance(result, dict), result
     scores, rank = result["scores"], result["rank"]
-    assert len(scores) == seats and len(rank) == seats, result
+    assert len(scores) == seats, result
+    assert len(rank) == seats, result
     assert all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in scores), result
     assert all(isinstance(r, int) and 1 <= r <= seats for r in rank), result
     assert 1 in rank, result
@@ -133,13 +134,16 @@ def test_game_info_is_valid(gid: str) -> None:
     info = GAMES[gid].info
     assert info["id"] == gid
     assert re.fullmatch(r"[a-z0-9][a-z0-9-]*", gid)
-    assert info["title"] and isinstance(info["title"], str)
-    assert info["version"] and isinstance(info["version"], str)
+    assert info["title"]
+    assert isinstance(info["title"], str)
+    assert info["version"]
+    assert isinstance(info["version"], str)
     assert 1 <= info["min_seats"] <= info["max_seats"]
     for name, spec in info["options"].items():
-        assert isinstance(spec.get("help"), str) and spec["help"], name
+        assert isinstance(spec.get("help"), str), name
+        assert spec["help"], name
         if "choices" in spec:
-            assert spec["choices"] and spec["default"] in spec["choices"], name
+            assert spec["default"] in spec["choices"], name
     assert set(info["traits"]) <= {"chance", "hidden_information", "simultaneous"}
     assert all(isinstance(v, bool) for v in info["traits"].values())
     assert round_trips(info)
@@ -219,22 +223,24 @@ def test_everything_is_plain_msgpack_data(gid: str, seats: int) -> None:
             assert round_trips(game.view(state, s)), f"decision {n}: view of seat {s}"
         for s in to_act:
             for action in game.legal_actions(state, s):
-                assert isinstance(action, dict) and isinstance(action.get("type"), str), action
+                assert isinstance(action, dict), action
+                assert isinstance(action.get("type"), str), action
                 assert round_trips(action), f"decision {n}: action {action!r}"
 
     every = deep_every(game, seats)
     for seed in range(DEEP_GAMES):
         state, trace = play(game, seats, seed, check, every)
         assert round_trips(state)
-        for seat, action, events in trace:
+        for _seat, action, events in trace:
             assert isinstance(events, list), events
             for event in events:
-                assert isinstance(event, dict) and isinstance(event.get("type"), str), event
+                assert isinstance(event, dict), event
+                assert isinstance(event.get("type"), str), event
                 assert round_trips(event), f"event {event!r} after {action!r}"
                 if "to" in event:
                     to = event["to"]
-                    assert isinstance(to, list) and all(
-                        isinstance(s, int) and 0 <= s < seats for s in to), event
+                    assert isinstance(to, list), event
+                    assert all(isinstance(s, int) and 0 <= s < seats for s in to), event
 
 
 @pytest.mark.parametrize(("gid", "seats"), _cases("test_illegal_action_changes_nothing"))
@@ -261,7 +267,8 @@ def test_illegal_action_changes_nothing(gid: str, seats: int) -> None:
             legal = game.legal_actions(state, to_act[0])[0]
             with pytest.raises(IllegalAction):
                 game.apply(state, idle[0], legal, rng)
-            assert state == before and rng.getstate() == rng_before
+            assert state == before
+            assert rng.getstate() == rng_before
 
     every = deep_every(game, seats)
     for seed in range(DEEP_GAMES):
@@ -319,7 +326,8 @@ def test_heuristic_and_description(gid: str, seats: int) -> None:
             view = game.view(state, s)
             for action in game.legal_actions(state, s):
                 text = game.describe(view, s, action)
-                assert isinstance(text, str) and text, action
+                assert isinstance(text, str), action
+                assert text, action
 
     play(game, seats, 0, check, deep_every(game, seats))
 

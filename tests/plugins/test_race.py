@@ -6,8 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from lantable.plugins import BadOptions, Game, IllegalAction
-from lantable.plugins import race
+from lantable.plugins import BadOptions, Game, IllegalAction, race
 
 GAME = Game(race, "race")
 
@@ -111,4 +110,5 @@ def test_describe_works_from_a_view() -> None:
 def test_view_is_a_copy_of_the_whole_state() -> None:
     state = new()
     view = GAME.view(state, None)
-    assert view == state and view is not state
+    assert view == state
+    assert view is not state
