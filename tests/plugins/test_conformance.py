@@ -188,6 +188,34 @@ def test_scores_format(gid: str, seats: int) -> None:
         check_scores(game, state, seats)
 
 
+def _option_cases() -> list[Any]:
+    out = []
+    for gid, game in sorted(GAMES.items()):
+        for name, spec in game.info["options"].items():
+            default = spec["default"]
+            values = spec.get("choices") or ([not default] if isinstance(default, bool) else [])
+            out += [pytest.param(gid, name, v, id=f"{gid}-{name}={v}")
+                    for v in values if v != default]
+    return out
+
+
+@pytest.mark.parametrize(("gid", "option", "value"), _option_cases())
+def test_every_option_value_plays_to_the_end(gid: str, option: str, value: Any) -> None:
+    """Each non-default choice (and each flipped bool) at the most seats: self-play ends."""
+    game = GAMES[gid]
+    seats = game.info["max_seats"]
+    rng, chooser = random.Random(1), random.Random(2)
+    state = game.setup(seats, {option: value}, rng)
+    for _ in range(MAX_ACTIONS):
+        to_act = game.to_act(state)
+        if not to_act:
+            break
+        seat = chooser.choice(to_act)
+        game.apply(state, seat, chooser.choice(game.legal_actions(state, seat)), rng)
+    assert game.is_over(state), f"not over after {MAX_ACTIONS} actions"
+    check_scores(game, state, seats)
+
+
 @pytest.mark.parametrize(("gid", "seats"), _cases("test_seeded_replay_is_bit_for_bit"))
 def test_seeded_replay_is_bit_for_bit(gid: str, seats: int) -> None:
     """Same seed + same actions = the same states and events, byte for byte."""
