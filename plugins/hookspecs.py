@@ -126,7 +126,8 @@ def game_scores(state: State) -> Scores:
 
     :returns: ``{"scores": [number per seat], "rank": [place per seat]}`` where
         place 1 is the winner after the rulebook's tie-breaks and seats still tied
-        share a place; may add ``"detail"`` (any plain data). Callable mid-game,
+        share a place; may add ``"detail"`` (any plain data). In a one-seat game
+        played against the game itself (solitaire), place 2 means the game won. Callable mid-game,
         where it gives the standing as if the game ended now.
     """
 

@@ -92,7 +92,13 @@ def game_legal_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]
 @hookimpl
 def game_apply(state: dict[str, Any], seat: int, action: dict[str, Any],
                rng: random.Random) -> list[dict[str, Any]]:
-    return turn.apply(state, seat, action, rng)
+    events = turn.apply(state, seat, action, rng)
+    n = state["seats"]
+    if state["np"] > n:  # solitaire: the phantom is the engine, not a seat at the table
+        for event in events:
+            if "to" in event:
+                event["to"] = [s for s in event["to"] if s < n]
+    return events
 
 
 @hookimpl
