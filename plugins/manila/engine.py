@@ -332,7 +332,8 @@ def apply(state: State, seat: int, action: Action, rng: random.Random) -> list[E
             _mortgage(state, events, seat, g, "voluntary")
         else:
             state["mort"][seat][g] -= 1
-            events.append({"type": "redeemed", "seat": seat, "good": B.GOODS[g]})
+            events.append({"type": "redeemed", "seat": seat})  # the good stays secret (6.4)
+            events.append({"type": "redeemed_good", "seat": seat, "good": B.GOODS[g], "to": [seat]})
             _cash(state, events, seat, -B.REDEEM_COST, "redeem")
         return events
     handler = _HANDLERS.get(state["phase"])
@@ -509,7 +510,7 @@ def _next_boarder(state: State) -> None:
     while state["boarding"]:
         who, slot = state["boarding"][0]
         if state["pirates"][slot] == who and _board_actions(state):
-            state["turn"] = who
+            state["phase"], state["turn"] = "board", who
             return
         state["boarding"].pop(0)
     state["phase"] = "step"
