@@ -429,7 +429,7 @@ def test_4_7b_plunder_split_and_captain_chooses(mn) -> None:  # worked example 7
 
 
 def test_4_7b_plunder_sent_to_shipyard(mn) -> None:
-    S, rng = _plunder_position(mn, insurance=None) if False else _plunder_position(mn)
+    S, rng = _plunder_position(mn)
     ev = mn.act(S, rng, {"type": "send", "good": "nutmeg", "to": "shipyard"})
     assert [e["space"] for e in ev if e["type"] == "shipyard"] == ["C"]  # after silk, jade
     assert S["step"] == [0, 0, 0, 0]
@@ -534,7 +534,6 @@ def test_4_9d_insurance_agent_forced_mortgage(mn) -> None:
     mn.act(S, rng, mn.yard("A"), mn.space("insurance"), mn.yard("B"), mn.yard("C"))
     S["cash"][1] = 3
     ev = mn.act(S, rng, *[mn.DECLINE] * 4)
-    assert sum(S["mort"][1]) == 2 and S["cash"][1] == 3 + 24 - 29 + 2 if False else True
     assert sum(S["mort"][1]) == 2 and S["cash"][1] == 0  # 3 + 24 < 29: the bank covers 2
     assert {"type": "bank_covers", "seat": 1, "amount": 2} in ev
 
@@ -697,8 +696,6 @@ def test_6_4_views_hide_secret_shares(mn) -> None:
         assert v["mortgaged"] == [1, 0, 0, 0] and v["shares"] == [2, 2, 2, 2]
         if seat is not None:
             assert v["my_dealt"] == S["dealt"][seat]
-            others = [d for s, d in enumerate(S["dealt"]) if s != seat]
-            assert all(str(d) not in str({k: v[k] for k in v if not k.startswith("my_")}) or True for d in others)
     assert mn.GAME.view(S, 0)["my_mort"] == S["mort"][0]
     # changing another seat's secret shares changes nothing seat 1 sees
     before = mn.GAME.view(S, 1)
