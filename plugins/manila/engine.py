@@ -221,10 +221,10 @@ def _space_action(space: tuple) -> Action:
 
 
 def _stowaway_ok(state: State, seat: int, affordable_paid: bool) -> bool:
-    """6.2: broke (no cash, nothing to mortgage) or nothing affordable; never the
-    insurance agent (decision 10, reading A)."""
-    if state["insurance"] == seat:
-        return False
+    """6.2: broke (no cash, nothing to mortgage) or nothing affordable; under the
+    literal rule (decision 10, reading A) never the insurance agent."""
+    if state["opt"]["stowaway_rule"] == "literal" and state["insurance"] == seat:
+        return False  # reading A; reading B restricts the insurance space instead
     broke = can_raise(state, seat) == 0
     return broke or not affordable_paid
 
