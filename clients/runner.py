@@ -35,7 +35,10 @@ async def play_seat(client: Client, table: str, seat: int, decide: Decide,
     Returns:
         The final scores, or None if the connection ended first.
     """
-    acted_at: int | None = None
+    # Updates already queued when our action was accepted describe the table before
+    # it (other seats may have acted in between): decide only on updates numbered at
+    # least the one our last action produced.
+    fresh_from = 0
     async for update in client.updates(table):
         if on_update is not None:
             on_update(update)
@@ -43,14 +46,12 @@ async def play_seat(client: Client, table: str, seat: int, decide: Decide,
             return update.scores
         if update.seat != seat or not update.legal or update.status != "playing":
             continue
-        if acted_at is not None and update.seq <= acted_at and not update.full:
+        if update.seq < fresh_from:
             continue
         action = await decide(update, update.legal)
-        acted_at = update.seq
         try:
-            await client.act(table, action, seat=seat)
+            fresh_from = await client.act(table, action, seat=seat)
         except RequestError as exc:
             LOGGER.warning("table %s seat %d: %s refused (%s); resyncing", table, seat, action, exc)
-            acted_at = None
-            await client.sync(table)
+            fresh_from = (await client.sync(table)).seq
     return None
