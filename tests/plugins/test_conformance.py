@@ -4,7 +4,8 @@ What every game owes the host (``plugins/hookspecs.py``, ``docs/plugins.md``):
 random self-play ends; the same seed and the same actions give the same game bit for
 bit; everything is plain msgpack data; exactly the seats to act have legal actions;
 ``IllegalAction`` leaves the state and the rng unchanged; sampled states agree with
-the view they came from and leak nothing to spectators; scores have the agreed shape.
+the view they came from and leak nothing to spectators; views, legal actions and
+events are snapshots that later play never changes; scores have the agreed shape.
 
 The cases are generated from ``load_registry().games`` (the installed entry points),
 so a newly installed game is tested without touching this file. Games run with their
@@ -35,6 +36,8 @@ DEEP_GAMES = 3
 # Aim for about this many costly checks per game, whatever its length.
 DEEP_POINTS = 40
 NOPE: dict[str, Any] = {"type": "__nope__"}
+# Random actions played on a sampled or copied state, as a search bot's rollout would.
+SAMPLE_PLAYOUT = 30
 
 # Known bugs of a game, by (game id, seat count or None for all, test name): xfail,
 # non-strict, with the reason. Keep this empty: every entry is a bug to fix.
@@ -94,6 +97,16 @@ def play(game: Game, seats: int, seed: int, check: Check | None = None,
         action = chooser.choice(game.legal_actions(state, seat))
         trace.append((seat, action, game.apply(state, seat, action, rng)))
     pytest.fail(f"{game.id} with {seats} seats, seed {seed}: not over after {MAX_ACTIONS} actions")
+
+
+def simulate(game: Game, state: dict[str, Any], rng: random.Random, actions: int) -> None:
+    """Play up to ``actions`` random actions on ``state`` in place (as a search bot does)."""
+    for _ in range(actions):
+        to_act = game.to_act(state)
+        if not to_act:
+            return
+        seat = rng.choice(to_act)
+        game.apply(state, seat, rng.choice(game.legal_actions(state, seat)), rng)
 
 
 _lengths: dict[tuple[str, int], int] = {}
@@ -311,7 +324,8 @@ def _sampling_cases() -> list[Any]:
 def test_sampled_state_agrees_with_view(gid: str, seats: int) -> None:
     """For every seat: view(sample(view(s)), s) == view(s), the spectator view of the
     sample equals the real one (no leak into the public view), the seat's legal
-    actions are the same, and sampling does not change the view it was given."""
+    actions are the same, and neither sampling nor playing on the sample changes the
+    view it was given."""
     game = GAMES[gid]
     sampler = random.Random(99)
 
@@ -328,6 +342,32 @@ def test_sampled_state_agrees_with_view(gid: str, seats: int) -> None:
             assert game.to_act(sample) == to_act, f"decision {n}: seat {s}"
             assert game.legal_actions(sample, s) == game.legal_actions(state, s), (
                 f"decision {n}: seat {s} has other legal actions in the sample")
+            # Search bots play on in the sample: that must not reach back into the view.
+            simulate(game, sample, random.Random(n), SAMPLE_PLAYOUT)
+            assert view == given, f"decision {n}: playing on a sample for seat {s} changed the view"
+
+    every = deep_every(game, seats)
+    for seed in range(DEEP_GAMES):
+        play(game, seats, seed, check, every)
+
+
+@pytest.mark.parametrize(("gid", "seats"), _cases("test_views_and_actions_are_snapshots"))
+def test_views_and_actions_are_snapshots(gid: str, seats: int) -> None:
+    """Views, legal actions and events share nothing mutable with the state: playing
+    on never changes one already handed out (bots and clients keep them)."""
+    game = GAMES[gid]
+
+    def check(n: int, state: dict[str, Any], to_act: list[int], rng: random.Random) -> None:
+        copy = game.clone(state)  # play on a copy: ``play`` goes on with ``state``
+        handed = [game.view(copy, s) for s in [None, *range(seats)]]
+        handed += [game.legal_actions(copy, s) for s in to_act]
+        before = [pack(x) for x in handed]
+        seat = to_act[0]
+        events = game.apply(copy, seat, game.legal_actions(copy, seat)[0], random.Random(n))
+        after_apply = pack(events)
+        simulate(game, copy, random.Random(n), SAMPLE_PLAYOUT)
+        assert [pack(x) for x in handed] == before, f"decision {n}: a view or action changed"
+        assert pack(events) == after_apply, f"decision {n}: events changed as play went on"
 
     every = deep_every(game, seats)
     for seed in range(DEEP_GAMES):

@@ -407,15 +407,35 @@ def test_apply_refuses_a_seat_not_to_act_and_a_non_map_action(coin: Game) -> Non
     plugin = coin.plugin
     state = coin.setup(2, None, rng())
     plugin.calls.clear()  # type: ignore[attr-defined]
+    table_rng = rng()
+    saved = table_rng.getstate()
     with pytest.raises(IllegalAction, match="seat 1 is not to act"):
-        coin.apply(state, 1, {"type": "call", "side": "heads"}, rng())
+        coin.apply(state, 1, {"type": "call", "side": "heads"}, table_rng)
     for bad in (["call"], "call", None, {"side": "heads"}, {"type": 3}):
         with pytest.raises(IllegalAction, match="a map with a string 'type'"):
-            coin.apply(state, 0, bad, rng())  # type: ignore[arg-type]
+            coin.apply(state, 0, bad, table_rng)  # type: ignore[arg-type]
     assert "apply" not in plugin.calls  # type: ignore[attr-defined]
     assert state["calls"] == []
+    assert table_rng.getstate() == saved
     assert coin.apply(state, 0, {"type": "call", "side": "heads"}, rng()) == [
         {"type": "called", "seat": 0}]
+
+
+def test_a_game_refusal_leaves_state_and_rng_unchanged() -> None:
+    # The invariant is the game's (validate, then draw, then mutate): the facade
+    # does not snapshot the rng per action. The coin game validates first.
+    game = Game(CoinFlip(), "coin")
+    table_rng = rng()
+    state = game.setup(1, None, table_rng)
+    before, saved = game.clone(state), table_rng.getstate()
+    for bad in ({"type": "call", "side": "edge"}, {"type": "__nope__"}):
+        with pytest.raises(IllegalAction, match="bad call"):
+            game.apply(state, 0, bad, table_rng)
+    assert state == before
+    assert table_rng.getstate() == saved
+    assert [e["type"] for e in game.apply(state, 0, {"type": "call", "side": "tails"},
+                                          table_rng)] == ["called", "tossed"]
+    assert table_rng.getstate() != saved  # the toss drew, after validation
 
 
 def test_apply_returns_a_list_when_the_game_returns_none() -> None:
