@@ -273,6 +273,15 @@ def cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _game_of(client: Any, table: str) -> str:
+    """The game id of ``table``: from the welcome's list, else asked again."""
+    for tables in (client.welcome.tables, await client.list_tables()):
+        for t in tables:
+            if t["id"] == table:
+                return t["game"]
+    raise RequestError("no_such_table", f"no table {table!r} on this peer")
+
+
 def decision_rng(seed: int, seat: int, seq: int) -> random.Random:
     """A bot's randomness for one decision: a function of (seed, seat, update number),
     so a bot that reconnects after a host restart decides exactly as it would have."""
@@ -297,15 +306,11 @@ async def run_bot(host: str, port: int, table: str, strategy: str, seed: int, *,
                 if token is None:
                     joined = await client.join(table)
                     token, seat = joined.token, joined.seat
-                game_id = next((t["game"] for t in client.welcome.tables if t["id"] == table), None)
-                if game_id is None:
-                    raise RequestError("no_such_table", f"no table {table!r} on {host}:{port}")
-                game = registry[game_id]
+                game = registry[await _game_of(client, table)]
                 bot = make_bot(strategy, game, **(bot_options or {}))
-                base = seed
 
                 async def decide(update: Any, legal: list[Any]) -> Any:
-                    return bot.choose(update.view or {}, seat, legal, decision_rng(base, seat, update.seq))
+                    return bot.choose(update.view or {}, seat, legal, decision_rng(seed, seat, update.seq))
 
                 scores = await play_seat(client, table, seat, decide, on_update=log)
                 if scores is not None:
@@ -366,9 +371,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     async def main() -> dict[str, Any] | None:
         async with open_client(host, port, name=args.name) as client:
             joined = await client.join(args.table, args.seat)
-            game_id = next(t["game"] for t in client.welcome.tables if t["id"] == args.table) \
-                if any(t["id"] == args.table for t in client.welcome.tables) else \
-                next(t["game"] for t in await client.list_tables() if t["id"] == args.table)
+            game_id = await _game_of(client, args.table)
             print(f"you are seat {joined.seat} at table {args.table} ({game_id}); "
                   f"resume token {joined.token}")
             decide = TerminalDecider(registry[game_id], joined.seat)

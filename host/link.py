@@ -44,7 +44,7 @@ class ClientLink:
         fd: the socket's file descriptor for direct writes, or None to always queue.
     """
 
-    def __init__(self, name: str, peer: str = "?", encode: Callable[[Message], bytes] | None = None,
+    def __init__(self, name: str, peer: str, encode: Callable[[Message], bytes],
                  fd: int | None = None) -> None:
         self.id = next(_ids)
         self.name = name
@@ -56,7 +56,6 @@ class ClientLink:
         self.fd = fd
         self.writing = False  # the writer task holds bytes it has not finished sending
         self._buf: list[bytes] = []
-        self.sent: list[Message] = []  # only without an encoder (tests): what was sent
 
     def __repr__(self) -> str:
         return f"<client {self.id} {self.name!r} {self.peer}>"
@@ -65,9 +64,6 @@ class ClientLink:
         """Buffer ``msg`` for this client; False if the client is gone."""
         if self.dropped.is_set():
             return False
-        if self.encode is None:
-            self.sent.append(msg)
-            return True
         self._buf.append(self.encode(msg))
         _dirty.add(self)
         return True

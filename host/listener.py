@@ -117,22 +117,22 @@ async def _handle(stream: trio.SocketStream, peer: Peer) -> None:
             return
         link = ClientLink(hello.name, where, encode=lambda msg: _encode(conn, msg),
                           fd=stream.socket.fileno())
-        resume: TableHandle | None = None
+        found: tuple[TableHandle, int] | None = None
         if hello.token is not None:
-            resume = peer.find_token(hello.token)
-            if resume is None:
+            found = peer.find_token(hello.token)
+            if found is None:
                 await _send_now(stream, conn.send_error(Error(code=ErrorCode.BAD_TOKEN, id=hello.id, message="no seat has that resume token")))
                 LOGGER.info("connection %s: hello with an unknown token", where)
                 return
         resumed = None
-        if resume is not None:
-            seat = next(i for i, s in enumerate(resume.table.seats) if s.token == hello.token)
+        if found is not None:
+            resume, seat = found
             resumed = {"table": resume.table.id, "seat": seat, "token": hello.token}
         link.send(Welcome(proto=proto, peer=peer.peer_id, name=peer.name, tables=peer.summaries(),
                           resumed=resumed, id=hello.id))
         flush()
         joined: set[str] = set()
-        if resume is not None:
+        if found is not None:
             joined.add(resume.table.id)
             await resume.inbox.send(ResumeRequest(link, None, hello.token))
         LOGGER.debug("connection %s: %s welcomed", where, hello.name)
@@ -230,10 +230,11 @@ async def _route(msg: Message, link: ClientLink, peer: Peer, joined: set[str]) -
             joined.add(msg.table)
             await handle.inbox.send(JoinRequest(link, msg.id, msg.seat, msg.spectate))
     elif isinstance(msg, Resume):
-        handle = peer.find_token(msg.token)
-        if handle is None:
+        found = peer.find_token(msg.token)
+        if found is None:
             link.send(Error(code=ErrorCode.BAD_TOKEN, id=msg.id, message="no seat has that resume token"))
         else:
+            handle = found[0]
             joined.add(handle.table.id)
             await handle.inbox.send(ResumeRequest(link, msg.id, msg.token))
     elif isinstance(msg, Leave):

@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 import trio
 
-from lantable.plugins import BadOptions
-
 from .journal import Journal
 from .table import TABLE_INBOX_SIZE, Table, TableRequest, run_table
 
@@ -57,11 +55,12 @@ class Peer:
     def games(self) -> list[dict[str, Any]]:
         return [g.info for g in self.registry.games.values()]
 
-    def find_token(self, token: str) -> TableHandle | None:
+    def find_token(self, token: str) -> tuple[TableHandle, int] | None:
+        """The table and seat a resume token was issued for, or None."""
         for handle in self.tables.values():
-            for slot in handle.table.seats:
+            for seat, slot in enumerate(handle.table.seats):
                 if slot.token is not None and secrets.compare_digest(slot.token, token):
-                    return handle
+                    return handle, seat
         return None
 
     def _changed(self) -> None:
@@ -106,7 +105,7 @@ class Peer:
             try:
                 table = Table.restore(record, self.registry[record.game], self.journal,
                                       self.registry.pm)
-            except (BadOptions, Exception):
+            except Exception:
                 LOGGER.exception("table %s could not be restored; skipped", record.id)
                 continue
             self._start(table)

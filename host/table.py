@@ -28,7 +28,8 @@ if TYPE_CHECKING:
     from lantable.plugins import Game
 
     from .journal import Journal, TableRecord
-    
+    from .link import ClientLink
+
 LOGGER = logging.getLogger(__name__)
 
 # Requests queued for one table before senders wait: a burst from every seat and a
