@@ -48,12 +48,12 @@ def _worker(port: int, seat: int, slots: list[list[str]], seconds: float, warmup
     """Play ``seat`` at every table slot; a slot is a list of tables played one after another.
 
     The bots here are load generators, so they are as lean as a client can be: one
-    thread, blocking sockets behind a selector, and the sans-IO protocol directly
-    (``lantable bot`` uses the trio client library instead).
+    thread, blocking sockets behind a selector, and raw frames (a 4-byte length and a
+    msgpack map, exactly as docs/protocol.md describes them for a client in another
+    language). They read every update, as a real client must, but decode nothing
+    they don't need. ``lantable bot`` uses the trio client library instead.
     """
     import selectors
-
-    from lantable.protocol import NEED_DATA, Act, Connection, Hello, Join, Update
 
     rng = random.Random(seed)
     sel = selectors.DefaultSelector()
@@ -61,50 +61,67 @@ def _worker(port: int, seat: int, slots: list[list[str]], seconds: float, warmup
     start = time.monotonic()
     measure_from, stop_at = start + warmup, start + warmup + seconds
     ids = iter(range(1, 1 << 62))
+    header = struct.Struct(">I")
+    packb, unpackb = msgpack.packb, msgpack.unpackb
+
+    def frame(msg: dict) -> bytes:
+        body = packb(msg)
+        return header.pack(len(body)) + body
 
     class Bot:
         def __init__(self, tables: list[str]) -> None:
             self.tables = list(tables)
             self.sock = socket.create_connection(("127.0.0.1", port))
             self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            self.conn = Connection("client")
+            self.buf = b""
+            self.table = ""
             self.pending: int | None = None
             self.sent_at = 0.0
-            self.sock.sendall(self.conn.send(Hello(proto=1, name=f"bench{seat}")))
-            self.joined = False
+            self.sock.sendall(frame({"t": "hello", "proto": 1, "name": f"bench{seat}"}))
 
         def join_next(self) -> bool:
             if not self.tables:
                 return False
             self.table = self.tables.pop(0)
-            self.sock.sendall(self.conn.send(Join(id=next(ids), table=self.table, seat=seat)))
+            self.sock.sendall(frame({"t": "join", "id": next(ids), "table": self.table, "seat": seat}))
             return True
 
         def on_readable(self) -> bool:
             data = self.sock.recv(65536)
-            self.conn.receive_data(data)
-            while True:
-                msg = self.conn.next_event()
-                if msg is NEED_DATA:
-                    return True
-                if getattr(msg, "t", None) == "welcome":
-                    self.join_next()
-                if not isinstance(msg, Update) or msg.table != self.table:
-                    continue
-                now = time.monotonic()
-                if self.pending is not None and msg.seq >= self.pending:
-                    if now >= measure_from:
-                        latencies.append(time.perf_counter() - self.sent_at)
-                    self.pending = None
-                if msg.status == "finished":
-                    if not self.join_next():
-                        return False
-                    continue
-                if msg.legal and self.pending is None and msg.seat == seat:
-                    self.pending = msg.seq + 1
-                    self.sent_at = time.perf_counter()
-                    self.sock.sendall(self.conn.send(
-                        Act(id=next(ids), table=self.table, action=rng.choice(msg.legal), seat=seat)))
+            if not data:
+                return False
+            buf = self.buf + data if self.buf else data
+            pos, end = 0, len(buf)
+            while end - pos >= 4:
+                (n,) = header.unpack_from(buf, pos)
+                if end - pos - 4 < n:
+                    break
+                msg = unpackb(buf[pos + 4:pos + 4 + n])
+                pos += 4 + n
+                if not self.on_message(msg):
+                    return False
+            self.buf = buf[pos:]
+            return True
+
+        def on_message(self, msg: dict) -> bool:
+            t = msg["t"]
+            if t == "welcome":
+                self.join_next()
+            if t != "update" or msg["table"] != self.table:
+                return True
+            if self.pending is not None and msg["seq"] >= self.pending:
+                if time.monotonic() >= measure_from:
+                    latencies.append(time.perf_counter() - self.sent_at)
+                self.pending = None
+            if msg["status"] == "finished":
+                return self.join_next()
+            legal = msg.get("legal")
+            if legal and self.pending is None and msg["seat"] == seat:
+                self.pending = msg["seq"] + 1
+                self.sent_at = time.perf_counter()
+                self.sock.sendall(frame({"t": "act", "id": next(ids), "table": self.table,
+                                         "action": rng.choice(legal), "seat": seat}))
+            return True
 
     bots = [Bot(tables) for tables in slots]
     for bot in bots:
