@@ -1,17 +1,21 @@
 """The journal: one SQLite file per peer, the source of truth for every table.
 
-Every accepted action is appended (and committed) before its update is
-broadcast, so a table can always be rebuilt by replaying its actions from its
-seed (DESIGN.md, "The host"). The database runs in WAL mode with
-``synchronous=NORMAL``: a commit survives the process being killed (SIGKILL),
-which is what a restart relies on, at a few tens of microseconds per append.
-Calls are short and made from the trio thread; SQLite holds no lock across them.
+Every accepted action is appended before its update is broadcast, so a table
+can always be rebuilt by replaying its actions from its seed (DESIGN.md, "The
+host"). Writes open a transaction that :func:`commit_all` commits once per trio
+scheduler batch, just before the batch's output is written to the sockets
+(:func:`lantable.host.link.flush`): one commit covers every table that acted in
+the batch (group commit), and nothing a client sees is ever uncommitted. The
+database runs in WAL mode with ``synchronous=NORMAL``: a commit survives the
+process being killed (SIGKILL), which is what a restart relies on. Calls are
+short and made from the trio thread.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -84,15 +88,42 @@ class ActionRecord:
     at: float
 
 
+class JournalFailed(Exception):
+    """A commit failed (disk full, I/O error); what it held was rolled back.
+
+    The host stops rather than show clients anything the journal does not hold;
+    a restart rebuilds every table from what was committed.
+    """
+
+
+_open: set[Journal] = set()  # journals with uncommitted writes; trio is single-threaded
+
+
+def commit_all() -> None:
+    """Commit every journal's open transaction.
+
+    Raises:
+        JournalFailed: a commit failed. That journal is rolled back and refuses every
+            later write, so the caller must discard whatever it was about to send.
+    """
+    while _open:
+        _open.pop().commit()
+
+
 class Journal:
     """Append-only record of tables, seats and accepted actions.
 
     Args:
         path: the SQLite file (created if missing); ``":memory:"`` for tests.
+
+    Writes are grouped into a transaction that :meth:`commit` (or :func:`commit_all`)
+    ends; reads through this object see them at once. :meth:`close` commits.
     """
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
+        self.failed: JournalFailed | None = None
+        self.on_failure: Callable[[JournalFailed], None] | None = None  # told once, at the failed commit
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
@@ -104,37 +135,72 @@ class Journal:
             raise RuntimeError(f"journal {self.path} has schema {row[0]}, expected {SCHEMA_VERSION}")
 
     def close(self) -> None:
+        if self.failed is None and self._db.in_transaction:
+            self.commit()
+        _open.discard(self)
         self._db.close()
+
+    def commit(self) -> None:
+        """Make every write so far durable.
+
+        Raises:
+            JournalFailed: the commit failed; the writes since the last commit are
+                rolled back and this journal refuses every later write.
+        """
+        _open.discard(self)
+        if self.failed is not None:
+            raise self.failed
+        if not self._db.in_transaction:
+            return
+        try:
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self.failed = JournalFailed(f"journal {self.path}: commit failed: {exc}")
+            try:
+                self._db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # SQLite may already have rolled back
+            if self.on_failure is not None:
+                self.on_failure(self.failed)
+            raise self.failed from exc
+
+    def _write(self, sql: str, params: tuple) -> None:
+        if self.failed is not None:
+            raise self.failed
+        if not self._db.in_transaction:
+            self._db.execute("BEGIN")
+            _open.add(self)
+        self._db.execute(sql, params)
 
     def meta(self, key: str) -> str | None:
         row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return row[0] if row else None
 
     def set_meta(self, key: str, value: str) -> None:
-        self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+        self._write("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
     # -- writes ---------------------------------------------------------------
 
     def create_table(self, table_id: str, game: str, game_version: str, seats: int,
                      options: dict[str, Any], seed: int) -> None:
-        self._db.execute(
+        self._write(
             "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, 'waiting', ?)",
             (table_id, game, game_version, seats, _pack(options), seed, time.time()),
         )
 
     def take_seat(self, table_id: str, seat: int, name: str, token: str) -> None:
-        self._db.execute("INSERT INTO seats VALUES (?, ?, ?, ?)", (table_id, seat, name, token))
+        self._write("INSERT INTO seats VALUES (?, ?, ?, ?)", (table_id, seat, name, token))
 
     def free_seat(self, table_id: str, seat: int) -> None:
-        self._db.execute("DELETE FROM seats WHERE table_id=? AND seat=?", (table_id, seat))
+        self._write("DELETE FROM seats WHERE table_id=? AND seat=?", (table_id, seat))
 
     def set_status(self, table_id: str, status: str) -> None:
-        self._db.execute("UPDATE tables SET status=? WHERE id=?", (status, table_id))
+        self._write("UPDATE tables SET status=? WHERE id=?", (status, table_id))
 
     def append(self, table_id: str, seq: int, seat: int, action: dict[str, Any],
                events: list[dict[str, Any]]) -> None:
-        """Record accepted action number ``seq``; committed when this returns."""
-        self._db.execute(
+        """Record accepted action number ``seq`` (committed at the end of the batch)."""
+        self._write(
             "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
             (table_id, seq, seat, _pack(action), _pack(events), time.time()),
         )

@@ -1,14 +1,17 @@
 """What a table knows of a connected client: a name, its seats, and its output.
 
 A table never waits on a client. :meth:`ClientLink.send` only encodes and
-buffers; :func:`flush` (called once the table or the lobby has finished handling
-a request) writes each client's buffer straight to its socket when nothing is
-queued before it, and otherwise hands it to the connection's writer task through
-a bounded outbox. A client whose outbox fills up is dropped (``too_slow``).
+buffers. :func:`flush` runs once per trio scheduler batch, just before trio waits
+for I/O (:class:`FlushAtBatchEnd`): it commits the journal once for everything
+the batch did (group commit), then writes each client's buffer straight to its
+socket when nothing is queued before it, and otherwise hands it to the
+connection's writer task through a bounded outbox. A client whose outbox fills up
+is dropped (``too_slow``). If the commit fails, nothing buffered is written.
 
-The direct write saves four task switches per action at a four-seat table (one
-per writer), which is most of the host's per-action cost in trio; the outbox keeps
-the ordering and the bound whenever a socket cannot take everything at once.
+The direct write saves a task switch per client per action, and the batch-end
+flush one commit and one write per client for all the tables that acted in the
+batch; the outbox keeps the ordering and the bound whenever a socket cannot take
+everything at once.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 import trio
+
+from .journal import JournalFailed, commit_all
 
 if TYPE_CHECKING:
     from lantable.protocol import Message
@@ -68,10 +73,11 @@ class ClientLink:
         _dirty.add(self)
         return True
 
-    def flush(self) -> None:
+    def flush(self) -> bool:
+        """Write or queue the buffer; True if that woke a task (writer or drop)."""
         if not self._buf or self.dropped.is_set():
             self._buf.clear()
-            return
+            return False
         data = b"".join(self._buf)
         self._buf.clear()
         if self.fd is not None and not self.writing and \
@@ -82,17 +88,18 @@ class ClientLink:
                 written = 0
             except OSError:  # the peer is gone; the reader will notice and clean up
                 self.close_direct()
-                return
+                return False
             data = data[written:]
             if not data:
-                return
+                return False
         try:
             self.outbox.send_nowait(data)
         except trio.WouldBlock:
             LOGGER.warning("%r does not read its updates; dropped", self)
             self.drop()
         except (trio.ClosedResourceError, trio.BrokenResourceError):
-            pass
+            return False
+        return True
 
     def close_direct(self) -> None:
         """No more direct writes (the socket is about to close, or failed)."""
@@ -103,7 +110,45 @@ class ClientLink:
         self.dropped.set()
 
 
-def flush() -> None:
-    """Write out what every link buffered while handling the current request."""
+def flush() -> bool:
+    """Commit the journal, then write out what every link has buffered.
+
+    Returns True if a task was woken (a writer, a drop watcher, or the peer told of
+    a failed commit). Never raises: after a failed commit every buffer is discarded,
+    since it may hold updates the journal does not (the peer then stops).
+    """
+    try:
+        commit_all()
+    except JournalFailed:
+        LOGGER.critical("journal commit failed; discarding the batch's output", exc_info=True)
+        for link in _dirty:
+            link._buf.clear()
+        _dirty.clear()
+        return True
+    woke = False
     while _dirty:
-        _dirty.pop().flush()
+        woke |= _dirty.pop().flush()
+    return woke
+
+
+class FlushAtBatchEnd(trio.abc.Instrument):
+    """Calls :func:`flush` each time trio is about to wait for I/O, which is once per
+    scheduler batch: everything the batch's tasks sent goes out together.
+
+    trio computes the I/O wait's timeout before this hook runs, so when a flush wakes
+    a task the loop is poked (``run_sync_soon``) rather than left asleep.
+    """
+
+    def __init__(self) -> None:
+        self._token = trio.lowlevel.current_trio_token()
+
+    def before_io_wait(self, timeout: float) -> None:
+        try:
+            if flush() and timeout > 0:
+                self._token.run_sync_soon(_nothing)
+        except Exception:  # trio would remove a raising instrument; keep flushing
+            LOGGER.exception("flush failed")
+
+
+def _nothing() -> None:
+    pass

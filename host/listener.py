@@ -130,7 +130,6 @@ async def _handle(stream: trio.SocketStream, peer: Peer) -> None:
             resumed = {"table": resume.table.id, "seat": seat, "token": hello.token}
         link.send(Welcome(proto=proto, peer=peer.peer_id, name=peer.name, tables=peer.summaries(),
                           resumed=resumed, id=hello.id))
-        flush()
         joined: set[str] = set()
         if found is not None:
             joined.add(resume.table.id)
@@ -189,8 +188,7 @@ async def _serve_session(stream: trio.SocketStream, conn: Connection, link: Clie
                 msg = await _next_message(stream, conn)
                 if isinstance(msg, (ConnectionClosed, Bye)):
                     break
-                await _route(msg, link, peer, joined)
-                flush()
+                await _route(msg, link, peer, joined)  # replies go out at the batch's end
         except ProtocolError as exc:
             LOGGER.info("connection %s (%s): protocol error %s: %s", link.peer, link.name, exc.code, exc)
             link.send(Error(code=exc.code, message=str(exc)))

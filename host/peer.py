@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 import trio
 
-from .journal import Journal
+from .journal import Journal, JournalFailed
+from .link import FlushAtBatchEnd
 from .table import TABLE_INBOX_SIZE, Table, TableRequest, run_table
 
 if TYPE_CHECKING:
@@ -158,11 +159,21 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
     from .listener import handle_connection
 
     journal = Journal(db)
+    journal_failed = trio.Event()
+    journal.on_failure = lambda exc: journal_failed.set()
     peer = Peer(registry=registry, journal=journal, name=name or socket.gethostname())
     for err in registry.errors:
         LOGGER.error("game plugin %s not loaded: %s", err.plugin, err)
+    instrument = FlushAtBatchEnd()
+    trio.lowlevel.add_instrument(instrument)
     try:
         async with trio.open_nursery() as nursery:
+
+            async def stop_if_journal_fails() -> None:
+                await journal_failed.wait()
+                raise journal.failed or JournalFailed("journal failed")
+
+            nursery.start_soon(stop_if_journal_fails)
             await nursery.start(peer.run)
             listeners = await trio.open_tcp_listeners(port, host=bind)
             running = RunningPeer(peer, listeners)
@@ -177,5 +188,6 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
             task_status.started(running)
             await trio.sleep_forever()
     finally:
+        trio.lowlevel.remove_instrument(instrument)
         journal.close()
     raise AssertionError("unreachable")

@@ -20,8 +20,6 @@ import trio
 from lantable.plugins import IllegalAction
 from lantable.protocol import Accepted, Error, ErrorCode, Joined, Left, Update
 
-from .link import flush
-
 if TYPE_CHECKING:
     import pluggy
 
@@ -436,5 +434,4 @@ async def run_table(table: Table, inbox: trio.MemoryReceiveChannel[TableRequest]
     """Own ``table``: apply its requests one at a time until the inbox closes."""
     async with inbox:
         async for req in inbox:  # each receive is a checkpoint: other tasks run between requests
-            table.handle(req)
-            flush()  # one write per client per request, straight to its socket when it can
+            table.handle(req)  # its output goes out at the end of the scheduler batch
