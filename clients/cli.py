@@ -159,6 +159,7 @@ def _discovery_for(args: argparse.Namespace) -> Any:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
+    from lantable.host.journal import JournalFailed
     from lantable.host.peer import serve_peer
 
     registry = load_registry()
@@ -178,7 +179,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         trio.run(main)
     except* KeyboardInterrupt:
         print("stopped", file=sys.stderr)
-    except* (ValueError, OSError) as group:  # a bad --interface, a port in use
+    except* (ValueError, OSError, JournalFailed) as group:  # a bad --interface, a port in use, a full disk
         failures.extend(_leaves(group))
     for exc in failures:
         print(f"error: {exc}", file=sys.stderr)

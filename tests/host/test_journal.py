@@ -1,0 +1,103 @@
+"""The journal's group commit: nothing a client sees is uncommitted, and a failed
+commit stops the peer without showing anything it lost."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+import trio
+
+from lantable.clients.client import open_client
+from lantable.host.journal import Journal, JournalFailed
+from lantable.host.peer import serve_peer
+
+
+def test_writes_are_visible_to_readers_only_after_commit(tmp_path):
+    path = tmp_path / "j.sqlite"
+    journal = Journal(path)
+    journal.create_table("t1", "tally", "1", 2, {}, 7)
+    journal.append("t1", 1, 0, {"type": "add", "n": 1}, [])
+    assert [a.seq for a in journal.actions("t1")] == [1]  # the writer sees its own writes
+    other = sqlite3.connect(path)
+    assert other.execute("SELECT count(*) FROM actions").fetchone() == (0,)
+    journal.commit()
+    assert other.execute("SELECT count(*) FROM actions").fetchone() == (1,)
+    other.close()
+    journal.close()
+
+
+def test_close_commits(tmp_path):
+    journal = Journal(tmp_path / "j.sqlite")
+    journal.create_table("t1", "tally", "1", 2, {}, 7)
+    journal.close()
+    assert Journal(tmp_path / "j.sqlite").table("t1") is not None
+
+
+async def test_every_update_a_client_saw_is_in_the_journal(peer, tmp_path):
+    """Read the journal from another connection each time an update arrives: the
+    action behind it is already committed (journal before broadcast, with group commit)."""
+    reader = sqlite3.connect(tmp_path / "journal.sqlite")
+    async with open_client("127.0.0.1", peer.port, name="a") as a:
+        table = await a.create("tally", 1, {"target": 12}, seed=5)
+        updates = a.updates(table)
+        await a.join(table, seat=0)
+        while True:
+            with trio.fail_after(5):
+                update = await updates.receive()
+            committed = reader.execute(
+                "SELECT coalesce(max(seq), 0) FROM actions WHERE table_id=?", (table,)).fetchone()[0]
+            assert committed >= update.seq
+            if update.status == "finished":
+                break
+            if update.legal:
+                await a.act(table, {"type": "add", "n": 1})
+        assert update.seq == 12
+    reader.close()
+
+
+class _DiskFullOnCommit:
+    """Stands in for the journal's SQLite connection: COMMIT fails once, as when
+    the disk fills up; everything else goes to the real connection."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def execute(self, sql: str, *args):
+        if sql == "COMMIT":
+            raise sqlite3.OperationalError("database or disk is full")
+        return self._db.execute(sql, *args)
+
+    def __getattr__(self, name: str):
+        return getattr(self._db, name)
+
+
+async def test_a_failed_commit_stops_the_peer_and_shows_nothing_it_lost(registry, tmp_path):
+    db = tmp_path / "journal.sqlite"
+    seqs: list[int] = []
+    with pytest.RaisesGroup(pytest.RaisesExc(JournalFailed, match="disk is full"), flatten_subgroups=True):
+        async with trio.open_nursery() as nursery:
+            running = await nursery.start(lambda task_status: serve_peer(
+                registry=registry, db=str(db), name="p", bind="127.0.0.1", port=0,
+                task_status=task_status))
+            async with open_client("127.0.0.1", running.port, name="a") as a:
+                table = await a.create("tally", 1, {"target": 50}, seed=1)
+                updates = a.updates(table)
+                await a.join(table, seat=0)
+                await a.act(table, {"type": "add", "n": 1})
+                journal = running.peer.journal
+                real = journal._db
+                journal._db = _DiskFullOnCommit(real)
+                with trio.move_on_after(5):
+                    try:
+                        await a.act(table, {"type": "add", "n": 2})  # its commit fails
+                    except Exception:
+                        pass  # the peer stops; the connection closes
+                    async for update in updates:
+                        seqs.append(update.seq)
+    assert seqs and max(seqs) <= 1, seqs  # the lost action was never shown
+    # A restart sees exactly what was committed: the first action.
+    journal = Journal(db)
+    (record,) = journal.tables()
+    assert [a.seq for a in journal.actions(record.id)] == [1]
+    journal.close()
