@@ -47,7 +47,8 @@ from .link import ClientLink, flush
 from .table import ActRequest, DetachRequest, JoinRequest, LeaveRequest, ResumeRequest, SyncRequest
 
 if TYPE_CHECKING:
-    from .peer import Peer, TableHandle
+    from .peer import Peer
+    from .table import Table
 
 LOGGER = logging.getLogger(__name__)
 
@@ -117,7 +118,7 @@ async def _handle(stream: trio.SocketStream, peer: Peer) -> None:
             return
         link = ClientLink(hello.name, where, encode=lambda msg: _encode(conn, msg),
                           fd=stream.socket.fileno())
-        found: tuple[TableHandle, int] | None = None
+        found: tuple[Table, int] | None = None
         if hello.token is not None:
             found = peer.find_token(hello.token)
             if found is None:
@@ -127,25 +128,21 @@ async def _handle(stream: trio.SocketStream, peer: Peer) -> None:
         resumed = None
         if found is not None:
             resume, seat = found
-            resumed = {"table": resume.table.id, "seat": seat, "token": hello.token}
+            resumed = {"table": resume.id, "seat": seat, "token": hello.token}
         link.send(Welcome(proto=proto, peer=peer.peer_id, name=peer.name, tables=peer.summaries(),
                           resumed=resumed, id=hello.id))
         joined: set[str] = set()
         if found is not None:
-            joined.add(resume.table.id)
-            await resume.inbox.send(ResumeRequest(link, None, hello.token))
+            joined.add(resume.id)
+            resume.handle(ResumeRequest(link, None, hello.token))
         LOGGER.debug("connection %s: %s welcomed", where, hello.name)
         try:
             await _serve_session(stream, conn, link, peer, joined)
         finally:
             for table_id in joined:
-                handle = peer.tables.get(table_id)
-                if handle is not None:
-                    try:
-                        handle.inbox.send_nowait(DetachRequest(link))
-                    except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
-                        with trio.CancelScope(shield=True), trio.move_on_after(FLUSH_TIMEOUT):
-                            await handle.inbox.send(DetachRequest(link))
+                table = peer.tables.get(table_id)
+                if table is not None:
+                    table.handle(DetachRequest(link))
 
 
 async def _serve_session(stream: trio.SocketStream, conn: Connection, link: ClientLink,
@@ -188,7 +185,9 @@ async def _serve_session(stream: trio.SocketStream, conn: Connection, link: Clie
                 msg = await _next_message(stream, conn)
                 if isinstance(msg, (ConnectionClosed, Bye)):
                     break
-                await _route(msg, link, peer, joined)  # replies go out at the batch's end
+                _route(msg, link, peer, joined)  # replies go out at the batch's end
+                if conn.trailing_data:
+                    await trio.lowlevel.checkpoint()  # a burst of requests yields between them
         except ProtocolError as exc:
             LOGGER.info("connection %s (%s): protocol error %s: %s", link.peer, link.name, exc.code, exc)
             link.send(Error(code=exc.code, message=str(exc)))
@@ -211,55 +210,57 @@ def _encode(conn: Connection, msg: Message) -> bytes:
     return conn.send(msg)
 
 
-async def _route(msg: Message, link: ClientLink, peer: Peer, joined: set[str]) -> None:
+def _route(msg: Message, link: ClientLink, peer: Peer, joined: set[str]) -> None:
+    """Handle one request; a table request is applied by :meth:`Table.handle`, which
+    never awaits, so requests to a table run one at a time (docs/decisions.md)."""
     if isinstance(msg, Act):
-        handle = _table(msg.table, msg.id, link, peer)
-        if handle is not None:
-            await handle.inbox.send(ActRequest(link, msg.id, msg.seat, msg.action))
+        table = _table(msg.table, msg.id, link, peer)
+        if table is not None:
+            table.handle(ActRequest(link, msg.id, msg.seat, msg.action))
     elif isinstance(msg, Ping):
         link.send(Pong(id=msg.id))
     elif isinstance(msg, Sync):
-        handle = _table(msg.table, msg.id, link, peer)
-        if handle is not None:
-            await handle.inbox.send(SyncRequest(link, msg.id))
+        table = _table(msg.table, msg.id, link, peer)
+        if table is not None:
+            table.handle(SyncRequest(link, msg.id))
     elif isinstance(msg, Join):
-        handle = _table(msg.table, msg.id, link, peer)
-        if handle is not None:
+        table = _table(msg.table, msg.id, link, peer)
+        if table is not None:
             joined.add(msg.table)
-            await handle.inbox.send(JoinRequest(link, msg.id, msg.seat, msg.spectate))
+            table.handle(JoinRequest(link, msg.id, msg.seat, msg.spectate))
     elif isinstance(msg, Resume):
         found = peer.find_token(msg.token)
         if found is None:
             link.send(Error(code=ErrorCode.BAD_TOKEN, id=msg.id, message="no seat has that resume token"))
         else:
-            handle = found[0]
-            joined.add(handle.table.id)
-            await handle.inbox.send(ResumeRequest(link, msg.id, msg.token))
+            table = found[0]
+            joined.add(table.id)
+            table.handle(ResumeRequest(link, msg.id, msg.token))
     elif isinstance(msg, Leave):
-        handle = _table(msg.table, msg.id, link, peer)
-        if handle is not None:
-            await handle.inbox.send(LeaveRequest(link, msg.id))
+        table = _table(msg.table, msg.id, link, peer)
+        if table is not None:
+            table.handle(LeaveRequest(link, msg.id))
     elif isinstance(msg, ListTables):
         link.send(Tables(id=msg.id, tables=peer.summaries()))
     elif isinstance(msg, ListGames):
         link.send(Games(id=msg.id, games=peer.games()))
     elif isinstance(msg, Create):
         try:
-            handle = peer.create_table(msg.game, msg.seats, msg.options, msg.seed)
+            table = peer.create_table(msg.game, msg.seats, msg.options, msg.seed)
         except KeyError as exc:
             link.send(Error(code=ErrorCode.NO_SUCH_GAME, id=msg.id, message=str(exc.args[0])))
         except BadOptions as exc:
             link.send(Error(code=ErrorCode.BAD_OPTIONS, id=msg.id, message=str(exc)))
         else:
-            link.send(Created(id=msg.id, table=handle.table.id))
+            link.send(Created(id=msg.id, table=table.id))
     else:  # pragma: no cover - the state table admits no other type here
         link.send(Error(code=ErrorCode.UNEXPECTED_MESSAGE, message=f"unexpected {msg.t!r}"))
 
 
-def _table(table_id: str, req_id: int, link: ClientLink, peer: Peer) -> TableHandle | None:
-    handle = peer.tables.get(table_id)
-    if handle is None:
+def _table(table_id: str, req_id: int, link: ClientLink, peer: Peer) -> Table | None:
+    table = peer.tables.get(table_id)
+    if table is None:
         link.send(Error(code=ErrorCode.NO_SUCH_TABLE, id=req_id, table=table_id,
                         message=f"no table {table_id!r} on this peer"))
-    return handle
+    return table
 

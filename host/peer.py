@@ -14,7 +14,7 @@ import trio
 
 from .journal import Journal, JournalFailed
 from .link import FlushAtBatchEnd
-from .table import TABLE_INBOX_SIZE, Table, TableRequest, run_table
+from .table import Table
 
 if TYPE_CHECKING:
     from lantable.plugins import Registry
@@ -22,12 +22,6 @@ if TYPE_CHECKING:
 LOGGER = logging.getLogger(__name__)
 
 DEFAULT_PORT: Final = 47800  # unassigned by IANA; any free port works (--port 0)
-
-
-@dataclass(slots=True)
-class TableHandle:
-    table: Table
-    inbox: trio.MemorySendChannel[TableRequest]
 
 
 @dataclass
@@ -38,9 +32,8 @@ class Peer:
     journal: Journal
     name: str
     peer_id: str = ""
-    tables: dict[str, TableHandle] = field(default_factory=dict)
+    tables: dict[str, Table] = field(default_factory=dict)
     on_change: Any = None  # called when the table summary changes (discovery TXT)
-    _nursery: trio.Nursery | None = None
 
     def __post_init__(self) -> None:
         if not self.peer_id:
@@ -48,37 +41,33 @@ class Peer:
             self.journal.set_meta("peer_id", self.peer_id)
 
     def summaries(self) -> list[dict[str, Any]]:
-        return [h.table.summary() for h in self.tables.values()]
+        return [t.summary() for t in self.tables.values()]
 
     def open_tables(self) -> int:
-        return sum(1 for h in self.tables.values() if h.table.free_seats())
+        return sum(1 for t in self.tables.values() if t.free_seats())
 
     def games(self) -> list[dict[str, Any]]:
         return [g.info for g in self.registry.games.values()]
 
-    def find_token(self, token: str) -> tuple[TableHandle, int] | None:
+    def find_token(self, token: str) -> tuple[Table, int] | None:
         """The table and seat a resume token was issued for, or None."""
-        for handle in self.tables.values():
-            for seat, slot in enumerate(handle.table.seats):
+        for table in self.tables.values():
+            for seat, slot in enumerate(table.seats):
                 if slot.token is not None and secrets.compare_digest(slot.token, token):
-                    return handle, seat
+                    return table, seat
         return None
 
     def _changed(self) -> None:
         if self.on_change is not None:
             self.on_change()
 
-    def _start(self, table: Table) -> TableHandle:
-        assert self._nursery is not None, "call Peer.run first"
-        send, receive = trio.open_memory_channel[TableRequest](TABLE_INBOX_SIZE)
+    def _start(self, table: Table) -> Table:
         table.on_change = self._changed
-        handle = TableHandle(table, send)
-        self.tables[table.id] = handle
-        self._nursery.start_soon(run_table, table, receive, name=f"table {table.id}")
-        return handle
+        self.tables[table.id] = table
+        return table
 
     def create_table(self, game_id: str, seats: int, options: dict[str, Any] | None,
-                     seed: int | None = None) -> TableHandle:
+                     seed: int | None = None) -> Table:
         """Open a table.
 
         Raises:
@@ -92,9 +81,9 @@ class Peer:
             seed = random.SystemRandom().randrange(2**63)
         table = Table.create(table_id=table_id, game=game, seats=seats, options=options,
                              seed=seed, journal=self.journal, pm=self.registry.pm)
-        handle = self._start(table)
+        self._start(table)
         self._changed()
-        return handle
+        return table
 
     def restore_tables(self) -> None:
         """Rebuild every unfinished table of the journal (on start-up)."""
@@ -110,15 +99,6 @@ class Peer:
                 LOGGER.exception("table %s could not be restored; skipped", record.id)
                 continue
             self._start(table)
-
-    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> NoReturn:
-        """Own the tables' tasks until cancelled."""
-        async with trio.open_nursery() as nursery:
-            self._nursery = nursery
-            self.restore_tables()
-            task_status.started()
-            await trio.sleep_forever()
-        raise AssertionError("unreachable")
 
 
 @dataclass(frozen=True)
@@ -174,7 +154,7 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
                 raise journal.failed or JournalFailed("journal failed")
 
             nursery.start_soon(stop_if_journal_fails)
-            await nursery.start(peer.run)
+            peer.restore_tables()
             listeners = await trio.open_tcp_listeners(port, host=bind)
             running = RunningPeer(peer, listeners)
             LOGGER.info("peer %s (%s) listening on %s", peer.name, peer.peer_id, running.addresses)

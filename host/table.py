@@ -1,10 +1,12 @@
-"""One game table: its seats, its state, and the one task that owns it.
+"""One game table: its seats, its state, and the one entry point that changes them.
 
 :class:`Table` is synchronous and does no I/O but journal writes, so it can be
-tested without a network; :func:`run_table` is the task that owns it and feeds it
-requests from its inbox one at a time (no locks around game state). Replies and
-updates go to each client's bounded outbox with ``send_nowait``; the table never
-waits on a peer (DESIGN.md, "The host").
+tested without a network. The connection task that reads a request calls
+:meth:`Table.handle` directly; since ``handle`` never awaits and trio runs one task
+at a time, a table's requests are applied one at a time with no locks around game
+state (docs/decisions.md, "Tables are handled where the request is read").
+Replies and updates are only buffered on each client's link and written at the end
+of the scheduler batch; the table never waits on a peer (DESIGN.md, "The host").
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-import trio
 
 from lantable.plugins import IllegalAction
 from lantable.protocol import Accepted, Error, ErrorCode, Joined, Left, Update
@@ -29,10 +30,6 @@ if TYPE_CHECKING:
     from .link import ClientLink
 
 LOGGER = logging.getLogger(__name__)
-
-# Requests queued for one table before senders wait: a burst from every seat and a
-# few spectators fits; more means the table task is stuck and backpressure is right.
-TABLE_INBOX_SIZE: Final = 64
 
 WAITING: Final = "waiting"
 PLAYING: Final = "playing"
@@ -428,10 +425,3 @@ def _visible(event: dict[str, Any], seat: int | None) -> bool:
     if to is None:
         return True
     return seat is not None and isinstance(to, list) and seat in to
-
-
-async def run_table(table: Table, inbox: trio.MemoryReceiveChannel[TableRequest]) -> None:
-    """Own ``table``: apply its requests one at a time until the inbox closes."""
-    async with inbox:
-        async for req in inbox:  # each receive is a checkpoint: other tasks run between requests
-            table.handle(req)  # its output goes out at the end of the scheduler batch

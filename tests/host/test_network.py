@@ -85,8 +85,7 @@ async def test_whole_game_over_tcp_matches_in_process_play(peer):
     results = await _play_table(peer.port, table, 3, seed=5)
     assert len(results) == 3 and results[0] == results[1] == results[2]
     # The journal has every action; replaying it gives the same final scores.
-    handle = peer.peer.tables[table]
-    assert handle.table.status == "finished"
+    assert peer.peer.tables[table].status == "finished"
     actions = peer.peer.journal.actions(table)
     assert [a.seq for a in actions] == list(range(1, len(actions) + 1))
     game = peer.peer.registry["tally"]
@@ -248,7 +247,7 @@ async def test_a_client_that_never_reads_is_dropped(peer, raw_client, other_tabl
         with trio.fail_after(30):
             for _ in range(3000):
                 await client.act(table, {"type": "add", "n": 1})
-                link = next((s for s in peer.peer.tables[table].table.spectators), None)
+                link = next((s for s in peer.peer.tables[table].spectators), None)
                 if link is None:
                     dropped = True
                     break
@@ -265,9 +264,9 @@ async def test_plugin_crash_faults_only_that_table_and_restores_it(peer, other_t
             await a.act(table, {"type": "boom"})
         assert info.value.code == "table_faulted"
         # Restored from the journal: the counter is back to 2 and play goes on.
-        assert peer.peer.tables[table].table.state["counter"] == 2
+        assert peer.peer.tables[table].state["counter"] == 2
         assert await a.act(table, {"type": "add", "n": 3}) == 2
-        assert peer.peer.tables[table].table.status == "finished"
+        assert peer.peer.tables[table].status == "finished"
     await _assert_other_table_finishes(other_table)
 
 
@@ -313,7 +312,7 @@ async def test_restart_rebuilds_tables_and_seats_resume(registry, tmp_path):
             assert update.seq == 2 and update.view["counter"] == 6 and update.legal
             await a.act(table, {"type": "add", "n": 3})
             assert await a.act(table, {"type": "add", "n": 1}) == 4
-        assert running.peer.tables[table].table.status == "finished"
+        assert running.peer.tables[table].status == "finished"
         nursery.cancel_scope.cancel()
 
 
