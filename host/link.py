@@ -36,7 +36,10 @@ LOGGER = logging.getLogger(__name__)
 OUTBOX_SIZE: Final = 512
 
 _ids = itertools.count(1)
-_dirty: set[ClientLink] = set()  # links with buffered bytes; trio is single-threaded
+# Links with buffered bytes, in the order they were first written to (a dict as an
+# ordered set): the client whose request caused a change (its ``accepted``) is
+# written first. trio is single-threaded, so one module-level set serves every peer.
+_dirty: dict[ClientLink, None] = {}
 
 
 class ClientLink:
@@ -70,7 +73,7 @@ class ClientLink:
         if self.dropped.is_set():
             return False
         self._buf.append(self.encode(msg))
-        _dirty.add(self)
+        _dirty[self] = None
         return True
 
     def flush(self) -> bool:
@@ -127,7 +130,10 @@ def flush() -> bool:
         return True
     woke = False
     while _dirty:
-        woke |= _dirty.pop().flush()
+        links = list(_dirty)
+        _dirty.clear()
+        for link in links:
+            woke |= link.flush()
     return woke
 
 
