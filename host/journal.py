@@ -22,7 +22,7 @@ from typing import Any, Final
 
 import msgpack
 
-SCHEMA_VERSION: Final = 1  # bump with a migration when the tables below change
+SCHEMA_VERSION: Final = 2  # bump with a migration (_MIGRATIONS) when the tables below change
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -34,7 +34,8 @@ CREATE TABLE IF NOT EXISTS tables (
     options BLOB NOT NULL,
     seed INTEGER NOT NULL,
     status TEXT NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    first_action INTEGER NOT NULL DEFAULT 1  -- no action of this table has a smaller rowid
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL,
@@ -43,16 +44,32 @@ CREATE TABLE IF NOT EXISTS seats (
     token TEXT NOT NULL UNIQUE,
     PRIMARY KEY (table_id, seat)
 );
+-- An append-only log with no index: rowid order is write order, and a table's
+-- actions lie at or after its tables.first_action. A primary key on (table_id, seq)
+-- made each commit rewrite one index page per table that acted, three times the cost.
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL,
     seq INTEGER NOT NULL,
     seat INTEGER NOT NULL,
     action BLOB NOT NULL,
     events BLOB NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (table_id, seq)
+    at REAL NOT NULL
 );
 """
+
+# from version -> the script that brings a journal to version + 1
+_MIGRATIONS: Final = {
+    1: """
+ALTER TABLE tables ADD COLUMN first_action INTEGER NOT NULL DEFAULT 1;
+CREATE TABLE actions_v2 (
+    table_id TEXT NOT NULL, seq INTEGER NOT NULL, seat INTEGER NOT NULL,
+    action BLOB NOT NULL, events BLOB NOT NULL, at REAL NOT NULL
+);
+INSERT INTO actions_v2 SELECT table_id, seq, seat, action, events, at FROM actions ORDER BY table_id, seq;
+DROP TABLE actions;
+ALTER TABLE actions_v2 RENAME TO actions;
+""",
+}
 
 
 def _pack(obj: Any) -> bytes:
@@ -131,8 +148,14 @@ class Journal:
         row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         if row is None:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        elif int(row[0]) != SCHEMA_VERSION:
-            raise RuntimeError(f"journal {self.path} has schema {row[0]}, expected {SCHEMA_VERSION}")
+            return
+        version = int(row[0])
+        if version > SCHEMA_VERSION or any(v not in _MIGRATIONS for v in range(version, SCHEMA_VERSION)):
+            raise RuntimeError(f"journal {self.path} has schema {version}, expected {SCHEMA_VERSION}")
+        while version < SCHEMA_VERSION:
+            self._db.executescript(f"BEGIN; {_MIGRATIONS[version]} "
+                                   f"UPDATE meta SET value='{version + 1}' WHERE key='schema'; COMMIT;")
+            version += 1
 
     def close(self) -> None:
         if self.failed is None and self._db.in_transaction:
@@ -184,7 +207,8 @@ class Journal:
     def create_table(self, table_id: str, game: str, game_version: str, seats: int,
                      options: dict[str, Any], seed: int) -> None:
         self._write(
-            "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, 'waiting', ?)",
+            "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, 'waiting', ?,"
+            " (SELECT coalesce(max(rowid), 0) + 1 FROM actions))",
             (table_id, game, game_version, seats, _pack(options), seed, time.time()),
         )
 
@@ -228,10 +252,15 @@ class Journal:
                            row[7], names, tokens)
 
     def actions(self, table_id: str) -> list[ActionRecord]:
+        """The table's actions in order (a scan of the log from the table's creation on)."""
+        row = self._db.execute("SELECT first_action FROM tables WHERE id=?", (table_id,)).fetchone()
+        if row is None:
+            return []
         return [
             ActionRecord(seq, seat, _unpack(a), _unpack(e), at)
             for seq, seat, a, e, at in self._db.execute(
-                "SELECT seq, seat, action, events, at FROM actions WHERE table_id=? ORDER BY seq",
-                (table_id,),
+                "SELECT seq, seat, action, events, at FROM actions"
+                " WHERE rowid >= ? AND table_id=? ORDER BY rowid",
+                (row[0], table_id),
             )
         ]

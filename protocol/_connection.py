@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from ._errors import LocalProtocolError, ProtocolError, RemoteProtocolError
-from ._frames import DEFAULT_MAX_FRAME, FrameReader, decode_body, encode_frame
+from ._frames import DEFAULT_MAX_FRAME, FrameReader, decode_body, encode_frame, new_packer
 from ._messages import Error, Message, from_map
 from ._state import CLOSED, ERROR, START, _Sentinel, next_state
 
@@ -58,6 +58,7 @@ class Connection:
         self.max_frame = max_frame
         self.state: _Sentinel = START
         self._reader = FrameReader(max_frame)
+        self._packer = new_packer()
         self._eof = False
 
     def _check_usable(self) -> None:
@@ -112,7 +113,7 @@ class Connection:
         new_state = self.state
         if self.state is not CLOSED:
             new_state = next_state(self.state, self.our_role, msg.t, remote=False)
-        data = encode_frame(msg.to_map(), self.max_frame)
+        data = encode_frame(msg.to_map(), self.max_frame, self._packer)
         self.state = new_state
         return data
 
@@ -121,7 +122,7 @@ class Connection:
         so that a peer that broke the protocol still learns why it is closed."""
         if self.our_role != HOST:
             raise LocalProtocolError("only a host sends error messages")
-        return encode_frame(error.to_map(), self.max_frame)
+        return encode_frame(error.to_map(), self.max_frame, self._packer)
 
     def send_failed(self) -> None:
         """The transport failed while sending; the connection is unusable."""

@@ -17,14 +17,24 @@ DEFAULT_MAX_FRAME: Final = 1 << 20
 _packer_options: Final = {"use_bin_type": True}
 
 
-def encode_frame(payload: dict[str, Any], max_frame: int = DEFAULT_MAX_FRAME) -> bytes:
+def new_packer() -> msgpack.Packer:
+    """A packer that encodes exactly as :func:`encode_frame` does."""
+    return msgpack.Packer(**_packer_options)
+
+
+def encode_frame(payload: dict[str, Any], max_frame: int = DEFAULT_MAX_FRAME,
+                 packer: msgpack.Packer | None = None) -> bytes:
     """One frame for ``payload``.
+
+    Args:
+        packer: a ``msgpack.Packer(use_bin_type=True)`` to reuse (a connection keeps
+            one; it is not thread-safe), or None for a new one.
 
     Raises:
         LocalProtocolError: ``payload`` is not msgpack-able or the frame is too large.
     """
     try:
-        body = msgpack.packb(payload, **_packer_options)
+        body = packer.pack(payload) if packer is not None else msgpack.packb(payload, **_packer_options)
     except (TypeError, ValueError, OverflowError) as exc:
         raise LocalProtocolError(f"cannot encode {payload.get('t')!r}: {exc}") from exc
     if len(body) > max_frame:

@@ -52,10 +52,27 @@ def _message(t: str, sender: str):  # noqa: ANN202 - class decorator
         cls._names = tuple(
             (f.name, f.default is dataclasses.MISSING) for f in dataclasses.fields(cls)
         )
+        cls.to_map = _compile_to_map(t, cls._names)
         (CLIENT_TYPES if sender == "client" else HOST_TYPES)[t] = cls
         return cls
 
     return wrap
+
+
+def _compile_to_map(t: str, names: tuple[tuple[str, bool], ...]) -> Callable[[Message], dict[str, Any]]:
+    """``Message.to_map`` unrolled for one class (it runs for every message sent):
+    required fields in one dict display, then one test per optional field."""
+    required = "".join(f", {name!r}: self.{name}" for name, req in names if req)
+    lines = [f"def to_map(self):", f"    out = {{'t': {t!r}{required}}}"]
+    for name, req in names:
+        if not req:
+            lines += [f"    if self.{name} is not None:", f"        out[{name!r}] = self.{name}"]
+    lines.append("    return out")
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), namespace)  # noqa: S102 - source built from field names only
+    to_map = namespace["to_map"]
+    to_map.__doc__ = Message.to_map.__doc__
+    return to_map
 
 
 def _checker(hint: Any) -> Callable[[Any], bool]:

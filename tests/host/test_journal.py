@@ -101,3 +101,70 @@ async def test_a_failed_commit_stops_the_peer_and_shows_nothing_it_lost(registry
     (record,) = journal.tables()
     assert [a.seq for a in journal.actions(record.id)] == [1]
     journal.close()
+
+
+_V1_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE tables (id TEXT PRIMARY KEY, game TEXT NOT NULL, game_version TEXT NOT NULL,
+    seats INTEGER NOT NULL, options BLOB NOT NULL, seed INTEGER NOT NULL, status TEXT NOT NULL,
+    created REAL NOT NULL);
+CREATE TABLE seats (table_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,
+    token TEXT NOT NULL UNIQUE, PRIMARY KEY (table_id, seat));
+CREATE TABLE actions (table_id TEXT NOT NULL, seq INTEGER NOT NULL, seat INTEGER NOT NULL,
+    action BLOB NOT NULL, events BLOB NOT NULL, at REAL NOT NULL, PRIMARY KEY (table_id, seq));
+INSERT INTO meta VALUES ('schema', '1');
+"""
+
+
+def test_a_version_1_journal_is_migrated_and_keeps_every_action(tmp_path):
+    import msgpack
+
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript(_V1_SCHEMA)
+    for table in ("aaaa", "bbbb"):
+        db.execute("INSERT INTO tables VALUES (?, 'tally', '1', 2, ?, 7, 'playing', 0)",
+                   (table, msgpack.packb({})))
+    # Interleaved, as two busy tables write them.
+    for seq in (1, 2, 3):
+        for table in ("bbbb", "aaaa"):
+            db.execute("INSERT INTO actions VALUES (?, ?, 0, ?, ?, 0)",
+                       (table, seq, msgpack.packb({"n": seq}), msgpack.packb([])))
+    db.commit()
+    db.close()
+    journal = Journal(path)
+    assert journal.meta("schema") == "2"
+    for table in ("aaaa", "bbbb"):
+        assert [(a.seq, a.action) for a in journal.actions(table)] == [(s, {"n": s}) for s in (1, 2, 3)]
+    # New tables and actions work as in a new journal.
+    journal.create_table("cccc", "tally", "1", 2, {}, 1)
+    journal.append("cccc", 1, 0, {"n": 9}, [])
+    assert [a.action for a in journal.actions("cccc")] == [{"n": 9}]
+    journal.close()
+
+
+def test_a_newer_journal_is_refused(tmp_path):
+    path = tmp_path / "new.sqlite"
+    Journal(path).close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE meta SET value='99' WHERE key='schema'")
+    db.commit()
+    db.close()
+    with pytest.raises(RuntimeError, match="schema 99"):
+        Journal(path)
+
+
+def test_actions_of_interleaved_tables_come_back_in_order(tmp_path):
+    journal = Journal(tmp_path / "j.sqlite")
+    journal.create_table("old", "tally", "1", 2, {}, 1)
+    journal.append("old", 1, 0, {"n": 1}, [])
+    journal.commit()
+    journal.create_table("new", "tally", "1", 2, {}, 1)
+    for seq in range(1, 6):
+        journal.append("new", seq, 0, {"n": seq}, [])
+        journal.append("old", seq + 1, 1, {"n": seq + 1}, [])
+    journal.commit()
+    assert [a.seq for a in journal.actions("old")] == list(range(1, 7))
+    assert [a.seq for a in journal.actions("new")] == list(range(1, 6))
+    assert journal.actions("missing") == []
+    journal.close()
