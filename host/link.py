@@ -19,15 +19,16 @@ from __future__ import annotations
 import itertools
 import logging
 import os
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import trio
+
+from lantable.protocol import ERROR, Error
 
 from .journal import JournalFailed, commit_all
 
 if TYPE_CHECKING:
-    from lantable.protocol import Message
+    from lantable.protocol import Connection, Message, SharedUpdate
 
 LOGGER = logging.getLogger(__name__)
 
@@ -48,31 +49,51 @@ class ClientLink:
     Args:
         name: the client's name from its hello.
         peer: its address, for logs.
-        encode: turns a message into frame bytes (the connection's protocol state).
+        conn: the connection's protocol state, which encodes what we send.
         fd: the socket's file descriptor for direct writes, or None to always queue.
     """
 
-    def __init__(self, name: str, peer: str, encode: Callable[[Message], bytes],
-                 fd: int | None = None) -> None:
+    def __init__(self, name: str, peer: str, conn: Connection, fd: int | None = None) -> None:
         self.id = next(_ids)
         self.name = name
         self.peer = peer
         self.seats: dict[str, set[int]] = {}
         self.outbox, self.outbox_receive = trio.open_memory_channel[bytes](OUTBOX_SIZE)
         self.dropped = trio.Event()
-        self.encode = encode
+        self.conn = conn
         self.fd = fd
-        self.writing = False  # the writer task holds bytes it has not finished sending
+        self.queued = 0  # writes handed to the writer task and not yet sent
         self._buf: list[bytes] = []
 
     def __repr__(self) -> str:
         return f"<client {self.id} {self.name!r} {self.peer}>"
 
     def send(self, msg: Message) -> bool:
-        """Buffer ``msg`` for this client; False if the client is gone."""
+        """Buffer ``msg`` for this client; False if the client is gone.
+
+        After a protocol error only the closing ``error`` goes out: the stream is
+        untrusted from then on.
+        """
         if self.dropped.is_set():
             return False
-        self._buf.append(self.encode(msg))
+        if isinstance(msg, Error):
+            data = self.conn.send_error(msg)  # allowed in any state, even after a remote error
+        elif self.conn.state is ERROR:
+            return True
+        else:
+            data = self.conn.send(msg)
+        self._buf.append(data)
+        _dirty[self] = None
+        return True
+
+    def send_update(self, shared: SharedUpdate, **own: Any) -> bool:
+        """Buffer an update: ``shared`` plus this recipient's fields (see
+        :meth:`Connection.send_update`); False if the client is gone."""
+        if self.dropped.is_set():
+            return False
+        if self.conn.state is ERROR:
+            return True
+        self._buf.append(self.conn.send_update(shared, **own))
         _dirty[self] = None
         return True
 
@@ -83,8 +104,7 @@ class ClientLink:
             return False
         data = b"".join(self._buf)
         self._buf.clear()
-        if self.fd is not None and not self.writing and \
-                self.outbox.statistics().current_buffer_used == 0:
+        if self.fd is not None and not self.queued:
             try:
                 written = os.write(self.fd, data)
             except BlockingIOError:
@@ -97,6 +117,7 @@ class ClientLink:
                 return False
         try:
             self.outbox.send_nowait(data)
+            self.queued += 1
         except trio.WouldBlock:
             LOGGER.warning("%r does not read its updates; dropped", self)
             self.drop()

@@ -14,7 +14,6 @@ import trio
 
 from lantable.plugins import BadOptions
 from lantable.protocol import (
-    ERROR,
     MIN_PROTOCOL_VERSION,
     NEED_DATA,
     PROTOCOL_VERSION,
@@ -116,8 +115,7 @@ async def _handle(stream: trio.SocketStream, peer: Peer) -> None:
                 message=f"client speaks {hello.min_proto or hello.proto}..{hello.proto}; "
                         f"this host speaks {MIN_PROTOCOL_VERSION}..{PROTOCOL_VERSION}")))
             return
-        link = ClientLink(hello.name, where, encode=lambda msg: _encode(conn, msg),
-                          fd=stream.socket.fileno())
+        link = ClientLink(hello.name, where, conn, fd=stream.socket.fileno())
         found: tuple[Table, int] | None = None
         if hello.token is not None:
             found = peer.find_token(hello.token)
@@ -153,7 +151,6 @@ async def _serve_session(stream: trio.SocketStream, conn: Connection, link: Clie
         try:
             async with link.outbox_receive:
                 async for data in link.outbox_receive:
-                    link.writing = True
                     chunks = [data]
                     while True:  # batch whatever else is ready into one write
                         try:
@@ -165,7 +162,7 @@ async def _serve_session(stream: trio.SocketStream, conn: Connection, link: Clie
                     except BaseException:
                         conn.send_failed()
                         raise
-                    link.writing = False
+                    link.queued -= len(chunks)  # direct writes may resume once this is 0
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         finally:
@@ -200,14 +197,6 @@ async def _serve_session(stream: trio.SocketStream, conn: Connection, link: Clie
         with trio.move_on_after(FLUSH_TIMEOUT):
             await writer_done.wait()
         nursery.cancel_scope.cancel()
-
-
-def _encode(conn: Connection, msg: Message) -> bytes:
-    if isinstance(msg, Error):
-        return conn.send_error(msg)  # allowed in any state, even after a remote error
-    if conn.state is ERROR:
-        return b""  # the stream is untrusted now; only the closing error goes out
-    return conn.send(msg)
 
 
 def _route(msg: Message, link: ClientLink, peer: Peer, joined: set[str]) -> None:

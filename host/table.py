@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 
 from lantable.plugins import IllegalAction
-from lantable.protocol import Accepted, Error, ErrorCode, Joined, Left, Update
+from lantable.protocol import Accepted, Error, ErrorCode, Joined, Left, SharedUpdate
 
 if TYPE_CHECKING:
     import pluggy
@@ -218,7 +218,7 @@ class Table:
         if req.spectate:
             self.spectators.add(client)
             client.send(Joined(id=req.id, table=self.id, seat=None, token=None))
-            self._send_update(client, None, events=None, full=True)
+            self._send_update(client, None, events=None)
             return
         if self.status != WAITING:
             client.send(Error(code=ErrorCode.TABLE_FULL, id=req.id, table=self.id,
@@ -277,7 +277,7 @@ class Table:
         if req.id is not None:
             client.send(Joined(id=req.id, table=self.id, seat=seat, token=slot.token))
         LOGGER.info("table %s: %s resumed seat %d", self.id, client.name, seat)
-        self._send_update(client, seat, events=None, full=True)
+        self._send_update(client, seat, events=None)
 
     def _leave(self, req: LeaveRequest) -> None:
         client = req.client
@@ -307,7 +307,7 @@ class Table:
                                   message="join or resume before asking for a sync"))
             return
         for seat in sorted(seats or ()) or [None]:
-            self._send_update(req.client, seat, events=None, full=True, reply_to=req.id)
+            self._send_update(req.client, seat, events=None, reply_to=req.id)
 
     def _act(self, req: ActRequest) -> None:
         client = req.client
@@ -345,7 +345,8 @@ class Table:
         if self.pm is not None:
             self._observe("table_action", table_id=self.id, seq=self.seq, seat=seat,
                           action=req.action, events=events)
-        finished = self.game.is_over(self.state)
+        to_act = self.game.to_act(self.state)
+        finished = not to_act
         if finished:
             self.status = FINISHED
             self.journal.set_status(self.id, FINISHED)
@@ -353,7 +354,7 @@ class Table:
             LOGGER.info("table %s finished after %d actions: %s", self.id, self.seq, scores)
             if self.pm is not None:
                 self._observe("table_finished", table_id=self.id, scores=scores)
-        self._broadcast(events=events)
+        self._broadcast(events=events, to_act=to_act)
         if finished:
             self._changed()
 
@@ -370,52 +371,51 @@ class Table:
             self.on_change()
 
     def _broadcast(self, *, events: list[dict[str, Any]] | None, full: bool = False,
-                   status_only: bool = False) -> None:
-        """Send every seat its own update, and spectators the public one."""
-        shared = self._shared(status_only)
+                   status_only: bool = False, to_act: list[int] | None = None) -> None:
+        """Send every seat its own update, and spectators the public one.
+
+        ``to_act`` is the game's answer for the current state when the caller has it.
+        """
+        shared, started = self._shared(full, status_only, to_act)
         for seat, slot in enumerate(self.seats):
             if slot.client is not None:
-                self._send_update(slot.client, seat, shared, events=events, full=full)
+                self._send_update(slot.client, seat, shared, started, events=events)
         if self.spectators:
-            public = self._public(shared, events, full)
+            view = self.game.view(self.state, None) if started else None
+            public = None if events is None else [e for e in events if _visible(e, None)]
             for client in list(self.spectators):
-                client.send(public)
+                client.send_update(shared, seat=None, view=view, events=public)
 
-    def _shared(self, status_only: bool = False) -> dict[str, Any]:
-        """What every recipient's update has in common (computed once per change)."""
+    def _shared(self, full: bool, status_only: bool = False,
+                to_act: list[int] | None = None) -> tuple[SharedUpdate, bool]:
+        """What every recipient's update has in common (packed once per change), and
+        whether the game has started (views are sent)."""
         started = self.status in (PLAYING, FINISHED) and not status_only
-        return {
-            "started": started,
-            "seats": [{"name": s.name, "taken": bool(s.token), "connected": s.client is not None}
-                      for s in self.seats],
-            "to_act": self.game.to_act(self.state) if started else [],
-            "scores": self.game.scores(self.state) if started and self.status == FINISHED else None,
-        }
+        if started and to_act is None:
+            to_act = self.game.to_act(self.state)
+        return SharedUpdate(
+            table=self.id, seq=self.seq, status=self.status,
+            seats=[{"name": s.name, "taken": bool(s.token), "connected": s.client is not None}
+                   for s in self.seats],
+            to_act=to_act if started else [],
+            scores=self.game.scores(self.state) if started and self.status == FINISHED else None,
+            full=full,
+        ), started
 
-    def _public(self, shared: dict[str, Any], events: list[dict[str, Any]] | None, full: bool,
-                reply_to: int | None = None) -> Update:
-        return Update(
-            table=self.id, seq=self.seq, status=self.status, seat=None, seats=shared["seats"],
-            view=self.game.view(self.state, None) if shared["started"] else None,
-            to_act=shared["to_act"], legal=None, scores=shared["scores"], full=full, id=reply_to,
-            events=None if events is None else [e for e in events if _visible(e, None)],
-        )
-
-    def _send_update(self, client: ClientLink, seat: int | None, shared: dict[str, Any] | None = None,
-                     *, events: list[dict[str, Any]] | None, full: bool, reply_to: int | None = None) -> None:
-        shared = shared or self._shared()
-        if seat is None:
-            client.send(self._public(shared, events, full, reply_to))
-            return
-        started = shared["started"]
-        to_act = shared["to_act"]
-        client.send(Update(
-            table=self.id, seq=self.seq, status=self.status, seat=seat, seats=shared["seats"],
-            view=self.game.view(self.state, seat) if started else None, to_act=to_act,
-            legal=self.game.legal_actions(self.state, seat) if seat in to_act else None,
+    def _send_update(self, client: ClientLink, seat: int | None, shared: SharedUpdate | None = None,
+                     started: bool = False, *, events: list[dict[str, Any]] | None,
+                     reply_to: int | None = None) -> None:
+        """One recipient's update: its own view, its legal actions if it must decide,
+        and the events it may see. Without ``shared``, a full update of the table now."""
+        if shared is None:
+            shared, started = self._shared(full=True)
+        to_act = shared.fields["to_act"]
+        client.send_update(
+            shared, seat=seat, view=self.game.view(self.state, seat) if started else None,
+            legal=self.game.legal_actions(self.state, seat) if seat is not None and seat in to_act else None,
             events=None if events is None else [e for e in events if _visible(e, seat)],
-            scores=shared["scores"], full=full, id=reply_to,
-        ))
+            id=reply_to,
+        )
 
 
 def _visible(event: dict[str, Any], seat: int | None) -> bool:

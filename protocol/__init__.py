@@ -13,6 +13,7 @@ from ._connection import (
     PROTOCOL_VERSION,
     Connection,
     ConnectionClosed,
+    SharedUpdate,
     negotiate,
 )
 from ._errors import (
@@ -59,6 +60,6 @@ __all__ = [
     "Accepted", "Act", "Bye", "Connection", "ConnectionClosed", "Create", "Created",
     "Error", "ErrorCode", "Games", "Hello", "Join", "Joined", "Leave", "Left",
     "ListGames", "ListTables", "LocalProtocolError", "Message", "Ping", "Pong",
-    "ProtocolError", "RemoteProtocolError", "Resume", "Sync", "Tables", "Update",
+    "ProtocolError", "RemoteProtocolError", "Resume", "SharedUpdate", "Sync", "Tables", "Update",
     "Welcome", "decode_body", "encode_frame", "from_map", "negotiate",
 ]

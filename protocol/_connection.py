@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from ._errors import LocalProtocolError, ProtocolError, RemoteProtocolError
-from ._frames import DEFAULT_MAX_FRAME, FrameReader, decode_body, encode_frame, new_packer
-from ._messages import Error, Message, from_map
+
+from ._errors import ErrorCode
+from ._frames import DEFAULT_MAX_FRAME, HEADER, FrameReader, decode_body, encode_frame, new_packer
+from ._messages import Error, Message, Update, from_map
 from ._state import CLOSED, ERROR, START, _Sentinel, next_state
 
 PROTOCOL_VERSION: Final = 1  # the highest version this code speaks
@@ -37,6 +39,38 @@ def negotiate(client_proto: int, client_min: int | None) -> int | None:
     lo = max(MIN_PROTOCOL_VERSION, client_min if client_min is not None else client_proto)
     hi = min(PROTOCOL_VERSION, client_proto)
     return hi if lo <= hi else None
+
+
+_KEY_SEAT, _KEY_VIEW, _KEY_LEGAL, _KEY_EVENTS, _KEY_ID = (
+    new_packer().pack(key) for key in ("seat", "view", "legal", "events", "id"))
+
+
+class SharedUpdate:
+    """The fields of an ``update`` that every recipient of one change shares, packed
+    once; :meth:`Connection.send_update` adds each recipient's own fields.
+
+    Raises:
+        LocalProtocolError: a field cannot be encoded.
+    """
+
+    __slots__ = ("fields", "packed", "count")
+
+    def __init__(self, *, table: str, seq: int, status: str, seats: list[dict[str, Any]],
+                 to_act: list[int], scores: dict[str, Any] | None = None, full: bool = False) -> None:
+        self.fields = {"table": table, "seq": seq, "status": status, "seats": seats,
+                       "to_act": to_act, "scores": scores, "full": full}
+        present = {"t": "update", **{k: v for k, v in self.fields.items() if v is not None}}
+        packer = new_packer()
+        try:
+            self.packed = b"".join(packer.pack(k) + packer.pack(v) for k, v in present.items())
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise LocalProtocolError(f"cannot encode 'update': {exc}") from exc
+        self.count = len(present)
+
+    def message(self, *, seat: int | None, view: Any, legal: list[dict[str, Any]] | None = None,
+                events: list[dict[str, Any]] | None = None, id: int | None = None) -> Update:
+        """The same update as a message object (what the recipient decodes)."""
+        return Update(**self.fields, seat=seat, view=view, legal=legal, events=events, id=id)
 
 
 class Connection:
@@ -116,6 +150,44 @@ class Connection:
         data = encode_frame(msg.to_map(), self.max_frame, self._packer)
         self.state = new_state
         return data
+
+    def send_update(self, shared: SharedUpdate, *, seat: int | None, view: Any,
+                    legal: list[dict[str, Any]] | None = None,
+                    events: list[dict[str, Any]] | None = None, id: int | None = None) -> bytes:
+        """The bytes of ``shared.message(seat=..., ...)``, with the shared fields
+        packed once for every recipient (a host sends one update per seat per change).
+
+        Raises:
+            LocalProtocolError: we may not send an update now, or it cannot be encoded.
+        """
+        self._check_usable()
+        if self.our_role != HOST:
+            raise LocalProtocolError(f"a {self.our_role} cannot send 'update'")
+        new_state = self.state
+        if self.state is not CLOSED:
+            new_state = next_state(self.state, HOST, "update", remote=False)
+        pack = self._packer.pack
+        try:
+            parts = [shared.packed, _KEY_SEAT, pack(seat), _KEY_VIEW, pack(view)]
+            count = shared.count + 2
+            if legal is not None:
+                parts += (_KEY_LEGAL, pack(legal))
+                count += 1
+            if events is not None:
+                parts += (_KEY_EVENTS, pack(events))
+                count += 1
+            if id is not None:
+                parts += (_KEY_ID, pack(id))
+                count += 1
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise LocalProtocolError(f"cannot encode 'update': {exc}") from exc
+        # A fixmap header: an update has at most 13 keys (8 shared + 5 own).
+        body = bytes((0x80 | count,)) + b"".join(parts)
+        if len(body) > self.max_frame:
+            raise LocalProtocolError(f"frame of {len(body)} bytes exceeds the limit of {self.max_frame}",
+                                     ErrorCode.FRAME_TOO_LARGE)
+        self.state = new_state
+        return HEADER.pack(len(body)) + body
 
     def send_error(self, error: Error) -> bytes:
         """The bytes of an ``error`` message; allowed in any state, even ``ERROR``,

@@ -63,7 +63,7 @@ def _compile_to_map(t: str, names: tuple[tuple[str, bool], ...]) -> Callable[[Me
     """``Message.to_map`` unrolled for one class (it runs for every message sent):
     required fields in one dict display, then one test per optional field."""
     required = "".join(f", {name!r}: self.{name}" for name, req in names if req)
-    lines = [f"def to_map(self):", f"    out = {{'t': {t!r}{required}}}"]
+    lines = ["def to_map(self):", f"    out = {{'t': {t!r}{required}}}"]
     for name, req in names:
         if not req:
             lines += [f"    if self.{name} is not None:", f"        out[{name!r}] = self.{name}"]
