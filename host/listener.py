@@ -8,6 +8,7 @@ readers end only this connection; they never reach a table or another client.
 from __future__ import annotations
 
 import logging
+import os
 from typing import TYPE_CHECKING, Final
 
 import trio
@@ -56,12 +57,30 @@ FLUSH_TIMEOUT: Final = 2.0  # seconds to flush a final error before closing
 READ_SIZE: Final = 65536  # bytes per receive; frames are reassembled by the protocol
 
 
-async def _next_message(stream: trio.abc.Stream, conn: Connection) -> Message | ConnectionClosed:
+async def _next_message(stream: trio.SocketStream, conn: Connection) -> Message | ConnectionClosed:
+    """The next message from the client, reading its socket as needed.
+
+    Reads wait for readiness first and then ``os.read`` the descriptor, rather than
+    ``stream.receive_some``: a request is read with one system call instead of two
+    (trio tries the read before it waits, and that try always fails on an idle
+    connection), which is measurable at thousands of requests per second.
+
+    Raises:
+        trio.BrokenResourceError: the connection failed.
+        RemoteProtocolError: the client broke the protocol.
+    """
+    fd = stream.socket.fileno()
     while True:
         event = conn.next_event()
         if event is not NEED_DATA:
             return event  # type: ignore[return-value]
-        data = await stream.receive_some(READ_SIZE)
+        await trio.lowlevel.wait_readable(fd)
+        try:
+            data = os.read(fd, READ_SIZE)
+        except BlockingIOError:  # a spurious wake-up
+            continue
+        except OSError as exc:  # reset by the peer
+            raise trio.BrokenResourceError(f"receive failed: {exc}") from exc
         conn.receive_data(data)
 
 
