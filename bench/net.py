@@ -11,6 +11,9 @@ exactly one move in flight; a game that ends is followed by a fresh table. Measu
 - action-to-update latency at the acting bot (send ``act`` -> receive the update
   that includes it), p50 and p99;
 - the host's peak RSS (VmHWM);
+- where the CPU goes: the host's and the bots' CPU per accepted action, and how busy
+  the machine's cores were (a core left idle means the host, a single thread, is the
+  bottleneck);
 - the floor: a raw msgpack echo round trip over the same loopback, same run.
 
 Usage: python bench/net.py [--game race|manila] [--tables K ...] [--seconds S] [--runs R]
@@ -126,13 +129,22 @@ def _worker(port: int, seat: int, slots: list[list[str]], seconds: float, warmup
     bots = [Bot(tables) for tables in slots]
     for bot in bots:
         sel.register(bot.sock, selectors.EVENT_READ, bot)
+    cpu_start: float | None = None
     while time.monotonic() < stop_at:
+        if cpu_start is None and time.monotonic() >= measure_from:
+            cpu_start = _own_cpu()
         for key, _ in sel.select(timeout=0.1):
             if not key.data.on_readable():
                 sel.unregister(key.fileobj)
+    cpu = _own_cpu() - (cpu_start if cpu_start is not None else 0.0)
     for bot in bots:
         bot.sock.close()
-    return {"latencies": latencies, "actions": len(latencies)}
+    return {"latencies": latencies, "actions": len(latencies), "cpu": cpu}
+
+
+def _own_cpu() -> float:
+    t = os.times()
+    return t.user + t.system
 
 
 async def _create_tables(port: int, game: str, count: int, seed: int) -> list[str]:
@@ -206,6 +218,14 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _machine_busy() -> tuple[float, float]:
+    """(busy, total) jiffies over all cores, from /proc/stat."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    idle = fields[3] + fields[4]  # idle + iowait
+    return sum(fields) - idle, sum(fields)
+
+
 def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         with socket.socket() as s:
@@ -228,8 +248,10 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int) -
                 [sys.executable, __file__, "--worker", str(port), str(seat), json.dumps(slots), str(seconds),
                  str(warmup), str(seed * 10 + seat)], stdout=subprocess.PIPE, text=True) for seat in range(4)]
             cpu0 = _cpu_seconds(host.pid)
+            busy0 = _machine_busy()
             results = [json.loads(p.communicate()[0]) for p in procs]
             host_cpu = _cpu_seconds(host.pid) - cpu0
+            busy = [b - a for a, b in zip(busy0, _machine_busy())]
             rss = _peak_rss_mb(host.pid)
         finally:
             host.terminate()
@@ -243,6 +265,10 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int) -
         "host_peak_rss_mb": round(rss, 1),
         # Host CPU (user+system) per accepted action over the whole run, warm-up included.
         "host_cpu_us_per_action": round(host_cpu / max(1, actions) * 1e6 * seconds / (seconds + warmup), 1),
+        # The four bot processes together, measured window only.
+        "bots_cpu_us_per_action": round(sum(r["cpu"] for r in results) / max(1, actions) * 1e6, 1),
+        # Share of all cores busy (anything, other tenants included), warm-up included.
+        "machine_busy_pct": round(100 * busy[0] / max(1e-9, busy[1]), 1),
         "samples": len(lat),
     }
 
