@@ -255,6 +255,32 @@ async def test_a_client_that_never_reads_is_dropped(peer, raw_client, other_tabl
     await _assert_other_table_finishes(other_table)
 
 
+async def test_a_connection_reset_mid_game_frees_nothing_and_the_seat_resumes(peer, raw_client, other_table):
+    """A client whose connection is reset (RST, not a clean close) while seated: the
+    host notices, shows the seat disconnected, and the token still resumes it."""
+    import socket
+
+    async with open_client("127.0.0.1", peer.port, name="a") as a:
+        table = await a.create("tally", 2, {"target": 30}, seed=2)
+        await a.join(table, seat=0)
+        raw = await raw_client(peer.port)
+        await raw.send(Hello(proto=1, name="flaky"))
+        await raw.next_map()  # welcome
+        await raw.send_map({"t": "join", "id": 1, "table": table, "seat": 1})
+        joined = await raw.next_map()
+        assert joined["t"] == "joined" and joined["seat"] == 1
+        raw.stream.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        await raw.stream.aclose()  # linger 0: the kernel sends RST
+        with trio.fail_after(5):
+            while peer.peer.tables[table].seats[1].client is not None:
+                await trio.sleep(0.01)
+        async with open_client("127.0.0.1", peer.port, name="back") as back:
+            resumed = await back.resume(joined["token"])
+            assert resumed.seat == 1
+            assert peer.peer.tables[table].seats[1].client is not None
+    await _assert_other_table_finishes(other_table)
+
+
 async def test_plugin_crash_faults_only_that_table_and_restores_it(peer, other_table):
     async with open_client("127.0.0.1", peer.port, name="a") as a:
         table = await a.create("tally", 1, {"bugs": True, "target": 5}, seed=4)
