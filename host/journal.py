@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 import msgpack
 
@@ -140,6 +140,7 @@ class Journal:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self.failed: JournalFailed | None = None
+        self._pending: list[tuple[Any, ...]] = []  # appended actions not yet inserted
         self.on_failure: Callable[[JournalFailed], None] | None = None  # told once, at the failed commit
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -158,7 +159,7 @@ class Journal:
             version += 1
 
     def close(self) -> None:
-        if self.failed is None and self._db.in_transaction:
+        if self.failed is None and (self._pending or self._db.in_transaction):
             self.commit()
         _open.discard(self)
         self._db.close()
@@ -173,27 +174,47 @@ class Journal:
         _open.discard(self)
         if self.failed is not None:
             raise self.failed
+        self._insert_pending()
         if not self._db.in_transaction:
             return
         try:
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
-            self.failed = JournalFailed(f"journal {self.path}: commit failed: {exc}")
-            try:
-                self._db.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass  # SQLite may already have rolled back
-            if self.on_failure is not None:
-                self.on_failure(self.failed)
-            raise self.failed from exc
+            self._fail("commit", exc)
 
-    def _write(self, sql: str, params: tuple) -> None:
+    def _fail(self, what: str, exc: sqlite3.Error) -> NoReturn:
+        """Roll back what is not committed, refuse everything from now on, tell the owner."""
+        self.failed = JournalFailed(f"journal {self.path}: {what} failed: {exc}")
+        self._pending.clear()
+        try:
+            self._db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # SQLite may already have rolled back, or no transaction was open
+        if self.on_failure is not None:
+            self.on_failure(self.failed)
+        raise self.failed from exc
+
+    def _begin(self) -> None:
         if self.failed is not None:
             raise self.failed
         if not self._db.in_transaction:
             self._db.execute("BEGIN")
-            _open.add(self)
+        _open.add(self)
+
+    def _write(self, sql: str, params: tuple) -> None:
+        self._begin()
         self._db.execute(sql, params)
+
+    def _insert_pending(self) -> None:
+        """Insert the appended actions, all in one statement (before a commit or a read)."""
+        if not self._pending:
+            return
+        rows, self._pending = self._pending, []
+        try:
+            self._begin()
+            self._db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)", rows)
+        except sqlite3.Error as exc:
+            self._fail("insert", exc)
 
     def meta(self, key: str) -> str | None:
         row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
@@ -223,11 +244,12 @@ class Journal:
 
     def append(self, table_id: str, seq: int, seat: int, action: dict[str, Any],
                events: list[dict[str, Any]]) -> None:
-        """Record accepted action number ``seq`` (committed at the end of the batch)."""
-        self._write(
-            "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
-            (table_id, seq, seat, _pack(action), _pack(events), time.time()),
-        )
+        """Record accepted action number ``seq`` (inserted and committed together with
+        the batch's other actions, before anything of the batch is sent)."""
+        if self.failed is not None:
+            raise self.failed
+        self._pending.append((table_id, seq, seat, _pack(action), _pack(events), time.time()))
+        _open.add(self)
 
     # -- reads ----------------------------------------------------------------
 
@@ -253,6 +275,7 @@ class Journal:
 
     def actions(self, table_id: str) -> list[ActionRecord]:
         """The table's actions in order (a scan of the log from the table's creation on)."""
+        self._insert_pending()
         row = self._db.execute("SELECT first_action FROM tables WHERE id=?", (table_id,)).fetchone()
         if row is None:
             return []
