@@ -361,10 +361,14 @@ class Table:
     # -- updates ------------------------------------------------------------------
 
     def _observe(self, hook: str, **kwargs: Any) -> None:
-        try:
-            getattr(self.pm.hook, hook)(**kwargs)
-        except Exception:
-            LOGGER.exception("table %s: observer hook %s failed; ignored", self.id, hook)
+        """Tell every observer, one by one: a failing observer is logged and skipped,
+        and never keeps the others from hearing (pluggy would stop at the first error)."""
+        for impl in getattr(self.pm.hook, hook).get_hookimpls():
+            try:
+                impl.function(*[kwargs[name] for name in impl.argnames])
+            except Exception:
+                LOGGER.exception("table %s: observer %s failed in %s; ignored",
+                                 self.id, impl.plugin_name, hook)
 
     def _changed(self) -> None:
         if self.on_change is not None:

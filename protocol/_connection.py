@@ -60,11 +60,11 @@ class SharedUpdate:
         self.fields = {"table": table, "seq": seq, "status": status, "seats": seats,
                        "to_act": to_act, "scores": scores, "full": full}
         present = {"t": "update", **{k: v for k, v in self.fields.items() if v is not None}}
-        packer = new_packer()
         try:
-            self.packed = b"".join(packer.pack(k) + packer.pack(v) for k, v in present.items())
+            packed = new_packer().pack(present)
         except (TypeError, ValueError, OverflowError) as exc:
             raise LocalProtocolError(f"cannot encode 'update': {exc}") from exc
+        self.packed = packed[1:]  # the key/value pairs, without the map's 1-byte fixmap header
         self.count = len(present)
 
     def message(self, *, seat: int | None, view: Any, legal: list[dict[str, Any]] | None = None,

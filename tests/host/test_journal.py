@@ -7,7 +7,6 @@ import sqlite3
 
 import pytest
 import trio
-
 from lantable.clients.client import open_client
 from lantable.host.journal import Journal, JournalFailed
 from lantable.host.peer import serve_peer
@@ -168,3 +167,4 @@ def test_actions_of_interleaved_tables_come_back_in_order(tmp_path):
     assert [a.seq for a in journal.actions("new")] == list(range(1, 6))
     assert journal.actions("missing") == []
     journal.close()
+

@@ -11,7 +11,6 @@ import struct
 
 import pytest
 import trio
-
 from lantable.clients.client import RequestError, open_client
 from lantable.clients.runner import bot_decider, play_seat
 from lantable.host import listener
