@@ -251,7 +251,7 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int) -
             busy0 = _machine_busy()
             results = [json.loads(p.communicate()[0]) for p in procs]
             host_cpu = _cpu_seconds(host.pid) - cpu0
-            busy = [b - a for a, b in zip(busy0, _machine_busy())]
+            busy = [b - a for a, b in zip(busy0, _machine_busy(), strict=True)]
             rss = _peak_rss_mb(host.pid)
         finally:
             host.terminate()

@@ -310,7 +310,7 @@ async def run_bot(host: str, port: int, table: str, strategy: str, seed: int, *,
                 game = registry[await _game_of(client, table)]
                 bot = make_bot(strategy, game, **(bot_options or {}))
 
-                async def decide(update: Any, legal: list[Any]) -> Any:
+                async def decide(update: Any, legal: list[Any], bot: Any = bot, seat: int = seat) -> Any:
                     return bot.choose(update.view or {}, seat, legal, decision_rng(seed, seat, update.seq))
 
                 scores = await play_seat(client, table, seat, decide, on_update=log)

@@ -106,7 +106,8 @@ async def handle_connection(stream: trio.SocketStream, peer: Peer) -> None:
 
 async def _handle(stream: trio.SocketStream, peer: Peer) -> None:
     try:
-        where = "%s:%s" % stream.socket.getpeername()[:2]
+        host, port = stream.socket.getpeername()[:2]
+        where = f"{host}:{port}"
     except OSError:
         where = "?"
     conn = Connection("host")

@@ -17,7 +17,6 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-
 from lantable.plugins import IllegalAction
 from lantable.protocol import Accepted, Error, ErrorCode, Joined, Left, SharedUpdate
 
@@ -260,7 +259,7 @@ class Table:
 
     def _resume(self, req: ResumeRequest) -> None:
         client = req.client
-        for seat, slot in enumerate(self.seats):
+        for seat, slot in enumerate(self.seats):  # noqa: B007 - seat is used after the loop
             if slot.token is not None and secrets.compare_digest(slot.token, req.token):
                 break
         else:

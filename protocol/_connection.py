@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ._errors import LocalProtocolError, ProtocolError, RemoteProtocolError
-
-from ._errors import ErrorCode
+from ._errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from ._frames import DEFAULT_MAX_FRAME, HEADER, FrameReader, decode_body, encode_frame, new_packer
 from ._messages import Error, Message, Update, from_map
 from ._state import CLOSED, ERROR, START, _Sentinel, next_state

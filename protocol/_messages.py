@@ -11,8 +11,8 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, ClassVar, Union
 
 from ._errors import ErrorCode, RemoteProtocolError

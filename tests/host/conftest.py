@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 import trio
+
 from lantable.host.peer import serve_peer
 from lantable.plugins import IllegalAction, hookimpl, load_registry
 

@@ -17,6 +17,7 @@ from types import SimpleNamespace
 import ifaddr
 import pytest
 import trio
+
 from lantable.host import discovery
 from lantable.host.discovery import (
     SERVICE_TYPE,

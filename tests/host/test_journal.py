@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 import trio
+
 from lantable.clients.client import open_client
 from lantable.host.journal import Journal, JournalFailed
 from lantable.host.peer import serve_peer

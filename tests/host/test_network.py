@@ -11,6 +11,7 @@ import struct
 
 import pytest
 import trio
+
 from lantable.clients.client import RequestError, open_client
 from lantable.clients.runner import bot_decider, play_seat
 from lantable.host import listener

@@ -23,6 +23,7 @@ from typing import Any
 
 import msgpack
 import pytest
+
 from lantable.plugins import Game, IllegalAction, load_registry
 
 # Games with the real entry points, i.e. what is installed (and nothing else).

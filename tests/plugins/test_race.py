@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 import pytest
+
 from lantable.plugins import BadOptions, Game, IllegalAction, race
 
 GAME = Game(race, "race")

@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 import pytest
+
 from lantable.plugins import (
     ENTRY_POINT_GROUP,
     BadOptions,

@@ -29,7 +29,7 @@ def _pair() -> tuple[Connection, Connection]:
 SEATS = [{"name": "ann", "taken": True, "connected": True}, {"name": None, "taken": False, "connected": False}]
 
 
-@pytest.mark.parametrize("scores, full, legal, events, reply_to", list(itertools.product(
+@pytest.mark.parametrize(("scores", "full", "legal", "events", "reply_to"), list(itertools.product(
     [None, {"scores": [3, 1], "rank": [1, 2]}], [False, True],
     [None, [{"type": "add", "n": 1}]], [None, [], [{"type": "added", "n": 2}]], [None, 7])))
 def test_send_update_decodes_to_the_same_update(scores, full, legal, events, reply_to):

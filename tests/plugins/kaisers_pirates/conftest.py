@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 import pytest
+
 from lantable.plugins import Game
 from lantable.plugins.kaisers_pirates import game as G
 from lantable.plugins.kaisers_pirates import turn

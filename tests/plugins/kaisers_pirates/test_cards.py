@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from lantable.plugins.kaisers_pirates.data import ACTIONS, SHIPS
 
 FORCES = {

@@ -7,6 +7,7 @@ import random
 
 import msgpack
 import pytest
+
 from lantable.plugins import IllegalAction
 
 OPTIONAL = ["coal", "sails", "woelfchen", "tournament", "fast_raiders", "keep_three",

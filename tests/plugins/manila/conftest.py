@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 import pytest
+
 from lantable.plugins import load_registry
 from lantable.plugins.manila import engine
 

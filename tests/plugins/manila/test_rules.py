@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from lantable.plugins import IllegalAction
 from lantable.plugins.manila import board as B
 from lantable.plugins.manila import engine
@@ -423,7 +424,7 @@ def test_4_7b_plunder_split_and_captain_chooses(mn) -> None:  # worked example 7
     assert legal(mn, S)[:2] == [{"type": "send", "good": "nutmeg", "to": "manila"},
                                 {"type": "send", "good": "nutmeg", "to": "shipyard"}]
     cash = list(S["cash"])
-    ev = mn.act(S, rng, {"type": "send", "good": "nutmeg", "to": "manila"})
+    mn.act(S, rng, {"type": "send", "good": "nutmeg", "to": "manila"})
     assert [S["cash"][s] - cash[s] for s in range(4)] == [12, 12, 0, 0]
     assert S["step"][0] == 1  # price rises even when plundered (decision 12)
 

@@ -7,6 +7,7 @@ import random
 
 import msgpack
 import pytest
+
 from lantable.plugins import IllegalAction
 
 
