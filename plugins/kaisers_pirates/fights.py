@@ -282,34 +282,11 @@ def _gi_roll(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     ph, d = S["T"]["p"], ctx["d"]
     ctx["st"] = "next"
     if ctx["rx"] == "trap":  # R 3.3.46: simultaneous duel
-        night = -1 if ctx["night"] else 0
-        a1, d1 = opposed(S, rng, ev, "trap_attack", d, ctx["rxd"]["att"], night, ph,
-                         SHIPS[x]["def"], dmg_mod(S, x))
-        a2, d2 = opposed(S, rng, ev, "interception", ph, SHIPS[x]["att"],
-                         _gi_attack_mod(S, ctx, True), d, SHIPS[m]["def"], dmg_mod(S, m))
-        r1, r2 = combat_result(a1, d1), combat_result(a2, d2)
-        ev.append({"type": "duel", "results": [r1, r2]})
-        _reveal(S, ctx, ev)
-        if r1 == "sunk":
-            to_vp(S, x, d, 1, "sunk", ev)
-        elif r1 == "damaged":
-            damage(S, x, ev)
+        r2 = _gi_duel(S, rng, ctx, ev, "trap_attack", ctx["rxd"]["att"], SHIPS[m]["def"], m)
         _gi_sunk_or_captured(S, rng, ctx, m, r2, ev)
         return
     if ctx["rx"] == "amc":  # R 3.3.1
-        amc = ctx["rxd"]
-        night = -1 if ctx["night"] else 0
-        a1, d1 = opposed(S, rng, ev, "amc_attack", d, amc["att"], night, ph, SHIPS[x]["def"],
-                         dmg_mod(S, x))
-        a2, d2 = opposed(S, rng, ev, "interception", ph, SHIPS[x]["att"],
-                         _gi_attack_mod(S, ctx, False), d, amc["def"], 0)
-        r1, r2 = combat_result(a1, d1), combat_result(a2, d2)
-        ev.append({"type": "duel", "results": [r1, r2]})
-        _reveal(S, ctx, ev)
-        if r1 == "sunk":
-            to_vp(S, x, d, 1, "sunk", ev)
-        elif r1 == "damaged":
-            damage(S, x, ev)
+        r2 = _gi_duel(S, rng, ctx, ev, "amc_attack", ctx["rxd"]["att"], ctx["rxd"]["def"], None)
         if r2 == "sunk" and ctx["rxc"] is not None:
             S["T"]["rx"].remove([d, ctx["rxc"]])
             action_to_vp(S, ctx["rxc"], ph, ev)
@@ -319,6 +296,29 @@ def _gi_roll(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     res = combat_result(a, dd)
     ev.append({"type": "result", "ship": m, "result": res})
     _gi_sunk_or_captured(S, rng, ctx, m, res, ev)
+
+
+def _gi_duel(S: State, rng: random.Random, ctx: Ctx, ev: Events, label: str, attack: int,
+             target_def: int, target_ship: str | None) -> str:
+    """A simultaneous duel (R 3.3.1 armed merchant cruiser, R 3.3.46 Q-ship trap): the
+    defender's reaction fires at the raider while the raider fires at its target
+    (``target_ship``, or None for the cruiser itself). Resolves the raider's side and
+    returns the raider's result against the target."""
+    x = ctx["ship"]
+    ph, d = S["T"]["p"], ctx["d"]
+    night = -1 if ctx["night"] else 0
+    a1, d1 = opposed(S, rng, ev, label, d, attack, night, ph, SHIPS[x]["def"], dmg_mod(S, x))
+    a2, d2 = opposed(S, rng, ev, "interception", ph, SHIPS[x]["att"],
+                     _gi_attack_mod(S, ctx, target_ship is not None), d, target_def,
+                     dmg_mod(S, target_ship) if target_ship is not None else 0)
+    r1, r2 = combat_result(a1, d1), combat_result(a2, d2)
+    ev.append({"type": "duel", "results": [r1, r2]})
+    _reveal(S, ctx, ev)
+    if r1 == "sunk":
+        to_vp(S, x, d, 1, "sunk", ev)
+    elif r1 == "damaged":
+        damage(S, x, ev)
+    return r2
 
 
 def _reveal(S: State, ctx: Ctx, ev: Events) -> None:
