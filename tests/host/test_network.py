@@ -255,6 +255,53 @@ async def test_a_client_that_never_reads_is_dropped(peer, raw_client, other_tabl
     await _assert_other_table_finishes(other_table)
 
 
+async def test_a_burst_of_requests_in_one_write_is_answered_and_others_keep_playing(
+        peer, raw_client, other_table):
+    """2,000 pings in a single send: every one is answered, in order, and the game at
+    another table keeps going meanwhile (the reader yields between buffered requests)."""
+    from lantable.protocol import encode_frame
+
+    raw = await raw_client(peer.port)
+    await raw.send(Hello(proto=1, name="burst"))
+    await raw.next_map()
+    n = 2000
+    await raw.send_bytes(b"".join(encode_frame({"t": "ping", "id": i}) for i in range(1, n + 1)))
+    ids = [(await raw.next_map())["id"] for _ in range(n)]
+    assert ids == list(range(1, n + 1))
+    await _assert_other_table_finishes(other_table)
+
+
+async def test_a_slow_reader_catches_up_with_every_update_in_order(peer, raw_client):
+    """A spectator that stops reading long enough to fill its socket (but not its
+    outbox) gets every update, in order and without a gap, once it reads again: the
+    host queued what the socket refused and went back to direct writes after."""
+    async with open_client("127.0.0.1", peer.port, name="player") as player:
+        table = await player.create("tally", 1, {"target": 100000, "pad": 30000}, seed=1)
+        await player.join(table)
+        raw = await raw_client(peer.port)
+        await raw.send(Hello(proto=1, name="slow"))
+        await raw.next_map()  # welcome
+        await raw.send_map({"t": "join", "id": 1, "table": table, "spectate": True})
+        actions = 150  # about 4.5 MB of updates: beyond what the loopback socket buffers hold
+        for _ in range(actions):
+            await player.act(table, {"type": "add", "n": 1})
+        link = next(iter(peer.peer.tables[table].spectators))
+        assert link.queued > 0  # the socket filled up; the rest waits in the outbox
+        seqs = []
+        while len(seqs) < actions + 1:
+            msg = await raw.next_map()
+            if msg["t"] == "update":
+                seqs.append(msg["seq"])
+        assert seqs == list(range(actions + 1))
+        # Caught up: the next update is written straight to the socket again.
+        with trio.fail_after(5):
+            while link.queued:
+                await trio.sleep(0.01)
+        await player.act(table, {"type": "add", "n": 1})
+        msg = await raw.next_map()
+        assert msg["t"] == "update" and msg["seq"] == actions + 1 and link.queued == 0
+
+
 async def test_a_connection_reset_mid_game_frees_nothing_and_the_seat_resumes(peer, raw_client, other_table):
     """A client whose connection is reset (RST, not a clean close) while seated: the
     host notices, shows the seat disconnected, and the token still resumes it."""
