@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from lantable.plugins import IllegalAction
-from lantable.protocol import Accepted, Error, ErrorCode, Joined, Left, SharedUpdate
+from lantable.protocol import Accepted, Error, ErrorCode, Joined, Left, PackedMap, SharedUpdate
 
 if TYPE_CHECKING:
     import pluggy
@@ -380,14 +380,31 @@ class Table:
         ``to_act`` is the game's answer for the current state when the caller has it.
         """
         shared, started = self._shared(full, status_only, to_act)
+        parts = self._view_parts() if started else None
         for seat, slot in enumerate(self.seats):
             if slot.client is not None:
-                self._send_update(slot.client, seat, shared, started, events=events)
+                self._send_update(slot.client, seat, shared, started, parts, events=events)
         if self.spectators:
-            view = self.game.view(self.state, None) if started else None
+            view = self._view(None, parts) if started else None
             public = None if events is None else [e for e in events if _visible(e, None)]
             for client in list(self.spectators):
                 client.send_update(shared, seat=None, view=view, events=public)
+
+    def _view_parts(self) -> tuple[PackedMap, list[dict[str, Any]]] | None:
+        """The public part of every view, encoded once, and each seat's own part; or
+        None if the game builds whole views only (``game_view_parts``)."""
+        parts = self.game.view_parts(self.state)
+        if parts is None:
+            return None
+        public, own = parts
+        return PackedMap(public), own
+
+    def _view(self, seat: int | None, parts: tuple[PackedMap, list[dict[str, Any]]] | None
+              ) -> dict[str, Any] | PackedMap:
+        if parts is None:
+            return self.game.view(self.state, seat)
+        public, own = parts
+        return public if seat is None else public.merged(own[seat])
 
     def _shared(self, full: bool, status_only: bool = False,
                 to_act: list[int] | None = None) -> tuple[SharedUpdate, bool]:
@@ -406,15 +423,16 @@ class Table:
         ), started
 
     def _send_update(self, client: ClientLink, seat: int | None, shared: SharedUpdate | None = None,
-                     started: bool = False, *, events: list[dict[str, Any]] | None,
-                     reply_to: int | None = None) -> None:
+                     started: bool = False,
+                     parts: tuple[PackedMap, list[dict[str, Any]]] | None = None, *,
+                     events: list[dict[str, Any]] | None, reply_to: int | None = None) -> None:
         """One recipient's update: its own view, its legal actions if it must decide,
         and the events it may see. Without ``shared``, a full update of the table now."""
         if shared is None:
             shared, started = self._shared(full=True)
         to_act = shared.fields["to_act"]
         client.send_update(
-            shared, seat=seat, view=self.game.view(self.state, seat) if started else None,
+            shared, seat=seat, view=self._view(seat, parts) if started else None,
             legal=self.game.legal_actions(self.state, seat) if seat is not None and seat in to_act else None,
             events=None if events is None else [e for e in events if _visible(e, seat)],
             id=reply_to,

@@ -121,6 +121,19 @@ def game_view(state: State, seat: int | None) -> View:
 
 
 @hookspec(firstresult=True)
+def game_view_parts(state: State) -> tuple[View, list[View]] | None:
+    """Every seat's view at once, as a public part and each seat's own part. Optional,
+    for speed: the host builds and encodes the public part once per change instead
+    of once per seat.
+
+    :returns: ``(public, own)`` with ``own[seat]`` for every seat, such that
+        ``game_view(state, seat) == {**public, **own[seat]}`` with no key in both,
+        and ``game_view(state, None) == public``. The same allow-list invariant as
+        :func:`game_view` holds for each part; the conformance suite checks both.
+    """
+
+
+@hookspec(firstresult=True)
 def game_scores(state: State) -> Scores:
     """Score the game (final once :func:`game_to_act` is empty). **Required.**
 

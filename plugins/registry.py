@@ -82,6 +82,8 @@ class Game:
         self.id: str = self.info["id"]
         self.has_sampler = bool(pm.hook.game_sample_state.get_hookimpls())
         self.has_heuristic = bool(pm.hook.game_heuristic.get_hookimpls())
+        self.has_view_parts = bool(pm.hook.game_view_parts.get_hookimpls())
+        self._view_parts = _bind(pm, "game_view_parts") if self.has_view_parts else None
 
     def __repr__(self) -> str:
         return f"<Game {self.id} {self.info['version']}>"
@@ -154,6 +156,10 @@ class Game:
 
     def view(self, state: State, seat: int | None) -> View:
         return self._view(state, seat)
+
+    def view_parts(self, state: State) -> tuple[View, list[View]] | None:
+        """``(public, own)`` if the game splits its views (``game_view_parts``), else None."""
+        return self._view_parts(state) if self._view_parts is not None else None
 
     def scores(self, state: State) -> Scores:
         return self._hook.game_scores(state=state)

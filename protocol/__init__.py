@@ -13,6 +13,7 @@ from ._connection import (
     PROTOCOL_VERSION,
     Connection,
     ConnectionClosed,
+    PackedMap,
     SharedUpdate,
     negotiate,
 )
@@ -59,7 +60,7 @@ __all__ = [
     "PROTOCOL_VERSION", "SESSION", "START", "TRANSITIONS",
     "Accepted", "Act", "Bye", "Connection", "ConnectionClosed", "Create", "Created",
     "Error", "ErrorCode", "Games", "Hello", "Join", "Joined", "Leave", "Left",
-    "ListGames", "ListTables", "LocalProtocolError", "Message", "Ping", "Pong",
+    "ListGames", "ListTables", "LocalProtocolError", "Message", "PackedMap", "Ping", "Pong",
     "ProtocolError", "RemoteProtocolError", "Resume", "SharedUpdate", "Sync", "Tables", "Update",
     "Welcome", "decode_body", "encode_frame", "from_map", "negotiate",
 ]

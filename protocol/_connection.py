@@ -43,6 +43,45 @@ _KEY_SEAT, _KEY_VIEW, _KEY_LEGAL, _KEY_EVENTS, _KEY_ID = (
     new_packer().pack(key) for key in ("seat", "view", "legal", "events", "id"))
 
 
+def _map_header(count: int) -> bytes:
+    """The msgpack header of a map with ``count`` entries."""
+    if count < 16:
+        return bytes((0x80 | count,))
+    if count < 1 << 16:
+        return b"\xde" + count.to_bytes(2, "big")
+    return b"\xdf" + count.to_bytes(4, "big")
+
+
+class PackedMap:
+    """A map encoded once, for sending inside many updates (the ``view`` of
+    :meth:`Connection.send_update`): a host encodes the public part of a change's
+    views once and :meth:`merged` adds each seat's own keys to it.
+
+    Raises:
+        LocalProtocolError: a value cannot be encoded.
+    """
+
+    __slots__ = ("count", "packed")
+
+    def __init__(self, mapping: dict[str, Any]) -> None:
+        try:
+            data = new_packer().pack(mapping)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise LocalProtocolError(f"cannot encode a view: {exc}") from exc
+        self.count = len(mapping)
+        self.packed = data[len(_map_header(self.count)):]  # the key/value pairs
+
+    def merged(self, more: dict[str, Any]) -> PackedMap:
+        """This map plus ``more``, whose keys must not already be here."""
+        out = PackedMap(more)
+        out.count += self.count
+        out.packed = self.packed + out.packed
+        return out
+
+    def encode(self) -> bytes:
+        return _map_header(self.count) + self.packed
+
+
 class SharedUpdate:
     """The fields of an ``update`` that every recipient of one change shares, packed
     once; :meth:`Connection.send_update` adds each recipient's own fields.
@@ -149,11 +188,12 @@ class Connection:
         self.state = new_state
         return data
 
-    def send_update(self, shared: SharedUpdate, *, seat: int | None, view: Any,
+    def send_update(self, shared: SharedUpdate, *, seat: int | None, view: Any | PackedMap,
                     legal: list[dict[str, Any]] | None = None,
                     events: list[dict[str, Any]] | None = None, id: int | None = None) -> bytes:
         """The bytes of ``shared.message(seat=..., ...)``, with the shared fields
         packed once for every recipient (a host sends one update per seat per change).
+        ``view`` may be a :class:`PackedMap` (encoded already).
 
         Raises:
             LocalProtocolError: we may not send an update now, or it cannot be encoded.
@@ -166,7 +206,8 @@ class Connection:
             new_state = next_state(self.state, HOST, "update", remote=False)
         pack = self._packer.pack
         try:
-            parts = [shared.packed, _KEY_SEAT, pack(seat), _KEY_VIEW, pack(view)]
+            parts = [shared.packed, _KEY_SEAT, pack(seat), _KEY_VIEW,
+                     view.encode() if type(view) is PackedMap else pack(view)]
             count = shared.count + 2
             if legal is not None:
                 parts += (_KEY_LEGAL, pack(legal))

@@ -80,19 +80,35 @@ def game_apply(state: dict[str, Any], seat: int, action: dict[str, Any], rng: ra
 
 @hookimpl
 def game_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    view = _public_view(state)
+    if seat is not None:
+        view.update(_own_view(state, seat))
+    return view
+
+
+@hookimpl
+def game_view_parts(state: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    return _public_view(state), [_own_view(state, s) for s in range(state["n"])]
+
+
+def _public_view(state: dict[str, Any]) -> dict[str, Any]:
     view = {key: _copy(state[key]) for key in _PUBLIC}
     view["shares"] = [sum(engine.owned(state, s)) for s in range(state["n"])]
     view["mortgaged"] = [sum(m) for m in state["mort"]]
     view["prices"] = {B.GOODS[g]: engine.price(state, g) for g in range(4)}
     if not state["opt"]["hide_cash"]:
         view["cash"] = list(state["cash"])
-    if seat is not None:
-        view["seat"] = seat
-        view["my_cash"] = state["cash"][seat]
-        view["my_dealt"] = list(state["dealt"][seat])
-        view["my_mort"] = list(state["mort"][seat])
-        view["my_shares"] = {B.GOODS[g]: c for g, c in enumerate(engine.owned(state, seat))}
     return view
+
+
+def _own_view(state: dict[str, Any], seat: int) -> dict[str, Any]:
+    return {
+        "seat": seat,
+        "my_cash": state["cash"][seat],
+        "my_dealt": list(state["dealt"][seat]),
+        "my_mort": list(state["mort"][seat]),
+        "my_shares": {B.GOODS[g]: c for g, c in enumerate(engine.owned(state, seat))},
+    }
 
 
 def _copy(obj: Any) -> Any:

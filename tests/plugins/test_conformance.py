@@ -375,6 +375,33 @@ def test_views_and_actions_are_snapshots(gid: str, seats: int) -> None:
         play(game, seats, seed, check, every)
 
 
+@pytest.mark.parametrize(("gid", "seats"), _cases("test_view_parts_are_the_views"))
+def test_view_parts_are_the_views(gid: str, seats: int) -> None:
+    """A game that splits its views (``game_view_parts``) gives exactly its views:
+    the public part is the spectator's view, each seat's part adds only keys the
+    public part lacks, and the parts are snapshots like the views."""
+    game = GAMES[gid]
+    if not game.has_view_parts:
+        pytest.skip(f"{gid} builds whole views only")
+
+    def check(n: int, state: dict[str, Any], to_act: list[int], rng: random.Random) -> None:
+        public, own = game.view_parts(state)
+        assert public == game.view(state, None), f"decision {n}: public part != spectator view"
+        assert len(own) == seats, f"decision {n}: one own part per seat"
+        for s in range(seats):
+            assert not set(public) & set(own[s]), f"decision {n}: seat {s} repeats public keys"
+            assert {**public, **own[s]} == game.view(state, s), f"decision {n}: seat {s}"
+        copy = game.clone(state)  # play on a copy: ``play`` goes on with ``state``
+        parts = game.view_parts(copy)
+        before = pack(parts)
+        simulate(game, copy, random.Random(n), SAMPLE_PLAYOUT)
+        assert pack(parts) == before, f"decision {n}: parts changed as play went on"
+
+    every = deep_every(game, seats)
+    for seed in range(DEEP_GAMES):
+        play(game, seats, seed, check, every)
+
+
 # -- for bots and people -----------------------------------------------------------
 
 

@@ -81,3 +81,26 @@ def test_oversize_update_is_refused():
     shared = SharedUpdate(table="t1", seq=0, status="playing", seats=[], to_act=[])
     with pytest.raises(LocalProtocolError):
         host.send_update(shared, seat=0, view={"pad": "x" * 200})
+
+
+@pytest.mark.parametrize("public_keys", [0, 3, 15, 16, 200])
+def test_a_packed_view_merged_with_a_seats_own_part_decodes_to_the_whole_view(public_keys):
+    from lantable.protocol import PackedMap
+
+    host, client = _pair()
+    public = {f"k{i}": [i, {"x": i}] for i in range(public_keys)}
+    own = {"seat": 1, "my_cards": [3, 4]}
+    shared = SharedUpdate(table="t1", seq=2, status="playing", seats=SEATS, to_act=[1])
+    client.receive_data(host.send_update(shared, seat=1, view=PackedMap(public).merged(own)))
+    assert client.next_event().view == {**public, **own}
+    client.receive_data(host.send_update(shared, seat=None, view=PackedMap(public)))
+    assert client.next_event().view == public
+
+
+def test_an_unencodable_packed_view_is_a_local_error():
+    from lantable.protocol import PackedMap
+
+    with pytest.raises(LocalProtocolError):
+        PackedMap({"x": object()})
+    with pytest.raises(LocalProtocolError):
+        PackedMap({}).merged({"x": object()})
