@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Final
+
+import msgpack
 
 from ._errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from ._frames import DEFAULT_MAX_FRAME, HEADER, FrameReader, decode_body, encode_frame, new_packer
@@ -43,6 +46,19 @@ _KEY_SEAT, _KEY_VIEW, _KEY_LEGAL, _KEY_EVENTS, _KEY_ID = (
     new_packer().pack(key) for key in ("seat", "view", "legal", "events", "id"))
 
 
+_local = threading.local()
+
+
+def _thread_packer() -> msgpack.Packer:
+    """This thread's packer for the pieces packed outside a connection (a packer is
+    not thread-safe, and making one per use costs more than the packing)."""
+    try:
+        return _local.packer
+    except AttributeError:
+        _local.packer = new_packer()
+        return _local.packer
+
+
 def _map_header(count: int) -> bytes:
     """The msgpack header of a map with ``count`` entries."""
     if count < 16:
@@ -65,7 +81,7 @@ class PackedMap:
 
     def __init__(self, mapping: dict[str, Any]) -> None:
         try:
-            data = new_packer().pack(mapping)
+            data = _thread_packer().pack(mapping)
         except (TypeError, ValueError, OverflowError) as exc:
             raise LocalProtocolError(f"cannot encode a view: {exc}") from exc
         self.count = len(mapping)
@@ -98,7 +114,7 @@ class SharedUpdate:
                        "to_act": to_act, "scores": scores, "full": full}
         present = {"t": "update", **{k: v for k, v in self.fields.items() if v is not None}}
         try:
-            packed = new_packer().pack(present)
+            packed = _thread_packer().pack(present)
         except (TypeError, ValueError, OverflowError) as exc:
             raise LocalProtocolError(f"cannot encode 'update': {exc}") from exc
         self.packed = packed[1:]  # the key/value pairs, without the map's 1-byte fixmap header
