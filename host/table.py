@@ -196,19 +196,24 @@ class Table:
             self._restore_after_fault()
 
     def _restore_after_fault(self) -> None:
+        """Replay the journal and show everyone the restored table. If the game fails
+        again (in the replay, or building the views after it), the table stays
+        faulted: its updates then carry no views, and its actions are refused."""
         before = self.status
         self.status = FAULTED
         self.journal.set_status(self.id, FAULTED)
         try:
             self._replay()
-        except Exception:
-            LOGGER.exception("table %s: replay failed; the table stays faulted", self.id)
+            self.status = before if before != FAULTED else PLAYING
             self._broadcast(events=None, full=True)
+        except Exception:
+            LOGGER.exception("table %s: the game fails again after a restore; the table stays "
+                             "faulted", self.id)
+            self.status = FAULTED
+            self._broadcast(events=None, full=True)  # no views are built for a faulted table
             return
-        self.status = before if before != FAULTED else PLAYING
         self.journal.set_status(self.id, self.status)
         LOGGER.info("table %s restored at update %d", self.id, self.seq)
-        self._broadcast(events=None, full=True)
 
     # -- requests ---------------------------------------------------------------
 

@@ -15,7 +15,8 @@ class Tally:
     """The host tests' game: seats take turns adding 1..3 to a counter up to a target.
 
     Each seat holds a secret card (hidden information). ``{"type": "boom"}`` makes
-    the plugin crash when the option ``bugs`` is on (a broken plugin, on demand).
+    the plugin crash when the option ``bugs`` is on (a broken plugin, on demand); with
+    ``bugs`` on, building a view also fails while the counter is 6 to 8.
     The option ``pad`` adds that many bytes to every view (to fill buffers).
     """
 
@@ -60,6 +61,8 @@ class Tally:
 
     @hookimpl
     def game_view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        if state["bugs"] and state["counter"] in (6, 7, 8):
+            raise RuntimeError("the plugin's view has a bug")
         view = {"counter": state["counter"], "turn": state["turn"], "by": list(state["by"]),
                 "pad": "x" * state["pad"]}
         if seat is not None:

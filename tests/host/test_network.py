@@ -343,6 +343,33 @@ async def test_plugin_crash_faults_only_that_table_and_restores_it(peer, other_t
     await _assert_other_table_finishes(other_table)
 
 
+async def test_a_game_that_keeps_failing_leaves_its_table_faulted_and_the_host_serving(
+        peer, other_table):
+    """The plugin fails building views from some point on, so even the restored table
+    cannot be shown: the table stays faulted (updates without views, actions refused
+    with table_faulted), the client keeps its connection, and other tables play on."""
+    async with open_client("127.0.0.1", peer.port, name="a") as a:
+        table = await a.create("tally", 1, {"bugs": True, "target": 20}, seed=4)
+        updates = a.updates(table)
+        await a.join(table)
+        assert await a.act(table, {"type": "add", "n": 3}) == 1
+        with pytest.raises(RequestError) as info:
+            await a.act(table, {"type": "add", "n": 3})  # counter 6: views fail from now on
+        assert info.value.code == "table_faulted"
+        assert peer.peer.tables[table].status == "faulted"
+        with trio.fail_after(5):
+            while True:
+                update = await updates.receive()
+                if update.status == "faulted":
+                    break
+        assert update.view is None and update.legal is None
+        with pytest.raises(RequestError) as info:
+            await a.act(table, {"type": "add", "n": 1})
+        assert info.value.code == "table_faulted"
+        await a.ping()  # the connection is still served
+    await _assert_other_table_finishes(other_table)
+
+
 async def test_spectator_sees_public_view_and_no_private_events(peer):
     async with open_client("127.0.0.1", peer.port, name="a") as a, \
             open_client("127.0.0.1", peer.port, name="watcher") as w:
