@@ -65,7 +65,8 @@ CREATE TABLE actions_v2 (
     table_id TEXT NOT NULL, seq INTEGER NOT NULL, seat INTEGER NOT NULL,
     action BLOB NOT NULL, events BLOB NOT NULL, at REAL NOT NULL
 );
-INSERT INTO actions_v2 SELECT table_id, seq, seat, action, events, at FROM actions ORDER BY table_id, seq;
+INSERT INTO actions_v2 SELECT table_id, seq, seat, action, events, at FROM actions
+    ORDER BY table_id, seq;
 DROP TABLE actions;
 ALTER TABLE actions_v2 RENAME TO actions;
 """,
@@ -141,7 +142,8 @@ class Journal:
         self.path = str(path)
         self.failed: JournalFailed | None = None
         self._pending: list[tuple[Any, ...]] = []  # appended actions not yet inserted
-        self.on_failure: Callable[[JournalFailed], None] | None = None  # told once, at the failed commit
+        # Told once, at the failed commit.
+        self.on_failure: Callable[[JournalFailed], None] | None = None
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
@@ -151,11 +153,14 @@ class Journal:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             return
         version = int(row[0])
-        if version > SCHEMA_VERSION or any(v not in _MIGRATIONS for v in range(version, SCHEMA_VERSION)):
-            raise RuntimeError(f"journal {self.path} has schema {version}, expected {SCHEMA_VERSION}")
+        missing = [v for v in range(version, SCHEMA_VERSION) if v not in _MIGRATIONS]
+        if version > SCHEMA_VERSION or missing:
+            raise RuntimeError(
+                f"journal {self.path} has schema {version}, expected {SCHEMA_VERSION}")
         while version < SCHEMA_VERSION:
             self._db.executescript(f"BEGIN; {_MIGRATIONS[version]} "
-                                   f"UPDATE meta SET value='{version + 1}' WHERE key='schema'; COMMIT;")
+                                   f"UPDATE meta SET value='{version + 1}' WHERE key='schema';"
+                                   " COMMIT;")
             version += 1
 
     def close(self) -> None:

@@ -116,7 +116,8 @@ async def _handle(stream: trio.SocketStream, peer: Peer) -> None:
             with trio.fail_after(HELLO_TIMEOUT):
                 hello = await _next_message(stream, conn)
         except trio.TooSlowError:
-            await _send_now(stream, conn.send_error(Error(code=ErrorCode.HELLO_TIMEOUT, message=f"no hello within {HELLO_TIMEOUT} s")))
+            await _send_now(stream, conn.send_error(Error(
+                code=ErrorCode.HELLO_TIMEOUT, message=f"no hello within {HELLO_TIMEOUT} s")))
             LOGGER.info("connection %s: no hello in time", where)
             return
         except ProtocolError as exc:
@@ -140,7 +141,9 @@ async def _handle(stream: trio.SocketStream, peer: Peer) -> None:
         if hello.token is not None:
             found = peer.find_token(hello.token)
             if found is None:
-                await _send_now(stream, conn.send_error(Error(code=ErrorCode.BAD_TOKEN, id=hello.id, message="no seat has that resume token")))
+                await _send_now(stream, conn.send_error(Error(
+                    code=ErrorCode.BAD_TOKEN, id=hello.id,
+                    message="no seat has that resume token")))
                 LOGGER.info("connection %s: hello with an unknown token", where)
                 return
         resumed = None
@@ -206,7 +209,8 @@ async def _serve_session(stream: trio.SocketStream, conn: Connection, link: Clie
                 if conn.trailing_data:
                     await trio.lowlevel.checkpoint()  # a burst of requests yields between them
         except ProtocolError as exc:
-            LOGGER.info("connection %s (%s): protocol error %s: %s", link.peer, link.name, exc.code, exc)
+            LOGGER.info("connection %s (%s): protocol error %s: %s",
+                        link.peer, link.name, exc.code, exc)
             link.send(Error(code=exc.code, message=str(exc)))
             flush()
         except (trio.BrokenResourceError, trio.ClosedResourceError):
@@ -240,7 +244,8 @@ def _route(msg: Message, link: ClientLink, peer: Peer, joined: set[str]) -> None
     elif isinstance(msg, Resume):
         found = peer.find_token(msg.token)
         if found is None:
-            link.send(Error(code=ErrorCode.BAD_TOKEN, id=msg.id, message="no seat has that resume token"))
+            link.send(Error(code=ErrorCode.BAD_TOKEN, id=msg.id,
+                            message="no seat has that resume token"))
         else:
             table = found[0]
             joined.add(table.id)

@@ -120,7 +120,8 @@ class RunningPeer:
 async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
                      bind: str | None = None, port: int = DEFAULT_PORT,
                      discovery: Any = None,
-                     task_status: trio.TaskStatus[RunningPeer] = trio.TASK_STATUS_IGNORED) -> NoReturn:
+                     task_status: trio.TaskStatus[RunningPeer] = trio.TASK_STATUS_IGNORED,
+                     ) -> NoReturn:
     """Run a peer: restore its tables, listen on ``bind:port`` and serve until cancelled.
 
     Args:

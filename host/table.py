@@ -188,11 +188,13 @@ class Table:
             elif isinstance(req, DetachRequest):
                 self._detach(req.client)
         except Exception:
-            LOGGER.exception("table %s: game %s failed; restoring from the journal", self.id, self.game.id)
+            LOGGER.exception("table %s: game %s failed; restoring from the journal",
+                             self.id, self.game.id)
             client = getattr(req, "client", None)
             if client is not None and getattr(req, "id", None) is not None:
                 client.send(Error(code=ErrorCode.TABLE_FAULTED, id=req.id, table=self.id,
-                                  message="the game failed on that request; the table was restored"))
+                                  message="the game failed on that request; "
+                                          "the table was restored"))
             self._restore_after_fault()
 
     def _restore_after_fault(self) -> None:
@@ -226,19 +228,22 @@ class Table:
             return
         if self.status != WAITING:
             client.send(Error(code=ErrorCode.TABLE_FULL, id=req.id, table=self.id,
-                              message=f"table is {self.status}; join as a spectator or resume with a token"))
+                              message=f"table is {self.status}; "
+                                      "join as a spectator or resume with a token"))
             return
         if req.seat is None:
             free = [i for i, s in enumerate(self.seats) if not s.token]
             if not free:
-                client.send(Error(code=ErrorCode.TABLE_FULL, id=req.id, table=self.id, message="no free seat"))
+                client.send(Error(code=ErrorCode.TABLE_FULL, id=req.id, table=self.id,
+                                  message="no free seat"))
                 return
             seat = free[0]
         else:
             seat = req.seat
             if not 0 <= seat < self.seats_n:
                 client.send(Error(code=ErrorCode.SEAT_TAKEN, id=req.id, table=self.id,
-                                  message=f"seat {seat} does not exist; seats are 0..{self.seats_n - 1}"))
+                                  message=f"seat {seat} does not exist; "
+                                          f"seats are 0..{self.seats_n - 1}"))
                 return
             if self.seats[seat].token:
                 client.send(Error(code=ErrorCode.SEAT_TAKEN, id=req.id, table=self.id,
@@ -331,7 +336,8 @@ class Table:
             return
         if self.status != PLAYING:
             code = ErrorCode.TABLE_FAULTED if self.status == FAULTED else ErrorCode.NOT_TO_ACT
-            client.send(Error(code=code, id=req.id, table=self.id, message=f"table is {self.status}"))
+            client.send(Error(code=code, id=req.id, table=self.id,
+                              message=f"table is {self.status}"))
             return
         if seat not in self.game.to_act(self.state):
             client.send(Error(code=ErrorCode.NOT_TO_ACT, id=req.id, table=self.id,
@@ -340,7 +346,8 @@ class Table:
         try:
             events = self.game.apply(self.state, seat, req.action, self.rng)
         except IllegalAction as exc:
-            client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req.id, table=self.id, message=str(exc)))
+            client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req.id, table=self.id,
+                              message=str(exc)))
             return
         self.seq += 1
         # Journal first: an update is never seen for an action a restart would lose.
@@ -438,7 +445,8 @@ class Table:
         to_act = shared.fields["to_act"]
         client.send_update(
             shared, seat=seat, view=self._view(seat, parts) if started else None,
-            legal=self.game.legal_actions(self.state, seat) if seat is not None and seat in to_act else None,
+            legal=(self.game.legal_actions(self.state, seat)
+                   if seat is not None and seat in to_act else None),
             events=None if events is None else [e for e in events if _visible(e, seat)],
             id=reply_to,
         )

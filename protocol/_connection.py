@@ -109,7 +109,8 @@ class SharedUpdate:
     __slots__ = ("fields", "packed", "count")
 
     def __init__(self, *, table: str, seq: int, status: str, seats: list[dict[str, Any]],
-                 to_act: list[int], scores: dict[str, Any] | None = None, full: bool = False) -> None:
+                 to_act: list[int], scores: dict[str, Any] | None = None,
+                 full: bool = False) -> None:
         self.fields = {"table": table, "seq": seq, "status": status, "seats": seats,
                        "to_act": to_act, "scores": scores, "full": full}
         present = {"t": "update", **{k: v for k, v in self.fields.items() if v is not None}}
@@ -239,8 +240,9 @@ class Connection:
         # A fixmap header: an update has at most 13 keys (8 shared + 5 own).
         body = bytes((0x80 | count,)) + b"".join(parts)
         if len(body) > self.max_frame:
-            raise LocalProtocolError(f"frame of {len(body)} bytes exceeds the limit of {self.max_frame}",
-                                     ErrorCode.FRAME_TOO_LARGE)
+            raise LocalProtocolError(
+                f"frame of {len(body)} bytes exceeds the limit of {self.max_frame}",
+                ErrorCode.FRAME_TOO_LARGE)
         self.state = new_state
         return HEADER.pack(len(body)) + body
 

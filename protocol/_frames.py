@@ -34,12 +34,16 @@ def encode_frame(payload: dict[str, Any], max_frame: int = DEFAULT_MAX_FRAME,
         LocalProtocolError: ``payload`` is not msgpack-able or the frame is too large.
     """
     try:
-        body = packer.pack(payload) if packer is not None else msgpack.packb(payload, **_packer_options)
+        if packer is not None:
+            body = packer.pack(payload)
+        else:
+            body = msgpack.packb(payload, **_packer_options)
     except (TypeError, ValueError, OverflowError) as exc:
         raise LocalProtocolError(f"cannot encode {payload.get('t')!r}: {exc}") from exc
     if len(body) > max_frame:
         raise LocalProtocolError(
-            f"frame of {len(body)} bytes exceeds the limit of {max_frame}", ErrorCode.FRAME_TOO_LARGE
+            f"frame of {len(body)} bytes exceeds the limit of {max_frame}",
+            ErrorCode.FRAME_TOO_LARGE,
         )
     return HEADER.pack(len(body)) + body
 
@@ -53,9 +57,11 @@ def decode_body(body: bytes) -> dict[str, Any]:
     try:
         obj = msgpack.unpackb(body, raw=False, strict_map_key=True)
     except Exception as exc:  # msgpack raises many types on garbage
-        raise RemoteProtocolError(f"frame is not valid msgpack: {exc}", ErrorCode.BAD_FRAME) from exc
+        raise RemoteProtocolError(f"frame is not valid msgpack: {exc}",
+                                  ErrorCode.BAD_FRAME) from exc
     if not isinstance(obj, dict):
-        raise RemoteProtocolError(f"frame must hold a map, got {type(obj).__name__}", ErrorCode.BAD_FRAME)
+        raise RemoteProtocolError(f"frame must hold a map, got {type(obj).__name__}",
+                                  ErrorCode.BAD_FRAME)
     # strict_map_key still lets bin keys through; the top-level keys must be str.
     for key in obj:
         if type(key) is not str:

@@ -59,7 +59,8 @@ def _message(t: str, sender: str):  # noqa: ANN202 - class decorator
     return wrap
 
 
-def _compile_to_map(t: str, names: tuple[tuple[str, bool], ...]) -> Callable[[Message], dict[str, Any]]:
+def _compile_to_map(t: str, names: tuple[tuple[str, bool], ...]
+                    ) -> Callable[[Message], dict[str, Any]]:
     """``Message.to_map`` unrolled for one class (it runs for every message sent):
     required fields in one dict display, then one test per optional field."""
     required = "".join(f", {name!r}: self.{name}" for name, req in names if req)

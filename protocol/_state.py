@@ -27,8 +27,10 @@ SESSION: Final = _Sentinel("SESSION")  # welcomed; requests and updates flow
 CLOSED: Final = _Sentinel("CLOSED")  # bye, a refused hello, or EOF
 ERROR: Final = _Sentinel("ERROR")  # a protocol error happened; every later call raises
 
-_REQUESTS = ("list_tables", "list_games", "create", "join", "resume", "leave", "act", "sync", "ping")
-_HOST_SESSION = ("error", "tables", "games", "created", "joined", "left", "accepted", "update", "pong")
+_REQUESTS = ("list_tables", "list_games", "create", "join", "resume", "leave", "act", "sync",
+             "ping")
+_HOST_SESSION = ("error", "tables", "games", "created", "joined", "left", "accepted", "update",
+                 "pong")
 
 TRANSITIONS: Final[dict[str, dict[_Sentinel, dict[str, _Sentinel]]]] = {
     "client": {
