@@ -541,7 +541,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "host":
         level = min(level, logging.INFO)
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    return args.func(args)
+    try:
+        return args.func(args)
+    except BrokenPipeError:
+        # The reader went away (`lantable replay ... | head`): stop quietly. Point stdout
+        # at devnull so that the interpreter's final flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

@@ -97,3 +97,16 @@ def test_a_person_plays_a_whole_game_from_the_terminal(tmp_path):
     finally:
         host.kill()
         host.wait()
+
+
+def test_output_cut_short_by_the_reader_ends_quietly(tmp_path):
+    """`lantable games | head -1`: the closed pipe ends the command without a traceback."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "lantable.clients.cli", "games"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader goes away before the command writes (start-up takes longer)
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=30)
+    assert "Traceback" not in err, err
