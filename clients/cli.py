@@ -78,10 +78,12 @@ def cmd_games(args: argparse.Namespace) -> int:
         _print_json({"games": infos, "errors": [str(e) for e in registry.errors]})
         return 0
     for info in infos:
-        print(f"{info['id']:18} {info['title']}  ({info['min_seats']}-{info['max_seats']} seats, v{info['version']})")
+        seats = f"{info['min_seats']}-{info['max_seats']} seats"
+        print(f"{info['id']:18} {info['title']}  ({seats}, v{info['version']})")
         for key, spec in info["options"].items():
             choices = f" choices {spec['choices']}" if "choices" in spec else ""
-            print(f"    --option {key}={json.dumps(spec['default'])}{choices}  {spec.get('help', '')}")
+            default = json.dumps(spec["default"])
+            print(f"    --option {key}={default}{choices}  {spec.get('help', '')}")
     for err in registry.errors:
         print(f"not loaded: {err}", file=sys.stderr)
     return 0
@@ -100,7 +102,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(report)
     else:
-        print(f"{report['games']} games of {game.id} with {args.players} players ({','.join(strategies)})")
+        print(f"{report['games']} games of {game.id} with {args.players} players "
+              f"({','.join(strategies)})")
         print(f"  {report['games_per_s']} games/s, {report['actions_per_s']} actions/s, "
               f"mean length {report['mean_length']} actions")
         print(f"  win rate by seat: {report['win_rate_by_seat']}")
@@ -171,15 +174,16 @@ def cmd_host(args: argparse.Namespace) -> int:
                 registry=registry, db=args.db, name=args.name, bind=args.bind, port=args.port,
                 discovery=_discovery_for(args), task_status=task_status))
             addrs = ", ".join(f"{h}:{p}" for h, p in running.addresses)
-            print(f"lantable peer {running.peer.name} ({running.peer.peer_id}) listening on {addrs}; "
-                  f"journal {args.db}", flush=True)
+            print(f"lantable peer {running.peer.name} ({running.peer.peer_id}) "
+                  f"listening on {addrs}; journal {args.db}", flush=True)
 
     failures: list[BaseException] = []
     try:
         trio.run(main)
     except* KeyboardInterrupt:
         print("stopped", file=sys.stderr)
-    except* (ValueError, OSError, JournalFailed) as group:  # a bad --interface, a port in use, a full disk
+    # A bad --interface, a port in use, a full disk.
+    except* (ValueError, OSError, JournalFailed) as group:
         failures.extend(_leaves(group))
     for exc in failures:
         print(f"error: {exc}", file=sys.stderr)
@@ -194,7 +198,8 @@ def _resolve_peer(args: argparse.Namespace) -> tuple[str, int] | None:
         return "127.0.0.1", DEFAULT_PORT
     from .lan import find_peer
 
-    found = trio.run(lambda: find_peer(name=args.peer, timeout=args.timeout, interfaces=args.interface))
+    found = trio.run(lambda: find_peer(name=args.peer, timeout=args.timeout,
+                                       interfaces=args.interface))
     if found is None:
         print(f"no peer{' named ' + repr(args.peer) if args.peer else ''} found on the LAN "
               f"within {args.timeout} s", file=sys.stderr)
@@ -210,7 +215,8 @@ def _resolve_table(args: argparse.Namespace) -> tuple[str, int, str] | None:
                                                  interfaces=args.interface))
         if found is None:
             what = f"{args.game} table" if args.game else "table"
-            print(f"no {what} with a free seat found on the LAN within {args.timeout} s", file=sys.stderr)
+            print(f"no {what} with a free seat found on the LAN within {args.timeout} s",
+                  file=sys.stderr)
         return found
     if not args.connect or not args.table:
         print("give --connect HOST:PORT and --table ID, or --discover", file=sys.stderr)
@@ -239,8 +245,9 @@ def cmd_peers(args: argparse.Namespace) -> int:
                 if args.json:
                     print(json.dumps({"event": event.kind, "peer": data}), flush=True)
                 else:
-                    print(f"[{event.kind}] " + (format_peers([data]) if event.kind != "removed"
-                                                 else f"{data['name']} ({data['peer_id']})"), flush=True)
+                    shown = (format_peers([data]) if event.kind != "removed"
+                             else f"{data['name']} ({data['peer_id']})")
+                    print(f"[{event.kind}] {shown}", flush=True)
 
     try:
         trio.run(watch)
@@ -268,7 +275,8 @@ def cmd_new(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     if args.json:
-        _print_json({"table": table, "game": args.game, "seats": args.seats, "host": host, "port": port})
+        _print_json({"table": table, "game": args.game, "seats": args.seats,
+                     "host": host, "port": port})
     else:
         print(table)
     return 0
@@ -290,7 +298,8 @@ def decision_rng(seed: int, seat: int, seq: int) -> random.Random:
 
 
 async def run_bot(host: str, port: int, table: str, strategy: str, seed: int, *, name: str,
-                  bot_options: dict[str, Any] | None = None, log: Any = None) -> tuple[int, dict[str, Any]]:
+                  bot_options: dict[str, Any] | None = None,
+                  log: Any = None) -> tuple[int, dict[str, Any]]:
     """One bot: take a free seat and play to the end, reconnecting with its token.
 
     Returns:
@@ -310,8 +319,10 @@ async def run_bot(host: str, port: int, table: str, strategy: str, seed: int, *,
                 game = registry[await _game_of(client, table)]
                 bot = make_bot(strategy, game, **(bot_options or {}))
 
-                async def decide(update: Any, legal: list[Any], bot: Any = bot, seat: int = seat) -> Any:
-                    return bot.choose(update.view or {}, seat, legal, decision_rng(seed, seat, update.seq))
+                async def decide(update: Any, legal: list[Any], bot: Any = bot,
+                                 seat: int = seat) -> Any:
+                    rng = decision_rng(seed, seat, update.seq)
+                    return bot.choose(update.view or {}, seat, legal, rng)
 
                 scores = await play_seat(client, table, seat, decide, on_update=log)
                 if scores is not None:
@@ -325,7 +336,8 @@ async def run_bot(host: str, port: int, table: str, strategy: str, seed: int, *,
         now = trio.current_time()
         deadline = deadline or now + RECONNECT_FOR
         if now > deadline:
-            raise Disconnected(f"bot {name}: host {host}:{port} did not come back in {RECONNECT_FOR} s")
+            raise Disconnected(
+                f"bot {name}: host {host}:{port} did not come back in {RECONNECT_FOR} s")
         await trio.sleep(0.2)
 
 
@@ -354,7 +366,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
     if failures:
         return 1
     results.sort()
-    out = {"table": args.table, "seats": [s for s, _ in results], "scores": results[0][1] if results else None}
+    out = {"table": args.table, "seats": [s for s, _ in results],
+           "scores": results[0][1] if results else None}
     if args.json:
         _print_json(out)
     else:
@@ -402,10 +415,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     async def main() -> tuple[str, dict[str, Any]]:
         async with trio.open_nursery() as nursery:
             running = await nursery.start(lambda task_status: serve_peer(
-                registry=registry, db=db, name="demo", bind="127.0.0.1", port=0, task_status=task_status))
+                registry=registry, db=db, name="demo", bind="127.0.0.1", port=0,
+                task_status=task_status))
             port = running.port
-            print(f"demo: {game.info['title']} with {players} {args.strategy} bots, seed {args.seed}, "
-                  f"host 127.0.0.1:{port}, journal {db}", flush=True)
+            print(f"demo: {game.info['title']} with {players} {args.strategy} bots, "
+                  f"seed {args.seed}, host 127.0.0.1:{port}, journal {db}", flush=True)
             async with open_client("127.0.0.1", port, name="demo") as client:
                 table = await client.create(args.game, players, dict(args.option), args.seed)
                 await client.join(table, spectate=True)
@@ -413,8 +427,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
                 async with trio.open_nursery() as bots:
                     for i in range(players):
                         async def one(i: int = i) -> None:
-                            results.append((await run_bot("127.0.0.1", port, table, args.strategy, args.seed,
-                                                          name=f"bot-{i}", bot_options=bot_options))[1])
+                            _, scores = await run_bot("127.0.0.1", port, table, args.strategy,
+                                                      args.seed, name=f"bot-{i}",
+                                                      bot_options=bot_options)
+                            results.append(scores)
                         bots.start_soon(one)
                     async for update in client.updates(table):
                         if not args.quiet:
@@ -441,7 +457,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def _lan_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--discover", action="store_true", help="find it on the LAN (zeroconf)")
     p.add_argument("--timeout", type=float, default=3.0, help="seconds to look with --discover")
-    p.add_argument("--interface", action="append", metavar="IF", help="look only on IF (repeatable)")
+    p.add_argument("--interface", action="append", metavar="IF",
+                   help="look only on IF (repeatable)")
 
 
 def _table_options(p: argparse.ArgumentParser) -> None:
@@ -454,7 +471,8 @@ def _table_options(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="lantable", description=__doc__.splitlines()[0])
-    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv: debug)")
+    parser.add_argument("-v", "--verbose", action="count", default=0,
+                        help="more logging (-vv: debug)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("games", help="list installed games, seats and options")
@@ -463,8 +481,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("host", help="run a peer until Ctrl-C")
     p.add_argument("--name", help="peer name shown to others (default: host name)")
-    p.add_argument("--bind", default=None, help="address to listen on (default: all, IPv4 and IPv6)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0 = any)")
+    p.add_argument("--bind", default=None,
+                   help="address to listen on (default: all, IPv4 and IPv6)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT,
+                   help=f"TCP port (default {DEFAULT_PORT}; 0 = any)")
     p.add_argument("--db", default=_default_db(), help="journal file (default: %(default)s)")
     p.add_argument("--no-discovery", action="store_true", help="do not advertise on the LAN")
     p.add_argument("--interface", action="append", metavar="IF",
@@ -499,9 +519,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("peers", help="peers on the LAN and their tables")
     p.add_argument("--timeout", type=float, default=3.0, help="seconds to listen (default 3)")
-    p.add_argument("--watch", action="store_true", help="keep listening; print peers as they come and go")
+    p.add_argument("--watch", action="store_true",
+                   help="keep listening; print peers as they come and go")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--interface", action="append", metavar="IF", help="browse only on IF (repeatable)")
+    p.add_argument("--interface", action="append", metavar="IF",
+                   help="browse only on IF (repeatable)")
     p.set_defaults(func=cmd_peers)
 
     p = sub.add_parser("demo", help="a host and bots on this machine, over loopback TCP")
