@@ -5,7 +5,8 @@ separate processes, one per seat: process ``s`` holds seat ``s`` at every table
 and plays random legal moves as fast as updates arrive. The bots are lean load
 generators (a selector loop over the sans-IO protocol), so the machine's two
 cores go to the host rather than to the clients. Every table always has
-exactly one move in flight; a game that ends is followed by a fresh table. Measured, after a warm-up:
+exactly one move in flight; a game that ends is followed by a fresh table. Measured,
+after a warm-up:
 
 - accepted actions per second over all tables;
 - action-to-update latency at the acting bot (send ``act`` -> receive the update
@@ -89,7 +90,8 @@ def _worker(port: int, seat: int, slots: list[list[str]], seconds: float, warmup
             if not self.tables:
                 return False
             self.table = self.tables.pop(0)
-            self.sock.sendall(frame({"t": "join", "id": next(ids), "table": self.table, "seat": seat}))
+            self.sock.sendall(frame({"t": "join", "id": next(ids), "table": self.table,
+                                     "seat": seat}))
             return True
 
         def on_readable(self) -> bool:
@@ -188,7 +190,8 @@ def _echo_floor(rounds: int = 5000) -> dict:
     thread.start()
     client = socket.create_connection(("127.0.0.1", port))
     client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    frame = msgpack.packb({"t": "act", "id": 1, "table": "abcd1234", "action": {"type": "step", "n": 1}})
+    frame = msgpack.packb({"t": "act", "id": 1, "table": "abcd1234",
+                           "action": {"type": "step", "n": 1}})
     times = []
     for _ in range(rounds):
         t0 = time.perf_counter()
@@ -201,7 +204,8 @@ def _echo_floor(rounds: int = 5000) -> dict:
     thread.join(2)
     server.close()
     times.sort()
-    return {"p50_ms": round(times[len(times) // 2] * 1e3, 4), "p99_ms": round(times[int(len(times) * 0.99)] * 1e3, 4)}
+    return {"p50_ms": round(times[len(times) // 2] * 1e3, 4),
+            "p99_ms": round(times[int(len(times) * 0.99)] * 1e3, 4)}
 
 
 # ---------------------------------------------------------------------------
@@ -237,8 +241,8 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int) -
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         host = subprocess.Popen(
-            [sys.executable, "-m", "lantable.clients.cli", "host", "--bind", "127.0.0.1", "--port", str(port),
-             "--db", os.path.join(tmp, "j.sqlite"), "--no-discovery"],
+            [sys.executable, "-m", "lantable.clients.cli", "host", "--bind", "127.0.0.1",
+             "--port", str(port), "--db", os.path.join(tmp, "j.sqlite"), "--no-discovery"],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         try:
             assert "listening" in host.stdout.readline()
@@ -250,8 +254,9 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int) -
             slots = [created[i * per_slot:(i + 1) * per_slot] for i in range(tables)]
             # One bot process per seat: process s holds seat s of every table.
             procs = [subprocess.Popen(
-                [sys.executable, __file__, "--worker", str(port), str(seat), json.dumps(slots), str(seconds),
-                 str(warmup), str(seed * 10 + seat)], stdout=subprocess.PIPE, text=True) for seat in range(4)]
+                [sys.executable, __file__, "--worker", str(port), str(seat), json.dumps(slots),
+                 str(seconds), str(warmup), str(seed * 10 + seat)],
+                stdout=subprocess.PIPE, text=True) for seat in range(4)]
             cpu0 = _cpu_seconds(host.pid)
             busy0 = _machine_busy()
             results = [json.loads(p.communicate()[0]) for p in procs]
@@ -269,7 +274,8 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int) -
         "p99_ms": round(lat[int(len(lat) * 0.99)] * 1e3, 3) if lat else None,
         "host_peak_rss_mb": round(rss, 1),
         # Host CPU (user+system) per accepted action over the whole run, warm-up included.
-        "host_cpu_us_per_action": round(host_cpu / max(1, actions) * 1e6 * seconds / (seconds + warmup), 1),
+        "host_cpu_us_per_action": round(
+            host_cpu / max(1, actions) * 1e6 * seconds / (seconds + warmup), 1),
         # The four bot processes together, measured window only.
         "bots_cpu_us_per_action": round(sum(r["cpu"] for r in results) / max(1, actions) * 1e6, 1),
         # Share of all cores busy (anything, other tenants included), warm-up included.
@@ -283,7 +289,8 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int) -
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
         port, seat, slots, seconds, warmup, seed = sys.argv[2:8]
-        out = _worker(int(port), int(seat), json.loads(slots), float(seconds), float(warmup), int(seed))
+        out = _worker(int(port), int(seat), json.loads(slots), float(seconds), float(warmup),
+                      int(seed))
         print(json.dumps(out))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -291,11 +298,13 @@ def main() -> None:
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 16])
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--warmup", type=float, default=2.0)
-    parser.add_argument("--runs", type=int, default=3, help="runs per configuration; medians reported")
+    parser.add_argument("--runs", type=int, default=3,
+                        help="runs per configuration; medians reported")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     report: dict[str, Any] = {"bench": "net", "game": args.game, "seconds": args.seconds,
-                              "runs": args.runs, "cpus": os.cpu_count(), "echo_floor": _echo_floor()}
+                              "runs": args.runs, "cpus": os.cpu_count(),
+                              "echo_floor": _echo_floor()}
     for k in args.tables:
         runs = [_one_run(args.game, k, args.seconds, args.warmup, args.seed + r)
                 for r in range(args.runs)]

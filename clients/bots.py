@@ -30,13 +30,15 @@ class RandomBot:
     def __init__(self, game: Game) -> None:
         self.game = game
 
-    def choose(self, view: View | None, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, view: View | None, seat: int, legal: list[Action],
+               rng: random.Random) -> Action:
         return rng.choice(legal)
 
 
 def _require_sampler(game: Game, who: str) -> None:
     if not game.has_sampler:
-        raise ValueError(f"the {who} bot needs game_sample_state, which {game.id} does not implement")
+        raise ValueError(
+            f"the {who} bot needs game_sample_state, which {game.id} does not implement")
 
 
 class GreedyBot:
@@ -132,7 +134,8 @@ class MCTSBot:
                                           root.children[k].value if k in root.children else 0))
         return by_key[best]
 
-    def _iterate(self, root: _Node, view: View, seat: int, legal: list[Action], rng: random.Random) -> None:
+    def _iterate(self, root: _Node, view: View, seat: int, legal: list[Action],
+                 rng: random.Random) -> None:
         game = self.game
         state = game.sample_state(view, seat, rng)
         path: list[tuple[_Node, int]] = []  # (node, seat that chose it)

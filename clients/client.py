@@ -53,6 +53,9 @@ CONNECT_TIMEOUT: Final = 10.0  # seconds for TCP connect plus hello/welcome
 REQUEST_TIMEOUT: Final = 30.0  # seconds a request may wait for its reply
 READ_SIZE: Final = 65536
 
+# A table's updates, as the reader hands them to whoever awaits them.
+_UpdateChannel = tuple[trio.MemorySendChannel[Update], trio.MemoryReceiveChannel[Update]]
+
 
 class ClientError(Exception):
     """Base of the client library's errors."""
@@ -92,11 +95,12 @@ class Client:
         self.welcome = welcome
         self._ids = itertools.count(1)
         self._pending: dict[int, _Pending] = {}
-        self._channels: dict[str, tuple[trio.MemorySendChannel[Update], trio.MemoryReceiveChannel[Update]]] = {}
+        self._channels: dict[str, _UpdateChannel] = {}
         self._last_seq: dict[str, int] = {}
         self._send_lock = trio.Lock()
         self.errors: list[Error] = []  # unsolicited errors (e.g. a seat resumed elsewhere)
-        self.protocol_error: ProtocolError | None = None  # why the connection ended, if the host erred
+        # Why the connection ended, if the host erred.
+        self.protocol_error: ProtocolError | None = None
         self.closed = trio.Event()
 
     # -- plumbing -------------------------------------------------------------------
@@ -126,7 +130,7 @@ class Client:
             raise RequestError(reply.code, reply.message)
         return reply
 
-    def _channel(self, table: str) -> tuple[trio.MemorySendChannel[Update], trio.MemoryReceiveChannel[Update]]:
+    def _channel(self, table: str) -> _UpdateChannel:
         if table not in self._channels:
             self._channels[table] = trio.open_memory_channel[Update](math.inf)
         return self._channels[table]

@@ -37,7 +37,8 @@ async def fetch_tables(peer: PeerInfo) -> dict[str, Any]:
     address = _best_address(peer)
     out: dict[str, Any] = {
         "name": peer.name, "peer_id": peer.peer_id, "address": address, "port": peer.port,
-        "addresses": list(peer.addresses), "games": list(peer.games), "open_tables": peer.open_tables,
+        "addresses": list(peer.addresses), "games": list(peer.games),
+        "open_tables": peer.open_tables,
         "tables": None, "error": None,
     }
     try:
@@ -99,5 +100,6 @@ def format_peers(peers: list[dict[str, Any]]) -> str:
         if p["error"]:
             lines.append(f"    unreachable: {p['error']}")
         for t in p["tables"] or ():
-            lines.append(f"    table {t['id']}  {t['game']:16} {t['taken']}/{t['seats']} seats  {t['status']}")
+            lines.append(f"    table {t['id']}  {t['game']:16} {t['taken']}/{t['seats']} seats"
+                         f"  {t['status']}")
     return "\n".join(lines)

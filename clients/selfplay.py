@@ -38,7 +38,8 @@ class SimResult:
 
 
 def play_one(game: Game, bots: list[Any], rng: random.Random, *, seats: int,
-             options: dict[str, Any] | None = None, max_actions: int = 1_000_000) -> tuple[dict[str, Any], int]:
+             options: dict[str, Any] | None = None,
+             max_actions: int = 1_000_000) -> tuple[dict[str, Any], int]:
     """Play one game to the end; returns (scores, number of actions).
 
     Bots that declare ``needs_view = False`` (random) get no view, which keeps
@@ -63,7 +64,8 @@ def play_one(game: Game, bots: list[Any], rng: random.Random, *, seats: int,
 
 
 def simulate(game: Game, *, games: int, players: int, strategies: list[str], seed: int = 0,
-             options: dict[str, Any] | None = None, bot_options: dict[str, Any] | None = None) -> SimResult:
+             options: dict[str, Any] | None = None,
+             bot_options: dict[str, Any] | None = None) -> SimResult:
     """Play ``games`` seeded games; strategy ``strategies[i % len]`` sits at seat ``i``."""
     bots = [make_bot(strategies[i % len(strategies)], game,
                      **(bot_options or {}) if strategies[i % len(strategies)] == "mcts" else {})

@@ -29,14 +29,16 @@ def format_value(value: Any, indent: int = 0, width: int = 100) -> str:
     if isinstance(value, list):
         return "\n".join(
             f"{pad}- {json.dumps(v, separators=(',', ':'), ensure_ascii=False)}"
-            if len(json.dumps(v)) + len(pad) < width else f"{pad}-\n" + format_value(v, indent + 1, width)
+            if len(json.dumps(v)) + len(pad) < width
+            else f"{pad}-\n" + format_value(v, indent + 1, width)
             for v in value
         )
     return pad + json.dumps(value, ensure_ascii=False)
 
 
 def format_event(event: dict[str, Any]) -> str:
-    rest = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in event.items() if k not in ("type", "to"))
+    rest = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in event.items()
+                     if k not in ("type", "to"))
     return f"{event.get('type')}: {rest}" if rest else str(event.get("type"))
 
 
@@ -44,8 +46,8 @@ def show_update(update: Update, out: TextIO = sys.stdout) -> None:
     for event in update.events or ():
         print(f"  * {format_event(event)}", file=out)
     if update.full or update.legal:
-        print(f"--- table {update.table}, update {update.seq}, {update.status}; to act: {update.to_act}",
-              file=out)
+        print(f"--- table {update.table}, update {update.seq}, {update.status}; "
+              f"to act: {update.to_act}", file=out)
         if update.view is not None and update.legal:
             print(format_value(update.view, 1), file=out)
 
@@ -53,7 +55,8 @@ def show_update(update: Update, out: TextIO = sys.stdout) -> None:
 class TerminalDecider:
     """Asks a person to pick a numbered action (or type one as JSON)."""
 
-    def __init__(self, game: Game, seat: int, stdin: TextIO = sys.stdin, out: TextIO = sys.stdout) -> None:
+    def __init__(self, game: Game, seat: int, stdin: TextIO = sys.stdin,
+                 out: TextIO = sys.stdout) -> None:
         self.game = game
         self.seat = seat
         self.stdin = stdin
