@@ -106,7 +106,8 @@ class Game:
         for key, spec in declared.items():
             value = given.get(key, spec["default"])
             if "choices" in spec and value not in spec["choices"]:
-                raise BadOptions(f"{self.id}: option {key}={value!r}, expected one of {spec['choices']}")
+                raise BadOptions(
+                    f"{self.id}: option {key}={value!r}, expected one of {spec['choices']}")
             default = spec["default"]
             if default is not None and "choices" not in spec and not _same_kind(value, default):
                 raise BadOptions(
@@ -264,7 +265,8 @@ class Registry:
                 self.errors.append(exc)
                 continue
             if game.id in self.games:
-                self.errors.append(PluginError(f"duplicate game id {game.id!r} from {name!r}", name))
+                self.errors.append(
+                    PluginError(f"duplicate game id {game.id!r} from {name!r}", name))
                 continue
             self.games[game.id] = game
 
@@ -279,7 +281,8 @@ class Registry:
 
 
 def make_plugin_manager(*, autoload: bool | None = None,
-                        plugins: dict[str, object] | None = None) -> tuple[pluggy.PluginManager, list[PluginError]]:
+                        plugins: dict[str, object] | None = None,
+                        ) -> tuple[pluggy.PluginManager, list[PluginError]]:
     """The shared plugin manager with every game and observer.
 
     Args:
@@ -302,7 +305,8 @@ def make_plugin_manager(*, autoload: bool | None = None,
             try:
                 pm.register(ep.load(), name=ep.name)
             except Exception as exc:  # a broken third-party game must not stop the rest
-                errors.append(PluginError(f"cannot load game {ep.name!r} ({ep.value}): {exc!r}", ep.name))
+                errors.append(PluginError(
+                    f"cannot load game {ep.name!r} ({ep.value}): {exc!r}", ep.name))
     for name, plugin in (plugins or {}).items():
         try:
             pm.register(plugin, name=name)
@@ -311,7 +315,8 @@ def make_plugin_manager(*, autoload: bool | None = None,
     return pm, errors
 
 
-def load_registry(*, autoload: bool | None = None, plugins: dict[str, object] | None = None) -> Registry:
+def load_registry(*, autoload: bool | None = None,
+                  plugins: dict[str, object] | None = None) -> Registry:
     """Shortcut: :func:`make_plugin_manager` then :class:`Registry`."""
     pm, errors = make_plugin_manager(autoload=autoload, plugins=plugins)
     return Registry(pm, errors)

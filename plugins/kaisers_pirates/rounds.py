@@ -154,7 +154,8 @@ def start_round(S: State, rng: random.Random, ev: Events) -> None:
         # The solitaire phantom (seat 1) is the engine, not a seat at the table: its
         # hand is told to nobody ("to": []), never to a seat number that does not exist.
         phantom = seat >= S["seats"]
-        ev.append({"type": "hand", "seat": seat, "cards": list(p["hand"]), "to": [] if phantom else [seat]})
+        ev.append({"type": "hand", "seat": seat, "cards": list(p["hand"]),
+                   "to": [] if phantom else [seat]})
     ev.append({"type": "action_deck", "n": len(S["adeck"]), "set_aside": n_out})
     # R 3.1 / 3.3: round 1 by a d10 roll-off; later rounds fewest RP, ties rolled off.
     if S["round"] == 1 and S["o"]["first_player"] == "lowest_vp":

@@ -70,10 +70,12 @@ def game_apply(state: dict[str, Any], seat: int, action: dict[str, Any],
     n = action.get("n")
     room = state["target"] - state["counter"]
     if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= min(state["max_step"], room):
-        raise IllegalAction(f"step n must be an int in 1..{min(state['max_step'], room)}, got {n!r}")
+        raise IllegalAction(
+            f"step n must be an int in 1..{min(state['max_step'], room)}, got {n!r}")
     state["counter"] += n
     state["moves"] += 1
-    events: list[dict[str, Any]] = [{"type": "stepped", "seat": seat, "n": n, "counter": state["counter"]}]
+    events: list[dict[str, Any]] = [
+        {"type": "stepped", "seat": seat, "n": n, "counter": state["counter"]}]
     if state["counter"] == state["target"]:
         state["winner"] = seat
         events.append({"type": "won", "seat": seat})
