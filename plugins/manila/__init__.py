@@ -24,16 +24,28 @@ INFO = {
     "min_seats": 3,
     "max_seats": 5,
     "options": {
-        "pirates_displace": {"default": False, "help": "7.2 variant: pirates may board a full boat, displacing one accomplice"},
-        "mortgage_any_time": {"default": True, "help": "6.1 / decision 15: mortgage and redeem as free actions at every decision"},
-        "crew_docked_boats": {"default": True, "help": "decision 8: accomplices may take seats on a boat already in Manila"},
-        "second_pirate_may_board": {"default": True, "help": "decision 6: the second pirate may board when the captain stayed"},
+        "pirates_displace": {"default": False,
+                             "help": "7.2 variant: pirates may board a full boat, displacing one "
+                                     "accomplice"},
+        "mortgage_any_time": {"default": True,
+                              "help": "6.1 / decision 15: mortgage and redeem as free actions at "
+                                      "every decision"},
+        "crew_docked_boats": {"default": True,
+                              "help": "decision 8: accomplices may take seats on a boat already in "
+                                      "Manila"},
+        "second_pirate_may_board": {"default": True,
+                                    "help": "decision 6: the second pirate may board when the "
+                                            "captain stayed"},
         "stowaway_rule": {"default": "literal", "choices": ["literal", "broke_no_insurance"],
-                          "help": "decision 10: 'literal' = the insurance agent cannot stow away; 'broke_no_insurance' = a broke player cannot take the insurance space"},
+                          "help": "decision 10: 'literal' = the insurance agent cannot stow away; "
+                                  "'broke_no_insurance' = a broke player cannot take the insurance "
+                                  "space"},
         "hide_cash": {"default": False, "help": "decision 16: cash is secret (default public)"},
         "tie_break": {"default": "shared", "choices": ["shared", "cash"],
-                      "help": "decision 17: equal fortunes share the win, or (house rule) more cash wins"},
-        "min_raise": {"default": 1, "choices": [1, 2, 5], "help": "decision 4: smallest raise over the current bid"},
+                      "help": "decision 17: equal fortunes share the win, or (house rule) more "
+                              "cash wins"},
+        "min_raise": {"default": 1, "choices": [1, 2, 5],
+                      "help": "decision 4: smallest raise over the current bid"},
     },
     "traits": {"chance": True, "hidden_information": True, "simultaneous": False},
 }
@@ -41,9 +53,10 @@ INFO = {
 # Everything in the state that every seat may see (6.4). The secret keys are
 # "dealt" (the shares dealt at setup) and "mort" (which goods are mortgaged).
 _PUBLIC = ("n", "opt", "bought", "supply", "step", "voyage", "opener", "prev_hm", "hm", "phase",
-           "turn", "bid", "leader", "passed", "goods", "pos", "where", "docked", "yarded", "plundered",
-           "crew", "docks", "yards", "pirates", "pilots", "insurance", "left", "declined", "plan", "pi",
-           "queue", "rolls", "boarding", "boarded", "plunder", "pilot_done", "over")
+           "turn", "bid", "leader", "passed", "goods", "pos", "where", "docked", "yarded",
+           "plundered", "crew", "docks", "yards", "pirates", "pilots", "insurance", "left",
+           "declined", "plan", "pi", "queue", "rolls", "boarding", "boarded", "plunder",
+           "pilot_done", "over")
 
 
 @hookimpl
@@ -68,7 +81,8 @@ def game_legal_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]
 
 
 @hookimpl
-def game_apply(state: dict[str, Any], seat: int, action: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+def game_apply(state: dict[str, Any], seat: int, action: dict[str, Any],
+               rng: random.Random) -> list[dict[str, Any]]:
     try:
         return engine.apply(state, seat, action, rng)
     except engine.Illegal as exc:
@@ -174,15 +188,18 @@ def game_describe_action(state: dict[str, Any], seat: int, action: dict[str, Any
         return "pass (out of this auction)"
     if kind == "buy":
         g = B.GOODS.index(action["good"])
-        return f"buy a {action['good']} share for {max(B.MIN_SHARE_PRICE, B.PRICE_TRACK[state['step'][g]])}"
+        return (f"buy a {action['good']} share for "
+                f"{max(B.MIN_SHARE_PRICE, B.PRICE_TRACK[state['step'][g]])}")
     if kind == "no_buy":
         return "buy no share"
     if kind == "launch":
-        return "load " + ", ".join(f"{g} at {p}" for g, p in zip(action["goods"], action["starts"], strict=True))
+        return "load " + ", ".join(f"{g} at {p}"
+                                   for g, p in zip(action["goods"], action["starts"], strict=True))
     if kind == "place":
         where = action["space"]
         if where == "boat":
-            return f"{'stow away' if action.get('stowaway') else 'take a seat'} on the {action['good']} boat"
+            return (f"{'stow away' if action.get('stowaway') else 'take a seat'} "
+                    f"on the {action['good']} boat")
         if where in ("dock", "shipyard"):
             return f"{where} {action['slot']}"
         return where.replace("_", " ")

@@ -20,7 +20,8 @@ from __future__ import annotations
 from typing import Final
 
 GOODS: Final = ("nutmeg", "silk", "ginseng", "jade")
-SEAT_COSTS: Final = {"nutmeg": (2, 3, 4), "silk": (3, 4, 5), "ginseng": (1, 2, 3), "jade": (3, 4, 5, 5)}
+SEAT_COSTS: Final = {"nutmeg": (2, 3, 4), "silk": (3, 4, 5), "ginseng": (1, 2, 3),
+                     "jade": (3, 4, 5, 5)}
 PROFIT: Final = {"nutmeg": 24, "silk": 30, "ginseng": 18, "jade": 36}
 
 PRICE_TRACK: Final = (0, 5, 10, 20, 30)  # step -> price; step 4 ends the game

@@ -197,14 +197,16 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     elif phase == "plunder":
         boat = state["plunder"][0]
         good = B.GOODS[state["goods"][boat]]
-        out = [{"type": "send", "good": good, "to": "manila"}, {"type": "send", "good": good, "to": "shipyard"}]
+        out = [{"type": "send", "good": good, "to": "manila"},
+               {"type": "send", "good": good, "to": "shipyard"}]
     else:  # pragma: no cover - every phase is listed above
         raise AssertionError(phase)
     return out + _money_actions(state, seat)
 
 
 _LOADS = [[g for g in range(4) if g != out] for out in range(4)]  # 3 of the 4 goods (4.2b)
-_STARTS = [(a, b, B.START_SUM - a - b) for a in range(B.MAX_START + 1) for b in range(B.MAX_START + 1)
+_STARTS = [(a, b, B.START_SUM - a - b)
+           for a in range(B.MAX_START + 1) for b in range(B.MAX_START + 1)
            if 0 <= B.START_SUM - a - b <= B.MAX_START]  # 25 ordered triples summing to 9 (4.2c)
 
 
@@ -242,7 +244,8 @@ def _free_spaces(state: State, seat: int) -> list[tuple]:
         costs = B.SEAT_COSTS[B.GOODS[g]]
         if len(crew) < len(costs):
             boat_seats.append((b, costs[len(crew)]))
-    paid: list[tuple] = [("boat", B.GOODS[state["goods"][b]], False) for b, c in boat_seats if c <= budget]
+    paid: list[tuple] = [("boat", B.GOODS[state["goods"][b]], False)
+                         for b, c in boat_seats if c <= budget]
     for i in range(3):
         if state["docks"][i] is None and B.DOCK_COST[i] <= budget:
             paid.append(("dock", i))
@@ -277,7 +280,8 @@ def _board_actions(state: State) -> list[Action]:
         if len(crew) < len(B.SEAT_COSTS[B.GOODS[g]]):
             out.append({"type": "board", "good": B.GOODS[g]})
         elif state["opt"]["pirates_displace"]:
-            protected = state["boarded"][1] if state["boarded"] and state["boarded"][0] == b else None
+            protected = (state["boarded"][1] if state["boarded"] and state["boarded"][0] == b
+                         else None)
             for i in range(len(crew)):
                 if i != protected:
                     out.append({"type": "board", "good": B.GOODS[g], "displace": i})
@@ -288,16 +292,19 @@ def _pilot_moves(state: State, large: bool) -> list[list[list[Any]]]:
     """Pilot options (4.5, decision 9): nothing; one boat +-1; large: one boat +-2 or
     two boats +-1 each. Only boats at sea; never below 0."""
     boats = [b for b in range(3) if state["where"][b] == SEA]
-    single = [[[B.GOODS[state["goods"][b]], d]] for b in boats for d in (-1, 1) if state["pos"][b] + d >= 0]
+    single = [[[B.GOODS[state["goods"][b]], d]]
+              for b in boats for d in (-1, 1) if state["pos"][b] + d >= 0]
     out: list[list[list[Any]]] = [[]] + single
     if large:
-        out += [[[B.GOODS[state["goods"][b]], d]] for b in boats for d in (-2, 2) if state["pos"][b] + d >= 0]
+        out += [[[B.GOODS[state["goods"][b]], d]]
+                for b in boats for d in (-2, 2) if state["pos"][b] + d >= 0]
         for i, b1 in enumerate(boats):
             for b2 in boats[i + 1:]:
                 for d1 in (-1, 1):
                     for d2 in (-1, 1):
                         if state["pos"][b1] + d1 >= 0 and state["pos"][b2] + d2 >= 0:
-                            out.append([[B.GOODS[state["goods"][b1]], d1], [B.GOODS[state["goods"][b2]], d2]])
+                            out.append([[B.GOODS[state["goods"][b1]], d1],
+                                        [B.GOODS[state["goods"][b2]], d2]])
     return out
 
 
@@ -383,7 +390,8 @@ def _buy(state: State, seat: int, action: Action, events: list[Event]) -> None:
         if not state["supply"][g]:
             raise Illegal(f"no {B.GOODS[g]} share is left in the supply")
         if cost > can_raise(state, seat):
-            raise Illegal(f"a {B.GOODS[g]} share costs {cost}; you can raise {can_raise(state, seat)}")
+            raise Illegal(f"a {B.GOODS[g]} share costs {cost}; "
+                          f"you can raise {can_raise(state, seat)}")
         _pay(state, events, seat, cost, "share")
         state["supply"][g] -= 1
         state["bought"][seat][g] += 1
@@ -393,18 +401,22 @@ def _buy(state: State, seat: int, action: Action, events: list[Event]) -> None:
 
 def _launch(state: State, seat: int, action: Action, events: list[Event]) -> None:
     names, starts = action.get("goods"), action.get("starts")
-    if not isinstance(names, list) or len(names) != 3 or not isinstance(starts, list) or len(starts) != 3:
+    if (not isinstance(names, list) or len(names) != 3
+            or not isinstance(starts, list) or len(starts) != 3):
         raise Illegal("launch needs 3 goods and 3 start spaces")
     goods = [_good(x) for x in names]
     if len(set(goods)) != 3:
         raise Illegal(f"the 3 goods must differ, got {names}")
-    if not all(type(p) is int and 0 <= p <= B.MAX_START for p in starts) or sum(starts) != B.START_SUM:
+    if (not all(type(p) is int and 0 <= p <= B.MAX_START for p in starts)
+            or sum(starts) != B.START_SUM):
         raise Illegal(f"start spaces must be 0-5 and sum to 9 (4.2c), got {starts}")
     n = state["n"]
-    state.update(goods=goods, pos=list(starts), where=[SEA] * 3, crew=[[], [], []], plundered=[False] * 3)
+    state.update(goods=goods, pos=list(starts), where=[SEA] * 3, crew=[[], [], []],
+                 plundered=[False] * 3)
     events.append({"type": "launched", "goods": list(names), "starts": list(starts)})
     # 4.0 / 7.1: the voyage's schedule of placement rounds (P) and rolls (R).
-    state["plan"] = (["P", "P", "R", "P", "R", "P", "R"] if n == 3 else ["P", "R", "P", "R", "P", "R"])
+    state["plan"] = (["P", "P", "R", "P", "R", "P", "R"] if n == 3
+                     else ["P", "R", "P", "R", "P", "R"])
     state["pi"] = -1
     state["left"] = [B.accomplices(n)] * n
     state["declined"] = [False] * n
@@ -524,7 +536,8 @@ def _pilot(state: State, seat: int, action: Action, events: list[Event]) -> None
     for name, delta in moves:
         b = _boat_of(state, name)
         state["pos"][b] += delta
-        events.append({"type": "piloted", "seat": seat, "good": name, "by": delta, "pos": state["pos"][b]})
+        events.append({"type": "piloted", "seat": seat, "good": name, "by": delta,
+                       "pos": state["pos"][b]})
         if state["pos"][b] > B.LAST_SPACE:  # 4.5.5: arrives at once
             _arrive(state, events, b)
     state["phase"] = "step"
@@ -534,7 +547,8 @@ def _pilot(state: State, seat: int, action: Action, events: list[Event]) -> None
 
 def _send(state: State, seat: int, action: Action, events: list[Event]) -> None:
     b = state["plunder"][0]
-    if action.get("good") != B.GOODS[state["goods"][b]] or action.get("to") not in ("manila", "shipyard"):
+    if (action.get("good") != B.GOODS[state["goods"][b]]
+            or action.get("to") not in ("manila", "shipyard")):
         raise Illegal(f"send the {B.GOODS[state['goods'][b]]} boat to 'manila' or 'shipyard'")
     state["plunder"].pop(0)
     if action["to"] == "manila":
@@ -564,13 +578,15 @@ _HANDLERS = {
 def _arrive(state: State, events: list[Event], b: int) -> None:
     state["where"][b] = DOCK
     state["docked"] += 1
-    events.append({"type": "arrived", "good": B.GOODS[state["goods"][b]], "dock": "ABC"[state["docked"] - 1]})
+    events.append({"type": "arrived", "good": B.GOODS[state["goods"][b]],
+                   "dock": "ABC"[state["docked"] - 1]})
 
 
 def _to_yard(state: State, events: list[Event], b: int) -> None:
     state["where"][b] = YARD
     state["yarded"] += 1
-    events.append({"type": "shipyard", "good": B.GOODS[state["goods"][b]], "space": "ABC"[state["yarded"] - 1]})
+    events.append({"type": "shipyard", "good": B.GOODS[state["goods"][b]],
+                   "space": "ABC"[state["yarded"] - 1]})
 
 
 def _run(state: State, events: list[Event], rng: random.Random) -> None:
@@ -626,7 +642,8 @@ def _roll(state: State, events: list[Event], rng: random.Random) -> None:
     at13 = [b for b in range(3) if state["where"][b] == SEA and state["pos"][b] == B.PIRATE_SPACE]
     if state["rolls"] == 2 and at13 and any(p is not None for p in state["pirates"]):
         # 4.7a: boarding, captain first.
-        state["boarding"] = [[state["pirates"][s], s] for s in (0, 1) if state["pirates"][s] is not None]
+        state["boarding"] = [[state["pirates"][s], s] for s in (0, 1)
+                             if state["pirates"][s] is not None]
         state["boarded"] = None
         _next_boarder(state)
         if state["phase"] == "board":
@@ -673,7 +690,8 @@ def _finish_voyage(state: State, events: list[Event]) -> None:
                 _cash(state, events, owner, value, f"shipyard {'ABC'[i]}")
             continue
         if owner == agent:
-            events.append({"type": "insured", "seat": agent, "space": "ABC"[i], "amount": value, "to_self": True})
+            events.append({"type": "insured", "seat": agent, "space": "ABC"[i], "amount": value,
+                           "to_self": True})
             continue
         _force_cash(state, events, agent, value)
         paid = min(value, state["cash"][agent])
@@ -716,7 +734,8 @@ def fortune(state: State, seat: int) -> int:
 def scores(state: State) -> dict[str, Any]:
     n = state["n"]
     values = [fortune(state, s) for s in range(n)]
-    keys = [(values[s], state["cash"][s] if state["opt"]["tie_break"] == "cash" else 0) for s in range(n)]
+    keys = [(values[s], state["cash"][s] if state["opt"]["tie_break"] == "cash" else 0)
+            for s in range(n)]
     rank = [1 + sum(1 for o in keys if o > k) for k in keys]
     return {"scores": values, "rank": rank,
             "detail": {"cash": list(state["cash"]), "shares": [owned(state, s) for s in range(n)],

@@ -47,7 +47,8 @@ class NoSampler:
 
 @pytest.fixture(scope="module")
 def race():
-    return load_registry(autoload=False, plugins={"race": __import__("lantable.plugins.race", fromlist=["x"])})["race"]
+    return load_registry(autoload=False, plugins={
+        "race": __import__("lantable.plugins.race", fromlist=["x"])})["race"]
 
 
 def test_search_bots_refuse_a_game_without_sampler():
@@ -73,7 +74,8 @@ def test_bots_never_mutate_the_view(race):
 def test_greedy_finds_the_winning_move_at_race(race):
     state = race.setup(2, {"target": 21, "max_step": 2}, random.Random(1))
     state["counter"] = 17  # 4 to go: taking 1 leaves the rival a losing 3
-    action = GreedyBot(race).choose(race.view(state, 0), 0, race.legal_actions(state, 0), random.Random(3))
+    action = GreedyBot(race).choose(race.view(state, 0), 0, race.legal_actions(state, 0),
+                                    random.Random(3))
     assert action == {"type": "step", "n": 1}
 
 

@@ -36,7 +36,8 @@ def test_games_json_lists_race(capsys):
 
 
 def test_simulate_json_reports_rates(capsys):
-    assert main(["simulate", "race", "--games", "50", "--players", "3", "--seed", "4", "--json"]) == 0
+    assert main(["simulate", "race", "--games", "50", "--players", "3", "--seed", "4",
+                 "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["games"] == 50 and report["games_per_s"] > 0 and report["actions_per_s"] > 0
     assert len(report["win_rate_by_seat"]) == 3 and abs(sum(report["win_rate_by_seat"]) - 1) < 1e-9
@@ -44,13 +45,15 @@ def test_simulate_json_reports_rates(capsys):
 
 
 def test_demo_is_reproducible_and_replayable(tmp_path):
-    first = json.loads(_run("demo", "--game", "race", "--players", "3", "--seed", "7", "--quiet", "--json",
-                            "--db", str(tmp_path / "a.sqlite")).split("\n", 1)[1])
-    second = json.loads(_run("demo", "--game", "race", "--players", "3", "--seed", "7", "--quiet", "--json",
-                             "--db", str(tmp_path / "b.sqlite")).split("\n", 1)[1])
+    first = json.loads(_run("demo", "--game", "race", "--players", "3", "--seed", "7", "--quiet",
+                            "--json", "--db", str(tmp_path / "a.sqlite")).split("\n", 1)[1])
+    second = json.loads(_run("demo", "--game", "race", "--players", "3", "--seed", "7", "--quiet",
+                             "--json", "--db", str(tmp_path / "b.sqlite")).split("\n", 1)[1])
     assert first["scores"] == second["scores"] and first["rank"] == second["rank"]
-    replay_a = json.loads(_run("replay", "--db", str(tmp_path / "a.sqlite"), "--table", first["table"], "--json"))
-    replay_b = json.loads(_run("replay", "--db", str(tmp_path / "b.sqlite"), "--table", second["table"], "--json"))
+    replay_a = json.loads(_run("replay", "--db", str(tmp_path / "a.sqlite"),
+                               "--table", first["table"], "--json"))
+    replay_b = json.loads(_run("replay", "--db", str(tmp_path / "b.sqlite"),
+                               "--table", second["table"], "--json"))
     assert replay_a["actions"] == replay_b["actions"] and replay_a["status"] == "finished"
     text = _run("replay", "--db", str(tmp_path / "a.sqlite"), "--table", first["table"])
     assert "stepped" in text and f"table {first['table']}" in text
@@ -75,14 +78,16 @@ def test_a_person_plays_a_whole_game_from_the_terminal(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     host = subprocess.Popen([*LANTABLE, "host", "--bind", "127.0.0.1", "--port", str(port), "--db",
-                             str(tmp_path / "j.sqlite"), "--no-discovery"], stdout=subprocess.PIPE, text=True)
+                             str(tmp_path / "j.sqlite"), "--no-discovery"],
+                            stdout=subprocess.PIPE, text=True)
     try:
         assert "listening" in host.stdout.readline()
         address = f"127.0.0.1:{port}"
         table = _run("new", "race", "--connect", address, "--seats", "2", "--seed", "1",
                      "--option", "target=10").strip()
-        person = subprocess.Popen([*LANTABLE, "play", "--connect", address, "--table", table, "--seat", "0",
-                                   "--name", "ann"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        person = subprocess.Popen([*LANTABLE, "play", "--connect", address, "--table", table,
+                                   "--seat", "0", "--name", "ann"],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True)
         first = person.stdout.readline()  # the person sits down before the bot arrives
         assert "you are seat 0" in first, first

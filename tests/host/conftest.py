@@ -46,7 +46,8 @@ class Tally:
         return [{"type": "add", "n": n} for n in (1, 2, 3)]
 
     @hookimpl
-    def game_apply(self, state: dict[str, Any], seat: int, action: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    def game_apply(self, state: dict[str, Any], seat: int, action: dict[str, Any],
+                   rng: Any) -> list[dict[str, Any]]:
         if action["type"] == "boom" and state["bugs"]:
             state["counter"] = "corrupted"
             raise RuntimeError("the plugin has a bug")

@@ -46,7 +46,8 @@ async def test_every_update_a_client_saw_is_in_the_journal(peer, tmp_path):
             with trio.fail_after(5):
                 update = await updates.receive()
             committed = reader.execute(
-                "SELECT coalesce(max(seq), 0) FROM actions WHERE table_id=?", (table,)).fetchone()[0]
+                "SELECT coalesce(max(seq), 0) FROM actions WHERE table_id=?",
+                (table,)).fetchone()[0]
             assert committed >= update.seq
             if update.status == "finished":
                 break
@@ -75,7 +76,8 @@ class _DiskFullOnCommit:
 async def test_a_failed_commit_stops_the_peer_and_shows_nothing_it_lost(registry, tmp_path):
     db = tmp_path / "journal.sqlite"
     seqs: list[int] = []
-    with pytest.RaisesGroup(pytest.RaisesExc(JournalFailed, match="disk is full"), flatten_subgroups=True):
+    with pytest.RaisesGroup(pytest.RaisesExc(JournalFailed, match="disk is full"),
+                            flatten_subgroups=True):
         async with trio.open_nursery() as nursery:
             running = await nursery.start(lambda task_status: serve_peer(
                 registry=registry, db=str(db), name="p", bind="127.0.0.1", port=0,
@@ -135,7 +137,8 @@ def test_a_version_1_journal_is_migrated_and_keeps_every_action(tmp_path):
     journal = Journal(path)
     assert journal.meta("schema") == "2"
     for table in ("aaaa", "bbbb"):
-        assert [(a.seq, a.action) for a in journal.actions(table)] == [(s, {"n": s}) for s in (1, 2, 3)]
+        assert [(a.seq, a.action) for a in journal.actions(table)] == \
+            [(s, {"n": s}) for s in (1, 2, 3)]
     # New tables and actions work as in a new journal.
     journal.create_table("cccc", "tally", "1", 2, {}, 1)
     journal.append("cccc", 1, 0, {"n": 9}, [])

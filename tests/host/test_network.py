@@ -302,7 +302,8 @@ async def test_a_slow_reader_catches_up_with_every_update_in_order(peer, raw_cli
         assert msg["t"] == "update" and msg["seq"] == actions + 1 and link.queued == 0
 
 
-async def test_a_connection_reset_mid_game_frees_nothing_and_the_seat_resumes(peer, raw_client, other_table):
+async def test_a_connection_reset_mid_game_frees_nothing_and_the_seat_resumes(peer, raw_client,
+                                                                               other_table):
     """A client whose connection is reset (RST, not a clean close) while seated: the
     host notices, shows the seat disconnected, and the token still resumes it."""
     import socket
@@ -425,7 +426,8 @@ async def test_ipv6_loopback(registry, tmp_path, nursery):
 
     try:
         running = await nursery.start(lambda task_status: serve_peer(
-            registry=registry, db=str(tmp_path / "v6.sqlite"), bind="::1", port=0, task_status=task_status))
+            registry=registry, db=str(tmp_path / "v6.sqlite"), bind="::1", port=0,
+            task_status=task_status))
     except OSError as exc:
         pytest.skip(f"cannot listen on ::1: {exc}")
     async with open_client("::1", running.port, name="six") as client:

@@ -30,7 +30,8 @@ def _free_port() -> int:
 
 def _start_host(db: str, port: int) -> subprocess.Popen:
     proc = subprocess.Popen(
-        [*LANTABLE, "host", "--bind", "127.0.0.1", "--port", str(port), "--db", db, "--no-discovery"],
+        [*LANTABLE, "host", "--bind", "127.0.0.1", "--port", str(port), "--db", db,
+         "--no-discovery"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     line = proc.stdout.readline()
     assert "listening on" in line, line
@@ -47,8 +48,8 @@ def _run(db: str, *, kill_after: int | None) -> dict:
     host = _start_host(db, port)
     try:
         table = subprocess.run(
-            [*LANTABLE, "new", "race", "--connect", f"127.0.0.1:{port}", "--seats", "3", "--seed", "11",
-             "--option", "target=1500", "--option", "max_step=3"],
+            [*LANTABLE, "new", "race", "--connect", f"127.0.0.1:{port}", "--seats", "3",
+             "--seed", "11", "--option", "target=1500", "--option", "max_step=3"],
             check=True, capture_output=True, text=True).stdout.strip()
         bots = subprocess.Popen(
             [*LANTABLE, "bot", "--connect", f"127.0.0.1:{port}", "--table", table, "--count", "3",
@@ -67,8 +68,9 @@ def _run(db: str, *, kill_after: int | None) -> dict:
         out, err = bots.communicate(timeout=120)
         assert bots.returncode == 0, err
         result = json.loads(out)
-        replay = json.loads(subprocess.run([*LANTABLE, "replay", "--db", db, "--table", table, "--json"],
-                                           check=True, capture_output=True, text=True).stdout)
+        replay = json.loads(subprocess.run(
+            [*LANTABLE, "replay", "--db", db, "--table", table, "--json"],
+            check=True, capture_output=True, text=True).stdout)
         return {"scores": result["scores"], "actions": [a["action"] for a in replay["actions"]],
                 "status": replay["status"]}
     finally:

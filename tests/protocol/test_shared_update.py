@@ -26,7 +26,8 @@ def _pair() -> tuple[Connection, Connection]:
     return host, client
 
 
-SEATS = [{"name": "ann", "taken": True, "connected": True}, {"name": None, "taken": False, "connected": False}]
+SEATS = [{"name": "ann", "taken": True, "connected": True},
+         {"name": None, "taken": False, "connected": False}]
 
 
 @pytest.mark.parametrize(("scores", "full", "legal", "events", "reply_to"), list(itertools.product(

@@ -124,7 +124,8 @@ def test_4_2a_share_price_minimum_5(mn, good, step, cost) -> None:  # worked exa
     ev = mn.act(S, mn.Dice(), {"type": "buy", "good": good})
     assert S["cash"][0] == 30 - cost
     assert {"type": "bought", "seat": 0, "good": good, "price": cost} in ev
-    assert S["supply"][B.GOODS.index(good)] == supply - 1 and S["bought"][0][B.GOODS.index(good)] == 1
+    assert S["supply"][B.GOODS.index(good)] == supply - 1 and \
+        S["bought"][0][B.GOODS.index(good)] == 1
     assert S["phase"] == "launch"
 
 
@@ -254,7 +255,8 @@ def test_4_4_surplus_movement_lost(mn) -> None:  # worked example 3
 
 
 def test_4_4_docked_boats_do_not_move(mn) -> None:
-    S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (2, 2, 5), dice=mn.Dice(1, 1, 6, 1, 1, 6, 1, 1, 6))
+    S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (2, 2, 5),
+                       dice=mn.Dice(1, 1, 6, 1, 1, 6, 1, 1, 6))
     mn.act(S, rng, mn.dock("A"), *[mn.DECLINE] * 3, mn.dock("B"))
     assert S["pos"][2] == 14
     ev = mn.act(S, rng, mn.dock("C"))
@@ -282,8 +284,9 @@ def _pilot_position(mn, **options):
 def test_4_5_pilots_small_then_large(mn) -> None:  # worked example 8
     S, rng = _pilot_position(mn)
     small = [a["moves"] for a in legal(mn, S) if a["type"] == "pilot"]
-    assert sorted(map(str, small)) == sorted(map(str, [[], [["nutmeg", -1]], [["nutmeg", 1]], [["jade", -1]],
-                                                       [["jade", 1]], [["ginseng", -1]], [["ginseng", 1]]]))
+    assert sorted(map(str, small)) == sorted(map(str, [[], [["nutmeg", -1]], [["nutmeg", 1]],
+                                                       [["jade", -1]], [["jade", 1]],
+                                                       [["ginseng", -1]], [["ginseng", 1]]]))
     with pytest.raises(IllegalAction):
         mn.GAME.apply(S, 0, {"type": "pilot", "moves": [["jade", 2]]}, random.Random())
     ev = mn.act(S, rng, {"type": "pilot", "moves": [["nutmeg", 1]]})
@@ -295,7 +298,8 @@ def test_4_5_pilots_small_then_large(mn) -> None:  # worked example 8
     ev = mn.act(S, rng, {"type": "pilot", "moves": [["jade", -1], ["ginseng", 1]]})
     kinds = [e["type"] for e in ev]
     assert kinds.index("piloted") < kinds.index("roll")
-    assert "plundered" not in kinds[:kinds.index("roll")]  # ginseng on 13 after a pilot: not attacked
+    # ginseng on 13 after a pilot: not attacked
+    assert "plundered" not in kinds[:kinds.index("roll")]
     assert {"type": "arrived", "good": "ginseng", "dock": "B"} in ev
     assert S["voyage"] == 2
 
@@ -332,26 +336,31 @@ def test_4_5_no_pilots_roll_directly(mn) -> None:
 
 
 def test_4_6_dock_order(mn) -> None:  # worked example 4
-    S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (2, 2, 5), dice=mn.Dice(1, 1, 6, 5, 5, 3, 6, 6, 1))
+    S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (2, 2, 5),
+                       dice=mn.Dice(1, 1, 6, 5, 5, 3, 6, 6, 1))
     mn.act(S, rng, mn.dock("A"), mn.dock("B"), mn.dock("C"), mn.yard("A"))
     ev = mn.act(S, rng, *[mn.DECLINE] * 4)
     arrived = [(e["good"], e["dock"]) for e in ev if e["type"] == "arrived"]
     assert arrived == [("jade", "A"), ("nutmeg", "B"), ("silk", "C")]
     # had only one arrived on roll 3: dock C empty, the other to shipyard A
-    S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (2, 2, 5), dice=mn.Dice(1, 1, 6, 5, 5, 3, 6, 1, 1))
+    S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (2, 2, 5),
+                       dice=mn.Dice(1, 1, 6, 5, 5, 3, 6, 1, 1))
     mn.act(S, rng, mn.dock("A"), mn.dock("B"), mn.dock("C"), mn.yard("A"))
     ev = mn.act(S, rng, *[mn.DECLINE] * 4)
-    assert [(e["good"], e["dock"]) for e in ev if e["type"] == "arrived"] == [("jade", "A"), ("nutmeg", "B")]
+    assert [(e["good"], e["dock"]) for e in ev if e["type"] == "arrived"] == [
+        ("jade", "A"), ("nutmeg", "B")]
     assert [(e["good"], e["space"]) for e in ev if e["type"] == "shipyard"] == [("silk", "A")]
     deltas = mn.cash_deltas(ev, 4)
     assert deltas == [6, 8, 0, 6]  # dock C empty: nothing
 
 
 def test_4_8_shipyard(mn) -> None:  # worked example 5
-    S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (3, 3, 3), dice=mn.Dice(1, 5, 1, 1, 5, 1, 1, 5, 1))
+    S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (3, 3, 3),
+                       dice=mn.Dice(1, 5, 1, 1, 5, 1, 1, 5, 1))
     ev = mn.act(S, rng, *[mn.DECLINE] * 4)
     assert [e["good"] for e in ev if e["type"] == "arrived"] == ["silk"]
-    assert [(e["good"], e["space"]) for e in ev if e["type"] == "shipyard"] == [("nutmeg", "A"), ("jade", "B")]
+    assert [(e["good"], e["space"]) for e in ev if e["type"] == "shipyard"] == [
+        ("nutmeg", "A"), ("jade", "B")]
     assert S["step"] == [0, 1, 0, 0]
 
 
@@ -361,7 +370,8 @@ def test_4_8_shipyard(mn) -> None:  # worked example 5
 def _boarding_position(mn, **options):
     """Example 6: after roll 2 jade (full, 4 crew) and ginseng (1 free seat) are on 13;
     seat 2 is captain, seat 3 second pirate."""
-    S, rng = mn.voyage(4, ("jade", "ginseng", "nutmeg"), (3, 3, 3), dice=mn.Dice(5, 5, 1, 5, 5, 1), **options)
+    S, rng = mn.voyage(4, ("jade", "ginseng", "nutmeg"), (3, 3, 3),
+                       dice=mn.Dice(5, 5, 1, 5, 5, 1), **options)
     mn.act(S, rng, *[mn.boat("jade")] * 4)
     assert S["rolls"] == 1 and S["phase"] == "place"
     mn.act(S, rng, mn.boat("ginseng"), mn.boat("ginseng"), mn.space("pirate"), mn.space("pirate"))
@@ -413,7 +423,8 @@ def _plunder_position(mn, pirates: int = 2, **options):
     """Example 7: nutmeg on 13 after roll 3; seats 0 and 1 pirates, seats 2, 3 nutmeg crew."""
     S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (3, 3, 3),
                        dice=mn.Dice(3, 1, 1, 3, 1, 1, 4, 1, 1), **options)
-    first = [mn.space("pirate") if i < pirates else mn.dock("A" if i == 0 else "B") for i in range(2)]
+    first = [mn.space("pirate") if i < pirates else mn.dock("A" if i == 0 else "B")
+             for i in range(2)]
     mn.act(S, rng, *first, mn.boat("nutmeg"), mn.boat("nutmeg"), *[mn.DECLINE] * 4)
     return S, rng
 
@@ -451,7 +462,8 @@ def test_4_7b_boat_on_13_no_pirates_arrives(mn) -> None:  # decision 11
 
 
 def test_4_7b_several_plundered_boats(mn) -> None:  # decision 14
-    S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (3, 3, 3), dice=mn.Dice(3, 3, 1, 3, 3, 1, 4, 4, 1))
+    S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (3, 3, 3),
+                       dice=mn.Dice(3, 3, 1, 3, 3, 1, 4, 4, 1))
     mn.act(S, rng, mn.space("pirate"), mn.space("pirate"), mn.boat("silk"), *[mn.DECLINE] * 4)
     assert S["phase"] == "plunder" and S["plunder"] == [0, 1]
     mn.act(S, rng, {"type": "send", "good": "nutmeg", "to": "manila"})
@@ -466,7 +478,8 @@ def test_4_7b_several_plundered_boats(mn) -> None:  # decision 14
 def test_4_9_payout_order_and_amounts(mn) -> None:
     # 3 players: seat 0 pirate, seat 1 insurance; nutmeg plundered, silk docks (crew seat 2),
     # jade to the shipyard; seat 2 on dock A and on shipyard A.
-    S, rng = mn.voyage(3, ("nutmeg", "silk", "jade"), (3, 3, 3), dice=mn.Dice(3, 5, 1, 3, 4, 1, 4, 5, 1))
+    S, rng = mn.voyage(3, ("nutmeg", "silk", "jade"), (3, 3, 3),
+                       dice=mn.Dice(3, 5, 1, 3, 4, 1, 4, 5, 1))
     mn.act(S, rng, mn.space("pirate"), mn.space("insurance"), mn.boat("silk"),
            mn.DECLINE, mn.DECLINE, mn.dock("A"))
     mn.act(S, rng, mn.yard("A"), mn.DECLINE)
@@ -489,21 +502,24 @@ def test_4_9b_crew_payout(mn) -> None:  # worked example 9
 
 
 def test_4_9c_dock_payout(mn) -> None:  # worked example 10
-    S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (3, 3, 3), dice=mn.Dice(6, 6, 1, 6, 6, 1, 1, 1, 1))
+    S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (3, 3, 3),
+                       dice=mn.Dice(6, 6, 1, 6, 6, 1, 1, 1, 1))
     ev = mn.act(S, rng, mn.dock("A"), mn.dock("B"), mn.dock("C"), *[mn.DECLINE] * 4)
     assert [e["dock"] for e in ev if e["type"] == "arrived"] == ["A", "B"]
     assert mn.cash_deltas(ev, 4) == [-4 + 6, -3 + 8, -2, 0]
 
 
 def test_4_9d_shipyard_no_insurance_bank_pays(mn) -> None:  # worked example 11
-    S, rng = mn.voyage(4, ("ginseng", "silk", "jade"), (3, 3, 3), dice=mn.Dice(1, 6, 6, 1, 6, 6, 1, 1, 1))
+    S, rng = mn.voyage(4, ("ginseng", "silk", "jade"), (3, 3, 3),
+                       dice=mn.Dice(1, 6, 6, 1, 6, 6, 1, 1, 1))
     ev = mn.act(S, rng, mn.yard("A"), mn.yard("B"), *[mn.DECLINE] * 4)
     assert [e["good"] for e in ev if e["type"] == "shipyard"] == ["ginseng"]
     assert mn.cash_deltas(ev, 4) == [-4 + 6, -3, 0, 0]
 
 
 def test_4_9d_insurance(mn) -> None:  # worked example 12
-    S, rng = mn.voyage(4, ("ginseng", "silk", "jade"), (3, 3, 3), dice=mn.Dice(1, 1, 6, 1, 1, 6, 1, 1, 1))
+    S, rng = mn.voyage(4, ("ginseng", "silk", "jade"), (3, 3, 3),
+                       dice=mn.Dice(1, 1, 6, 1, 1, 6, 1, 1, 1))
     mn.act(S, rng, mn.space("insurance"), mn.yard("B"), mn.DECLINE, mn.DECLINE, mn.yard("A"))
     cash = list(S["cash"])
     ev = mn.act(S, rng, mn.DECLINE, mn.DECLINE)
@@ -541,7 +557,8 @@ def test_4_9d_insurance_agent_forced_mortgage(mn) -> None:
 
 def test_4_9d_agent_collects_other_payouts_first(mn) -> None:
     # the agent holds dock A; one boat arrives, two go to the shipyard (6 + 8 = 14 owed)
-    S, rng = mn.voyage(4, ("ginseng", "silk", "jade"), (3, 3, 3), dice=mn.Dice(6, 1, 1, 6, 1, 1, 1, 1, 1))
+    S, rng = mn.voyage(4, ("ginseng", "silk", "jade"), (3, 3, 3),
+                       dice=mn.Dice(6, 1, 1, 6, 1, 1, 1, 1, 1))
     S["dealt"][0] = []
     mn.act(S, rng, mn.space("insurance"), mn.yard("A"), mn.yard("B"), mn.DECLINE, mn.dock("A"))
     S["cash"][0] = 8
@@ -554,7 +571,8 @@ def test_4_9d_agent_collects_other_payouts_first(mn) -> None:
 
 
 def test_4_10_price_rise_and_end_at_30(mn) -> None:
-    S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (3, 3, 3), dice=mn.Dice(6, 6, 1, 6, 6, 1, 1, 1, 1))
+    S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (3, 3, 3),
+                       dice=mn.Dice(6, 6, 1, 6, 6, 1, 1, 1, 1))
     S["step"] = [3, 1, 2, 0]
     ev = mn.act(S, rng, mn.boat("nutmeg"), *[mn.DECLINE] * 4)
     assert S["step"] == [4, 2, 2, 0]
@@ -603,7 +621,8 @@ def test_6_1_mortgage_any_time_option(mn) -> None:  # decision 15
     S = mn.new(4, mortgage_any_time=False)
     assert not [a for a in legal(mn, S) if a["type"] in ("mortgage", "redeem")]
     with pytest.raises(IllegalAction):
-        mn.GAME.apply(S, 0, {"type": "mortgage", "good": B.GOODS[S["dealt"][0][0]]}, random.Random())
+        mn.GAME.apply(S, 0, {"type": "mortgage", "good": B.GOODS[S["dealt"][0][0]]},
+                      random.Random())
     # bids may still count mortgages (forced on payment)
     assert max(a["amount"] for a in legal(mn, S) if a["type"] == "bid") == 54
 
@@ -625,8 +644,10 @@ def test_6_2_stowaway(mn) -> None:
     S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"))
     S["cash"][0], S["dealt"][0] = 0, []
     acts = legal(mn, S)
-    assert [a for a in acts if a.get("stowaway")] == [mn.boat(g, True) for g in ("nutmeg", "silk", "jade")]
-    assert not [a for a in acts if a["type"] == "place" and not a.get("stowaway") and a["space"] != "insurance"]
+    assert [a for a in acts if a.get("stowaway")] == \
+        [mn.boat(g, True) for g in ("nutmeg", "silk", "jade")]
+    assert not [a for a in acts
+                if a["type"] == "place" and not a.get("stowaway") and a["space"] != "insurance"]
     ev = mn.act(S, rng, mn.boat("silk", True))
     assert S["cash"][0] == 0 and S["crew"][1] == [0]
     assert {"type": "placed", "seat": 0, "space": "silk seat 1", "cost": 0, "stowaway": True} in ev
@@ -640,7 +661,8 @@ def test_6_2_stowaway_all_spaces_too_expensive(mn) -> None:  # decision 10
     S["cash"][0], S["dealt"][0] = 1, []
     acts = legal(mn, S)
     assert mn.space("insurance") in acts  # the insurance space does not count as affordable
-    assert [a for a in acts if a.get("stowaway")] == [mn.boat(g, True) for g in ("nutmeg", "silk", "jade")]
+    assert [a for a in acts if a.get("stowaway")] == \
+        [mn.boat(g, True) for g in ("nutmeg", "silk", "jade")]
     S["cash"][0] = 2  # nutmeg seat 2 now affordable: no stowaway
     assert not [a for a in legal(mn, S) if a.get("stowaway")]
 
@@ -730,7 +752,8 @@ def test_option_hide_cash(mn) -> None:  # decision 16
 
 def test_option_crew_docked_boats(mn) -> None:  # decision 8
     for allowed in (True, False):
-        S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (2, 2, 5), dice=mn.Dice(1, 1, 6, 1, 1, 6, 1, 1, 1),
+        S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (2, 2, 5),
+                           dice=mn.Dice(1, 1, 6, 1, 1, 6, 1, 1, 1),
                            crew_docked_boats=allowed)
         mn.act(S, rng, mn.boat("nutmeg"), *[mn.DECLINE] * 3, mn.dock("A"))
         assert S["where"][2] == engine.DOCK and S["phase"] == "place"
@@ -743,12 +766,14 @@ def test_option_crew_docked_boats(mn) -> None:  # decision 8
 def test_options_declared_and_checked(mn) -> None:
     from lantable.plugins import BadOptions  # noqa: PLC0415
     opts = mn.GAME.info["options"]
-    assert set(opts) == {"pirates_displace", "mortgage_any_time", "crew_docked_boats", "second_pirate_may_board",
-                         "stowaway_rule", "hide_cash", "tie_break", "min_raise"}
+    assert set(opts) == {"pirates_displace", "mortgage_any_time", "crew_docked_boats",
+                         "second_pirate_may_board", "stowaway_rule", "hide_cash", "tie_break",
+                         "min_raise"}
     defaults = mn.GAME.options({})
-    assert defaults == {"pirates_displace": False, "mortgage_any_time": True, "crew_docked_boats": True,
-                        "second_pirate_may_board": True, "stowaway_rule": "literal", "hide_cash": False,
-                        "tie_break": "shared", "min_raise": 1}
+    assert defaults == {"pirates_displace": False, "mortgage_any_time": True,
+                        "crew_docked_boats": True, "second_pirate_may_board": True,
+                        "stowaway_rule": "literal", "hide_cash": False, "tie_break": "shared",
+                        "min_raise": 1}
     for bad in ({"nope": 1}, {"min_raise": 3}, {"stowaway_rule": "x"}, {"hide_cash": 1}):
         with pytest.raises(BadOptions):
             mn.GAME.setup(4, bad, random.Random(0))
@@ -766,12 +791,15 @@ def test_7_2_variant_pirates_displace(mn) -> None:
     # free seats first: ginseng has one, so only jade may be boarded by displacement
     assert {"type": "board", "good": "ginseng"} in acts
     assert not [a for a in acts if a.get("good") == "ginseng" and "displace" in a]
-    assert [a["displace"] for a in acts if a["type"] == "board" and a["good"] == "jade"] == [0, 1, 2, 3]
+    assert [a["displace"] for a in acts if a["type"] == "board" and a["good"] == "jade"] == \
+        [0, 1, 2, 3]
     mn.act(S, rng, {"type": "board", "good": "jade", "displace": 1})
     assert S["crew"][0] == [0, 2, 2, 3] and S["left"][1] == 2  # seat 1 gets it back
     assert S["phase"] == "board" and S["turn"] == 3 and S["pirates"] == [3, None]
     acts = legal(mn, S)
-    assert [a.get("displace") for a in acts if a["type"] == "board" and a["good"] == "jade"] == [0, 2, 3]  # not the captain
+    # not the captain
+    assert [a.get("displace") for a in acts if a["type"] == "board" and a["good"] == "jade"] == \
+        [0, 2, 3]
     mn.act(S, rng, {"type": "board", "good": "jade", "displace": 0})
     assert S["crew"][0] == [3, 2, 2, 3] and S["left"][0] == 2
     # without the variant, a full boat cannot be boarded

@@ -62,5 +62,6 @@ def test_selfplay_deterministic(mn) -> None:
 
 def test_greedy_beats_random(mn) -> None:
     from lantable.clients.selfplay import simulate  # noqa: PLC0415
-    r = simulate(mn.GAME, games=6, players=4, strategies=["greedy", "random", "random", "random"], seed=1)
+    r = simulate(mn.GAME, games=6, players=4, strategies=["greedy", "random", "random", "random"],
+                 seed=1)
     assert r.wins[0] >= max(r.wins[1:])
