@@ -68,6 +68,19 @@ def _map_header(count: int) -> bytes:
     return b"\xdf" + count.to_bytes(4, "big")
 
 
+def _pack_pairs(mapping: dict[str, Any], what: str) -> bytes:
+    """The key/value pairs of ``mapping`` as msgpack, without the map's header.
+
+    Raises:
+        LocalProtocolError: a value cannot be encoded.
+    """
+    try:
+        data = _thread_packer().pack(mapping)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise LocalProtocolError(f"cannot encode {what}: {exc}") from exc
+    return data[len(_map_header(len(mapping))):]
+
+
 class PackedMap:
     """A map encoded once, for sending inside many updates (the ``view`` of
     :meth:`Connection.send_update`): a host encodes the public part of a change's
@@ -80,12 +93,8 @@ class PackedMap:
     __slots__ = ("count", "packed")
 
     def __init__(self, mapping: dict[str, Any]) -> None:
-        try:
-            data = _thread_packer().pack(mapping)
-        except (TypeError, ValueError, OverflowError) as exc:
-            raise LocalProtocolError(f"cannot encode a view: {exc}") from exc
         self.count = len(mapping)
-        self.packed = data[len(_map_header(self.count)):]  # the key/value pairs
+        self.packed = _pack_pairs(mapping, "a view")
 
     def merged(self, more: dict[str, Any]) -> PackedMap:
         """This map plus ``more``, whose keys must not already be here."""
@@ -114,11 +123,7 @@ class SharedUpdate:
         self.fields = {"table": table, "seq": seq, "status": status, "seats": seats,
                        "to_act": to_act, "scores": scores, "full": full}
         present = {"t": "update", **{k: v for k, v in self.fields.items() if v is not None}}
-        try:
-            packed = _thread_packer().pack(present)
-        except (TypeError, ValueError, OverflowError) as exc:
-            raise LocalProtocolError(f"cannot encode 'update': {exc}") from exc
-        self.packed = packed[1:]  # the key/value pairs, without the map's 1-byte fixmap header
+        self.packed = _pack_pairs(present, "'update'")
         self.count = len(present)
 
     def message(self, *, seat: int | None, view: Any, legal: list[dict[str, Any]] | None = None,
@@ -237,8 +242,7 @@ class Connection:
                 count += 1
         except (TypeError, ValueError, OverflowError) as exc:
             raise LocalProtocolError(f"cannot encode 'update': {exc}") from exc
-        # A fixmap header: an update has at most 13 keys (8 shared + 5 own).
-        body = bytes((0x80 | count,)) + b"".join(parts)
+        body = _map_header(count) + b"".join(parts)
         if len(body) > self.max_frame:
             raise LocalProtocolError(
                 f"frame of {len(body)} bytes exceeds the limit of {self.max_frame}",
