@@ -176,16 +176,18 @@ class Journal:
             JournalFailed: the commit failed; the writes since the last commit are
                 rolled back and this journal refuses every later write.
         """
-        _open.discard(self)
-        if self.failed is not None:
-            raise self.failed
-        self._insert_pending()
-        if not self._db.in_transaction:
-            return
         try:
-            self._db.execute("COMMIT")
-        except sqlite3.Error as exc:
-            self._fail("commit", exc)
+            if self.failed is not None:
+                raise self.failed
+            self._insert_pending()  # opens the transaction if only appends were pending
+            if self._db.in_transaction:
+                try:
+                    self._db.execute("COMMIT")
+                except sqlite3.Error as exc:
+                    self._fail("commit", exc)
+        finally:
+            # Last: inserting the pending actions marks the journal open again.
+            _open.discard(self)
 
     def _fail(self, what: str, exc: sqlite3.Error) -> NoReturn:
         """Roll back what is not committed, refuse everything from now on, tell the owner."""

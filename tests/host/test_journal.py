@@ -172,3 +172,14 @@ def test_actions_of_interleaved_tables_come_back_in_order(tmp_path):
     assert journal.actions("missing") == []
     journal.close()
 
+
+
+def test_a_commit_leaves_nothing_open():
+    from lantable.host import journal as module
+
+    journal = Journal(":memory:")
+    journal.create_table("t1", "tally", "1", 2, {}, 7)
+    journal.append("t1", 1, 0, {"n": 1}, [])  # pending: inserted by the commit itself
+    journal.commit()
+    assert journal not in module._open
+    journal.close()
