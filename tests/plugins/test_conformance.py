@@ -121,6 +121,13 @@ def deep_every(game: Game, seats: int) -> int:
     return max(1, _lengths[key] // DEEP_POINTS)
 
 
+def play_deep(game: Game, seats: int, check: Check) -> None:
+    """``DEEP_GAMES`` seeded games, with ``check`` at about ``DEEP_POINTS`` decisions of each."""
+    every = deep_every(game, seats)
+    for seed in range(DEEP_GAMES):
+        play(game, seats, seed, check, every)
+
+
 def check_scores(game: Game, state: dict[str, Any], seats: int) -> None:
     result = game.scores(state)
     assert isinstance(result, dict), result
@@ -308,9 +315,7 @@ def test_illegal_action_changes_nothing(gid: str, seats: int) -> None:
             assert state == before
             assert rng.getstate() == rng_before
 
-    every = deep_every(game, seats)
-    for seed in range(DEEP_GAMES):
-        play(game, seats, seed, check, every)
+    play_deep(game, seats, check)
 
 
 # -- hidden information ------------------------------------------------------------
@@ -347,9 +352,7 @@ def test_sampled_state_agrees_with_view(gid: str, seats: int) -> None:
             simulate(game, sample, random.Random(n), SAMPLE_PLAYOUT)
             assert view == given, f"decision {n}: playing on a sample for seat {s} changed the view"
 
-    every = deep_every(game, seats)
-    for seed in range(DEEP_GAMES):
-        play(game, seats, seed, check, every)
+    play_deep(game, seats, check)
 
 
 @pytest.mark.parametrize(("gid", "seats"), _cases("test_views_and_actions_are_snapshots"))
@@ -370,9 +373,7 @@ def test_views_and_actions_are_snapshots(gid: str, seats: int) -> None:
         assert [pack(x) for x in handed] == before, f"decision {n}: a view or action changed"
         assert pack(events) == after_apply, f"decision {n}: events changed as play went on"
 
-    every = deep_every(game, seats)
-    for seed in range(DEEP_GAMES):
-        play(game, seats, seed, check, every)
+    play_deep(game, seats, check)
 
 
 @pytest.mark.parametrize(("gid", "seats"), _cases("test_view_parts_are_the_views"))
@@ -397,9 +398,7 @@ def test_view_parts_are_the_views(gid: str, seats: int) -> None:
         simulate(game, copy, random.Random(n), SAMPLE_PLAYOUT)
         assert pack(parts) == before, f"decision {n}: parts changed as play went on"
 
-    every = deep_every(game, seats)
-    for seed in range(DEEP_GAMES):
-        play(game, seats, seed, check, every)
+    play_deep(game, seats, check)
 
 
 # -- for bots and people -----------------------------------------------------------
