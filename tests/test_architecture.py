@@ -1,0 +1,172 @@
+"""The layer rules of docs/architecture.md, checked on the source.
+
+Every ``import`` of a ``lantable`` module in every package folder is read from the
+source (the AST, so nothing is executed), including imports inside functions and
+under ``TYPE_CHECKING``: a layer may not even *mention* a layer it must not use.
+Module-level runtime imports must also form no cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Folder -> the lantable packages its modules may import (besides its own).
+LAYERS: dict[str, set[str]] = {
+    "protocol": set(),
+    "plugins": set(),
+    "host": {"protocol", "plugins"},
+    "web": {"protocol", "plugins", "host"},
+    "clients": {"protocol", "plugins"},
+}
+# Documented exceptions (docs/architecture.md, "Who may import whom").
+EXCEPTIONS: dict[str, set[str]] = {
+    "clients/cli.py": {"host", "web"},  # the composition root starts a host
+    "clients/lan.py": {"host"},  # browsing the LAN reuses the host's discovery records
+}
+
+
+def _modules() -> list[tuple[str, Path]]:
+    out = []
+    for folder in LAYERS:
+        base = ROOT / folder
+        if base.is_dir():
+            out += [(folder, path) for path in sorted(base.rglob("*.py"))]
+    return out
+
+
+def _module_name(folder: str, path: Path) -> str:
+    rel = path.relative_to(ROOT / folder).with_suffix("")
+    parts = [p for p in rel.parts if p != "__init__"]
+    return ".".join(["lantable", folder, *parts])
+
+
+def _imports(folder: str, path: Path) -> set[str]:
+    """Absolute names of the lantable modules ``path`` imports, anywhere in it."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    me = _module_name(folder, path).split(".")
+    package = me if path.name == "__init__.py" else me[:-1]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("lantable.")}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            if not mod.startswith("lantable."):
+                continue
+            if node.module is None:  # from . import a, b: each may be a module
+                found |= {f"{mod}.{a.name}" for a in node.names}
+            else:
+                found.add(mod)
+    return found
+
+
+@pytest.mark.parametrize(("folder", "path"), _modules(),
+                         ids=[str(p.relative_to(ROOT)) for _, p in _modules()])
+def test_layer_rules(folder: str, path: Path) -> None:
+    rel = str(path.relative_to(ROOT))
+    allowed = {folder} | LAYERS[folder] | EXCEPTIONS.get(rel, set())
+    used = {name.split(".")[1] for name in _imports(folder, path)}
+    assert used <= allowed, f"{rel} imports {sorted(used - allowed)} (allowed: {sorted(allowed)})"
+
+
+def test_plugins_host_never_imports_a_specific_game() -> None:
+    """The host finds games through the registry only."""
+    for folder in ("host", "web"):
+        for _, path in [m for m in _modules() if m[0] == folder]:
+            games = {n for n in _imports(folder, path) if n.count(".") >= 2
+                     and n.split(".")[1] == "plugins" and n.split(".")[2] not in
+                     {"registry", "hookspecs", "types", "errors"}}
+            assert not games, f"{path.relative_to(ROOT)} imports a game: {sorted(games)}"
+
+
+def test_games_import_only_the_api_and_themselves() -> None:
+    for _, path in [m for m in _modules() if m[0] == "plugins"]:
+        rel = path.relative_to(ROOT / "plugins")
+        if len(rel.parts) < 2:
+            continue  # the API itself
+        game = rel.parts[0]
+        for name in _imports("plugins", path):
+            parts = name.split(".")
+            ok = len(parts) < 3 or parts[2] == game or parts[2] in {
+                "hookspecs", "types", "errors", "registry"}
+            assert ok, f"plugins/{rel} imports another game's module {name}"
+
+
+def _module_graph() -> dict[str, set[str]]:
+    names = {_module_name(f, p) for f, p in _modules()}
+    graph: dict[str, set[str]] = {}
+    for folder, path in _modules():
+        deps = set()
+        for name in _imports(folder, path):
+            # ``from pkg import name`` may name a module or an attribute of pkg.
+            deps.add(name if name in names else name.rsplit(".", 1)[0])
+        graph[_module_name(folder, path)] = {d for d in deps if d in names}
+    return graph
+
+
+# Cycles that exist today, each hidden by an import inside a function or under
+# TYPE_CHECKING (a cycle in the design all the same). The list may
+# only shrink: a new cycle fails the test, and so does an entry that no longer exists.
+KNOWN_CYCLES: set[frozenset[str]] = {
+    frozenset({"lantable.host.peer", "lantable.host.listener"}),
+    frozenset({"lantable.plugins.kaisers_pirates.turn", "lantable.plugins.kaisers_pirates.solo"}),
+}
+
+
+def _cycles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: set[frozenset[str]] = set()
+
+    def visit(mod: str) -> None:
+        index[mod] = low[mod] = len(index)
+        stack.append(mod)
+        for dep in graph.get(mod, ()):
+            if dep not in index:
+                visit(dep)
+                low[mod] = min(low[mod], low[dep])
+            elif dep in stack:
+                low[mod] = min(low[mod], index[dep])
+        if low[mod] == index[mod]:
+            component = set()
+            while True:
+                top = stack.pop()
+                component.add(top)
+                if top == mod:
+                    break
+            if len(component) > 1:
+                found.add(frozenset(component))
+
+    for mod in sorted(graph):
+        if mod not in index:
+            visit(mod)
+    return found
+
+
+def test_no_import_cycles() -> None:
+    """Imports, wherever they stand, form no cycle but the known ones (a
+    package's ``__init__`` importing its own submodules re-exports, and is skipped)."""
+    graph = _module_graph()
+    for mod in graph:
+        graph[mod] = {d for d in graph[mod] if not mod.startswith(d + ".")}
+    cycles = _cycles(graph)
+    new = [" <-> ".join(sorted(c)) for c in cycles - KNOWN_CYCLES]
+    assert not new, f"new import cycles: {new}"
+    gone = [" <-> ".join(sorted(c)) for c in KNOWN_CYCLES - cycles]
+    assert not gone, f"these cycles are gone: remove them from KNOWN_CYCLES: {gone}"
+
+
+def test_cycle_finder_finds_a_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycles(graph) == {frozenset({"a", "b", "c"})}
