@@ -164,11 +164,48 @@ def game_heuristic(state: State, seat: int) -> float | None:
 
 
 @hookspec(firstresult=True)
-def game_describe_action(state: State, seat: int, action: Action) -> str | None:
-    """A short human sentence for ``action`` (terminal client, logs). Optional.
+def game_describe_action(state: State, seat: int, action: Action, names: list[str]) -> str | None:
+    """The label a person reads on a choice: what the action is and what it costs,
+    pays or risks where the game knows ("dock C — costs 2, pays 15"). Optional.
 
-    Clients have only their seat's view, so the terminal client passes that view
-    as ``state``: describe the action from what ``seat`` can see.
+    Clients have only their seat's view, so clients pass that view as ``state``:
+    describe the action from what ``seat`` can see, never from hidden state.
+
+    :param names: a display name per seat (``names[seat]``), for actions that name
+        other players.
+    :returns: one line of plain text, or ``None`` for the generic label
+        (``type(key=value, ...)``).
+    """
+
+
+@hookspec(firstresult=True)
+def game_describe_event(view: View, seat: int | None, event: Event, names: list[str]) -> str | None:
+    """One sentence for ``event`` as ``seat`` sees it ("Bob bids 11 for harbour
+    master"). Optional.
+
+    The terminal and browser clients show the last events in these words.
+
+    :param view: ``seat``'s view *after* the event's update (clients have nothing
+        else); ``seat=None`` for a spectator.
+    :param event: an event exactly as this seat received it (public, or addressed
+        to this seat with ``"to"``).
+    :param names: a display name per seat.
+    :returns: one line of plain text, or ``None`` for the generic sentence
+        ("Bob: bid (amount 11)").
+    """
+
+
+@hookspec(firstresult=True)
+def game_render_text(view: View, seat: int | None, names: list[str]) -> Any:
+    """The board as text, for a person at a terminal. Optional.
+
+    Built only from ``view`` (what ``seat`` may know; ``None`` for a spectator).
+
+    :param names: a display name per seat.
+    :returns: a ``str`` or any `rich <https://rich.readthedocs.io>`_ renderable
+        (a ``Table``, a ``Group`` of panels...), or ``None`` for the generic board
+        (one line per view key). The terminal client draws it under a header that
+        already says whose turn it is and the scores.
     """
 
 

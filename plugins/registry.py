@@ -180,17 +180,72 @@ class Game:
         rivals = [s for i, s in enumerate(scores) if i != seat]
         return float(scores[seat] - (max(rivals) if rivals else 0))
 
-    def describe(self, state: State, seat: int, action: Action) -> str:
-        text = self._hook.game_describe_action(state=state, seat=seat, action=action)
+    # -- words for people (fallbacks so every game speaks) -----------------------
+
+    def describe(self, state: State, seat: int, action: Action,
+                 names: list[str] | None = None) -> str:
+        """The label of ``action`` for a person: the game's own, else ``type(k=v, ...)``."""
+        names = names if names is not None else _seat_names(state, seat)
+        text = self._hook.game_describe_action(state=state, seat=seat, action=action,
+                                               names=names)
         if text:
-            return text
+            return str(text)
         rest = ", ".join(f"{k}={v}" for k, v in action.items() if k != "type")
         return f"{action['type']}({rest})" if rest else str(action["type"])
+
+    def describe_event(self, view: View, seat: int | None, event: Event,
+                       names: list[str]) -> str:
+        """One sentence for ``event`` as ``seat`` sees it; a generic one if the game
+        has none."""
+        text = self._hook.game_describe_event(view=view, seat=seat, event=event, names=names)
+        if text:
+            return str(text)
+        return generic_event_sentence(event, names)
+
+    def render_text(self, view: View, seat: int | None, names: list[str]) -> Any:
+        """The game's text board for ``view`` (a str or a rich renderable), else one
+        line per view key."""
+        board = self._hook.game_render_text(view=view, seat=seat, names=names)
+        if board is not None:
+            return board
+        return generic_board(view)
 
     @staticmethod
     def clone(state: State) -> State:
         """A deep copy of a plain-data state (for search and speculative play)."""
         return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+
+
+def _seat_names(state: State, seat: int) -> list[str]:
+    n = max(seat + 1, len(state.get("players", []) or []) if isinstance(state, dict) else 0)
+    return [f"seat {i}" for i in range(n)]
+
+
+def _short(value: object, limit: int = 60) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def generic_event_sentence(event: Event, names: list[str]) -> str:
+    """``"Bob: bid (amount 11)"``: the event's type in words, its seat as a name, and
+    its other fields; what a game without :func:`game_describe_event` shows."""
+    words = str(event.get("type", "event")).replace("_", " ")
+    who = event.get("seat")
+    rest = [f"{k.replace('_', ' ')} {_short(v)}" for k, v in event.items()
+            if k not in ("type", "seat", "to")]
+    sentence = words + (f" ({', '.join(rest)})" if rest else "")
+    if isinstance(who, int) and not isinstance(who, bool) and 0 <= who < len(names):
+        return f"{names[who]}: {sentence}"
+    return sentence[:1].upper() + sentence[1:]
+
+
+def generic_board(view: View) -> str:
+    """One ``key: value`` line per view key: the board of a game without
+    :func:`game_render_text`."""
+    if not isinstance(view, dict):
+        return _short(view, 2000)
+    width = max((len(str(k)) for k in view), default=0)
+    return "\n".join(f"{str(k).ljust(width)}  {_short(v, 200)}" for k, v in view.items())
 
 
 def _bind(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
