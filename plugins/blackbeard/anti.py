@@ -47,9 +47,11 @@ def ap_seats(S: State) -> list[int]:
     return [S["order"][(t + i) % n] for i in range(1, n)]
 
 
-def open_window(S: State, pid: int, trig: str) -> None:
+def open_window(S: State, pid: int, trig: str, own: bool = False) -> None:
+    """``own``: the window belongs to no action (an ousted pirate leaving his port), so a
+    cancelled action does not close it."""
     S["stack"].append({"k": "win", "pid": pid, "trig": trig, "q": ap_seats(S), "i": 0,
-                       "used": [], "icpt": False, "new_kc": []})
+                       "used": [], "icpt": False, "new_kc": [], "own": own})
 
 
 def act_frame(S: State) -> dict[str, Any] | None:
@@ -241,7 +243,7 @@ def oust(S: State, ev: Events, p: dict[str, Any]) -> None:
     Reaction trigger (errata A25 Play Note), so a fresh window opens."""
     ev.append({"type": "ousted", "pirate": p["id"], "port": p["port"], "area": p["area"]})
     p["port"] = None
-    open_window(S, p["id"], "leave_port")
+    open_window(S, p["id"], "leave_port", own=True)
 
 
 def play_ap_event(S: State, seat: int, w: dict[str, Any], a: dict[str, Any],

@@ -198,7 +198,7 @@ def advance(S: State, rng: random.Random, ev: Events) -> None:
 def _window_ready(S: State, w: dict[str, Any]) -> bool:
     """True if the polled seat has a choice; otherwise skip it (or close the window)."""
     a = anti.act_frame(S)
-    if a is not None and a.get("cancel") and a["pid"] == w["pid"]:
+    if a is not None and a.get("cancel") and a["pid"] == w["pid"] and not w["own"]:
         S["stack"].pop()
         return False
     while w["i"] < len(w["q"]):
