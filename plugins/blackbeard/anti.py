@@ -538,10 +538,10 @@ def step_duel(S: State, f: dict[str, Any], rng: random.Random, ev: Events) -> No
         B.roll_own(S, rng, ev, f, me["id"], PIRATES[me["id"]]["duel"], "duel", "d")
     elif f["st"] == "roll2":
         f["st"] = "res"
-        B.roll_own(S, rng, ev, f, foe["id"], PIRATES[foe["id"]]["duel"], "duel", "e")
+        B.roll_own(S, rng, ev, f, foe["id"], PIRATES[foe["id"]]["duel"], "duel", "d2")
     else:
         S["stack"].pop()
-        mine, theirs = sum(f["d"]), sum(f["e"])
+        mine, theirs = sum(f["d"]), sum(f["d2"])
         stake = PIRATES[me["id"]]["duel"] + PIRATES[foe["id"]]["duel"]
         won = mine > theirs
         ev.append({"type": "duel", "pirate": me["id"], "target": foe["id"], "total": mine,

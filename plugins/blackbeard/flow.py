@@ -93,22 +93,13 @@ def apply(S: State, seat: int, a: dict[str, Any], rng: random.Random) -> Events:
     if f["k"] == "win":
         anti.apply_window(S, seat, f, a, rng, ev)
     elif f["k"] == "main":
-        pirate.apply_main(S, seat, _normalise(a), rng, ev)
+        pirate.apply_main(S, seat, a, rng, ev)
     else:
         if a not in legal(S, seat):
             raise IllegalAction(f"{a!r} is not one of your choices now")
         _decide(S, seat, f, a, rng, ev)
     advance(S, rng, ev)
     return ev
-
-
-def _normalise(a: dict[str, Any]) -> dict[str, Any]:
-    """A loot may carry ``take: false`` (decline the cargo, 8.32); the listed form omits it."""
-    if a.get("type") == "loot" and "take" in a:
-        if type(a["take"]) is not bool:
-            raise IllegalAction("take must be true or false")
-        return {k: v for k, v in a.items() if k != "take"}
-    return a
 
 
 def _decide(S: State, seat: int, f: dict[str, Any], a: dict[str, Any], rng: random.Random,

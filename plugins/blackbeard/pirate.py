@@ -182,7 +182,13 @@ def main_actions(S: State, seat: int) -> list[dict[str, Any]]:
 
 
 def apply_main(S: State, seat: int, a: dict[str, Any], rng: random.Random, ev: Events) -> None:
-    if a not in main_actions(S, seat):
+    """A loot may carry ``take: false`` (decline the cargo, 8.32); the listed form omits it."""
+    listed = a
+    if a.get("type") == "loot" and "take" in a:
+        if type(a["take"]) is not bool:
+            raise IllegalAction("take must be true or false")
+        listed = {k: v for k, v in a.items() if k != "take"}
+    if listed not in main_actions(S, seat):
         raise IllegalAction(_why_not(S, seat, a))
     T = S["T"]
     t = a["type"]
@@ -215,7 +221,7 @@ def apply_main(S: State, seat: int, a: dict[str, Any], rng: random.Random, ev: E
     ev.append({"type": "action", "seat": seat, "action": t, "pirate": p["id"], "cost": cost,
                "left": T["act"]})
     f = {"k": "act", "a": t, "pid": p["id"], "st": "start"}
-    for key in ("to", "port", "slot"):
+    for key in ("to", "port", "slot", "take"):
         if key in a:
             f[key] = a[key]
     S["stack"].append(f)
