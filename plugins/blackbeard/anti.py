@@ -552,5 +552,6 @@ def step_duel(S: State, f: dict[str, Any], rng: random.Random, ev: Events) -> No
             B.loyalty(S, ev, me, LOY["duel_won"], "duel_won")
         else:
             me["st"] = "dead"
-            ev.append({"type": "dead", "pirate": me["id"], "why": "duel", "booty_lost": 0})
+            ev.append({"type": "dead", "pirate": me["id"], "why": "duel", "booty_lost": 0,
+                       "from_reserve": True})
             B.notoriety(ev, foe, stake, "win_duel")

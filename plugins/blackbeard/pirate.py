@@ -484,9 +484,11 @@ def _sack(S: State, f: dict[str, Any], p: dict[str, Any], rng: random.Random,
             B.stow(ev, p, port["value"] * COST["sack_booty_per_value"], "port_sack")
 
 
-def net_worth(ev: Events, p: dict[str, Any], delta: int, why: str) -> None:
+def net_worth(ev: Events, p: dict[str, Any], delta: int, why: str, booty: int = 0) -> None:
+    """Every change of Net Worth is an event (``booty``: doubloons taken from the holds)."""
     p["nw"] += delta
-    ev.append({"type": "net_worth", "pirate": p["id"], "delta": delta, "now": p["nw"], "why": why})
+    ev.append({"type": "net_worth", "pirate": p["id"], "delta": delta, "now": p["nw"],
+               "why": why, "booty": booty})
 
 
 def _port_action(S: State, f: dict[str, Any], p: dict[str, Any], rng: random.Random,
@@ -521,7 +523,7 @@ def _port_action(S: State, f: dict[str, Any], p: dict[str, Any], rng: random.Ran
         rate = 100 if full else COST["convert_rate_elsewhere"]
         total = B.booty(p)
         p["hold"] = []
-        net_worth(ev, p, total * rate // 100, "convert_booty")
+        net_worth(ev, p, total * rate // 100, "convert_booty", booty=total)
     elif a == "ransom":
         value = sum(HOSTAGES[h]["value"] for h in p["host"]) * COST["ransom_per_value"]
         S["hpool"].extend(p["host"])
