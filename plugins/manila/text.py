@@ -113,7 +113,9 @@ def _boat_seat_label(view: View, action: dict[str, Any]) -> str:
     cost = 0 if action.get("stowaway") else costs[min(len(crew), len(costs) - 1)]
     what = "stow away on" if action.get("stowaway") else f"seat {len(crew) + 1} on"
     price = "free" if cost == 0 else f"costs {cost}"
-    split = f"{B.PROFIT[good]} split {len(crew) + 1} ways" if crew else f"{B.PROFIT[good]}"
+    n = len(crew) + 1
+    split = f"{B.PROFIT[good] // n} ({B.PROFIT[good]} split {n} ways so far)" if crew \
+        else f"{B.PROFIT[good]}"
     odds = f", {_pct(arrival_chance(view, b))} to dock" if b is not None else ""
     return f"{what} the {good} boat — {price}, pays {split} if it docks{odds}"
 
@@ -126,8 +128,9 @@ def _place_label(view: View, action: dict[str, Any]) -> str:
         i = "ABC".index(action["slot"])
         cost, pay = (B.DOCK_COST[i], B.DOCK_PAY[i]) if space == "dock" else \
             (B.YARD_COST[i], B.YARD_PAY[i])
-        when = (f"if {i + 1} boat{'s' if i else ''} dock" if space == "dock"
-                else f"if {i + 1} boat{'s' if i else ''} miss Manila")
+        count = "a boat" if i == 0 else f"{i + 1} boats"
+        when = (f"if {count} dock{'s' * (i == 0)}" if space == "dock"
+                else f"if {count} miss{'es' * (i == 0)} Manila")
         odds = _space_odds(view, space, i)
         chance = f" ({_pct(odds)})" if odds is not None else ""
         return f"{space} {action['slot']} — costs {cost}, pays {pay} {when}{chance}"
