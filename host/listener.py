@@ -108,8 +108,8 @@ async def _next_message(stream: trio.SocketStream, conn: Connection,
         conn.receive_data(data)
 
 
-async def _send_now(stream: trio.abc.Stream, data: bytes, timeout: float = FLUSH_TIMEOUT) -> None:
-    with trio.move_on_after(timeout):
+async def _send_now(stream: trio.abc.Stream, data: bytes, within: float = FLUSH_TIMEOUT) -> None:
+    with trio.move_on_after(within):
         try:
             await stream.send_all(data)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
@@ -135,7 +135,7 @@ async def handle_connection(stream: trio.SocketStream, peer: Peer) -> None:
             await _send_now(stream, conn.send_error(Error(
                 code=ErrorCode.TOO_MANY_CONNECTIONS,
                 message=f"this host is full ({total} connections, {mine} from {host}); "
-                        "try again later")), timeout=0.5)
+                        "try again later")), within=0.5)
             await trio.aclose_forcefully(stream)
         LOGGER.warning("connection from %s refused: %d connections open, %d from there",
                        host, total, mine)

@@ -4,6 +4,7 @@ client must get a clear answer and leave every table, and the host, as they were
 from __future__ import annotations
 
 import random
+import socket
 
 import pytest
 import trio
@@ -13,7 +14,7 @@ from lantable.clients.client import RequestError, open_client
 from lantable.host import table as table_module
 from lantable.host.limits import DEFAULT_LIMITS
 from lantable.plugins import load_registry
-from lantable.protocol import Hello
+from lantable.protocol import Hello, ListTables, encode_frame
 
 from .conftest import Tally
 
@@ -233,3 +234,123 @@ async def test_finding_7_no_request_frame_over_the_request_limit_is_buffered(pee
     with trio.fail_after(5):
         async with open_client("127.0.0.1", peer.port, name="after") as a:
             await a.list_tables()
+
+
+# -- 2. lock-out by table list -------------------------------------------------------
+
+
+async def test_finding_2_long_or_control_names_are_refused(peer, raw_client):
+    for name in ("n" * 1000, "\u00e9" * 33, "bell\x07", "esc\x1b[2J"):
+        raw = await raw_client(peer.port)
+        await raw.send(Hello(proto=1, name=name))
+        frames = await raw.read_all()
+        assert [f["code"] for f in frames] == ["bad_name"], name
+    raw = await _session(raw_client, peer.port, name="\u00e9" * 32)  # 64 bytes is fine
+
+
+async def test_finding_2_the_table_list_is_paged_and_never_outgrows_a_frame(make_peer):
+    running = await make_peer(DEFAULT_LIMITS.replace(max_list_bytes=3000))
+    made = {running.peer.create_table("tally", 6, {"pad": 1}, creator=f"10.0.0.{i}").id
+            for i in range(60)}
+    async with open_client("127.0.0.1", running.port, name="lister") as a:
+        first = a.welcome.tables
+        assert 0 < len(first) < 60 and a.welcome.more is True
+        seen = [t["id"] for t in first]
+        while True:
+            reply = await a._request(ListTables, offset=len(seen))
+            seen += [t["id"] for t in reply.tables]
+            if not reply.more:
+                break
+        assert set(seen) == made and len(seen) == 60
+
+
+async def test_finding_2_finished_tables_leave_the_lobby_but_stay_reachable(peer):
+    async with open_client("127.0.0.1", peer.port, name="a") as a:
+        table_id = await a.create("tally", 1, {"target": 2}, seed=1)
+        await a.join(table_id)
+        await a.act(table_id, {"type": "add", "n": 2})
+        assert table_id not in [t["id"] for t in await a.list_tables()]
+        update = await a.sync(table_id)  # still reachable by id
+        assert update.status == "finished"
+    assert peer.peer.journal.table(table_id).status == "finished"  # kept for replay
+    async with open_client("127.0.0.1", peer.port, name="b") as b:
+        assert table_id not in [t["id"] for t in b.welcome.tables]
+
+
+async def test_finding_2_tables_per_client_and_per_peer_are_capped(make_peer):
+    running = await make_peer(DEFAULT_LIMITS.replace(max_tables=5, max_tables_per_client=3))
+    async with open_client("127.0.0.1", running.port, name="a") as a:
+        tables = [await a.create("tally", 1) for _ in range(3)]
+        with pytest.raises(RequestError) as info:
+            await a.create("tally", 1)
+        assert info.value.code == "too_many_tables"
+        await a.join(tables[0])  # that table starts: a waiting one fewer
+        tables.append(await a.create("tally", 1))
+        running.peer.create_table("tally", 2, None, creator="10.1.1.1")
+        with pytest.raises(RequestError) as info:
+            await a.create("tally", 1)
+        assert info.value.code == "too_many_tables" and "this peer" in str(info.value)
+
+
+# -- 5. memory held by slow or idle clients ------------------------------------------
+
+
+async def test_finding_5_idle_lobby_connections_time_out_seated_ones_stay(make_peer, raw_client):
+    running = await make_peer(DEFAULT_LIMITS.replace(idle_timeout=0.3))
+    async with open_client("127.0.0.1", running.port, name="seated") as seated:
+        await seated.join(await seated.create("tally", 2))
+        raw = await _session(raw_client, running.port)
+        with trio.fail_after(5):
+            frames = await raw.read_all()
+        assert frames[-1]["code"] == "idle_timeout"
+        await trio.sleep(0.5)
+        assert await seated.list_tables()  # a seat holder is never idle
+
+
+async def test_finding_5_a_frame_that_never_finishes_times_out(make_peer, raw_client):
+    running = await make_peer(DEFAULT_LIMITS.replace(frame_timeout=0.3))
+    raw = await _session(raw_client, running.port)
+    await raw.send_bytes(b"\x00\x00\x10\x00" + b"\x81")  # 4 KiB announced, 1 byte sent
+    with trio.fail_after(5):
+        frames = await raw.read_all()
+    assert frames[-1]["code"] == "frame_timeout"
+
+
+async def test_finding_5_connections_and_spectators_are_capped(make_peer, raw_client):
+    running = await make_peer(DEFAULT_LIMITS.replace(max_connections=3, max_spectators=1))
+    async with open_client("127.0.0.1", running.port, name="a") as a, \
+            open_client("127.0.0.1", running.port, name="b") as b:
+        table = await a.create("tally", 2)
+        await a.join(table, spectate=True)
+        with pytest.raises(RequestError) as info:
+            await b.join(table, spectate=True)
+        assert info.value.code == "too_many_spectators"
+        c = await raw_client(running.port)
+        await c.send(Hello(proto=1, name="c"))
+        assert (await c.next_map())["t"] == "welcome"
+        d = await raw_client(running.port)
+        frames = await d.read_all()
+        assert [f["code"] for f in frames] == ["too_many_connections"]
+    with trio.fail_after(5):  # a and b left: room again
+        while sum(running.peer.connections.values()) > 1:
+            await trio.sleep(0.01)
+    e = await _session(raw_client, running.port, name="e")
+    await e.send_map({"t": "ping", "id": 1})
+    assert (await e.next_map())["t"] == "pong"
+
+
+async def test_finding_5_a_client_that_never_reads_is_dropped_at_the_byte_bound(make_peer):
+    """Pipelined ``list_tables`` with many tables, never read: dropped once its outbox
+    holds the byte bound, long before the write bound (512 writes)."""
+    running = await make_peer(DEFAULT_LIMITS.replace(max_outbox_bytes=256 * 1024))
+    for i in range(200):
+        running.peer.create_table("tally", 6, None, creator=f"10.0.{i // 100}.{i % 100}")
+    sock = socket.create_connection(("127.0.0.1", running.port))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.sendall(encode_frame({"t": "hello", "proto": 1, "name": "sponge"}))
+    burst = b"".join(encode_frame({"t": "list_tables", "id": i}) for i in range(300))
+    await trio.to_thread.run_sync(sock.sendall, burst)
+    with trio.fail_after(10):  # dropped: its connection is gone though it never closed
+        while running.peer.connections:
+            await trio.sleep(0.02)
+    sock.close()

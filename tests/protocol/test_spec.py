@@ -175,8 +175,8 @@ def test_limits_and_versions(doc) -> None:
 
 
 def test_host_constants(doc) -> None:
-    from lantable.host.link import OUTBOX_SIZE
     from lantable.host.limits import DEFAULT_LIMITS
+    from lantable.host.link import OUTBOX_SIZE
     from lantable.host.listener import FLUSH_TIMEOUT
     from lantable.host.peer import DEFAULT_PORT
 
