@@ -118,17 +118,16 @@ def game_sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> di
 
 
 # What a doubloon is worth, in VP/100, by where it is (D.2.12: only retired pirates bank
-# Net Worth): banked in a retired pirate 1; Net Worth of a pirate still at sea, booty in
-# the holds and hostages are at risk and convert at half outside friendly ports.
-NET_WORTH_AT_SEA, BOOTY, HOSTAGE = 0.8, 0.45, 0.4
-END_NEAR = 0.5  # after the 2nd General Pardon the game may end at any draw
+# Net Worth): 1 banked in a retired pirate; less while it is still at risk at sea (Net
+# Worth of a pirate at sea, booty in the holds, hostages not yet ransomed). Tuned by
+# mcts-against-random self-play (bench numbers in docs/rules/blackbeard.md).
+NET_WORTH_AT_SEA, BOOTY, HOSTAGE = 0.9, 0.6, 0.4
 
 
 def worth(state: dict[str, Any], seat: int) -> float:
     """What a seat holds, in VP: its score, plus what its pirates at sea could still
-    bank if they retired, discounted for risk (more so when the end is near)."""
+    bank if they retired, discounted for risk, minus a little for a crew near mutiny."""
     total = float(state["vp"][seat])
-    late = END_NEAR if state["pardons"] >= 2 else 1.0
     for p in state["pir"]:
         if p["owner"] != seat:
             continue
@@ -137,7 +136,7 @@ def worth(state: dict[str, Any], seat: int) -> float:
         elif p["st"] == "map":
             cash = NET_WORTH_AT_SEA * p["nw"] + BOOTY * board.booty(p)
             cash += HOSTAGE * 200 * sum(HOSTAGES[h]["value"] for h in p["host"])
-            total += p["noto"] + late * cash / 100 - 0.5 * max(0, 3 - p["loy"])
+            total += p["noto"] + cash / 100 - 0.5 * max(0, 3 - p["loy"])
     return total
 
 
