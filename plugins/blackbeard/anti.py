@@ -132,7 +132,8 @@ def options(S: State, seat: int, w: dict[str, Any]) -> list[dict[str, Any]]:
     if (not w["icpt"] and B.at_sea(p) and w["trig"] in triggers(S, "kc_reaction_triggers")):
         late = not S["opt"]["kc_react_same_action_as_deploy"]
         out += [{"type": "react", "kc": k["kc"]} for k in own_kcs
-                if in_reaction_range(k["area"], p["area"]) and not (late and k["kc"] in w["new_kc"])]
+                if in_reaction_range(k["area"], p["area"])
+                and not (late and k["kc"] in w["new_kc"])]
     # A player who may still hold an AP Event is asked even if he holds none that fits:
     # skipping him would tell the table what is in his hand.
     if out or (not T["ap_used"][seat] and S["hands"][seat]):
@@ -153,7 +154,8 @@ def apply_window(S: State, seat: int, w: dict[str, Any], a: dict[str, Any],
         copies = a.get("copies", 1)
         base = {"type": "play_event", "card": a.get("card")}
         ok = base in legal or _same_type_ok(S, seat, legal, a.get("card"))
-        if not ok or type(copies) is not int or not 1 <= copies <= S["opt"]["ap_event_copies_per_type"]:
+        most = S["opt"]["ap_event_copies_per_type"]
+        if not ok or type(copies) is not int or not 1 <= copies <= most:
             raise IllegalAction(f"you cannot play {a!r} now")
         ct = B.ctype(a["card"])
         cards = [c for c in S["hands"][seat] if B.ctype(c) == ct]

@@ -93,7 +93,8 @@ def validate(raw: dict[str, Any]) -> None:
     numbers = [n for p in raw["ports"]["list"] for n in p[6]]
     if sorted(numbers) != sorted({10 * t + u for t in range(1, 7) for u in range(1, 7)}):
         raise DataError("the ports' D66 numbers must cover 11..66 exactly once")
-    if any(len(r) != 4 for r in raw["cargo_table"]["rows"]) or len(raw["cargo_table"]["rows"]) != 10:
+    rows = raw["cargo_table"]["rows"]
+    if any(len(r) != 4 for r in rows) or len(rows) != 10:
         raise DataError("the Cargo Table has 10 rows of 4 columns")
 
 

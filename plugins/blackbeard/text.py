@@ -229,7 +229,8 @@ def _ap_or_answer(v: View, seat: int, a: dict[str, Any], names: list[str]) -> st
     if t == "kc_move":
         return f"move your {kc_label(a['kc'])} to {where(a['to'])}"
     if t == "kc_attack_port":
-        return f"your {kc_label(a['kc'])} attacks the Pirate Port to drive {him} out (2d6+combat >= 12)"
+        return (f"your {kc_label(a['kc'])} attacks the Pirate Port to drive {him} out "
+                f"(2d6 + combat >= {COST['kc_oust_target']})")
     if t == "kc_oust":
         return f"your {kc_label(a['kc'])} tries to oust {him} from port"
     if t == "react":

@@ -18,7 +18,6 @@ from .conftest import (
     add_warship,
     answer,
     conserved,
-    give,
     hand,
     kinds,
     me,
