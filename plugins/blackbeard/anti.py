@@ -21,6 +21,7 @@ from .data import (
     COST,
     KCS,
     LOY,
+    NOTO,
     PIRATES,
     PORTS,
     STORM,
@@ -371,7 +372,7 @@ def step_fight(S: State, f: dict[str, Any], rng: random.Random, ev: Events) -> N
         f["st"] = "battle_res"
         B.roll_own(S, rng, ev, f, p["id"], 2, "battle")
     elif st == "battle_res":
-        mine = sum(f["d"]) + p["cmb"] + PIRATES[p["id"]]["ability"] + (1 if p["hg"] else 0)
+        mine = sum(f["d"]) + p["cmb"] + PIRATES[p["id"]]["ability"] + heavy_guns(p)
         if mine == f["ot"] and S["opt"]["battle_tie"] == "reroll":
             ev.append({"type": "battle_tie", "pirate": p["id"], "total": mine})
             f["st"] = "battle"
@@ -381,6 +382,11 @@ def step_fight(S: State, f: dict[str, Any], rng: random.Random, ev: Events) -> N
         ev.append({"type": "battle", "pirate": p["id"], "by": f["by"], "pirate_total": mine,
                    "total": f["ot"], "winner": "pirate" if won else f["by"]})
         _battle_outcome(S, f, opp, won, mine, ev)
+
+
+def heavy_guns(p: dict[str, Any]) -> int:
+    """Heavy Guns: +1 in battles and port attacks (BB-S; the published effect is unknown)."""
+    return COST["heavy_guns_bonus"] if p["hg"] else 0
 
 
 def _opponent(S: State, f: dict[str, Any]) -> dict[str, Any] | None:
@@ -400,7 +406,7 @@ def _battle_outcome(S: State, f: dict[str, Any], opp: dict[str, Any], won: bool,
     if f["by"] == "ws":
         if won:
             B.ap_vp(S, ev, owner, 1, "warship_damage")  # A15: the winner takes 1 damage
-            B.notoriety(ev, p, opp["combat"], "defeat_warship")
+            B.notoriety(ev, p, NOTO["defeat_warship"] * opp["combat"], "defeat_warship")
             s = next(s for s in S["ws"] if s["slot"] == f["id"])
             S["ws"].remove(s)
             S["wpool"].append(s["id"])
@@ -408,7 +414,7 @@ def _battle_outcome(S: State, f: dict[str, Any], opp: dict[str, Any], won: bool,
             alive = B.combat_damage(S, ev, p, 1, "warship_battle")
             keep_going = S["opt"]["battle_won_resumes"]
         else:
-            hits = 1 + math.ceil((f["ot"] - mine) / 4)
+            hits = 1 + math.ceil((f["ot"] - mine) / COST["warship_damage_margin"])
             B.ap_vp(S, ev, owner, hits, "warship_damage")  # A15: VP = damage, at once
             B.loyalty(S, ev, p, LOY["lose_warship_battle"], "lose_warship_battle")
             alive = B.combat_damage(S, ev, p, hits, "warship_battle")
@@ -418,7 +424,7 @@ def _battle_outcome(S: State, f: dict[str, Any], opp: dict[str, Any], won: bool,
         assert kc is not None
         if won:
             B.ap_vp(S, ev, owner, 1, "kc_damage")  # A29: exactly 1 damage, KC owner +1 VP
-            B.notoriety(ev, p, 2 * opp["combat"], "defeat_kc")
+            B.notoriety(ev, p, NOTO["defeat_kc"] * opp["combat"], "defeat_kc")
             B.loyalty(S, ev, p, LOY["defeat_kc"], "defeat_kc")
             S["kc"].remove(kc)
             S["kc_out"].append(kc["kc"])
@@ -426,7 +432,8 @@ def _battle_outcome(S: State, f: dict[str, Any], opp: dict[str, Any], won: bool,
             alive = B.combat_damage(S, ev, p, 1, "kc_battle")
             keep_going = S["opt"]["battle_won_resumes"]
         else:
-            B.ap_vp(S, ev, owner, math.ceil(p["noto"] / 2), "kc_capture")
+            share = math.ceil(p["noto"] / COST["kc_capture_vp_divisor"])
+            B.ap_vp(S, ev, owner, share, "kc_capture")
             p["bonus"] += COST["hanged_famous_vp"]
             B.leave_map(S, ev, p, "dead", "captured")
             alive, keep_going = False, False
@@ -449,7 +456,7 @@ def step_evt(S: State, f: dict[str, Any], rng: random.Random, ev: Events) -> Non
             B.roll_own(S, rng, ev, f, p["id"], 1, "storm")
             return
         S["stack"].pop()
-        r = f["d"][0] + (1 if p["area"] not in AREAS else 0)
+        r = f["d"][0] + (COST["storm_transit_bonus"] if p["area"] not in AREAS else 0)
         hits = STORM[str(min(r, 7))]
         ev.append({"type": "storm", "pirate": p["id"], "roll": r, "hits": hits})
         if hits == "sunk":
@@ -462,7 +469,7 @@ def step_evt(S: State, f: dict[str, Any], rng: random.Random, ev: Events) -> Non
     elif e == "mutiny":  # D.2.10: the crew's roll, so Cunning does not apply
         S["stack"].pop()
         d = B.dice(rng, 2)
-        need = p["loy"] + 5
+        need = p["loy"] + COST["mutiny_margin"]
         ev.append({"type": "roll", "why": "mutiny", "pirate": p["id"], "dice": d,
                    "total": sum(d), "against": need})
         if sum(d) > need:
@@ -495,7 +502,7 @@ def step_evt(S: State, f: dict[str, Any], rng: random.Random, ev: Events) -> Non
                 cancel(S, ev, a, "ousted")
             oust(S, ev, p)
         else:
-            B.notoriety(ev, p, 1, "failed_oust")
+            B.notoriety(ev, p, NOTO["failed_oust"], "failed_oust")
     elif e == "duel":
         step_duel(S, f, rng, ev)
 
@@ -550,10 +557,10 @@ def step_duel(S: State, f: dict[str, Any], rng: random.Random, ev: Events) -> No
                    "target_total": theirs, "winner": me["id"] if won else foe["id"]})
         if won:
             transfer(S, ev, foe, me, "duel")
-            B.notoriety(ev, me, stake, "win_duel")
+            B.notoriety(ev, me, NOTO["win_duel"] * stake, "win_duel")
             B.loyalty(S, ev, me, LOY["duel_won"], "duel_won")
         else:
             me["st"] = "dead"
             ev.append({"type": "dead", "pirate": me["id"], "why": "duel", "booty_lost": 0,
                        "from_reserve": True})
-            B.notoriety(ev, foe, stake, "win_duel")
+            B.notoriety(ev, foe, NOTO["win_duel"] * stake, "win_duel")

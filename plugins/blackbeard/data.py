@@ -43,6 +43,7 @@ CARD_TYPES: Final = {row[0]: dict(zip(RAW["deck"]["columns"], row, strict=True))
 CARDS: Final = [t for t, c in CARD_TYPES.items() for _ in range(c["copies"])]
 COST: Final = RAW["costs"]
 LOY: Final = RAW["loyalty"]
+NOTO: Final = {k: v["x"] for k, v in RAW["notoriety"].items() if isinstance(v, dict)}
 CARGO: Final = RAW["cargo_table"]
 STORM: Final = RAW["storm_table"]["hits"]
 HAND: Final = RAW["hand_size"]["value"]

@@ -234,7 +234,7 @@ def _step_start(S: State, f: dict[str, Any], rng: random.Random, ev: Events) -> 
             if p["scurvy"]:
                 B.loyalty(S, ev, p, RAW["loyalty"]["scurvy"], "scurvy")
         for pid in reversed(B.active(S, seat)):
-            if S["pir"][pid]["loy"] <= 2:
+            if S["pir"][pid]["loy"] <= COST["mutiny_check_at"]:
                 S["stack"].append({"k": "evt", "e": "mutiny", "pid": pid, "st": "roll"})
 
 

@@ -16,6 +16,7 @@ from .data import (
     HOSTAGES,
     KCS,
     MERCHANTS,
+    NOTO,
     PIRATES,
     PORTS,
     SHIPS,
@@ -159,7 +160,7 @@ def _attack(v: View, p: dict[str, Any], a: dict[str, Any]) -> str:
     port = PORTS[a["port"]]
     mine = PIRATES[p["id"]]["ability"] + p["cmb"] + (1 if p["hg"] else 0)
     return (f"{pname(p['id'])} attacks {port['name']} (2d6+{mine} vs 2d6+{port['defense']}; "
-            f"wins {2 * port['value']} Notoriety and "
+            f"wins {NOTO['port_attack'] * port['value']} Notoriety and "
             f"{port['value'] * COST['attack_booty_per_value']:,} booty, loses 1 combat)")
 
 
