@@ -55,6 +55,17 @@ def open_window(S: State, pid: int, trig: str, own: bool = False) -> None:
                        "used": [], "icpt": False, "new_kc": [], "own": own})
 
 
+def scope(S: State, w: dict[str, Any]) -> dict[str, Any]:
+    """Where "one interception per pirate action" (KC #5) and "no identical AP actions
+    in the same pirate action" (published summary) are counted: the action's frame, so
+    the two windows of a Loot (cargo, Convert) share them; a window of its own (an
+    ousted pirate leaving port) counts for itself."""
+    a = act_frame(S)
+    if a is None or w["own"] or a["pid"] != w["pid"]:
+        return w
+    return a
+
+
 def act_frame(S: State) -> dict[str, Any] | None:
     """The pirate action in progress (the nearest ``act`` frame), if any."""
     for f in reversed(S["stack"]):
@@ -101,18 +112,19 @@ def options(S: State, seat: int, w: dict[str, Any]) -> list[dict[str, Any]]:
         return []
     out: list[dict[str, Any]] = []
     T = S["T"]
+    used = scope(S, w)["used"]
     own_kcs = [k for k in S["kc"] if k["owner"] == seat]
     if not T["ap_used"][seat]:
         sea = B.at_sea(p)
         if sea and w["trig"] in (*triggers(S, "warship_triggers"), "convert"):
-            if S["wpool"] and "place_warship" not in w["used"]:
+            if S["wpool"] and "place_warship" not in used:
                 out += [{"type": "place_warship", "attack": True},
                         {"type": "place_warship", "attack": False}]
-            if "warship_attack" not in w["used"]:
+            if "warship_attack" not in used:
                 out += [{"type": "warship_attack", "ws": s["slot"]} for s in S["ws"]
                         if s["area"] == p["area"]]
         if (S["kpool"] and len(own_kcs) < COST["kc_limit_per_player"] and p["noto"] >= 2
-                and "commission_kc" not in w["used"]):
+                and "commission_kc" not in used):
             home = p["area"]
             places = [home] + (AREAS[home]["adj"] if home in AREAS else [])
             out += [{"type": "commission_kc", "area": a} for a in places]
@@ -130,7 +142,8 @@ def options(S: State, seat: int, w: dict[str, Any]) -> list[dict[str, Any]]:
             if t in AP_EVENTS and t not in seen and t not in T["ev_types"] and event_fits(S, w, t):
                 seen.append(t)
                 out.append({"type": "play_event", "card": c})
-    if (not w["icpt"] and B.at_sea(p) and w["trig"] in triggers(S, "kc_reaction_triggers")):
+    reacting = w["trig"] in triggers(S, "kc_reaction_triggers")
+    if not scope(S, w)["icpt"] and B.at_sea(p) and reacting:
         late = not S["opt"]["kc_react_same_action_as_deploy"]
         out += [{"type": "react", "kc": k["kc"]} for k in own_kcs
                 if in_reaction_range(k["area"], p["area"])
@@ -174,14 +187,14 @@ def apply_window(S: State, seat: int, w: dict[str, Any], a: dict[str, Any],
         assert k is not None
         adj = k["area"] != p["area"]
         k["area"] = p["area"]
-        w["icpt"] = True
+        scope(S, w)["icpt"] = True
         ev.append({"type": "kc_reaction", "seat": seat, "kc": k["kc"], "pirate": p["id"],
                    "adjacent": adj})
         S["stack"].append({"k": "fight", "by": "kc", "id": k["kc"], "owner": seat, "adj": adj,
                            "pid": p["id"], "st": "ask"})
         return
     T["ap_used"][seat] = True
-    w["used"].append(t)
+    scope(S, w)["used"].append(t)
     if t == "place_warship":  # errata A12: attacking is optional
         wid = S["wpool"].pop(rng.randrange(len(S["wpool"])))
         slot = S["next_slot"]

@@ -221,7 +221,7 @@ def apply_main(S: State, seat: int, a: dict[str, Any], rng: random.Random, ev: E
     p["dr_ok"] = False
     ev.append({"type": "action", "seat": seat, "action": t, "pirate": p["id"], "cost": cost,
                "left": T["act"]})
-    f = {"k": "act", "a": t, "pid": p["id"], "st": "start"}
+    f = {"k": "act", "a": t, "pid": p["id"], "st": "start", "used": [], "icpt": False}
     for key in ("to", "port", "slot", "take"):
         if key in a:
             f[key] = a[key]
@@ -279,7 +279,8 @@ def play_card(S: State, seat: int, a: dict[str, Any], rng: random.Random, ev: Ev
         return
     B.discard(S, c)
     if t == "fair_winds":
-        f = {"k": "act", "a": "move", "pid": p["id"], "st": "start", "to": a["to"], "free": True}
+        f = {"k": "act", "a": "move", "pid": p["id"], "st": "start", "to": a["to"], "free": True,
+             "used": [], "icpt": False}
         if "port" in a:
             f["port"] = a["port"]
         S["stack"].append(f)
