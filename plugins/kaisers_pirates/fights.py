@@ -7,7 +7,8 @@ pursuit, Reflag windows) are applied by ``decide``.
 
 Context kinds: ``gi`` German interception of merchants (5.6.1), ``bi`` British-forces
 interception, also used by Interrogate and Monitor (5.6.2-5.6.3), ``mi`` mine
-attack, ``to`` torpedo attack (5.7).
+attack, ``to`` torpedo attack (5.7), ``ac`` Interned or Transfer Command aimed at a
+revealed Raider or Prize, which its owner may answer with Reflag (R 3.3.32).
 """
 
 from __future__ import annotations
@@ -480,6 +481,8 @@ def start_bi(S: State, cid: int | None, target: int, via: str,
 
 def _bi_attachables(S: State, ctx: Ctx) -> list[dict[str, Any]]:
     acts = [DONE]
+    if (ctx["sa"] or ctx["sl"]) and not S["o"]["a4_two_assists"]:
+        return acts  # R 3.2.3: only one Surprise Attack *or* Searchlight
     for e in _open_acts(S):  # A-4: only Surprise Attack and Searchlight
         t = ACTIONS[e["c"]]["type"]
         if (t == "surprise_attack" and not ctx["sa"]) or (
@@ -543,7 +546,7 @@ def _bi_roll(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     elif res == "damaged":
         damage(S, t, ev)
     elif S["sh"][t]["prize"] and S["sh"][t]["dmg"] == 0:
-        passage(S, rng, t, 0, ev)
+        ctx["st"], ctx["pmod"], ctx["pnext"] = "passage", 0, "end"
 
 
 # ---------------------------------------------------------------------------
@@ -644,6 +647,40 @@ def _attack_roll(S: State, rng: random.Random, ctx: Ctx, m: int, dice: list[int]
 
 
 # ---------------------------------------------------------------------------
+# Interned and Transfer Command (R 3.3.18, 3.3.45) and the Reflag that answers them
+# ---------------------------------------------------------------------------
+
+
+def start_aimed(S: State, cid: int | None, cd: dict[str, Any], seat: int, target: int) -> None:
+    """Interned or Transfer Command: at a revealed Raider or Prize its owner may first
+    play Reflag (R 3.3.32); hidden again, the ship is no longer a legal target and
+    the card has no effect. At a Warship (never hidden) the effect follows at once."""
+    d = S["sh"][target]["o"]
+    S["stack"].append({"k": "ac", "c": cid, "cd": _plain(cd), "seat": seat, "tg": [target],
+                       "i": 0, "d": d, "st": "react" if kind(S, target) != "warship" else "roll",
+                       "rx": None, "rxn": 0})
+
+
+def aimed_effect(S: State, rng: random.Random, seat: int, cd: dict[str, Any], tg: int,
+                 ev: Events) -> None:
+    """The Challenge of Interned (+2 per damage / Limited Supply, A-30) or Transfer
+    Command; a transferred ship keeps its status, an Island Refuge included."""
+    o = S["sh"][tg]["o"]
+    if cd["type"] == "interned":
+        mod = -dmg_mod(S, tg) + (2 if S["sh"][tg]["ls"] else 0)
+        ok, _c, _r = challenge(S, rng, ev, "interned", seat, cd["ch"], mod, o, cd["re"])
+        if ok:
+            to_used(S, tg, ev, "interned")
+        return
+    ok, _c, _r = challenge(S, rng, ev, "transfer_command", seat, cd["ch"], 0, o, cd["re"])
+    if ok:
+        S["p"][o]["ger"].remove(tg)
+        S["sh"][tg]["o"] = seat
+        S["p"][seat]["ger"].append(tg)
+        ev.append({"type": "transferred", "ship": tg, "seat": seat})
+
+
+# ---------------------------------------------------------------------------
 # the step machine
 # ---------------------------------------------------------------------------
 
@@ -691,7 +728,11 @@ def step(S: State, rng: random.Random, ev: Events) -> None:
             ctx["st"] = "shallows_wait"
             S["pend"] = {"k": "shallows", "s": ph}
         elif st == "roll":
-            if k == "gi":
+            if k == "ac":
+                ctx["st"] = "end"
+                if _in_force(S, ctx["tg"][0], ctx["d"]):
+                    aimed_effect(S, rng, ctx["seat"], ctx["cd"], ctx["tg"][0], ev)
+            elif k == "gi":
                 _gi_roll(S, rng, ctx, ev)
             elif k == "bi":
                 _bi_roll(S, rng, ctx, ev)
@@ -716,11 +757,11 @@ def step(S: State, rng: random.Random, ev: Events) -> None:
             ctx["st"] = "mnext" if k == "mi" else ("next" if k == "gi" else "end")
             if _has_hand(S, ctx["d"]):
                 S["pend"] = {"k": "post", "s": ctx["d"]}
-        elif st == "passage":
-            ctx["st"] = "next"
+        elif st == "passage":  # R 3.2.6: the owner *may* try Passage ("può")
+            ctx["st"] = ctx.get("pnext", "next")
             m = ctx["tg"][ctx["i"]]
             if _in_force(S, m, ctx["d"]) and S["sh"][m]["dmg"] == 0:
-                passage(S, rng, m, ctx.get("pmod", 0), ev)
+                S["pend"] = {"k": "passage", "s": ctx["d"], "ships": [m]}
         elif st == "mnext":
             ctx["i"] += 1
             ctx["st"] = "roll"
@@ -785,6 +826,8 @@ def offers(S: State, pend: dict[str, Any]) -> list[dict[str, Any]]:
                          if ACTIONS[e["c"]]["type"] == "boarding_party"]
     if k in ("pursue", "shallows"):
         return [DONE, {"type": "pursue"}]
+    if k == "passage":
+        return [PASS, {"type": "passage", "ship": pend["ships"][0]}]
     if k == "mine_order":
         return [{"type": "order_targets", "ships": list(p)}
                 for p in permutations(sorted(ctx["tg"]))]
@@ -797,6 +840,8 @@ def offers(S: State, pend: dict[str, Any]) -> list[dict[str, Any]]:
         return _bi_reactions(S, ctx)
     if ctx["k"] == "mi":
         return _reaction_offers(S, ctx["d"], {"minesweeper": [{}]})
+    if ctx["k"] == "ac":
+        return _reaction_offers(S, ctx["d"], {"reflag": [{}]})
     return _to_reactions(S, ctx)
 
 
@@ -815,6 +860,12 @@ def decide(S: State, rng: random.Random, pend: dict[str, Any], action: dict[str,
     ctx = S["stack"][-1]
     if k == "shallows":
         _shallows(S, rng, ctx, typ == "pursue", ev)
+        return
+    if k == "passage":
+        if typ == "passage":
+            passage(S, rng, action["ship"], ctx.get("pmod", 0), ev)
+        else:
+            ev.append({"type": "passage_declined", "ship": pend["ships"][0]})
         return
     if k == "mine_order":
         ctx["tg"] = list(action["ships"])
@@ -850,6 +901,13 @@ def decide(S: State, rng: random.Random, pend: dict[str, Any], action: dict[str,
         _gi_apply_reaction(S, rng, ctx, action, cd, cid, ev)
     elif ctx["k"] == "bi":
         _bi_apply_reaction(S, rng, ctx, cd, cid, ev)
+    elif ctx["k"] == "ac":  # Reflag (R 3.3.32): hidden, the target is no longer legal
+        ctx["rxn"] += 1
+        t = ctx["tg"][0]
+        S["sh"][t]["rev"] = False
+        ev.append({"type": "hidden", "ship": t})
+        ev.append({"type": "action_cancelled", "card": ctx["c"], "ship": t})
+        ctx["st"] = "end"
     elif ctx["k"] == "mi":  # Minesweeper (A-33)
         ctx["rxn"] += 1
         ev.append({"type": "mines_swept", "seat": seat})

@@ -11,6 +11,8 @@ Decision kinds in ``S["pend"]["k"]`` and their actions, in the order listed by
   ``resupply`` (6.12), ``leave_refuge``, ``end_turn``.
 - ``attach`` / ``board`` / ``pursue`` / ``shallows`` (phasing), ``react`` / ``post`` (defender),
   ``reflag`` (whoever's ship was revealed): first ``done``/``pass``, then cards by id.
+- ``passage`` (the owner of a merchant or prize that survived an interception
+  undamaged, R 3.2.6): ``pass`` or ``passage {ship}``.
 - ``discard`` (phasing, 2+ committed cards): ``discard {top: [second, top]}`` for
   each ordered pair by ascending ids; ``mine_order`` (phasing): each order of the
   merchants, ``order_targets {ships}``.
