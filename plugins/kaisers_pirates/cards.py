@@ -157,6 +157,7 @@ def play(S: State, rng: random.Random, action: dict[str, Any], ev: Events) -> No
     c = action["card"]
     e = next(x for x in T["com"] if x["c"] == c)
     e["done"] = True
+    T["late"] = []  # a new card: defenders may answer earlier sinkings again afterwards
     cd = ACTIONS[c]
     t = cd["type"]
     tg = action.get("target")

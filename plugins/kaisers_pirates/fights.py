@@ -427,10 +427,22 @@ def _shallows(S: State, rng: random.Random, ctx: Ctx, pursue: bool, ev: Events) 
     ctx["st"] = "roll" if alive else "next"
 
 
+def _record_sinking(S: State, ctx: Ctx) -> None:
+    """Remember a sinking of the defender's merchant for Recalled and Mistaken Identity,
+    which may answer it "at any time after" in this turn (R 3.3.30, 3.3.23). Under
+    3.2.2 (``a39_strict``) a sinking in an attack already answered stays closed."""
+    T = S["T"]
+    is_open = not (S["o"]["a39_strict"] and ctx.get("rxn"))
+    T["sank"].append({"m": ctx["sunk"], "ship": ctx["ship"] if ctx["k"] == "gi" else None,
+                      "d": ctx["d"], "open": is_open})
+    ctx["sank_i"] = len(T["sank"]) - 1
+    T["late"].append(ctx["d"])  # just asked (the post window); again after the next card
+
+
 def _post_offers(S: State, ctx: Ctx) -> list[dict[str, Any]]:
     d = ctx["d"]
     allowed: dict[str, list[dict[str, Any]]] = {}
-    if S["o"]["a39_strict"] and ctx.get("rxn"):
+    if not S["T"]["sank"][ctx["sank_i"]]["open"]:
         return [PASS]
     if ctx["k"] == "gi" and _in_force(S, ctx["ship"], S["T"]["p"]):
         allowed["recalled"] = [{}]
@@ -443,6 +455,7 @@ def _post_offers(S: State, ctx: Ctx) -> list[dict[str, Any]]:
 def _post_apply(S: State, rng: random.Random, ctx: Ctx, action: dict[str, Any],
                 cd: dict[str, Any], cid: int | None, ev: Events) -> None:
     d, ph = ctx["d"], S["T"]["p"]
+    S["T"]["sank"][ctx["sank_i"]]["open"] = False  # one reaction per sinking
     ok, _c, _r = challenge(S, rng, ev, cd["type"], d, cd["ch"], 0, ph, cd["re"])
     if not ok:
         return
@@ -455,6 +468,77 @@ def _post_apply(S: State, rng: random.Random, ctx: Ctx, action: dict[str, Any],
     theirs = next(e for e in S["p"][ph]["vp"] if e.get("s") == sunk)
     mine["s"], theirs["s"] = theirs["s"], mine["s"]
     ev.append({"type": "swapped", "seat": d, "gave": action["swap"], "took": sunk})
+
+
+def _late_allowed(S: State, seat: int) -> dict[str, list[dict[str, Any]]]:
+    """What ``seat`` could still answer of this turn's sinkings of its merchants."""
+    T = S["T"]
+    ph = T["p"]
+    ships: list[int] = []
+    swaps: list[dict[str, Any]] = []
+    mine = sorted({e["s"] for e in S["p"][seat]["vp"] if e.get("h") == "sunk_m"})
+    for rec in T["sank"]:
+        if rec["d"] != seat or not rec["open"]:
+            continue
+        if rec["ship"] is not None and _in_force(S, rec["ship"], ph) and rec["ship"] not in ships:
+            ships.append(rec["ship"])
+        if any(e.get("s") == rec["m"] and e["h"] == "sunk_m" for e in S["p"][ph]["vp"]):
+            swaps += [{"swap": x, "took": rec["m"]} for x in mine]
+    allowed: dict[str, list[dict[str, Any]]] = {}
+    if ships:
+        allowed["recalled"] = [{"ship": x} for x in ships]
+    if swaps:
+        allowed["mistaken_identity"] = swaps
+    return allowed
+
+
+def late_seat(S: State) -> int | None:
+    """A defender to ask now whether he answers an earlier sinking (R 3.3.30, 3.3.23).
+
+    Asked after the sinking (the ``post`` window) and again after every later card
+    the phasing player plays, while a sinking can still be answered; asked whenever
+    his hand is not empty, like every reaction window. The phantom holds neither card.
+    """
+    T = S["T"]
+    for rec in T["sank"]:
+        d = rec["d"]
+        if d in T["late"] or (S["mode"] == "solo" and d == 1) or not S["p"][d]["hand"]:
+            continue
+        if _late_allowed(S, d):
+            return d
+    return None
+
+
+def late_offers(S: State, seat: int) -> list[dict[str, Any]]:
+    return _reaction_offers(S, seat, _late_allowed(S, seat))
+
+
+def late_apply(S: State, rng: random.Random, seat: int, action: dict[str, Any],
+               ev: Events) -> None:
+    """Recalled (the interceptor goes home) or Mistaken Identity, later in the turn."""
+    T = S["T"]
+    T["late"].append(seat)
+    if action["type"] != "react":
+        return
+    cid = action["card"]
+    cd = ACTIONS[cid]
+    _react_card(S, seat, cid, ev, **{k: v for k, v in action.items() if k not in ("type", "card")})
+    ph = T["p"]
+    for rec in T["sank"]:  # one reaction per sinking
+        if rec["d"] == seat and (rec["ship"] == action.get("ship") if cd["type"] == "recalled"
+                                 else rec["m"] == action["took"]):
+            rec["open"] = False
+    ok, _c, _r = challenge(S, rng, ev, cd["type"], seat, cd["ch"], 0, ph, cd["re"])
+    if not ok:
+        return
+    if cd["type"] == "recalled":
+        to_used(S, action["ship"], ev, "recalled")
+        return
+    mine = next(e for e in S["p"][seat]["vp"] if e.get("s") == action["swap"]
+                and e["h"] == "sunk_m")
+    theirs = next(e for e in S["p"][ph]["vp"] if e.get("s") == action["took"])
+    mine["s"], theirs["s"] = theirs["s"], mine["s"]
+    ev.append({"type": "swapped", "seat": seat, "gave": action["swap"], "took": action["took"]})
 
 
 # ---------------------------------------------------------------------------
@@ -755,6 +839,7 @@ def step(S: State, rng: random.Random, ev: Events) -> None:
             if k == "gi":
                 ctx["sunk"] = ctx["tg"][ctx["i"]]
             ctx["st"] = "mnext" if k == "mi" else ("next" if k == "gi" else "end")
+            _record_sinking(S, ctx)
             if _has_hand(S, ctx["d"]):
                 S["pend"] = {"k": "post", "s": ctx["d"]}
         elif st == "passage":  # R 3.2.6: the owner *may* try Passage ("può")

@@ -196,6 +196,8 @@ def game_describe_action(state: dict[str, Any], seat: int, action: dict[str, Any
             bits.append(f"keeping only {_ship(action['keep'])}")
         if "swap" in action:
             bits.append(f"swapping in {_ship(action['swap'])}")
+        if "took" in action:
+            bits.append(f"for {_ship(action['took'])}")
         if "ship" in action:
             bits.append(f"on {_ship(action['ship'])}")
         return " ".join(bits)

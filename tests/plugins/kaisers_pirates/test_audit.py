@@ -285,3 +285,98 @@ def test_3_2_6_a_surviving_prize_may_choose_passage() -> None:
     assert S["pend"] == {"k": "passage", "s": 1, "ships": [inv]}
     act(S, {"type": "pass"})
     assert inv in S["p"][1]["ger"]  # kept afloat: it scores double at the round's end
+
+
+# ---------------------------------------------------------------------------
+# 3.1.5 each defender discards his reactions in the order he chooses
+# ---------------------------------------------------------------------------
+
+
+def test_3_1_5_each_defender_orders_his_reaction_discards() -> None:
+    S = table(3, forces=FORCES, hands={0: ["fair_seas", "breakout"],
+                                       1: ["slim_pickings", "slim_pickings"]})
+    fs, bo = _card(S, 0, "fair_seas"), _card(S, 0, "breakout")
+    commit(S, fs, "icpt", sid("Leipzig"))
+    commit(S, bo, "icpt", sid("Leopard"))
+    act(S, {"type": "done"})
+    sp1, sp2 = sorted(S["p"][1]["hand"])
+    act(S, {"type": "play", "card": fs, "target": sid("Bowes Castle")})
+    act(S, {"type": "react", "card": sp1})  # one merchant only: the interception ends
+    act(S, {"type": "play", "card": bo, "target": sid("Invercoe")})
+    act(S, {"type": "react", "card": sp2})
+    act(S, {"type": "end_turn"})
+    act(S, {"type": "discard", "top": [fs, bo]})  # the phasing player first
+    assert S["pend"] == {"k": "discard", "s": 1}  # then the defender
+    assert GAME.legal_actions(S, 1) == [{"type": "discard", "top": [sp1, sp2]},
+                                        {"type": "discard", "top": [sp2, sp1]}]
+    act(S, {"type": "discard", "top": [sp2, sp1]})
+    assert S["adisc"][-4:] == [fs, bo, sp2, sp1]  # sp1 on top
+    assert S["turn"] == 1
+    check_cards(S)
+
+
+# ---------------------------------------------------------------------------
+# 3.3.30 Recalled and 3.3.23 Mistaken Identity "at any time after" the sinking
+# ---------------------------------------------------------------------------
+
+
+def _sink_then_play_another(hand1: list[str]) -> dict:
+    """Leipzig sinks Mount Temple; the defender lets the moment pass; another card follows."""
+    S = table(3, forces=CARD_FORCES, hands={0: ["fair_seas", "breakout"], 1: hand1})
+    fs, bo = _card(S, 0, "fair_seas"), _card(S, 0, "breakout")
+    commit(S, fs, "icpt", sid("Leipzig"))
+    commit(S, bo, "act")
+    act(S, {"type": "done"})
+    act(S, {"type": "play", "card": fs, "target": sid("Mount Temple")})
+    while S["pend"]["k"] in ("attach", "board"):  # the upright Breakout is no Assist
+        act(S, {"type": "done"})
+    act(S, {"type": "pass"}, Dice(*R(SHIPS[sid("Leipzig")]["att"], 10), *R([10], 2)))
+    assert S["pend"] == {"k": "post", "s": 1}
+    act(S, {"type": "pass"})  # not right after the sinking
+    assert S["pend"] == {"k": "resolve", "s": 0}  # no second question at once
+    act(S, {"type": "play", "card": bo}, Dice((10, 1), (8, 8)))  # Breakout fails
+    assert S["pend"] == {"k": "late", "s": 1}  # after the next card: again
+    return S
+
+
+def test_3_3_30_recalled_at_any_time_after_the_sinking() -> None:
+    S = _sink_then_play_another(["recalled", "damage_control"])
+    rc = _card(S, 1, "recalled")
+    leipzig = sid("Leipzig")
+    assert {"type": "react", "card": rc, "ship": leipzig} in GAME.legal_actions(S, 1)
+    ev = act(S, {"type": "react", "card": rc, "ship": leipzig}, Dice((10, 9), (6, 1), (10, 2)))
+    assert of(ev, "ship_removed")[0] == {"type": "ship_removed", "ship": leipzig,
+                                         "why": "recalled"}
+    assert S["p"][0]["vp"][0]["s"] == sid("Mount Temple")  # the sinking stands
+    assert S["pend"] == {"k": "resolve", "s": 0}
+    act(S, {"type": "end_turn"})
+    check_cards(S)
+
+
+def test_3_3_23_mistaken_identity_at_any_time_after_the_sinking() -> None:
+    S = _sink_then_play_another(["mistaken_identity", "damage_control"])
+    lovat = sid("Lovat")  # a merchant seat 1 sank in an earlier turn
+    S["p"][0]["mer"].remove(lovat)
+    S["sh"][lovat] = None
+    S["p"][1]["vp"].append({"s": lovat, "m": 1, "h": "sunk_m"})
+    mi = _card(S, 1, "mistaken_identity")
+    took = sid("Mount Temple")
+    action = {"type": "react", "card": mi, "swap": lovat, "took": took}
+    assert action in GAME.legal_actions(S, 1)
+    assert "for Mount Temple" in GAME.describe(S, 1, action)
+    act(S, action, Dice((10, 9), (6, 1), (10, 1)))
+    assert S["p"][0]["vp"] == [{"s": lovat, "m": 1, "h": "sunk_m"}]
+    assert {"s": took, "m": 1, "h": "sunk_m"} in S["p"][1]["vp"]
+
+
+def test_3_2_2_a_sinking_already_answered_stays_closed() -> None:
+    S = _sink_then_play_another(["recalled", "mistaken_identity"])
+    lovat = sid("Lovat")
+    S["p"][0]["mer"].remove(lovat)
+    S["sh"][lovat] = None
+    S["p"][1]["vp"].append({"s": lovat, "m": 1, "h": "sunk_m"})
+    rc, mi = _card(S, 1, "recalled"), _card(S, 1, "mistaken_identity")
+    act(S, {"type": "react", "card": rc, "ship": sid("Leipzig")}, Dice((10, 1), (6, 1), (10, 9)))
+    assert sid("Leipzig") in S["p"][0]["ger"]  # the recall failed
+    assert S["pend"] == {"k": "resolve", "s": 0}  # and the sinking is answered: no more
+    assert mi in S["p"][1]["hand"]
