@@ -380,7 +380,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from .screen import Screen, result_line, seat_names
+    from .screen import Screen, result_line
     from .terminal import TerminalDecider
 
     host, port, args.table = _resolve_table(args)
@@ -393,6 +393,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         if game_id not in registry:
             raise CliError(f"table {args.table} plays {game_id!r}, which is not installed here "
                            f"(installed: {', '.join(sorted(registry.games))})")
+        if screens and screens[0].seat == seat and screens[0].game.id == game_id:
+            return TerminalDecider(screens[0])  # back after a drop: keep the events seen
         screen = Screen(registry[game_id], seat, console)
         screen.notice = sat[0] if sat else ""
         screens[:] = [screen]
@@ -425,9 +427,8 @@ def cmd_play(args: argparse.Namespace) -> int:
               if not args.spectate else f"\nStopped watching table {plan.table}.",
               file=sys.stderr)
         return 130
-    screen = screens[0] if screens else None
-    if screen is not None and screen.update is not None and held.scores is not None:
-        console.print(result_line(held.scores, held.seat, seat_names(screen.update)))
+    if not screens and held.scores is not None:  # the game had ended before we sat down
+        console.print(result_line(held.scores, held.seat, []))
     return 0
 
 
