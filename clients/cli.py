@@ -559,6 +559,11 @@ def explain(exc: BaseException, args: argparse.Namespace | None = None) -> str |
         where = f" at 127.0.0.1:{DEFAULT_PORT}"
     if isinstance(exc, CliError):
         return str(exc)
+    if isinstance(exc, OSError) and exc.__cause__ is not None:
+        # trio.open_tcp_stream: "all attempts to connect ... failed", the reasons inside
+        causes = _leaves(exc.__cause__)
+        if causes and all(isinstance(c, ConnectionRefusedError) for c in causes):
+            exc = causes[0]
     if isinstance(exc, ConnectionRefusedError):
         return (f"cannot reach a peer{where} (connection refused): start one with "
                 f"`lantable host`, or give --connect HOST:PORT or --discover")
@@ -574,8 +579,7 @@ def explain(exc: BaseException, args: argparse.Namespace | None = None) -> str |
         return str(exc)
     if isinstance(exc, RequestError):
         hint = {
-            "no_such_game": " (a game installed after the peer started needs the peer "
-                            "restarted: stop `lantable host` and start it again)",
+            "no_such_game": _no_game_hint(getattr(args, "game", None)),
             "no_such_table": " (list the tables with `lantable peers`)",
             "bad_token": " (that token is not valid at this peer)",
             "seat_taken": " (choose another --seat, or leave it out)",
@@ -591,6 +595,13 @@ def explain(exc: BaseException, args: argparse.Namespace | None = None) -> str |
     if type(exc).__name__ in ("JournalFailed", "BadOptions"):
         return str(exc)
     return None
+
+
+def _no_game_hint(game: str | None) -> str:
+    if game and game in load_registry():
+        return (f" ({game} is installed here but the peer started before it: stop "
+                f"`lantable host` and start it again)")
+    return " (install the game on the peer's machine, then restart `lantable host`)"
 
 
 class _Parser(argparse.ArgumentParser):
