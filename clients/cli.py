@@ -445,6 +445,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     players = args.players or lo
     if not lo <= players <= hi:
         raise CliError(f"{game.id} takes {lo}-{hi} players, not {players}")
+    if args.strategy is None:  # greedy where the game allows it
+        args.strategy = "greedy" if game.has_sampler else "random"
+        if not game.has_sampler and not (args.quiet or args.json):
+            print(f"{game.id} has no game_sample_state: the bots play random", file=sys.stderr)
     _check_strategy(game, args.strategy)
     temp = None if args.db else tempfile.mkdtemp(prefix="lantable-demo-")
     db = args.db or os.path.join(temp, "journal.sqlite")
@@ -735,7 +739,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=None,
                    help="number of bots (default: the game's minimum)")
     p.add_argument("--seed", type=int, default=7, help="the table's seed")
-    p.add_argument("--strategy", choices=STRATEGIES, default="greedy", help="how the bots play")
+    p.add_argument("--strategy", choices=STRATEGIES, default=None,
+                   help="how the bots play (default: greedy, or random for a game without "
+                        "game_sample_state)")
     p.add_argument("--budget", type=float, default=None,
                    help="mcts: seconds per decision (default: 200 iterations)")
     p.add_argument("--option", type=_option, action="append", default=[], metavar="K=V",
