@@ -4,7 +4,12 @@ client must get a clear answer and leave every table, and the host, as they were
 from __future__ import annotations
 
 import random
+import signal
 import socket
+import sqlite3
+import subprocess
+import sys
+import time
 
 import pytest
 import trio
@@ -354,3 +359,153 @@ async def test_finding_5_a_client_that_never_reads_is_dropped_at_the_byte_bound(
         while running.peer.connections:
             await trio.sleep(0.02)
     sock.close()
+
+
+# -- 8. shutdown -----------------------------------------------------------------------
+
+LANTABLE = [sys.executable, "-m", "lantable.clients.cli"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_finding_8_a_signal_stops_the_host_gently(tmp_path, signum):
+    """Clients hear ``shutting_down``, the journal is closed (its WAL file folded in and
+    removed), and the process exits 0 within 2 s."""
+    db = tmp_path / "journal.sqlite"
+    port = _free_port()
+    host = subprocess.Popen([*LANTABLE, "host", "--bind", "127.0.0.1", "--port", str(port),
+                             "--db", str(db), "--no-discovery"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "listening on" in host.stdout.readline()
+        sock = socket.create_connection(("127.0.0.1", port))
+        sock.sendall(encode_frame({"t": "hello", "proto": 1, "name": "stayer"}))
+        sock.sendall(encode_frame({"t": "create", "id": 1, "game": "race", "seats": 2}))
+        sock.settimeout(5)
+        received = b""
+        while received.count(b"created") < 1:
+            received += sock.recv(65536)
+        started = time.monotonic()
+        host.send_signal(signum)
+        while chunk := sock.recv(65536):
+            received += chunk
+        assert host.wait(timeout=5) == 0
+        assert time.monotonic() - started < 2.0
+        assert b"shutting_down" in received
+        stderr = host.stderr.read()
+        assert "Traceback" not in stderr and "stopped" in stderr
+        assert not (tmp_path / "journal.sqlite-wal").exists()  # closed cleanly
+    finally:
+        host.kill()
+        host.wait()
+
+
+class _FullDisk:
+    """Stands for the journal's SQLite connection on a full disk: commits fail."""
+
+    def __init__(self, db):
+        self._db = db
+
+    def __getattr__(self, name):
+        return getattr(self._db, name)
+
+    def execute(self, sql, *args):
+        if sql == "COMMIT":
+            raise sqlite3.OperationalError("database or disk is full")
+        return self._db.execute(sql, *args)
+
+
+async def test_finding_8_a_full_disk_is_told_to_clients(registry, tmp_path, raw_client):
+    from lantable.host.journal import JournalFailed
+    from lantable.host.peer import serve_peer
+
+    frames = []
+    try:
+        async with trio.open_nursery() as nursery:
+            running = await nursery.start(lambda task_status: serve_peer(
+                registry=registry, db=str(tmp_path / "j.sqlite"), bind="127.0.0.1", port=0,
+                task_status=task_status))
+            raw = await _session(raw_client, running.port)
+            running.peer.journal._db = _FullDisk(running.peer.journal._db)
+            await raw.send_map({"t": "create", "id": 1, "game": "tally", "seats": 2})
+            frames = await raw.read_all()
+    except* JournalFailed:
+        pass
+    else:
+        raise AssertionError("the host should stop when its journal fails")
+    assert [f.get("code") for f in frames] == ["shutting_down"]
+    assert "disk is full" in frames[0]["message"]
+
+
+# -- 9. a damaged journal --------------------------------------------------------------
+
+
+def _journal_with_tables(path, n: int = 3) -> list[str]:
+    from lantable.host.journal import Journal
+
+    journal = Journal(path)
+    ids = [f"t{i}" for i in range(n)]
+    for i, table_id in enumerate(ids):
+        journal.create_table(table_id, "tally", "1", 1, {"target": 5, "bugs": False, "pad": 0}, i)
+        journal.take_seat(table_id, 0, "ann", f"token{i}")
+        journal.set_status(table_id, "playing")
+        journal.append(table_id, 1, 0, {"type": "add", "n": 1}, [])
+    journal.close()
+    return ids
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "zeroed", "future"])
+def test_finding_9_a_damaged_journal_is_named_with_what_to_do(tmp_path, damage):
+    from lantable.host.journal import Journal, JournalDamaged
+
+    path = tmp_path / "journal.sqlite"
+    _journal_with_tables(path)
+    data = path.read_bytes()
+    if damage == "garbage":
+        path.write_bytes(b"this is not a database\n" * 100)
+    elif damage == "truncated":
+        path.write_bytes(data[:50])
+    elif damage == "zeroed":
+        path.write_bytes(b"\0" * 4096 + data[4096:])
+    else:
+        with sqlite3.connect(path) as con:
+            con.execute("UPDATE meta SET value='99' WHERE key='schema'")
+    with pytest.raises(JournalDamaged) as info:
+        Journal(path)
+    text = str(info.value)
+    assert str(path) in text
+    assert ("newer lantable" in text) if damage == "future" else ("mv " in text)
+    assert path.exists()
+
+
+def test_finding_9_the_cli_says_so_without_a_traceback(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    path.write_bytes(b"\x00garbage" * 500)
+    done = subprocess.run([*LANTABLE, "host", "--bind", "127.0.0.1", "--port", "0", "--db",
+                           str(path), "--no-discovery"], capture_output=True, text=True,
+                          timeout=30)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert f"error: journal {path} cannot be read" in done.stderr
+
+
+async def test_finding_9_one_corrupt_table_does_not_stop_the_others(registry, tmp_path, caplog):
+    from lantable.host.journal import Journal
+    from lantable.host.peer import Peer
+
+    path = tmp_path / "journal.sqlite"
+    ids = _journal_with_tables(path, 4)
+    with sqlite3.connect(path) as con:
+        con.execute("UPDATE tables SET options=x'c1c1' WHERE id='t1'")
+        con.execute("UPDATE actions SET action=x'c1' WHERE table_id='t2'")
+    peer = Peer(registry=registry, journal=Journal(path), name="p")
+    peer.restore_tables()
+    assert sorted(peer.tables) == [ids[0], ids[3]]
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 2 and all(str(path) in e and "skipped" in e for e in errors)
+    assert not any(r.exc_info for r in caplog.records if r.levelname == "ERROR")
