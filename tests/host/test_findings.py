@@ -7,9 +7,11 @@ import random
 import signal
 import socket
 import sqlite3
+import struct
 import subprocess
 import sys
 import time
+from functools import partial
 
 import pytest
 import trio
@@ -230,7 +232,6 @@ async def test_finding_7_padded_actions_are_refused_and_the_journal_stays_small(
 
 
 async def test_finding_7_no_request_frame_over_the_request_limit_is_buffered(peer, raw_client):
-    import struct
 
     raw = await _session(raw_client, peer.port)
     await raw.send_bytes(struct.pack(">I", DEFAULT_LIMITS.max_request_bytes + 1))
@@ -509,3 +510,62 @@ async def test_finding_9_one_corrupt_table_does_not_stop_the_others(registry, tm
     errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert len(errors) == 2 and all(str(path) in e and "skipped" in e for e in errors)
     assert not any(r.exc_info for r in caplog.records if r.levelname == "ERROR")
+
+
+# -- 10. discovery survives strangers ------------------------------------------------
+
+
+async def _stranger(nursery, behaviour: str) -> int:
+    """A TCP server on loopback that misbehaves as ``behaviour`` says; its port."""
+
+    async def serve(stream: trio.SocketStream) -> None:
+        if behaviour == "reset":
+            stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                     struct.pack("ii", 1, 0))
+            await stream.aclose()
+        elif behaviour == "http":
+            await stream.receive_some(1024)
+            await stream.send_all(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+            await stream.aclose()
+        elif behaviour == "wrong-frame":
+            await stream.send_all(encode_frame({"t": "pong", "id": 1}))
+            await trio.sleep(0.2)
+            await stream.aclose()
+        elif behaviour == "old-version":
+            await stream.send_all(encode_frame({"t": "error", "code": "version_unsupported",
+                                                "message": "I speak 7 only"}))
+            await stream.aclose()
+        else:  # silent
+            await trio.sleep(30)
+
+    listeners = await nursery.start(partial(trio.serve_tcp, serve, 0, host="127.0.0.1"))
+    return listeners[0].socket.getsockname()[1]
+
+
+async def test_finding_10_peers_shows_strangers_as_unreachable(peer, nursery, monkeypatch):
+    from lantable.clients import lan
+    from lantable.host.discovery_records import PeerInfo
+
+    monkeypatch.setattr(lan, "FETCH_TIMEOUT", 1.0)
+    infos = [PeerInfo(instance="good", name="good", peer_id="g", addresses=("127.0.0.1",),
+                      port=peer.port, proto=1, games=("tally",), open_tables=0)]
+    for behaviour in ("reset", "http", "wrong-frame", "old-version", "silent"):
+        port = await _stranger(nursery, behaviour)
+        infos.append(PeerInfo(instance=behaviour, name=behaviour, peer_id=behaviour,
+                              addresses=("127.0.0.1",), port=port, proto=1, games=(),
+                              open_tables=0))
+
+    async def found(**kwargs):
+        return infos
+
+    monkeypatch.setattr("lantable.host.discovery.find_peers", found)
+    peers = await lan.lan_peers(0.1, None)
+    by_name = {p["name"]: p for p in peers}
+    assert by_name["good"]["error"] is None and by_name["good"]["tables"] == []
+    for behaviour in ("reset", "http", "wrong-frame", "old-version", "silent"):
+        assert by_name[behaviour]["error"], behaviour
+        assert by_name[behaviour]["tables"] is None
+    text = lan.format_peers(peers)
+    assert text.count("unreachable:") == 5 and "Traceback" not in text
+    assert await lan.find_peer(name=None, timeout=0.1, interfaces=None) == ("127.0.0.1",
+                                                                            peer.port)
