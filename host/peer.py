@@ -260,6 +260,7 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
                 limits=limits)
     for err in registry.errors:
         LOGGER.error("game plugin %s not loaded: %s", err.plugin, err)
+    _raise_file_limit(limits.max_connections + 64)  # journal, discovery, listeners
     instrument = FlushAtBatchEnd()
     trio.lowlevel.add_instrument(instrument)
     try:
@@ -304,6 +305,26 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
     finally:
         trio.lowlevel.remove_instrument(instrument)
         journal.close()
+
+
+def _raise_file_limit(wanted: int) -> None:
+    """Let the process open ``wanted`` files if the hard limit allows (a common soft
+    limit, 1024, is below ``max_connections``); where it does not, say so once."""
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return
+    new = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+    except (ValueError, OSError):
+        new = soft
+    if new < wanted:
+        LOGGER.warning("this process may open %d files; --max-connections needs about %d",
+                       new, wanted)
 
 
 async def serve_until_signalled(*, task_status: trio.TaskStatus[RunningPeer] =
