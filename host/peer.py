@@ -183,6 +183,7 @@ class RunningPeer:
     peer: Peer
     listeners: list[trio.SocketListener]
     _accepting: trio.CancelScope = field(default_factory=trio.CancelScope)
+    _accepted: trio.Event = field(default_factory=trio.Event)  # set when accepting ended
     _advertising: trio.CancelScope = field(default_factory=trio.CancelScope)
     _advertised: trio.Event = field(default_factory=trio.Event)  # set when discovery ended
     _stopping: bool = False
@@ -211,6 +212,7 @@ class RunningPeer:
 
         with trio.CancelScope(shield=True), trio.move_on_after(STOP_TIMEOUT):
             self._accepting.cancel()
+            await self._accepted.wait()  # then close: never under a pending accept()
             for listener in self.listeners:
                 await listener.aclose()
             self._advertising.cancel()  # the goodbye goes out while clients are told
@@ -277,14 +279,18 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
                 raise failure
 
             nursery.start_soon(stop_if_journal_fails)
+            nursery.start_soon(_give_back_memory, peer)
             LOGGER.info("peer %s (%s) listening on %s", peer.name, peer.peer_id, running.addresses)
 
             async def handler(stream: trio.SocketStream) -> None:
                 await handle_connection(stream, peer)
 
             async def accept() -> None:
-                with running._accepting:
-                    await trio.serve_listeners(handler, listeners, handler_nursery=nursery)
+                try:
+                    with running._accepting:
+                        await trio.serve_listeners(handler, listeners, handler_nursery=nursery)
+                finally:
+                    running._accepted.set()
 
             nursery.start_soon(accept)
             if discovery is not None:
@@ -305,6 +311,33 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
     finally:
         trio.lowlevel.remove_instrument(instrument)
         journal.close()
+
+
+TRIM_EVERY: Final = 10.0  # seconds between checks for freed memory to give back
+
+
+async def _give_back_memory(peer: Peer) -> None:
+    """Hand freed heap memory back to the system after a crowd leaves.
+
+    A thousand connections (spectators, a flood) each leave buffers behind; Python
+    frees them, but glibc keeps the pages, so the host's RSS stayed at its peak. When
+    the connection count has fallen well below its recent peak, ``malloc_trim`` returns
+    what is free (a few milliseconds, at most every ``TRIM_EVERY`` seconds).
+    """
+    try:
+        import ctypes
+
+        trim = ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # not glibc
+        return
+    peak = 0
+    while True:
+        await trio.sleep(TRIM_EVERY)
+        now = sum(peer.connections.values())
+        if peak - now >= 64:
+            trim(0)
+            peak = now
+        peak = max(peak, now)
 
 
 def _raise_file_limit(wanted: int) -> None:

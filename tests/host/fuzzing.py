@@ -121,8 +121,10 @@ class Closed(Exception):
 class Wire:
     """One connection: send frames, read frames (raw maps) with a timeout."""
 
-    def __init__(self, port: int, timeout: float = REPLY_TIMEOUT) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    def __init__(self, port: int, timeout: float = REPLY_TIMEOUT, source: str | None = None
+                 ) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout,
+                                             source_address=(source, 0) if source else None)
         self.buf = b""
         self.timeout = timeout
 
@@ -153,6 +155,26 @@ class Wire:
     def close(self) -> None:
         with contextlib.suppress(OSError):
             self.sock.close()
+
+
+def welcomed(port: int, name: str, timeout: float = REPLY_TIMEOUT, wait: float = 20.0) -> Wire:
+    """A connection past its hello; retried while the host is full (a flood's
+    connections take a moment to be cleaned up after they close)."""
+    deadline = time.monotonic() + wait
+    while True:
+        w = Wire(port, timeout=timeout)
+        try:
+            w.send(frame({"t": "hello", "proto": 1, "name": name}))
+            msg = w.next()
+            if msg["t"] == "welcome":
+                return w
+            if msg.get("code") != "too_many_connections" or time.monotonic() > deadline:
+                raise RuntimeError(f"hello refused: {msg}")
+        except (Closed, OSError):
+            if time.monotonic() > deadline:
+                raise
+        w.close()
+        time.sleep(0.1)
 
 
 # ---------------------------------------------------------------------------
@@ -188,9 +210,10 @@ def _valid(name: str, hint: Any) -> st.SearchStrategy[Any]:
     if name == "game":
         return st.sampled_from(["race", "race", "manila", "kaisers-pirates", "chess", ""])
     if name == "seats":
-        return st.one_of(st.integers(1, 5), st.sampled_from([0, -1, 10**7, 2**64 - 1]))
+        return st.one_of(st.integers(1, 4), st.integers(1, 4),
+                         st.sampled_from([0, -1, 10**7, 2**64 - 1]))
     if name == "options":
-        return st.one_of(st.none(), st.just({}), st.just({"target": 6}),
+        return st.one_of(st.none(), st.none(), st.none(), st.just({}), st.just({"target": 6}),
                          st.just({"target": 6.0}), st.just({"max_step": 9}),
                          st.dictionaries(st.text(max_size=10), _plain(3), max_size=3))
     if name == "name":
@@ -481,14 +504,20 @@ def bot_game_finished(bots: subprocess.Popen, timeout: float = 120) -> bool:
 # ---------------------------------------------------------------------------
 
 
-def flood_connections(port: int, count: int) -> Counter:
-    """Open ``count`` connections at once (hello each), then close them all."""
+def source(i: int, spread: int) -> str | None:
+    """A loopback source address (127.0.0.2 ...) to look like ``spread`` machines."""
+    return None if spread <= 1 else f"127.0.0.{2 + i % spread}"
+
+
+def flood_connections(port: int, count: int, spread: int = 1) -> Counter:
+    """Open ``count`` connections at once (hello each), from ``spread`` loopback
+    addresses, then close them all."""
     seen: Counter = Counter()
     socks = []
     try:
         for i in range(count):
             try:
-                w = Wire(port, timeout=5)
+                w = Wire(port, timeout=5, source=source(i, spread))
                 w.send(frame({"t": "hello", "proto": 1, "name": f"c{i}"}))
                 msg = w.next()
                 seen[msg.get("code") or msg["t"]] += 1
@@ -540,17 +569,26 @@ def flood_spectators(port: int, table: str, count: int) -> Counter:
     return seen
 
 
-def flood_partial_frames(port: int, count: int, size: int = 60_000) -> list[Wire]:
+def flood_partial_frames(port: int, count: int, size: int = 60_000, spread: int = 1
+                         ) -> tuple[list[Wire], Counter]:
     """``count`` connections that each send hello and then half of a large frame; the
-    caller closes them (or lets the frame timeout do it)."""
-    wires = []
+    caller closes them (or lets the frame timeout do it). Also returns the hellos'
+    answers by code (``welcome``, ``too_many_connections``)."""
+    wires, seen = [], Counter()
     for i in range(count):
-        w = Wire(port)
-        w.send(frame({"t": "hello", "proto": 1, "name": f"p{i}"}))
-        w.next()
-        w.send(HEADER.pack(size) + b"\x81" + b"\0" * (size // 2))
-        wires.append(w)
-    return wires
+        try:
+            w = Wire(port, source=source(i, spread))
+            w.send(frame({"t": "hello", "proto": 1, "name": f"p{i}"}))
+            msg = w.next()
+            seen[msg.get("code") or msg["t"]] += 1
+            if msg["t"] != "welcome":
+                w.close()
+                continue
+            w.send(HEADER.pack(size) + b"\x81" + b"\0" * (size // 2))
+            wires.append(w)
+        except (Closed, OSError, TimeoutError) as exc:
+            seen[type(exc).__name__] += 1
+    return wires, seen
 
 
 def flood_unread(port: int, count: int, requests: int) -> list[socket.socket]:

@@ -79,8 +79,7 @@ def test_fuzz_structured_frames_get_their_documented_answer(host, known):
         assert counts.failures[failures:] == []
 
     run()
-    assert counts.frames > 200 and counts.errors and counts.replies["accepted"] + \
-        counts.replies["created"] > 0, counts
+    assert counts.frames > 200 and len(counts.errors) >= 5, counts
     assert fuzzing.bot_game_finished(bots)
     _check_host(host)
 
@@ -166,7 +165,7 @@ def test_exhaust_spectators(host):
 def test_exhaust_partial_frames_and_idle_connections(host):
     bots = fuzzing.start_bot_game(host.port, seed=5)
     before = host.rss()
-    wires = fuzzing.flood_partial_frames(host.port, 40)
+    wires, _ = fuzzing.flood_partial_frames(host.port, 40)
     codes = []
     for w in wires:
         try:
