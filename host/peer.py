@@ -111,6 +111,24 @@ class Peer:
             self._retire(table)
         self._changed()
 
+    def close_abandoned(self, now: float) -> int:
+        """Close the waiting tables nobody has sat at for ``limits.waiting_ttl`` seconds
+        (trio time ``now``); how many were closed."""
+        closed = 0
+        for table in list(self.tables.values()):
+            if table.status != WAITING or any(s.token for s in table.seats):
+                table.empty_since = None
+                continue
+            if table.empty_since is None:
+                table.empty_since = now
+            elif now - table.empty_since >= self.limits.waiting_ttl:
+                table.close_abandoned()
+                del self.tables[table.id]
+                closed += 1
+        if closed:
+            self._changed()
+        return closed
+
     def _retire(self, table: Table) -> None:
         self.finished[table.id] = table
         while len(self.finished) > self.limits.keep_finished:
@@ -280,6 +298,7 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
 
             nursery.start_soon(stop_if_journal_fails)
             nursery.start_soon(_give_back_memory, peer)
+            nursery.start_soon(_close_abandoned_tables, peer)
             LOGGER.info("peer %s (%s) listening on %s", peer.name, peer.peer_id, running.addresses)
 
             async def handler(stream: trio.SocketStream) -> None:
@@ -311,6 +330,14 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
     finally:
         trio.lowlevel.remove_instrument(instrument)
         journal.close()
+
+
+async def _close_abandoned_tables(peer: Peer) -> None:
+    """Sweep the lobby for abandoned waiting tables, a few times per ``waiting_ttl``."""
+    every = min(max(peer.limits.waiting_ttl / 4, 0.05), 30.0)
+    while True:
+        peer.close_abandoned(trio.current_time())
+        await trio.sleep(every)
 
 
 TRIM_EVERY: Final = 10.0  # seconds between checks for freed memory to give back

@@ -157,12 +157,13 @@ class Wire:
             self.sock.close()
 
 
-def welcomed(port: int, name: str, timeout: float = REPLY_TIMEOUT, wait: float = 20.0) -> Wire:
+def welcomed(port: int, name: str, timeout: float = REPLY_TIMEOUT, wait: float = 20.0,
+             source: str | None = None) -> Wire:
     """A connection past its hello; retried while the host is full (a flood's
     connections take a moment to be cleaned up after they close)."""
     deadline = time.monotonic() + wait
     while True:
-        w = Wire(port, timeout=timeout)
+        w = Wire(port, timeout=timeout, source=source)
         try:
             w.send(frame({"t": "hello", "proto": 1, "name": name}))
             msg = w.next()

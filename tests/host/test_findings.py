@@ -298,6 +298,26 @@ async def test_finding_2_tables_per_client_and_per_peer_are_capped(make_peer):
         assert info.value.code == "too_many_tables" and "this peer" in str(info.value)
 
 
+async def test_finding_2_abandoned_waiting_tables_close_and_free_the_limits(make_peer):
+    running = await make_peer(DEFAULT_LIMITS.replace(max_tables_per_client=2, waiting_ttl=0.3))
+    async with open_client("127.0.0.1", running.port, name="a") as a, \
+            open_client("127.0.0.1", running.port, name="watcher") as w:
+        empty = await a.create("tally", 2)
+        seated = await a.create("tally", 2)
+        await a.join(seated)
+        await w.join(empty, spectate=True)
+        with pytest.raises(RequestError) as info:
+            await a.create("tally", 2)
+        assert info.value.code == "too_many_tables"
+        with trio.fail_after(5):
+            while empty in running.peer.tables:
+                await trio.sleep(0.05)
+        assert seated in running.peer.tables  # a table someone sat at stays
+        assert empty not in [t["id"] for t in await w.list_tables()]
+        assert await a.create("tally", 2)
+    assert running.peer.journal.table(empty).status == "abandoned"
+
+
 # -- 5. memory held by slow or idle clients ------------------------------------------
 
 
