@@ -20,15 +20,30 @@ import lantable.plugins.kaisers_pirates as kaisers_pirates
 from lantable.clients.client import RequestError, open_client
 from lantable.host import table as table_module
 from lantable.host.limits import DEFAULT_LIMITS
-from lantable.plugins import load_registry
+from lantable.plugins import hookimpl, load_registry
 from lantable.protocol import Hello, ListTables, encode_frame
 
 from .conftest import Tally
 
 
+class SetView(Tally):
+    """Tally whose view holds a set while the counter is odd: not msgpack data."""
+
+    @hookimpl
+    def game_info(self):
+        return {**super().game_info(), "id": "setview"}
+
+    @hookimpl
+    def game_view(self, state, seat):
+        view = super().game_view(state, seat)
+        if state["counter"] % 2:
+            view["odd"] = {1, 2}
+        return view
+
+
 @pytest.fixture
 def registry():
-    return load_registry(autoload=False, plugins={"tally": Tally(),
+    return load_registry(autoload=False, plugins={"tally": Tally(), "setview": SetView(),
                                                   "kaisers-pirates": kaisers_pirates})
 
 
@@ -146,6 +161,25 @@ async def test_finding_4_an_update_too_large_to_encode_is_a_host_error(peer, raw
     reply = await raw.next_map()
     assert reply["t"] == "accepted" and reply["seq"] == 1
     assert table.status == "playing"
+
+
+async def test_finding_4_an_unencodable_update_is_a_host_error(peer, raw_client):
+    async with open_client("127.0.0.1", peer.port, name="maker") as a:
+        table_id = await a.create("setview", 1, {"target": 5}, seed=1)
+    raw = await _session(raw_client, peer.port)
+    await raw.send_map({"t": "join", "id": 1, "table": table_id})
+    assert (await raw.next_map())["t"] == "joined"
+    assert (await raw.next_map())["t"] == "update"  # counter 0: fine
+    await raw.send_map({"t": "act", "id": 2, "table": table_id, "action": {"type": "add", "n": 1}})
+    frames = [await raw.next_map(), await raw.next_map()]
+    assert frames[0]["t"] == "accepted"
+    assert frames[1]["t"] == "error" and frames[1]["code"] == "internal"
+    table = peer.peer.table(table_id)
+    assert table.status == "playing" and table.seq == 1
+    await raw.send_map({"t": "act", "id": 3, "table": table_id, "action": {"type": "add", "n": 1}})
+    assert (await raw.next_map())["t"] == "accepted"
+    update = await raw.next_map()
+    assert update["t"] == "update" and update["seq"] == 2 and update["view"]["counter"] == 2
 
 
 # -- 6. well-framed input that closed the connection without an error ----------------
