@@ -200,25 +200,49 @@ def _discovery_for(args: argparse.Namespace) -> Any:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    from lantable.host.peer import serve_peer
+    from lantable.host.journal import JournalDamaged, JournalFailed
+    from lantable.host.limits import Limits
+    from lantable.host.peer import serve_until_signalled
 
     registry = load_registry()
     Path(args.db).parent.mkdir(parents=True, exist_ok=True)
+    limits = Limits(**{name: getattr(args, name) for name in Limits.__dataclass_fields__})
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
-            running = await nursery.start(lambda task_status: serve_peer(
+            running = await nursery.start(lambda task_status: serve_until_signalled(
                 registry=registry, db=args.db, name=args.name, bind=args.bind, port=args.port,
-                discovery=_discovery_for(args), task_status=task_status))
+                discovery=_discovery_for(args), limits=limits, task_status=task_status))
             addrs = ", ".join(f"{h}:{p}" for h, p in running.addresses)
             print(f"lantable peer {running.peer.name} ({running.peer.peer_id}) "
                   f"listening on {addrs}; journal {args.db}", flush=True)
+        print("stopped", file=sys.stderr)
 
     try:
         trio.run(main)
-    except* KeyboardInterrupt:
+    except* KeyboardInterrupt:  # a second Ctrl-C during the stop
         print("stopped", file=sys.stderr)
-    return 0
+    # A bad --interface, a port in use, a full disk, a damaged journal.
+    except* (ValueError, OSError, JournalFailed, JournalDamaged) as group:
+        failures.extend(_leaves(group))
+    for exc in failures:
+        print(f"lantable host: error: {exc}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+def _limit_flags(p: argparse.ArgumentParser) -> None:
+    """One flag per host limit (docs/limits.md), named after it."""
+    import dataclasses
+
+    from lantable.host.limits import DEFAULT_LIMITS, flag
+
+    group = p.add_argument_group("limits", "what clients may make this host hold "
+                                 "(docs/limits.md)")
+    for f in dataclasses.fields(DEFAULT_LIMITS):
+        default = getattr(DEFAULT_LIMITS, f.name)
+        group.add_argument(flag(f.name), dest=f.name, type=type(default), default=default,
+                           metavar=type(default).__name__.upper(),
+                           help="default: %(default)s")
 
 
 def _resolve_peer(args: argparse.Namespace) -> tuple[str, int]:
@@ -662,7 +686,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_games)
 
-    p = _sub(sub, "host", "run a peer until Ctrl-C",
+    p = _sub(sub, "host", "run a peer until Ctrl-C or SIGTERM",
              "Run this machine's peer: it keeps tables in a journal and advertises itself on "
              "the LAN.", "lantable host --name den")
     p.add_argument("--name", help="peer name shown to others (default: the host name)")
@@ -673,6 +697,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-discovery", action="store_true", help="do not advertise on the LAN")
     p.add_argument("--interface", action="append", metavar="IF",
                    help="advertise only on this interface (repeatable; default: every one)")
+    _limit_flags(p)
     p.set_defaults(func=cmd_host)
 
     p = _sub(sub, "new", "open a table on a peer and print its id",

@@ -219,6 +219,7 @@ async def _handle(stream: trio.SocketStream, peer: Peer, conn: Connection, host:
         link.send(Welcome(proto=proto, peer=peer.peer_id, name=peer.name, tables=tables,
                           resumed=resumed, id=hello.id, more=more or None))
         joined: set[str] = set()
+        peer.links.add(link)
         if found is not None:
             joined.add(resume.id)
             resume.handle(ResumeRequest(link, None, hello.token))
@@ -226,6 +227,7 @@ async def _handle(stream: trio.SocketStream, peer: Peer, conn: Connection, host:
         try:
             await _serve_session(stream, conn, link, peer, joined)
         finally:
+            peer.links.discard(link)
             for table_id in joined:
                 table = peer.table(table_id)
                 if table is not None:

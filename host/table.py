@@ -43,6 +43,7 @@ WAITING: Final = "waiting"
 PLAYING: Final = "playing"
 FINISHED: Final = "finished"
 FAULTED: Final = "faulted"
+ABANDONED: Final = "abandoned"  # journal only: a waiting table closed with no seat taken
 
 
 class GameFailed(Exception):
@@ -188,6 +189,7 @@ class Table:
     on_change: Any = None  # called with no arguments when the summary changes
     creator: str = ""  # the address that opened the table (per-client table limit)
     max_spectators: int = 64  # the peer sets its limit (Limits.max_spectators)
+    empty_since: float | None = None  # trio time since when no seat is taken (waiting only)
     g: GuardedGame = field(init=False)
 
     def __post_init__(self) -> None:
@@ -253,6 +255,18 @@ class Table:
             "seq": self.seq,
             "options": self.options,
         }
+
+    def close_abandoned(self) -> None:
+        """Close a waiting table nobody sat at: out of the journal's unfinished tables,
+        and its spectators told ``table_closed``."""
+        self.status = ABANDONED
+        self.journal.set_status(self.id, ABANDONED)
+        for client in list(self.spectators):
+            client.watching.discard(self.id)
+            client.send(Error(code=ErrorCode.TABLE_CLOSED, table=self.id,
+                              message="nobody sat at this table; it was closed"))
+        self.spectators.clear()
+        LOGGER.info("table %s closed: nobody sat at it", self.id)
 
     def free_seats(self) -> int:
         return 0 if self.status != WAITING else sum(1 for s in self.seats if not s.token)
