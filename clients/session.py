@@ -35,6 +35,10 @@ class HostGone(ClientError):
     """The host did not come back within the reconnection time."""
 
 
+class SeatTakenOver(ClientError):
+    """Another connection resumed our seat with its token; we stop rather than fight."""
+
+
 @dataclass
 class SeatPlan:
     """Which seat to hold: a table, and a seat number, a token, or spectating."""
@@ -147,7 +151,13 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
                                               on_update=on_update, on_refused=refused)
                 if held.scores is not None:
                     return held
+                if held.table in client.taken_over:
+                    raise SeatTakenOver(
+                        f"your seat at table {held.table} was taken over by another "
+                        f"connection with the same token (another `lantable play` or bot)")
                 say("lost", f"the connection to {host}:{port} ended; reconnecting")
+        except SeatTakenOver:
+            raise
         except RequestError as exc:
             if exc.code == "bad_token" and held.token is not None and held.token != plan.token:
                 held.token = None  # our own token stopped working: take the seat afresh
