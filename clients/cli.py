@@ -16,6 +16,7 @@ import shutil
 import socket
 import sys
 import tempfile
+import textwrap
 from pathlib import Path
 from typing import Any, Final, NoReturn
 
@@ -593,7 +594,8 @@ def explain(exc: BaseException, args: argparse.Namespace | None = None) -> str |
     if isinstance(exc, ClientError):
         return f"{exc}"
     if isinstance(exc, EOFError):
-        return "input closed"
+        return ("input closed; your seat waits for you: run the same command again to take "
+                "it back")
     if isinstance(exc, OSError):
         return f"{exc.strerror or exc}{where}"
     if type(exc).__name__ in ("JournalFailed", "BadOptions"):
@@ -615,8 +617,22 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-class _Help(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
-    """Examples kept as written; every option's default shown."""
+class _Help(argparse.HelpFormatter):
+    """Every option's default shown (unless its help already says it, or there is none);
+    text filled to the terminal, but example lines (indented) kept as written."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if ("default" in text or not action.option_strings
+                or action.default in (None, False, argparse.SUPPRESS)):
+            return text
+        return f"{text} (default: %(default)s)"
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(indent + line if line.startswith("  ") else
+                         textwrap.fill(line, width, initial_indent=indent,
+                                       subsequent_indent=indent)
+                         for line in text.splitlines())
 
 
 # ---------------------------------------------------------------------------

@@ -10,6 +10,7 @@ host.
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from typing import TYPE_CHECKING, Any, Final
 
@@ -167,4 +168,10 @@ class Screen:
         view = update.view if update is not None and update.view is not None else {}
         names = seat_names(update) if update is not None else []
         seat = self.seat if self.seat is not None else 0
-        return [self.game.describe(view, seat, action, names) for action in legal]
+        labels = []
+        for action in legal:
+            try:
+                labels.append(self.game.describe(view, seat, action, names))
+            except Exception:  # a plugin's words must never cost a player the game
+                labels.append(json.dumps(action, ensure_ascii=False))
+        return labels
