@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from rich.console import Console
 from rich.rule import Rule
+from rich.table import Table
 from rich.text import Text
 
 if TYPE_CHECKING:
@@ -158,8 +159,13 @@ class Screen:
         status = self._status(update, names)
         if status:
             c.print(Text(status, style="bold"))
-        for number, label in choices or ():
-            c.print(Text(f"  {number:3d}. {label}"))
+        if choices:
+            grid = Table.grid(padding=(0, 1))
+            grid.add_column(justify="right", min_width=5)
+            grid.add_column()
+            for number, label in choices:
+                grid.add_row(f"{number}.", label)  # a long label wraps under itself
+            c.print(grid)
         if more:
             c.print(Text(f"       … and {more} more: type words to narrow them down"))
 

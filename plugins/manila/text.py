@@ -116,6 +116,8 @@ def _boat_seat_label(view: View, action: dict[str, Any]) -> str:
     n = len(crew) + 1
     split = f"{B.PROFIT[good] // n} ({B.PROFIT[good]} split {n} ways so far)" if crew \
         else f"{B.PROFIT[good]}"
+    if b is not None and view["where"][b] == DOCK:
+        return f"{what} the {good} boat — {price}, pays {split}: it is in Manila"
     odds = f", {_pct(arrival_chance(view, b))} to dock" if b is not None else ""
     return f"{what} the {good} boat — {price}, pays {split} if it docks{odds}"
 
