@@ -600,6 +600,8 @@ def explain(exc: BaseException, args: argparse.Namespace | None = None) -> str |
         return f"{exc.strerror or exc}{where}"
     if type(exc).__name__ in ("JournalFailed", "BadOptions"):
         return str(exc)
+    if isinstance(exc, ValueError) and args is not None and args.command == "host":
+        return str(exc)  # a bad --interface or --bind
     return None
 
 
