@@ -8,7 +8,6 @@ library itself speaks only the protocol (docs/decisions.md).
 from __future__ import annotations
 
 import argparse
-import errno
 import json
 import logging
 import os
@@ -25,8 +24,9 @@ import trio
 from lantable.plugins import load_registry
 
 from .bots import STRATEGIES, make_bot
-from .client import ClientError, RequestError, open_client
-from .session import HostGone, SeatPlan, hold_seat
+from .client import open_client
+from .errors import CliError, explain, leaves
+from .session import SeatPlan, hold_seat
 from .session import decision_rng as decision_rng  # re-exported: bots decide by it
 from .terminal import format_event
 from .tokens import TokenStore, data_dir
@@ -34,10 +34,6 @@ from .tokens import TokenStore, data_dir
 LOGGER = logging.getLogger("lantable")
 
 DEFAULT_PORT: Final = 47800
-
-
-class CliError(Exception):
-    """A mistake to tell the user in one line (no traceback), then exit 1."""
 
 
 def _default_db() -> str:
@@ -78,16 +74,6 @@ def _option(text: str) -> tuple[str, Any]:
         return key, json.loads(value)
     except json.JSONDecodeError:
         return key, value
-
-
-def _leaves(group: BaseException) -> list[BaseException]:
-    """The exceptions inside a (possibly nested) exception group."""
-    if not isinstance(group, BaseExceptionGroup):
-        return [group]
-    out: list[BaseException] = []
-    for exc in group.exceptions:
-        out.extend(_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])
-    return out
 
 
 def _print_json(obj: Any) -> None:
@@ -420,7 +406,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                                           make_decider=make_decider, store=store,
                                           on_update=on_update, notify=notify))
     except BaseException as exc:
-        if not any(isinstance(leaf, KeyboardInterrupt) for leaf in _leaves(exc)):
+        if not any(isinstance(leaf, KeyboardInterrupt) for leaf in leaves(exc)):
             raise
         how = (f"lantable play --connect {host}:{port} --table {plan.table}"
                + (" --spectate" if args.spectate else ""))
@@ -553,63 +539,6 @@ def cmd_check(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------
 # errors: one line each
 # ---------------------------------------------------------------------------
-
-
-def explain(exc: BaseException, args: argparse.Namespace | None = None) -> str | None:
-    """The one line that tells a person what went wrong, or None for a real bug."""
-    where = ""
-    if args is not None and getattr(args, "connect", None):
-        where = f" at {args.connect[0]}:{args.connect[1]}"
-    elif args is not None and args.command in ("new", "bot", "play"):
-        where = f" at 127.0.0.1:{DEFAULT_PORT}"
-    if isinstance(exc, CliError):
-        return str(exc)
-    if isinstance(exc, OSError) and exc.__cause__ is not None:
-        # trio.open_tcp_stream: "all attempts to connect ... failed", the reasons inside
-        causes = _leaves(exc.__cause__)
-        if causes and all(isinstance(c, ConnectionRefusedError) for c in causes):
-            exc = causes[0]
-    if isinstance(exc, ConnectionRefusedError):
-        return (f"cannot reach a peer{where} (connection refused): start one with "
-                f"`lantable host`, or give --connect HOST:PORT or --discover")
-    if isinstance(exc, OSError) and exc.errno == errno.EADDRINUSE:
-        port = getattr(args, "port", "")
-        return (f"port {port} is already in use (another lantable host?); choose another "
-                f"with --port, e.g. --port {int(port or DEFAULT_PORT) + 1}")
-    if isinstance(exc, OSError) and exc.errno == errno.EADDRNOTAVAIL:
-        return f"cannot listen on {getattr(args, 'bind', None)!r}: not an address of this machine"
-    if isinstance(exc, trio.TooSlowError):
-        return f"the peer{where} did not answer in time (timeout); is it running and reachable?"
-    if isinstance(exc, HostGone):
-        return str(exc)
-    if isinstance(exc, RequestError):
-        hint = {
-            "no_such_game": _no_game_hint(getattr(args, "game", None)),
-            "no_such_table": " (list the tables with `lantable peers`)",
-            "bad_token": " (that token is not valid at this peer)",
-            "seat_taken": " (choose another --seat, or leave it out)",
-            "table_full": " (watch it with --spectate, or take your seat back with --token)",
-        }.get(exc.code, "")
-        return f"the peer{where} refused: {exc.message}{hint}"
-    if isinstance(exc, ClientError):
-        return f"{exc}"
-    if isinstance(exc, EOFError):
-        return ("input closed; your seat waits for you: run the same command again to take "
-                "it back")
-    if isinstance(exc, OSError):
-        return f"{exc.strerror or exc}{where}"
-    if type(exc).__name__ in ("JournalFailed", "BadOptions"):
-        return str(exc)
-    if isinstance(exc, ValueError) and args is not None and args.command == "host":
-        return str(exc)  # a bad --interface or --bind
-    return None
-
-
-def _no_game_hint(game: str | None) -> str:
-    if game and game in load_registry():
-        return (f" ({game} is installed here but the peer started before it: stop "
-                f"`lantable host` and start it again)")
-    return " (install the game on the peer's machine, then restart `lantable host`)"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -827,13 +756,13 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # noqa: BLE001 - ordinary mistakes become one line
-        leaves = _leaves(exc)
-        for leaf in leaves:
+        found = leaves(exc)
+        for leaf in found:
             if isinstance(leaf, KeyboardInterrupt):
                 print("interrupted", file=sys.stderr)
                 return 130
-        for leaf in leaves:
-            line = explain(leaf, args)
+        for leaf in found:
+            line = explain(leaf, args, default_port=DEFAULT_PORT)
             if line is not None:
                 print(f"lantable {args.command}: error: {line}", file=sys.stderr)
                 return 1
