@@ -61,6 +61,7 @@ REQUEST_TIMEOUT: Final = 30.0  # seconds a request may wait for its reply
 READ_SIZE: Final = 65536
 UPDATE_BACKLOG: Final = 32  # updates a table's feed keeps before folding new ones together
 EVENT_BACKLOG: Final = 2000  # events a folded update keeps (the oldest go first)
+MAX_TABLE_PAGES: Final = 100  # pages of the table list fetched by list_tables
 
 LOGGER = logging.getLogger(__name__)
 
@@ -263,10 +264,16 @@ class Client:
 
     # -- requests ---------------------------------------------------------------------
 
-    async def list_tables(self) -> list[dict[str, Any]]:
-        reply = await self._request(ListTables)
-        assert isinstance(reply, Tables)
-        return reply.tables
+    async def list_tables(self, max_pages: int = MAX_TABLE_PAGES) -> list[dict[str, Any]]:
+        """The tables in the host's lobby, every page of them (at most ``max_pages``)."""
+        tables: list[dict[str, Any]] = []
+        for _ in range(max_pages):
+            reply = await self._request(ListTables, offset=len(tables) or None)
+            assert isinstance(reply, Tables)
+            tables.extend(reply.tables)
+            if not reply.more or not reply.tables:
+                break
+        return tables
 
     async def list_games(self) -> list[dict[str, Any]]:
         reply = await self._request(ListGames)

@@ -156,5 +156,12 @@ def test_a_bot_takes_over_the_seat_a_person_left_and_a_spectator_sees_the_end(tm
         assert other.wait(timeout=60) == 0
         out, _ = watcher.communicate(timeout=60)
         assert watcher.returncode == 0 and "Game over." in out and " won with " in out
+        # ann comes back after the end: the finished table is out of the lobby, but her
+        # remembered seat still tells her how it ended.
+        back = subprocess.run([*LANTABLE, "play", "--connect", host.address, "--table", table,
+                               "--name", "ann"], capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL)
+        assert back.returncode == 0, back.stderr
+        assert back.stdout.startswith(("You won", "You came", "You tied")), back.stdout
     finally:
         host.kill()
