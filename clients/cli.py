@@ -8,7 +8,6 @@ library itself speaks only the protocol (docs/decisions.md).
 from __future__ import annotations
 
 import argparse
-import errno
 import json
 import logging
 import os
@@ -16,6 +15,7 @@ import shutil
 import socket
 import sys
 import tempfile
+import textwrap
 from pathlib import Path
 from typing import Any, Final, NoReturn
 
@@ -24,8 +24,9 @@ import trio
 from lantable.plugins import load_registry
 
 from .bots import STRATEGIES, make_bot
-from .client import ClientError, RequestError, open_client
-from .session import HostGone, SeatPlan, hold_seat
+from .client import open_client
+from .errors import CliError, explain, leaves
+from .session import SeatPlan, hold_seat
 from .session import decision_rng as decision_rng  # re-exported: bots decide by it
 from .terminal import format_event
 from .tokens import TokenStore, data_dir
@@ -33,10 +34,6 @@ from .tokens import TokenStore, data_dir
 LOGGER = logging.getLogger("lantable")
 
 DEFAULT_PORT: Final = 47800
-
-
-class CliError(Exception):
-    """A mistake to tell the user in one line (no traceback), then exit 1."""
 
 
 def _default_db() -> str:
@@ -77,16 +74,6 @@ def _option(text: str) -> tuple[str, Any]:
         return key, json.loads(value)
     except json.JSONDecodeError:
         return key, value
-
-
-def _leaves(group: BaseException) -> list[BaseException]:
-    """The exceptions inside a (possibly nested) exception group."""
-    if not isinstance(group, BaseExceptionGroup):
-        return [group]
-    out: list[BaseException] = []
-    for exc in group.exceptions:
-        out.extend(_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])
-    return out
 
 
 def _print_json(obj: Any) -> None:
@@ -443,7 +430,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                                           make_decider=make_decider, store=store,
                                           on_update=on_update, notify=notify))
     except BaseException as exc:
-        if not any(isinstance(leaf, KeyboardInterrupt) for leaf in _leaves(exc)):
+        if not any(isinstance(leaf, KeyboardInterrupt) for leaf in leaves(exc)):
             raise
         how = (f"lantable play --connect {host}:{port} --table {plan.table}"
                + (" --spectate" if args.spectate else ""))
@@ -578,60 +565,6 @@ def cmd_check(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------
 
 
-def explain(exc: BaseException, args: argparse.Namespace | None = None) -> str | None:
-    """The one line that tells a person what went wrong, or None for a real bug."""
-    where = ""
-    if args is not None and getattr(args, "connect", None):
-        where = f" at {args.connect[0]}:{args.connect[1]}"
-    elif args is not None and args.command in ("new", "bot", "play"):
-        where = f" at 127.0.0.1:{DEFAULT_PORT}"
-    if isinstance(exc, CliError):
-        return str(exc)
-    if isinstance(exc, OSError) and exc.__cause__ is not None:
-        # trio.open_tcp_stream: "all attempts to connect ... failed", the reasons inside
-        causes = _leaves(exc.__cause__)
-        if causes and all(isinstance(c, ConnectionRefusedError) for c in causes):
-            exc = causes[0]
-    if isinstance(exc, ConnectionRefusedError):
-        return (f"cannot reach a peer{where} (connection refused): start one with "
-                f"`lantable host`, or give --connect HOST:PORT or --discover")
-    if isinstance(exc, OSError) and exc.errno == errno.EADDRINUSE:
-        port = getattr(args, "port", "")
-        return (f"port {port} is already in use (another lantable host?); choose another "
-                f"with --port, e.g. --port {int(port or DEFAULT_PORT) + 1}")
-    if isinstance(exc, OSError) and exc.errno == errno.EADDRNOTAVAIL:
-        return f"cannot listen on {getattr(args, 'bind', None)!r}: not an address of this machine"
-    if isinstance(exc, trio.TooSlowError):
-        return f"the peer{where} did not answer in time (timeout); is it running and reachable?"
-    if isinstance(exc, HostGone):
-        return str(exc)
-    if isinstance(exc, RequestError):
-        hint = {
-            "no_such_game": _no_game_hint(getattr(args, "game", None)),
-            "no_such_table": " (list the tables with `lantable peers`)",
-            "bad_token": " (that token is not valid at this peer)",
-            "seat_taken": " (choose another --seat, or leave it out)",
-            "table_full": " (watch it with --spectate, or take your seat back with --token)",
-        }.get(exc.code, "")
-        return f"the peer{where} refused: {exc.message}{hint}"
-    if isinstance(exc, ClientError):
-        return f"{exc}"
-    if isinstance(exc, EOFError):
-        return "input closed"
-    if isinstance(exc, OSError):
-        return f"{exc.strerror or exc}{where}"
-    if type(exc).__name__ in ("JournalFailed", "BadOptions"):
-        return str(exc)
-    return None
-
-
-def _no_game_hint(game: str | None) -> str:
-    if game and game in load_registry():
-        return (f" ({game} is installed here but the peer started before it: stop "
-                f"`lantable host` and start it again)")
-    return " (install the game on the peer's machine, then restart `lantable host`)"
-
-
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line on stderr (and exit 2)."""
 
@@ -639,8 +572,22 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-class _Help(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
-    """Examples kept as written; every option's default shown."""
+class _Help(argparse.HelpFormatter):
+    """Every option's default shown (unless its help already says it, or there is none);
+    text filled to the terminal, but example lines (indented) kept as written."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if ("default" in text or not action.option_strings
+                or action.default in (None, False, argparse.SUPPRESS)):
+            return text
+        return f"{text} (default: %(default)s)"
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(indent + line if line.startswith("  ") else
+                         textwrap.fill(line, width, initial_indent=indent,
+                                       subsequent_indent=indent)
+                         for line in text.splitlines())
 
 
 # ---------------------------------------------------------------------------
@@ -834,13 +781,13 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # noqa: BLE001 - ordinary mistakes become one line
-        leaves = _leaves(exc)
-        for leaf in leaves:
+        found = leaves(exc)
+        for leaf in found:
             if isinstance(leaf, KeyboardInterrupt):
                 print("interrupted", file=sys.stderr)
                 return 130
-        for leaf in leaves:
-            line = explain(leaf, args)
+        for leaf in found:
+            line = explain(leaf, args, default_port=DEFAULT_PORT)
             if line is not None:
                 print(f"lantable {args.command}: error: {line}", file=sys.stderr)
                 return 1

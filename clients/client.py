@@ -61,6 +61,7 @@ REQUEST_TIMEOUT: Final = 30.0  # seconds a request may wait for its reply
 READ_SIZE: Final = 65536
 UPDATE_BACKLOG: Final = 32  # updates a table's feed keeps before folding new ones together
 EVENT_BACKLOG: Final = 2000  # events a folded update keeps (the oldest go first)
+MAX_TABLE_PAGES: Final = 100  # pages of the table list fetched by list_tables
 
 LOGGER = logging.getLogger(__name__)
 
@@ -168,6 +169,8 @@ class Client:
         self._last_seq: dict[str, int] = {}
         self._send_lock = trio.Lock()
         self.errors: list[Error] = []  # unsolicited errors (e.g. a seat resumed elsewhere)
+        self.taken_over: set[str] = set()  # tables whose seat another connection resumed
+        self._lost: dict[str, trio.Event] = {}
         # Why the connection ended, if the host erred.
         self.protocol_error: ProtocolError | None = None
         self.closed = trio.Event()
@@ -224,6 +227,8 @@ class Client:
                 pending.event.set()
             for feed in self._feeds.values():
                 feed.close()
+            for lost in self._lost.values():
+                lost.set()
 
     def _dispatch(self, msg: Message, nursery: trio.Nursery) -> None:
         if isinstance(msg, Update):
@@ -244,6 +249,12 @@ class Client:
                 self._feed(msg.table).send_nowait(msg)
         elif isinstance(msg, Error):
             self.errors.append(msg)
+            if msg.code == "bad_token" and msg.table is not None:
+                # Our seat was resumed by another connection: this one gets no more
+                # updates for that table, so its feed ends (see taken_over).
+                self.taken_over.add(msg.table)
+                self._feed(msg.table).close()
+                self.lost(msg.table).set()
 
     async def _resync(self, table: str) -> None:
         try:
@@ -253,10 +264,16 @@ class Client:
 
     # -- requests ---------------------------------------------------------------------
 
-    async def list_tables(self) -> list[dict[str, Any]]:
-        reply = await self._request(ListTables)
-        assert isinstance(reply, Tables)
-        return reply.tables
+    async def list_tables(self, max_pages: int = MAX_TABLE_PAGES) -> list[dict[str, Any]]:
+        """The tables in the host's lobby, every page of them (at most ``max_pages``)."""
+        tables: list[dict[str, Any]] = []
+        for _ in range(max_pages):
+            reply = await self._request(ListTables, offset=len(tables) or None)
+            assert isinstance(reply, Tables)
+            tables.extend(reply.tables)
+            if not reply.more or not reply.tables:
+                break
+        return tables
 
     async def list_games(self) -> list[dict[str, Any]]:
         reply = await self._request(ListGames)
@@ -301,6 +318,15 @@ class Client:
 
     async def ping(self) -> None:
         await self._request(Ping)
+
+    def lost(self, table: str) -> trio.Event:
+        """Set once this connection can no longer play ``table``: it closed, or another
+        connection resumed the seat (``taken_over``)."""
+        if table not in self._lost:
+            self._lost[table] = trio.Event()
+            if self.closed.is_set() or table in self.taken_over:
+                self._lost[table].set()
+        return self._lost[table]
 
     def updates(self, table: str) -> UpdateFeed:
         """The feed of updates for ``table`` (bounded, see :class:`UpdateFeed`); it
