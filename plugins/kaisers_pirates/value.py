@@ -1,11 +1,13 @@
 """How good a position is for one seat: the heuristic the greedy and search bots use.
 
 A position is worth its Round Points and VP (what scoring counts), a little for
-every card in hand and for every live Prize, and, while a turn is under way, what
-the phasing player's attacks can still be expected to bring: each committed,
-unplayed card and each interception, mine or torpedo attack still on the stack
-counts at its expected VP. Without that last term committing a card only loses
-a card from the hand, and a one-ply bot never attacks.
+every card in hand and for every live Prize, and, while the phasing player commits
+and resolves, what his attacks can still be expected to bring: the committed,
+unplayed attack cards played at the best single opponent with each target taken
+once, and each interception, mine or torpedo attack still on the stack, at their
+expected VP. Without that last term committing a card only loses a card from the
+hand, and a one-ply bot never attacks. Other committed cards count a little less
+than a hand card: they are lost if they find no use.
 
 Expected values come from the exact distribution of the highest die (digest 2.4)
 and the combat table (5.2): sunk at double, damaged above, else nothing. A miss
