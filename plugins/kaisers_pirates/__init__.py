@@ -7,7 +7,6 @@ those of the project's rules digest).
 
 from .game import (
     game_apply,
-    game_describe_action,
     game_heuristic,
     game_info,
     game_legal_actions,
@@ -17,13 +16,16 @@ from .game import (
     game_to_act,
     game_view,
 )
+from .text import game_describe_action, game_describe_event, game_render_text
 
 __all__ = [
     "game_apply",
     "game_describe_action",
+    "game_describe_event",
     "game_heuristic",
     "game_info",
     "game_legal_actions",
+    "game_render_text",
     "game_sample_state",
     "game_scores",
     "game_setup",
