@@ -149,16 +149,38 @@ def describe_action(v: State, seat: int, a: dict[str, Any], names: list[str]) ->
     if t in ("grant", "refuse"):
         return f"{t} passage"
     if t == "pass":
-        return "let it happen"
+        return f"let it happen: {_moment(v, names)}"
     if t == "answer":
         use = {"strip": " to cancel a protecting Guard", "corrupt": " against a protecting "
                "Guard (2 needed)", "block": " to stop the assassination"}.get(a.get("use"), "")
-        return f"answer with {card_name(a['card'])}{use}"
+        return f"answer with {card_name(a['card'])}{use} against {_moment(v, names)}"
     if t == "go":
         return f"withdraw to {P[a['to']]}"
     if t == "bring":
         return f"bring a Legion from {P[a['from']]}"
     return str(t)
+
+
+def _moment(v: State, names: list[str]) -> str:
+    """What an answer window is about, from the public stack in the view."""
+    pend = v.get("pend") or []
+    top = pend[-1] if pend else {}
+    act = _who(names, v.get("act"))
+    if top.get("k") == "assas":
+        return f"{act}'s assassination attempt"
+    kind = top.get("kind")
+    if kind in ("move", "attack"):
+        return f"{act}'s army " + ("attacking" if kind == "attack" else "on the move")
+    if kind == "retreat":
+        below = pend[-2] if len(pend) > 1 else {}
+        return f"{_who(names, below.get('seat'))}'s retreat"
+    if kind == "declare":
+        return f"{act}'s declaration in Rome (Corruption cancels a Senate Influence)"
+    below = pend[-2] if len(pend) > 1 else {}
+    what = below.get("ev") or below.get("what", "")
+    name = EVENTS[what][0] if what in EVENTS else what.replace("_", " ")
+    cancelled = " (now cancelled by Bad Omens)" if below.get("omens", 0) % 2 else ""
+    return f"{_who(names, below.get('seat'))}'s {name}{cancelled}"
 
 
 def describe_event(v: State, seat: int | None, e: dict[str, Any], names: list[str]) -> str | None:
