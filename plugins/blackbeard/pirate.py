@@ -100,9 +100,10 @@ def _own_targets(S: State, seat: int) -> list[int]:
     return [pid for pid in B.active(S, seat) if S["pir"][pid]["st"] == "map"]
 
 
-def card_plays(S: State, seat: int) -> list[dict[str, Any]]:
+def card_plays(S: State, seat: int, only: Any = None) -> list[dict[str, Any]]:
     """Card plays allowed now (errata A2: none while Actions remain; one Action card a
-    turn; an Action and Event card is the Action card, A7). By card id."""
+    turn; an Action and Event card is the Action card, A7). By card id; ``only``: just
+    the plays of that card."""
     T = S["T"]
     if T["act"] > 0:
         return []
@@ -111,7 +112,7 @@ def card_plays(S: State, seat: int) -> list[dict[str, Any]]:
     mine = _own_targets(S, seat)
     for c in S["hands"][seat]:
         t = B.ctype(c)
-        if t in seen:
+        if t in seen or (only is not None and c != only):
             continue
         seen.append(t)
         info = CARD_TYPES[t]
@@ -233,7 +234,8 @@ def is_main_action(S: State, seat: int, a: dict[str, Any]) -> bool:
     (``game_apply`` is on the search bots' hot path)."""
     t = a.get("type")
     if t in ("play_actions", "play_ae", "play_event"):
-        return a in card_plays(S, seat)
+        card = a.get("card")
+        return type(card) is int and a in card_plays(S, seat, only=card)
     if t in ("end_turn", "end_actions", "deploy", "declare_dr"):
         return a in main_actions(S, seat)
     pid = a.get("pirate")
