@@ -187,7 +187,6 @@ def _discovery_for(args: argparse.Namespace) -> Any:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    from lantable.host.journal import JournalDamaged, JournalFailed
     from lantable.host.limits import Limits
     from lantable.host.peer import serve_until_signalled
 
@@ -209,12 +208,9 @@ def cmd_host(args: argparse.Namespace) -> int:
         trio.run(main)
     except* KeyboardInterrupt:  # a second Ctrl-C during the stop
         print("stopped", file=sys.stderr)
-    # A bad --interface, a port in use, a full disk, a damaged journal.
-    except* (ValueError, OSError, JournalFailed, JournalDamaged) as group:
-        failures.extend(_leaves(group))
-    for exc in failures:
-        print(f"lantable host: error: {exc}", file=sys.stderr)
-    return 1 if failures else 0
+    # A bad --interface, a port in use, a full disk, a damaged journal: main() explains
+    # them in one line (clients/errors.py).
+    return 0
 
 
 def _limit_flags(p: argparse.ArgumentParser) -> None:

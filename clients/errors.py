@@ -77,7 +77,7 @@ def explain(exc: BaseException, args: argparse.Namespace | None = None, *,
                 "it back")
     if isinstance(exc, OSError):
         return f"{exc.strerror or exc}{where}"
-    if type(exc).__name__ in ("JournalFailed", "BadOptions"):
+    if type(exc).__name__ in ("JournalFailed", "JournalDamaged", "BadOptions"):
         return str(exc)
     if isinstance(exc, ValueError) and args is not None and args.command == "host":
         return str(exc)  # a bad --interface or --bind
