@@ -63,6 +63,7 @@ class ClientLink:
         self.conn = conn
         self.fd = fd
         self.queued = 0  # writes handed to the writer task and not yet sent
+        self.key: str | None = None  # the client's Ed25519 public key (hex), for fair play
         self._buf: list[bytes] = []
 
     def __repr__(self) -> str:

@@ -67,7 +67,7 @@ class Peer:
         return table
 
     def create_table(self, game_id: str, seats: int, options: dict[str, Any] | None,
-                     seed: int | None = None) -> Table:
+                     seed: int | None = None, fair: dict[str, Any] | None = None) -> Table:
         """Open a table.
 
         Raises:
@@ -80,7 +80,7 @@ class Peer:
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         table = Table.create(table_id=table_id, game=game, seats=seats, options=options,
-                             seed=seed, journal=self.journal, pm=self.registry.pm)
+                             seed=seed, journal=self.journal, pm=self.registry.pm, fair=fair)
         self._start(table)
         self._changed()
         return table

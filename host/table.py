@@ -20,10 +20,13 @@ from typing import TYPE_CHECKING, Any, Final
 from lantable.plugins import IllegalAction
 from lantable.protocol import Accepted, Error, ErrorCode, Joined, Left, PackedMap, SharedUpdate
 
+from .fairplay import FairConfig, FairTable
+
 if TYPE_CHECKING:
     import pluggy
 
     from lantable.plugins import Game
+    from lantable.protocol import Message
 
     from .journal import Journal, TableRecord
     from .link import ClientLink
@@ -81,7 +84,32 @@ class DetachRequest:
     client: ClientLink
 
 
-TableRequest = JoinRequest | ResumeRequest | LeaveRequest | ActRequest | SyncRequest | DetachRequest
+@dataclass(frozen=True, slots=True)
+class CommitRequest:
+    """A seat's commitment at a fair table (host/fairplay.py)."""
+
+    client: ClientLink
+    id: int
+    seat: int
+    tip: str
+    length: int
+    sig: str
+
+
+@dataclass(frozen=True, slots=True)
+class RevealRequest:
+    """A seat's link for a random event at a fair table (host/fairplay.py)."""
+
+    client: ClientLink
+    id: int
+    seat: int
+    event: int
+    link: str
+    sig: str
+
+
+TableRequest = (JoinRequest | ResumeRequest | LeaveRequest | ActRequest | SyncRequest
+                | DetachRequest | CommitRequest | RevealRequest)
 
 
 @dataclass(slots=True)
@@ -109,21 +137,31 @@ class Table:
     rng: random.Random | None = None
     seq: int = 0
     on_change: Any = None  # called with no arguments when the summary changes
+    fair: FairTable | None = None  # fair play: the seats' commit-reveal feeds the rng
+    final_scores: dict[str, Any] | None = None  # set when the table ends other than by the game
 
     # -- creation and restoration ---------------------------------------------
 
     @classmethod
     def create(cls, *, table_id: str, game: Game, seats: int, options: dict[str, Any] | None,
-               seed: int, journal: Journal, pm: pluggy.PluginManager | None = None) -> Table:
+               seed: int, journal: Journal, pm: pluggy.PluginManager | None = None,
+               fair: dict[str, Any] | None = None) -> Table:
         """A new table; its game is set up now so bad options fail at creation.
 
+        With ``fair`` (its options, docs/fair-play.md) the table plays fair: the seats'
+        commit-reveal events replace the seeded rng once every seat has committed.
+
         Raises:
-            BadOptions: the game refused the seat count or the options.
+            BadOptions: the game refused the seat count or the options, or bad ``fair``.
         """
         table = cls(table_id, game, seats, game.options(options), seed, journal, pm)
         table.seats = [Seat() for _ in range(seats)]
+        if fair is not None:
+            table.fair = FairTable(table, FairConfig.from_map(fair))
         table._setup()
         journal.create_table(table_id, game.id, game.info["version"], seats, table.options, seed)
+        if table.fair is not None:
+            journal.fair_append(table_id, {"kind": "config", **table.fair.config.to_map()})
         LOGGER.info("table %s created: %s, %d seats, seed %d", table_id, game.id, seats, seed)
         return table
 
@@ -133,8 +171,15 @@ class Table:
         """Rebuild a table from the journal by replaying every recorded action."""
         table = cls(record.id, game, record.seats, record.options, record.seed, journal, pm)
         table.seats = [Seat(record.names.get(s), record.tokens.get(s)) for s in range(record.seats)]
+        fair = journal.fair_records(record.id)
+        if fair:
+            table.fair = FairTable.restore(table, fair)
         table._replay()
         table.status = PLAYING if all(s.token for s in table.seats) else WAITING
+        if table.fair is not None and not table.fair.started:
+            table.status = WAITING  # the set-up event is not settled yet
+        if table.fair is not None and table.fair.pending is not None:
+            table.fair.arm_timer()
         if table.status == PLAYING and game.is_over(table.state):
             table.status = FINISHED
             journal.set_status(table.id, FINISHED)
@@ -142,14 +187,16 @@ class Table:
         return table
 
     def _setup(self) -> None:
-        self.rng = random.Random(self.seed)
+        self.rng = random.Random(self.seed) if self.fair is None else self.fair.setup_rng()
         self.state = self.game.setup(self.seats_n, self.options, self.rng)
         self.seq = 0
 
     def _replay(self) -> None:
         self._setup()
         for rec in self.journal.actions(self.id):
-            self.game.apply(self.state, rec.seat, rec.action, self.rng)
+            rng = (self.rng if self.fair is None
+                   else self.fair.replay_rng(rec.seq, rec.seat, rec.action))
+            self.game.apply(self.state, rec.seat, rec.action, rng)
             self.seq = rec.seq
 
     # -- summaries --------------------------------------------------------------
@@ -165,6 +212,7 @@ class Table:
             "status": self.status,
             "seq": self.seq,
             "options": self.options,
+            "fair": None if self.fair is None else self.fair.summary(),
         }
 
     def free_seats(self) -> int:
@@ -187,6 +235,8 @@ class Table:
                 self._sync(req)
             elif isinstance(req, DetachRequest):
                 self._detach(req.client)
+            elif isinstance(req, RevealRequest | CommitRequest):
+                self._fair_request(req)
         except Exception:
             LOGGER.exception("table %s: game %s failed; restoring from the journal",
                              self.id, self.game.id)
@@ -195,6 +245,25 @@ class Table:
                 client.send(Error(code=ErrorCode.TABLE_FAULTED, id=req.id, table=self.id,
                                   message="the game failed on that request; "
                                           "the table was restored"))
+            self._restore_after_fault()
+
+    def _fair_request(self, req: CommitRequest | RevealRequest) -> None:
+        if self.fair is None:
+            req.client.send(Error(code=ErrorCode.BAD_REVEAL, id=req.id, table=self.id,
+                                  message="this table does not play fair: nothing to "
+                                          "commit or reveal"))
+        elif isinstance(req, CommitRequest):
+            self.fair.commit(req.client, req.id, req.seat, req.tip, req.length, req.sig)
+        else:
+            self.fair.reveal(req.client, req.id, req.seat, req.event, req.link, req.sig)
+
+    def handle_timeout(self, now: float) -> None:
+        """A fair table's reveal timeout fired (host/fairplay.py); never raises."""
+        try:
+            if self.fair is not None:
+                self.fair.check_timeout(now)
+        except Exception:
+            LOGGER.exception("table %s: handling a reveal timeout failed; restoring", self.id)
             self._restore_after_fault()
 
     def _restore_after_fault(self) -> None:
@@ -226,6 +295,8 @@ class Table:
             client.send(Joined(id=req.id, table=self.id, seat=None, token=None))
             self._send_update(client, None, events=None)
             return
+        if self.fair is not None and not self.fair.may_join(client, req.id):
+            return
         if self.status != WAITING:
             client.send(Error(code=ErrorCode.TABLE_FULL, id=req.id, table=self.id,
                               message=f"table is {self.status}; "
@@ -255,16 +326,25 @@ class Table:
         client.seats.setdefault(self.id, set()).add(seat)
         client.send(Joined(id=req.id, table=self.id, seat=seat, token=token))
         LOGGER.info("table %s: %s took seat %d", self.id, client.name, seat)
-        if all(s.token for s in self.seats):
-            self.status = PLAYING
-            self.journal.set_status(self.id, PLAYING)
-            LOGGER.info("table %s started", self.id)
-            if self.pm is not None:
-                self._observe("table_started", table_id=self.id, game_id=self.game.id,
-                              seats=self.seats_n, options=self.options)
-            self._broadcast(events=None, full=True)
+        if all(s.token for s in self.seats) and self.fair is None:
+            self.start()
         else:
             self._broadcast(events=None, full=True, status_only=True)
+        if self.fair is not None:
+            self.fair.seated(seat, client)  # asks for its commitment; the last one starts
+        self._changed()
+
+    def start(self) -> None:
+        """Every seat is taken (and, at a fair table, the set-up event settled): play."""
+        if self.fair is not None:
+            self._setup()  # with the set-up event's rng
+        self.status = PLAYING
+        self.journal.set_status(self.id, PLAYING)
+        LOGGER.info("table %s started", self.id)
+        if self.pm is not None:
+            self._observe("table_started", table_id=self.id, game_id=self.game.id,
+                          seats=self.seats_n, options=self.options)
+        self._broadcast(events=None, full=True)
         self._changed()
 
     def _resume(self, req: ResumeRequest) -> None:
@@ -287,6 +367,8 @@ class Table:
             client.send(Joined(id=req.id, table=self.id, seat=seat, token=slot.token))
         LOGGER.info("table %s: %s resumed seat %d", self.id, client.name, seat)
         self._send_update(client, seat, events=None)
+        if self.fair is not None:
+            self.fair.seated(seat, client)
 
     def _leave(self, req: LeaveRequest) -> None:
         client = req.client
@@ -296,6 +378,8 @@ class Table:
             if self.status == WAITING:
                 self.seats[seat] = Seat()
                 self.journal.free_seat(self.id, seat)
+                if self.fair is not None:
+                    self.fair.freed(seat)
             elif self.seats[seat].client is client:
                 self.seats[seat].client = None
         client.send(Left(id=req.id, table=self.id))
@@ -343,31 +427,65 @@ class Table:
             client.send(Error(code=ErrorCode.NOT_TO_ACT, id=req.id, table=self.id,
                               message=f"seat {seat} is not to act now"))
             return
+        if self.fair is not None:
+            self.fair.act(client, req.id, seat, req.action)  # may wait for a random event
+            return
         try:
             events = self.game.apply(self.state, seat, req.action, self.rng)
         except IllegalAction as exc:
             client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req.id, table=self.id,
                               message=str(exc)))
             return
+        self.accept(seat, req.action, events, reply=(client, req.id))
+
+    def accept(self, seat: int, action: dict[str, Any], events: list[dict[str, Any]],
+               reply: tuple[ClientLink, int] | None) -> None:
+        """Record an applied action and tell everyone; ``reply`` is the requester to
+        answer ``accepted`` (None when it was answered already, at a fair table)."""
         self.seq += 1
         # Journal first: an update is never seen for an action a restart would lose.
-        self.journal.append(self.id, self.seq, seat, req.action, events)
-        client.send(Accepted(id=req.id, table=self.id, seq=self.seq))
+        self.journal.append(self.id, self.seq, seat, action, events)
+        if reply is not None:
+            reply[0].send(Accepted(id=reply[1], table=self.id, seq=self.seq))
         if self.pm is not None:
             self._observe("table_action", table_id=self.id, seq=self.seq, seat=seat,
-                          action=req.action, events=events)
+                          action=action, events=events)
         to_act = self.game.to_act(self.state)
         finished = not to_act
         if finished:
-            self.status = FINISHED
-            self.journal.set_status(self.id, FINISHED)
-            scores = self.game.scores(self.state)
-            LOGGER.info("table %s finished after %d actions: %s", self.id, self.seq, scores)
-            if self.pm is not None:
-                self._observe("table_finished", table_id=self.id, scores=scores)
+            self._finish(self.game.scores(self.state))
         self._broadcast(events=events, to_act=to_act)
         if finished:
             self._changed()
+
+    def _finish(self, scores: dict[str, Any]) -> None:
+        self.status = FINISHED
+        self.journal.set_status(self.id, FINISHED)
+        if self.fair is not None:
+            self.journal.fair_append(self.id, {"kind": "final", "seq": self.seq,
+                                               "transcript": self.fair.transcript,
+                                               "scores": scores})
+        LOGGER.info("table %s finished after %d actions: %s", self.id, self.seq, scores)
+        if self.pm is not None:
+            self._observe("table_finished", table_id=self.id, scores=scores)
+
+    def forfeit(self, seats: list[int]) -> None:
+        """End the table now: ``seats`` forfeit (ranked last), the others keep the
+        order the game gives them (a fair table's ``on_withhold: forfeit``)."""
+        scores = dict(self.game.scores(self.state))
+        n = self.seats_n
+        scores["rank"] = [n if s in seats else r for s, r in enumerate(scores.get("rank", [1] * n))]
+        scores["forfeit"] = sorted(seats)
+        self.final_scores = scores
+        self._finish(scores)
+        self._broadcast(events=None, to_act=[])
+        self._changed()
+
+    def send_all(self, msg: Message) -> None:
+        """One message to every connection at the table (seated or watching), once."""
+        links = {slot.client for slot in self.seats if slot.client is not None}
+        for link in links | self.spectators:
+            link.send(msg)
 
     # -- updates ------------------------------------------------------------------
 
@@ -430,7 +548,8 @@ class Table:
             seats=[{"name": s.name, "taken": bool(s.token), "connected": s.client is not None}
                    for s in self.seats],
             to_act=to_act if started else [],
-            scores=self.game.scores(self.state) if started and self.status == FINISHED else None,
+            scores=(self.final_scores or self.game.scores(self.state))
+            if started and self.status == FINISHED else None,
             full=full,
         ), started
 

@@ -32,6 +32,8 @@ class ErrorCode(StrEnum):
     TOO_SLOW = "too_slow"  # the client did not read its updates; dropped
     SHUTTING_DOWN = "shutting_down"
     INTERNAL = "internal"  # a bug in the host; logged there
+    NO_KEY = "no_key"  # a fair table needs a public key in hello
+    BAD_REVEAL = "bad_reveal"  # a commitment or reveal that does not check, or is not asked
 
 
 FATAL_CODES = frozenset({

@@ -163,6 +163,7 @@ class Hello(Message):
     min_proto: int | None = None  # the lowest it speaks (default: proto)
     token: str | None = None  # resume the seat this token was issued for
     id: int | None = None
+    key: str | None = None  # the seat's Ed25519 public key, hex (fair play)
 
 
 @_message("list_tables", "client")
@@ -182,6 +183,7 @@ class Create(Message):
     seats: int
     options: dict[str, Any] | None = None
     seed: int | None = None  # fixed seed for reproducible games; random if absent
+    fair: dict[str, Any] | None = None  # fair play: {"timeout": s, "on_withhold": ...}
 
 
 @_message("join", "client")
