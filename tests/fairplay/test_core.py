@@ -107,11 +107,7 @@ def test_fair_random_without_an_event_signals_need_randomness() -> None:
     with pytest.raises(fp.NeedRandomness):
         probe.randint(1, 6)
     # a game's `except Exception` cannot swallow the signal
-    with pytest.raises(fp.NeedRandomness):
-        try:
-            probe.random()
-        except Exception:  # noqa: BLE001 - the point of the test
-            pytest.fail("NeedRandomness was caught as an Exception")
+    assert not issubclass(fp.NeedRandomness, Exception)
 
 
 def test_signatures_bind_every_field() -> None:
