@@ -62,14 +62,15 @@ class FairConfig:
     timeout: float = DEFAULT_TIMEOUT
     on_withhold: str = FORFEIT
     length: int = fp.DEFAULT_CHAIN_LENGTH
+    live: bool = False  # send each event's links and seed at once, not when the table ends
 
     @classmethod
     def from_map(cls, given: dict[str, Any]) -> FairConfig:
         """Raises BadOptions for an unknown key or a bad value."""
-        unknown = sorted(set(given) - {"timeout", "on_withhold", "length"})
+        unknown = sorted(set(given) - {"timeout", "on_withhold", "length", "live"})
         if unknown:
             raise BadOptions(f"fair: unknown option(s) {unknown}; "
-                             "known: length, on_withhold, timeout")
+                             "known: length, live, on_withhold, timeout")
         timeout = given.get("timeout", DEFAULT_TIMEOUT)
         if type(timeout) not in (int, float) or not 0 < timeout <= 86400:
             raise BadOptions(f"fair: timeout={timeout!r}, expected seconds in (0, 86400]")
@@ -80,10 +81,14 @@ class FairConfig:
         length = given.get("length", fp.DEFAULT_CHAIN_LENGTH)
         if type(length) is not int or not 1 <= length <= fp.MAX_CHAIN_LENGTH:
             raise BadOptions(f"fair: length={length!r}, expected 1..{fp.MAX_CHAIN_LENGTH}")
-        return cls(float(timeout), on_withhold, length)
+        live = given.get("live", False)
+        if type(live) is not bool:
+            raise BadOptions(f"fair: live={live!r}, expected true or false")
+        return cls(float(timeout), on_withhold, length, live)
 
     def to_map(self) -> dict[str, Any]:
-        return {"timeout": self.timeout, "on_withhold": self.on_withhold, "length": self.length}
+        return {"timeout": self.timeout, "on_withhold": self.on_withhold, "length": self.length,
+                "live": self.live}
 
 
 @dataclass(slots=True)
@@ -344,11 +349,8 @@ class FairTable:
                "fallback": fallback}
         t.journal.fair_append(t.id, rec)
         self._settled(rec)
-        msg = FairEvent(table=t.id, event=p.event, seq=p.seq, digest=p.digest, seed=seed,
-                        reveals=reveals, withheld=withheld or None, fallback=fallback,
-                        commits=[self.commits[s] for s in sorted(self.commits)]
-                        if p.event == 1 else None)
-        t.send_all(msg)
+        if self.config.live:
+            t.send_all(self._message(rec))
         LOGGER.info("table %s: event %d settled (seq %d)%s", t.id, p.event, p.seq,
                     f", seats {withheld} withheld" if withheld else "")
         if p.seq == 0:
@@ -358,6 +360,23 @@ class FairTable:
         events = t.game.apply(t.state, p.seat, p.action, rng)
         self.transcript = fp.transcript_next(self.transcript, p.seq, p.seat, p.action)
         t.accept(p.seat, p.action, events, reply=None)
+
+    def _message(self, rec: dict[str, Any]) -> FairEvent:
+        return FairEvent(table=self.table.id, event=rec["event"], seq=rec["seq"],
+                         digest=rec["digest"], seed=rec["seed"], reveals=rec["reveals"],
+                         withheld=rec["withheld"], fallback=rec["fallback"],
+                         commits=[self.commits[s] for s in sorted(self.commits)]
+                         if rec["event"] == 1 else None)
+
+    def finished(self) -> None:
+        """The table ended: unless ``live``, every event's links and seed go out now
+        (during play they would let anyone compute hidden cards from the seeds)."""
+        if self.config.live:
+            return
+        t = self.table
+        for rec in t.journal.fair_records(t.id):
+            if rec["kind"] == "event":
+                t.send_all(self._message(rec))
 
     # -- faults -----------------------------------------------------------------------
 

@@ -465,6 +465,7 @@ class Table:
             self.journal.fair_append(self.id, {"kind": "final", "seq": self.seq,
                                                "transcript": self.fair.transcript,
                                                "scores": scores})
+            self.fair.finished()
         LOGGER.info("table %s finished after %d actions: %s", self.id, self.seq, scores)
         if self.pm is not None:
             self._observe("table_finished", table_id=self.id, scores=scores)

@@ -100,6 +100,21 @@ class Withholding(FairSeats):
         return super().answer(req)
 
 
+class Timeline(FairSeats):
+    """Records, in order, every fair event checked and every update seen."""
+
+    def __init__(self, base: FairSeats) -> None:
+        super().__init__(base.identity, None)
+        self.timeline: list[tuple[str, int, str]] = []
+
+    def check(self, ev):
+        self.timeline.append(("event", ev.event, ""))
+        return super().check(ev)
+
+    def seen(self, update) -> None:
+        self.timeline.append(("update", update.seq, update.status))
+
+
 @dataclass
 class FairGame:
     db: str
@@ -133,7 +148,9 @@ async def play_fair(registry: Any, game: str, seats: int, db: str, *,
                     out.seats[i] = client.fair
                     joined = await client.join(table, seat=i)
                     decide = bot_decider(RandomBot(registry[game]), i, random.Random(i))
-                    out.results.append(await play_seat(client, table, joined.seat, decide))
+                    seen = getattr(client.fair, "seen", None)
+                    out.results.append(await play_seat(client, table, joined.seat, decide,
+                                                       on_update=seen))
 
             with trio.fail_after(60):
                 async with trio.open_nursery() as bots:
@@ -150,4 +167,5 @@ def dice_registry():
 
 @pytest.fixture(scope="session")
 def helpers():
-    return {"play_fair": play_fair, "Equivocating": Equivocating, "Withholding": Withholding}
+    return {"play_fair": play_fair, "Equivocating": Equivocating, "Withholding": Withholding,
+            "Timeline": Timeline}

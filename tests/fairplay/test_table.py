@@ -238,6 +238,30 @@ async def test_a_withheld_reveal_falls_back_to_the_host_rng_with_everyone_told(
                for n in report.notes)
 
 
+@pytest.mark.parametrize("live", [False, True])
+async def test_links_and_seeds_reach_the_seats_at_the_end_unless_live(tmp_path, dice_registry,
+                                                                      helpers, live) -> None:
+    """A seed lets anyone compute every card it dealt: by default the seats see the
+    links and seeds only once the table has ended (option ``live`` sends them at once,
+    for games whose every draw is public)."""
+    Timeline, play_fair = helpers["Timeline"], helpers["play_fair"]
+    game = await play_fair(dice_registry, "dice", 2, str(tmp_path / "j.sqlite"),
+                           fair={"live": live}, options={"turns": 10},
+                           cheat=lambda i, f: Timeline(f))
+    for seat in game.seats.values():
+        kinds = [kind for kind, _, _ in seat.timeline]
+        first_event = kinds.index("event")
+        finished = next(i for i, (kind, _, status) in enumerate(seat.timeline)
+                        if status == "finished")
+        assert seat.problems == [] and kinds.count("event") >= 2
+        assert first_event < finished
+        between = kinds[first_event:finished]
+        if live:  # the set-up event comes before the first update of play, and so on
+            assert "update" in between
+        else:  # every event arrives together, just before the final update
+            assert set(between) == {"event"}
+
+
 async def test_fair_tables_refuse_bad_options_and_keyless_seats(tmp_path, dice_registry) -> None:
     from lantable.protocol import NEED_DATA, Connection, Hello, Join, Welcome
 
