@@ -97,7 +97,12 @@ class FairSeats:
                 LOGGER.warning("table %s seat %d: asked to reveal event %d, but this client "
                                "has no chain for that seat", req.table, req.seat, req.event)
                 return None
-            link = chain.link(req.event)
+            try:
+                link = chain.link(req.event)
+            except fp.FairPlayError as exc:
+                LOGGER.error("table %s seat %d: cannot reveal: %s (the table asked for chains "
+                             "of %d links)", req.table, req.seat, exc, chain.length)
+                return None
             sig = self.identity.sign("reveal", *fp.reveal_fields(
                 req.table, req.seat, req.event, link, req.digest))
             return Reveal, {"table": req.table, "seat": req.seat, "event": req.event,

@@ -265,6 +265,9 @@ class _FairCheck:
             self.report.notes.append(
                 f"{name}: drawn with the host's value mixed in, because seats "
                 f"{sorted(withheld)} withheld (announced; the host could have chosen it)")
+        if rec.get("fallback") and not withheld:
+            self.report.notes.append(f"{name}: drawn with the host's value only (no seat was "
+                                     f"left to reveal; the host could have chosen it)")
         seed = fp.event_seed(self.copy.table, number, digest,
                              [(r.get("seat"), r.get("link")) for r in rec.get("reveals", [])],
                              rec.get("fallback"))

@@ -289,7 +289,9 @@ class FairTable:
         t = self.table
         self.pending = pending
         if pending.event > self.config.length:
-            LOGGER.warning("table %s: event %d is past the seats' chains", t.id, pending.event)
+            LOGGER.error("table %s: event %d is past the seats' chains of %d links: no seat can "
+                         "reveal, so after the timeout the table applies on_withhold (%s)",
+                         t.id, pending.event, self.config.length, self.config.on_withhold)
         t.journal.fair_append(t.id, {"kind": "pending", "event": pending.event,
                                      "seq": pending.seq, "seat": pending.seat,
                                      "action": pending.action, "digest": pending.digest})
@@ -340,7 +342,8 @@ class FairTable:
         t, p = self.table, self.pending
         if p.cancel is not None:
             p.cancel.cancel()
-        fallback = secrets.token_hex(fp.HASH_SIZE) if withheld else None
+        # The host's value, when some seat withheld or none is left to reveal (host_rng).
+        fallback = secrets.token_hex(fp.HASH_SIZE) if withheld or not p.reveals else None
         reveals = [p.reveals[s] for s in sorted(p.reveals)]
         seed = fp.event_seed(t.id, p.event, p.digest,
                              [(r["seat"], r["link"]) for r in reveals], fallback)

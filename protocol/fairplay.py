@@ -36,7 +36,9 @@ DOMAIN: Final = "lantable-fairplay-v1"
 CHAIN_PREFIX: Final = b"lantable-fairplay-v1 chain\x00"
 STREAM_PREFIX: Final = b"lantable-fairplay-v1 stream\x00"
 HASH_SIZE: Final = 32  # bytes of every hash, link and seed (SHA-256)
-DEFAULT_CHAIN_LENGTH: Final = 4096  # random events one commitment covers
+# Random events one commitment covers: a random game of Kaiser's Pirates has at most
+# about 130, of Manila about 20; building the chain costs one hash per link.
+DEFAULT_CHAIN_LENGTH: Final = 1024
 MAX_CHAIN_LENGTH: Final = 1 << 20
 
 

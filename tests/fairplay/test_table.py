@@ -293,3 +293,17 @@ async def test_fair_tables_refuse_bad_options_and_keyless_seats(tmp_path, dice_r
         assert refused.code == "no_key" and "public key" in refused.message
         await stream.aclose()
         nursery.cancel_scope.cancel()
+
+
+async def test_chains_that_run_out_are_withholding_and_the_host_rng_takes_over(
+        tmp_path, dice_registry, helpers) -> None:
+    """Past its chain's length no seat can reveal: every seat is named, and under
+    host_rng the rest of the game is drawn by the host, announced and noted."""
+    game = await helpers["play_fair"](dice_registry, "dice", 2, str(tmp_path / "j.sqlite"),
+                                      fair={"timeout": 0.2, "on_withhold": "host_rng",
+                                            "length": 3}, options={"turns": 12})
+    assert sorted(f.seat for f in game.spectator.faults) == [0, 1]
+    assert {f.event for f in game.spectator.faults} == {4}
+    report = verify(copy_of(game.db, game.table), dice_registry["dice"])
+    assert report.ok, report.problems
+    assert any("no seat was left to reveal" in n for n in report.notes)
