@@ -390,7 +390,13 @@ def cmd_play(args: argparse.Namespace) -> int:
             print(f"you are seat {joined.seat} at table {args.table} ({game_id}); "
                   f"resume token {joined.token}")
             decide = TerminalDecider(registry[game_id], joined.seat)
-            return await play_seat(client, args.table, joined.seat, decide, on_update=show_update)
+            client.fair.on_notice = lambda text: print(f"  [fair play] {text}", flush=True)
+            scores = await play_seat(client, args.table, joined.seat, decide,
+                                     on_update=show_update)
+            summary = client.fair.summary(args.table)
+            if summary is not None:
+                print(summary)
+            return scores
 
     try:
         scores = trio.run(main)

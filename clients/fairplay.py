@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,8 @@ class FairSeats:
         self.problems: list[str] = []  # what the host sent that did not check
         self.faults: list[FairFault] = []  # seats named for withholding or bad reveals
         self.events: dict[str, int] = {}  # table -> last settled event seen
+        # Told, in a sentence for people, of every fault and every event that fails.
+        self.on_notice: Callable[[str], None] | None = None
 
     # -- answering the host --------------------------------------------------------
 
@@ -167,9 +170,27 @@ class FairSeats:
         for problem in found:
             LOGGER.error("table %s: the host sent a fair-play event that does not check: %s",
                          ev.table, problem)
+            self._notice(f"the host sent a random event that does not check: {problem}")
         self.problems += found
         return found
 
     def fault(self, msg: FairFault) -> None:
         self.faults.append(msg)
         LOGGER.warning("table %s: %s", msg.table, msg.message)
+        self._notice(msg.message)
+
+    def _notice(self, text: str) -> None:
+        if self.on_notice is not None:
+            self.on_notice(text)
+
+    def summary(self, table: str) -> str | None:
+        """One sentence on what this client checked at ``table`` (None: not fair)."""
+        if table not in self.events:
+            return None
+        bad = [p for p in self.problems if p.startswith("event ")]
+        if bad:
+            return (f"fair play: {len(bad)} problem(s) in the random events; the first: "
+                    f"{bad[0]}")
+        return (f"fair play: all {self.events[table]} random events check (every seat's "
+                f"signature, link and seed); `lantable verify` on the host's journal checks "
+                f"the rolls and the result")

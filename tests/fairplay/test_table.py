@@ -307,3 +307,22 @@ async def test_chains_that_run_out_are_withholding_and_the_host_rng_takes_over(
     report = verify(copy_of(game.db, game.table), dice_registry["dice"])
     assert report.ok, report.problems
     assert any("no seat was left to reveal" in n for n in report.notes)
+
+
+async def test_people_are_told_of_faults_and_of_what_was_checked(tmp_path, dice_registry,
+                                                                helpers) -> None:
+    told: dict[int, list[str]] = {}
+
+    def listening(i, fair):
+        told[i] = []
+        fair.on_notice = told[i].append
+        return fair
+
+    game = await helpers["play_fair"](dice_registry, "dice", 2, str(tmp_path / "j.sqlite"),
+                                      fair={"timeout": 0.2, "on_withhold": "host_rng",
+                                            "length": 3}, options={"turns": 12},
+                                      cheat=listening)
+    assert told[0] and told[0] == told[1]
+    assert told[0][0].startswith("seat 0 (bot0) did not reveal its link for event 4 within")
+    assert game.seats[0].summary(game.table).startswith("fair play: all ")
+    assert game.seats[0].summary("not-a-table") is None
