@@ -204,6 +204,11 @@ class FairTable:
             del self.commits[seat]
             self.last.pop(seat, None)
             self.table.journal.fair_append(self.table.id, {"kind": "uncommit", "seat": seat})
+        if self.pending is not None and self.pending.seq == 0:
+            # The set-up event bound the old commitments: hold it again once all commit.
+            if self.pending.cancel is not None:
+                self.pending.cancel.cancel()
+            self.pending = None
 
     def _asked(self, seat: int) -> bool:
         p = self.pending

@@ -175,3 +175,61 @@ def test_every_installed_game_plays_fair_and_verifies(tmp_path, game_id) -> None
     report = verify(copy, game)
     assert report.ok, report.problems
     assert report.events >= 1 and report.actions >= 1
+
+
+def test_bad_commitments_and_reveals_get_clear_errors_and_change_nothing(tmp_path,
+                                                                        dice_registry) -> None:
+    game = dice_registry["dice"]
+    journal = Journal(tmp_path / "j.sqlite")
+    table = Table.create(table_id="h", game=game, seats=2, options=None, seed=1,
+                         journal=journal, fair={"length": 8})
+    links = [FakeLink("a"), FakeLink("b")]
+    fairs = [FairSeats(fp.Identity()), FairSeats(fp.Identity())]
+    for s, link in enumerate(links):
+        link.key = fairs[s].identity.public
+        table.handle(JoinRequest(link, 1, s, False))
+    a = links[0]
+    (req,) = a.take(FairRequest)
+    _, good = fairs[0].answer(req)
+
+    def refused(request) -> str:
+        table.handle(request)
+        (err,) = a.take(Error)
+        return f"{err.code}: {err.message}"
+
+    assert refused(CommitRequest(a, 2, 1, good["tip"], 8, good["sig"])).startswith(
+        "not_seated: this connection does not hold seat 1")
+    assert "must be 64 lowercase hex digits" in refused(
+        CommitRequest(a, 3, 0, "xyz", 8, good["sig"]))
+    assert "asks for chains of 8 links, got 9" in refused(
+        CommitRequest(a, 4, 0, good["tip"], 9, good["sig"]))
+    assert "commit signature does not match" in refused(
+        CommitRequest(a, 5, 0, "00" * 32, 8, good["sig"]))
+    assert "no reveal of event 1 is asked of seat 0 now" in refused(
+        RevealRequest(a, 6, 0, 1, "00" * 32, "00" * 64))
+    assert not table.fair.commits and table.status == "waiting"
+    table.handle(CommitRequest(a, 7, 0, good["tip"], 8, good["sig"]))
+    assert a.take(Accepted) and "already committed" in refused(
+        CommitRequest(a, 8, 0, good["tip"], 8, good["sig"]))
+    # a seat that leaves while the set-up event waits: the event is held again
+    b = links[1]
+    answer_all(table, {1: (b, fairs[1])})
+    assert table.fair.pending is not None and table.fair.pending.seq == 0
+    from lantable.host.table import LeaveRequest
+
+    table.handle(LeaveRequest(b, 9))
+    assert table.fair.pending is None and 1 not in table.fair.commits
+    c = FakeLink("c")
+    c.key = fairs[1].identity.public
+    table.handle(JoinRequest(c, 10, 1, False))
+    a.take(FairRequest)
+    answer_all(table, {1: (c, fairs[1])})
+    assert table.fair.pending is not None  # a new set-up event, with c's commitment
+    answer_all(table, {0: (a, fairs[0]), 1: (c, fairs[1])})
+    assert table.status == PLAYING
+    # a table without fair play refuses fair-play requests plainly
+    plain = Table.create(table_id="p", game=game, seats=2, options=None, seed=1,
+                         journal=journal)
+    plain.handle(CommitRequest(a, 11, 0, good["tip"], 8, good["sig"]))
+    (err,) = a.take(Error)
+    assert err.code == "bad_reveal" and "does not play fair" in err.message
