@@ -11,6 +11,8 @@ games of each mode:
   seat sends or receives);
 - for fair games: random events, and from the differences to the plain games the
   extra time and bytes per random event;
+- a hidden deck (protocol/hidden_deck.py, not yet used by a game): both passes of a
+  52-card deck through every seat, and opening one dealt card;
 - the crypto alone per event, per party: the host checks 4 reveals and derives the
   seed; a seat signs its reveal and checks the settled event (4 signatures). Here
   all five parties share one process and CPU; on a LAN each seat has its own.
@@ -39,6 +41,7 @@ from lantable.host.peer import serve_peer
 from lantable.plugins import load_registry
 from lantable.protocol import FairEvent, FairRequest
 from lantable.protocol import fairplay as fp
+from lantable.protocol import hidden_deck as hd
 
 
 class CountingStream(trio.abc.HalfCloseableStream):
@@ -136,6 +139,28 @@ def crypto_per_event(seats: int, rounds: int = 200) -> dict[str, float]:
             "all_parties_one_cpu_ms": round((host + seat * seats) / rounds * 1000, 3)}
 
 
+def hidden_deck_cost(seats: int, cards: int = 52, rounds: int = 3) -> dict[str, float]:
+    """Seconds for ``seats`` seats to shuffle and lock a deck (both passes, every seat,
+    one after another as on the wire), and milliseconds to open one dealt card."""
+    points = hd.card_points("bench", cards)
+    passes, opens = [], []
+    for _ in range(rounds):
+        parties = [hd.DeckSeat(cards) for _ in range(seats)]
+        start = time.perf_counter()
+        deck = points
+        for party in parties:
+            deck = party.shuffle_pass(deck)
+        for party in parties:
+            deck = party.lock_pass(deck)
+        passes.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        for j in range(cards):
+            hd.open_card(deck[j], [p.unlock_key(j) for p in parties], points)
+        opens.append((time.perf_counter() - start) / cards)
+    return {"cards": cards, "shuffle_and_lock_s": round(statistics.median(passes), 3),
+            "open_one_card_ms": round(statistics.median(opens) * 1000, 3)}
+
+
 async def run(games: int, seats: int) -> dict:
     registry = load_registry()
     db = tempfile.mkdtemp(prefix="lantable-bench-fair-") + "/journal.sqlite"
@@ -179,6 +204,7 @@ async def run(games: int, seats: int) -> dict:
         "per_random_event": {"extra_ms": round(extra_s / events * 1000, 2),
                              "extra_bytes": int(extra_b / events),
                              "crypto": crypto_per_event(seats)},
+        "hidden_deck": hidden_deck_cost(seats),
         "note": "plain and fair games differ in length (their dice differ); per-game "
                 "differences are taken per action and scaled to the fair games' length; "
                 "host and bots share one process, so every party's crypto is serial here",
