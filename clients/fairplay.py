@@ -20,18 +20,19 @@ from typing import Any
 from lantable.protocol import Commit, FairEvent, FairFault, FairRequest, Reveal
 from lantable.protocol import fairplay as fp
 
+from . import tokens
+
 LOGGER = logging.getLogger(__name__)
 
 KEY_FILE = "identity.ed25519"
 
 
 def data_dir() -> Path:
-    """Where lantable keeps a client's key and chains: ``$LANTABLE_HOME``, else
-    ``$XDG_DATA_HOME/lantable``, else ``~/.local/share/lantable``."""
+    """Where lantable keeps a client's key and chains: ``$LANTABLE_HOME`` if set (the
+    tests set it), else the user's data directory (:func:`.tokens.data_dir`)."""
     if os.environ.get("LANTABLE_HOME"):
         return Path(os.environ["LANTABLE_HOME"])
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "lantable"
+    return tokens.data_dir()
 
 
 def _write_private(path: Path, data: bytes) -> None:
