@@ -311,6 +311,8 @@ class Client:
         reply = await self._request(Resume, token=token)
         assert isinstance(reply, Joined)
         self._feed(reply.table)
+        if self.fair is not None and reply.seat is not None:
+            self.fair.resumed(reply.table, reply.seat)
         return reply
 
     async def leave(self, table: str) -> None:
@@ -319,7 +321,11 @@ class Client:
     async def act(self, table: str, action: dict[str, Any], seat: int | None = None) -> int:
         """Submit an action; returns its update number. Raises RequestError
         (``not_to_act``, ``illegal_action``, ``not_seated`` ...)."""
-        reply = await self._request(Act, table=table, action=action, seat=seat)
+        signed = None if self.fair is None else self.fair.sign_action(
+            table, seat, self._last_seq.get(table, 0), action)
+        base, sig = signed if signed is not None else (None, None)
+        reply = await self._request(Act, table=table, action=action, seat=seat, base=base,
+                                    sig=sig)
         assert isinstance(reply, Accepted)
         return reply.seq
 
@@ -379,6 +385,8 @@ async def open_client(host: str, port: int, *, name: str, token: str | None = No
         if not isinstance(event, Welcome):
             raise Disconnected(f"expected welcome, got {event!r}")
         client = Client(stream, conn, event, fair)
+        if event.resumed is not None:
+            fair.resumed(event.resumed["table"], event.resumed["seat"])
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(client._read_loop, nursery)

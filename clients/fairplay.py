@@ -115,6 +115,19 @@ class FairSeats:
                        req.table, req.kind)
         return None
 
+    def sign_action(self, table: str, seat: int | None, base: int,
+                    action: dict[str, Any]) -> tuple[int, str] | None:
+        """``(base, sig)`` for an action at a fair table where this connection holds
+        ``seat`` (None: its only seat there); None at a table that does not play fair."""
+        seats = [s for (t, s) in self._chains if t == table]
+        if seat is None:
+            if len(seats) != 1:
+                return None
+            (seat,) = seats
+        if (table, seat) not in self._chains and self._load((table, seat)) is None:
+            return None
+        return base, self.identity.sign("act", *fp.act_fields(table, seat, base, action))
+
     def _path(self, key: tuple[str, int]) -> Path | None:
         if self.store is None:
             return None
@@ -134,6 +147,12 @@ class FairSeats:
         chain = fp.HashChain(bytes.fromhex(saved["secret"]), saved["length"])
         self._chains[key] = chain
         return chain
+
+    def resumed(self, table: str, seat: int) -> None:
+        """A seat taken back with its token: load its chain, if this user has it, so
+        that its actions are signed before the host asks for anything."""
+        if (table, seat) not in self._chains:
+            self._load((table, seat))
 
     # -- checking the host --------------------------------------------------------------
 

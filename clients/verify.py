@@ -124,6 +124,7 @@ class _FairCheck:
         self.copy, self.game, self.report = copy, game, report
         self.commits: dict[int, dict[str, Any]] = {}
         self.events: dict[int, dict[str, Any]] = {}  # seq -> event record
+        self.signed: dict[int, dict[str, Any]] = {}  # seq -> the seat's action signature
         self.last: dict[int, tuple[int, str]] = {}
         self.excluded: set[int] = set()
         self.final: dict[str, Any] | None = None
@@ -160,6 +161,7 @@ class _FairCheck:
         state = self.game.setup(copy.seats, copy.options, fp.FairRandom(seed))
         probe = fp.FairRandom()
         for seq, seat, action, recorded in copy.actions:
+            self._action_signature(seq, seat, action)
             rec = self.events.pop(seq, None)
             rng, where = probe, ""
             if rec is not None:
@@ -193,6 +195,8 @@ class _FairCheck:
             self.commits.pop(rec["seat"], None)
         elif kind == "event":
             self.events[rec["seq"]] = rec
+        elif kind == "act":
+            self.signed[rec["seq"]] = rec
         elif kind == "fault":
             self.report.notes.append(f"event {rec['event']}: {rec['message']}")
             if rec["reason"] == "withheld" and rec["outcome"] == "host_rng":
@@ -205,6 +209,23 @@ class _FairCheck:
                                      f"{rec['seats']} withheld their reveals and forfeit")
         elif kind == "final":
             self.final = rec
+
+    def _action_signature(self, seq: int, seat: int, action: dict[str, Any]) -> None:
+        """The seat signed this very action, after an update it had seen."""
+        rec = self.signed.get(seq)
+        if rec is None or rec.get("seat") != seat:
+            self.problem(f"action {seq} (seat {seat}): the journal has no signature of it by "
+                         f"that seat")
+            return
+        base = rec.get("base")
+        try:
+            if not isinstance(base, int) or not 0 <= base < seq:
+                raise fp.FairPlayError(f"it was signed for update {base}, not before it")
+            fp.verify_signature(self.commits[seat]["key"], rec.get("sig"), "act",
+                                *fp.act_fields(self.copy.table, seat, base, action))
+        except (fp.FairPlayError, ValueError, KeyError) as exc:
+            self.problem(f"action {seq} (seat {seat}): its signature: {exc} (the action was "
+                         f"altered, or is not the seat's)")
 
     def _bad_reveal(self, rec: dict[str, Any]) -> None:
         """A seat named for a bad reveal: its signed evidence must indeed not check."""

@@ -101,6 +101,7 @@ class Pending:
     action: dict[str, Any] | None
     digest: str
     reveals: dict[int, dict[str, Any]] = field(default_factory=dict)
+    signed: dict[str, Any] | None = None  # the action's signature record (kind "act")
     deadline: float = math.inf
     cancel: trio.CancelScope | None = None
 
@@ -135,7 +136,7 @@ class FairTable:
                 fair.last[rec["seat"]] = (0, rec["tip"])
             elif kind == "pending":
                 fair.pending = Pending(rec["event"], rec["seq"], rec["seat"], rec["action"],
-                                       rec["digest"])
+                                       rec["digest"], signed=rec.get("signed"))
             elif kind == "event":
                 fair._settled(rec)
             elif kind == "fault" and rec["reason"] == "withheld" and rec["outcome"] == HOST_RNG:
@@ -265,13 +266,18 @@ class FairTable:
 
     # -- actions ----------------------------------------------------------------------
 
-    def act(self, client: ClientLink, req_id: int, seat: int, action: dict[str, Any]) -> None:
-        """Apply an action at a fair table, or hold it for a random event if it draws."""
+    def act(self, client: ClientLink, req_id: int, seat: int, action: dict[str, Any],
+            base: int | None, sig: str | None) -> None:
+        """Apply a signed action at a fair table, or hold it for a random event if it
+        draws. The signature is journalled, so no one can alter the action later."""
         t = self.table
         if self.pending is not None:
             client.send(Error(code=ErrorCode.NOT_TO_ACT, id=req_id, table=t.id,
                               message=f"the table is waiting for reveals for event "
                                       f"{self.pending.event}"))
+            return
+        signed = self._signed(client, req_id, seat, action, base, sig)
+        if signed is None:
             return
         trial = t.game.clone(t.state)
         try:
@@ -283,12 +289,34 @@ class FairTable:
         except fp.NeedRandomness:
             seq = t.seq + 1
             digest = fp.event_digest(self.transcript, self.event + 1, seq, seat, action)
-            self._hold(Pending(self.event + 1, seq, seat, action, digest))
+            self._hold(Pending(self.event + 1, seq, seat, action, digest, signed=signed))
             client.send(Accepted(id=req_id, table=t.id, seq=seq))
             return
+        t.journal.fair_append(t.id, signed)
         t.state = trial
         self.transcript = fp.transcript_next(self.transcript, t.seq + 1, seat, action)
         t.accept(seat, action, events, reply=(client, req_id))
+
+    def _signed(self, client: ClientLink, req_id: int, seat: int, action: dict[str, Any],
+                base: int | None, sig: str | None) -> dict[str, Any] | None:
+        """The action's signature record, or None (refused) if it does not check: the
+        seat signs ``[table, seat, base, action]``, ``base`` being the last update it
+        had seen, so the action cannot be moved before it or replayed elsewhere."""
+        t = self.table
+        if sig is None or base is None:
+            self._refuse(client, req_id, "this table plays fair: sign your action (act.base "
+                                         "and act.sig, docs/protocol.md, 'Fair play')")
+            return None
+        try:
+            if not 0 <= base <= t.seq:
+                raise fp.FairPlayError(f"act.base {base} is not an update of this table "
+                                       f"(0..{t.seq})")
+            fp.verify_signature(self.commits[seat]["key"], sig, "act",
+                                *fp.act_fields(t.id, seat, base, action))
+        except (fp.FairPlayError, ValueError) as exc:
+            self._refuse(client, req_id, f"action of seat {seat}: {exc}")
+            return None
+        return {"kind": "act", "seq": t.seq + 1, "seat": seat, "base": base, "sig": sig}
 
     def _hold(self, pending: Pending) -> None:
         t = self.table
@@ -299,7 +327,8 @@ class FairTable:
                          t.id, pending.event, self.config.length, self.config.on_withhold)
         t.journal.fair_append(t.id, {"kind": "pending", "event": pending.event,
                                      "seq": pending.seq, "seat": pending.seat,
-                                     "action": pending.action, "digest": pending.digest})
+                                     "action": pending.action, "digest": pending.digest,
+                                     "signed": pending.signed})
         LOGGER.info("table %s: event %d (seq %d) waits for reveals", t.id, pending.event,
                     pending.seq)
         self._ask_all()
@@ -364,6 +393,7 @@ class FairTable:
         if p.seq == 0:
             t.start()
             return
+        t.journal.fair_append(t.id, p.signed)
         rng = fp.FairRandom(seed)
         events = t.game.apply(t.state, p.seat, p.action, rng)
         self.transcript = fp.transcript_next(self.transcript, p.seq, p.seat, p.action)

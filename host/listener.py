@@ -242,7 +242,7 @@ def _route(msg: Message, link: ClientLink, peer: Peer, joined: set[str]) -> None
     if isinstance(msg, Act):
         table = _table(msg.table, msg.id, link, peer)
         if table is not None:
-            table.handle(ActRequest(link, msg.id, msg.seat, msg.action))
+            table.handle(ActRequest(link, msg.id, msg.seat, msg.action, msg.base, msg.sig))
     elif isinstance(msg, Ping):
         link.send(Pong(id=msg.id))
     elif isinstance(msg, Sync):

@@ -69,6 +69,8 @@ class ActRequest:
     id: int
     seat: int | None
     action: dict[str, Any]
+    base: int | None = None  # at a fair table: the signed action (host/fairplay.py)
+    sig: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -428,7 +430,8 @@ class Table:
                               message=f"seat {seat} is not to act now"))
             return
         if self.fair is not None:
-            self.fair.act(client, req.id, seat, req.action)  # may wait for a random event
+            # may hold a random event
+            self.fair.act(client, req.id, seat, req.action, req.base, req.sig)
             return
         try:
             events = self.game.apply(self.state, seat, req.action, self.rng)

@@ -212,6 +212,8 @@ class Act(Message):
     table: str
     action: dict[str, Any]
     seat: int | None = None  # which of this connection's seats acts (default: its only one)
+    base: int | None = None  # at a fair table: the last update seq the seat had seen
+    sig: str | None = None  # at a fair table: the seat's signature of [table, seat, base, action]
 
 
 @_message("sync", "client")

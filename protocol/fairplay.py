@@ -275,6 +275,12 @@ def reveal_fields(table: str, seat: int, event: int, link: str, digest: str) -> 
     return (table, seat, event, link, digest)
 
 
+def act_fields(table: str, seat: int, base: int, action: dict[str, Any]) -> tuple:
+    """What a seat signs for an action at a fair table: ``base`` is the number of the
+    last update it had seen (the action lands after it)."""
+    return (table, seat, base, action)
+
+
 class Identity:
     """A seat's long-lived Ed25519 key pair."""
 

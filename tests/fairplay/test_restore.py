@@ -51,6 +51,13 @@ class FakeLink:
         return found
 
 
+def act(table: Table, seats: dict[int, tuple[FakeLink, FairSeats]], seat: int,
+        action: dict[str, Any], rid: int = 7) -> None:
+    """The seat's signed action, as the client library sends it."""
+    base, sig = seats[seat][1].sign_action(table.id, seat, table.seq, action)
+    table.handle(ActRequest(seats[seat][0], rid, seat, action, base, sig))
+
+
 def answer_all(table: Table, seats: dict[int, tuple[FakeLink, FairSeats]]) -> int:
     """Answer every fair_request the seats hold; returns how many were answered."""
     n = 0
@@ -85,7 +92,7 @@ def test_a_fair_table_restored_mid_event_carries_on(tmp_path, dice_registry) -> 
     # act until an action waits for its random event
     while table.fair.pending is None:
         (seat,) = game.to_act(table.state)
-        table.handle(ActRequest(seats[seat][0], 7, seat, {"type": "roll"}))
+        act(table, seats, seat, {"type": "roll"})
     pending = table.fair.pending
     held = seats[pending.seat][0].take(Accepted)[-1]
     assert held.seq == table.seq + 1  # answered at once, applied once the reveals are in
@@ -112,7 +119,7 @@ def test_a_fair_table_restored_mid_event_carries_on(tmp_path, dice_registry) -> 
         if again.status == FINISHED or again.fair.pending is not None:
             continue
         (seat,) = game.to_act(again.state)
-        again.handle(ActRequest(fresh[seat][0], 8, seat, {"type": "roll"}))
+        act(again, fresh, seat, {"type": "roll"})
     assert not [m for link, _ in fresh.values() for m in link.sent if isinstance(m, Error)]
     journal.commit()
     r = journal.table("t1")
@@ -163,7 +170,7 @@ def test_every_installed_game_plays_fair_and_verifies(tmp_path, game_id) -> None
             continue
         seat = pick.choice(game.to_act(table.state))
         action = pick.choice(game.legal_actions(table.state, seat))
-        table.handle(ActRequest(seats[seat][0], 9, seat, action))
+        act(table, seats, seat, action)
     answer_all(table, seats)
     refused = [m for link, _ in seats.values() for m in link.sent if isinstance(m, Error)]
     assert refused == []
@@ -227,6 +234,20 @@ def test_bad_commitments_and_reveals_get_clear_errors_and_change_nothing(tmp_pat
     assert table.fair.pending is not None  # a new set-up event, with c's commitment
     answer_all(table, {0: (a, fairs[0]), 1: (c, fairs[1])})
     assert table.status == PLAYING
+    # actions must be signed by their seat, for an update it has seen
+    (seat,) = game.to_act(table.state)
+    link = a if seat == 0 else c
+    fair = fairs[seat]
+    roll = {"type": "roll"}
+    for base, sig, why in [
+            (None, None, "this table plays fair: sign your action"),
+            (0, fairs[1 - seat].identity.sign("act", "h", seat, 0, roll), "does not match"),
+            (5, fair.identity.sign("act", "h", seat, 5, roll), "act.base 5 is not an update"),
+            (0, fair.sign_action("h", seat, 0, {"type": "stand"})[1], "does not match")]:
+        table.handle(ActRequest(link, 12, seat, roll, base, sig))
+        (err,) = link.take(Error)
+        assert err.code == "bad_reveal" and why in err.message, err.message
+    assert table.seq == 0 and table.fair.pending is None
     # a table without fair play refuses fair-play requests plainly
     plain = Table.create(table_id="p", game=game, seats=2, options=None, seed=1,
                          journal=journal)

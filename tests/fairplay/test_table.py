@@ -148,8 +148,19 @@ def _alter_action(con) -> str:
     return f"event {rec['event']} (action {rec['seq']}): its digest does not match"
 
 
-@pytest.mark.parametrize("alter", [_alter_reveal, _alter_signature, _alter_roll, _alter_action],
-                         ids=["reveal", "signature", "roll", "action"])
+def _alter_last_action(con) -> str:
+    """The last action, after every random event: only its seat's signature covers it."""
+    rowid, seq, seat, blob = con.execute(
+        "SELECT rowid, seq, seat, action FROM actions ORDER BY rowid DESC LIMIT 1").fetchone()
+    action = msgpack.unpackb(blob)
+    action["forged"] = True
+    con.execute("UPDATE actions SET action=? WHERE rowid=?", (msgpack.packb(action), rowid))
+    return f"action {seq} (seat {seat}): its signature: the act signature does not match"
+
+
+@pytest.mark.parametrize("alter", [_alter_reveal, _alter_signature, _alter_roll, _alter_action,
+                                   _alter_last_action],
+                         ids=["reveal", "signature", "roll", "action", "last-action"])
 def test_verify_fails_naming_the_event_when_the_journal_is_altered(manila, tmp_path, alter,
                                                                    capsys) -> None:
     registry, game = manila
