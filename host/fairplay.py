@@ -134,6 +134,11 @@ class FairTable:
             if kind == "commit":
                 fair.commits[rec["seat"]] = _commit_of(rec)
                 fair.last[rec["seat"]] = (0, rec["tip"])
+            elif kind == "uncommit":  # the seat was freed before the game began
+                fair.commits.pop(rec["seat"], None)
+                fair.last.pop(rec["seat"], None)
+                if fair.pending is not None and fair.pending.seq == 0:
+                    fair.pending = None  # that set-up event is held again
             elif kind == "pending":
                 fair.pending = Pending(rec["event"], rec["seq"], rec["seat"], rec["action"],
                                        rec["digest"], signed=rec.get("signed"))

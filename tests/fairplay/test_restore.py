@@ -234,6 +234,10 @@ def test_bad_commitments_and_reveals_get_clear_errors_and_change_nothing(tmp_pat
     assert table.fair.pending is not None  # a new set-up event, with c's commitment
     answer_all(table, {0: (a, fairs[0]), 1: (c, fairs[1])})
     assert table.status == PLAYING
+    journal.commit()
+    again = Table.restore(journal.table("h"), game, journal)  # the uncommitted seat stays out
+    assert again.state == table.state and again.fair.commits == table.fair.commits
+    assert again.fair.pending is None and again.status == PLAYING
     # actions must be signed by their seat, for an update it has seen
     (seat,) = game.to_act(table.state)
     link = a if seat == 0 else c
