@@ -50,8 +50,8 @@ class Report:
                     f"its {self.actions} actions replay from the host's seed, which its owner "
                     f"could choose or read")
         return (f"OK: table {self.table} (fair play): {self.events} random events and "
-                f"{self.actions} actions; every signature, link, seed, roll and the final "
-                f"result check")
+                f"{self.actions} signed actions check: every signature, link, seed, roll "
+                f"and shuffle, and the final result")
 
     def to_map(self) -> dict[str, Any]:
         return {"table": self.table, "fair": self.fair, "ok": self.ok,

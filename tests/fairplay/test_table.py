@@ -80,7 +80,7 @@ def test_lantable_verify_passes_a_fair_game(manila, capsys) -> None:
     _, game = manila
     assert cli_main(["verify", "--db", game.db, "--table", game.table]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("OK: table") and "every signature, link, seed, roll" in out
+    assert out.startswith("OK: table") and "every signature, link, seed, roll and shuffle" in out
 
 
 def _tamper(db: str, tmp_path, edit) -> str:
