@@ -381,7 +381,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from .screen import Screen, result_line, seat_names
+    from .screen import Screen, result_line
     from .terminal import TerminalDecider
 
     host, port, args.table = _resolve_table(args)
@@ -394,6 +394,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         if game_id not in registry:
             raise CliError(f"table {args.table} plays {game_id!r}, which is not installed here "
                            f"(installed: {', '.join(sorted(registry.games))})")
+        if screens and screens[0].seat == seat and screens[0].game.id == game_id:
+            return TerminalDecider(screens[0])  # back after a drop: keep the events seen
         screen = Screen(registry[game_id], seat, console)
         screen.notice = sat[0] if sat else ""
         screens[:] = [screen]
@@ -426,9 +428,8 @@ def cmd_play(args: argparse.Namespace) -> int:
               if not args.spectate else f"\nStopped watching table {plan.table}.",
               file=sys.stderr)
         return 130
-    screen = screens[0] if screens else None
-    if screen is not None and screen.update is not None and held.scores is not None:
-        console.print(result_line(held.scores, held.seat, seat_names(screen.update)))
+    if not screens and held.scores is not None:  # the game had ended before we sat down
+        console.print(result_line(held.scores, held.seat, []))
     return 0
 
 
@@ -445,6 +446,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     players = args.players or lo
     if not lo <= players <= hi:
         raise CliError(f"{game.id} takes {lo}-{hi} players, not {players}")
+    if args.strategy is None:  # greedy where the game allows it
+        args.strategy = "greedy" if game.has_sampler else "random"
+        if not game.has_sampler and not (args.quiet or args.json):
+            print(f"{game.id} has no game_sample_state: the bots play random", file=sys.stderr)
     _check_strategy(game, args.strategy)
     temp = None if args.db else tempfile.mkdtemp(prefix="lantable-demo-")
     db = args.db or os.path.join(temp, "journal.sqlite")
@@ -562,6 +567,11 @@ def explain(exc: BaseException, args: argparse.Namespace | None = None) -> str |
         where = f" at 127.0.0.1:{DEFAULT_PORT}"
     if isinstance(exc, CliError):
         return str(exc)
+    if isinstance(exc, OSError) and exc.__cause__ is not None:
+        # trio.open_tcp_stream: "all attempts to connect ... failed", the reasons inside
+        causes = _leaves(exc.__cause__)
+        if causes and all(isinstance(c, ConnectionRefusedError) for c in causes):
+            exc = causes[0]
     if isinstance(exc, ConnectionRefusedError):
         return (f"cannot reach a peer{where} (connection refused): start one with "
                 f"`lantable host`, or give --connect HOST:PORT or --discover")
@@ -577,8 +587,7 @@ def explain(exc: BaseException, args: argparse.Namespace | None = None) -> str |
         return str(exc)
     if isinstance(exc, RequestError):
         hint = {
-            "no_such_game": " (a game installed after the peer started needs the peer "
-                            "restarted: stop `lantable host` and start it again)",
+            "no_such_game": _no_game_hint(getattr(args, "game", None)),
             "no_such_table": " (list the tables with `lantable peers`)",
             "bad_token": " (that token is not valid at this peer)",
             "seat_taken": " (choose another --seat, or leave it out)",
@@ -594,6 +603,13 @@ def explain(exc: BaseException, args: argparse.Namespace | None = None) -> str |
     if type(exc).__name__ in ("JournalFailed", "BadOptions"):
         return str(exc)
     return None
+
+
+def _no_game_hint(game: str | None) -> str:
+    if game and game in load_registry():
+        return (f" ({game} is installed here but the peer started before it: stop "
+                f"`lantable host` and start it again)")
+    return " (install the game on the peer's machine, then restart `lantable host`)"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -779,7 +795,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=None,
                    help="number of bots (default: the game's minimum)")
     p.add_argument("--seed", type=int, default=7, help="the table's seed")
-    p.add_argument("--strategy", choices=STRATEGIES, default="greedy", help="how the bots play")
+    p.add_argument("--strategy", choices=STRATEGIES, default=None,
+                   help="how the bots play (default: greedy, or random for a game without "
+                        "game_sample_state)")
     p.add_argument("--budget", type=float, default=None,
                    help="mcts: seconds per decision (default: 200 iterations)")
     p.add_argument("--option", type=_option, action="append", default=[], metavar="K=V",

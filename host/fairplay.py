@@ -286,7 +286,7 @@ class FairTable:
             return
         trial = t.game.clone(t.state)
         try:
-            events = t.game.apply(trial, seat, action, self.probe)
+            events = t.g.apply(trial, seat, action, self.probe)
         except IllegalAction as exc:
             client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req_id, table=t.id,
                               message=str(exc)))
@@ -400,7 +400,7 @@ class FairTable:
             return
         t.journal.fair_append(t.id, p.signed)
         rng = fp.FairRandom(seed)
-        events = t.game.apply(t.state, p.seat, p.action, rng)
+        events = t.g.apply(t.state, p.seat, p.action, rng)
         self.transcript = fp.transcript_next(self.transcript, p.seq, p.seat, p.action)
         t.accept(p.seat, p.action, events, reply=None)
 

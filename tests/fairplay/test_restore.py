@@ -34,6 +34,8 @@ class FakeLink:
         self.name = name
         self.key = fp.Identity().public
         self.seats: dict[str, set[int]] = {}
+        self.watching: set[str] = set()
+        self.receiving = True
         self.sent: list[Any] = []
         self.updates: list[dict[str, Any]] = []
 
