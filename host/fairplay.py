@@ -120,7 +120,6 @@ class FairTable:
         self.transcript: str | None = None  # after the last applied action
         self.pending: Pending | None = None
         self.probe = fp.FairRandom()  # no stream: the first draw raises NeedRandomness
-        self.forfeited: list[int] = []
 
     # -- creation and restoration ---------------------------------------------------
 
@@ -473,7 +472,6 @@ class FairTable:
             self._settle(withheld=missing)
         else:
             self.pending = None
-            self.forfeited = missing
             t.journal.fair_append(t.id, {"kind": "forfeit", "event": p.event, "seats": missing})
             t.forfeit(missing)
 
