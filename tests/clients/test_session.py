@@ -102,7 +102,7 @@ async def test_finding_11_a_bot_cut_off_before_joined_retries_and_plays_to_the_e
             seat, scores = await run_bot("127.0.0.1", proxy_port, table, "random", 0,
                                          name="random-1@test", store=store, quiet=True)
         assert proxy.cut >= 2 and seat == 0 and scores["rank"] == [1]
-        assert running.peer.tables[table].status == "finished"
+        assert running.peer.table(table).status == "finished"
         assert store.find(running.peer.peer_id, table, name="random-1@test") is not None
         nursery.cancel_scope.cancel()
 
