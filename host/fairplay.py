@@ -53,6 +53,7 @@ LOGGER = logging.getLogger(__name__)
 FORFEIT: Final = "forfeit"
 HOST_RNG: Final = "host_rng"
 DEFAULT_TIMEOUT: Final = 60.0  # seconds a table waits for a reveal before naming who withheld
+LATE_NOTICE: Final = 5.0  # seconds before the table says whom it waits for (at most timeout/2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -444,11 +445,29 @@ class FairTable:
 
         async def wait(scope: trio.CancelScope = p.cancel, pending: Pending = p) -> None:
             with scope:
+                await trio.sleep(min(LATE_NOTICE, self.config.timeout / 2))
+                if self.pending is pending:
+                    self.table.handle_late()
                 await trio.sleep_forever()
             if self.pending is pending and trio.current_time() >= scope.deadline:
                 self.table.handle_timeout(pending.deadline)
 
         trio.lowlevel.spawn_system_task(wait, name=f"fairplay timeout {self.table.id}")
+
+    def tell_late(self) -> None:
+        """The table has waited a while: tell everyone who it waits for, and until when
+        (people see the game stand still; this says why)."""
+        p = self.pending
+        t = self.table
+        left = max(0, round(p.deadline - time.monotonic()))
+        then = ("the table ends and that seat forfeits" if self.config.on_withhold == FORFEIT
+                else "the event is drawn with the host's rng instead")
+        for seat in range(t.seats_n):
+            if self._asked(seat):
+                t.send_all(FairFault(
+                    table=t.id, event=p.event, seat=seat, reason="late", outcome="waiting",
+                    message=f"waiting for seat {seat} ({t.seats[seat].name}) to reveal its link "
+                            f"for event {p.event}; if it has not in {left} s, {then}"))
 
     def check_timeout(self, now: float | None = None) -> None:
         """Name every seat that has not revealed by the deadline, then apply the table's

@@ -355,6 +355,14 @@ class Table:
         else:
             self.fair.reveal(req.client, req.id, req.seat, req.event, req.link, req.sig)
 
+    def handle_late(self) -> None:
+        """A fair table has waited a while for reveals (host/fairplay.py); never raises."""
+        try:
+            if self.fair is not None and self.fair.pending is not None:
+                self.fair.tell_late()
+        except Exception:
+            LOGGER.exception("table %s: telling who is late failed; ignored", self.id)
+
     def handle_timeout(self, now: float) -> None:
         """A fair table's reveal timeout fired (host/fairplay.py); never raises."""
         try:

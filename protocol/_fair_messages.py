@@ -76,6 +76,6 @@ class FairFault(Message):
     table: str
     event: int
     seat: int
-    reason: str  # "withheld" or "bad_reveal"
+    reason: str  # "late" (a notice), "withheld" or "bad_reveal"
     outcome: str  # "waiting", "forfeit" or "host_rng"
     message: str

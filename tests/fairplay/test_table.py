@@ -219,7 +219,10 @@ async def test_a_seat_that_withholds_is_named_after_the_timeout_and_forfeits(
         game = await play_fair(dice_registry, "dice", 3, str(tmp_path / "j.sqlite"),
                                fair={"timeout": 0.3}, options={"turns": 30},
                                cheat=lambda i, f: Withholding(f, at=3) if i == 1 else f)
-    (fault,) = game.spectator.faults
+    late, fault = game.spectator.faults  # first a notice of whom the table waits for
+    assert (late.seat, late.event, late.reason, late.outcome) == (1, 3, "late", "waiting")
+    assert late.message.startswith("waiting for seat 1 (bot1) to reveal its link for event 3;")
+    assert late.message.endswith("the table ends and that seat forfeits")
     assert (fault.seat, fault.event, fault.reason, fault.outcome) == (1, 3, "withheld", "forfeit")
     assert fault.message.startswith("seat 1 (bot1) did not reveal its link for event 3 within")
     scores = game.results[0]
@@ -237,7 +240,8 @@ async def test_a_withheld_reveal_falls_back_to_the_host_rng_with_everyone_told(
                            fair={"timeout": 0.3, "on_withhold": "host_rng"},
                            options={"turns": 30},
                            cheat=lambda i, f: Withholding(f, at=2) if i == 0 else f)
-    assert [(f.seat, f.outcome) for f in game.spectator.faults] == [(0, "host_rng")]
+    assert [(f.seat, f.reason, f.outcome) for f in game.spectator.faults] == [
+        (0, "late", "waiting"), (0, "withheld", "host_rng")]
     assert "scores" in game.results[0] and "forfeit" not in game.results[0]
     copy = copy_of(game.db, game.table)
     events = [r for r in copy.fair if r["kind"] == "event"]
@@ -313,8 +317,8 @@ async def test_chains_that_run_out_are_withholding_and_the_host_rng_takes_over(
     game = await helpers["play_fair"](dice_registry, "dice", 2, str(tmp_path / "j.sqlite"),
                                       fair={"timeout": 0.2, "on_withhold": "host_rng",
                                             "length": 3}, options={"turns": 12})
-    assert sorted(f.seat for f in game.spectator.faults) == [0, 1]
-    assert {f.event for f in game.spectator.faults} == {4}
+    withheld = [f for f in game.spectator.faults if f.reason == "withheld"]
+    assert sorted(f.seat for f in withheld) == [0, 1] and {f.event for f in withheld} == {4}
     report = verify(copy_of(game.db, game.table), dice_registry["dice"])
     assert report.ok, report.problems
     assert any("no seat was left to reveal" in n for n in report.notes)
@@ -334,6 +338,7 @@ async def test_people_are_told_of_faults_and_of_what_was_checked(tmp_path, dice_
                                             "length": 3}, options={"turns": 12},
                                       cheat=listening)
     assert told[0] and told[0] == told[1]
-    assert told[0][0].startswith("seat 0 (bot0) did not reveal its link for event 4 within")
+    assert told[0][0].startswith("waiting for seat 0 (bot0) to reveal its link for event 4")
+    assert told[0][2].startswith("seat 0 (bot0) did not reveal its link for event 4 within")
     assert game.seats[0].summary(game.table).startswith("fair play: all ")
     assert game.seats[0].summary("not-a-table") is None
