@@ -9,9 +9,11 @@ with a :class:`FairRandom` that has no stream: the first draw raises
 and every seat is asked for its next link; when all links are in (each checked
 against the seat's previous link and signature), the event's seed is derived and
 the action is applied for real with ``FairRandom(seed)``. The game API does not
-change: the game draws from the ``rng`` it is given (docs/decisions.md).
+change: the game draws from the ``rng`` it is given (docs/decisions.md). Every action
+is signed by its seat, and the signature journalled.
 
-A seat that does not reveal within the table's ``timeout`` is named to everyone;
+After a few seconds of waiting the table says whom it waits for; a seat that does not
+reveal within the table's ``timeout`` is named to everyone;
 ``on_withhold`` says what happens: ``forfeit`` ends the table with that seat last,
 ``host_rng`` settles the event with a host value mixed in (announced) and asks that
 seat no more. Like :class:`~lantable.host.table.Table`, nothing here awaits; the
