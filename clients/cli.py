@@ -299,7 +299,8 @@ def cmd_new(args: argparse.Namespace) -> int:
 
     async def main() -> str:
         async with open_client(host, port, name="lantable-new") as client:
-            return await client.create(args.game, args.seats, dict(args.option), args.seed)
+            return await client.create(args.game, args.seats, dict(args.option), args.seed,
+                                       fair=_fair(args))
 
     table = trio.run(main)
     if args.json:
@@ -481,7 +482,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
                 console.print(f"demo: {game.info['title']} with {players} {args.strategy} "
                               f"bots, seed {args.seed}, host 127.0.0.1:{port}")
             async with open_client("127.0.0.1", port, name="demo") as client:
-                table = await client.create(args.game, players, dict(args.option), args.seed)
+                table = await client.create(args.game, players, dict(args.option), args.seed,
+                                            fair=_fair(args))
                 await client.join(table, spectate=True)
                 results: list[dict[str, Any]] = []
                 async with trio.open_nursery() as bots:
@@ -528,6 +530,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     console.print(result_line(scores, None, names))
     if temp is None:
         console.print(f"replay with: lantable replay --db {db} --table {table}")
+        if args.fair:
+            console.print(f"check it with: lantable verify --db {db} --table {table}")
     return 0
 
 
@@ -566,6 +570,57 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _fair(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The ``create.fair`` map from --fair, --fair-timeout and --on-withhold."""
+    if not args.fair:
+        return None
+    return {"timeout": args.fair_timeout, "on_withhold": args.on_withhold}
+
+
+def _fair_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--fair", action="store_true",
+                   help="fair play: dice and shuffles from every seat's commit-reveal, "
+                        "checkable with `lantable verify` (docs/fair-play.md)")
+    p.add_argument("--fair-timeout", type=float, default=60.0, metavar="S",
+                   help="with --fair: seconds to wait for a seat's reveal")
+    p.add_argument("--on-withhold", choices=("forfeit", "host_rng"), default="forfeit",
+                   help="with --fair: what a withheld reveal causes")
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from lantable.host.journal import Journal
+
+    from .verify import JournalCopy, verify
+
+    if not Path(args.db).exists():
+        print(f"no journal at {args.db}", file=sys.stderr)
+        return 2
+    journal = Journal(args.db)
+    record = journal.table(args.table)
+    if record is None:
+        print(f"no table {args.table!r} in {args.db}; tables: {[t.id for t in journal.tables()]}",
+              file=sys.stderr)
+        return 2
+    registry = load_registry()
+    if record.game not in registry:
+        print(f"game {record.game!r} is not installed here: cannot replay", file=sys.stderr)
+        return 2
+    copy = JournalCopy(record.id, record.game, record.game_version, record.seats,
+                       record.options, record.seed, record.status,
+                       [(a.seq, a.seat, a.action, a.events) for a in journal.actions(record.id)],
+                       journal.fair_records(record.id))
+    report = verify(copy, registry[record.game])
+    if args.json:
+        _print_json(report.to_map())
+    else:
+        for note in report.notes:
+            print(f"note: {note}")
+        for problem in report.problems:
+            print(f"MISMATCH: {problem}")
+        print(report.verdict())
+    return 0 if report.ok else 1
 
 
 class _Help(argparse.HelpFormatter):
@@ -655,6 +710,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", type=_option, action="append", default=[], metavar="K=V",
                    help="a game option (repeatable; see lantable games)")
     p.add_argument("--seed", type=int, default=None, help="fixed seed (default: random)")
+    _fair_options(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_new)
 
@@ -717,6 +773,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", default=None,
                    help="keep the journal in this file (default: a temporary one, removed)")
     p.add_argument("--quiet", action="store_true", help="print only the result")
+    _fair_options(p)
     p.add_argument("--json", action="store_true", help="print only the result, as JSON")
     p.set_defaults(func=cmd_demo)
 
@@ -753,6 +810,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="the first game's seed")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_check)
+
+    p = _sub(sub, "verify", "check a fair table's journal: signatures, reveals, rolls, result",
+             "Replay a table's journal and check every fair-play signature, every revealed "
+             "link against its commitment, every seed, roll and shuffle, and the final "
+             "result. Exit 1, naming the first event that does not check. A table created "
+             "without fair play is reported as such.",
+             "lantable verify --db journal.sqlite --table 1431269b")
+    p.add_argument("--db", default=_default_db(), help="the journal file")
+    p.add_argument("--table", required=True, help="the table id")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_verify)
     return parser
 
 

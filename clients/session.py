@@ -140,6 +140,8 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
                     say("back", f"reconnected to {client.welcome.name}")
                 welcomed, deadline = True, None
                 held.peer, held.peer_name = client.welcome.peer, client.welcome.name
+                if client.fair is not None:  # fair play: faults and failed checks, in words
+                    client.fair.on_notice = lambda text: say("fair", f"Fair play: {text}")
                 await _take(client, plan, name, store, held)
                 plan.table = held.table
                 game = await game_of(client, held.table)
@@ -163,6 +165,9 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
                                               make_decider(held.game, held.seat),
                                               on_update=on_update, on_refused=refused)
                 if held.scores is not None:
+                    summary = client.fair.summary(held.table) if client.fair else None
+                    if summary is not None:
+                        say("fair", summary[0].upper() + summary[1:])
                     return held
                 if held.table in client.taken_over:
                     raise SeatTakenOver(

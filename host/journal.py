@@ -55,6 +55,12 @@ CREATE TABLE IF NOT EXISTS actions (
     events BLOB NOT NULL,
     at REAL NOT NULL
 );
+-- Fair play (host/fairplay.py): a fair table's config, commitments, pending and settled
+-- random events and faults, each a msgpack map with a "kind", in write order.
+CREATE TABLE IF NOT EXISTS fairplay (
+    table_id TEXT NOT NULL,
+    record BLOB NOT NULL
+);
 """
 
 # from version -> the script that brings a journal to version + 1
@@ -297,7 +303,17 @@ class Journal:
         self._pending.append((table_id, seq, seat, _pack(action), _pack(events), time.time()))
         _open.add(self)
 
+    def fair_append(self, table_id: str, record: dict[str, Any]) -> None:
+        """Record one fair-play fact of a table (committed with the batch)."""
+        self._write("INSERT INTO fairplay VALUES (?, ?)", (table_id, _pack(record)))
+
     # -- reads ----------------------------------------------------------------
+
+    def fair_records(self, table_id: str) -> list[dict[str, Any]]:
+        """A table's fair-play records in write order; empty for a table that does not
+        play fair."""
+        return [_unpack(r) for (r,) in self._db.execute(
+            "SELECT record FROM fairplay WHERE table_id=? ORDER BY rowid", (table_id,))]
 
     def table(self, table_id: str) -> TableRecord | None:
         row = self._db.execute("SELECT * FROM tables WHERE id=?", (table_id,)).fetchone()

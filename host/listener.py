@@ -27,6 +27,7 @@ from lantable.protocol import (
     PROTOCOL_VERSION,
     Act,
     Bye,
+    Commit,
     Connection,
     ConnectionClosed,
     Create,
@@ -44,15 +45,26 @@ from lantable.protocol import (
     Pong,
     ProtocolError,
     Resume,
+    Reveal,
     Sync,
     Tables,
     Welcome,
+    fairplay,
     negotiate,
 )
 
 from .limits import LimitExceeded, Limits, depth_at_most
 from .link import ClientLink, flush
-from .table import ActRequest, DetachRequest, JoinRequest, LeaveRequest, ResumeRequest, SyncRequest
+from .table import (
+    ActRequest,
+    CommitRequest,
+    DetachRequest,
+    JoinRequest,
+    LeaveRequest,
+    ResumeRequest,
+    RevealRequest,
+    SyncRequest,
+)
 
 if TYPE_CHECKING:
     from .peer import Peer
@@ -202,6 +214,7 @@ async def _handle(stream: trio.SocketStream, peer: Peer, conn: Connection, host:
         link = ClientLink(hello.name, where, conn, fd=stream.socket.fileno(),
                           max_outbox_bytes=limits.max_outbox_bytes)
         link.address = host
+        link.key = _public_key(hello.key)
         found: tuple[Table, int] | None = None
         if hello.token is not None:
             found = peer.find_token(hello.token)
@@ -348,7 +361,7 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
             return
         table = _table(msg.table, msg.id, link, peer)
         if table is not None:
-            table.handle(ActRequest(link, msg.id, msg.seat, msg.action))
+            table.handle(ActRequest(link, msg.id, msg.seat, msg.action, msg.base, msg.sig))
     elif isinstance(msg, Ping):
         link.send(Pong(id=msg.id))
     elif isinstance(msg, Sync):
@@ -385,7 +398,7 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
             return
         try:
             table = peer.create_table(msg.game, msg.seats, msg.options, msg.seed,
-                                      creator=link.address)
+                                      creator=link.address, fair=msg.fair)
         except KeyError as exc:
             link.send(Error(code=ErrorCode.NO_SUCH_GAME, id=msg.id, message=str(exc.args[0])))
         except BadOptions as exc:
@@ -394,8 +407,28 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
             link.send(Error(code=exc.code, id=msg.id, message=str(exc)))
         else:
             link.send(Created(id=msg.id, table=table.id))
+    elif isinstance(msg, Commit):
+        table = _table(msg.table, msg.id, link, peer)
+        if table is not None:
+            table.handle(CommitRequest(link, msg.id, msg.seat, msg.tip, msg.length, msg.sig))
+    elif isinstance(msg, Reveal):
+        table = _table(msg.table, msg.id, link, peer)
+        if table is not None:
+            table.handle(RevealRequest(link, msg.id, msg.seat, msg.event, msg.link, msg.sig))
     else:  # pragma: no cover - the state table admits no other type here
         link.send(Error(code=ErrorCode.UNEXPECTED_MESSAGE, message=f"unexpected {msg.t!r}"))
+
+
+def _public_key(key: str | None) -> str | None:
+    """The hello's Ed25519 public key if it is one; a malformed key counts as none (a
+    fair table then refuses the join with ``no_key``)."""
+    if key is None:
+        return None
+    try:
+        return fairplay.check_key(key)
+    except (fairplay.FairPlayError, ValueError):
+        LOGGER.info("a hello carried a malformed public key; ignored")
+        return None
 
 
 def _table(table_id: str, req_id: int, link: ClientLink, peer: Peer) -> Table | None:

@@ -135,8 +135,9 @@ class Peer:
             del self.finished[next(iter(self.finished))]
 
     def create_table(self, game_id: str, seats: int, options: dict[str, Any] | None,
-                     seed: int | None = None, creator: str = "") -> Table:
-        """Open a table for a client at address ``creator``.
+                     seed: int | None = None, creator: str = "",
+                     fair: dict[str, Any] | None = None) -> Table:
+        """Open a table for a client at address ``creator``; with ``fair``, a fair one.
 
         Raises:
             KeyError: no such game. BadOptions: seats, options or seed refused.
@@ -161,7 +162,8 @@ class Peer:
             seed = random.SystemRandom().randrange(2**63)
         try:
             table = Table.create(table_id=table_id, game=game, seats=seats, options=options,
-                                 seed=seed, journal=self.journal, pm=self.registry.pm)
+                                 seed=seed, journal=self.journal, pm=self.registry.pm,
+                                 fair=fair)
         except GameFailed as exc:
             LOGGER.exception("game %s failed to set up a table with options %r",
                              game_id, options)
