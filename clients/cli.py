@@ -217,15 +217,16 @@ def _limit_flags(p: argparse.ArgumentParser) -> None:
     """One flag per host limit (docs/limits.md), named after it."""
     import dataclasses
 
-    from lantable.host.limits import DEFAULT_LIMITS, flag
+    from lantable.host.limits import CODES, DEFAULT_LIMITS, HELP, flag
 
     group = p.add_argument_group("limits", "what clients may make this host hold "
                                  "(docs/limits.md)")
     for f in dataclasses.fields(DEFAULT_LIMITS):
         default = getattr(DEFAULT_LIMITS, f.name)
+        code = CODES[f.name]
         group.add_argument(flag(f.name), dest=f.name, type=type(default), default=default,
                            metavar=type(default).__name__.upper(),
-                           help="default: %(default)s")
+                           help=HELP[f.name] + (f"; error {code.value}" if code else ""))
 
 
 def _resolve_peer(args: argparse.Namespace) -> tuple[str, int]:
@@ -686,7 +687,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _sub(sub, "host", "run a peer until Ctrl-C or SIGTERM",
              "Run this machine's peer: it keeps tables in a journal and advertises itself on "
-             "the LAN.", "lantable host --name den")
+             "the LAN. Ctrl-C or SIGTERM stop it gently: clients are told, the LAN gets a "
+             "goodbye, the journal is closed.", "lantable host --name den")
     p.add_argument("--name", help="peer name shown to others (default: the host name)")
     p.add_argument("--bind", default=None,
                    help="address to listen on (default: all, IPv4 and IPv6)")

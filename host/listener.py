@@ -76,6 +76,28 @@ FLUSH_TIMEOUT: Final = 2.0  # seconds to flush a final error before closing
 READ_SIZE: Final = 65536  # bytes per receive; frames are reassembled by the protocol
 
 
+class _Refusals:
+    """Connections refused because the host is full, logged at most every ``EVERY``
+    seconds with a count: a flood must not become a flood of log lines."""
+
+    EVERY: Final = 10.0
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.logged = -math.inf
+
+    def note(self, host: str, total: int, mine: int) -> None:
+        self.count += 1
+        now = trio.current_time()
+        if now - self.logged >= self.EVERY:
+            LOGGER.warning("host full (%d connections, %d from %s): refused %d connection(s) "
+                           "in the last %g s", total, mine, host, self.count, self.EVERY)
+            self.count, self.logged = 0, now
+
+
+_REFUSALS = _Refusals()
+
+
 class _Clock:
     """When the connection last completed a message, and since when a frame is half-read
     (the watchdog's inputs; the reader updates them at the cost of a clock read)."""
@@ -149,8 +171,7 @@ async def handle_connection(stream: trio.SocketStream, peer: Peer) -> None:
                 message=f"this host is full ({total} connections, {mine} from {host}); "
                         "try again later")), within=0.5)
             await trio.aclose_forcefully(stream)
-        LOGGER.warning("connection from %s refused: %d connections open, %d from there",
-                       host, total, mine)
+        _REFUSALS.note(host, total, mine)
         return
     peer.connections[host] = mine + 1
     try:
