@@ -32,6 +32,7 @@ _PENDING = {
     "order": "order the deck", "exchange": "exchange information",
     "mine_order": "order the mine targets", "pursue": "pursue or not", "shallows": "pursue or not",
     "post": "react after the attack", "reflag": "reflag a ship", "give_ships": "give ships",
+    "passage": "decide whether to try Passage", "late": "decide whether to answer a sinking",
 }
 _ATTACKS = {"gi": "intercepts", "bi": "British forces intercept", "mi": "lays mines against",
             "to": "torpedoes"}
@@ -149,6 +150,8 @@ def game_describe_event(view: View, seat: int | None, event: dict[str, Any],
         "turn_started": f"{who}'s {'extra ' if event.get('extra') else ''}turn",
         "drew": f"{who} draws a card",
         "passage_failed": f"{ship} fails its passage and stays at sea",
+        "passage_declined": f"{ship} stays at sea (no Passage attempt)",
+        "action_cancelled": f"{ship} is hidden again: {_card(event.get('card'))} has no effect",
         "entered_refuge": f"{ship} enters an Island Refuge",
         "left_refuge": f"{ship} leaves its Island Refuge",
         "limited_supply": f"{ship} is now on Limited Supply",
