@@ -214,6 +214,10 @@ def game_describe_event(view: View, seat: int | None, event: dict[str, Any],
         return f"{ship} is damaged ({n} marker{'s' * (n != 1)})"
     if t == "to_vp_pile":
         double = " (double)" if event.get("mult", 1) > 1 else ""
+        if "card" in event:  # a sunk AMC, Q-ship or submarine card (R 3.3.1, 3.3.28)
+            cd = ACTIONS[event["card"]]
+            what = f"{cd['name']} {cd.get('ship', '')}".strip()
+            return f"{what} goes to {who}'s VP pile: {cd.get('vp', 0)} VP"
         return f"{ship} goes to {who}'s VP pile: {SHIPS[event['ship']]['vp']} VP{double}"
     if t == "ship_removed":
         return f"{ship} leaves play ({str(event.get('why', '')).replace('_', ' ')})"
