@@ -104,9 +104,15 @@ def event_actions(S: State) -> list[dict[str, Any]]:
         return []
     out: list[dict[str, Any]] = []
     room = 4 - S["used"]
+    cheapest: dict[str, int] = {}
+    for c in S["hands"][seat]:  # one pass: the cheapest card of each Event in hand
+        key = CARDS[c]["ev"]
+        best = cheapest.get(key)
+        if best is None or CARDS[c]["mp"] + CARDS[c]["bp"] < CARDS[best]["mp"] + CARDS[best]["bp"]:
+            cheapest[key] = c
     for key in ("assassin", "crisis", "galley", "germanic", "legion_declares", "rebel",
                 "revolt", "traitor"):
-        c = _cheapest(S, seat, key)
+        c = cheapest.get(key)
         if c is None:
             continue
         base = {"type": "event", "card": c}
@@ -121,10 +127,14 @@ def event_actions(S: State) -> list[dict[str, Any]]:
         elif key == "crisis":
             out += [{**base, "target": t} for t in B.emperors(S) if S["ldr"][t][0] != ROME]
         elif key == "galley":
+            free = [0] * NPROV
+            for owner, p, moved, mark in S["L"]:
+                if owner == seat and not moved and not mark:
+                    free[p] += 1
             for p in range(NPROV):
                 if not PORT[p]:
                     continue
-                k = min(3, len(M.free_legions(S, seat, p)))
+                k = min(3, free[p])
                 ldr = M.leader_free(S, seat, p)
                 if k or ldr:
                     out += [{**base, "from": p, "to": q, "legions": k, "leader": ldr}

@@ -72,21 +72,31 @@ def march_actions(S: State) -> list[dict[str, Any]]:
     by_mp: dict[int, int] = {}
     for c in S["hands"][seat]:
         by_mp.setdefault(CARDS[c]["mp"], c)
-    out = []
-    sources = sorted({lg[1] for lg in S["L"] if lg[0] == seat} | {S["ldr"][seat][0]})
-    for p in sources:
-        legs = free_legions(S, seat, p)
-        ldr = leader_free(S, seat, p)
-        marked = [i for i, lg in enumerate(S["L"]) if lg[0] == seat and lg[1] == p and lg[3]]
+    out: list[dict[str, Any]] = []
+    free: dict[int, int] = {}
+    marked: dict[int, int] = {}
+    for owner, p, moved, mark in S["L"]:  # one pass: free and marked Legions by province
+        if owner == seat:
+            if mark:
+                marked[p] = marked.get(p, 0) + 1
+            elif not moved:
+                free[p] = free.get(p, 0) + 1
+            else:
+                free.setdefault(p, 0)
+    ld = S["ldr"][seat]
+    for p in sorted(set(free) | set(marked) | {ld[0]}):
+        legs = free.get(p, 0)
+        ldr = ld[0] == p and not ld[2]
         for mp, c in sorted(by_mp.items()):
-            base = {"type": "march", "cards": [c], "from": p}
             if legs or ldr:
-                out.append({**base, "legions": len(legs), "leader": ldr})
+                out.append({"type": "march", "cards": [c], "from": p, "legions": legs,
+                            "leader": ldr})
             if legs and ldr:
-                out.append({**base, "legions": 0, "leader": True})
-            if marked and mp >= 3:
-                out.append({**base, "legions": len(legs) + len(marked), "leader": ldr,
-                            "unmark": True})
+                out.append({"type": "march", "cards": [c], "from": p, "legions": 0,
+                            "leader": True})
+            if p in marked and mp >= 3:
+                out.append({"type": "march", "cards": [c], "from": p,
+                            "legions": legs + marked[p], "leader": ldr, "unmark": True})
     return out
 
 
