@@ -301,8 +301,10 @@ def apply_declare(S: State, action: dict[str, Any], ev: Events) -> None:
                "board_dp": B.base_dp(S, seat)})
     S["pend"].append({"k": "do", "what": "declare", "seat": seat, "senate": senate,
                       "guards": guards, "corr": 0})
-    if senate:
-        _window(S, "declare", ["corruption"], [seat])
+    # Corruption cancels a Senate Influence; Bad Omens (A4) a Praetorian Guard or a
+    # Senate Influence of the declaration.
+    _window(S, "declare", (["corruption"] if senate else []) +
+            (["bad_omens"] if senate or guards else []), [seat])
 
 
 # --- windows and other pending decisions --------------------------------------------
@@ -342,6 +344,9 @@ def _may_answer(S: State, top: dict[str, Any], seat: int, key: str) -> bool:
     if key == "corruption":
         below = S["pend"][-2]
         return below["corr"] < below["senate"]
+    if key == "bad_omens" and top["kind"] == "declare":
+        below = S["pend"][-2]
+        return below["guards"] > 0 or below["senate"] > below["corr"]
     return True
 
 
@@ -363,7 +368,12 @@ def apply_pending(S: State, top: dict[str, Any], seat: int, action: dict[str, An
         G.room(S, seat, 1)
         G.use_cards(S, [c])
         ev.append({"type": "answer", "seat": seat, "ev": key, "card": c, "at": top["kind"]})
-        if key == "bad_omens":
+        if key == "bad_omens" and top["kind"] == "declare":
+            below = S["pend"][-2]  # A4: one Guard of the declaration, else one Senate card
+            below["guards" if below["guards"] else "senate"] -= 1
+            if not below["guards"] and below["senate"] <= below["corr"]:
+                top["keys"] = [k for k in top["keys"] if k != "bad_omens"]
+        elif key == "bad_omens":
             S["pend"][-2]["omens"] += 1  # cancels the effect under this window
             top.update(ask=G.holders(S, ["bad_omens"], [seat]), i=0, keys=["bad_omens"])
         elif key == "corruption":
