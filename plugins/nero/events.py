@@ -131,14 +131,17 @@ def event_actions(S: State) -> list[dict[str, Any]]:
             for owner, p, moved, mark in S["L"]:
                 if owner == seat and not moved and not mark:
                     free[p] += 1
-            for p in range(NPROV):
-                if not PORT[p]:
-                    continue
+            # A useful discretisation: sail from the port with the most free Legions
+            # and from the Leader's port (``apply`` takes any port and any number).
+            ports = [p for p in range(NPROV) if PORT[p] and (free[p] or
+                                                             M.leader_free(S, seat, p))]
+            best = sorted(ports, key=lambda p: (-free[p], p))[:1]
+            lp = S["ldr"][seat][0]
+            for p in sorted(set(best) | ({lp} if lp in ports else set())):
                 k = min(3, free[p])
                 ldr = M.leader_free(S, seat, p)
-                if k or ldr:
-                    out += [{**base, "from": p, "to": q, "legions": k, "leader": ldr}
-                            for q in range(NPROV) if PORT[q] and q != p]
+                out += [{**base, "from": p, "to": q, "legions": k, "leader": ldr}
+                        for q in range(NPROV) if PORT[q] and q != p]
         elif key == "germanic":
             out += [{**base, "prov": p} for p in sorted(GERMANIA) if p not in S["germ"]]
         elif key == "legion_declares":
