@@ -19,7 +19,7 @@ from typing import Any
 from lantable.plugins import IllegalAction
 
 from . import board as B
-from . import engine as G
+from . import hands as H
 from . import moves as M
 from .data import (
     AREAS,
@@ -168,8 +168,8 @@ def _seat_arg(S: State, action: dict[str, Any], key: str = "seat") -> int:
 def apply_event(S: State, action: dict[str, Any], rng: random.Random, ev: Events) -> None:
     """Validate every argument, then take the cards and open the window."""
     seat = S["act"]
-    c = G.card_arg(action)
-    G.own_card(S, seat, c)
+    c = H.card_arg(action)
+    H.own_card(S, seat, c)
     key = CARDS[c]["ev"]
     item: dict[str, Any] = {"k": "do", "what": "event", "ev": key, "seat": seat, "omens": 0}
     extra: list[int] = []
@@ -177,11 +177,11 @@ def apply_event(S: State, action: dict[str, Any], rng: random.Random, ev: Events
         t = _seat_arg(S, action, "target")
         if t not in rome_emperors(S) or t == seat:
             raise IllegalAction("R 9.0: the target must be another Emperor, in Rome")
-        guards, corr = G.cards_arg(action, "guards"), G.cards_arg(action, "corr")
+        guards, corr = H.cards_arg(action, "guards"), H.cards_arg(action, "corr")
         for g in guards:
-            G.own_card(S, seat, g, "praetorian")
+            H.own_card(S, seat, g, "praetorian")
         for x in corr:
-            G.own_card(S, seat, x, "corruption")
+            H.own_card(S, seat, x, "corruption")
         if corr and S["opt"]["a2_assassin_corruption"] == "strict":
             raise IllegalAction("A2 strict: the assassin's Corruption cards have no use")
         extra = guards + corr
@@ -233,8 +233,8 @@ def apply_event(S: State, action: dict[str, Any], rng: random.Random, ev: Events
         item["target"] = s
     else:
         raise IllegalAction(f"{CARDS[c]['ev']} is not played this way (answer, or declare)")
-    G.room(S, seat, 1 + len(extra))
-    G.use_cards(S, [c] + extra)
+    H.room(S, seat, 1 + len(extra))
+    H.use_cards(S, [c] + extra)
     if key == "traitor":
         S["once"].append("traitor")
     ev.append({"type": "event", "seat": seat, "ev": key, "card": c,
@@ -244,7 +244,7 @@ def apply_event(S: State, action: dict[str, Any], rng: random.Random, ev: Events
     if key == "assassin":
         n = S["n"]
         order = [(seat + i) % n for i in range(1, n)]
-        ask = [s for s in order if s in G.holders(S, ["praetorian", "corruption"], [seat])]
+        ask = [s for s in order if s in H.holders(S, ["praetorian", "corruption"], [seat])]
         S["pend"].append({"k": "assas", "ask": ask, "i": 0, "guards": item["guards"],
                           "shield": item["shield"], "corr": 0, "blocked": False})
         return
@@ -258,7 +258,7 @@ def apply_event(S: State, action: dict[str, Any], rng: random.Random, ev: Events
 
 def _window(S: State, kind: str, keys: list[str], exclude: list[int]) -> None:
     if keys:
-        ask = G.holders(S, keys, exclude)
+        ask = H.holders(S, keys, exclude)
         if ask:
             S["pend"].append({"k": "win", "kind": kind, "keys": keys, "ask": ask, "i": 0})
 
@@ -290,13 +290,13 @@ def apply_declare(S: State, action: dict[str, Any], ev: Events) -> None:
     seat = S["act"]
     if not may_declare(S, seat):
         raise IllegalAction("R 7.1: your General in Rome, and no Emperor in play")
-    cards = G.cards_arg(action)
+    cards = H.cards_arg(action)
     for c in cards:
-        G.own_card(S, seat, c)
+        H.own_card(S, seat, c)
         if CARDS[c]["ev"] not in ("senate", "praetorian"):
             raise IllegalAction("R 7.1: only Senate Influence and Praetorian Guard add DP")
-    G.room(S, seat, len(cards))
-    G.use_cards(S, cards)
+    H.room(S, seat, len(cards))
+    H.use_cards(S, cards)
     S["once"].append("declare")
     senate = sum(1 for c in cards if CARDS[c]["ev"] == "senate")
     guards = len(cards) - senate
@@ -363,13 +363,13 @@ def apply_pending(S: State, top: dict[str, Any], seat: int, action: dict[str, An
     if k == "win":
         if t != "answer":
             raise IllegalAction("answer with a card, or pass")
-        c = G.card_arg(action)
-        G.own_card(S, seat, c)
+        c = H.card_arg(action)
+        H.own_card(S, seat, c)
         key = CARDS[c]["ev"]
         if key not in top["keys"] or not _may_answer(S, top, seat, key):
             raise IllegalAction(f"{key} cannot answer here")
-        G.room(S, seat, 1)
-        G.use_cards(S, [c])
+        H.room(S, seat, 1)
+        H.use_cards(S, [c])
         ev.append({"type": "answer", "seat": seat, "ev": key, "card": c, "at": top["kind"]})
         if key == "bad_omens" and top["kind"] == "declare":
             below = S["pend"][-2]  # A4: one Guard of the declaration, else one Senate card
@@ -378,7 +378,7 @@ def apply_pending(S: State, top: dict[str, Any], seat: int, action: dict[str, An
                 top["keys"] = [k for k in top["keys"] if k != "bad_omens"]
         elif key == "bad_omens":
             S["pend"][-2]["omens"] += 1  # cancels the effect under this window
-            top.update(ask=G.holders(S, ["bad_omens"], [seat]), i=0, keys=["bad_omens"])
+            top.update(ask=H.holders(S, ["bad_omens"], [seat]), i=0, keys=["bad_omens"])
         elif key == "corruption":
             S["pend"][-2]["corr"] += 1
         else:  # bad_weather, wounded: their own effect, open to Bad Omens
@@ -390,14 +390,14 @@ def apply_pending(S: State, top: dict[str, Any], seat: int, action: dict[str, An
     if k == "assas":
         if t != "answer":
             raise IllegalAction("answer with a card, or pass")
-        c = G.card_arg(action)
-        G.own_card(S, seat, c)
+        c = H.card_arg(action)
+        H.own_card(S, seat, c)
         use = action.get("use")
         if {"type": "answer", "card": _cheapest(S, seat, CARDS[c]["ev"]), "use": use} \
                 not in pending_actions(S, top, seat):
             raise IllegalAction("R 9.0: strip a Guard (Guard or 2 Corruption), or block an "
                                 "unprotected attempt with a Guard")
-        G.use_cards(S, [c], count=False)
+        H.use_cards(S, [c], count=False)
         ev.append({"type": "answer", "seat": seat, "ev": CARDS[c]["ev"], "card": c,
                    "at": "assassination", "use": use})
         if use == "strip":

@@ -20,7 +20,7 @@ from typing import Any
 from lantable.plugins import IllegalAction
 
 from . import board as B
-from . import engine as G
+from . import hands as H
 from .data import CARDS, GERMANIA, LAND, LEADER_ADJ, NAVAL, NPROV, ROME
 
 State = dict[str, Any]
@@ -102,12 +102,12 @@ def march_actions(S: State) -> list[dict[str, Any]]:
 
 def apply_march(S: State, action: dict[str, Any], ev: Events) -> None:
     seat = S["act"]
-    cards = G.cards_arg(action)
+    cards = H.cards_arg(action)
     if not cards:
         raise IllegalAction("5.4.1: play at least one card for its MP")
     for c in cards:
-        G.own_card(S, seat, c)
-    G.room(S, seat, len(cards))
+        H.own_card(S, seat, c)
+    H.room(S, seat, len(cards))
     p = _int(action, "from", 0, ROME)
     unmark = _bool(action, "unmark")
     pool = sum(CARDS[c]["mp"] for c in cards)
@@ -124,7 +124,7 @@ def apply_march(S: State, action: dict[str, Any], ev: Events) -> None:
         raise IllegalAction("your Leader is not free to move from there")
     if not k and not leader:
         raise IllegalAction("move at least one Legion or your Leader")
-    G.use_cards(S, cards)
+    H.use_cards(S, cards)
     ev.append({"type": "march", "seat": seat, "from": p, "cards": cards, "mp": pool})
     if unmark:
         pool -= 2
@@ -157,7 +157,7 @@ def _stop_window(S: State, kind: str) -> None:
     if g["ldr"] and S["ldr"][S["act"]][1] != B.EMPEROR and kind == "move":
         keys.append("wounded")
     if keys:
-        ask = G.holders(S, keys, [S["act"]])
+        ask = H.holders(S, keys, [S["act"]])
         if ask:
             S["pend"].append({"k": "win", "kind": kind, "keys": keys, "ask": ask, "i": 0})
 
@@ -460,7 +460,7 @@ def apply_pending(S: State, top: dict[str, Any], seat: int, action: dict[str, An
             return
         S["pend"].append({"k": "do", "what": "retreat", "seat": seat, "prov": top["prov"],
                           "to": to})
-        ask = G.holders(S, ["bad_weather"], [seat])
+        ask = H.holders(S, ["bad_weather"], [seat])
         if ask:
             S["pend"].append({"k": "win", "kind": "retreat", "keys": ["bad_weather"],
                               "ask": ask, "i": 0})
@@ -485,9 +485,9 @@ def apply_pending(S: State, top: dict[str, Any], seat: int, action: dict[str, An
     # battle: a secret commitment
     if t != "commit":
         raise IllegalAction("commit your battle cards (possibly none)")
-    cards = G.cards_arg(action)
+    cards = H.cards_arg(action)
     for c in cards:
-        G.own_card(S, seat, c)
+        H.own_card(S, seat, c)
     if len(cards) > _limit(S, top, seat):
         raise IllegalAction(f"R 6.3: at most {_limit(S, top, seat)} battle cards")
     for c in cards:
