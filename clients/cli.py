@@ -29,6 +29,7 @@ from .terminal import TerminalDecider, format_event, show_update
 LOGGER = logging.getLogger("lantable")
 
 DEFAULT_PORT: Final = 47800
+DEFAULT_WEB_PORT: Final = 47880  # lantable.web.DEFAULT_WEB_PORT; tests/web checks they agree
 RECONNECT_FOR: Final = 120.0  # seconds a bot keeps trying to get back to its host
 
 
@@ -161,6 +162,19 @@ def _discovery_for(args: argparse.Namespace) -> Any:
     return make_peer_advertiser(interfaces=args.interface or None)
 
 
+async def _start_web(nursery: trio.Nursery, peer: Any, args: argparse.Namespace) -> None:
+    """Serve the browser app next to the peer and print where to open it."""
+    from lantable.web import serve_web
+    from lantable.web.join import join_url, lan_address, qr_text
+
+    web = await nursery.start(lambda task_status: serve_web(
+        peer=peer, bind=args.bind, port=args.web_port, task_status=task_status))
+    url = join_url(lan_address(args.bind), web.port)
+    print(f"play in a browser: open {url}  (or scan:)", flush=True)
+    if not args.no_qr:
+        print(qr_text(url), end="", flush=True)
+
+
 def cmd_host(args: argparse.Namespace) -> int:
     from lantable.host.journal import JournalFailed
     from lantable.host.peer import serve_peer
@@ -176,6 +190,8 @@ def cmd_host(args: argparse.Namespace) -> int:
             addrs = ", ".join(f"{h}:{p}" for h, p in running.addresses)
             print(f"lantable peer {running.peer.name} ({running.peer.peer_id}) "
                   f"listening on {addrs}; journal {args.db}", flush=True)
+            if not args.no_web:
+                await _start_web(nursery, running.peer, args)
 
     failures: list[BaseException] = []
     try:
@@ -489,6 +505,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-discovery", action="store_true", help="do not advertise on the LAN")
     p.add_argument("--interface", action="append", metavar="IF",
                    help="advertise only on this interface (repeatable)")
+    p.add_argument("--web-port", type=int, default=DEFAULT_WEB_PORT,
+                   help=f"port of the browser app and its WebSocket (default {DEFAULT_WEB_PORT};"
+                        " 0 = any)")
+    p.add_argument("--no-web", action="store_true", help="do not serve the browser app")
+    p.add_argument("--no-qr", action="store_true", help="print the join URL without a QR code")
     p.set_defaults(func=cmd_host)
 
     p = sub.add_parser("new", help="open a table on a peer and print its id")

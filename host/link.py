@@ -63,6 +63,7 @@ class ClientLink:
         self.conn = conn
         self.fd = fd
         self.queued = 0  # writes handed to the writer task and not yet sent
+        self.words = False  # hello.words: updates carry the game's labels and sentences
         self._buf: list[bytes] = []
 
     def __repr__(self) -> str:

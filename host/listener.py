@@ -57,7 +57,7 @@ FLUSH_TIMEOUT: Final = 2.0  # seconds to flush a final error before closing
 READ_SIZE: Final = 65536  # bytes per receive; frames are reassembled by the protocol
 
 
-async def _next_message(stream: trio.SocketStream, conn: Connection) -> Message | ConnectionClosed:
+async def _next_message(stream: trio.abc.Stream, conn: Connection) -> Message | ConnectionClosed:
     """The next message from the client, reading its socket as needed.
 
     Reads wait for readiness first and then ``os.read`` the descriptor, rather than
@@ -69,6 +69,8 @@ async def _next_message(stream: trio.SocketStream, conn: Connection) -> Message 
         trio.BrokenResourceError: the connection failed.
         RemoteProtocolError: the client broke the protocol.
     """
+    if not isinstance(stream, trio.SocketStream):  # a WebSocket (lantable.web)
+        return await _next_message_from(stream, conn)
     fd = stream.socket.fileno()
     while True:
         event = conn.next_event()
@@ -84,6 +86,16 @@ async def _next_message(stream: trio.SocketStream, conn: Connection) -> Message 
         conn.receive_data(data)
 
 
+async def _next_message_from(stream: trio.abc.Stream, conn: Connection
+                             ) -> Message | ConnectionClosed:
+    """:func:`_next_message` for any other stream that carries lantable frames."""
+    while True:
+        event = conn.next_event()
+        if event is not NEED_DATA:
+            return event  # type: ignore[return-value]
+        conn.receive_data(await stream.receive_some(READ_SIZE))
+
+
 async def _send_now(stream: trio.abc.Stream, data: bytes) -> None:
     with trio.move_on_after(FLUSH_TIMEOUT):
         try:
@@ -92,24 +104,31 @@ async def _send_now(stream: trio.abc.Stream, data: bytes) -> None:
             pass
 
 
-async def handle_connection(stream: trio.SocketStream, peer: Peer) -> None:
+async def handle_connection(stream: trio.abc.Stream, peer: Peer, where: str | None = None,
+                            ) -> None:
     """Serve one client until it leaves, breaks the protocol, or is too slow.
+
+    ``stream`` is a TCP socket, or any stream of lantable frames (the web server's
+    WebSocket adapter, which names its client in ``where``): everything after the
+    bytes is the same code for both.
 
     Never raises (but ``Cancelled``): a bug met while serving one client is
     logged and ends only that connection.
     """
     try:
-        await _handle(stream, peer)
+        await _handle(stream, peer, where)
     except Exception:
         LOGGER.exception("connection failed unexpectedly; closed")
 
 
-async def _handle(stream: trio.SocketStream, peer: Peer) -> None:
-    try:
-        host, port = stream.socket.getpeername()[:2]
-        where = f"{host}:{port}"
-    except OSError:
-        where = "?"
+async def _handle(stream: trio.abc.Stream, peer: Peer, where: str | None) -> None:
+    socket = stream.socket if isinstance(stream, trio.SocketStream) else None
+    if where is None:
+        try:
+            host, port = socket.getpeername()[:2]
+            where = f"{host}:{port}"
+        except (OSError, AttributeError):
+            where = "?"
     conn = Connection("host")
     async with stream:
         try:
@@ -136,7 +155,11 @@ async def _handle(stream: trio.SocketStream, peer: Peer) -> None:
                 message=f"client speaks {hello.min_proto or hello.proto}..{hello.proto}; "
                         f"this host speaks {MIN_PROTOCOL_VERSION}..{PROTOCOL_VERSION}")))
             return
-        link = ClientLink(hello.name, where, conn, fd=stream.socket.fileno())
+        link = ClientLink(hello.name, where, conn,
+                          fd=socket.fileno() if socket is not None else None)
+        link.words = bool(hello.words)
+        if hello.lobby:
+            peer.lobby_watchers.add(link)
         found: tuple[Table, int] | None = None
         if hello.token is not None:
             found = peer.find_token(hello.token)
@@ -160,13 +183,14 @@ async def _handle(stream: trio.SocketStream, peer: Peer) -> None:
         try:
             await _serve_session(stream, conn, link, peer, joined)
         finally:
+            peer.lobby_watchers.discard(link)
             for table_id in joined:
                 table = peer.tables.get(table_id)
                 if table is not None:
                     table.handle(DetachRequest(link))
 
 
-async def _serve_session(stream: trio.SocketStream, conn: Connection, link: ClientLink,
+async def _serve_session(stream: trio.abc.Stream, conn: Connection, link: ClientLink,
                          peer: Peer, joined: set[str]) -> None:
     writer_done = trio.Event()
 

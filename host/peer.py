@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 import trio
 
+from lantable.protocol import Lobby
+
 from .journal import Journal, JournalFailed
 from .link import FlushAtBatchEnd
 from .table import Table
@@ -34,6 +36,7 @@ class Peer:
     peer_id: str = ""
     tables: dict[str, Table] = field(default_factory=dict)
     on_change: Any = None  # called when the table summary changes (discovery TXT)
+    lobby_watchers: set[Any] = field(default_factory=set)  # links that said hello.lobby
 
     def __post_init__(self) -> None:
         if not self.peer_id:
@@ -60,6 +63,10 @@ class Peer:
     def _changed(self) -> None:
         if self.on_change is not None:
             self.on_change()
+        if self.lobby_watchers:
+            lobby = Lobby(tables=self.summaries())
+            for link in list(self.lobby_watchers):
+                link.send(lobby)
 
     def _start(self, table: Table) -> Table:
         table.on_change = self._changed

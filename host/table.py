@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any, Final
 from lantable.plugins import IllegalAction
 from lantable.protocol import Accepted, Error, ErrorCode, Joined, Left, PackedMap, SharedUpdate
 
+from .words import seat_names, update_words
+
 if TYPE_CHECKING:
     import pluggy
 
@@ -400,7 +402,8 @@ class Table:
             view = self._view(None, parts) if started else None
             public = None if events is None else [e for e in events if _visible(e, None)]
             for client in list(self.spectators):
-                client.send_update(shared, seat=None, view=view, events=public)
+                words = self._words(None, None, public) if client.words and started else {}
+                client.send_update(shared, seat=None, view=view, events=public, **words)
 
     def _view_parts(self) -> tuple[PackedMap, list[dict[str, Any]]] | None:
         """The public part of every view, encoded once, and each seat's own part; or
@@ -443,13 +446,19 @@ class Table:
         if shared is None:
             shared, started = self._shared(full=True)
         to_act = shared.fields["to_act"]
-        client.send_update(
-            shared, seat=seat, view=self._view(seat, parts) if started else None,
-            legal=(self.game.legal_actions(self.state, seat)
-                   if seat is not None and seat in to_act else None),
-            events=None if events is None else [e for e in events if _visible(e, seat)],
-            id=reply_to,
-        )
+        legal = (self.game.legal_actions(self.state, seat)
+                 if seat is not None and seat in to_act else None)
+        seen = None if events is None else [e for e in events if _visible(e, seat)]
+        words = self._words(seat, legal, seen) if client.words and started else {}
+        client.send_update(shared, seat=seat, view=self._view(seat, parts) if started else None,
+                           legal=legal, events=seen, id=reply_to, **words)
+
+    def _words(self, seat: int | None, legal: list[dict[str, Any]] | None,
+               events: list[dict[str, Any]] | None) -> dict[str, Any]:
+        """The game's labels and sentences for a connection that asked for words."""
+        names = seat_names([s.name for s in self.seats])
+        return update_words(self.game, self.game.view(self.state, seat), seat, legal, events,
+                            names)
 
 
 def _visible(event: dict[str, Any], seat: int | None) -> bool:

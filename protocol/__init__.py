@@ -42,6 +42,7 @@ from ._messages import (
     Left,
     ListGames,
     ListTables,
+    Lobby,
     Message,
     Ping,
     Pong,
@@ -60,7 +61,7 @@ __all__ = [
     "PROTOCOL_VERSION", "SESSION", "START", "TRANSITIONS",
     "Accepted", "Act", "Bye", "Connection", "ConnectionClosed", "Create", "Created",
     "Error", "ErrorCode", "Games", "Hello", "Join", "Joined", "Leave", "Left",
-    "ListGames", "ListTables", "LocalProtocolError", "Message", "PackedMap", "Ping", "Pong",
-    "ProtocolError", "RemoteProtocolError", "Resume", "SharedUpdate", "Sync", "Tables", "Update",
-    "Welcome", "decode_body", "encode_frame", "from_map", "negotiate",
+    "ListGames", "ListTables", "Lobby", "LocalProtocolError", "Message", "PackedMap", "Ping",
+    "Pong", "ProtocolError", "RemoteProtocolError", "Resume", "SharedUpdate", "Sync", "Tables",
+    "Update", "Welcome", "decode_body", "encode_frame", "from_map", "negotiate",
 ]

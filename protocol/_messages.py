@@ -163,6 +163,8 @@ class Hello(Message):
     min_proto: int | None = None  # the lowest it speaks (default: proto)
     token: str | None = None  # resume the seat this token was issued for
     id: int | None = None
+    words: bool | None = None  # updates carry the game's own labels and sentences
+    lobby: bool | None = None  # push a `lobby` message whenever the table list changes
 
 
 @_message("list_tables", "client")
@@ -306,6 +308,15 @@ class Update(Message):
     scores: dict[str, Any] | None = None  # once finished
     full: bool = False  # True for a resync (sync, join, resume): events are not replayed
     id: int | None = None  # set when this answers a sync
+    labels: list[str] | None = None  # hello.words: the game's label of each legal action
+    sentences: list[str] | None = None  # hello.words: the game's sentence for each event
+
+
+@_message("lobby", "host")
+class Lobby(Message):
+    """Unsolicited, to a connection that said ``hello.lobby``: the table list changed."""
+
+    tables: list[dict[str, Any]]
 
 
 @_message("pong", "host")

@@ -221,3 +221,6 @@ def game_describe_action(state: dict[str, Any], seat: int, action: dict[str, Any
     if kind == "redeem":
         return f"redeem a mortgaged {action['good']} share (-15)"
     return str(action)
+
+
+from .web_board import game_web_renderer  # noqa: E402, F401 - the browser board (web/board.js)
