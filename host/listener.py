@@ -155,8 +155,11 @@ async def _handle(stream: trio.abc.Stream, peer: Peer, where: str | None) -> Non
                 message=f"client speaks {hello.min_proto or hello.proto}..{hello.proto}; "
                         f"this host speaks {MIN_PROTOCOL_VERSION}..{PROTOCOL_VERSION}")))
             return
+        # A WebSocket (lantable.web) writes straight to its socket too, framing each
+        # write as binary messages; its writer then sends those bytes unchanged.
         link = ClientLink(hello.name, where, conn,
-                          fd=socket.fileno() if socket is not None else None)
+                          fd=socket.fileno() if socket is not None else getattr(stream, "fd", None),
+                          frame=getattr(stream, "frame_output", None))
         link.words = bool(hello.words)
         if hello.lobby:
             peer.lobby_watchers.add(link)
@@ -193,6 +196,7 @@ async def _handle(stream: trio.abc.Stream, peer: Peer, where: str | None) -> Non
 async def _serve_session(stream: trio.abc.Stream, conn: Connection, link: ClientLink,
                          peer: Peer, joined: set[str]) -> None:
     writer_done = trio.Event()
+    send_out = getattr(stream, "send_framed", stream.send_all)  # the link's bytes, as they are
 
     async def writer() -> None:
         try:
@@ -205,7 +209,7 @@ async def _serve_session(stream: trio.abc.Stream, conn: Connection, link: Client
                         except (trio.WouldBlock, trio.EndOfChannel):
                             break
                     try:
-                        await stream.send_all(b"".join(chunks))
+                        await send_out(b"".join(chunks))
                     except BaseException:
                         conn.send_failed()
                         raise

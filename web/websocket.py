@@ -61,6 +61,7 @@ class FrameStream(trio.abc.Stream):
         self._partial: list[bytes] = []
         self._partial_size = 0
         self._closed = False
+        self._control = b""  # pongs and the close answer, sent with the next output
 
     # -- receiving -----------------------------------------------------------------
 
@@ -72,7 +73,6 @@ class FrameStream(trio.abc.Stream):
         """
         while True:
             out = self._frames_ready()
-            await self._send_pending()
             if out or self._closed:
                 return out
             try:
@@ -115,11 +115,11 @@ class FrameStream(trio.abc.Stream):
                     "a text WebSocket message is not a lantable frame; send msgpack in "
                     "binary messages", ErrorCode.BAD_FRAME)
             elif isinstance(event, Ping):
-                self._pending_pong = self._ws.send(event.response())
+                self._control += self._ws.send(event.response())
             elif isinstance(event, CloseConnection):
                 self._closed = True
                 try:
-                    self._pending_pong = self._ws.send(event.response())
+                    self._control += self._ws.send(event.response())
                 except WsLocalError:
                     pass
                 break
@@ -139,27 +139,42 @@ class FrameStream(trio.abc.Stream):
         self._partial, self._partial_size = [], 0
         return HEADER.pack(len(body)) + body
 
-    _pending_pong: bytes = b""
-
-    async def _send_pending(self) -> None:
-        if self._pending_pong:
-            data, self._pending_pong = self._pending_pong, b""
-            async with self._send_lock:
-                await self._stream.send_all(data)
-
     # -- sending ---------------------------------------------------------------------
+    #
+    # The host writes a connection's output synchronously at the end of a scheduler
+    # batch, straight to the socket when nothing is queued (host/link.py), so the
+    # WebSocket framing happens there, in :meth:`frame_output`, and the connection's
+    # writer task sends already framed bytes (:meth:`send_framed`). Control frames
+    # (pongs, the close answer) ride with the next output, which keeps every byte on
+    # the socket in one order; a client that wants a prompt answer sends the
+    # protocol's ``ping``, which the host answers at once.
 
-    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
-        """Send lantable frames (any number, each whole) as one binary message each."""
+    @property
+    def fd(self) -> int | None:
+        """The socket's descriptor, for the host's direct writes."""
+        sock = getattr(self._stream, "socket", None)
+        return sock.fileno() if sock is not None else None
+
+    def frame_output(self, data: bytes) -> bytes:
+        """Lantable frames (any number, each whole) as one binary message each."""
         view = memoryview(data)
-        out = [self._pending_pong] if self._pending_pong else []
-        self._pending_pong = b""
+        out: list[bytes | memoryview] = [self._control] if self._control else []
+        self._control = b""
         while view:
             (size,) = HEADER.unpack_from(view)
             out += (binary_header(size), view[HEADER.size:HEADER.size + size])
             view = view[HEADER.size + size:]
+        return b"".join(out)
+
+    async def send_framed(self, data: bytes) -> None:
+        """Send bytes :meth:`frame_output` made."""
         async with self._send_lock:
-            await self._stream.send_all(b"".join(out))
+            await self._stream.send_all(data)
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        """Send lantable frames as binary messages (what the host sends outside a
+        session's output, e.g. the error that refuses a hello)."""
+        await self.send_framed(self.frame_output(bytes(data)))
 
     async def wait_send_all_might_not_block(self) -> None:
         await self._stream.wait_send_all_might_not_block()
@@ -171,10 +186,10 @@ class FrameStream(trio.abc.Stream):
         """Close the WebSocket politely (code 1000), then the TCP stream."""
         try:
             with trio.move_on_after(1):
-                await self._send_pending()
                 if self._ws.state.name == "OPEN":
-                    async with self._send_lock:
-                        await self._stream.send_all(self._ws.send(CloseConnection(code=1000)))
+                    self._control += self._ws.send(CloseConnection(code=1000))
+                if self._control:
+                    await self.send_framed(self.frame_output(b""))
         except (trio.BrokenResourceError, trio.ClosedResourceError, WsLocalError):
             pass
         finally:
