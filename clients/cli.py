@@ -151,7 +151,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------
 
 
-def _discovery_for(args: argparse.Namespace) -> Any:
+def _discovery_for(args: argparse.Namespace, web_port: int | None = None) -> Any:
     if args.no_discovery:
         return None
     try:
@@ -159,16 +159,21 @@ def _discovery_for(args: argparse.Namespace) -> Any:
     except ImportError:
         LOGGER.warning("discovery is not available; running without it")
         return None
-    return make_peer_advertiser(interfaces=args.interface or None)
+    return make_peer_advertiser(interfaces=args.interface or None, web_port=web_port)
 
 
-async def _start_web(nursery: trio.Nursery, peer: Any, args: argparse.Namespace) -> None:
+async def _start_web(nursery: trio.Nursery, peer: Any, args: argparse.Namespace,
+                     listeners: list[Any]) -> None:
     """Serve the browser app next to the peer and print where to open it."""
     from lantable.web import serve_web
     from lantable.web.join import join_url, lan_address, qr_text
 
+    browse = None
+    if not args.no_discovery:
+        from lantable.host.discovery import open_browser as browse
     web = await nursery.start(lambda task_status: serve_web(
-        peer=peer, bind=args.bind, port=args.web_port, task_status=task_status))
+        peer=peer, listeners=listeners, browse_lan=browse, interfaces=args.interface or None,
+        task_status=task_status))
     url = join_url(lan_address(args.bind), web.port)
     print(f"play in a browser: open {url}  (or scan:)", flush=True)
     if not args.no_qr:
@@ -183,15 +188,20 @@ def cmd_host(args: argparse.Namespace) -> int:
     Path(args.db).parent.mkdir(parents=True, exist_ok=True)
 
     async def main() -> None:
+        web_listeners = None
+        if not args.no_web:  # opened first, so that discovery advertises the web port
+            from lantable.web import open_web_listeners
+            web_listeners = await open_web_listeners(args.bind, args.web_port)
+        web_port = web_listeners[0].socket.getsockname()[1] if web_listeners else None
         async with trio.open_nursery() as nursery:
             running = await nursery.start(lambda task_status: serve_peer(
                 registry=registry, db=args.db, name=args.name, bind=args.bind, port=args.port,
-                discovery=_discovery_for(args), task_status=task_status))
+                discovery=_discovery_for(args, web_port), task_status=task_status))
             addrs = ", ".join(f"{h}:{p}" for h, p in running.addresses)
             print(f"lantable peer {running.peer.name} ({running.peer.peer_id}) "
                   f"listening on {addrs}; journal {args.db}", flush=True)
-            if not args.no_web:
-                await _start_web(nursery, running.peer, args)
+            if web_listeners:
+                await _start_web(nursery, running.peer, args, web_listeners)
 
     failures: list[BaseException] = []
     try:

@@ -161,8 +161,6 @@ async def _handle(stream: trio.abc.Stream, peer: Peer, where: str | None) -> Non
                           fd=socket.fileno() if socket is not None else getattr(stream, "fd", None),
                           frame=getattr(stream, "frame_output", None))
         link.words = bool(hello.words)
-        if hello.lobby:
-            peer.lobby_watchers.add(link)
         found: tuple[Table, int] | None = None
         if hello.token is not None:
             found = peer.find_token(hello.token)
@@ -178,6 +176,9 @@ async def _handle(stream: trio.abc.Stream, peer: Peer, where: str | None) -> Non
             resumed = {"table": resume.id, "seat": seat, "token": hello.token}
         link.send(Welcome(proto=proto, peer=peer.peer_id, name=peer.name, tables=peer.summaries(),
                           resumed=resumed, id=hello.id))
+        if hello.lobby:
+            peer.lobby_watchers.add(link)
+            link.send(peer.lobby())  # the first of the pushes
         joined: set[str] = set()
         if found is not None:
             joined.add(resume.id)

@@ -37,6 +37,7 @@ class Peer:
     tables: dict[str, Table] = field(default_factory=dict)
     on_change: Any = None  # called when the table summary changes (discovery TXT)
     lobby_watchers: set[Any] = field(default_factory=set)  # links that said hello.lobby
+    lan_peers: list[dict[str, Any]] = field(default_factory=list)  # other peers, for the lobby
 
     def __post_init__(self) -> None:
         if not self.peer_id:
@@ -60,13 +61,25 @@ class Peer:
                     return table, seat
         return None
 
+    def lobby(self) -> Lobby:
+        """The ``lobby`` message: every table here and the other peers on the LAN."""
+        return Lobby(tables=self.summaries(), peers=self.lan_peers)
+
+    def set_lan_peers(self, peers: list[dict[str, Any]]) -> None:
+        """The other peers discovery sees now (lantable.web keeps this current)."""
+        self.lan_peers = peers
+        self._push_lobby()
+
+    def _push_lobby(self) -> None:
+        if self.lobby_watchers:
+            lobby = self.lobby()
+            for link in list(self.lobby_watchers):
+                link.send(lobby)
+
     def _changed(self) -> None:
         if self.on_change is not None:
             self.on_change()
-        if self.lobby_watchers:
-            lobby = Lobby(tables=self.summaries())
-            for link in list(self.lobby_watchers):
-                link.send(lobby)
+        self._push_lobby()
 
     def _start(self, table: Table) -> Table:
         table.on_change = self._changed

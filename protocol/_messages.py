@@ -314,9 +314,11 @@ class Update(Message):
 
 @_message("lobby", "host")
 class Lobby(Message):
-    """Unsolicited, to a connection that said ``hello.lobby``: the table list changed."""
+    """Unsolicited, to a connection that said ``hello.lobby``: once after ``welcome``,
+    then whenever the table list or the peers seen on the LAN change."""
 
     tables: list[dict[str, Any]]
+    peers: list[dict[str, Any]] | None = None  # other peers found on the LAN (discovery)
 
 
 @_message("pong", "host")

@@ -35,6 +35,7 @@ from wsproto.utilities import RemoteProtocolError as WsRemoteError
 
 from lantable.host.listener import handle_connection
 
+from .lan import watch_lan_peers
 from .websocket import FrameStream
 
 if TYPE_CHECKING:
@@ -137,14 +138,29 @@ def same_origin(origin: str | None, host: str | None) -> bool:
     return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
 
 
-async def serve_web(*, peer: Peer, bind: str | None = None, port: int = DEFAULT_WEB_PORT,
-                    task_status: trio.TaskStatus[RunningWeb] = trio.TASK_STATUS_IGNORED) -> None:
-    """Serve the web app and the WebSocket for ``peer`` on ``bind:port`` until cancelled.
+async def open_web_listeners(bind: str | None = None, port: int = DEFAULT_WEB_PORT,
+                             ) -> list[trio.SocketListener]:
+    """The web port's sockets (opened before the peer starts, so that discovery can
+    advertise the port). ``bind`` None means every address, IPv4 and IPv6; port 0
+    picks a free one."""
+    return await trio.open_tcp_listeners(port, host=bind)
 
-    ``bind`` None means every address, IPv4 and IPv6; port 0 picks a free one.
+
+async def serve_web(*, peer: Peer, bind: str | None = None, port: int = DEFAULT_WEB_PORT,
+                    listeners: list[trio.SocketListener] | None = None,
+                    browse_lan: Any = None, interfaces: list[str] | None = None,
+                    task_status: trio.TaskStatus[RunningWeb] = trio.TASK_STATUS_IGNORED) -> None:
+    """Serve the web app and the WebSocket for ``peer`` until cancelled.
+
+    Args:
+        listeners: from :func:`open_web_listeners`; else ``bind:port`` is opened here.
+        browse_lan: the host's discovery browser (``lantable.host.discovery.open_browser``)
+            to list the other peers in the lobby, or None for none.
+        interfaces: the interfaces to browse on (None: every LAN interface).
     """
     files = _Files(peer)
-    listeners = await trio.open_tcp_listeners(port, host=bind)
+    if listeners is None:
+        listeners = await open_web_listeners(bind, port)
     running = RunningWeb(listeners)
     LOGGER.info("web app on port %d", running.port)
 
@@ -157,6 +173,8 @@ async def serve_web(*, peer: Peer, bind: str | None = None, port: int = DEFAULT_
     async with trio.open_nursery() as nursery:
         task_status.started(running)
         nursery.start_soon(trio.serve_listeners, handler, listeners)
+        if browse_lan is not None:
+            nursery.start_soon(watch_lan_peers, peer, browse_lan, interfaces)
 
 
 async def _serve_http(stream: trio.SocketStream, peer: Peer, files: _Files) -> None:

@@ -170,3 +170,39 @@ def test_the_page_resumes_after_the_host_is_killed_and_restarted(host, phone) ->
     assert "(you)" in phone.inner_text("ol.players li.me")
     # The bot reconnects on its own (clients.cli.run_bot), so the game plays on to its end.
     assert play_until_over(phone) > 0
+
+
+def test_the_lobby_is_pushed_and_a_person_can_watch_and_leave(host, browser) -> None:
+    pages = []
+    for i in range(2):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+        page = context.new_page()
+        page.set_default_timeout(15000)
+        page.add_init_script(f"localStorage.setItem('lantable.name', 'guest-{i}')")
+        page.goto(host.url)
+        page.wait_for_selector("form#create button[type=submit]")
+        pages.append(page)
+    ann, bo = pages
+    # ann opens a Race table from the form, with a non-default option.
+    ann.select_option("#create-game", "race")
+    ann.fill("form#create input[name=seats]", "2")
+    ann.click("form#create details.options summary")
+    ann.fill("form#create input[name=opt-target]", "7")
+    ann.click("form#create button[type=submit]")
+    ann.wait_for_selector("#turn:has-text('Waiting for 1 more player')")
+    screenshot(ann, "waiting-390x844")
+    # bo's lobby shows it without a reload (pushed), with ann's name and a free seat.
+    row = bo.wait_for_selector("li.table:has-text('guest-0')")
+    assert "1 seat free" in row.inner_text()
+    table = row.get_attribute("data-table")
+    # bo watches: a spectator sees the table but has no seat and no choices.
+    bo.click(f"li[data-table='{table}'] a:has-text('Watch')")
+    bo.wait_for_selector("#turn")
+    assert not bo.query_selector("ol.players li.me") and not bo.query_selector("#actions")
+    # ann leaves the waiting table: her seat is freed, and bo's lobby says so.
+    ann.click("button:has-text('Leave')")
+    ann.wait_for_selector("form#create")
+    bo.click("a:has-text('Tables')")
+    bo.wait_for_selector(f"li[data-table='{table}']:has-text('2 seats free')")
+    for page in pages:
+        page.context.close()

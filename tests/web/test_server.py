@@ -152,6 +152,7 @@ async def test_the_lobby_is_pushed(site) -> None:
     _, port = site
     watcher = await open_ws("127.0.0.1", port)
     await hello(watcher, lobby=True)
+    assert (await watcher.receive_until("lobby"))["tables"] == []  # at once, after welcome
     other = await open_ws("127.0.0.1", port)
     await hello(other)
     await other.send({"t": "create", "id": 1, "game": "race", "seats": 2})
@@ -276,3 +277,76 @@ def test_join_url_and_qr() -> None:
     assert join_url("fe80::1", 8) == "http://[fe80::1]:8/"
     text = qr_text("http://192.168.1.5:47880/")
     assert len(text.splitlines()) > 10 and "█" in text
+
+
+# -- the lobby's peers -------------------------------------------------------------------
+
+
+async def test_hello_lobby_gets_the_lobby_at_once_and_lan_peers_are_pushed(site) -> None:
+    running, port = site
+    ws = await open_ws("127.0.0.1", port)
+    assert (await hello(ws, lobby=True))["t"] == "welcome"
+    first = await ws.receive()
+    assert first == {"t": "lobby", "tables": [], "peers": []}
+    bo = {"name": "bo", "peer_id": "b0", "open_tables": 1, "games": ["race"],
+          "address": "10.0.0.2", "port": 47800, "url": "http://10.0.0.2:47880/"}
+    running.peer.set_lan_peers([bo])
+    assert (await ws.receive_until("lobby"))["peers"] == [bo]
+    await ws.aclose()
+
+
+def test_the_web_port_travels_in_the_txt_record() -> None:
+    from lantable.host.discovery_records import decode_txt, encode_txt
+
+    txt = encode_txt(name="ann", peer_id="a1", games=["race"], open_tables=0, web_port=47880)
+    assert txt["web"] == "47880"
+    info = decode_txt("ann (a1)", txt, addresses=["10.0.0.1"], port=47800)
+    assert info.web_port == 47880
+    for bad in ("", "x", "0", "70000"):
+        assert decode_txt("ann (a1)", {**txt, "web": bad}, addresses=[], port=1).web_port is None
+    assert "web" not in encode_txt(name="ann", peer_id="a1", games=[], open_tables=0)
+
+
+async def test_lan_peers_come_and_go_from_discovery(registry, tmp_path) -> None:
+    """watch_lan_peers with a stand-in for the discovery browser (the real one is
+    tested on network namespaces in tests/host): itself left out, URLs built."""
+    from contextlib import asynccontextmanager
+
+    from lantable.host.discovery_records import PeerEvent, PeerInfo
+    from lantable.host.journal import Journal
+    from lantable.host.peer import Peer
+    from lantable.web.lan import best_address, watch_lan_peers
+
+    journal = Journal(str(tmp_path / "j.sqlite"))
+    peer = Peer(registry=registry, journal=journal, name="me")
+
+    def info(name, pid, addresses, web=None):
+        return PeerInfo(instance=f"{name} ({pid})", name=name, peer_id=pid,
+                        addresses=tuple(addresses), port=47800, proto=1, games=("race",),
+                        open_tables=1, web_port=web)
+
+    send, receive = trio.open_memory_channel(10)
+
+    @asynccontextmanager
+    async def fake_browser(interfaces=None):
+        yield receive
+
+    for event in [PeerEvent("added", info("me", peer.peer_id, ["10.0.0.1"], 1)),
+                  PeerEvent("added", info("bo", "b0", ["fe80::1%2", "10.0.0.2"], 47880)),
+                  PeerEvent("added", info("cy", "c0", ["fe80::9%2"]))]:
+        send.send_nowait(event)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(watch_lan_peers, peer, fake_browser)
+        with trio.fail_after(5):
+            while len(peer.lan_peers) < 2:
+                await trio.sleep(0.01)
+        assert [p["name"] for p in peer.lan_peers] == ["bo", "cy"]
+        assert peer.lan_peers[0]["url"] == "http://10.0.0.2:47880/"
+        assert peer.lan_peers[1]["url"] is None and peer.lan_peers[1]["address"] is None
+        send.send_nowait(PeerEvent("removed", info("bo", "b0", [])))
+        with trio.fail_after(5):
+            while len(peer.lan_peers) != 1:
+                await trio.sleep(0.01)
+        nursery.cancel_scope.cancel()
+    journal.close()
+    assert best_address(["2001:db8::1"]) == "2001:db8::1"

@@ -31,7 +31,7 @@
 
   const S = {
     ws: null, open: false, attempt: 0, timer: null,
-    peer: null, hostName: "", games: {}, tables: [],
+    peer: null, hostName: "", games: {}, tables: [], peers: [],
     nextId: 1, pending: new Map(),        // id -> {t, table, onOk, onErr}
     table: null,                          // the table on screen: {id, seat, spectate, update, log}
     busy: false,                          // an action is on its way: no double moves
@@ -146,7 +146,11 @@
     if (pending) S.pending.delete(msg.id);
     switch (msg.t) {
       case "welcome": return welcomed(msg);
-      case "lobby": case "tables": S.tables = msg.tables; return draw();
+      case "lobby":
+        S.tables = msg.tables;
+        S.peers = msg.peers || [];
+        return draw();
+      case "tables": S.tables = msg.tables; return draw();
       case "games":
         for (const g of msg.games) S.games[g.id] = g;
         return draw();
@@ -288,7 +292,19 @@
     const list = rows.length ? el("ul", { class: "tables" }, rows.map((t) => tableRow(t, mine)))
       : el("p", { class: "muted" }, "No tables yet. Open one below.");
     return el("section", { class: "lobby" },
-      el("h1", {}, "Tables"), list, createForm());
+      el("h1", {}, `Tables at ${S.hostName || "this peer"}`), list, createForm(), peerList());
+  }
+
+  function peerList() {  // the other peers this host's discovery sees on the LAN
+    if (!S.peers.length) return null;
+    return el("div", { class: "peers", id: "peers" }, el("h2", {}, "Other peers on this network"),
+      el("ul", { class: "tables" }, S.peers.map((p) => el("li", { class: "table", "data-peer": p.peer_id },
+        el("div", { class: "what" }, el("strong", {}, p.name), " ",
+          el("span", { class: `status ${p.open_tables ? "waiting" : ""}` },
+            p.open_tables ? `${p.open_tables} open table${p.open_tables === 1 ? "" : "s"}` : "no open table"),
+          el("div", { class: "who" }, p.games.join(", "))),
+        el("div", { class: "do" }, p.url ? el("a", { class: "button", href: p.url }, "Go there")
+          : el("span", { class: "muted" }, "no web app"))))));
   }
 
   function order(t) { return { waiting: 0, playing: 1, faulted: 2, finished: 3 }[t.status] ?? 4; }
@@ -401,7 +417,8 @@
     const offline = S.open ? null : el("p", { class: "offline", id: "offline" },
       "Connection lost: reconnecting. Your seat is kept; the board shows the last thing the host said.");
     return el("section", { class: `table-screen ${u.status}`, "data-status": u.status }, head,
-      offline, players(u), turnLine(u), board(u, game), actions(u), scores(u), eventLog(t));
+      offline, players(u), turnLine(u), waitingHelp(u, summary), board(u, game), actions(u),
+      scores(u), eventLog(t));
   }
 
   function players(u) {
@@ -410,6 +427,16 @@
       class: [u.to_act.includes(i) ? "to-act" : "", i === u.seat ? "me" : "",
               s.connected ? "" : "away"].join(" ").trim(),
     }, n[i], i === u.seat ? " (you)" : "", !s.taken ? " (free)" : !s.connected ? " (away)" : "")));
+  }
+
+  function waitingHelp(u, summary) {
+    if (u.status !== "waiting") return null;
+    const options = summary ? Object.entries(summary.options) : [];
+    return el("div", { class: "invite" },
+      el("p", {}, "Others on this network open ", el("strong", {}, location.origin + "/"),
+        " and tap “Sit down” at this table. The game starts when every seat is taken."),
+      options.length ? el("p", { class: "muted" }, "Options: ",
+        options.map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`).join(" · ")) : null);
   }
 
   function turnLine(u) {
