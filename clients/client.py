@@ -7,14 +7,21 @@
             ...
 
 One reader task per client routes replies to the request that awaits them (by
-``id``) and updates to the table's channel. A gap in update numbers makes the
+``id``) and updates to the table's feed. A gap in update numbers makes the
 client ask for a full view (``sync``) on its own: a reconnect is a resync.
+
+A feed holds at most :data:`UPDATE_BACKLOG` updates: a reader that falls behind
+(a slow bot, a person thinking) gets the latest update with the events of the ones
+it missed folded in, since a table needs only its newest view plus what happened.
+Memory per table stays bounded however slow the reader is.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
-import math
+import logging
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Final
@@ -52,9 +59,71 @@ from lantable.protocol import (
 CONNECT_TIMEOUT: Final = 10.0  # seconds for TCP connect plus hello/welcome
 REQUEST_TIMEOUT: Final = 30.0  # seconds a request may wait for its reply
 READ_SIZE: Final = 65536
+UPDATE_BACKLOG: Final = 32  # updates a table's feed keeps before folding new ones together
+EVENT_BACKLOG: Final = 2000  # events a folded update keeps (the oldest go first)
 
-# A table's updates, as the reader hands them to whoever awaits them.
-_UpdateChannel = tuple[trio.MemorySendChannel[Update], trio.MemoryReceiveChannel[Update]]
+LOGGER = logging.getLogger(__name__)
+
+
+def fold(older: Update, newer: Update) -> Update:
+    """One update that stands for ``older`` then ``newer``: the newer one's table,
+    view and legal actions, with both updates' events in order (at most
+    :data:`EVENT_BACKLOG`, the newest kept)."""
+    if older.events is None and newer.events is None:
+        return newer
+    events = [*(older.events or ()), *(newer.events or ())]
+    if len(events) > EVENT_BACKLOG:
+        LOGGER.info("table %s: a slow reader missed %d old events", newer.table,
+                    len(events) - EVENT_BACKLOG)
+        events = events[-EVENT_BACKLOG:]
+    return dataclasses.replace(newer, events=events)
+
+
+class UpdateFeed:
+    """A table's updates as the reader hands them on: a bounded queue.
+
+    Receive with ``await feed.receive()`` or ``async for update in feed``; both end
+    (``trio.EndOfChannel``, end of iteration) once the connection has closed and
+    every queued update was taken. When :data:`UPDATE_BACKLOG` updates wait, a new
+    one is folded into the last (:func:`fold`) instead of queued.
+    """
+
+    def __init__(self, backlog: int = UPDATE_BACKLOG) -> None:
+        self._queue: deque[Update] = deque()
+        self._backlog = backlog
+        self._closed = False
+        self._lot = trio.lowlevel.ParkingLot()
+
+    def __len__(self) -> int:
+        return len(self._queue)
+
+    def send_nowait(self, update: Update) -> None:
+        if len(self._queue) >= self._backlog:
+            self._queue[-1] = fold(self._queue[-1], update)
+        else:
+            self._queue.append(update)
+        self._lot.unpark_all()
+
+    def close(self) -> None:
+        self._closed = True
+        self._lot.unpark_all()
+
+    async def receive(self) -> Update:
+        while not self._queue:
+            if self._closed:
+                raise trio.EndOfChannel
+            await self._lot.park()
+        await trio.lowlevel.checkpoint()
+        return self._queue.popleft()
+
+    def __aiter__(self) -> UpdateFeed:
+        return self
+
+    async def __anext__(self) -> Update:
+        try:
+            return await self.receive()
+        except trio.EndOfChannel:
+            raise StopAsyncIteration from None
 
 
 class ClientError(Exception):
@@ -95,7 +164,7 @@ class Client:
         self.welcome = welcome
         self._ids = itertools.count(1)
         self._pending: dict[int, _Pending] = {}
-        self._channels: dict[str, _UpdateChannel] = {}
+        self._feeds: dict[str, UpdateFeed] = {}
         self._last_seq: dict[str, int] = {}
         self._send_lock = trio.Lock()
         self.errors: list[Error] = []  # unsolicited errors (e.g. a seat resumed elsewhere)
@@ -130,10 +199,10 @@ class Client:
             raise RequestError(reply.code, reply.message)
         return reply
 
-    def _channel(self, table: str) -> _UpdateChannel:
-        if table not in self._channels:
-            self._channels[table] = trio.open_memory_channel[Update](math.inf)
-        return self._channels[table]
+    def _feed(self, table: str) -> UpdateFeed:
+        if table not in self._feeds:
+            self._feeds[table] = UpdateFeed()
+        return self._feeds[table]
 
     async def _read_loop(self, nursery: trio.Nursery) -> None:
         try:
@@ -153,8 +222,8 @@ class Client:
             self.closed.set()
             for pending in self._pending.values():
                 pending.event.set()
-            for send, _ in self._channels.values():
-                send.close()
+            for feed in self._feeds.values():
+                feed.close()
 
     def _dispatch(self, msg: Message, nursery: trio.Nursery) -> None:
         if isinstance(msg, Update):
@@ -164,7 +233,7 @@ class Client:
                 return
             self._last_seq[msg.table] = msg.seq
             if msg.id is None or msg.id not in self._pending:
-                self._channel(msg.table)[0].send_nowait(msg)
+                self._feed(msg.table).send_nowait(msg)
                 return
         rid = getattr(msg, "id", None)
         pending = self._pending.get(rid) if rid is not None else None
@@ -172,7 +241,7 @@ class Client:
             pending.reply = msg
             pending.event.set()
             if isinstance(msg, Update):
-                self._channel(msg.table)[0].send_nowait(msg)
+                self._feed(msg.table).send_nowait(msg)
         elif isinstance(msg, Error):
             self.errors.append(msg)
 
@@ -203,7 +272,7 @@ class Client:
 
     async def join(self, table: str, seat: int | None = None, *, spectate: bool = False) -> Joined:
         """Take a seat (the lowest free one by default) or watch; keep ``.token`` to resume."""
-        self._channel(table)
+        self._feed(table)
         reply = await self._request(Join, table=table, seat=seat, spectate=spectate)
         assert isinstance(reply, Joined)
         return reply
@@ -211,7 +280,7 @@ class Client:
     async def resume(self, token: str) -> Joined:
         reply = await self._request(Resume, token=token)
         assert isinstance(reply, Joined)
-        self._channel(reply.table)
+        self._feed(reply.table)
         return reply
 
     async def leave(self, table: str) -> None:
@@ -233,9 +302,10 @@ class Client:
     async def ping(self) -> None:
         await self._request(Ping)
 
-    def updates(self, table: str) -> trio.MemoryReceiveChannel[Update]:
-        """The channel of updates for ``table``; it ends when the connection does."""
-        return self._channel(table)[1]
+    def updates(self, table: str) -> UpdateFeed:
+        """The feed of updates for ``table`` (bounded, see :class:`UpdateFeed`); it
+        ends when the connection does."""
+        return self._feed(table)
 
     async def close(self) -> None:
         try:

@@ -28,9 +28,13 @@ def bot_decider(bot: Any, seat: int, rng: random.Random) -> Decide:
     return decide
 
 
-async def play_seat(client: Client, table: str, seat: int, decide: Decide,
-                    on_update: Callable[[Update], None] | None = None) -> dict[str, Any] | None:
-    """Follow ``table`` as ``seat`` and decide whenever it must, until the game ends.
+async def play_seat(client: Client, table: str, seat: int | None, decide: Decide,
+                    on_update: Callable[[Update], None] | None = None,
+                    on_refused: Callable[[Action, RequestError], None] | None = None,
+                    ) -> dict[str, Any] | None:
+    """Follow ``table`` as ``seat`` (None: watch) and decide whenever it must, until the
+    game ends. A refused action is reported to ``on_refused`` (default: a log warning)
+    and the seat decides again on a fresh view.
 
     Returns:
         The final scores, or None if the connection ended first.
@@ -44,7 +48,7 @@ async def play_seat(client: Client, table: str, seat: int, decide: Decide,
             on_update(update)
         if update.status == "finished":
             return update.scores
-        if update.seat != seat or not update.legal or update.status != "playing":
+        if seat is None or update.seat != seat or not update.legal or update.status != "playing":
             continue
         if update.seq < fresh_from:
             continue
@@ -52,6 +56,10 @@ async def play_seat(client: Client, table: str, seat: int, decide: Decide,
         try:
             fresh_from = await client.act(table, action, seat=seat)
         except RequestError as exc:
-            LOGGER.warning("table %s seat %d: %s refused (%s); resyncing", table, seat, action, exc)
+            if on_refused is not None:
+                on_refused(action, exc)
+            else:
+                LOGGER.warning("table %s seat %d: %s refused (%s); resyncing",
+                               table, seat, action, exc)
             fresh_from = (await client.sync(table)).seq
     return None

@@ -6,7 +6,6 @@ designed values and decisions: ``docs/rules/kaisers-pirates.md``.
 
 from .game import (
     game_apply,
-    game_describe_action,
     game_heuristic,
     game_info,
     game_legal_actions,
@@ -16,13 +15,16 @@ from .game import (
     game_to_act,
     game_view,
 )
+from .text import game_describe_action, game_describe_event, game_render_text
 
 __all__ = [
     "game_apply",
     "game_describe_action",
+    "game_describe_event",
     "game_heuristic",
     "game_info",
     "game_legal_actions",
+    "game_render_text",
     "game_sample_state",
     "game_scores",
     "game_setup",

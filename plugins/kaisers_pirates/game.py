@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from lantable.plugins import IllegalAction, hookimpl
 
-from . import rounds, turn, views
+from . import rounds, turn, value, views
 from .data import ACTIONS, SHIPS
 from .rules import vp_total
 
@@ -124,17 +124,13 @@ def game_sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> di
 
 @hookimpl
 def game_heuristic(state: dict[str, Any], seat: int) -> float:
-    """Round Points first, then this round's VP margin, plus ships that may still score."""
+    """This seat's position less the best opponent's (see :mod:`.value`)."""
     keys = rounds.standings(state)
     if state["phase"] == "over":
         return 1000.0 if rounds.ranks(state)[seat] == 1 else -1000.0
-    def value(s: int) -> float:
-        p = state["p"][s]
-        live = sum(SHIPS[x]["vp"] * 2 for x in p["ger"] if state["sh"][x]["prize"])
-        return 12.0 * keys[s][0] + vp_total(state, s) + 0.5 * live + 0.3 * len(p["hand"])
-    mine = value(seat)
+    mine = value.position(state, seat, keys)
     team = state["mode"] == "team"
-    others = [value(s) for s in range(state["np"])
+    others = [value.position(state, s, keys) for s in range(state["np"])
               if s != seat and not (team and s % 2 == seat % 2)]
     return mine - (max(others) if others else 0.0)
 

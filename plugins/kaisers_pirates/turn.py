@@ -38,7 +38,7 @@ def new_turn(S: State, seat: int, extra: bool = False) -> None:
     S["turn"] = seat
     S["T"] = {"p": seat, "ph": "start", "com": [], "att": None, "icpt": [], "acted": [],
               "sc": False, "extra": extra, "wi": False, "rev0": [], "rx": [], "dec": False,
-              "fog": False, "left": [], "resup": [], "stolen": []}
+              "fog": False, "left": [], "resup": [], "stolen": [], "pl": 0, "pend_end": False}
 
 
 def to_act(S: State) -> list[int]:
@@ -373,6 +373,8 @@ def _end_turn(S: State, rng: random.Random, ev: Events) -> None:
             if not S["adeck"]:  # R 2.0, A-2: the round ends at once
                 _end_round(S, rng, ev)
                 return
+    if S["mode"] == "solo" and seat == solo.PHANTOM:
+        solo.reshuffle(S, rng, ev)  # R 5.4.1: at the end of every phantom turn
     refill_merchants(S, rng, ev)
     if T["sc"] and not T["extra"]:
         new_turn(S, seat, extra=True)
@@ -407,12 +409,16 @@ def _next_round(S: State, rng: random.Random, ev: Events) -> None:
     keep = {int(k): v for k, v in ch.items()}
     ev.append({"type": "ships_kept", "kept": [keep.get(s, []) for s in range(S["np"])]})
     rounds.cleanup_round(S, keep, ev)
+    _start_round(S, rng, ev)
+
+
+def _start_round(S: State, rng: random.Random, ev: Events) -> None:
     rounds.start_round(S, rng, ev)
+    if S["mode"] == "solo":  # R 5.2.5: the Solitaire deck is reshuffled for every round
+        solo.reshuffle(S, rng, ev)
     new_turn(S, S["turn"])
     advance(S, rng, ev)
 
 
 def start_game(S: State, rng: random.Random, ev: Events) -> None:
-    rounds.start_round(S, rng, ev)
-    new_turn(S, S["turn"])
-    advance(S, rng, ev)
+    _start_round(S, rng, ev)
