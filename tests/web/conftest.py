@@ -160,5 +160,6 @@ def screenshot(page: Any, name: str) -> Path:
     """Save a screenshot for a person to look at (tests/web/screenshots/)."""
     SHOTS.mkdir(exist_ok=True)
     path = SHOTS / f"{name}.png"
+    page.evaluate("window.scrollTo(0, 0)")  # the sticky header belongs at the top
     page.screenshot(path=str(path), full_page=True)
     return path

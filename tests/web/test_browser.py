@@ -206,3 +206,23 @@ def test_the_lobby_is_pushed_and_a_person_can_watch_and_leave(host, browser) -> 
     bo.wait_for_selector(f"li[data-table='{table}']:has-text('2 seats free')")
     for page in pages:
         page.context.close()
+
+
+def test_kaisers_pirates_offers_a_reaction_at_the_right_moment(host, phone) -> None:
+    """Seat 0 plays in the browser against a bot; when the bot attacks one of its
+    merchants, the board says it is seat 0's reaction and the choices start with declining."""
+    table = host.new_table("kaisers-pirates", 2, 5)
+    open_table(phone, host, table)
+    host.bots(table, 1)
+    for _ in range(300):
+        phone.wait_for_selector("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT)
+        banner = phone.query_selector("svg.kp g.reaction")
+        if banner is not None:
+            assert banner.text_content().startswith("Your reaction")
+            labels = [b.inner_text() for b in phone.query_selector_all("#actions button.choice")]
+            assert labels[0].lower() in ("no reaction", "pass"), labels  # declining comes first
+            assert phone.query_selector("svg.kp .ship rect[stroke='#b3261e']")  # under attack
+            screenshot(phone, "kaisers-pirates-reaction-390x844")
+            return
+        phone.click("#actions button.choice >> nth=0")
+    raise AssertionError("no reaction was offered in 300 moves")

@@ -213,8 +213,11 @@
 
   function route() {
     const m = location.hash.match(/^#\/table\/([^/]+)(\/watch)?$/);
+    const id = m ? decodeURIComponent(m[1]) : null;
+    if (S.table && S.table.spectate && S.table.id !== id && S.open) {
+      request("leave", { table: S.table.id });  // stop watching; a seat is kept until left
+    }
     if (!m) { S.table = null; draw(); return; }
-    const id = decodeURIComponent(m[1]);
     if (!S.table || S.table.id !== id) S.table = { id, seat: null, update: null, log: [] };
     S.table.update = null;  // a fresh full update is coming
     if (!S.open) { draw(); return; }

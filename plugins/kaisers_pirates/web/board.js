@@ -18,6 +18,11 @@
     keep: "choose ships to keep",
   };
   const REACTIONS = new Set(["react", "post", "reflag"]);
+  const YOUR_REACTION = {  // what the banner says when the reaction is yours
+    react: "Your reaction: attacked! Play a card below, or decline.",
+    post: "Your reaction: a merchant sank. Answer below, or decline.",
+    reflag: "Your reaction: a ship was revealed. Reflag, or decline.",
+  };
   const W = 360;
 
   fetch("/games/kaisers-pirates/cards.json").then((r) => r.json()).then((data) => {
@@ -49,7 +54,7 @@
       const mine = who.includes(ctx.seat);
       const reaction = REACTIONS.has(pend.k);
       const text = mine
-        ? (reaction ? `Your reaction: ${ASK[pend.k]}? Choose a card below, or pass.` : `You ${ASK[pend.k] || pend.k}.`)
+        ? (reaction ? YOUR_REACTION[pend.k] : `You ${ASK[pend.k] || pend.k}.`)
         : `${who.map(name).join(", ")} ${ASK[pend.k] || pend.k}.`;
       parts.push(s("g", { class: reaction ? "reaction" : "pending", "data-pending": pend.k },
         s("rect", { x: 4, y, width: W - 8, height: 22, rx: 5,
@@ -114,7 +119,7 @@
       return s("g", { class: "card", ...attrs },
         s("rect", { x, y: y0, width: w, height: 44, rx: 5, fill: known ? "#fffdf8" : "#44546a",
           stroke: "#8f8672", "stroke-width": 1 }),
-        label(x + 4, y0 + 13, known ? cut(c.name, Math.floor(w / 6.3)) : "face down",
+        label(x + 4, y0 + 13, known ? cut(c.name, Math.floor(w / 6.9)) : "face down",
           { "font-weight": 600, "font-size": 9.5, fill: known ? "#1b1f24" : "#fff" }),
         label(x + 4, y0 + 25, known ? `${KIND[c.kind] || c.kind} · #${id}` : "", { "font-size": 8.5, fill: "#5c6670" }),
         label(x + 4, y0 + 38, sub, { "font-size": 8.5, fill: known ? "#3d4650" : "#dbe4f0" }));

@@ -78,7 +78,7 @@
       parts.push(s("text", { x: riverX + 13 * cell + cell / 2, y: y - 8, "font-size": 11, "text-anchor": "middle", text: "☠" },
         s("title", { text: "space 13: pirates board here" })));
       parts.push(s("rect", { x: portX - 4, y: y - 4, width: W - portX, height: lanes * laneH + 8, rx: 6,
-        fill: "#e9e2cf" }), label(portX, y + lanes * laneH + 14, "port (past 13)", { "font-size": 8, fill: "#5c6670" }));
+        fill: "#e9e2cf" }), label(portX, y + lanes * laneH + 14, "⚓ Manila (past 13)", { "font-size": 8, fill: "#5c6670" }));
       v.goods.forEach((g, b) => {
         const good = GOODS[g];
         const ly = y + b * laneH;
@@ -92,7 +92,7 @@
         const boat = s("g", { class: "boat", "data-good": good, "data-pos": v.pos[b] },
           s("path", { d: `M${bx} ${ly + 8} h${width} l-6 18 h${-(width - 12)} z`,
             fill: GOOD_COLOUR[good], stroke: v.plundered[b] ? "#b3261e" : "#1b1f24", "stroke-width": v.plundered[b] ? 2.5 : 1 }),
-          label(bx + 4, ly + 6, `${good} ${atSea ? "@" + v.pos[b] : where === 1 ? "in Manila" : "wrecked"}`,
+          label(bx + 4, ly + 6, `${good} ${atSea ? "@" + v.pos[b] : where === 1 ? "⚓" : "wrecked"}`,
             { "font-size": 9, "font-weight": 600 }));
         seats.forEach((cost, k) => {
           const cx = bx + 10 + k * 13, cy = ly + 17;
