@@ -229,14 +229,19 @@ def cmd_host(args: argparse.Namespace) -> int:
         if not args.no_web:  # opened first, so that discovery advertises the web port
             from lantable.web import open_web_listeners
             try:
-                web_listeners = await open_web_listeners(args.bind, args.web_port)
+                web_listeners = await open_web_listeners(args.bind, args.web_port or
+                                                         DEFAULT_WEB_PORT)
             except OSError as exc:
                 if exc.errno != errno.EADDRINUSE:
                     raise
-                raise CliError(f"web port {args.web_port} is already in use (another lantable "
-                               f"host?); choose another with --web-port, e.g. --web-port "
-                               f"{args.web_port + 1}, or turn the browser app off with "
-                               f"--no-web") from None
+                if args.web_port is not None:  # asked for: say so
+                    raise CliError(f"web port {args.web_port} is already in use (another "
+                                   f"lantable host?); choose another with --web-port, e.g. "
+                                   f"--web-port {args.web_port + 1}, or turn the browser app "
+                                   f"off with --no-web") from None
+                # The default is taken (a second host on this machine): any free port
+                # will do, since people open the URL printed below.
+                web_listeners = await open_web_listeners(args.bind, 0)
         web_port = web_listeners[0].socket.getsockname()[1] if web_listeners else None
         async with trio.open_nursery() as nursery:
             running = await nursery.start(lambda task_status: serve_peer(
@@ -414,7 +419,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from .screen import Screen, result_line, seat_names
+    from .screen import Screen, result_line
     from .terminal import TerminalDecider
 
     host, port, args.table = _resolve_table(args)
@@ -427,6 +432,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         if game_id not in registry:
             raise CliError(f"table {args.table} plays {game_id!r}, which is not installed here "
                            f"(installed: {', '.join(sorted(registry.games))})")
+        if screens and screens[0].seat == seat and screens[0].game.id == game_id:
+            return TerminalDecider(screens[0])  # back after a drop: keep the events seen
         screen = Screen(registry[game_id], seat, console)
         screen.notice = sat[0] if sat else ""
         screens[:] = [screen]
@@ -459,9 +466,8 @@ def cmd_play(args: argparse.Namespace) -> int:
               if not args.spectate else f"\nStopped watching table {plan.table}.",
               file=sys.stderr)
         return 130
-    screen = screens[0] if screens else None
-    if screen is not None and screen.update is not None and held.scores is not None:
-        console.print(result_line(held.scores, held.seat, seat_names(screen.update)))
+    if not screens and held.scores is not None:  # the game had ended before we sat down
+        console.print(result_line(held.scores, held.seat, []))
     return 0
 
 
@@ -478,6 +484,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     players = args.players or lo
     if not lo <= players <= hi:
         raise CliError(f"{game.id} takes {lo}-{hi} players, not {players}")
+    if args.strategy is None:  # greedy where the game allows it
+        args.strategy = "greedy" if game.has_sampler else "random"
+        if not game.has_sampler and not (args.quiet or args.json):
+            print(f"{game.id} has no game_sample_state: the bots play random", file=sys.stderr)
     _check_strategy(game, args.strategy)
     temp = None if args.db else tempfile.mkdtemp(prefix="lantable-demo-")
     db = args.db or os.path.join(temp, "journal.sqlite")
@@ -592,6 +602,11 @@ def explain(exc: BaseException, args: argparse.Namespace | None = None) -> str |
         where = f" at 127.0.0.1:{DEFAULT_PORT}"
     if isinstance(exc, CliError):
         return str(exc)
+    if isinstance(exc, OSError) and exc.__cause__ is not None:
+        # trio.open_tcp_stream: "all attempts to connect ... failed", the reasons inside
+        causes = _leaves(exc.__cause__)
+        if causes and all(isinstance(c, ConnectionRefusedError) for c in causes):
+            exc = causes[0]
     if isinstance(exc, ConnectionRefusedError):
         return (f"cannot reach a peer{where} (connection refused): start one with "
                 f"`lantable host`, or give --connect HOST:PORT or --discover")
@@ -607,8 +622,7 @@ def explain(exc: BaseException, args: argparse.Namespace | None = None) -> str |
         return str(exc)
     if isinstance(exc, RequestError):
         hint = {
-            "no_such_game": " (a game installed after the peer started needs the peer "
-                            "restarted: stop `lantable host` and start it again)",
+            "no_such_game": _no_game_hint(getattr(args, "game", None)),
             "no_such_table": " (list the tables with `lantable peers`)",
             "bad_token": " (that token is not valid at this peer)",
             "seat_taken": " (choose another --seat, or leave it out)",
@@ -624,6 +638,13 @@ def explain(exc: BaseException, args: argparse.Namespace | None = None) -> str |
     if type(exc).__name__ in ("JournalFailed", "BadOptions"):
         return str(exc)
     return None
+
+
+def _no_game_hint(game: str | None) -> str:
+    if game and game in load_registry():
+        return (f" ({game} is installed here but the peer started before it: stop "
+                f"`lantable host` and start it again)")
+    return " (install the game on the peer's machine, then restart `lantable host`)"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -691,8 +712,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-discovery", action="store_true", help="do not advertise on the LAN")
     p.add_argument("--interface", action="append", metavar="IF",
                    help="advertise only on this interface (repeatable; default: every one)")
-    p.add_argument("--web-port", type=int, default=DEFAULT_WEB_PORT,
-                   help="port of the browser app and its WebSocket (0 = any free one)")
+    p.add_argument("--web-port", type=int, default=None,
+                   help=f"port of the browser app and its WebSocket (default {DEFAULT_WEB_PORT},"
+                        " or any free one if that is taken; 0 = any free one)")
     p.add_argument("--no-web", action="store_true", help="do not serve the browser app")
     p.add_argument("--no-qr", action="store_true", help="print the join URL without a QR code")
     p.set_defaults(func=cmd_host)
@@ -761,7 +783,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=None,
                    help="number of bots (default: the game's minimum)")
     p.add_argument("--seed", type=int, default=7, help="the table's seed")
-    p.add_argument("--strategy", choices=STRATEGIES, default="greedy", help="how the bots play")
+    p.add_argument("--strategy", choices=STRATEGIES, default=None,
+                   help="how the bots play (default: greedy, or random for a game without "
+                        "game_sample_state)")
     p.add_argument("--budget", type=float, default=None,
                    help="mcts: seconds per decision (default: 200 iterations)")
     p.add_argument("--option", type=_option, action="append", default=[], metavar="K=V",

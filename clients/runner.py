@@ -7,6 +7,8 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+import trio
+
 from .client import Client, RequestError
 
 if TYPE_CHECKING:
@@ -52,7 +54,9 @@ async def play_seat(client: Client, table: str, seat: int | None, decide: Decide
             continue
         if update.seq < fresh_from:
             continue
-        action = await decide(update, update.legal)
+        action = await _decide_unless_closed(client, decide, update)
+        if action is None:  # the connection ended while we were deciding
+            return None
         try:
             fresh_from = await client.act(table, action, seat=seat)
         except RequestError as exc:
@@ -63,3 +67,21 @@ async def play_seat(client: Client, table: str, seat: int | None, decide: Decide
                                table, seat, action, exc)
             fresh_from = (await client.sync(table)).seq
     return None
+
+
+async def _decide_unless_closed(client: Client, decide: Decide, update: Update) -> Action | None:
+    """The decision, or None as soon as the connection closes (a person thinking at
+    the keyboard hears at once that the host went away, instead of when they act)."""
+    chosen: list[Action] = []
+    async with trio.open_nursery() as nursery:
+        async def choose() -> None:
+            chosen.append(await decide(update, update.legal or []))
+            nursery.cancel_scope.cancel()
+
+        async def watch() -> None:
+            await client.closed.wait()
+            nursery.cancel_scope.cancel()
+
+        nursery.start_soon(choose)
+        nursery.start_soon(watch)
+    return chosen[0] if chosen else None

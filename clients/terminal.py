@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 from typing import TYPE_CHECKING, Any, TextIO
 
 import trio
@@ -84,8 +85,8 @@ class TerminalDecider:
         self.stdin = stdin
 
     async def _readline(self) -> str:
-        line = await trio.to_thread.run_sync(self.stdin.readline, abandon_on_cancel=True)
-        if not line:
+        line = await _lines_of(self.stdin).receive()
+        if line is None:
             raise EOFError("input closed")
         return line.strip()
 
@@ -121,3 +122,31 @@ class TerminalDecider:
             else:
                 self.screen.notice = f"{len(found)} choices match {line!r}; be more precise:"
                 shown = found
+
+
+# One reader per input stream and trio run, shared by every decider of that run.
+_READERS: dict[tuple[int, object], trio.MemoryReceiveChannel[str | None]] = {}
+
+
+def _lines_of(stdin: TextIO) -> trio.MemoryReceiveChannel[str | None]:
+    """The lines typed on ``stdin``, read by one daemon thread and handed to trio, so a
+    decision that is cancelled (the host went away) never swallows the next line."""
+    token = trio.lowlevel.current_trio_token()
+    key = (id(stdin), token)
+    if key in _READERS:
+        return _READERS[key]
+    send, receive = trio.open_memory_channel[str | None](64)
+
+    def read() -> None:
+        while True:
+            line = stdin.readline()
+            try:
+                trio.from_thread.run_sync(send.send_nowait, line or None, trio_token=token)
+            except (trio.RunFinishedError, trio.WouldBlock, trio.BrokenResourceError):
+                return
+            if not line:
+                return
+
+    threading.Thread(target=read, name="lantable-stdin", daemon=True).start()
+    _READERS[key] = receive
+    return receive

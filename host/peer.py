@@ -10,13 +10,16 @@ import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
+import msgpack
 import trio
 
-from lantable.protocol import Lobby
+from lantable.plugins import BadOptions
+from lantable.protocol import ErrorCode, Lobby
 
 from .journal import Journal, JournalFailed
+from .limits import DEFAULT_LIMITS, LimitExceeded, Limits
 from .link import FlushAtBatchEnd
-from .table import Table
+from .table import FINISHED, WAITING, GameFailed, Table
 
 if TYPE_CHECKING:
     from lantable.plugins import Registry
@@ -24,11 +27,18 @@ if TYPE_CHECKING:
 LOGGER = logging.getLogger(__name__)
 
 DEFAULT_PORT: Final = 47800  # unassigned by IANA; any free port works (--port 0)
+SEED_RANGE: Final = range(-(2**63), 2**63)  # what the journal (SQLite INTEGER) can hold
 
 
 @dataclass
 class Peer:
-    """Every table this peer owns, by id, and the tokens that resume their seats."""
+    """Every table this peer owns, by id, and the tokens that resume their seats.
+
+    ``tables`` is the lobby: every unfinished table. A table that finishes leaves it
+    for ``finished`` (the newest ``limits.keep_finished``, still reachable by id for a
+    last ``sync``, a spectator or a ``leave``); the journal keeps every table for
+    ``lantable replay``.
+    """
 
     registry: Registry
     journal: Journal
@@ -36,6 +46,9 @@ class Peer:
     peer_id: str = ""
     tables: dict[str, Table] = field(default_factory=dict)
     on_change: Any = None  # called when the table summary changes (discovery TXT)
+    limits: Limits = DEFAULT_LIMITS
+    finished: dict[str, Table] = field(default_factory=dict)  # oldest first
+    connections: dict[str, int] = field(default_factory=dict)  # open connections by address
     lobby_watchers: set[Any] = field(default_factory=set)  # links that said hello.lobby
     lan_peers: list[dict[str, Any]] = field(default_factory=list)  # other peers, for the lobby
 
@@ -44,8 +57,24 @@ class Peer:
             self.peer_id = self.journal.meta("peer_id") or uuid.uuid4().hex[:12]
             self.journal.set_meta("peer_id", self.peer_id)
 
-    def summaries(self) -> list[dict[str, Any]]:
-        return [t.summary() for t in self.tables.values()]
+    def table(self, table_id: str) -> Table | None:
+        """The table ``table_id``, in the lobby or recently finished; None if unknown."""
+        return self.tables.get(table_id) or self.finished.get(table_id)
+
+    def summaries(self, offset: int = 0) -> tuple[list[dict[str, Any]], bool]:
+        """The lobby's tables from ``offset`` on, as many as fit ``limits.max_list_bytes``
+        encoded, and whether more follow. No ``welcome`` or ``tables`` reply can then
+        outgrow a frame, however many tables the peer has."""
+        out: list[dict[str, Any]] = []
+        budget = self.limits.max_list_bytes
+        tables = list(self.tables.values())
+        for table in tables[max(offset, 0):]:
+            summary = table.summary()
+            budget -= len(msgpack.packb(summary, use_bin_type=True))
+            if budget < 0:
+                return out, True
+            out.append(summary)
+        return out, False
 
     def open_tables(self) -> int:
         return sum(1 for t in self.tables.values() if t.free_seats())
@@ -55,15 +84,17 @@ class Peer:
 
     def find_token(self, token: str) -> tuple[Table, int] | None:
         """The table and seat a resume token was issued for, or None."""
-        for table in self.tables.values():
+        wanted = token.encode("utf-8", "surrogatepass")  # compare_digest refuses non-ASCII str
+        for table in (*self.tables.values(), *self.finished.values()):
             for seat, slot in enumerate(table.seats):
-                if slot.token is not None and secrets.compare_digest(slot.token, token):
+                if slot.token is not None and secrets.compare_digest(slot.token.encode(), wanted):
                     return table, seat
         return None
 
     def lobby(self) -> Lobby:
         """The ``lobby`` message: every table here and the other peers on the LAN."""
-        return Lobby(tables=self.summaries(), peers=self.lan_peers)
+        tables, _ = self.summaries()  # as many as fit a frame, like welcome's
+        return Lobby(tables=tables, peers=self.lan_peers)
 
     def set_lan_peers(self, peers: list[dict[str, Any]]) -> None:
         """The other peers discovery sees now (lantable.web keeps this current)."""
@@ -82,25 +113,59 @@ class Peer:
         self._push_lobby()
 
     def _start(self, table: Table) -> Table:
-        table.on_change = self._changed
-        self.tables[table.id] = table
+        table.on_change = lambda: self._table_changed(table)
+        table.max_spectators = self.limits.max_spectators
+        if table.status == FINISHED:
+            self._retire(table)
+        else:
+            self.tables[table.id] = table
         return table
 
+    def _table_changed(self, table: Table) -> None:
+        if table.status == FINISHED and table.id in self.tables:
+            del self.tables[table.id]
+            self._retire(table)
+        self._changed()
+
+    def _retire(self, table: Table) -> None:
+        self.finished[table.id] = table
+        while len(self.finished) > self.limits.keep_finished:
+            del self.finished[next(iter(self.finished))]
+
     def create_table(self, game_id: str, seats: int, options: dict[str, Any] | None,
-                     seed: int | None = None) -> Table:
-        """Open a table.
+                     seed: int | None = None, creator: str = "") -> Table:
+        """Open a table for a client at address ``creator``.
 
         Raises:
-            KeyError: no such game. BadOptions: seats or options refused.
+            KeyError: no such game. BadOptions: seats, options or seed refused.
+            LimitExceeded: the peer, or this client, has too many tables.
         """
         game = self.registry[game_id]
+        if seed is not None and seed not in SEED_RANGE:
+            raise BadOptions(f"seed={seed}, expected a signed 64-bit integer")
+        if len(self.tables) >= self.limits.max_tables:
+            raise LimitExceeded(ErrorCode.TOO_MANY_TABLES,
+                                f"this peer has {len(self.tables)} unfinished tables, its "
+                                "limit; join one, or wait for one to finish")
+        mine = sum(1 for t in self.tables.values() if t.creator == creator and t.status == WAITING)
+        if mine >= self.limits.max_tables_per_client:
+            raise LimitExceeded(ErrorCode.TOO_MANY_TABLES,
+                                f"you already opened {mine} tables that wait for players, "
+                                "the limit; fill or leave one first")
         table_id = secrets.token_hex(4)
-        while table_id in self.tables:
+        while table_id in self.tables or table_id in self.finished:
             table_id = secrets.token_hex(4)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
-        table = Table.create(table_id=table_id, game=game, seats=seats, options=options,
-                             seed=seed, journal=self.journal, pm=self.registry.pm)
+        try:
+            table = Table.create(table_id=table_id, game=game, seats=seats, options=options,
+                                 seed=seed, journal=self.journal, pm=self.registry.pm)
+        except GameFailed as exc:
+            LOGGER.exception("game %s failed to set up a table with options %r",
+                             game_id, options)
+            raise BadOptions(f"{game_id}: the game failed to set up with these options "
+                             f"({exc.__cause__!r:.200})") from exc
+        table.creator = creator
         self._start(table)
         self._changed()
         return table
@@ -139,7 +204,7 @@ class RunningPeer:
 
 async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
                      bind: str | None = None, port: int = DEFAULT_PORT,
-                     discovery: Any = None,
+                     discovery: Any = None, limits: Limits = DEFAULT_LIMITS,
                      task_status: trio.TaskStatus[RunningPeer] = trio.TASK_STATUS_IGNORED,
                      ) -> NoReturn:
     """Run a peer: restore its tables, listen on ``bind:port`` and serve until cancelled.
@@ -152,6 +217,7 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
         port: TCP port; 0 picks a free one.
         discovery: an async callable ``(running_peer, task_status)`` started once
             the peer listens (advertisement on the LAN), or None.
+        limits: what clients may make the host hold (docs/limits.md).
 
     Passes back a :class:`RunningPeer` through ``task_status`` once it accepts
     connections. Each connection gets its own nursery; a failure in one never
@@ -162,7 +228,8 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
     journal = Journal(db)
     journal_failed = trio.Event()
     journal.on_failure = lambda exc: journal_failed.set()
-    peer = Peer(registry=registry, journal=journal, name=name or socket.gethostname())
+    peer = Peer(registry=registry, journal=journal, name=name or socket.gethostname(),
+                limits=limits)
     for err in registry.errors:
         LOGGER.error("game plugin %s not loaded: %s", err.plugin, err)
     instrument = FlushAtBatchEnd()

@@ -17,8 +17,17 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from lantable.plugins import IllegalAction
-from lantable.protocol import Accepted, Error, ErrorCode, Joined, Left, PackedMap, SharedUpdate
+from lantable.plugins import BadOptions, IllegalAction
+from lantable.protocol import (
+    Accepted,
+    Error,
+    ErrorCode,
+    Joined,
+    Left,
+    LocalProtocolError,
+    PackedMap,
+    SharedUpdate,
+)
 
 from .words import seat_names, update_words
 
@@ -36,6 +45,74 @@ WAITING: Final = "waiting"
 PLAYING: Final = "playing"
 FINISHED: Final = "finished"
 FAULTED: Final = "faulted"
+
+
+class GameFailed(Exception):
+    """The game plugin raised something other than :class:`IllegalAction` (its bug).
+
+    Only this faults a table. Anything else that goes wrong while a table handles a
+    request (an update too large to encode, a bug in the host) is a host error: it is
+    logged and answered with ``internal``, and the table goes on.
+    """
+
+
+class GuardedGame:
+    """The table's handle on its :class:`~lantable.plugins.Game`: every call that runs
+    plugin code turns the plugin's own exceptions into :class:`GameFailed`, so the table
+    can tell a game's bug from its own."""
+
+    __slots__ = ("game", "id")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.id = game.id
+
+    def _call(self, name: str, *args: Any) -> Any:
+        try:
+            return getattr(self.game, name)(*args)
+        except (IllegalAction, BadOptions):
+            raise
+        except Exception as exc:
+            raise GameFailed(f"game {self.id}: {name} raised {exc!r}") from exc
+
+    def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> Any:
+        return self._call("setup", seats, options, rng)
+
+    def to_act(self, state: Any) -> list[int]:
+        return self._call("to_act", state)
+
+    def is_over(self, state: Any) -> bool:
+        return self._call("is_over", state)
+
+    def legal_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
+        return self._call("legal_actions", state, seat)
+
+    def apply(self, state: Any, seat: int, action: dict[str, Any],
+              rng: random.Random) -> list[dict[str, Any]]:
+        return self._call("apply", state, seat, action, rng)
+
+    def view(self, state: Any, seat: int | None) -> Any:
+        return self._call("view", state, seat)
+
+    def view_parts(self, state: Any) -> Any:
+        return self._call("view_parts", state)
+
+    def scores(self, state: Any) -> dict[str, Any]:
+        return self._call("scores", state)
+
+
+def canonical_action(action: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The game's own legal action equal to ``action``, else ``action`` itself.
+
+    Python says ``54.0 == 54`` and ``True == 1``, so a client's float-for-int action
+    passes the game's ``action in legal`` test and then breaks the game later (a float
+    list index), also on every replay. Applying and journalling the game's own copy
+    keeps the client's encoding out of the game and out of the journal.
+    """
+    for option in legal:
+        if option == action:
+            return option
+    return action
 
 
 # -- requests the connections send to a table ---------------------------------
@@ -111,6 +188,12 @@ class Table:
     rng: random.Random | None = None
     seq: int = 0
     on_change: Any = None  # called with no arguments when the summary changes
+    creator: str = ""  # the address that opened the table (per-client table limit)
+    max_spectators: int = 64  # the peer sets its limit (Limits.max_spectators)
+    g: GuardedGame = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.g = GuardedGame(self.game)
 
     # -- creation and restoration ---------------------------------------------
 
@@ -121,10 +204,14 @@ class Table:
 
         Raises:
             BadOptions: the game refused the seat count or the options.
+            GameFailed: the game's set-up failed.
         """
+        lo, hi = game.info["min_seats"], game.info["max_seats"]
+        if type(seats) is not int or not lo <= seats <= hi:  # before any work (issue 9.1)
+            raise BadOptions(f"{game.id}: seats={seats!r}, expected {lo}..{hi}")
         table = cls(table_id, game, seats, game.options(options), seed, journal, pm)
-        table.seats = [Seat() for _ in range(seats)]
         table._setup()
+        table.seats = [Seat() for _ in range(seats)]
         journal.create_table(table_id, game.id, game.info["version"], seats, table.options, seed)
         LOGGER.info("table %s created: %s, %d seats, seed %d", table_id, game.id, seats, seed)
         return table
@@ -137,7 +224,7 @@ class Table:
         table.seats = [Seat(record.names.get(s), record.tokens.get(s)) for s in range(record.seats)]
         table._replay()
         table.status = PLAYING if all(s.token for s in table.seats) else WAITING
-        if table.status == PLAYING and game.is_over(table.state):
+        if table.status == PLAYING and table.g.is_over(table.state):
             table.status = FINISHED
             journal.set_status(table.id, FINISHED)
         LOGGER.info("table %s restored at update %d (%s)", table.id, table.seq, table.status)
@@ -145,13 +232,13 @@ class Table:
 
     def _setup(self) -> None:
         self.rng = random.Random(self.seed)
-        self.state = self.game.setup(self.seats_n, self.options, self.rng)
+        self.state = self.g.setup(self.seats_n, self.options, self.rng)
         self.seq = 0
 
     def _replay(self) -> None:
         self._setup()
         for rec in self.journal.actions(self.id):
-            self.game.apply(self.state, rec.seat, rec.action, self.rng)
+            self.g.apply(self.state, rec.seat, rec.action, self.rng)
             self.seq = rec.seq
 
     # -- summaries --------------------------------------------------------------
@@ -175,7 +262,8 @@ class Table:
     # -- the one entry point --------------------------------------------------
 
     def handle(self, req: TableRequest) -> None:
-        """Apply one request. Game plugin failures fault the table, then restore it."""
+        """Apply one request. A game plugin failure faults the table, then restores it;
+        any other failure is the host's: logged, answered ``internal``, table unchanged."""
         try:
             if isinstance(req, ActRequest):
                 self._act(req)
@@ -189,7 +277,7 @@ class Table:
                 self._sync(req)
             elif isinstance(req, DetachRequest):
                 self._detach(req.client)
-        except Exception:
+        except GameFailed:
             LOGGER.exception("table %s: game %s failed; restoring from the journal",
                              self.id, self.game.id)
             client = getattr(req, "client", None)
@@ -198,6 +286,14 @@ class Table:
                                   message="the game failed on that request; "
                                           "the table was restored"))
             self._restore_after_fault()
+        except Exception:
+            LOGGER.exception("table %s: host error while handling %s; the table goes on",
+                             self.id, type(req).__name__)
+            client = getattr(req, "client", None)
+            if client is not None and getattr(req, "id", None) is not None:
+                client.send(Error(code=ErrorCode.INTERNAL, id=req.id, table=self.id,
+                                  message="the host failed on that request (a bug, logged "
+                                          "there); the table is unchanged"))
 
     def _restore_after_fault(self) -> None:
         """Replay the journal and show everyone the restored table. If the game fails
@@ -224,7 +320,13 @@ class Table:
     def _join(self, req: JoinRequest) -> None:
         client = req.client
         if req.spectate:
+            if client not in self.spectators and len(self.spectators) >= self.max_spectators:
+                client.send(Error(code=ErrorCode.TOO_MANY_SPECTATORS, id=req.id, table=self.id,
+                                  message=f"this table already has {len(self.spectators)} "
+                                          "spectators, its limit"))
+                return
             self.spectators.add(client)
+            client.watching.add(self.id)
             client.send(Joined(id=req.id, table=self.id, seat=None, token=None))
             self._send_update(client, None, events=None)
             return
@@ -294,6 +396,7 @@ class Table:
         client = req.client
         mine = client.seats.pop(self.id, set())
         self.spectators.discard(client)
+        client.watching.discard(self.id)
         for seat in mine:
             if self.status == WAITING:
                 self.seats[seat] = Seat()
@@ -341,29 +444,35 @@ class Table:
             client.send(Error(code=code, id=req.id, table=self.id,
                               message=f"table is {self.status}"))
             return
-        if seat not in self.game.to_act(self.state):
+        if seat not in self.g.to_act(self.state):
             client.send(Error(code=ErrorCode.NOT_TO_ACT, id=req.id, table=self.id,
                               message=f"seat {seat} is not to act now"))
             return
+        action = canonical_action(req.action, self.g.legal_actions(self.state, seat))
         try:
-            events = self.game.apply(self.state, seat, req.action, self.rng)
+            events = self.g.apply(self.state, seat, action, self.rng)
         except IllegalAction as exc:
             client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req.id, table=self.id,
                               message=str(exc)))
             return
         self.seq += 1
         # Journal first: an update is never seen for an action a restart would lose.
-        self.journal.append(self.id, self.seq, seat, req.action, events)
+        try:
+            self.journal.append(self.id, self.seq, seat, action, events)
+        except (TypeError, ValueError, OverflowError) as exc:  # not plain msgpack data
+            self.seq -= 1
+            raise GameFailed(f"game {self.game.id}: its events cannot be recorded: {exc}"
+                             ) from exc
         client.send(Accepted(id=req.id, table=self.id, seq=self.seq))
         if self.pm is not None:
             self._observe("table_action", table_id=self.id, seq=self.seq, seat=seat,
-                          action=req.action, events=events)
-        to_act = self.game.to_act(self.state)
+                          action=action, events=events)
+        to_act = self.g.to_act(self.state)
         finished = not to_act
         if finished:
             self.status = FINISHED
             self.journal.set_status(self.id, FINISHED)
-            scores = self.game.scores(self.state)
+            scores = self.g.scores(self.state)
             LOGGER.info("table %s finished after %d actions: %s", self.id, self.seq, scores)
             if self.pm is not None:
                 self._observe("table_finished", table_id=self.id, scores=scores)
@@ -401,23 +510,50 @@ class Table:
         if self.spectators:
             view = self._view(None, parts) if started else None
             public = None if events is None else [e for e in events if _visible(e, None)]
+            data = None  # every spectator gets the same bytes: encoded once, held once
             for client in list(self.spectators):
-                words = self._words(None, None, public) if client.words and started else {}
-                client.send_update(shared, seat=None, view=view, events=public, **words)
+                if not client.receiving:
+                    continue
+                try:
+                    if client.words and started:  # its own copy, with the game's sentences
+                        client.send_encoded(client.encode_update(
+                            shared, seat=None, view=view, events=public,
+                            **self._words(None, None, public)))
+                        continue
+                    if data is None:
+                        data = client.encode_update(shared, seat=None, view=view, events=public)
+                except LocalProtocolError as exc:
+                    self._undeliverable(list(self.spectators), exc)
+                    return
+                client.send_encoded(data)
+
+    def _undeliverable(self, clients: list[ClientLink], exc: LocalProtocolError) -> None:
+        """An update that cannot be encoded (too large, not msgpack data) is the host's
+        problem, not the game's: tell its recipients and go on (a later update or a
+        ``sync`` may fit)."""
+        LOGGER.error("table %s: update %d cannot be sent to %d client(s): %s",
+                     self.id, self.seq, len(clients), exc)
+        for client in clients:
+            client.send(Error(code=ErrorCode.INTERNAL, table=self.id,
+                              message=f"update {self.seq} of this table could not be sent "
+                                      f"to you ({exc}); the table goes on"))
 
     def _view_parts(self) -> tuple[PackedMap, list[dict[str, Any]]] | None:
         """The public part of every view, encoded once, and each seat's own part; or
         None if the game builds whole views only (``game_view_parts``)."""
-        parts = self.game.view_parts(self.state)
+        parts = self.g.view_parts(self.state)
         if parts is None:
             return None
         public, own = parts
-        return PackedMap(public), own
+        try:
+            return PackedMap(public), own
+        except LocalProtocolError:  # each recipient's update then fails on its own
+            return None
 
     def _view(self, seat: int | None, parts: tuple[PackedMap, list[dict[str, Any]]] | None
               ) -> dict[str, Any] | PackedMap:
         if parts is None:
-            return self.game.view(self.state, seat)
+            return self.g.view(self.state, seat)
         public, own = parts
         return public if seat is None else public.merged(own[seat])
 
@@ -427,13 +563,13 @@ class Table:
         whether the game has started (views are sent)."""
         started = self.status in (PLAYING, FINISHED) and not status_only
         if started and to_act is None:
-            to_act = self.game.to_act(self.state)
+            to_act = self.g.to_act(self.state)
         return SharedUpdate(
             table=self.id, seq=self.seq, status=self.status,
             seats=[{"name": s.name, "taken": bool(s.token), "connected": s.client is not None}
                    for s in self.seats],
             to_act=to_act if started else [],
-            scores=self.game.scores(self.state) if started and self.status == FINISHED else None,
+            scores=self.g.scores(self.state) if started and self.status == FINISHED else None,
             full=full,
         ), started
 
@@ -446,18 +582,22 @@ class Table:
         if shared is None:
             shared, started = self._shared(full=True)
         to_act = shared.fields["to_act"]
-        legal = (self.game.legal_actions(self.state, seat)
+        legal = (self.g.legal_actions(self.state, seat)
                  if seat is not None and seat in to_act else None)
         seen = None if events is None else [e for e in events if _visible(e, seat)]
         words = self._words(seat, legal, seen) if client.words and started else {}
-        client.send_update(shared, seat=seat, view=self._view(seat, parts) if started else None,
-                           legal=legal, events=seen, id=reply_to, **words)
+        try:
+            client.send_update(shared, seat=seat,
+                               view=self._view(seat, parts) if started else None,
+                               legal=legal, events=seen, id=reply_to, **words)
+        except LocalProtocolError as exc:
+            self._undeliverable([client], exc)
 
     def _words(self, seat: int | None, legal: list[dict[str, Any]] | None,
                events: list[dict[str, Any]] | None) -> dict[str, Any]:
         """The game's labels and sentences for a connection that asked for words."""
         names = seat_names([s.name for s in self.seats])
-        return update_words(self.game, self.game.view(self.state, seat), seat, legal, events,
+        return update_words(self.game, self.g.view(self.state, seat), seat, legal, events,
                             names)
 
 

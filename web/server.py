@@ -303,7 +303,8 @@ async def _upgrade(stream: trio.SocketStream, http: h11.Connection, request: h11
     await _send_quietly(stream, ws.send(AcceptConnection()))
     if trailing:
         ws.receive_data(bytes(trailing))
-    await handle_connection(FrameStream(stream, ws), peer, where=f"{where} (web)")
+    frames = FrameStream(stream, ws, max_frame=peer.limits.max_request_bytes)
+    await handle_connection(frames, peer, where=f"{where} (web)")
 
 
 async def _send_quietly(stream: trio.SocketStream, data: Any) -> None:

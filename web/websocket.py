@@ -55,6 +55,7 @@ class FrameStream(trio.abc.Stream):
     def __init__(self, stream: trio.abc.Stream, ws: WSConnection,
                  max_frame: int = DEFAULT_MAX_FRAME) -> None:
         self._stream = stream
+        self.transport = stream  # the TCP stream (the host counts connections by address)
         self._ws = ws
         self._max = max_frame
         self._send_lock = trio.Lock()  # the reader answers pings while the writer sends

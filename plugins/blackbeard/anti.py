@@ -21,6 +21,7 @@ from .data import (
     COST,
     KCS,
     LOY,
+    NOTO,
     PIRATES,
     PORTS,
     STORM,
@@ -52,6 +53,17 @@ def open_window(S: State, pid: int, trig: str, own: bool = False) -> None:
     cancelled action does not close it."""
     S["stack"].append({"k": "win", "pid": pid, "trig": trig, "q": ap_seats(S), "i": 0,
                        "used": [], "icpt": False, "new_kc": [], "own": own})
+
+
+def scope(S: State, w: dict[str, Any]) -> dict[str, Any]:
+    """Where "one interception per pirate action" (KC #5) and "no identical AP actions
+    in the same pirate action" (published summary) are counted: the action's frame, so
+    the two windows of a Loot (cargo, Convert) share them; a window of its own (an
+    ousted pirate leaving port) counts for itself."""
+    a = act_frame(S)
+    if a is None or w["own"] or a["pid"] != w["pid"]:
+        return w
+    return a
 
 
 def act_frame(S: State) -> dict[str, Any] | None:
@@ -100,18 +112,19 @@ def options(S: State, seat: int, w: dict[str, Any]) -> list[dict[str, Any]]:
         return []
     out: list[dict[str, Any]] = []
     T = S["T"]
+    used = scope(S, w)["used"]
     own_kcs = [k for k in S["kc"] if k["owner"] == seat]
     if not T["ap_used"][seat]:
         sea = B.at_sea(p)
         if sea and w["trig"] in (*triggers(S, "warship_triggers"), "convert"):
-            if S["wpool"] and "place_warship" not in w["used"]:
+            if S["wpool"] and "place_warship" not in used:
                 out += [{"type": "place_warship", "attack": True},
                         {"type": "place_warship", "attack": False}]
-            if "warship_attack" not in w["used"]:
+            if "warship_attack" not in used:
                 out += [{"type": "warship_attack", "ws": s["slot"]} for s in S["ws"]
                         if s["area"] == p["area"]]
         if (S["kpool"] and len(own_kcs) < COST["kc_limit_per_player"] and p["noto"] >= 2
-                and "commission_kc" not in w["used"]):
+                and "commission_kc" not in used):
             home = p["area"]
             places = [home] + (AREAS[home]["adj"] if home in AREAS else [])
             out += [{"type": "commission_kc", "area": a} for a in places]
@@ -129,10 +142,12 @@ def options(S: State, seat: int, w: dict[str, Any]) -> list[dict[str, Any]]:
             if t in AP_EVENTS and t not in seen and t not in T["ev_types"] and event_fits(S, w, t):
                 seen.append(t)
                 out.append({"type": "play_event", "card": c})
-    if (not w["icpt"] and B.at_sea(p) and w["trig"] in triggers(S, "kc_reaction_triggers")):
+    reacting = w["trig"] in triggers(S, "kc_reaction_triggers")
+    if not scope(S, w)["icpt"] and B.at_sea(p) and reacting:
         late = not S["opt"]["kc_react_same_action_as_deploy"]
         out += [{"type": "react", "kc": k["kc"]} for k in own_kcs
-                if in_reaction_range(k["area"], p["area"]) and not (late and k["kc"] in w["new_kc"])]
+                if in_reaction_range(k["area"], p["area"])
+                and not (late and k["kc"] in w["new_kc"])]
     # A player who may still hold an AP Event is asked even if he holds none that fits:
     # skipping him would tell the table what is in his hand.
     if out or (not T["ap_used"][seat] and S["hands"][seat]):
@@ -153,7 +168,8 @@ def apply_window(S: State, seat: int, w: dict[str, Any], a: dict[str, Any],
         copies = a.get("copies", 1)
         base = {"type": "play_event", "card": a.get("card")}
         ok = base in legal or _same_type_ok(S, seat, legal, a.get("card"))
-        if not ok or type(copies) is not int or not 1 <= copies <= S["opt"]["ap_event_copies_per_type"]:
+        most = S["opt"]["ap_event_copies_per_type"]
+        if not ok or type(copies) is not int or not 1 <= copies <= most:
             raise IllegalAction(f"you cannot play {a!r} now")
         ct = B.ctype(a["card"])
         cards = [c for c in S["hands"][seat] if B.ctype(c) == ct]
@@ -171,14 +187,14 @@ def apply_window(S: State, seat: int, w: dict[str, Any], a: dict[str, Any],
         assert k is not None
         adj = k["area"] != p["area"]
         k["area"] = p["area"]
-        w["icpt"] = True
+        scope(S, w)["icpt"] = True
         ev.append({"type": "kc_reaction", "seat": seat, "kc": k["kc"], "pirate": p["id"],
                    "adjacent": adj})
         S["stack"].append({"k": "fight", "by": "kc", "id": k["kc"], "owner": seat, "adj": adj,
                            "pid": p["id"], "st": "ask"})
         return
     T["ap_used"][seat] = True
-    w["used"].append(t)
+    scope(S, w)["used"].append(t)
     if t == "place_warship":  # errata A12: attacking is optional
         wid = S["wpool"].pop(rng.randrange(len(S["wpool"])))
         slot = S["next_slot"]
@@ -369,7 +385,7 @@ def step_fight(S: State, f: dict[str, Any], rng: random.Random, ev: Events) -> N
         f["st"] = "battle_res"
         B.roll_own(S, rng, ev, f, p["id"], 2, "battle")
     elif st == "battle_res":
-        mine = sum(f["d"]) + p["cmb"] + PIRATES[p["id"]]["ability"] + (1 if p["hg"] else 0)
+        mine = sum(f["d"]) + p["cmb"] + PIRATES[p["id"]]["ability"] + heavy_guns(p)
         if mine == f["ot"] and S["opt"]["battle_tie"] == "reroll":
             ev.append({"type": "battle_tie", "pirate": p["id"], "total": mine})
             f["st"] = "battle"
@@ -379,6 +395,11 @@ def step_fight(S: State, f: dict[str, Any], rng: random.Random, ev: Events) -> N
         ev.append({"type": "battle", "pirate": p["id"], "by": f["by"], "pirate_total": mine,
                    "total": f["ot"], "winner": "pirate" if won else f["by"]})
         _battle_outcome(S, f, opp, won, mine, ev)
+
+
+def heavy_guns(p: dict[str, Any]) -> int:
+    """Heavy Guns: +1 in battles and port attacks (BB-S; the published effect is unknown)."""
+    return COST["heavy_guns_bonus"] if p["hg"] else 0
 
 
 def _opponent(S: State, f: dict[str, Any]) -> dict[str, Any] | None:
@@ -398,7 +419,7 @@ def _battle_outcome(S: State, f: dict[str, Any], opp: dict[str, Any], won: bool,
     if f["by"] == "ws":
         if won:
             B.ap_vp(S, ev, owner, 1, "warship_damage")  # A15: the winner takes 1 damage
-            B.notoriety(ev, p, opp["combat"], "defeat_warship")
+            B.notoriety(ev, p, NOTO["defeat_warship"] * opp["combat"], "defeat_warship")
             s = next(s for s in S["ws"] if s["slot"] == f["id"])
             S["ws"].remove(s)
             S["wpool"].append(s["id"])
@@ -406,7 +427,7 @@ def _battle_outcome(S: State, f: dict[str, Any], opp: dict[str, Any], won: bool,
             alive = B.combat_damage(S, ev, p, 1, "warship_battle")
             keep_going = S["opt"]["battle_won_resumes"]
         else:
-            hits = 1 + math.ceil((f["ot"] - mine) / 4)
+            hits = 1 + math.ceil((f["ot"] - mine) / COST["warship_damage_margin"])
             B.ap_vp(S, ev, owner, hits, "warship_damage")  # A15: VP = damage, at once
             B.loyalty(S, ev, p, LOY["lose_warship_battle"], "lose_warship_battle")
             alive = B.combat_damage(S, ev, p, hits, "warship_battle")
@@ -416,7 +437,7 @@ def _battle_outcome(S: State, f: dict[str, Any], opp: dict[str, Any], won: bool,
         assert kc is not None
         if won:
             B.ap_vp(S, ev, owner, 1, "kc_damage")  # A29: exactly 1 damage, KC owner +1 VP
-            B.notoriety(ev, p, 2 * opp["combat"], "defeat_kc")
+            B.notoriety(ev, p, NOTO["defeat_kc"] * opp["combat"], "defeat_kc")
             B.loyalty(S, ev, p, LOY["defeat_kc"], "defeat_kc")
             S["kc"].remove(kc)
             S["kc_out"].append(kc["kc"])
@@ -424,7 +445,8 @@ def _battle_outcome(S: State, f: dict[str, Any], opp: dict[str, Any], won: bool,
             alive = B.combat_damage(S, ev, p, 1, "kc_battle")
             keep_going = S["opt"]["battle_won_resumes"]
         else:
-            B.ap_vp(S, ev, owner, math.ceil(p["noto"] / 2), "kc_capture")
+            share = math.ceil(p["noto"] / COST["kc_capture_vp_divisor"])
+            B.ap_vp(S, ev, owner, share, "kc_capture")
             p["bonus"] += COST["hanged_famous_vp"]
             B.leave_map(S, ev, p, "dead", "captured")
             alive, keep_going = False, False
@@ -447,7 +469,7 @@ def step_evt(S: State, f: dict[str, Any], rng: random.Random, ev: Events) -> Non
             B.roll_own(S, rng, ev, f, p["id"], 1, "storm")
             return
         S["stack"].pop()
-        r = f["d"][0] + (1 if p["area"] not in AREAS else 0)
+        r = f["d"][0] + (COST["storm_transit_bonus"] if p["area"] not in AREAS else 0)
         hits = STORM[str(min(r, 7))]
         ev.append({"type": "storm", "pirate": p["id"], "roll": r, "hits": hits})
         if hits == "sunk":
@@ -460,7 +482,7 @@ def step_evt(S: State, f: dict[str, Any], rng: random.Random, ev: Events) -> Non
     elif e == "mutiny":  # D.2.10: the crew's roll, so Cunning does not apply
         S["stack"].pop()
         d = B.dice(rng, 2)
-        need = p["loy"] + 5
+        need = p["loy"] + COST["mutiny_margin"]
         ev.append({"type": "roll", "why": "mutiny", "pirate": p["id"], "dice": d,
                    "total": sum(d), "against": need})
         if sum(d) > need:
@@ -493,7 +515,7 @@ def step_evt(S: State, f: dict[str, Any], rng: random.Random, ev: Events) -> Non
                 cancel(S, ev, a, "ousted")
             oust(S, ev, p)
         else:
-            B.notoriety(ev, p, 1, "failed_oust")
+            B.notoriety(ev, p, NOTO["failed_oust"], "failed_oust")
     elif e == "duel":
         step_duel(S, f, rng, ev)
 
@@ -548,10 +570,10 @@ def step_duel(S: State, f: dict[str, Any], rng: random.Random, ev: Events) -> No
                    "target_total": theirs, "winner": me["id"] if won else foe["id"]})
         if won:
             transfer(S, ev, foe, me, "duel")
-            B.notoriety(ev, me, stake, "win_duel")
+            B.notoriety(ev, me, NOTO["win_duel"] * stake, "win_duel")
             B.loyalty(S, ev, me, LOY["duel_won"], "duel_won")
         else:
             me["st"] = "dead"
             ev.append({"type": "dead", "pirate": me["id"], "why": "duel", "booty_lost": 0,
                        "from_reserve": True})
-            B.notoriety(ev, foe, stake, "win_duel")
+            B.notoriety(ev, foe, NOTO["win_duel"] * stake, "win_duel")

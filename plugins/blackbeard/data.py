@@ -43,6 +43,7 @@ CARD_TYPES: Final = {row[0]: dict(zip(RAW["deck"]["columns"], row, strict=True))
 CARDS: Final = [t for t, c in CARD_TYPES.items() for _ in range(c["copies"])]
 COST: Final = RAW["costs"]
 LOY: Final = RAW["loyalty"]
+NOTO: Final = {k: v["x"] for k, v in RAW["notoriety"].items() if isinstance(v, dict)}
 CARGO: Final = RAW["cargo_table"]
 STORM: Final = RAW["storm_table"]["hits"]
 HAND: Final = RAW["hand_size"]["value"]
@@ -93,7 +94,8 @@ def validate(raw: dict[str, Any]) -> None:
     numbers = [n for p in raw["ports"]["list"] for n in p[6]]
     if sorted(numbers) != sorted({10 * t + u for t in range(1, 7) for u in range(1, 7)}):
         raise DataError("the ports' D66 numbers must cover 11..66 exactly once")
-    if any(len(r) != 4 for r in raw["cargo_table"]["rows"]) or len(raw["cargo_table"]["rows"]) != 10:
+    rows = raw["cargo_table"]["rows"]
+    if any(len(r) != 4 for r in rows) or len(rows) != 10:
         raise DataError("the Cargo Table has 10 rows of 4 columns")
 
 

@@ -14,7 +14,7 @@ from lantable.plugins import IllegalAction
 
 from . import anti, pirate
 from . import board as B
-from .data import COST, HAND, MERCHANTS, PORTS, RAW, SEA, SHIPS
+from .data import COST, HAND, PORTS, RAW, SEA
 
 if TYPE_CHECKING:
     import random
@@ -234,7 +234,7 @@ def _step_start(S: State, f: dict[str, Any], rng: random.Random, ev: Events) -> 
             if p["scurvy"]:
                 B.loyalty(S, ev, p, RAW["loyalty"]["scurvy"], "scurvy")
         for pid in reversed(B.active(S, seat)):
-            if S["pir"][pid]["loy"] <= 2:
+            if S["pir"][pid]["loy"] <= COST["mutiny_check_at"]:
                 S["stack"].append({"k": "evt", "e": "mutiny", "pid": pid, "st": "roll"})
 
 
@@ -334,5 +334,3 @@ def _pending_hostage(S: State) -> int:
     return sum(1 for f in S["stack"] if f["k"] == "act" and "h" in f and f["st"] == "torture"
                or f["k"] == "act" and "h" in f and f["st"] == "torture_res")
 
-
-__all__ = ["MERCHANTS", "SHIPS", "advance", "apply", "legal", "scores", "start_game", "to_act"]

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from lantable.plugins import IllegalAction, hookimpl
 
 from . import board, flow, text, views
-from .data import SHIPS
+from .data import HOSTAGES
 
 if TYPE_CHECKING:
     import random
@@ -117,9 +117,16 @@ def game_sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> di
     return views.sample(view, seat, rng)
 
 
+# What a doubloon is worth, in VP/100, by where it is (D.2.12: only retired pirates bank
+# Net Worth): 1 banked in a retired pirate; less while it is still at risk at sea (Net
+# Worth of a pirate at sea, booty in the holds, hostages not yet ransomed). Tuned by
+# mcts-against-random self-play (bench numbers in docs/rules/blackbeard.md).
+NET_WORTH_AT_SEA, BOOTY, HOSTAGE = 0.9, 0.6, 0.4
+
+
 def worth(state: dict[str, Any], seat: int) -> float:
     """What a seat holds, in VP: its score, plus what its pirates at sea could still
-    bank (Net Worth, booty at half, hostages) if they retired now, discounted."""
+    bank if they retired, discounted for risk, minus a little for a crew near mutiny."""
     total = float(state["vp"][seat])
     for p in state["pir"]:
         if p["owner"] != seat:
@@ -127,9 +134,9 @@ def worth(state: dict[str, Any], seat: int) -> float:
         if p["st"] in ("retired", "dead"):
             total += p["noto"] + p["bonus"] + (p["nw"] // 100 if p["st"] == "retired" else 0)
         elif p["st"] == "map":
-            ship = SHIPS[p["ship"]]
-            health = (p["cmb"] + 1) / (ship["combat"] + 1)
-            total += p["noto"] + 0.7 * health * (p["nw"] + 0.6 * board.booty(p)) / 100
+            cash = NET_WORTH_AT_SEA * p["nw"] + BOOTY * board.booty(p)
+            cash += HOSTAGE * 200 * sum(HOSTAGES[h]["value"] for h in p["host"])
+            total += p["noto"] + cash / 100 - 0.5 * max(0, 3 - p["loy"])
     return total
 
 

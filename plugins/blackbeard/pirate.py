@@ -22,6 +22,7 @@ from .data import (
     HOSTAGES,
     LOY,
     MERCHANTS,
+    NOTO,
     PIRATES,
     PORTS,
     PORTS_IN,
@@ -220,7 +221,7 @@ def apply_main(S: State, seat: int, a: dict[str, Any], rng: random.Random, ev: E
     p["dr_ok"] = False
     ev.append({"type": "action", "seat": seat, "action": t, "pirate": p["id"], "cost": cost,
                "left": T["act"]})
-    f = {"k": "act", "a": t, "pid": p["id"], "st": "start"}
+    f = {"k": "act", "a": t, "pid": p["id"], "st": "start", "used": [], "icpt": False}
     for key in ("to", "port", "slot", "take"):
         if key in a:
             f[key] = a[key]
@@ -260,7 +261,7 @@ def play_card(S: State, seat: int, a: dict[str, Any], rng: random.Random, ev: Ev
         elif t == "rumour_of_treasure" and "area" in a:
             B.place_merchant(S, rng, ev, a["area"])
         elif t == "press_gang" and "pirate" in a:
-            B.loyalty(S, ev, S["pir"][a["pirate"]], 1, "press_gang")
+            B.loyalty(S, ev, S["pir"][a["pirate"]], COST["press_gang_loyalty"], "press_gang")
         else:
             ev.append({"type": "event_no_target", "card": t})
         return
@@ -278,14 +279,15 @@ def play_card(S: State, seat: int, a: dict[str, Any], rng: random.Random, ev: Ev
         return
     B.discard(S, c)
     if t == "fair_winds":
-        f = {"k": "act", "a": "move", "pid": p["id"], "st": "start", "to": a["to"], "free": True}
+        f = {"k": "act", "a": "move", "pid": p["id"], "st": "start", "to": a["to"], "free": True,
+             "used": [], "icpt": False}
         if "port" in a:
             f["port"] = a["port"]
         S["stack"].append(f)
     elif t == "sail_ho":
-        p["sailho"] += 2
+        p["sailho"] += COST["sail_ho_bonus"]
     elif t == "bold_captain":
-        B.loyalty(S, ev, p, 1, "bold_captain")
+        B.loyalty(S, ev, p, COST["bold_captain_loyalty"], "bold_captain")
     elif t == "piratical_ambition":
         S["stack"].append({"k": "evt", "e": "duel", "pid": a["pirate"], "target": a["target"],
                            "st": "roll"})
@@ -371,7 +373,7 @@ def _loot(S: State, f: dict[str, Any], p: dict[str, Any], rng: random.Random,
             B.loyalty(S, ev, p, mark, "cargo_star" if mark < 0 else "cargo_double_star")
         if not (f.get("take", True) and B.stow(ev, p, amount, "cargo")):
             B.loyalty(S, ev, p, LOY["decline_cargo"], "decline_cargo")
-        B.notoriety(ev, p, mer["cargo"], "loot")
+        B.notoriety(ev, p, NOTO["loot"] * mer["cargo"], "loot")
         f["cargo_done"] = True
         f["st"] = "host_res"
         B.roll_own(S, rng, ev, f, p["id"], 1, "hostage")
@@ -398,7 +400,7 @@ def _loot(S: State, f: dict[str, Any], p: dict[str, Any], rng: random.Random,
         if ok:
             p["info"] += h["info"]
         S["dead_hostages"].append(f["h"])
-        B.notoriety(ev, p, h["value"], "torture")
+        B.notoriety(ev, p, NOTO["torture"] * h["value"], "torture")
         B.loyalty(S, ev, p, LOY["torture"], "torture")
         f["st"] = "conv_ask"
     elif st == "conv_ask":
@@ -448,12 +450,12 @@ def _attack_port(S: State, f: dict[str, Any], p: dict[str, Any], rng: random.Ran
         B.roll_own(S, rng, ev, f, p["id"], 2, "attack_port")
     else:
         S["stack"].pop()
-        mine = sum(f["d"]) + PIRATES[p["id"]]["ability"] + p["cmb"] + (1 if p["hg"] else 0)
+        mine = sum(f["d"]) + PIRATES[p["id"]]["ability"] + p["cmb"] + anti.heavy_guns(p)
         ok = mine > f["ot"]
         ev.append({"type": "port_attack", "pirate": p["id"], "port": f["port"], "total": mine,
                    "defense": f["ot"], "success": ok})
         if ok:
-            B.notoriety(ev, p, 2 * port["value"], "port_attack")
+            B.notoriety(ev, p, NOTO["port_attack"] * port["value"], "port_attack")
             B.loyalty(S, ev, p, LOY["port_attack"], "port_attack")
             B.stow(ev, p, port["value"] * COST["attack_booty_per_value"], "port_attack")
             p["port"], p["sack"] = f["port"], f["port"]
@@ -479,7 +481,7 @@ def _sack(S: State, f: dict[str, Any], p: dict[str, Any], rng: random.Random,
         ev.append({"type": "sack", "pirate": p["id"], "port": p["port"], "success": ok})
         p["sack"] = None
         if ok:
-            B.notoriety(ev, p, 2 * port["value"], "port_sack")
+            B.notoriety(ev, p, NOTO["port_sack"] * port["value"], "port_sack")
             B.loyalty(S, ev, p, LOY["port_sack"], "port_sack")
             B.stow(ev, p, port["value"] * COST["sack_booty_per_value"], "port_sack")
 

@@ -8,7 +8,7 @@ discard pile, the AP VP ledger and every procedure in progress.
 
 from __future__ import annotations
 
-import copy
+import pickle
 from typing import TYPE_CHECKING, Any
 
 from .data import CARDS, MERCHANTS
@@ -23,8 +23,13 @@ PUBLIC = ("n", "opt", "order", "turn", "turn_no", "disc", "gone", "held_pardons"
           "kpool", "kc", "kc_out", "gov", "vp", "ledger", "T", "stack", "over", "end_why")
 
 
+def _copy(data: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of plain data (pickle is several times faster than ``copy.deepcopy``)."""
+    return pickle.loads(pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
+
+
 def view(S: State, seat: int | None) -> dict[str, Any]:
-    v: dict[str, Any] = {k: copy.deepcopy(S[k]) for k in PUBLIC}
+    v: dict[str, Any] = _copy({k: S[k] for k in PUBLIC})
     v["deck_n"] = len(S["deck"])
     v["mpool_n"] = len(S["mpool"])
     v["hand_n"] = [len(h) for h in S["hands"]]
@@ -39,7 +44,7 @@ def view(S: State, seat: int | None) -> dict[str, Any]:
 def sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
     """A full state consistent with ``v``: unseen cards dealt at random to the other
     hands and the deck; face-down merchants drawn at random from the unseen ones."""
-    S: State = {k: copy.deepcopy(v[k]) for k in PUBLIC}
+    S: State = _copy({k: v[k] for k in PUBLIC})
     seen = set(v["hand"]) | set(v["disc"]) | set(v["gone"]) | set(v["held_pardons"])
     seen |= {c for p in v["pir"] for c in p["hg"]}
     unseen = [c for c in range(len(CARDS)) if c not in seen]

@@ -89,9 +89,9 @@ def decide(S: State, rng: random.Random, ev: Events) -> None:
         if cand:
             fights.decide(S, rng, pend, cand[0], ev, cd=pseudo(sc, want))
         return
-    if k == "pursue":
+    if k in ("pursue", "passage"):  # in its best interest: always pursue, always try
         S["pend"] = None
-        fights.decide(S, rng, pend, {"type": "pursue"}, ev)
+        fights.decide(S, rng, pend, offers[-1], ev)
         return
     turn.apply_legal(S, PHANTOM, offers[0], rng, ev)  # pass / done
 
@@ -297,8 +297,10 @@ def _target(S: State, rng: random.Random, entry: str) -> Any:
     elif entry == "island_refuge":
         ships = [s for s in P["ger"] if kind(S, s) in ("warship", "raider") and not in_refuge(S, s)]
         tg = [s for s in ships if sh[s]["dmg"] or sh[s]["ls"] or sh[s]["rev"]] or ships
-    elif entry in ("interned", "transfer_command"):
+    elif entry == "interned":
         tg = [s for s in H["ger"] if not hidden(S, s) and not in_refuge(S, s)] if open_ else []
+    elif entry == "transfer_command":  # R 3.3.45: a revealed ship in a refuge too
+        tg = [s for s in H["ger"] if not hidden(S, s)] if open_ else []
     elif entry == "monitor":
         tg = [s for s in H["ger"] if in_refuge(S, s) and s not in S["T"]["icpt"]] if open_ else []
         if tg:

@@ -16,7 +16,7 @@ attack is discounted by ``REACTION_RISK`` for them.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from . import cards
@@ -32,7 +32,7 @@ REACTION_RISK = 0.75  # share of an attack's value left after the defender's rea
 ASSIST = 1.0  # an Assist card committed next to an attack it can help
 
 
-@lru_cache(maxsize=None)
+@cache
 def _max_dist(dice: tuple[int, ...]) -> tuple[float, ...]:
     """P(highest die = k) for k = 0..10 (index 0 unused)."""
     out = [0.0] * 11
@@ -46,7 +46,7 @@ def _max_dist(dice: tuple[int, ...]) -> tuple[float, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def odds(att: tuple[int, ...], a_mod: int, dfn: tuple[int, ...], d_mod: int) -> tuple[float, float]:
     """(P sunk, P damaged) of an attack (5.2), modifiers applied, floor 1 (5.4)."""
     pa, pd = _max_dist(att), _max_dist(dfn)
@@ -67,7 +67,7 @@ def odds(att: tuple[int, ...], a_mod: int, dfn: tuple[int, ...], d_mod: int) -> 
     return sunk, dmg
 
 
-@lru_cache(maxsize=None)
+@cache
 def beats(ch: tuple[int, ...], mod: int, re: tuple[int, ...]) -> float:
     """P(modified Challenge > Response) (5.3)."""
     pc, pr = _max_dist(ch), _max_dist(re)

@@ -23,8 +23,9 @@ State = dict[str, Any]
 _PUBLIC = ("np", "seats", "mode", "o", "round", "phase", "turn", "tno", "first", "actions",
            "removed", "wused", "mused", "adisc", "hist", "sh")
 _PLAYER_PUBLIC = ("ger", "mer", "vp", "wait", "skip", "wi", "turns", "rp", "rvp", "kept")
+# pl/pend_end: where the phantom is in its turn; sank/late: sinkings still answerable
 _TURN_PUBLIC = ("p", "ph", "att", "icpt", "acted", "sc", "extra", "wi", "rev0", "rx", "dec",
-                "fog", "left", "resup", "pl", "pend_end")  # pl/pend_end: the phantom's loop
+                "fog", "left", "resup", "pl", "pend_end", "rxo", "sank", "late")
 # T["stolen"] is secret (which cards were taken): only the phasing seat sees it
 
 

@@ -95,19 +95,35 @@ def base_dp(S: State, seat: int) -> int:
     return italy_superiority(S, seat) + 2 * len(areas)
 
 
-def turn_vp(S: State, seat: int, last: bool) -> dict[str, int]:
-    """End-of-Game-Turn VP of 7.2, itemised."""
+def control(S: State) -> tuple[list[int | None], dict[str, int | None]]:
+    """Every province's and every Area's controller at once (for scoring and bots)."""
     cnt = counts(S)
+    provs = [province_owner(S, p, cnt) for p in range(NPROV)]
+    areas: dict[str, int | None] = {}
+    for a in AREAS:
+        tally = [0] * S["n"]
+        for p in IN_AREA[a]:
+            if provs[p] is not None:
+                tally[provs[p]] += 1
+        areas[a] = next((s for s, k in enumerate(tally) if k >= 3), None)
+    return provs, areas
+
+
+def turn_vp(S: State, seat: int, last: bool,
+            ctrl: tuple[list[int | None], dict[str, int | None]] | None = None
+            ) -> dict[str, int]:
+    """End-of-Game-Turn VP of 7.2, itemised."""
+    provs, areas = ctrl or control(S)
     emps = emperors(S)
     out: dict[str, int] = {}
     if seat in emps:
         out["emperor"] = (8 if last else 5) if len(emps) == 1 else (4 if last else 2)
         if S["ldr"][seat][0] == ROME:
             out["rome"] = 2
-    areas = areas_of(S, seat, cnt, scoring=True)
-    if areas:
-        out["areas"] = (3 if last else 2) * len(areas)
-    italy = sum(1 for p in ITALY if province_owner(S, p, cnt) == seat)
+    k = sum(1 for a, o in areas.items() if o == seat and a != S["empty"])
+    if k:
+        out["areas"] = (3 if last else 2) * k
+    italy = sum(1 for p in ITALY if provs[p] == seat)
     if italy:
         out["italy"] = italy
     return out

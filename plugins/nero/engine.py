@@ -42,38 +42,63 @@ def new_state(seats: int, opt: dict[str, Any], rng: random.Random, ev: Events) -
         "base": [None] * seats, "empty": None, "act": youngest, "first": youngest,
         "final": False, "hands": [[] for _ in range(seats)], "box": [], "seen": [],
         "vp": [0] * seats, "L": [], "ldr": [], "germ": [], "used": 0, "once": [],
-        "hit": [], "mv": None, "pend": [], "history": [],
+        "hit": [], "mv": None, "pend": [], "setup": True,
     }
     # Step 2: each seat's marker is drawn from a cup; the drawn seat picks an Area.
-    # The pick is designed: each seat takes the Area it draws by position (the order is
-    # the random part); options for a real pick would add a decision with no strategy
-    # before a single card is seen.
     order = list(range(seats))
     rng.shuffle(order)
-    for i, seat in enumerate(order):
-        S["base"][seat] = AREAS[i]
-    ev.append({"type": "bases", "order": order, "bases": list(S["base"])})
-    if seats == 3:
-        S["empty"] = AREAS[3]
-    # Step 3: 1 Legion in each Base province, the other 2 placed by the designed rule
-    # "the two provinces that touch the most other Base provinces" (one at a time in
-    # seat order from the youngest, as the rulebook orders placement).
-    for seat in range(seats):
-        provs = IN_AREA[S["base"][seat]]
-        for p in provs:
-            S["L"].append([seat, p, False, False])
-    for k in range(2):
-        for j in range(seats):
-            seat = (youngest + j) % seats
-            provs = IN_AREA[S["base"][seat]]
-            S["L"].append([seat, provs[(k * 2) % len(provs)], False, False])
-    # Step 4: the General goes where the third Legion stands.
-    for seat in range(seats):
-        S["ldr"].append([IN_AREA[S["base"][seat]][0], B.GENERAL, False])
-    assert len(S["L"]) == LEGIONS_PER_SEAT * seats
+    ev.append({"type": "draw_order", "order": order})
+    S["setup"] = True
+    S["ldr"] = [[None, B.GENERAL, False] for _ in range(seats)]
+    S["pend"] = [{"k": "base", "seat": s} for s in reversed(order)]
     _deal(S, rng, ev)
-    _start_round(S, ev)
     return S
+
+
+def _after_bases(S: State, ev: Events) -> None:
+    """Steps 3-4, once every Base is chosen: 1 Legion in each Base province; then the
+    other 2, one at a time from the youngest clockwise; then each General."""
+    n = S["n"]
+    youngest = S["opt"]["youngest"]
+    if n == 3:
+        S["empty"] = next(a for a in AREAS if a not in S["base"])
+    for seat in range(n):
+        for p in IN_AREA[S["base"][seat]]:
+            S["L"].append([seat, p, False, False])
+    clockwise = [(youngest + j) % n for j in range(n)]
+    items = [{"k": "place", "seat": s} for s in clockwise * 2]
+    items += [{"k": "general", "seat": s} for s in clockwise]
+    S["pend"] = list(reversed(items))
+
+
+def setup_actions(S: State, top: dict[str, Any]) -> list[dict[str, Any]]:
+    """Areas in map order; provinces by id."""
+    if top["k"] == "base":
+        return [{"type": "base", "area": a} for a in AREAS if a not in S["base"]]
+    return [{"type": top["k"], "prov": p} for p in IN_AREA[S["base"][top["seat"]]]]
+
+
+def apply_setup(S: State, top: dict[str, Any], seat: int, action: dict[str, Any],
+                ev: Events) -> None:
+    if action not in setup_actions(S, top):
+        raise IllegalAction(f"setup: choose one of {setup_actions(S, top)}")
+    S["pend"].pop()
+    if top["k"] == "base":
+        S["base"][seat] = action["area"]
+        ev.append({"type": "base", "seat": seat, "area": action["area"]})
+        if not any(it["k"] == "base" for it in S["pend"]):
+            _after_bases(S, ev)
+    elif top["k"] == "place":
+        S["L"].append([seat, action["prov"], False, False])
+        ev.append({"type": "placed", "seat": seat, "prov": action["prov"]})
+    else:
+        S["ldr"][seat][0] = action["prov"]
+        ev.append({"type": "general", "seat": seat, "prov": action["prov"]})
+        if not S["pend"]:
+            S["setup"] = False
+            assert len(S["L"]) == LEGIONS_PER_SEAT * S["n"]
+            ev.append({"type": "setup_done"})
+            _start_round(S, ev)
 
 
 def _deal(S: State, rng: random.Random, ev: Events) -> None:
@@ -216,6 +241,8 @@ def legal_actions(S: State, seat: int) -> list[dict[str, Any]]:
         top = S["pend"][-1]
         if top["k"] in ("battle", "retreat", "passage"):
             return M.pending_actions(S, top, seat)
+        if top["k"] in ("base", "place", "general"):
+            return setup_actions(S, top)
         return E.pending_actions(S, top, seat)
     if S["mv"] is not None:
         return M.movement_actions(S)
@@ -246,6 +273,8 @@ def apply(S: State, seat: int, action: dict[str, Any], rng: random.Random) -> Ev
         top = S["pend"][-1]
         if top["k"] in ("battle", "retreat", "passage"):
             M.apply_pending(S, top, seat, action, rng, ev)
+        elif top["k"] in ("base", "place", "general"):
+            apply_setup(S, top, seat, action, ev)
         else:
             E.apply_pending(S, top, seat, action, rng, ev)
     elif S["mv"] is not None:

@@ -22,8 +22,16 @@ from . import board as B
 from . import engine as G
 from . import moves as M
 from .data import (
-    AREAS, CARDS, DP_NEEDED, GERMANIA, IN_AREA, MAX_EMPERORS, MAX_UNCONTROLLED, NPROV, PORT,
-    REVOLT, ROME,
+    AREAS,
+    CARDS,
+    DP_NEEDED,
+    GERMANIA,
+    IN_AREA,
+    MAX_UNCONTROLLED,
+    NPROV,
+    PORT,
+    REVOLT,
+    ROME,
 )
 
 State = dict[str, Any]
@@ -540,6 +548,10 @@ def _resolve_event(S: State, item: dict[str, Any], rng: random.Random, ev: Event
             S["ldr"][seat][2] = True
         ev.append({"type": "sailed", "seat": seat, "from": item["frm"], "dest": item["to"],
                    "legions": len(item["legions"]), "leader": item["leader"]})
+        if item["legions"]:  # 5.4.9 (Inferred): the occupants may retreat as from any entry
+            for s in reversed(M.enemies_at(S, seat, item["to"])):
+                S["pend"].append({"k": "retreat", "seat": s, "prov": item["to"],
+                                  "from": item["frm"], "after": False})
     elif key == "germanic":
         p = item["prov"]
         n = S["n"]
@@ -586,5 +598,3 @@ def _resolve_event(S: State, item: dict[str, Any], rng: random.Random, ev: Event
             ev.append({"type": "stolen", "to": [seat, t], "from": t, "card": c})
             ev.append({"type": "traitor", "seat": seat, "from": t})
 
-
-__all__ = ["MAX_EMPERORS"]

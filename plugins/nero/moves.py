@@ -354,6 +354,9 @@ def _enter(S: State, to: int, cost: int, ev: Events) -> None:
     foes = enemies_at(S, seat, to)
     if not foes:
         return
+    if not g["legs"]:  # a Leader alone is no army: nobody retreats from him (5.5 A)
+        g["block"] = foes
+        return
     S["pend"].append({"k": "do", "what": "entered"})
     for s in reversed(foes):  # clockwise after the mover decides first (R 5.6, A1)
         S["pend"].append({"k": "retreat", "seat": s, "prov": to, "from": g["from"],

@@ -13,7 +13,7 @@ from typing import Any
 from rich.table import Table
 
 from . import board as B
-from .data import AREA_NAMES, AREAS, CARDS, EVENTS, LEADER_ADJ, NAMES, ROME
+from .data import AREA_NAMES, AREA_OF, CARDS, EVENTS, LEADER_ADJ, NAMES, ROME
 
 State = dict[str, Any]
 
@@ -37,14 +37,13 @@ TO_ROME = _distances(ROME)
 # --- heuristic ----------------------------------------------------------------------
 
 
-def _value(S: State, seat: int) -> float:
+def _value(S: State, seat: int, ctrl: Any, legions: list[int]) -> float:
     last = S["gt"] >= 4
-    items = B.turn_vp(S, seat, last)
+    items = B.turn_vp(S, seat, last, ctrl)
     ld = S["ldr"][seat]
     v = S["vp"][seat] + 1.2 * sum(items.values())
     v += (0, 1.5, 4.0)[ld[1]]
-    legions = sum(1 for lg in S["L"] if lg[0] == seat)
-    v += 0.6 * legions
+    v += 0.6 * legions[seat]
     v += 0.15 * len(S["hands"][seat])
     if ld[1] != B.EMPEROR and not B.emperors(S):
         v -= 0.3 * TO_ROME[ld[0]]  # the road to the throne starts with the road to Rome
@@ -54,10 +53,16 @@ def _value(S: State, seat: int) -> float:
 
 
 def heuristic(S: State, seat: int) -> float:
+    if S["setup"]:
+        return 0.0
     if S["over"]:
         r = B.ranks(S)
         return 10.0 if r[seat] == 1 else -10.0 * r[seat]
-    vals = [_value(S, s) for s in range(S["n"])]
+    ctrl = B.control(S)
+    legions = [0] * (S["n"] + 1)
+    for lg in S["L"]:
+        legions[lg[0]] += 1
+    vals = [_value(S, s, ctrl, legions) for s in range(S["n"])]
     others = [v for s, v in enumerate(vals) if s != seat]
     return (vals[seat] - max(others)) / 10.0
 
@@ -202,10 +207,8 @@ def render(v: State, seat: int | None, names: list[str]) -> Table:
         table.add_column(_who(names, s))
     table.add_column("Uncontrolled")
     cnt = B.counts(v)
-    ldr_at = {ld[0]: s for s, ld in enumerate(v["ldr"])}
     for p, name in enumerate(NAMES[:-1]):
-        from .data import AREA_OF
-        area = AREA_NAMES.get(AREA_OF[p], "Italy") if AREA_OF[p] else "Italy"
+        area = AREA_NAMES[AREA_OF[p]] if AREA_OF[p] else "Italy"
         row = []
         for s in range(n):
             k = cnt[p][s]
@@ -216,12 +219,9 @@ def render(v: State, seat: int | None, names: list[str]) -> Table:
     in_rome = [s for s, ld in enumerate(v["ldr"]) if ld[0] == ROME]
     table.add_row("", "Roma", *[("L" if s in in_rome else "") for s in range(n)], "")
     ranks = ", ".join(f"{_who(names, s)}: {B.RANKS[ld[1]]}, {v['vp'][s]} VP, "
-                      f"{v['hand_sizes'][s]} cards, Base {AREA_NAMES[v['base'][s]]}"
+                      f"{v['hand_sizes'][s]} cards, Base {AREA_NAMES.get(v['base'][s], '-')}"
                       for s, ld in enumerate(v["ldr"]))
     table.caption = ranks + (f"\nyour hand: {', '.join(card_name(c) for c in v['hand'])}"
                              if seat is not None and "hand" in v else "")
-    del ldr_at
     return table
 
-
-__all__ = ["AREAS"]

@@ -9,13 +9,14 @@ what). Views are built from an allow-list, never by deleting secrets from a copy
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 from typing import Any
 
 State = dict[str, Any]
 
 _PUBLIC = ("n", "opt", "gt", "over", "auto", "base", "empty", "act", "first", "final", "vp",
-           "L", "ldr", "germ", "used", "once", "hit", "mv", "seen")
+           "L", "ldr", "germ", "used", "once", "hit", "mv", "seen", "setup")
 
 
 def _pend_public(pend: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
@@ -30,7 +31,7 @@ def _pend_public(pend: list[dict[str, Any]], seat: int | None) -> list[dict[str,
 
 
 def public(S: State) -> dict[str, Any]:
-    v = {k: copy.deepcopy(S[k]) for k in _PUBLIC}
+    v = pickle.loads(pickle.dumps({k: S[k] for k in _PUBLIC}, pickle.HIGHEST_PROTOCOL))
     v["hand_sizes"] = [len(h) for h in S["hands"]]
     v["box_size"] = len(S["box"])
     v["pend"] = _pend_public(S["pend"], None)
@@ -52,7 +53,7 @@ def view(S: State, seat: int | None) -> dict[str, Any]:
 def sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
     """Deal the cards ``seat`` cannot see (other hands, others' committed battle cards,
     the face-down box) at random from the cards it has not seen, keeping every count."""
-    S = {k: copy.deepcopy(v[k]) for k in _PUBLIC}
+    S = pickle.loads(pickle.dumps({k: v[k] for k in _PUBLIC}, pickle.HIGHEST_PROTOCOL))
     known = set(v["hand"]) | set(v["seen"])
     pend = copy.deepcopy(v["pend_own"])
     for item in pend:

@@ -11,7 +11,6 @@ from lantable.clients.cli import DEFAULT_WEB_PORT as CLI_WEB_PORT
 from lantable.clients.cli import run_bot
 from lantable.host.peer import serve_peer
 from lantable.plugins import load_registry
-from lantable.protocol import DEFAULT_MAX_FRAME
 from lantable.web import DEFAULT_WEB_PORT, same_origin, serve_web
 from lantable.web.join import join_url, qr_text
 from lantable.web.wsclient import Refused, open_ws
@@ -221,10 +220,10 @@ async def test_hostile_websockets_get_errors_while_a_table_finishes(site) -> Non
         assert (await bad.receive_until("error"))["code"] == "bad_frame"
         assert await bad.receive() is None
 
-        # Oversize: one byte over the frame limit, sent in pieces.
+        # Oversize: one byte over the request limit (the same Limits as TCP).
         bad = await open_ws("127.0.0.1", port)
         await hello(bad)
-        await bad.send_bytes(b"\x00" * (DEFAULT_MAX_FRAME + 1))
+        await bad.send_bytes(b"\x00" * (running.peer.limits.max_request_bytes + 1))
         err = await bad.receive_until("error")
         assert err["code"] == "frame_too_large"
         assert await bad.receive() is None
@@ -254,13 +253,14 @@ async def test_hostile_websockets_get_errors_while_a_table_finishes(site) -> Non
 
 
 async def test_a_valid_frame_with_an_exact_limit_size_is_not_refused_for_size(site) -> None:
-    """The WebSocket path checks the same limit as TCP: exactly 1 MiB passes the size
-    check (and then fails as garbage, which proves it was read, not refused early)."""
-    _, port = site
+    """The WebSocket path checks the same limit as TCP: a request of exactly
+    ``max_request_bytes`` passes the size check (and then fails as garbage, which
+    proves it was read, not refused early)."""
+    running, port = site
     bad = await open_ws("127.0.0.1", port)
     await hello(bad)
     body = msgpack.packb({"t": "ping", "id": 1, "pad": "x" * 10})
-    await bad.send_bytes(body + b" " * (DEFAULT_MAX_FRAME - len(body)))
+    await bad.send_bytes(body + b" " * (running.peer.limits.max_request_bytes - len(body)))
     err = await bad.receive_until("error")
     assert err["code"] == "bad_frame"
 

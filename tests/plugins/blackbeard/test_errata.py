@@ -18,7 +18,6 @@ from .conftest import (
     add_warship,
     answer,
     conserved,
-    give,
     hand,
     kinds,
     me,
@@ -654,3 +653,33 @@ def test_A29_beating_a_kc_costs_exactly_one_damage_and_gives_one_vp() -> None:
     assert [e["hits"] for e in ev if e["type"] == "damage"] == [1]
     assert S["vp"][b] == 1 and p["noto"] == 2 * combat
     assert conserved(S)["kcs"] == before["kcs"]
+
+
+def test_A22_one_interception_per_action_across_a_loots_two_windows() -> None:
+    S, rng = table(3)
+    b, c = others(S)
+    p = pirate(S, me(S))
+    p["cun"] = 0
+    kb, kc = add_kc(S, b, p["area"]), add_kc(S, c, p["area"])
+    slot = add_merchant(S, p["area"], size=3)
+    board_m = next(m for m in S["mer"] if m["slot"] == slot)
+    board_m.update(up=True, found=p["id"])
+    actions(S, 1)
+    act(S, me(S), {"type": "loot", "pirate": p["id"], "slot": slot}, rng)
+    act(S, b, {"type": "react", "kc": kb}, rng)
+    answer(S, rng, "flee", {"type": "fight"}, 1, 1, 6, 6)  # the pirate wins
+    act(S, b, {"type": "pass"}, rng)
+    assert GAME.to_act(S) == [c]
+    assert {"type": "react", "kc": kc} not in GAME.legal_actions(S, c)
+    rng.push(6, 5)
+    pass_window(S, rng)
+    answer(S, rng, "hostage", {"type": "ransom"})
+    answer(S, rng, "convert", {"type": "convert", "yes": True})
+    assert top(S)["k"] == "win" and top(S)["trig"] == "convert"
+    asked = []
+    while top(S)["k"] == "win":
+        seat = GAME.to_act(S)[0]
+        asked.append(seat)
+        assert not any(a["type"] == "react" for a in GAME.legal_actions(S, seat))
+        act(S, seat, {"type": "pass"}, rng)
+    assert asked == [b, c]
