@@ -112,13 +112,17 @@ async def _next_message(stream: trio.abc.Stream, conn: Connection,
 
 async def _next_message_from(stream: trio.abc.Stream, conn: Connection,
                              clock: _Clock | None = None) -> Message | ConnectionClosed:
-    """:func:`_next_message` for any other stream that carries lantable frames (the
-    WebSocket adapter hands over whole frames, so nothing is ever half-read here)."""
+    """:func:`_next_message` for any other stream that carries lantable frames. The
+    WebSocket adapter hands over whole frames only, so it marks a half-received
+    message on the clock itself (``stream.clock``), for the same ``frame_timeout``."""
+    if clock is not None and hasattr(stream, "clock"):
+        stream.clock = clock
     while True:
         event = conn.next_event()
         if event is not NEED_DATA:
             if clock is not None:
                 clock.last_message = trio.current_time()
+                clock.partial_since = None
             return event  # type: ignore[return-value]
         conn.receive_data(await stream.receive_some(READ_SIZE))
 

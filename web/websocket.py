@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import struct
-from typing import Final
+from typing import Any, Final
 
 import trio
 from wsproto import WSConnection
@@ -63,6 +63,7 @@ class FrameStream(trio.abc.Stream):
         self._partial_size = 0
         self._closed = False
         self._control = b""  # pongs and the close answer, sent with the next output
+        self.clock: Any = None  # the host's watchdog clock (host/listener.py), if any
 
     # -- receiving -----------------------------------------------------------------
 
@@ -87,6 +88,8 @@ class FrameStream(trio.abc.Stream):
                 self._ws.receive_data(data)
             except WsRemoteError as exc:
                 raise RemoteProtocolError(f"broken WebSocket: {exc}", ErrorCode.BAD_FRAME) from exc
+            if self.clock is not None and self.clock.partial_since is None:
+                self.clock.partial_since = trio.current_time()  # until a whole message is in
 
     async def _receive(self) -> bytes:
         """One read: wait for readiness, then ``recv`` once (like the TCP listener's

@@ -4,6 +4,7 @@ tests/web/screenshots/, for a person to look at)."""
 
 from __future__ import annotations
 
+import signal
 import time
 from typing import Any
 
@@ -226,3 +227,24 @@ def test_kaisers_pirates_offers_a_reaction_at_the_right_moment(host, phone) -> N
             return
         phone.click("#actions button.choice >> nth=0")
     raise AssertionError("no reaction was offered in 300 moves")
+
+
+def test_a_silent_link_is_found_dead_and_the_seat_comes_back(host, phone) -> None:
+    """A peer that stops answering (a dropped Wi-Fi link: the socket stays open, nothing
+    comes back) is noticed by the page's heartbeat, which shows that it reconnects, and
+    the seat resumes once the peer answers again."""
+    phone.add_init_script("localStorage.setItem('lantable.heartbeat_ms', '400')")
+    table = host.new_table("race", 2, 6, "target=30")
+    open_table(phone, host, table)
+    host.bots(table, 1)
+    phone.wait_for_selector("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT)
+    host.proc.send_signal(signal.SIGSTOP)  # the peer goes silent
+    try:
+        phone.wait_for_selector("#link[data-state='reconnecting']", timeout=10000)
+        assert phone.query_selector("#offline")
+    finally:
+        host.proc.send_signal(signal.SIGCONT)
+    phone.wait_for_selector("#link[data-state='online']", timeout=20000)
+    phone.wait_for_selector("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT)
+    assert "(you)" in phone.inner_text("ol.players li.me")
+    assert play_until_over(phone) > 0

@@ -350,3 +350,25 @@ async def test_lan_peers_come_and_go_from_discovery(registry, tmp_path) -> None:
         nursery.cancel_scope.cancel()
     journal.close()
     assert best_address(["2001:db8::1"]) == "2001:db8::1"
+
+
+async def test_a_websocket_message_left_half_sent_gets_frame_timeout(nursery, registry,
+                                                                     tmp_path) -> None:
+    """The TCP watchdog's frame_timeout holds for a WebSocket message cut short."""
+    from wsproto.events import BytesMessage as WsBytes
+
+    from lantable.host.limits import Limits
+
+    running = await nursery.start(lambda task_status: serve_peer(
+        registry=registry, db=str(tmp_path / "journal.sqlite"), bind="127.0.0.1", port=0,
+        limits=Limits(frame_timeout=0.5), task_status=task_status))
+    web = await nursery.start(lambda task_status: serve_web(
+        peer=running.peer, bind="127.0.0.1", port=0, task_status=task_status))
+    ws = await open_ws("127.0.0.1", web.port)
+    await hello(ws)
+    # The first fragment of a message, and then nothing.
+    await ws.stream.send_all(ws.ws.send(WsBytes(data=b"\x81\xa1t", message_finished=False)))
+    with trio.fail_after(5):
+        err = await ws.receive_until("error")
+    assert err["code"] == "frame_timeout"
+    assert await ws.receive() is None

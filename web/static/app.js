@@ -11,6 +11,9 @@
   const PROTO = 1;
   const BACKOFF = [250, 500, 1000, 2000, 4000, 8000];  // ms; capped at the last
   const LOG_LINES = 200;
+  // ms between pings: keeps a quiet lobby open (the host's idle_timeout) and finds a
+  // dead Wi-Fi link within two beats (localStorage "lantable.heartbeat_ms" for tests).
+  const HEARTBEAT = Number(localStorage.getItem("lantable.heartbeat_ms")) || 20000;
 
   const $ = (sel, root = document) => root.querySelector(sel);
   function el(tag, attrs = {}, ...children) {
@@ -102,15 +105,18 @@
       try { msg = decode(new Uint8Array(ev.data)); } catch (e) { console.error(e); return; }
       receive(msg);
     };
-    ws.onclose = () => {
-      if (S.ws !== ws) return;
-      S.open = false;
-      S.busy = false;
-      for (const p of S.pending.values()) if (p.onErr) p.onErr({ code: "disconnected", message: "connection lost" });
-      S.pending.clear();
-      scheduleReconnect();
-      draw();
-    };
+    ws.onclose = () => lost(ws);
+  }
+
+  function lost(ws) {  // the connection is gone (closed, or found dead): reconnect
+    if (S.ws !== ws) return;
+    S.ws = null;
+    S.open = false;
+    S.busy = false;
+    for (const p of S.pending.values()) if (p.onErr) p.onErr({ code: "disconnected", message: "connection lost" });
+    S.pending.clear();
+    scheduleReconnect();
+    draw();
   }
 
   function scheduleReconnect() {
@@ -129,6 +135,22 @@
   document.addEventListener("visibilitychange", () => { if (!document.hidden) reconnectNow(); });
   window.addEventListener("online", reconnectNow);
   window.addEventListener("pageshow", reconnectNow);
+
+  // A ping every HEARTBEAT; one still unanswered at the next beat means the link is
+  // dead (a phone that slept, a dropped Wi-Fi): close it, and the reconnect begins.
+  let awaitingPong = false;
+  setInterval(() => {
+    if (!S.open) { awaitingPong = false; return; }
+    if (awaitingPong) {  // do not wait for a dead link's closing handshake
+      awaitingPong = false;
+      const dead = S.ws;
+      lost(dead);
+      dead.close();
+      return;
+    }
+    awaitingPong = true;
+    request("ping", {}, () => { awaitingPong = false; });
+  }, HEARTBEAT);
 
   function request(t, fields = {}, onOk = null, onErr = null) {
     if (!S.open) { notify("Not connected yet; try again in a moment.", "error"); return null; }
