@@ -356,7 +356,7 @@
 
   let formCache = null;  // kept across redraws so a lobby push never wipes what you typed
   function createForm() {
-    const games = Object.values(S.games);
+    const games = Object.values(S.games).sort((a, b) => a.title.localeCompare(b.title));
     if (!games.length) return el("p", { class: "muted" }, "Loading the games…");
     const key = games.map((g) => g.id).join(",");
     if (formCache && formCache.key === key) return formCache.form;

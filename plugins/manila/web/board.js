@@ -52,7 +52,7 @@
 
       // -- header: phase, voyage, harbour master ------------------------------------
       const phase = {
-        auction: `Auction for harbour master: ${v.bid ? `${v.bid} by ${ctx.names[v.leader]}` : "no bid yet"}`,
+        auction: `Auction: ${v.bid ? `${v.bid} by ${ctx.names[v.leader]}` : "no bid yet"}`,
         buy: "The harbour master may buy a share", launch: "The harbour master loads the boats",
         place: "Placing accomplices", step: "The boats sail", pilot_small: "Small pilot",
         pilot_large: "Large pilot", plunder: "Pirates board", board: "Pirates board",
@@ -75,10 +75,10 @@
         parts.push(s("line", { x1: x, y1: y, x2: x, y2: y + lanes * laneH, stroke: "#ffffff88" }),
           label(x + cell / 2, y + lanes * laneH + 14, String(i), { "text-anchor": "middle", "font-size": 8, fill: "#5c6670" }));
       }
-      parts.push(s("text", { x: riverX + 13 * cell + cell / 2, y: y - 8, "font-size": 11, "text-anchor": "middle", text: "☠" },
+      parts.push(s("text", { x: riverX + 13 * cell + cell / 2, y: y + lanes * laneH - 3, "font-size": 11, "text-anchor": "middle", text: "☠" },
         s("title", { text: "space 13: pirates board here" })));
       parts.push(s("rect", { x: portX - 4, y: y - 4, width: W - portX, height: lanes * laneH + 8, rx: 6,
-        fill: "#e9e2cf" }), label(portX, y + lanes * laneH + 14, "⚓ Manila (past 13)", { "font-size": 8, fill: "#5c6670" }));
+        fill: "#e9e2cf" }), label(portX, y + lanes * laneH + 14, "Manila: past 13", { "font-size": 8, fill: "#5c6670" }));
       v.goods.forEach((g, b) => {
         const good = GOODS[g];
         const ly = y + b * laneH;
@@ -92,7 +92,7 @@
         const boat = s("g", { class: "boat", "data-good": good, "data-pos": v.pos[b] },
           s("path", { d: `M${bx} ${ly + 8} h${width} l-6 18 h${-(width - 12)} z`,
             fill: GOOD_COLOUR[good], stroke: v.plundered[b] ? "#b3261e" : "#1b1f24", "stroke-width": v.plundered[b] ? 2.5 : 1 }),
-          label(bx + 4, ly + 6, `${good} ${atSea ? "@" + v.pos[b] : where === 1 ? "⚓" : "wrecked"}`,
+          label(bx + 4, ly + 6, `${good} ${atSea ? "@" + v.pos[b] : where === 1 ? "docked" : "wrecked"}`,
             { "font-size": 9, "font-weight": 600 }));
         seats.forEach((cost, k) => {
           const cx = bx + 10 + k * 13, cy = ly + 17;
