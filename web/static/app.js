@@ -200,9 +200,11 @@
     if (pending && pending.onErr) pending.onErr(msg);
     if (pending && pending.t === "act") S.busy = false;
     if (!pending && msg.code === "bad_token" && S.table && msg.table === S.table.id) {
-      notify("This seat was taken over by another device or tab.", "error");
+      notify("This seat was taken over by another device or tab; you are watching now. "
+        + "Reload to take it back.", "error");
       S.table.seat = null;
       S.table.update = null;
+      watch(S.table.id);
       draw();
       return;
     }
@@ -227,7 +229,6 @@
         `Joined at move ${msg.seq}.` });
     }
     t.update = msg;
-    S.busy = false;
     draw();
   }
 
@@ -549,10 +550,12 @@
 
   function act(action) {
     const t = S.table;
-    if (S.busy || !t || !t.update) return;
+    if (S.busy || !S.open || !t || !t.update) return;
     S.busy = true;
     draw();
-    request("act", { table: t.id, seat: t.seat, action }, null, (err) => {
+    request("act", { table: t.id, seat: t.seat, action }, () => {
+      S.busy = false;  // accepted; its update follows at once
+    }, (err) => {
       S.busy = false;
       if (err.code !== "disconnected") notify(`Refused (${err.code}): ${err.message}`, "error");
       draw();
