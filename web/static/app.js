@@ -516,12 +516,20 @@
       box.append(el("div", { class: "panel" }, el("h3", {}, "table"),
         el("dl", {}, flat.map(([k, v]) => [el("dt", {}, k.replace(/_/g, " ")), el("dd", {}, value2dom(v, 1))]))));
     }
+    // Each structure folds, so the choices stay near on a phone; what you open stays open.
     for (const [key, value] of Object.entries(view)) {
       if (value === null || typeof value !== "object") continue;
-      box.append(el("div", { class: "panel" }, el("h3", {}, key.replace(/_/g, " ")), value2dom(value, 0)));
+      const size = Array.isArray(value) ? value.length : Object.keys(value).length;
+      const fold = el("details", { class: "panel", open: openPanels.has(key), "data-key": key },
+        el("summary", {}, el("h3", {}, `${key.replace(/_/g, " ")} (${size})`)), value2dom(value, 0));
+      fold.addEventListener("toggle", () => {
+        if (fold.open) openPanels.add(key); else openPanels.delete(key);
+      });
+      box.append(fold);
     }
     return box;
   }
+  const openPanels = new Set();
 
   function value2dom(v, depth) {
     if (v === null || typeof v !== "object") return el("span", { class: "v" }, v === null ? "—" : String(v));
