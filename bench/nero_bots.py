@@ -4,7 +4,8 @@ The bot's seat rotates (game g: seat g % seats) so the first player's edge is sh
 out. A tie for first counts as a shared win (1/k). Also reports the share of games that
 end by automatic victory (digest 7.1) and how often the bot ever wore the purple.
 
-Usage: python bench/nero_bots.py --strategy mcts --games 200 [--budget 0.05] [--seed 0]
+Usage: python bench/nero_bots.py --strategy mcts --games 200 [--budget 0.05 | --iterations 30]
+       [--seed 0]   (one line per game on stderr, the summary on stdout)
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import argparse
 import json
 import random
 import statistics
+import sys
 import time
 
 from lantable.clients.bots import make_bot
@@ -25,10 +27,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--budget", type=float, default=None, help="mcts seconds per decision")
+    parser.add_argument("--iterations", type=int, default=None,
+                        help="mcts iterations per decision instead of a time budget (a "
+                        "figure that does not depend on how busy the machine is)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     game = load_registry().games["nero"]
-    kwargs = {"time_budget": args.budget} if args.strategy == "mcts" and args.budget else {}
+    kwargs: dict = {}
+    if args.strategy == "mcts" and args.budget:
+        kwargs["time_budget"] = args.budget
+    if args.strategy == "mcts" and args.iterations:
+        kwargs["iterations"] = args.iterations
     bot = make_bot(args.strategy, game, **kwargs)
     rnd = make_bot("random", game)
     wins = 0.0
@@ -59,11 +68,14 @@ def main() -> None:
         crowned += was_emperor
         vp = scores["scores"]
         margins.append(vp[me] - max(v for s, v in enumerate(vp) if s != me))
+        print(json.dumps({"game": g, "seat": me, "vp": vp, "rank": scores["rank"],
+                          "auto": auto}), file=sys.stderr, flush=True)
     seconds = time.perf_counter() - start
     print(json.dumps({
         "bench": "nero_bots", "strategy": args.strategy, "opponents": "random",
         "seats": args.seats, "games": args.games, "seed": args.seed,
-        "budget": args.budget, "win_rate": round(wins / args.games, 4),
+        "budget": args.budget, "iterations": args.iterations,
+        "win_rate": round(wins / args.games, 4),
         "automatic_victory_share": round(autos / args.games, 4),
         "bot_automatic_victories": bot_autos,
         "bot_ever_emperor_share": round(crowned / args.games, 4),

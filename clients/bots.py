@@ -49,10 +49,10 @@ class GreedyBot:
     the comparison is between actions, not between lucky and unlucky rolls.
 
     A free action, after which the same seat faces the same decision with every
-    other choice still open (a Manila mortgage or redemption), is taken only if it
-    makes the position better than it is now. Otherwise it only puts the decision
-    off, and a one-ply search, which compares it with choices whose dice are still
-    to fall, could stall on it: mortgage, redeem, mortgage...
+    other choice still open and no die was rolled (a Manila mortgage or redemption),
+    is taken only if it makes the position better than it is now. Otherwise it only
+    puts the decision off, and a one-ply search, which compares it with choices whose
+    dice are still to fall, could stall on it: mortgage, redeem, mortgage...
     """
 
     name = "greedy"
@@ -78,13 +78,14 @@ class GreedyBot:
             dice = rng.getrandbits(64)
             for i, action in enumerate(legal):
                 state = game.clone(world)
+                chance = _Watched(dice)
                 try:
-                    game.apply(state, seat, action, random.Random(dice))
+                    game.apply(state, seat, action, chance)
                 except IllegalAction:
                     totals[i] -= 1e9
                     continue
                 totals[i] += game.heuristic(state, seat)
-                if not stall[i] and game.to_act(state) == [seat]:
+                if not stall[i] and not chance.used and game.to_act(state) == [seat]:
                     after = {_key(a) for a in game.legal_actions(state, seat)}
                     stall[i] = all(k in after for j, k in enumerate(keys) if j != i)
         keep = [i for i in range(len(legal)) if not stall[i] or totals[i] > now + 1e-9]
@@ -92,6 +93,20 @@ class GreedyBot:
             keep = list(range(len(legal)))
         best = max(totals[i] for i in keep)
         return rng.choice([legal[i] for i in keep if totals[i] == best])
+
+
+class _Watched(random.Random):
+    """A seeded rng that notes whether anything was drawn from it (a die, a shuffle)."""
+
+    used = False
+
+    def random(self) -> float:
+        self.used = True
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        self.used = True
+        return super().getrandbits(k)
 
 
 def _key(action: Action) -> str:

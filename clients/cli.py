@@ -16,6 +16,7 @@ import shutil
 import socket
 import sys
 import tempfile
+import textwrap
 from pathlib import Path
 from typing import Any, Final, NoReturn
 
@@ -24,8 +25,9 @@ import trio
 from lantable.plugins import load_registry
 
 from .bots import STRATEGIES, make_bot
-from .client import ClientError, RequestError, open_client
-from .session import HostGone, SeatPlan, hold_seat
+from .client import open_client
+from .errors import CliError, explain, leaves
+from .session import SeatPlan, hold_seat
 from .session import decision_rng as decision_rng  # re-exported: bots decide by it
 from .terminal import format_event
 from .tokens import TokenStore, data_dir
@@ -34,10 +36,6 @@ LOGGER = logging.getLogger("lantable")
 
 DEFAULT_PORT: Final = 47800
 DEFAULT_WEB_PORT: Final = 47880  # lantable.web.DEFAULT_WEB_PORT; tests/web checks they agree
-
-
-class CliError(Exception):
-    """A mistake to tell the user in one line (no traceback), then exit 1."""
 
 
 def _default_db() -> str:
@@ -78,16 +76,6 @@ def _option(text: str) -> tuple[str, Any]:
         return key, json.loads(value)
     except json.JSONDecodeError:
         return key, value
-
-
-def _leaves(group: BaseException) -> list[BaseException]:
-    """The exceptions inside a (possibly nested) exception group."""
-    if not isinstance(group, BaseExceptionGroup):
-        return [group]
-    out: list[BaseException] = []
-    for exc in group.exceptions:
-        out.extend(_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])
-    return out
 
 
 def _print_json(obj: Any) -> None:
@@ -219,10 +207,12 @@ async def _start_web(nursery: trio.Nursery, peer: Any, args: argparse.Namespace,
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    from lantable.host.peer import serve_peer
+    from lantable.host.limits import Limits
+    from lantable.host.peer import serve_until_signalled
 
     registry = load_registry()
     Path(args.db).parent.mkdir(parents=True, exist_ok=True)
+    limits = Limits(**{name: getattr(args, name) for name in Limits.__dataclass_fields__})
 
     async def main() -> None:
         web_listeners = None
@@ -244,20 +234,44 @@ def cmd_host(args: argparse.Namespace) -> int:
                 web_listeners = await open_web_listeners(args.bind, 0)
         web_port = web_listeners[0].socket.getsockname()[1] if web_listeners else None
         async with trio.open_nursery() as nursery:
-            running = await nursery.start(lambda task_status: serve_peer(
-                registry=registry, db=args.db, name=args.name, bind=args.bind, port=args.port,
-                discovery=_discovery_for(args, web_port), task_status=task_status))
+
+            async def peer(task_status: trio.TaskStatus[Any]) -> None:
+                await serve_until_signalled(
+                    registry=registry, db=args.db, name=args.name, bind=args.bind,
+                    port=args.port, discovery=_discovery_for(args, web_port), limits=limits,
+                    task_status=task_status)
+                nursery.cancel_scope.cancel()  # the peer stopped: so does its web server
+
+            running = await nursery.start(peer)
             addrs = ", ".join(f"{h}:{p}" for h, p in running.addresses)
             print(f"lantable peer {running.peer.name} ({running.peer.peer_id}) "
                   f"listening on {addrs}; journal {args.db}", flush=True)
             if web_listeners:
                 await _start_web(nursery, running.peer, args, web_listeners)
+        print("stopped", file=sys.stderr)
 
     try:
         trio.run(main)
-    except* KeyboardInterrupt:
+    except* KeyboardInterrupt:  # a second Ctrl-C during the stop
         print("stopped", file=sys.stderr)
+    # A bad --interface, a port in use, a full disk, a damaged journal: main() explains
+    # them in one line (clients/errors.py).
     return 0
+
+
+def _limit_flags(p: argparse.ArgumentParser) -> None:
+    """One flag per host limit (docs/limits.md), named after it."""
+    import dataclasses
+
+    from lantable.host.limits import DEFAULT_LIMITS, flag
+
+    group = p.add_argument_group("limits", "what clients may make this host hold "
+                                 "(docs/limits.md)")
+    for f in dataclasses.fields(DEFAULT_LIMITS):
+        default = getattr(DEFAULT_LIMITS, f.name)
+        group.add_argument(flag(f.name), dest=f.name, type=type(default), default=default,
+                           metavar=type(default).__name__.upper(),
+                           help="default: %(default)s")
 
 
 def _resolve_peer(args: argparse.Namespace) -> tuple[str, int]:
@@ -331,7 +345,8 @@ def cmd_new(args: argparse.Namespace) -> int:
 
     async def main() -> str:
         async with open_client(host, port, name="lantable-new") as client:
-            return await client.create(args.game, args.seats, dict(args.option), args.seed)
+            return await client.create(args.game, args.seats, dict(args.option), args.seed,
+                                       fair=_fair(args))
 
     table = trio.run(main)
     if args.json:
@@ -458,7 +473,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                                           make_decider=make_decider, store=store,
                                           on_update=on_update, notify=notify))
     except BaseException as exc:
-        if not any(isinstance(leaf, KeyboardInterrupt) for leaf in _leaves(exc)):
+        if not any(isinstance(leaf, KeyboardInterrupt) for leaf in leaves(exc)):
             raise
         how = (f"lantable play --connect {host}:{port} --table {plan.table}"
                + (" --spectate" if args.spectate else ""))
@@ -513,7 +528,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
                 console.print(f"demo: {game.info['title']} with {players} {args.strategy} "
                               f"bots, seed {args.seed}, host 127.0.0.1:{port}")
             async with open_client("127.0.0.1", port, name="demo") as client:
-                table = await client.create(args.game, players, dict(args.option), args.seed)
+                table = await client.create(args.game, players, dict(args.option), args.seed,
+                                            fair=_fair(args))
                 await client.join(table, spectate=True)
                 results: list[dict[str, Any]] = []
                 async with trio.open_nursery() as bots:
@@ -560,6 +576,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     console.print(result_line(scores, None, names))
     if temp is None:
         console.print(f"replay with: lantable replay --db {db} --table {table}")
+        if args.fair:
+            console.print(f"check it with: lantable verify --db {db} --table {table}")
     return 0
 
 
@@ -593,60 +611,6 @@ def cmd_check(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------
 
 
-def explain(exc: BaseException, args: argparse.Namespace | None = None) -> str | None:
-    """The one line that tells a person what went wrong, or None for a real bug."""
-    where = ""
-    if args is not None and getattr(args, "connect", None):
-        where = f" at {args.connect[0]}:{args.connect[1]}"
-    elif args is not None and args.command in ("new", "bot", "play"):
-        where = f" at 127.0.0.1:{DEFAULT_PORT}"
-    if isinstance(exc, CliError):
-        return str(exc)
-    if isinstance(exc, OSError) and exc.__cause__ is not None:
-        # trio.open_tcp_stream: "all attempts to connect ... failed", the reasons inside
-        causes = _leaves(exc.__cause__)
-        if causes and all(isinstance(c, ConnectionRefusedError) for c in causes):
-            exc = causes[0]
-    if isinstance(exc, ConnectionRefusedError):
-        return (f"cannot reach a peer{where} (connection refused): start one with "
-                f"`lantable host`, or give --connect HOST:PORT or --discover")
-    if isinstance(exc, OSError) and exc.errno == errno.EADDRINUSE:
-        port = getattr(args, "port", "")
-        return (f"port {port} is already in use (another lantable host?); choose another "
-                f"with --port, e.g. --port {int(port or DEFAULT_PORT) + 1}")
-    if isinstance(exc, OSError) and exc.errno == errno.EADDRNOTAVAIL:
-        return f"cannot listen on {getattr(args, 'bind', None)!r}: not an address of this machine"
-    if isinstance(exc, trio.TooSlowError):
-        return f"the peer{where} did not answer in time (timeout); is it running and reachable?"
-    if isinstance(exc, HostGone):
-        return str(exc)
-    if isinstance(exc, RequestError):
-        hint = {
-            "no_such_game": _no_game_hint(getattr(args, "game", None)),
-            "no_such_table": " (list the tables with `lantable peers`)",
-            "bad_token": " (that token is not valid at this peer)",
-            "seat_taken": " (choose another --seat, or leave it out)",
-            "table_full": " (watch it with --spectate, or take your seat back with --token)",
-        }.get(exc.code, "")
-        return f"the peer{where} refused: {exc.message}{hint}"
-    if isinstance(exc, ClientError):
-        return f"{exc}"
-    if isinstance(exc, EOFError):
-        return "input closed"
-    if isinstance(exc, OSError):
-        return f"{exc.strerror or exc}{where}"
-    if type(exc).__name__ in ("JournalFailed", "BadOptions"):
-        return str(exc)
-    return None
-
-
-def _no_game_hint(game: str | None) -> str:
-    if game and game in load_registry():
-        return (f" ({game} is installed here but the peer started before it: stop "
-                f"`lantable host` and start it again)")
-    return " (install the game on the peer's machine, then restart `lantable host`)"
-
-
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line on stderr (and exit 2)."""
 
@@ -654,8 +618,73 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-class _Help(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
-    """Examples kept as written; every option's default shown."""
+def _fair(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The ``create.fair`` map from --fair, --fair-timeout and --on-withhold."""
+    if not args.fair:
+        return None
+    return {"timeout": args.fair_timeout, "on_withhold": args.on_withhold}
+
+
+def _fair_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--fair", action="store_true",
+                   help="fair play: dice and shuffles from every seat's commit-reveal, "
+                        "checkable with `lantable verify` (docs/fair-play.md)")
+    p.add_argument("--fair-timeout", type=float, default=60.0, metavar="S",
+                   help="with --fair: seconds to wait for a seat's reveal")
+    p.add_argument("--on-withhold", choices=("forfeit", "host_rng"), default="forfeit",
+                   help="with --fair: what a withheld reveal causes")
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from lantable.host.journal import Journal
+
+    from .verify import JournalCopy, verify
+
+    if not Path(args.db).exists():
+        print(f"no journal at {args.db}", file=sys.stderr)
+        return 2
+    journal = Journal(args.db)
+    record = journal.table(args.table)
+    if record is None:
+        print(f"no table {args.table!r} in {args.db}; tables: {[t.id for t in journal.tables()]}",
+              file=sys.stderr)
+        return 2
+    registry = load_registry()
+    if record.game not in registry:
+        print(f"game {record.game!r} is not installed here: cannot replay", file=sys.stderr)
+        return 2
+    copy = JournalCopy(record.id, record.game, record.game_version, record.seats,
+                       record.options, record.seed, record.status,
+                       [(a.seq, a.seat, a.action, a.events) for a in journal.actions(record.id)],
+                       journal.fair_records(record.id))
+    report = verify(copy, registry[record.game])
+    if args.json:
+        _print_json(report.to_map())
+    else:
+        for note in report.notes:
+            print(f"note: {note}")
+        for problem in report.problems:
+            print(f"MISMATCH: {problem}")
+        print(report.verdict())
+    return 0 if report.ok else 1
+
+
+class _Help(argparse.HelpFormatter):
+    """Every option's default shown (unless its help already says it, or there is none);
+    text filled to the terminal, but example lines (indented) kept as written."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if ("default" in text or not action.option_strings
+                or action.default in (None, False, argparse.SUPPRESS)):
+            return text
+        return f"{text} (default: %(default)s)"
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(indent + line if line.startswith("  ") else
+                         textwrap.fill(line, width, initial_indent=indent,
+                                       subsequent_indent=indent)
+                         for line in text.splitlines())
 
 
 # ---------------------------------------------------------------------------
@@ -701,7 +730,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_games)
 
-    p = _sub(sub, "host", "run a peer until Ctrl-C",
+    p = _sub(sub, "host", "run a peer until Ctrl-C or SIGTERM",
              "Run this machine's peer: it keeps tables in a journal and advertises itself on "
              "the LAN.", "lantable host --name den")
     p.add_argument("--name", help="peer name shown to others (default: the host name)")
@@ -717,6 +746,7 @@ def build_parser() -> argparse.ArgumentParser:
                         " or any free one if that is taken; 0 = any free one)")
     p.add_argument("--no-web", action="store_true", help="do not serve the browser app")
     p.add_argument("--no-qr", action="store_true", help="print the join URL without a QR code")
+    _limit_flags(p)
     p.set_defaults(func=cmd_host)
 
     p = _sub(sub, "new", "open a table on a peer and print its id",
@@ -731,6 +761,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", type=_option, action="append", default=[], metavar="K=V",
                    help="a game option (repeatable; see lantable games)")
     p.add_argument("--seed", type=int, default=None, help="fixed seed (default: random)")
+    _fair_options(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_new)
 
@@ -793,6 +824,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", default=None,
                    help="keep the journal in this file (default: a temporary one, removed)")
     p.add_argument("--quiet", action="store_true", help="print only the result")
+    _fair_options(p)
     p.add_argument("--json", action="store_true", help="print only the result, as JSON")
     p.set_defaults(func=cmd_demo)
 
@@ -829,6 +861,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="the first game's seed")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_check)
+
+    p = _sub(sub, "verify", "check a fair table's journal: signatures, reveals, rolls, result",
+             "Replay a table's journal and check every fair-play signature, every revealed "
+             "link against its commitment, every seed, roll and shuffle, and the final "
+             "result. Exit 1, naming the first event that does not check. A table created "
+             "without fair play is reported as such.",
+             "lantable verify --db journal.sqlite --table 1431269b")
+    p.add_argument("--db", default=_default_db(), help="the journal file")
+    p.add_argument("--table", required=True, help="the table id")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_verify)
     return parser
 
 
@@ -853,13 +896,13 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # noqa: BLE001 - ordinary mistakes become one line
-        leaves = _leaves(exc)
-        for leaf in leaves:
+        found = leaves(exc)
+        for leaf in found:
             if isinstance(leaf, KeyboardInterrupt):
                 print("interrupted", file=sys.stderr)
                 return 130
-        for leaf in leaves:
-            line = explain(leaf, args)
+        for leaf in found:
+            line = explain(leaf, args, default_port=DEFAULT_PORT)
             if line is not None:
                 print(f"lantable {args.command}: error: {line}", file=sys.stderr)
                 return 1

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 import trio
 
-from .client import Client, ClientError, open_client
+from lantable.protocol import ProtocolError
+
+from .client import Client, ClientError, Disconnected, RequestError, open_client
 
 if TYPE_CHECKING:
     from lantable.host.discovery import PeerInfo
@@ -47,9 +49,26 @@ async def fetch_tables(peer: PeerInfo) -> dict[str, Any]:
             async with open_client(address, peer.port, name="lantable-peers") as client:
                 out["tables"] = await client.list_tables()
                 await mark_connected(client, out["tables"])
-    except (OSError, ClientError, trio.TooSlowError) as exc:
-        out["error"] = f"{type(exc).__name__}: {exc}"
+    except Exception as exc:  # a stranger on the LAN may do anything; never a crash here
+        out["error"] = _why_unreachable(exc)
+        LOGGER.debug("peer %s at %s:%d: %s", peer.name, address, peer.port, out["error"],
+                     exc_info=True)
     return out
+
+
+def _why_unreachable(exc: Exception) -> str:
+    """What went wrong with a peer, in words for the ``unreachable:`` line."""
+    if isinstance(exc, trio.TooSlowError):
+        return f"no answer within {FETCH_TIMEOUT:g} s"
+    if isinstance(exc, RequestError):
+        return f"refused us ({exc})"
+    if isinstance(exc, ProtocolError):
+        return f"does not speak the lantable protocol ({exc.code}: {exc})"
+    if isinstance(exc, (Disconnected, trio.BrokenResourceError, trio.ClosedResourceError)):
+        return f"closed the connection before answering ({exc})"
+    if isinstance(exc, (OSError, ClientError)):
+        return f"cannot connect ({exc})"
+    return f"failed ({type(exc).__name__}: {exc})"
 
 
 async def mark_connected(client: Client, tables: list[dict[str, Any]]) -> None:

@@ -54,7 +54,7 @@ async def play_seat(client: Client, table: str, seat: int | None, decide: Decide
             continue
         if update.seq < fresh_from:
             continue
-        action = await _decide_unless_closed(client, decide, update)
+        action = await _decide_unless_lost(client, table, decide, update)
         if action is None:  # the connection ended while we were deciding
             return None
         try:
@@ -69,9 +69,11 @@ async def play_seat(client: Client, table: str, seat: int | None, decide: Decide
     return None
 
 
-async def _decide_unless_closed(client: Client, decide: Decide, update: Update) -> Action | None:
-    """The decision, or None as soon as the connection closes (a person thinking at
-    the keyboard hears at once that the host went away, instead of when they act)."""
+async def _decide_unless_lost(client: Client, table: str, decide: Decide,
+                              update: Update) -> Action | None:
+    """The decision, or None as soon as the seat is lost (the connection closed, or the
+    seat was resumed elsewhere): a person thinking at the keyboard hears it at once,
+    not when they act."""
     chosen: list[Action] = []
     async with trio.open_nursery() as nursery:
         async def choose() -> None:
@@ -79,7 +81,7 @@ async def _decide_unless_closed(client: Client, decide: Decide, update: Update) 
             nursery.cancel_scope.cancel()
 
         async def watch() -> None:
-            await client.closed.wait()
+            await client.lost(table).wait()
             nursery.cancel_scope.cancel()
 
         nursery.start_soon(choose)

@@ -10,11 +10,13 @@ host.
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from typing import TYPE_CHECKING, Any, Final
 
 from rich.console import Console
 from rich.rule import Rule
+from rich.table import Table
 from rich.text import Text
 
 if TYPE_CHECKING:
@@ -157,8 +159,13 @@ class Screen:
         status = self._status(update, names)
         if status:
             c.print(Text(status, style="bold"))
-        for number, label in choices or ():
-            c.print(Text(f"  {number:3d}. {label}"))
+        if choices:
+            grid = Table.grid(padding=(0, 1))
+            grid.add_column(justify="right", min_width=5)
+            grid.add_column()
+            for number, label in choices:
+                grid.add_row(f"{number}.", label)  # a long label wraps under itself
+            c.print(grid)
         if more:
             c.print(Text(f"       … and {more} more: type words to narrow them down"))
 
@@ -167,4 +174,10 @@ class Screen:
         view = update.view if update is not None and update.view is not None else {}
         names = seat_names(update) if update is not None else []
         seat = self.seat if self.seat is not None else 0
-        return [self.game.describe(view, seat, action, names) for action in legal]
+        labels = []
+        for action in legal:
+            try:
+                labels.append(self.game.describe(view, seat, action, names))
+            except Exception:  # a plugin's words must never cost a player the game
+                labels.append(json.dumps(action, ensure_ascii=False))
+        return labels

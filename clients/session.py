@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 RECONNECT_FOR: Final = 120.0  # seconds to keep trying to get back to a host
 RETRY_EVERY: Final = 0.5  # seconds between reconnection attempts
+REQUEST_WAIT: Final = 10.0  # seconds to wait for the update that follows a join or resume
 
 # What to tell the user: ("sat" | "lost" | "back" | "refused", a sentence).
 Notify = Callable[[str, str], None]
@@ -33,6 +34,10 @@ Notify = Callable[[str, str], None]
 
 class HostGone(ClientError):
     """The host did not come back within the reconnection time."""
+
+
+class SeatTakenOver(ClientError):
+    """Another connection resumed our seat with its token; we stop rather than fight."""
 
 
 @dataclass
@@ -67,13 +72,16 @@ def decision_rng(seed: int, seat: int, seq: int) -> random.Random:
     return random.Random(f"{seed}:{seat}:{seq}")
 
 
-async def game_of(client: Client, table: str) -> str:
-    """The game id of ``table``: from the welcome's list, else asked again."""
-    for tables in (client.welcome.tables, await client.list_tables()):
-        for t in tables:
-            if t["id"] == table:
-                return t["game"]
-    raise RequestError("no_such_table", f"no table {table!r} on this peer")
+async def game_of(client: Client, table: str) -> str | None:
+    """The game id of ``table``: from the welcome's list, else from the whole lobby;
+    None for a table the lobby no longer lists (a finished one)."""
+    for t in client.welcome.tables:
+        if t["id"] == table:
+            return t["game"]
+    for t in await client.list_tables():
+        if t["id"] == table:
+            return t["game"]
+    return None
 
 
 async def _take(client: Client, plan: SeatPlan, name: str, store: TokenStore | None,
@@ -132,9 +140,20 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
                     say("back", f"reconnected to {client.welcome.name}")
                 welcomed, deadline = True, None
                 held.peer, held.peer_name = client.welcome.peer, client.welcome.name
+                if client.fair is not None:  # fair play: faults and failed checks, in words
+                    client.fair.on_notice = lambda text: say("fair", f"Fair play: {text}")
                 await _take(client, plan, name, store, held)
                 plan.table = held.table
-                held.game = await game_of(client, held.table)
+                game = await game_of(client, held.table)
+                if game is None:  # finished while we were away: the lobby lists it no more
+                    with trio.fail_after(REQUEST_WAIT):
+                        update = await client.updates(held.table).receive()
+                    if update.status == "finished":
+                        held.scores = update.scores
+                        return held
+                    raise RequestError("no_such_table", f"table {held.table} is not listed "
+                                                        f"on this peer")
+                held.game = game
                 where = "watching" if held.seat is None else f"seat {held.seat}"
                 say("sat", f"{name}: {where} at table {held.table} ({held.game}) on peer "
                            f"{held.peer_name} ({host}:{port})")
@@ -146,8 +165,17 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
                                               make_decider(held.game, held.seat),
                                               on_update=on_update, on_refused=refused)
                 if held.scores is not None:
+                    summary = client.fair.summary(held.table) if client.fair else None
+                    if summary is not None:
+                        say("fair", summary[0].upper() + summary[1:])
                     return held
+                if held.table in client.taken_over:
+                    raise SeatTakenOver(
+                        f"your seat at table {held.table} was taken over by another "
+                        f"connection with the same token (another `lantable play` or bot)")
                 say("lost", f"the connection to {host}:{port} ended; reconnecting")
+        except SeatTakenOver:
+            raise
         except RequestError as exc:
             if exc.code == "bad_token" and held.token is not None and held.token != plan.token:
                 held.token = None  # our own token stopped working: take the seat afresh

@@ -44,6 +44,9 @@ class Limits:
     max_tables_per_client: int = 32
     #: Finished tables kept reachable by id (sync, spectate) after they leave the lobby.
     keep_finished: int = 256
+    #: Seconds a waiting table with no seat taken stays open before it is closed as
+    #: abandoned (``table_closed`` to its spectators); frees the table limits above.
+    waiting_ttl: float = 600.0
     #: Open connections, all addresses (``too_many_connections``, fatal).
     max_connections: int = 1000
     #: Open connections from one address (``too_many_connections``, fatal).
@@ -97,6 +100,7 @@ CODES: Final[dict[str, ErrorCode | None]] = {
     "max_tables": ErrorCode.TOO_MANY_TABLES,
     "max_tables_per_client": ErrorCode.TOO_MANY_TABLES,
     "keep_finished": None,
+    "waiting_ttl": ErrorCode.TABLE_CLOSED,
     "max_connections": ErrorCode.TOO_MANY_CONNECTIONS,
     "max_connections_per_address": ErrorCode.TOO_MANY_CONNECTIONS,
     "max_spectators": ErrorCode.TOO_MANY_SPECTATORS,

@@ -75,6 +75,7 @@ class ClientLink:
         self.queued = 0  # writes handed to the writer task and not yet sent
         self.queued_bytes = 0  # their size
         self.max_outbox_bytes = max_outbox_bytes
+        self.key: str | None = None  # the client's Ed25519 public key (hex), for fair play
         self.words = False  # hello.words: updates carry the game's labels and sentences
         self._buf: list[bytes] = []
 

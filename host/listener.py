@@ -27,6 +27,7 @@ from lantable.protocol import (
     PROTOCOL_VERSION,
     Act,
     Bye,
+    Commit,
     Connection,
     ConnectionClosed,
     Create,
@@ -44,15 +45,26 @@ from lantable.protocol import (
     Pong,
     ProtocolError,
     Resume,
+    Reveal,
     Sync,
     Tables,
     Welcome,
+    fairplay,
     negotiate,
 )
 
 from .limits import LimitExceeded, Limits, depth_at_most
 from .link import ClientLink, flush
-from .table import ActRequest, DetachRequest, JoinRequest, LeaveRequest, ResumeRequest, SyncRequest
+from .table import (
+    ActRequest,
+    CommitRequest,
+    DetachRequest,
+    JoinRequest,
+    LeaveRequest,
+    ResumeRequest,
+    RevealRequest,
+    SyncRequest,
+)
 
 if TYPE_CHECKING:
     from .peer import Peer
@@ -233,6 +245,7 @@ async def _handle(stream: trio.abc.Stream, peer: Peer, conn: Connection, host: s
                           max_outbox_bytes=limits.max_outbox_bytes,
                           frame=getattr(stream, "frame_output", None))
         link.address = host
+        link.key = _public_key(hello.key)
         link.words = bool(hello.words)
         found: tuple[Table, int] | None = None
         if hello.token is not None:
@@ -254,6 +267,7 @@ async def _handle(stream: trio.abc.Stream, peer: Peer, conn: Connection, host: s
             peer.lobby_watchers.add(link)
             link.send(peer.lobby())  # the first of the pushes
         joined: set[str] = set()
+        peer.links.add(link)
         if found is not None:
             joined.add(resume.id)
             resume.handle(ResumeRequest(link, None, hello.token))
@@ -261,6 +275,7 @@ async def _handle(stream: trio.abc.Stream, peer: Peer, conn: Connection, host: s
         try:
             await _serve_session(stream, conn, link, peer, joined)
         finally:
+            peer.links.discard(link)
             peer.lobby_watchers.discard(link)
             for table_id in joined:
                 table = peer.table(table_id)
@@ -383,7 +398,7 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
             return
         table = _table(msg.table, msg.id, link, peer)
         if table is not None:
-            table.handle(ActRequest(link, msg.id, msg.seat, msg.action))
+            table.handle(ActRequest(link, msg.id, msg.seat, msg.action, msg.base, msg.sig))
     elif isinstance(msg, Ping):
         link.send(Pong(id=msg.id))
     elif isinstance(msg, Sync):
@@ -420,7 +435,7 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
             return
         try:
             table = peer.create_table(msg.game, msg.seats, msg.options, msg.seed,
-                                      creator=link.address)
+                                      creator=link.address, fair=msg.fair)
         except KeyError as exc:
             link.send(Error(code=ErrorCode.NO_SUCH_GAME, id=msg.id, message=str(exc.args[0])))
         except BadOptions as exc:
@@ -429,8 +444,28 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
             link.send(Error(code=exc.code, id=msg.id, message=str(exc)))
         else:
             link.send(Created(id=msg.id, table=table.id))
+    elif isinstance(msg, Commit):
+        table = _table(msg.table, msg.id, link, peer)
+        if table is not None:
+            table.handle(CommitRequest(link, msg.id, msg.seat, msg.tip, msg.length, msg.sig))
+    elif isinstance(msg, Reveal):
+        table = _table(msg.table, msg.id, link, peer)
+        if table is not None:
+            table.handle(RevealRequest(link, msg.id, msg.seat, msg.event, msg.link, msg.sig))
     else:  # pragma: no cover - the state table admits no other type here
         link.send(Error(code=ErrorCode.UNEXPECTED_MESSAGE, message=f"unexpected {msg.t!r}"))
+
+
+def _public_key(key: str | None) -> str | None:
+    """The hello's Ed25519 public key if it is one; a malformed key counts as none (a
+    fair table then refuses the join with ``no_key``)."""
+    if key is None:
+        return None
+    try:
+        return fairplay.check_key(key)
+    except (fairplay.FairPlayError, ValueError):
+        LOGGER.info("a hello carried a malformed public key; ignored")
+        return None
 
 
 def _table(table_id: str, req_id: int, link: ClientLink, peer: Peer) -> Table | None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+import signal
 import socket
 import uuid
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, NoReturn
+from typing import TYPE_CHECKING, Any, Final
 
 import msgpack
 import trio
@@ -28,6 +29,7 @@ LOGGER = logging.getLogger(__name__)
 
 DEFAULT_PORT: Final = 47800  # unassigned by IANA; any free port works (--port 0)
 SEED_RANGE: Final = range(-(2**63), 2**63)  # what the journal (SQLite INTEGER) can hold
+STOP_TIMEOUT: Final = 1.5  # seconds a gentle stop may take before it just ends
 
 
 @dataclass
@@ -49,6 +51,7 @@ class Peer:
     limits: Limits = DEFAULT_LIMITS
     finished: dict[str, Table] = field(default_factory=dict)  # oldest first
     connections: dict[str, int] = field(default_factory=dict)  # open connections by address
+    links: set[Any] = field(default_factory=set)  # every welcomed client (ClientLink)
     lobby_watchers: set[Any] = field(default_factory=set)  # links that said hello.lobby
     lan_peers: list[dict[str, Any]] = field(default_factory=list)  # other peers, for the lobby
 
@@ -127,14 +130,33 @@ class Peer:
             self._retire(table)
         self._changed()
 
+    def close_abandoned(self, now: float) -> int:
+        """Close the waiting tables nobody has sat at for ``limits.waiting_ttl`` seconds
+        (trio time ``now``); how many were closed."""
+        closed = 0
+        for table in list(self.tables.values()):
+            if table.status != WAITING or any(s.token for s in table.seats):
+                table.empty_since = None
+                continue
+            if table.empty_since is None:
+                table.empty_since = now
+            elif now - table.empty_since >= self.limits.waiting_ttl:
+                table.close_abandoned()
+                del self.tables[table.id]
+                closed += 1
+        if closed:
+            self._changed()
+        return closed
+
     def _retire(self, table: Table) -> None:
         self.finished[table.id] = table
         while len(self.finished) > self.limits.keep_finished:
             del self.finished[next(iter(self.finished))]
 
     def create_table(self, game_id: str, seats: int, options: dict[str, Any] | None,
-                     seed: int | None = None, creator: str = "") -> Table:
-        """Open a table for a client at address ``creator``.
+                     seed: int | None = None, creator: str = "",
+                     fair: dict[str, Any] | None = None) -> Table:
+        """Open a table for a client at address ``creator``; with ``fair``, a fair one.
 
         Raises:
             KeyError: no such game. BadOptions: seats, options or seed refused.
@@ -159,7 +181,8 @@ class Peer:
             seed = random.SystemRandom().randrange(2**63)
         try:
             table = Table.create(table_id=table_id, game=game, seats=seats, options=options,
-                                 seed=seed, journal=self.journal, pm=self.registry.pm)
+                                 seed=seed, journal=self.journal, pm=self.registry.pm,
+                                 fair=fair)
         except GameFailed as exc:
             LOGGER.exception("game %s failed to set up a table with options %r",
                              game_id, options)
@@ -172,7 +195,8 @@ class Peer:
 
     def restore_tables(self) -> None:
         """Rebuild every unfinished table of the journal (on start-up)."""
-        for record in self.journal.tables(unfinished=True):
+        damaged: list[tuple[str, str]] = []
+        for record in self.journal.tables(unfinished=True, damaged=damaged):
             if record.game not in self.registry:
                 LOGGER.error("table %s needs game %r, which is not installed; skipped",
                              record.id, record.game)
@@ -180,18 +204,29 @@ class Peer:
             try:
                 table = Table.restore(record, self.registry[record.game], self.journal,
                                       self.registry.pm)
-            except Exception:
-                LOGGER.exception("table %s could not be restored; skipped", record.id)
+            except Exception as exc:
+                damaged.append((record.id, f"{type(exc).__name__}: {exc}"))
+                LOGGER.debug("table %s: restore failed", record.id, exc_info=True)
                 continue
             self._start(table)
+        for table_id, why in damaged:
+            LOGGER.error("table %s could not be restored from journal %s (%s); skipped. The "
+                         "other tables are served; `lantable replay --table %s` shows what "
+                         "is left of it", table_id, self.journal.path, why, table_id)
 
 
-@dataclass(frozen=True)
+@dataclass
 class RunningPeer:
-    """What :func:`serve_peer` passes back once it listens."""
+    """What :func:`serve_peer` passes back once it listens; :meth:`stop` ends it gently."""
 
     peer: Peer
     listeners: list[trio.SocketListener]
+    _accepting: trio.CancelScope = field(default_factory=trio.CancelScope)
+    _accepted: trio.Event = field(default_factory=trio.Event)  # set when accepting ended
+    _advertising: trio.CancelScope = field(default_factory=trio.CancelScope)
+    _advertised: trio.Event = field(default_factory=trio.Event)  # set when discovery ended
+    _stopping: bool = False
+    _stopped: trio.Event = field(default_factory=trio.Event)  # set when stop() is done
 
     @property
     def port(self) -> int:
@@ -201,13 +236,44 @@ class RunningPeer:
     def addresses(self) -> list[tuple[str, int]]:
         return [ln.socket.getsockname()[:2] for ln in self.listeners]
 
+    async def stop(self, why: str = "the host is stopping; reconnect later and resume your "
+                                    "seats with their tokens") -> None:
+        """Stop accepting, tell every client ``shutting_down``, send the LAN goodbye and
+        let the writers drain (all within ``STOP_TIMEOUT``); then :func:`serve_peer`
+        closes the journal and returns. Idempotent."""
+        if self._stopping:
+            await self._stopped.wait()
+            return
+        self._stopping = True
+        from lantable.protocol import Error
+
+        from .link import flush
+
+        with trio.CancelScope(shield=True), trio.move_on_after(STOP_TIMEOUT):
+            self._accepting.cancel()
+            await self._accepted.wait()  # then close: never under a pending accept()
+            for listener in self.listeners:
+                await listener.aclose()
+            self._advertising.cancel()  # the goodbye goes out while clients are told
+            links = list(self.peer.links)
+            for link in links:
+                link.send(Error(code=ErrorCode.SHUTTING_DOWN, message=why))
+            flush()
+            LOGGER.info("stopping: told %d connection(s): %s", len(links), why)
+            # Poll: many writers, each may drain or fail; bounded by STOP_TIMEOUT.
+            while any(link.queued for link in links if link.receiving):  # noqa: ASYNC110
+                await trio.sleep(0.02)
+            await self._advertised.wait()
+        self._stopped.set()
+
 
 async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
                      bind: str | None = None, port: int = DEFAULT_PORT,
                      discovery: Any = None, limits: Limits = DEFAULT_LIMITS,
                      task_status: trio.TaskStatus[RunningPeer] = trio.TASK_STATUS_IGNORED,
-                     ) -> NoReturn:
-    """Run a peer: restore its tables, listen on ``bind:port`` and serve until cancelled.
+                     ) -> None:
+    """Run a peer: restore its tables, listen on ``bind:port`` and serve until cancelled
+    or stopped.
 
     Args:
         registry: the installed games.
@@ -221,7 +287,10 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
 
     Passes back a :class:`RunningPeer` through ``task_status`` once it accepts
     connections. Each connection gets its own nursery; a failure in one never
-    reaches another or a table.
+    reaches another or a table. Cancelled, it stops at once; :meth:`RunningPeer.stop`
+    first tells clients and the LAN (:func:`serve_until_signalled` does that on
+    SIGINT and SIGTERM). If the journal fails (a full disk), clients are told, and
+    :class:`JournalFailed` is raised.
     """
     from .listener import handle_connection
 
@@ -232,30 +301,124 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
                 limits=limits)
     for err in registry.errors:
         LOGGER.error("game plugin %s not loaded: %s", err.plugin, err)
+    _raise_file_limit(limits.max_connections + 64)  # journal, discovery, listeners
     instrument = FlushAtBatchEnd()
     trio.lowlevel.add_instrument(instrument)
     try:
         async with trio.open_nursery() as nursery:
-
-            async def stop_if_journal_fails() -> None:
-                await journal_failed.wait()
-                raise journal.failed or JournalFailed("journal failed")
-
-            nursery.start_soon(stop_if_journal_fails)
             peer.restore_tables()
             listeners = await trio.open_tcp_listeners(port, host=bind)
             running = RunningPeer(peer, listeners)
+
+            async def stop_if_journal_fails() -> None:
+                await journal_failed.wait()
+                failure = journal.failed or JournalFailed("journal failed")
+                await running.stop(f"the host cannot write its journal ({failure}); it stops. "
+                                   "Nothing you were shown is lost: reconnect when it is back")
+                raise failure
+
+            nursery.start_soon(stop_if_journal_fails)
+            nursery.start_soon(_give_back_memory, peer)
+            nursery.start_soon(_close_abandoned_tables, peer)
             LOGGER.info("peer %s (%s) listening on %s", peer.name, peer.peer_id, running.addresses)
 
             async def handler(stream: trio.SocketStream) -> None:
                 await handle_connection(stream, peer)
 
-            nursery.start_soon(trio.serve_listeners, handler, listeners)
+            async def accept() -> None:
+                try:
+                    with running._accepting:
+                        await trio.serve_listeners(handler, listeners, handler_nursery=nursery)
+                finally:
+                    running._accepted.set()
+
+            nursery.start_soon(accept)
             if discovery is not None:
-                await nursery.start(discovery, running)
+
+                async def advertise(task_status: trio.TaskStatus[None]) -> None:
+                    try:
+                        with running._advertising:
+                            await discovery(running, task_status=task_status)
+                    finally:
+                        running._advertised.set()
+
+                await nursery.start(advertise)
+            else:
+                running._advertised.set()
             task_status.started(running)
-            await trio.sleep_forever()
+            await running._stopped.wait()
+            nursery.cancel_scope.cancel()
     finally:
         trio.lowlevel.remove_instrument(instrument)
         journal.close()
-    raise AssertionError("unreachable")
+
+
+async def _close_abandoned_tables(peer: Peer) -> None:
+    """Sweep the lobby for abandoned waiting tables, a few times per ``waiting_ttl``."""
+    every = min(max(peer.limits.waiting_ttl / 4, 0.05), 30.0)
+    while True:
+        peer.close_abandoned(trio.current_time())
+        await trio.sleep(every)
+
+
+TRIM_EVERY: Final = 10.0  # seconds between checks for freed memory to give back
+
+
+async def _give_back_memory(peer: Peer) -> None:
+    """Hand freed heap memory back to the system after a crowd leaves.
+
+    A thousand connections (spectators, a flood) each leave buffers behind; Python
+    frees them, but glibc keeps the pages, so the host's RSS stayed at its peak. When
+    the connection count has fallen well below its recent peak, ``malloc_trim`` returns
+    what is free (a few milliseconds, at most every ``TRIM_EVERY`` seconds).
+    """
+    try:
+        import ctypes
+
+        trim = ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # not glibc
+        return
+    peak = 0
+    while True:
+        await trio.sleep(TRIM_EVERY)
+        now = sum(peer.connections.values())
+        if peak - now >= 64:
+            trim(0)
+            peak = now
+        peak = max(peak, now)
+
+
+def _raise_file_limit(wanted: int) -> None:
+    """Let the process open ``wanted`` files if the hard limit allows (a common soft
+    limit, 1024, is below ``max_connections``); where it does not, say so once."""
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return
+    new = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+    except (ValueError, OSError):
+        new = soft
+    if new < wanted:
+        LOGGER.warning("this process may open %d files; --max-connections needs about %d",
+                       new, wanted)
+
+
+async def serve_until_signalled(*, task_status: trio.TaskStatus[RunningPeer] =
+                                trio.TASK_STATUS_IGNORED, **kwargs: Any) -> None:
+    """:func:`serve_peer` (same arguments) until SIGINT or SIGTERM, then stop gently:
+    clients hear ``shutting_down``, the LAN a goodbye, the journal is closed; returns
+    normally (``lantable host`` exits 0). Must run in the main thread."""
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with trio.open_nursery() as nursery:
+            running = await nursery.start(lambda task_status: serve_peer(
+                task_status=task_status, **kwargs))
+            task_status.started(running)
+            async for signum in signals:
+                LOGGER.info("%s received: stopping", signal.Signals(signum).name)
+                await running.stop()
+                break

@@ -29,12 +29,14 @@ from lantable.protocol import (
     SharedUpdate,
 )
 
+from .fairplay import FairConfig, FairTable
 from .words import seat_names, update_words
 
 if TYPE_CHECKING:
     import pluggy
 
     from lantable.plugins import Game
+    from lantable.protocol import Message
 
     from .journal import Journal, TableRecord
     from .link import ClientLink
@@ -45,6 +47,7 @@ WAITING: Final = "waiting"
 PLAYING: Final = "playing"
 FINISHED: Final = "finished"
 FAULTED: Final = "faulted"
+ABANDONED: Final = "abandoned"  # journal only: a waiting table closed with no seat taken
 
 
 class GameFailed(Exception):
@@ -145,6 +148,8 @@ class ActRequest:
     id: int
     seat: int | None
     action: dict[str, Any]
+    base: int | None = None  # at a fair table: the signed action (host/fairplay.py)
+    sig: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +165,32 @@ class DetachRequest:
     client: ClientLink
 
 
-TableRequest = JoinRequest | ResumeRequest | LeaveRequest | ActRequest | SyncRequest | DetachRequest
+@dataclass(frozen=True, slots=True)
+class CommitRequest:
+    """A seat's commitment at a fair table (host/fairplay.py)."""
+
+    client: ClientLink
+    id: int
+    seat: int
+    tip: str
+    length: int
+    sig: str
+
+
+@dataclass(frozen=True, slots=True)
+class RevealRequest:
+    """A seat's link for a random event at a fair table (host/fairplay.py)."""
+
+    client: ClientLink
+    id: int
+    seat: int
+    event: int
+    link: str
+    sig: str
+
+
+TableRequest = (JoinRequest | ResumeRequest | LeaveRequest | ActRequest | SyncRequest
+                | DetachRequest | CommitRequest | RevealRequest)
 
 
 @dataclass(slots=True)
@@ -188,8 +218,11 @@ class Table:
     rng: random.Random | None = None
     seq: int = 0
     on_change: Any = None  # called with no arguments when the summary changes
+    fair: FairTable | None = None  # fair play: the seats' commit-reveal feeds the rng
+    final_scores: dict[str, Any] | None = None  # set when the table ends other than by the game
     creator: str = ""  # the address that opened the table (per-client table limit)
     max_spectators: int = 64  # the peer sets its limit (Limits.max_spectators)
+    empty_since: float | None = None  # trio time since when no seat is taken (waiting only)
     g: GuardedGame = field(init=False)
 
     def __post_init__(self) -> None:
@@ -199,20 +232,28 @@ class Table:
 
     @classmethod
     def create(cls, *, table_id: str, game: Game, seats: int, options: dict[str, Any] | None,
-               seed: int, journal: Journal, pm: pluggy.PluginManager | None = None) -> Table:
+               seed: int, journal: Journal, pm: pluggy.PluginManager | None = None,
+               fair: dict[str, Any] | None = None) -> Table:
         """A new table; its game is set up now so bad options fail at creation.
 
+        With ``fair`` (its options, docs/fair-play.md) the table plays fair: the seats'
+        commit-reveal events replace the seeded rng once every seat has committed.
+
         Raises:
-            BadOptions: the game refused the seat count or the options.
+            BadOptions: the game refused the seat count or the options, or bad ``fair``.
             GameFailed: the game's set-up failed.
         """
         lo, hi = game.info["min_seats"], game.info["max_seats"]
         if type(seats) is not int or not lo <= seats <= hi:  # before any work (issue 9.1)
             raise BadOptions(f"{game.id}: seats={seats!r}, expected {lo}..{hi}")
         table = cls(table_id, game, seats, game.options(options), seed, journal, pm)
+        if fair is not None:
+            table.fair = FairTable(table, FairConfig.from_map(fair))
         table._setup()
         table.seats = [Seat() for _ in range(seats)]
         journal.create_table(table_id, game.id, game.info["version"], seats, table.options, seed)
+        if table.fair is not None:
+            journal.fair_append(table_id, {"kind": "config", **table.fair.config.to_map()})
         LOGGER.info("table %s created: %s, %d seats, seed %d", table_id, game.id, seats, seed)
         return table
 
@@ -222,8 +263,15 @@ class Table:
         """Rebuild a table from the journal by replaying every recorded action."""
         table = cls(record.id, game, record.seats, record.options, record.seed, journal, pm)
         table.seats = [Seat(record.names.get(s), record.tokens.get(s)) for s in range(record.seats)]
+        fair = journal.fair_records(record.id)
+        if fair:
+            table.fair = FairTable.restore(table, fair)
         table._replay()
         table.status = PLAYING if all(s.token for s in table.seats) else WAITING
+        if table.fair is not None and not table.fair.started:
+            table.status = WAITING  # the set-up event is not settled yet
+        if table.fair is not None and table.fair.pending is not None:
+            table.fair.arm_timer()
         if table.status == PLAYING and table.g.is_over(table.state):
             table.status = FINISHED
             journal.set_status(table.id, FINISHED)
@@ -231,14 +279,16 @@ class Table:
         return table
 
     def _setup(self) -> None:
-        self.rng = random.Random(self.seed)
+        self.rng = random.Random(self.seed) if self.fair is None else self.fair.setup_rng()
         self.state = self.g.setup(self.seats_n, self.options, self.rng)
         self.seq = 0
 
     def _replay(self) -> None:
         self._setup()
         for rec in self.journal.actions(self.id):
-            self.g.apply(self.state, rec.seat, rec.action, self.rng)
+            rng = (self.rng if self.fair is None
+                   else self.fair.replay_rng(rec.seq, rec.seat, rec.action))
+            self.g.apply(self.state, rec.seat, rec.action, rng)
             self.seq = rec.seq
 
     # -- summaries --------------------------------------------------------------
@@ -254,7 +304,20 @@ class Table:
             "status": self.status,
             "seq": self.seq,
             "options": self.options,
+            "fair": None if self.fair is None else self.fair.summary(),
         }
+
+    def close_abandoned(self) -> None:
+        """Close a waiting table nobody sat at: out of the journal's unfinished tables,
+        and its spectators told ``table_closed``."""
+        self.status = ABANDONED
+        self.journal.set_status(self.id, ABANDONED)
+        for client in list(self.spectators):
+            client.watching.discard(self.id)
+            client.send(Error(code=ErrorCode.TABLE_CLOSED, table=self.id,
+                              message="nobody sat at this table; it was closed"))
+        self.spectators.clear()
+        LOGGER.info("table %s closed: nobody sat at it", self.id)
 
     def free_seats(self) -> int:
         return 0 if self.status != WAITING else sum(1 for s in self.seats if not s.token)
@@ -277,6 +340,8 @@ class Table:
                 self._sync(req)
             elif isinstance(req, DetachRequest):
                 self._detach(req.client)
+            elif isinstance(req, RevealRequest | CommitRequest):
+                self._fair_request(req)
         except GameFailed:
             LOGGER.exception("table %s: game %s failed; restoring from the journal",
                              self.id, self.game.id)
@@ -294,6 +359,33 @@ class Table:
                 client.send(Error(code=ErrorCode.INTERNAL, id=req.id, table=self.id,
                                   message="the host failed on that request (a bug, logged "
                                           "there); the table is unchanged"))
+
+    def _fair_request(self, req: CommitRequest | RevealRequest) -> None:
+        if self.fair is None:
+            req.client.send(Error(code=ErrorCode.BAD_REVEAL, id=req.id, table=self.id,
+                                  message="this table does not play fair: nothing to "
+                                          "commit or reveal"))
+        elif isinstance(req, CommitRequest):
+            self.fair.commit(req.client, req.id, req.seat, req.tip, req.length, req.sig)
+        else:
+            self.fair.reveal(req.client, req.id, req.seat, req.event, req.link, req.sig)
+
+    def handle_late(self) -> None:
+        """A fair table has waited a while for reveals (host/fairplay.py); never raises."""
+        try:
+            if self.fair is not None and self.fair.pending is not None:
+                self.fair.tell_late()
+        except Exception:
+            LOGGER.exception("table %s: telling who is late failed; ignored", self.id)
+
+    def handle_timeout(self, now: float) -> None:
+        """A fair table's reveal timeout fired (host/fairplay.py); never raises."""
+        try:
+            if self.fair is not None:
+                self.fair.check_timeout(now)
+        except Exception:
+            LOGGER.exception("table %s: handling a reveal timeout failed; restoring", self.id)
+            self._restore_after_fault()
 
     def _restore_after_fault(self) -> None:
         """Replay the journal and show everyone the restored table. If the game fails
@@ -330,6 +422,8 @@ class Table:
             client.send(Joined(id=req.id, table=self.id, seat=None, token=None))
             self._send_update(client, None, events=None)
             return
+        if self.fair is not None and not self.fair.may_join(client, req.id):
+            return
         if self.status != WAITING:
             client.send(Error(code=ErrorCode.TABLE_FULL, id=req.id, table=self.id,
                               message=f"table is {self.status}; "
@@ -359,16 +453,25 @@ class Table:
         client.seats.setdefault(self.id, set()).add(seat)
         client.send(Joined(id=req.id, table=self.id, seat=seat, token=token))
         LOGGER.info("table %s: %s took seat %d", self.id, client.name, seat)
-        if all(s.token for s in self.seats):
-            self.status = PLAYING
-            self.journal.set_status(self.id, PLAYING)
-            LOGGER.info("table %s started", self.id)
-            if self.pm is not None:
-                self._observe("table_started", table_id=self.id, game_id=self.game.id,
-                              seats=self.seats_n, options=self.options)
-            self._broadcast(events=None, full=True)
+        if all(s.token for s in self.seats) and self.fair is None:
+            self.start()
         else:
             self._broadcast(events=None, full=True, status_only=True)
+        if self.fair is not None:
+            self.fair.seated(seat, client)  # asks for its commitment; the last one starts
+        self._changed()
+
+    def start(self) -> None:
+        """Every seat is taken (and, at a fair table, the set-up event settled): play."""
+        if self.fair is not None:
+            self._setup()  # with the set-up event's rng
+        self.status = PLAYING
+        self.journal.set_status(self.id, PLAYING)
+        LOGGER.info("table %s started", self.id)
+        if self.pm is not None:
+            self._observe("table_started", table_id=self.id, game_id=self.game.id,
+                          seats=self.seats_n, options=self.options)
+        self._broadcast(events=None, full=True)
         self._changed()
 
     def _resume(self, req: ResumeRequest) -> None:
@@ -391,6 +494,8 @@ class Table:
             client.send(Joined(id=req.id, table=self.id, seat=seat, token=slot.token))
         LOGGER.info("table %s: %s resumed seat %d", self.id, client.name, seat)
         self._send_update(client, seat, events=None)
+        if self.fair is not None:
+            self.fair.seated(seat, client)
 
     def _leave(self, req: LeaveRequest) -> None:
         client = req.client
@@ -401,6 +506,8 @@ class Table:
             if self.status == WAITING:
                 self.seats[seat] = Seat()
                 self.journal.free_seat(self.id, seat)
+                if self.fair is not None:
+                    self.fair.freed(seat)
             elif self.seats[seat].client is client:
                 self.seats[seat].client = None
         client.send(Left(id=req.id, table=self.id))
@@ -449,12 +556,21 @@ class Table:
                               message=f"seat {seat} is not to act now"))
             return
         action = canonical_action(req.action, self.g.legal_actions(self.state, seat))
+        if self.fair is not None:  # signed; may hold a random event
+            self.fair.act(client, req.id, seat, action, req.base, req.sig)
+            return
         try:
             events = self.g.apply(self.state, seat, action, self.rng)
         except IllegalAction as exc:
             client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req.id, table=self.id,
                               message=str(exc)))
             return
+        self.accept(seat, action, events, reply=(client, req.id))
+
+    def accept(self, seat: int, action: dict[str, Any], events: list[dict[str, Any]],
+               reply: tuple[ClientLink, int] | None) -> None:
+        """Record an applied action and tell everyone; ``reply`` is the requester to
+        answer ``accepted`` (None when it was answered already, at a fair table)."""
         self.seq += 1
         # Journal first: an update is never seen for an action a restart would lose.
         try:
@@ -463,22 +579,48 @@ class Table:
             self.seq -= 1
             raise GameFailed(f"game {self.game.id}: its events cannot be recorded: {exc}"
                              ) from exc
-        client.send(Accepted(id=req.id, table=self.id, seq=self.seq))
+        if reply is not None:
+            reply[0].send(Accepted(id=reply[1], table=self.id, seq=self.seq))
         if self.pm is not None:
             self._observe("table_action", table_id=self.id, seq=self.seq, seat=seat,
                           action=action, events=events)
         to_act = self.g.to_act(self.state)
         finished = not to_act
         if finished:
-            self.status = FINISHED
-            self.journal.set_status(self.id, FINISHED)
-            scores = self.g.scores(self.state)
-            LOGGER.info("table %s finished after %d actions: %s", self.id, self.seq, scores)
-            if self.pm is not None:
-                self._observe("table_finished", table_id=self.id, scores=scores)
+            self._finish(self.g.scores(self.state))
         self._broadcast(events=events, to_act=to_act)
         if finished:
             self._changed()
+
+    def _finish(self, scores: dict[str, Any]) -> None:
+        self.status = FINISHED
+        self.journal.set_status(self.id, FINISHED)
+        if self.fair is not None:
+            self.journal.fair_append(self.id, {"kind": "final", "seq": self.seq,
+                                               "transcript": self.fair.transcript,
+                                               "scores": scores})
+            self.fair.finished()
+        LOGGER.info("table %s finished after %d actions: %s", self.id, self.seq, scores)
+        if self.pm is not None:
+            self._observe("table_finished", table_id=self.id, scores=scores)
+
+    def forfeit(self, seats: list[int]) -> None:
+        """End the table now: ``seats`` forfeit (ranked last), the others keep the
+        order the game gives them (a fair table's ``on_withhold: forfeit``)."""
+        scores = dict(self.g.scores(self.state))
+        n = self.seats_n
+        scores["rank"] = [n if s in seats else r for s, r in enumerate(scores.get("rank", [1] * n))]
+        scores["forfeit"] = sorted(seats)
+        self.final_scores = scores
+        self._finish(scores)
+        self._broadcast(events=None, to_act=[])
+        self._changed()
+
+    def send_all(self, msg: Message) -> None:
+        """One message to every connection at the table (seated or watching), once."""
+        links = {slot.client for slot in self.seats if slot.client is not None}
+        for link in links | self.spectators:
+            link.send(msg)
 
     # -- updates ------------------------------------------------------------------
 
@@ -569,7 +711,8 @@ class Table:
             seats=[{"name": s.name, "taken": bool(s.token), "connected": s.client is not None}
                    for s in self.seats],
             to_act=to_act if started else [],
-            scores=self.g.scores(self.state) if started and self.status == FINISHED else None,
+            scores=(self.final_scores or self.g.scores(self.state))
+            if started and self.status == FINISHED else None,
             full=full,
         ), started
 

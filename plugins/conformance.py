@@ -12,9 +12,10 @@ seat count, seed, decision and the offending key or event. The checks:
 - **refusal**: an unknown action raises ``IllegalAction`` and changes neither the state
   nor the rng.
 - **leaks**: no event reaches a seat that should not see it. An event a seat receives
-  (public, or addressed to it) must not carry a value that only another seat's view
-  shows: a list or map, or a string, found under a key of that seat's own view and
-  nowhere in the receiving seat's view after the event.
+  (public, or addressed to it) must not carry a value (a list, a map or a string) that
+  only another seat's view shows, before the event and still after it, and that the
+  receiving seat's view does not show. A value that stops being secret with the event
+  (a card played from a hand, battle cards turned face up) is a reveal, not a leak.
 - **words**: labels, event sentences and the text board work from every seat's view.
 - **scores**: a number and a place per seat, someone placed first.
 """
@@ -91,21 +92,30 @@ def _hidden(value: Any, public: Any, path: str, out: dict[bytes, str]) -> None:
 _MISSING = object()
 
 
-def _secrets(game: Game, state: Any, seats: int) -> list[dict[bytes, str]]:
-    """Per seat: the telling values of its view that the public view lacks, by path."""
-    public = game.view(state, None)
+def _secrets(views: dict[int | None, Any], seats: int) -> list[dict[bytes, str]]:
+    """Per seat: the telling values of its view that the public view (``views[None]``)
+    lacks, at that path and anywhere else in it, by path."""
+    public = views[None]
+    everyone = {_key(v) for _, v in _values(public) if _telling(v)}
     out: list[dict[bytes, str]] = []
     for seat in range(seats):
         mine: dict[bytes, str] = {}
-        for key, value in game.view(state, seat).items():
+        for key, value in views[seat].items():
             _hidden(value, public.get(key, _MISSING), str(key), mine)
-        out.append(mine)
+        out.append({k: path for k, path in mine.items() if k not in everyone})
     return out
+
+
+def _all_views(game: Game, state: Any, seats: int) -> dict[int | None, Any]:
+    return {who: game.view(state, who) for who in [*range(seats), None]}
 
 
 def _leaks(before: list[dict[bytes, str]], after: dict[int | None, Any], seats: int,
            events: list[Any]) -> str | None:
-    """The first event value a seat sees that only another seat's view held."""
+    """The first event value a seat sees that only another seat's view held, before
+    the event and still after it. (A value that stops being that seat's secret, such
+    as a card played from its hand, was revealed, not leaked.)"""
+    still = _secrets(after, seats)
     known: dict[int | None, set[bytes]] = {}
     for event in events:
         audience = event.get("to") if isinstance(event, dict) and "to" in event else \
@@ -118,7 +128,7 @@ def _leaks(before: list[dict[bytes, str]], after: dict[int | None, Any], seats: 
                     continue
                 for other in range(seats):
                     own = before[other].get(_key(value))
-                    if other != seat and own is not None:
+                    if other != seat and own is not None and _key(value) in still[other]:
                         who = "spectators" if seat is None else f"seat {seat}"
                         return (f"event {event.get('type')!r} key {path!r} shows {who} "
                                 f"seat {other}'s hidden {own!r}")
@@ -174,11 +184,11 @@ def _check_one(game: Game, seats: int, seed: int, every: int) -> None:
         view = game.view(state, seat)
         for legal in game.legal_actions(state, seat):
             game.describe(view, seat, legal, names)
-        before = _secrets(game, state, seats)
+        before = _secrets(_all_views(game, state, seats), seats)
         probe, probe_rng = game.clone(state), random.Random()
         probe_rng.setstate(rng.getstate())
         events = game.apply(probe, seat, action, probe_rng)
-        after = {who: game.view(probe, who) for who in [*range(seats), None]}
+        after = _all_views(game, probe, seats)
         for event in events:
             to = event.get("to") if isinstance(event, dict) else None
             if not isinstance(event, dict) or not isinstance(event.get("type"), str) \

@@ -40,6 +40,8 @@ class ErrorCode(StrEnum):
     TOO_MANY_SPECTATORS = "too_many_spectators"  # the table has all the spectators it takes
     IDLE_TIMEOUT = "idle_timeout"  # silent too long while holding no seat and watching nothing
     FRAME_TIMEOUT = "frame_timeout"  # a frame started but did not finish in time
+    NO_KEY = "no_key"  # a fair table needs a public key in hello
+    BAD_REVEAL = "bad_reveal"  # a commitment or reveal that does not check, or is not asked
 
 
 FATAL_CODES = frozenset({

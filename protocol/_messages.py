@@ -174,6 +174,7 @@ class Hello(Message):
     min_proto: int | None = None  # the lowest it speaks (default: proto)
     token: str | None = None  # resume the seat this token was issued for
     id: int | None = None
+    key: str | None = None  # the seat's Ed25519 public key, hex (fair play)
     words: bool | None = None  # updates carry the game's own labels and sentences
     lobby: bool | None = None  # push a `lobby` message whenever the table list changes
 
@@ -196,6 +197,7 @@ class Create(Message):
     seats: int
     options: dict[str, Any] | None = None
     seed: int | None = None  # fixed seed for reproducible games; random if absent
+    fair: dict[str, Any] | None = None  # fair play: {"timeout": s, "on_withhold": ...}
 
 
 @_message("join", "client")
@@ -224,6 +226,8 @@ class Act(Message):
     table: str
     action: dict[str, Any]
     seat: int | None = None  # which of this connection's seats acts (default: its only one)
+    base: int | None = None  # at a fair table: the last update seq the seat had seen
+    sig: str | None = None  # at a fair table: the seat's signature of [table, seat, base, action]
 
 
 @_message("sync", "client")

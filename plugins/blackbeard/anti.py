@@ -155,6 +155,14 @@ def options(S: State, seat: int, w: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def has_options(S: State, seat: int, w: dict[str, Any]) -> bool:
+    """``bool(options(S, seat, w))``, cheaply in the common case (a seat with its AP
+    action and cards always has at least ``pass``)."""
+    if S["pir"][w["pid"]]["st"] == "map" and not S["T"]["ap_used"][seat] and S["hands"][seat]:
+        return True
+    return bool(options(S, seat, w))
+
+
 def _kc(S: State, kc: Any) -> dict[str, Any] | None:
     return next((k for k in S["kc"] if k["kc"] == kc), None)
 

@@ -39,6 +39,12 @@ def pname(pid: int) -> str:
     return PIRATES[pid]["name"]
 
 
+def short(pid: int) -> str:
+    """A pirate's surname, for narrow tables ("Teach", "La Buse")."""
+    name = PIRATES[pid]["name"]
+    return "La Buse" if name.endswith("La Buse") else name.split()[-1]
+
+
 def card(c: int) -> str:
     return CARD_TYPES[CARDS[c]]["name"]
 
@@ -421,7 +427,7 @@ def render(v: View, seat: int | None, names: list[str]) -> Any:
         if not (here or mer or ws or kcs) and area not in AREAS:
             continue
         pirates = ", ".join(
-            f"{pname(p['id'])} [{_who(names, p['owner'])}]"
+            f"{short(p['id'])} ({_who(names, p['owner'])})"
             + (f" in {PORTS[p['port']]['name']}" if p["port"] is not None else "")
             for p in here)
         merch = ", ".join("?" if not m["up"] else f"cargo {MERCHANTS[m['id']]['cargo']}"
@@ -430,26 +436,30 @@ def render(v: View, seat: int | None, names: list[str]) -> Any:
                     ", ".join(f"{WARSHIPS[s['id']]['speed']}/{WARSHIPS[s['id']]['combat']}"
                               for s in ws),
                     ", ".join(f"{KCS[k['kc']]['speed']}/{KCS[k['kc']]['combat']} "
-                              f"[{_who(names, k['owner'])}]" for k in kcs))
-    crews = Table(title="Pirate Displays")
-    for col in ("pirate", "player", "ship", "spd/cmb", "loyalty", "notoriety", "booty",
-                "net worth", "cunning", "notes"):
-        crews.add_column(col)
+                              f"({_who(names, k['owner'])})" for k in kcs))
+    crews = Table(title="Pirate Displays", padding=(0, 1))
+    for col in ("pirate", "player", "ship", "loy", "noto", "booty", "worth", "notes"):
+        crews.add_column(col, no_wrap=col in ("pirate", "ship"))
     for p in v["pir"]:
-        if p["owner"] is None or p["st"] == "deck":
+        shown = p["st"] in ("map", "adrift", "retired", "dead") or (
+            p["st"] == "reserve" and p["owner"] == seat)
+        if p["owner"] is None or not shown:
             continue
         notes = [n for n, on in (("D&R", p["dr"] is not None), ("scurvy", p["scurvy"]),
                                  ("heavy guns", bool(p["hg"])),
                                  (f"{len(p['host'])} hostage(s)", bool(p["host"])),
-                                 ("safe haven", p["haven"] is not None)) if on]
+                                 ("safe haven", p["haven"] is not None),
+                                 (f"cunning {p['cun']}", p["cun"] > 0)) if on]
         if p["st"] != "map":
             notes.insert(0, p["st"])
-        crews.add_row(pname(p["id"]), _who(names, p["owner"]),
-                      SHIPS[p["ship"]]["name"] if p["st"] == "map" else "",
-                      f"{p['spd']}/{p['cmb']}" if p["st"] == "map" else "",
-                      str(p["loy"]), str(p["noto"]), f"{sum(p['hold']):,}", f"{p['nw']:,}",
-                      str(p["cun"]), ", ".join(notes))
-    lines = [f"Deck {v['deck_n']} cards; General Pardons played {v['pardons']}"
+        ship = (f"{SHIPS[p['ship']]['name']} {p['spd']}/{p['cmb']}" if p["st"] == "map"
+                else "")
+        crews.add_row(short(p["id"]), _who(names, p["owner"]), ship, str(p["loy"]),
+                      str(p["noto"]), f"{sum(p['hold']):,}", f"{p['nw']:,}", ", ".join(notes))
+    held = [sum(p["owner"] == s and p["st"] == "reserve" for p in v["pir"]) for s in range(v["n"])]
+    reserves = [f"{_who(names, s)} {held[s]}" for s in range(v["n"]) if s != seat]
+    lines = ["Ship: speed/combat. Pirate cards in reserve: " + ", ".join(reserves),
+             f"Deck {v['deck_n']} cards; General Pardons played {v['pardons']}"
              + (f" (pass {v['pass_no']})" if v["opt"]["game_length"] == "long" else "")
              + "; AP VP " + ", ".join(f"{_who(names, s)} {x}" for s, x in enumerate(v["vp"]))]
     if v["T"]:

@@ -1,7 +1,8 @@
 """Kaiser's Pirates (I Pirati del Kaiser), 1-4 seats: WWI commerce raiding card game.
 
-The hooks live in :mod:`.game`; rules digest: ``shared/rules/kaisers-pirates.md``;
-designed values and decisions: ``docs/rules/kaisers-pirates.md``.
+The hooks live in :mod:`.game`; the rules, designed values and decisions are in
+``docs/rules/kaisers-pirates.md`` (section numbers are the rulebook's, R x.y, or
+those of the project's rules digest).
 """
 
 from .game import (

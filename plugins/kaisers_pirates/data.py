@@ -1,6 +1,6 @@
 """Card data for Kaiser's Pirates: every ship, Action card and Solitaire card.
 
-HEADER -- where each value comes from (digest: ../shared/rules/kaisers-pirates.md)
+HEADER -- where each value comes from (the rules: docs/rules/kaisers-pirates.md)
 
 RULEBOOK FACTS (digest sections 2, 6, 9, 10 "known data points"):
   * deck sizes (20 German ships = 6 Warships + 14 Raiders, 60 Merchants, 100 Action

@@ -1,11 +1,13 @@
 """How good a position is for one seat: the heuristic the greedy and search bots use.
 
 A position is worth its Round Points and VP (what scoring counts), a little for
-every card in hand and for every live Prize, and, while a turn is under way, what
-the phasing player's attacks can still be expected to bring: each committed,
-unplayed card and each interception, mine or torpedo attack still on the stack
-counts at its expected VP. Without that last term committing a card only loses
-a card from the hand, and a one-ply bot never attacks.
+every card in hand and for every live Prize, and, while the phasing player commits
+and resolves, what his attacks can still be expected to bring: the committed,
+unplayed attack cards played at the best single opponent with each target taken
+once, and each interception, mine or torpedo attack still on the stack, at their
+expected VP. Without that last term committing a card only loses a card from the
+hand, and a one-ply bot never attacks. Other committed cards count a little less
+than a hand card: they are lost if they find no use.
 
 Expected values come from the exact distribution of the highest die (digest 2.4)
 and the combat table (5.2): sunk at double, damaged above, else nothing. A miss
@@ -21,7 +23,7 @@ from typing import Any
 
 from . import cards
 from .data import ACTIONS, SHIPS
-from .rules import dmg_mod, kind, vp_total
+from .rules import attack_targets, dmg_mod, kind, vp_total
 
 State = dict[str, Any]
 
@@ -30,6 +32,7 @@ HAND_CARD = 0.3  # a card in hand: options for later turns and reactions
 LIVE_PRIZE = 0.5  # of a prize's double value: it still has to survive the round
 REACTION_RISK = 0.75  # share of an attack's value left after the defender's reactions
 ASSIST = 1.0  # an Assist card committed next to an attack it can help
+COMMITTED_CARD = 0.25  # a committed card that attacks nothing
 
 
 @cache
@@ -98,35 +101,55 @@ def _gi_mod(S: State, x: int, night: bool) -> int:
     return dmg_mod(S, x) - (2 if S["sh"][x]["ls"] else 0) - (1 if night else 0)
 
 
-def _entry_ev(S: State, seat: int, e: dict[str, Any]) -> float:
-    """The best expected VP of one committed, unplayed card (0 if it cannot be played)."""
+def _options(S: State, seat: int, e: dict[str, Any], o: int) -> list[tuple[float, Any]]:
+    """(expected VP, target key) of each way one committed attack card can hit seat ``o``.
+
+    The key is what two attacks cannot share this turn (a merchant intercepted, a ship
+    intercepted by British forces, a merchant torpedoed); None for mines.
+    """
     c, use = e["c"], e["use"]
     cd = ACTIONS[c]
-    plays = cards.plays(S, seat, e)
-    if not plays:
-        return 0.0
-    if use == "icpt":
-        x = e["ship"]
-        mod = _gi_mod(S, x, cd["night"])
-        return REACTION_RISK * max(_merchant_ev(S, SHIPS[x]["att"], mod, a["target"])
-                                   for a in plays)
-    if use == "brit":
-        mod = -1 if cd["night"] else 0
-        return REACTION_RISK * max(_german_ev(S, cd["icpt"], mod, a["target"]) for a in plays)
-    if use == "mines":
-        return REACTION_RISK * max(sum(_merchant_ev(S, cd["mine"], 0, m)
-                                       for m in S["p"][a["target_seat"]]["mer"]) for a in plays)
-    t = cd["type"]
-    if t in ("submarine_u", "submarine_uc"):
-        best = 0.0
-        for a in plays:
-            if a.get("mode") == "mines":
-                best = max(best, sum(_merchant_ev(S, cd["mine"], 0, m)
-                                     for m in S["p"][a["target_seat"]]["mer"]))
-            elif kind(S, a["target"]) == "merchant":
-                best = max(best, _merchant_ev(S, cd["torp"], 0, a["target"]))
-        return REACTION_RISK * best
-    return HAND_CARD  # any other playable action: worth about what it was in hand
+    out: list[tuple[float, Any]] = []
+    for a in cards.plays(S, seat, e):
+        tg, ts = a.get("target"), a.get("target_seat")
+        if (ts if tg is None else S["sh"][tg]["o"]) != o:
+            continue
+        if use == "icpt":
+            x = e["ship"]
+            mod = _gi_mod(S, x, cd["night"])
+            out.append((_merchant_ev(S, SHIPS[x]["att"], mod, tg), ("m", tg)))
+        elif use == "brit":
+            out.append((_german_ev(S, cd["icpt"], -1 if cd["night"] else 0, tg), ("g", tg)))
+        elif use == "mines" or a.get("mode") == "mines":
+            out.append((sum(_merchant_ev(S, cd["mine"], 0, m) for m in S["p"][o]["mer"]), None))
+        elif kind(S, tg) == "merchant":
+            out.append((_merchant_ev(S, cd["torp"], 0, tg), ("t", tg)))
+    return out
+
+
+def _is_attack(e: dict[str, Any]) -> bool:
+    return e["use"] != "act" or ACTIONS[e["c"]]["type"] in ("submarine_u", "submarine_uc")
+
+
+def _attacks_ev(S: State, seat: int, entries: list[dict[str, Any]]) -> float:
+    """Expected VP of the committed attacks, played at the best single opponent (4.6.1:
+    one opponent per turn), each target used once: a card with no target of its own
+    left is worth nothing, so a bot does not commit four cards against one ship."""
+    best = 0.0
+    for o in attack_targets(S, seat):
+        pairs = sorted(((ev, i, key) for i, e in enumerate(entries)
+                        for ev, key in _options(S, seat, e, o)), key=lambda x: -x[0])
+        done: set[int] = set()
+        used: set[Any] = set()
+        total = 0.0
+        for ev, i, key in pairs:
+            if i in done or (key is not None and key in used) or ev <= 0:
+                continue
+            done.add(i)
+            used.add(key)
+            total += ev
+        best = max(best, total)
+    return REACTION_RISK * best
 
 
 def _assist_ev(S: State, e: dict[str, Any]) -> float:
@@ -181,16 +204,20 @@ def _stack_ev(S: State, ctx: dict[str, Any]) -> float:
 def pending(S: State, seat: int) -> float:
     """Expected VP of ``seat``'s committed cards and attacks under way (0 off its turn)."""
     T = S["T"]
-    if T is None or T["p"] != seat or S["phase"] != "play":
-        return 0.0
+    if T is None or T["p"] != seat or S["phase"] != "play" or T["ph"] not in ("commit", "resolve"):
+        return 0.0  # once the turn ends, what was not played is lost
     total = 0.0
+    attacks = []
     for e in T["com"]:
         if e["done"]:
             continue
-        if e["use"] == "act" and ACTIONS[e["c"]]["kind"] == "A":
+        if _is_attack(e):
+            attacks.append(e)
+        elif ACTIONS[e["c"]]["kind"] == "A":
             total += _assist_ev(S, e)
-        else:
-            total += _entry_ev(S, seat, e)
+        elif cards.plays(S, seat, e):  # any other action: about what it was worth in hand,
+            total += COMMITTED_CARD  # a little less, as it is lost if it finds no use
+    total += _attacks_ev(S, seat, attacks)
     for ctx in S["stack"]:
         if ctx["k"] in ("gi", "bi", "mi", "to"):  # after a reaction there is no more risk
             total += _stack_ev(S, ctx) * (REACTION_RISK if ctx.get("rx") is None else 1.0)

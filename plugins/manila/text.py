@@ -116,6 +116,8 @@ def _boat_seat_label(view: View, action: dict[str, Any]) -> str:
     n = len(crew) + 1
     split = f"{B.PROFIT[good] // n} ({B.PROFIT[good]} split {n} ways so far)" if crew \
         else f"{B.PROFIT[good]}"
+    if b is not None and view["where"][b] == DOCK:
+        return f"{what} the {good} boat — {price}, pays {split}: it is in Manila"
     odds = f", {_pct(arrival_chance(view, b))} to dock" if b is not None else ""
     return f"{what} the {good} boat — {price}, pays {split} if it docks{odds}"
 
@@ -222,8 +224,11 @@ def game_describe_event(view: View, seat: int | None, event: dict[str, Any],
                         names: list[str]) -> str | None:
     t = event.get("type")
     who = _name(names, event.get("seat"))
+    mine = seat is not None and event.get("seat") == seat  # a private event to its seat
+    owner = "Your" if mine else f"{who}'s"
     if t == "dealt":
-        return f"{who} was dealt {_and(list(event['goods']))} shares (secret)"
+        return (f"You were dealt {_and(list(event['goods']))} shares" if mine
+                else f"{who} was dealt {_and(list(event['goods']))} shares")
     if t == "supply":
         return "Shares in the supply: " + ", ".join(f"{g} {n}" for g, n in event["supply"].items())
     if t == "bid":
@@ -252,11 +257,11 @@ def game_describe_event(view: View, seat: int | None, event: dict[str, Any],
     if t == "mortgaged":
         return f"{who} mortgages a share" + (" (forced)" if event.get("why") == "forced" else "")
     if t == "mortgaged_good":
-        return f"{who}'s mortgaged share is {event['good']}"
+        return f"{owner} mortgaged share is {event['good']}"
     if t == "redeemed":
         return f"{who} redeems a share"
     if t == "redeemed_good":
-        return f"{who}'s redeemed share is {event['good']}"
+        return f"{owner} redeemed share is {event['good']}"
     if t == "roll":
         dice = ", ".join(f"{g} {d}" for g, d in event["dice"].items())
         return f"Roll {event['roll']}: {dice}"

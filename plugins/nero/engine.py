@@ -339,10 +339,9 @@ def use_cards(S: State, cards: list[int], face_down: bool = False, seat: int | N
     """Take cards from their holder's hand to the discard box; the active player's count
     toward his 4 (5.2). Face-down discards stay secret; the rest are seen."""
     for c in cards:
-        for h in S["hands"]:
+        for holder, h in enumerate(S["hands"]):
             if c in h:
                 h.remove(c)
-                holder = S["hands"].index(h)
                 if count and holder == S["act"]:
                     S["used"] += 1
                 break

@@ -238,8 +238,9 @@ def movement_settled(S: State, ev: Events) -> bool:
         if not g["legs"] and not g["ldr"]:
             mv["g"] = None
             return True
-        useful = [a for a in movement_actions(S) if a["type"] not in ("halt", "drop")]
-        if not useful:
+        cheap = not g["block"] and mv["pool"] >= 1 + _fatigue(S, g) + 2  # a step is affordable
+        if not cheap and not [a for a in movement_actions(S)
+                              if a["type"] not in ("halt", "drop")]:
             _halt(S, ev)
             return True
         return False

@@ -149,16 +149,38 @@ def describe_action(v: State, seat: int, a: dict[str, Any], names: list[str]) ->
     if t in ("grant", "refuse"):
         return f"{t} passage"
     if t == "pass":
-        return "let it happen"
+        return f"let it happen: {_moment(v, names)}"
     if t == "answer":
         use = {"strip": " to cancel a protecting Guard", "corrupt": " against a protecting "
                "Guard (2 needed)", "block": " to stop the assassination"}.get(a.get("use"), "")
-        return f"answer with {card_name(a['card'])}{use}"
+        return f"answer with {card_name(a['card'])}{use} against {_moment(v, names)}"
     if t == "go":
         return f"withdraw to {P[a['to']]}"
     if t == "bring":
         return f"bring a Legion from {P[a['from']]}"
     return str(t)
+
+
+def _moment(v: State, names: list[str]) -> str:
+    """What an answer window is about, from the public stack in the view."""
+    pend = v.get("pend") or []
+    top = pend[-1] if pend else {}
+    act = _who(names, v.get("act"))
+    if top.get("k") == "assas":
+        return f"{act}'s assassination attempt"
+    kind = top.get("kind")
+    if kind in ("move", "attack"):
+        return f"{act}'s army " + ("attacking" if kind == "attack" else "on the move")
+    if kind == "retreat":
+        below = pend[-2] if len(pend) > 1 else {}
+        return f"{_who(names, below.get('seat'))}'s retreat"
+    if kind == "declare":
+        return f"{act}'s declaration in Rome (Corruption cancels a Senate Influence)"
+    below = pend[-2] if len(pend) > 1 else {}
+    what = below.get("ev") or below.get("what", "")
+    name = EVENTS[what][0] if what in EVENTS else what.replace("_", " ")
+    cancelled = " (now cancelled by Bad Omens)" if below.get("omens", 0) % 2 else ""
+    return f"{_who(names, below.get('seat'))}'s {name}{cancelled}"
 
 
 def describe_event(v: State, seat: int | None, e: dict[str, Any], names: list[str]) -> str | None:
@@ -199,6 +221,9 @@ def describe_event(v: State, seat: int | None, e: dict[str, Any], names: list[st
 
 
 def render(v: State, seat: int | None, names: list[str]) -> Table:
+    """One row per province: Legions per player (L = his Leader, r = under a Retreat
+    marker), the Uncontrolled, who controls it; each Area's first row names its
+    controller. Under the table: ranks, VP, cards, Bases, and the seat's own hand."""
     n = v["n"]
     table = Table(title=f"Nero - Game Turn {v['gt']}/4", show_lines=False)
     table.add_column("Area")
@@ -206,22 +231,39 @@ def render(v: State, seat: int | None, names: list[str]) -> Table:
     for s in range(n):
         table.add_column(_who(names, s))
     table.add_column("Uncontrolled")
+    table.add_column("Control")
     cnt = B.counts(v)
+    provs, areas = B.control(v)
+    marked = [[0] * n for _ in NAMES]
+    for owner, prov, _m, r in v["L"]:
+        if r and owner >= 0:
+            marked[prov][owner] += 1
+    last_area = None
     for p, name in enumerate(NAMES[:-1]):
-        area = AREA_NAMES[AREA_OF[p]] if AREA_OF[p] else "Italy"
+        a = AREA_OF[p]
+        area = ""
+        if a != last_area:
+            area = AREA_NAMES[a] if a else "Italy"
+            if a:
+                area += f" ({_who(names, areas[a])})" if areas[a] is not None else ""
+                area += " (empty)" if a == v["empty"] else ""
+            last_area = a
         row = []
         for s in range(n):
             k = cnt[p][s]
-            mark = " L" if v["ldr"][s][0] == p else ""
-            row.append(f"{k or ''}{mark}")
-        flag = " [Germanic]" if p in v["germ"] else ""
-        table.add_row(area, name + flag, *row, str(cnt[p][n] or ""))
-    in_rome = [s for s, ld in enumerate(v["ldr"]) if ld[0] == ROME]
-    table.add_row("", "Roma", *[("L" if s in in_rome else "") for s in range(n)], "")
-    ranks = ", ".join(f"{_who(names, s)}: {B.RANKS[ld[1]]}, {v['vp'][s]} VP, "
-                      f"{v['hand_sizes'][s]} cards, Base {AREA_NAMES.get(v['base'][s], '-')}"
-                      for s, ld in enumerate(v["ldr"]))
-    table.caption = ranks + (f"\nyour hand: {', '.join(card_name(c) for c in v['hand'])}"
-                             if seat is not None and "hand" in v else "")
+            cell = f"{k}" if k else ""
+            cell += f" ({marked[p][s]}r)" if marked[p][s] else ""
+            cell += " L" if v["ldr"][s][0] == p else ""
+            row.append(cell)
+        flag = " [Germanic Tribes]" if p in v["germ"] else ""
+        owner = _who(names, provs[p]) if provs[p] is not None else ""
+        table.add_row(area, name + flag, *row, str(cnt[p][n] or ""), owner)
+    table.add_row("", "Roma", *[("L" if v["ldr"][s][0] == ROME else "") for s in range(n)],
+                  "", "")
+    lines = [f"{_who(names, s)}: {B.RANKS[ld[1]]}, {v['vp'][s]} VP, {v['hand_sizes'][s]} "
+             f"cards, Base {AREA_NAMES.get(v['base'][s], '-')}"
+             for s, ld in enumerate(v["ldr"])]
+    if seat is not None and "hand" in v:
+        lines.append("your hand: " + "; ".join(card_name(c) for c in v["hand"]))
+    table.caption = "\n".join(lines)
     return table
-

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 
@@ -116,3 +118,50 @@ def test_output_cut_short_by_the_reader_ends_quietly(tmp_path):
     err = proc.stderr.read().decode()
     proc.wait(timeout=30)
     assert "Traceback" not in err, err
+
+
+def test_demo_leaves_no_temporary_folder_and_quiet_is_quiet(tmp_path):
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    proc = subprocess.run([*LANTABLE, "demo", "--game", "race", "--players", "2", "--quiet"],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.splitlines()[-1].endswith(("won with 1 to 0", "tied for first with 1"))
+    assert len(proc.stdout.splitlines()) == 3  # two places and the summary
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_bot_takes_over_the_seat_a_person_left_and_a_spectator_sees_the_end(tmp_path):
+    from .tty import Host
+
+    host = Host(tmp_path / "j.sqlite").start()
+    try:
+        table = host.run("new", "race", "--connect", host.address, "--seats", "2",
+                         "--seed", "3", "--option", "target=12").strip()
+        person = subprocess.Popen([*LANTABLE, "play", "--connect", host.address, "--table",
+                                   table, "--name", "ann"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert table in person.stdout.readline()  # seated (and the token remembered)
+        watcher = subprocess.Popen([*LANTABLE, "play", "--connect", host.address, "--table",
+                                    table, "--spectate"], stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        other = subprocess.Popen([*LANTABLE, "bot", "--connect", host.address, "--table", table],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        person.send_signal(signal.SIGINT)  # ann has to go: her seat waits
+        _, err = person.communicate(timeout=30)
+        assert person.returncode == 130 and "Come back with:" in err
+        taker = subprocess.run([*LANTABLE, "bot", "--connect", host.address, "--table", table,
+                                "--seat", "0"], capture_output=True, text=True, timeout=60)
+        assert taker.returncode == 0, taker.stderr
+        assert f"seat 0 at table {table}" in taker.stdout and "finished" in taker.stdout
+        assert other.wait(timeout=60) == 0
+        out, _ = watcher.communicate(timeout=60)
+        assert watcher.returncode == 0 and "Game over." in out and " won with " in out
+        # ann comes back after the end: the finished table is out of the lobby, but her
+        # remembered seat still tells her how it ended.
+        back = subprocess.run([*LANTABLE, "play", "--connect", host.address, "--table", table,
+                               "--name", "ann"], capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL)
+        assert back.returncode == 0, back.stderr
+        assert back.stdout.startswith(("You won", "You came", "You tied")), back.stdout
+    finally:
+        host.kill()

@@ -102,7 +102,7 @@ async def test_finding_11_a_bot_cut_off_before_joined_retries_and_plays_to_the_e
             seat, scores = await run_bot("127.0.0.1", proxy_port, table, "random", 0,
                                          name="random-1@test", store=store, quiet=True)
         assert proxy.cut >= 2 and seat == 0 and scores["rank"] == [1]
-        assert running.peer.tables[table].status == "finished"
+        assert running.peer.table(table).status == "finished"
         assert store.find(running.peer.peer_id, table, name="random-1@test") is not None
         nursery.cancel_scope.cancel()
 
@@ -129,3 +129,42 @@ async def test_peers_marks_the_seats_whose_players_dropped(tmp_path):
     text = format_peers([{"name": "den", "address": "127.0.0.1", "port": port, "peer_id": "p",
                           "games": [], "open_tables": 1, "error": None, "tables": tables}])
     assert "ann, bob (disconnected), cy (disconnected)" in text, text
+
+
+async def test_a_seat_resumed_elsewhere_stops_this_player_instead_of_fighting(tmp_path):
+    import pytest
+
+    from lantable.clients.session import SeatPlan, SeatTakenOver, hold_seat
+
+    async with trio.open_nursery() as nursery:
+        running = await nursery.start(lambda task_status: serve_peer(
+            registry=load_registry(), db=str(tmp_path / "j.sqlite"), bind="127.0.0.1", port=0,
+            task_status=task_status))
+        port = running.port
+        async with open_client("127.0.0.1", port, name="maker") as maker:
+            table = await maker.create("race", 2, seed=1)
+            await maker.join(table, seat=1)
+            held_token: list[str] = []
+
+            def make_decider(game: str, seat: int | None):
+                async def decide(update, legal):
+                    await trio.sleep_forever()  # a person thinking
+                return decide
+
+            def notify(kind: str, text: str) -> None:
+                if kind == "sat":
+                    nursery.start_soon(steal)
+
+            async def steal() -> None:
+                token = TokenStore(tmp_path / "seats.json").find(
+                    running.peer.peer_id, table, 0)[1]
+                held_token.append(token)
+                async with open_client("127.0.0.1", port, name="ann-2", token=token):
+                    await trio.sleep(1)
+
+            with pytest.raises(SeatTakenOver), trio.fail_after(10):
+                await hold_seat("127.0.0.1", port, SeatPlan(table=table, seat=0), name="ann",
+                                make_decider=make_decider,
+                                store=TokenStore(tmp_path / "seats.json"), notify=notify)
+            assert held_token
+        nursery.cancel_scope.cancel()

@@ -4,7 +4,14 @@ client must get a clear answer and leave every table, and the host, as they were
 from __future__ import annotations
 
 import random
+import signal
 import socket
+import sqlite3
+import struct
+import subprocess
+import sys
+import time
+from functools import partial
 
 import pytest
 import trio
@@ -13,15 +20,30 @@ import lantable.plugins.kaisers_pirates as kaisers_pirates
 from lantable.clients.client import RequestError, open_client
 from lantable.host import table as table_module
 from lantable.host.limits import DEFAULT_LIMITS
-from lantable.plugins import load_registry
+from lantable.plugins import hookimpl, load_registry
 from lantable.protocol import Hello, ListTables, encode_frame
 
 from .conftest import Tally
 
 
+class SetView(Tally):
+    """Tally whose view holds a set while the counter is odd: not msgpack data."""
+
+    @hookimpl
+    def game_info(self):
+        return {**super().game_info(), "id": "setview"}
+
+    @hookimpl
+    def game_view(self, state, seat):
+        view = super().game_view(state, seat)
+        if state["counter"] % 2:
+            view["odd"] = {1, 2}
+        return view
+
+
 @pytest.fixture
 def registry():
-    return load_registry(autoload=False, plugins={"tally": Tally(),
+    return load_registry(autoload=False, plugins={"tally": Tally(), "setview": SetView(),
                                                   "kaisers-pirates": kaisers_pirates})
 
 
@@ -141,6 +163,25 @@ async def test_finding_4_an_update_too_large_to_encode_is_a_host_error(peer, raw
     assert table.status == "playing"
 
 
+async def test_finding_4_an_unencodable_update_is_a_host_error(peer, raw_client):
+    async with open_client("127.0.0.1", peer.port, name="maker") as a:
+        table_id = await a.create("setview", 1, {"target": 5}, seed=1)
+    raw = await _session(raw_client, peer.port)
+    await raw.send_map({"t": "join", "id": 1, "table": table_id})
+    assert (await raw.next_map())["t"] == "joined"
+    assert (await raw.next_map())["t"] == "update"  # counter 0: fine
+    await raw.send_map({"t": "act", "id": 2, "table": table_id, "action": {"type": "add", "n": 1}})
+    frames = [await raw.next_map(), await raw.next_map()]
+    assert frames[0]["t"] == "accepted"
+    assert frames[1]["t"] == "error" and frames[1]["code"] == "internal"
+    table = peer.peer.table(table_id)
+    assert table.status == "playing" and table.seq == 1
+    await raw.send_map({"t": "act", "id": 3, "table": table_id, "action": {"type": "add", "n": 1}})
+    assert (await raw.next_map())["t"] == "accepted"
+    update = await raw.next_map()
+    assert update["t"] == "update" and update["seq"] == 2 and update["view"]["counter"] == 2
+
+
 # -- 6. well-framed input that closed the connection without an error ----------------
 
 
@@ -225,7 +266,6 @@ async def test_finding_7_padded_actions_are_refused_and_the_journal_stays_small(
 
 
 async def test_finding_7_no_request_frame_over_the_request_limit_is_buffered(peer, raw_client):
-    import struct
 
     raw = await _session(raw_client, peer.port)
     await raw.send_bytes(struct.pack(">I", DEFAULT_LIMITS.max_request_bytes + 1))
@@ -292,6 +332,26 @@ async def test_finding_2_tables_per_client_and_per_peer_are_capped(make_peer):
         assert info.value.code == "too_many_tables" and "this peer" in str(info.value)
 
 
+async def test_finding_2_abandoned_waiting_tables_close_and_free_the_limits(make_peer):
+    running = await make_peer(DEFAULT_LIMITS.replace(max_tables_per_client=2, waiting_ttl=0.3))
+    async with open_client("127.0.0.1", running.port, name="a") as a, \
+            open_client("127.0.0.1", running.port, name="watcher") as w:
+        empty = await a.create("tally", 2)
+        seated = await a.create("tally", 2)
+        await a.join(seated)
+        await w.join(empty, spectate=True)
+        with pytest.raises(RequestError) as info:
+            await a.create("tally", 2)
+        assert info.value.code == "too_many_tables"
+        with trio.fail_after(5):
+            while empty in running.peer.tables:
+                await trio.sleep(0.05)
+        assert seated in running.peer.tables  # a table someone sat at stays
+        assert empty not in [t["id"] for t in await w.list_tables()]
+        assert await a.create("tally", 2)
+    assert running.peer.journal.table(empty).status == "abandoned"
+
+
 # -- 5. memory held by slow or idle clients ------------------------------------------
 
 
@@ -354,3 +414,212 @@ async def test_finding_5_a_client_that_never_reads_is_dropped_at_the_byte_bound(
         while running.peer.connections:
             await trio.sleep(0.02)
     sock.close()
+
+
+# -- 8. shutdown -----------------------------------------------------------------------
+
+LANTABLE = [sys.executable, "-m", "lantable.clients.cli"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_finding_8_a_signal_stops_the_host_gently(tmp_path, signum):
+    """Clients hear ``shutting_down``, the journal is closed (its WAL file folded in and
+    removed), and the process exits 0 within 2 s."""
+    db = tmp_path / "journal.sqlite"
+    port = _free_port()
+    host = subprocess.Popen([*LANTABLE, "host", "--bind", "127.0.0.1", "--port", str(port),
+                             "--db", str(db), "--no-discovery"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "listening on" in host.stdout.readline()
+        sock = socket.create_connection(("127.0.0.1", port))
+        sock.sendall(encode_frame({"t": "hello", "proto": 1, "name": "stayer"}))
+        sock.sendall(encode_frame({"t": "create", "id": 1, "game": "race", "seats": 2}))
+        sock.settimeout(5)
+        received = b""
+        while received.count(b"created") < 1:
+            received += sock.recv(65536)
+        started = time.monotonic()
+        host.send_signal(signum)
+        while chunk := sock.recv(65536):
+            received += chunk
+        assert host.wait(timeout=5) == 0
+        assert time.monotonic() - started < 2.0
+        assert b"shutting_down" in received
+        stderr = host.stderr.read()
+        assert "Traceback" not in stderr and "stopped" in stderr
+        assert not (tmp_path / "journal.sqlite-wal").exists()  # closed cleanly
+    finally:
+        host.kill()
+        host.wait()
+
+
+class _FullDisk:
+    """Stands for the journal's SQLite connection on a full disk: commits fail."""
+
+    def __init__(self, db):
+        self._db = db
+
+    def __getattr__(self, name):
+        return getattr(self._db, name)
+
+    def execute(self, sql, *args):
+        if sql == "COMMIT":
+            raise sqlite3.OperationalError("database or disk is full")
+        return self._db.execute(sql, *args)
+
+
+async def test_finding_8_a_full_disk_is_told_to_clients(registry, tmp_path, raw_client):
+    from lantable.host.journal import JournalFailed
+    from lantable.host.peer import serve_peer
+
+    frames = []
+    try:
+        async with trio.open_nursery() as nursery:
+            running = await nursery.start(lambda task_status: serve_peer(
+                registry=registry, db=str(tmp_path / "j.sqlite"), bind="127.0.0.1", port=0,
+                task_status=task_status))
+            raw = await _session(raw_client, running.port)
+            running.peer.journal._db = _FullDisk(running.peer.journal._db)
+            await raw.send_map({"t": "create", "id": 1, "game": "tally", "seats": 2})
+            frames = await raw.read_all()
+    except* JournalFailed:
+        pass
+    else:
+        raise AssertionError("the host should stop when its journal fails")
+    assert [f.get("code") for f in frames] == ["shutting_down"]
+    assert "disk is full" in frames[0]["message"]
+
+
+# -- 9. a damaged journal --------------------------------------------------------------
+
+
+def _journal_with_tables(path, n: int = 3) -> list[str]:
+    from lantable.host.journal import Journal
+
+    journal = Journal(path)
+    ids = [f"t{i}" for i in range(n)]
+    for i, table_id in enumerate(ids):
+        journal.create_table(table_id, "tally", "1", 1, {"target": 5, "bugs": False, "pad": 0}, i)
+        journal.take_seat(table_id, 0, "ann", f"token{i}")
+        journal.set_status(table_id, "playing")
+        journal.append(table_id, 1, 0, {"type": "add", "n": 1}, [])
+    journal.close()
+    return ids
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "zeroed", "future"])
+def test_finding_9_a_damaged_journal_is_named_with_what_to_do(tmp_path, damage):
+    from lantable.host.journal import Journal, JournalDamaged
+
+    path = tmp_path / "journal.sqlite"
+    _journal_with_tables(path)
+    data = path.read_bytes()
+    if damage == "garbage":
+        path.write_bytes(b"this is not a database\n" * 100)
+    elif damage == "truncated":
+        path.write_bytes(data[:50])
+    elif damage == "zeroed":
+        path.write_bytes(b"\0" * 4096 + data[4096:])
+    else:
+        with sqlite3.connect(path) as con:
+            con.execute("UPDATE meta SET value='99' WHERE key='schema'")
+    with pytest.raises(JournalDamaged) as info:
+        Journal(path)
+    text = str(info.value)
+    assert str(path) in text
+    assert ("newer lantable" in text) if damage == "future" else ("mv " in text)
+    assert path.exists()
+
+
+def test_finding_9_the_cli_says_so_without_a_traceback(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    path.write_bytes(b"\x00garbage" * 500)
+    done = subprocess.run([*LANTABLE, "host", "--bind", "127.0.0.1", "--port", "0", "--db",
+                           str(path), "--no-discovery"], capture_output=True, text=True,
+                          timeout=30)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert f"error: journal {path} cannot be read" in done.stderr
+
+
+async def test_finding_9_one_corrupt_table_does_not_stop_the_others(registry, tmp_path, caplog):
+    from lantable.host.journal import Journal
+    from lantable.host.peer import Peer
+
+    path = tmp_path / "journal.sqlite"
+    ids = _journal_with_tables(path, 4)
+    with sqlite3.connect(path) as con:
+        con.execute("UPDATE tables SET options=x'c1c1' WHERE id='t1'")
+        con.execute("UPDATE actions SET action=x'c1' WHERE table_id='t2'")
+    peer = Peer(registry=registry, journal=Journal(path), name="p")
+    peer.restore_tables()
+    assert sorted(peer.tables) == [ids[0], ids[3]]
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 2 and all(str(path) in e and "skipped" in e for e in errors)
+    assert not any(r.exc_info for r in caplog.records if r.levelname == "ERROR")
+
+
+# -- 10. discovery survives strangers ------------------------------------------------
+
+
+async def _stranger(nursery, behaviour: str) -> int:
+    """A TCP server on loopback that misbehaves as ``behaviour`` says; its port."""
+
+    async def serve(stream: trio.SocketStream) -> None:
+        if behaviour == "reset":
+            stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                     struct.pack("ii", 1, 0))
+            await stream.aclose()
+        elif behaviour == "http":
+            await stream.receive_some(1024)
+            await stream.send_all(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+            await stream.aclose()
+        elif behaviour == "wrong-frame":
+            await stream.send_all(encode_frame({"t": "pong", "id": 1}))
+            await trio.sleep(0.2)
+            await stream.aclose()
+        elif behaviour == "old-version":
+            await stream.send_all(encode_frame({"t": "error", "code": "version_unsupported",
+                                                "message": "I speak 7 only"}))
+            await stream.aclose()
+        else:  # silent
+            await trio.sleep(30)
+
+    listeners = await nursery.start(partial(trio.serve_tcp, serve, 0, host="127.0.0.1"))
+    return listeners[0].socket.getsockname()[1]
+
+
+async def test_finding_10_peers_shows_strangers_as_unreachable(peer, nursery, monkeypatch):
+    from lantable.clients import lan
+    from lantable.host.discovery_records import PeerInfo
+
+    monkeypatch.setattr(lan, "FETCH_TIMEOUT", 1.0)
+    infos = [PeerInfo(instance="good", name="good", peer_id="g", addresses=("127.0.0.1",),
+                      port=peer.port, proto=1, games=("tally",), open_tables=0)]
+    for behaviour in ("reset", "http", "wrong-frame", "old-version", "silent"):
+        port = await _stranger(nursery, behaviour)
+        infos.append(PeerInfo(instance=behaviour, name=behaviour, peer_id=behaviour,
+                              addresses=("127.0.0.1",), port=port, proto=1, games=(),
+                              open_tables=0))
+
+    async def found(**kwargs):
+        return infos
+
+    monkeypatch.setattr("lantable.host.discovery.find_peers", found)
+    peers = await lan.lan_peers(0.1, None)
+    by_name = {p["name"]: p for p in peers}
+    assert by_name["good"]["error"] is None and by_name["good"]["tables"] == []
+    for behaviour in ("reset", "http", "wrong-frame", "old-version", "silent"):
+        assert by_name[behaviour]["error"], behaviour
+        assert by_name[behaviour]["tables"] is None
+    text = lan.format_peers(peers)
+    assert text.count("unreachable:") == 5 and "Traceback" not in text
+    assert await lan.find_peer(name=None, timeout=0.1, interfaces=None) == ("127.0.0.1",
+                                                                            peer.port)

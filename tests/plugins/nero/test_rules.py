@@ -536,3 +536,14 @@ def test_7_3_ties_share_the_win_or_break_by_option(nx) -> None:
     S["opt"]["tie_break"] = "areas_legions"
     S["L"][0][0] = 1  # seat 1 now has one Legion more
     assert B.ranks(S)[:2] == [2, 1]
+
+
+def test_5_2_an_answer_counts_only_for_its_player(nx) -> None:
+    """Another seat's last card never counts toward the active player's four, even when
+    both hands end up equal (both empty)."""
+    c = nx.cards("bad_omens")[0]
+    S = nx.board(hands={2: [c]}, park="Dacia")
+    S["used"] = 3
+    engine.use_cards(S, [c])
+    assert S["used"] == 3
+    assert S["hands"][2] == [] and c in S["seen"]
