@@ -208,7 +208,12 @@
       draw();
       return;
     }
-    if (!pending || !pending.onErr) notify(`Refused (${msg.code}): ${msg.message}`, "error");
+    if (!pending) {  // answers no request: the host tells us something (e.g. it stops)
+      notify(msg.code === "shutting_down"
+        ? "The host is stopping; this page reconnects when it is back." : msg.message, "error");
+    } else if (!pending.onErr) {
+      notify(`Refused (${msg.code}): ${msg.message}`, "error");
+    }
     draw();
   }
 
