@@ -657,7 +657,7 @@ class Table:
                 if not client.receiving:
                     continue
                 try:
-                    if client.words and started:  # its own copy, with the game's sentences
+                    if _wants_words(client) and started:  # its own copy, with the sentences
                         client.send_encoded(client.encode_update(
                             shared, seat=None, view=view, events=public,
                             **self._words(None, None, public)))
@@ -728,7 +728,7 @@ class Table:
         legal = (self.g.legal_actions(self.state, seat)
                  if seat is not None and seat in to_act else None)
         seen = None if events is None else [e for e in events if _visible(e, seat)]
-        words = self._words(seat, legal, seen) if client.words and started else {}
+        words = self._words(seat, legal, seen) if _wants_words(client) and started else {}
         try:
             client.send_update(shared, seat=seat,
                                view=self._view(seat, parts) if started else None,
@@ -742,6 +742,12 @@ class Table:
         names = seat_names([s.name for s in self.seats])
         return update_words(self.game, self.g.view(self.state, seat), seat, legal, events,
                             names)
+
+
+def _wants_words(client: ClientLink) -> bool:
+    """Whether the connection said ``hello.words`` (a stand-in link without the
+    attribute, as tests use, wants none)."""
+    return getattr(client, "words", False)
 
 
 def _visible(event: dict[str, Any], seat: int | None) -> bool:
