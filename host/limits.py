@@ -4,7 +4,7 @@ A LAN-party host must stay useful whatever its clients send or fail to read, so 
 resource a client can make the host hold (memory, connections, tables, journal bytes,
 time) has a bound here. ``lantable host`` turns each field into a command-line flag
 (``--max-connections``, ...) and ``docs/limits.md`` lists them with their error
-codes. Every transport (TCP today, a WebSocket later) reads its limits from the same
+codes. Every transport (TCP, and the web port's WebSocket) reads its limits from the same
 :class:`Limits` object and hands decoded messages to the same request handling, so a
 limit never depends on how a client connected.
 """

@@ -30,6 +30,7 @@ from lantable.protocol import (
 )
 
 from .fairplay import FairConfig, FairTable
+from .words import seat_names, update_words
 
 if TYPE_CHECKING:
     import pluggy
@@ -655,12 +656,17 @@ class Table:
             for client in list(self.spectators):
                 if not client.receiving:
                     continue
-                if data is None:
-                    try:
+                try:
+                    if _wants_words(client) and started:  # its own copy, with the sentences
+                        client.send_encoded(client.encode_update(
+                            shared, seat=None, view=view, events=public,
+                            **self._words(None, None, public)))
+                        continue
+                    if data is None:
                         data = client.encode_update(shared, seat=None, view=view, events=public)
-                    except LocalProtocolError as exc:
-                        self._undeliverable(list(self.spectators), exc)
-                        return
+                except LocalProtocolError as exc:
+                    self._undeliverable(list(self.spectators), exc)
+                    return
                 client.send_encoded(data)
 
     def _undeliverable(self, clients: list[ClientLink], exc: LocalProtocolError) -> None:
@@ -719,16 +725,29 @@ class Table:
         if shared is None:
             shared, started = self._shared(full=True)
         to_act = shared.fields["to_act"]
+        legal = (self.g.legal_actions(self.state, seat)
+                 if seat is not None and seat in to_act else None)
+        seen = None if events is None else [e for e in events if _visible(e, seat)]
+        words = self._words(seat, legal, seen) if _wants_words(client) and started else {}
         try:
-            client.send_update(
-                shared, seat=seat, view=self._view(seat, parts) if started else None,
-                legal=(self.g.legal_actions(self.state, seat)
-                       if seat is not None and seat in to_act else None),
-                events=None if events is None else [e for e in events if _visible(e, seat)],
-                id=reply_to,
-            )
+            client.send_update(shared, seat=seat,
+                               view=self._view(seat, parts) if started else None,
+                               legal=legal, events=seen, id=reply_to, **words)
         except LocalProtocolError as exc:
             self._undeliverable([client], exc)
+
+    def _words(self, seat: int | None, legal: list[dict[str, Any]] | None,
+               events: list[dict[str, Any]] | None) -> dict[str, Any]:
+        """The game's labels and sentences for a connection that asked for words."""
+        names = seat_names([s.name for s in self.seats])
+        return update_words(self.game, self.g.view(self.state, seat), seat, legal, events,
+                            names)
+
+
+def _wants_words(client: ClientLink) -> bool:
+    """Whether the connection said ``hello.words`` (a stand-in link without the
+    attribute, as tests use, wants none)."""
+    return getattr(client, "words", False)
 
 
 def _visible(event: dict[str, Any], seat: int | None) -> bool:

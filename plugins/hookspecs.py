@@ -209,6 +209,19 @@ def game_render_text(view: View, seat: int | None, names: list[str]) -> Any:
     """
 
 
+@hookspec(firstresult=True)
+def game_web_renderer() -> Any:
+    """The game's own board for the browser, shipped as package data. Optional.
+
+    :returns: the folder of its browser files (an :mod:`importlib.resources`
+        ``Traversable`` or a path), or ``None`` for the generic board. The folder
+        holds ``board.js``, which the web app loads and which registers a renderer
+        with ``lantable.registerRenderer(game_id, {render(svgHost, update, ctx)})``
+        (docs/plugins.md, "A board for the browser"). Every file in the folder is
+        served under ``/games/<game id>/``. Must be constant.
+    """
+
+
 # ---------------------------------------------------------------------------
 # Observer hooks: called on every registered plugin; return None.
 # ---------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import os
 import pickle
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pluggy
@@ -222,6 +223,15 @@ class Game:
         if board is not None:
             return board
         return generic_board(view)
+
+    def web_renderer(self) -> Any:
+        """The folder of the game's browser renderer (``game_web_renderer``), or None."""
+        if not self.pm.hook.game_web_renderer.get_hookimpls():
+            return None
+        folder = self._hook.game_web_renderer()
+        if folder is None:
+            return None
+        return folder if hasattr(folder, "joinpath") else Path(folder)
 
     @staticmethod
     def clone(state: State) -> State:

@@ -175,6 +175,8 @@ class Hello(Message):
     token: str | None = None  # resume the seat this token was issued for
     id: int | None = None
     key: str | None = None  # the seat's Ed25519 public key, hex (fair play)
+    words: bool | None = None  # updates carry the game's own labels and sentences
+    lobby: bool | None = None  # push a `lobby` message whenever the table list changes
 
 
 @_message("list_tables", "client")
@@ -324,6 +326,17 @@ class Update(Message):
     scores: dict[str, Any] | None = None  # once finished
     full: bool = False  # True for a resync (sync, join, resume): events are not replayed
     id: int | None = None  # set when this answers a sync
+    labels: list[str] | None = None  # hello.words: the game's label of each legal action
+    sentences: list[str] | None = None  # hello.words: the game's sentence for each event
+
+
+@_message("lobby", "host")
+class Lobby(Message):
+    """Unsolicited, to a connection that said ``hello.lobby``: once after ``welcome``,
+    then whenever the table list or the peers seen on the LAN change."""
+
+    tables: list[dict[str, Any]]
+    peers: list[dict[str, Any]] | None = None  # other peers found on the LAN (discovery)
 
 
 @_message("pong", "host")

@@ -30,7 +30,7 @@ ERROR: Final = _Sentinel("ERROR")  # a protocol error happened; every later call
 _REQUESTS = ("list_tables", "list_games", "create", "join", "resume", "leave", "act", "sync",
              "ping", "commit", "reveal")
 _HOST_SESSION = ("error", "tables", "games", "created", "joined", "left", "accepted", "update",
-                 "pong", "fair_request", "fair_event", "fair_fault")
+                 "pong", "fair_request", "fair_event", "fair_fault", "lobby")
 
 TRANSITIONS: Final[dict[str, dict[_Sentinel, dict[str, _Sentinel]]]] = {
     "client": {
