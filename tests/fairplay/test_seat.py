@@ -76,6 +76,13 @@ def test_a_seat_cannot_reveal_past_its_chain_and_says_why(caplog) -> None:
     assert "cannot reveal" in caplog.text and "outside this chain" in caplog.text
 
 
+def test_a_seat_refuses_to_build_an_absurd_chain(caplog) -> None:
+    fair = FairSeats(fp.Identity())
+    assert fair.answer(FairRequest(table=TABLE, seat=0, kind="commit",
+                                   length=fp.MAX_CHAIN_LENGTH + 1)) is None
+    assert "asks for a chain of 65537 links" in caplog.text
+
+
 def test_the_key_and_chains_persist_in_the_data_directory(tmp_path) -> None:
     one = load_identity(tmp_path)
     assert (tmp_path / "identity.ed25519").stat().st_mode & 0o777 == 0o600
