@@ -273,7 +273,13 @@ class Client:
 
     async def _answer_fair(self, req: FairRequest) -> None:
         """Commit or reveal for a seat, as the host asked (every client takes part)."""
-        answer = self.fair.answer(req)
+        try:
+            answer = self.fair.answer(req)
+        except Exception as exc:  # e.g. the chain cannot be saved: this seat stays silent
+            LOGGER.exception("table %s: cannot answer the host's %s request", req.table,
+                             req.kind)
+            self.fair.problems.append(f"table {req.table}: cannot {req.kind}: {exc!r}")
+            return
         if answer is None:
             return
         make, fields = answer

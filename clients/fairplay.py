@@ -88,7 +88,12 @@ class FairSeats:
         when this client cannot (a reveal for a chain it does not have)."""
         key = (req.table, req.seat)
         if req.kind == "commit":
-            chain = fp.HashChain(length=req.length or fp.DEFAULT_CHAIN_LENGTH)
+            length = req.length or fp.DEFAULT_CHAIN_LENGTH
+            if not 1 <= length <= fp.MAX_CHAIN_LENGTH:
+                LOGGER.error("table %s: the host asks for a chain of %d links; this client "
+                             "commits to 1..%d", req.table, length, fp.MAX_CHAIN_LENGTH)
+                return None
+            chain = fp.HashChain(length=length)
             self._chains[key] = chain
             self._save(key, chain)
             sig = self.identity.sign("commit", *fp.commit_fields(

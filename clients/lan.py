@@ -133,8 +133,9 @@ def format_peers(peers: list[dict[str, Any]]) -> str:
         if p["error"]:
             lines.append(f"    unreachable: {p['error']}")
         for t in p["tables"] or ():
+            fair = "  fair play" if t.get("fair") else ""  # docs/fair-play.md
             lines.append(f"    table {t['id']}  {t['game']:16} {t['taken']}/{t['seats']} seats"
-                         f"  {t['status']:8}  {_seats(t)}")
+                         f"  {t['status']:8}{fair}  {_seats(t)}")
     return "\n".join(lines)
 
 

@@ -105,6 +105,7 @@ class Pending:
     digest: str
     reveals: dict[int, dict[str, Any]] = field(default_factory=dict)
     signed: dict[str, Any] | None = None  # the action's signature record (kind "act")
+    named: set[int] = field(default_factory=set)  # seats already named for a bad reveal
     deadline: float = math.inf
     cancel: trio.CancelScope | None = None
 
@@ -367,9 +368,12 @@ class FairTable:
                                 *fp.reveal_fields(t.id, seat, event, link, p.digest))
             fp.check_link(link, event, last_link, last_event)
         except (fp.FairPlayError, ValueError) as exc:
-            self._fault(seat, "bad_reveal", "waiting",
-                        f"seat {seat} ({t.seats[seat].name}) sent a reveal for event {event} "
-                        f"that does not check: {exc}", evidence={"link": link, "sig": sig})
+            if seat not in p.named:  # named (and journalled) once per event, however often
+                p.named.add(seat)
+                self._fault(seat, "bad_reveal", "waiting",
+                            f"seat {seat} ({t.seats[seat].name}) sent a reveal for event "
+                            f"{event} that does not check: {exc}",
+                            evidence={"link": link, "sig": sig})
             self._refuse(client, req_id, f"reveal of event {event}: {exc}")
             return
         p.reveals[seat] = {"seat": seat, "link": link, "sig": sig}

@@ -39,7 +39,9 @@ HASH_SIZE: Final = 32  # bytes of every hash, link and seed (SHA-256)
 # Random events one commitment covers: a random game of Kaiser's Pirates has at most
 # about 130, of Manila about 20; building the chain costs one hash per link.
 DEFAULT_CHAIN_LENGTH: Final = 1024
-MAX_CHAIN_LENGTH: Final = 1 << 20
+# A commitment costs a seat one hash and 32 bytes per link: 65,536 links are ~2 MB and
+# a fraction of a second, so a table creator cannot make joining seats do much more.
+MAX_CHAIN_LENGTH: Final = 1 << 16
 
 
 class FairPlayError(Exception):

@@ -127,11 +127,17 @@ def test_signatures_bind_every_field() -> None:
 
 
 def _draws_through_the_scheme() -> dict[int, list[int]]:
-    chains = [fp.HashChain(bytes([seat]) * 32, DRAWS) for seat in range(3)]
+    # three seats' chains of 100,000 links (longer than one table's: built link by link)
+    chains = []
+    for seat in range(3):
+        links = [bytes([seat]) * 32]
+        for _ in range(DRAWS):
+            links.append(fp.chain_step(links[-1]))
+        chains.append(links[::-1])
     digest = fp.tagged_hash("test", "uniformity")
     counts = {n: [0] * bucket(0, n)[1] for n in RANGES}
     for event in range(1, DRAWS + 1):
-        links = [(seat, chain.links[event].hex()) for seat, chain in enumerate(chains)]
+        links = [(seat, chain[event].hex()) for seat, chain in enumerate(chains)]
         rng = fp.FairRandom(fp.event_seed("chi2", event, digest, links))
         for n in RANGES:
             b, _ = bucket(rng.randrange(n), n)

@@ -217,6 +217,7 @@ def test_bad_commitments_and_reveals_get_clear_errors_and_change_nothing(tmp_pat
     assert "no reveal of event 1 is asked of seat 0 now" in refused(
         RevealRequest(a, 6, 0, 1, "00" * 32, "00" * 64))
     assert not table.fair.commits and table.status == "waiting"
+    faults = lambda: [r for r in journal.fair_records("h") if r["kind"] == "fault"]  # noqa: E731
     table.handle(CommitRequest(a, 7, 0, good["tip"], 8, good["sig"]))
     assert a.take(Accepted) and "already committed" in refused(
         CommitRequest(a, 8, 0, good["tip"], 8, good["sig"]))
@@ -224,6 +225,12 @@ def test_bad_commitments_and_reveals_get_clear_errors_and_change_nothing(tmp_pat
     b = links[1]
     answer_all(table, {1: (b, fairs[1])})
     assert table.fair.pending is not None and table.fair.pending.seq == 0
+    # a seat that sends bad reveals again and again is named once, and refused each time
+    for rid in (20, 21, 22):
+        assert refused(RevealRequest(a, rid, 0, 1, "00" * 32, "00" * 64)).startswith(
+            "bad_reveal: reveal of event 1: the reveal signature does not match")
+    assert [(f["seat"], f["reason"]) for f in faults()] == [(0, "bad_reveal")]
+    a.sent.clear()
     from lantable.host.table import LeaveRequest
 
     table.handle(LeaveRequest(b, 9))

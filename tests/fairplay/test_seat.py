@@ -76,6 +76,13 @@ def test_a_seat_cannot_reveal_past_its_chain_and_says_why(caplog) -> None:
     assert "cannot reveal" in caplog.text and "outside this chain" in caplog.text
 
 
+def test_a_seat_refuses_to_build_an_absurd_chain(caplog) -> None:
+    fair = FairSeats(fp.Identity())
+    assert fair.answer(FairRequest(table=TABLE, seat=0, kind="commit",
+                                   length=fp.MAX_CHAIN_LENGTH + 1)) is None
+    assert "asks for a chain of 65537 links" in caplog.text
+
+
 def test_the_key_and_chains_persist_in_the_data_directory(tmp_path) -> None:
     one = load_identity(tmp_path)
     assert (tmp_path / "identity.ed25519").stat().st_mode & 0o777 == 0o600
@@ -91,3 +98,16 @@ def test_the_key_and_chains_persist_in_the_data_directory(tmp_path) -> None:
     fp.check_link(r["link"], 2, c["tip"], 0)
     assert again.sign_action(TABLE, None, 5, {"type": "x"})[0] == 5
     assert again.sign_action("other", None, 5, {"type": "x"}) is None
+
+
+def test_lantable_peers_marks_fair_tables() -> None:
+    from lantable.clients.lan import format_peers
+
+    peer = {"name": "den", "address": "10.0.0.2", "port": 47800, "peer_id": "p", "games": [],
+            "open_tables": 2, "error": None, "tables": [
+                {"id": "a1", "game": "manila", "taken": 1, "seats": 4, "status": "waiting",
+                 "names": ["ann", None, None, None], "fair": {"timeout": 60.0}},
+                {"id": "b2", "game": "manila", "taken": 0, "seats": 3, "status": "waiting",
+                 "names": [None, None, None], "fair": None}]}
+    fair, plain = format_peers([peer]).splitlines()[1:]
+    assert "waiting   fair play  ann, free" in fair and "fair play" not in plain

@@ -286,7 +286,8 @@ async def test_fair_tables_refuse_bad_options_and_keyless_seats(tmp_path, dice_r
             task_status=task_status))
         async with open_client("127.0.0.1", running.port, name="a") as a:
             for fair, why in [({"on_withhold": "shrug"}, "on_withhold='shrug'"),
-                              ({"timeout": 0}, "timeout=0"), ({"colour": 1}, "unknown")]:
+                              ({"timeout": 0}, "timeout=0"), ({"colour": 1}, "unknown"),
+                              ({"length": 65537}, "length=65537, expected 1..65536")]:
                 with pytest.raises(RequestError, match=why) as info:
                     await a.create("dice", 2, fair=fair)
                 assert info.value.code == "bad_options"
