@@ -1,0 +1,1 @@
+"""Pirates of the Spanish Main (WizKids), advanced rules: the lantable game plugin."""
