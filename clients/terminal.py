@@ -8,6 +8,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import trio
 
+from lantable.plugins import params
+
+from .fill import fill_template
+
 if TYPE_CHECKING:
     from lantable.plugins import Action, Game
     from lantable.protocol import Update
@@ -62,6 +66,13 @@ class TerminalDecider:
         self.stdin = stdin
         self.out = out
 
+    async def _ask(self, question: str) -> str:
+        print(question, end="", file=self.out, flush=True)
+        line = await trio.to_thread.run_sync(self.stdin.readline)
+        if not line:
+            raise EOFError("input closed")
+        return line
+
     async def __call__(self, update: Update, legal: list[Action]) -> Action:
         view = update.view or {}
         print(f"\nYour move (seat {self.seat}):", file=self.out)
@@ -77,7 +88,10 @@ class TerminalDecider:
             if line == "v":
                 print(format_value(view, 1), file=self.out)
             elif line.isdigit() and 1 <= int(line) <= len(legal):
-                return legal[int(line) - 1]
+                chosen = legal[int(line) - 1]
+                if params.is_template(chosen):  # typed parameters: ask for each
+                    return await fill_template(chosen, self._ask)
+                return chosen
             elif line.startswith("{"):
                 try:
                     action = json.loads(line)

@@ -36,6 +36,7 @@ from lantable.protocol import (
     Ping,
     Pong,
     ProtocolError,
+    Query,
     Resume,
     Sync,
     Tables,
@@ -44,7 +45,15 @@ from lantable.protocol import (
 )
 
 from .link import ClientLink, flush
-from .table import ActRequest, DetachRequest, JoinRequest, LeaveRequest, ResumeRequest, SyncRequest
+from .table import (
+    ActRequest,
+    DetachRequest,
+    JoinRequest,
+    LeaveRequest,
+    QueryRequest,
+    ResumeRequest,
+    SyncRequest,
+)
 
 if TYPE_CHECKING:
     from .peer import Peer
@@ -230,6 +239,10 @@ def _route(msg: Message, link: ClientLink, peer: Peer, joined: set[str]) -> None
         table = _table(msg.table, msg.id, link, peer)
         if table is not None:
             table.handle(ActRequest(link, msg.id, msg.seat, msg.action))
+    elif isinstance(msg, Query):
+        table = _table(msg.table, msg.id, link, peer)
+        if table is not None:
+            table.handle(QueryRequest(link, msg.id, msg.seat, msg.query))
     elif isinstance(msg, Ping):
         link.send(Pong(id=msg.id))
     elif isinstance(msg, Sync):

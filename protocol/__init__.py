@@ -30,6 +30,7 @@ from ._messages import (
     HOST_TYPES,
     Accepted,
     Act,
+    Answer,
     Bye,
     Create,
     Created,
@@ -45,6 +46,7 @@ from ._messages import (
     Message,
     Ping,
     Pong,
+    Query,
     Resume,
     Sync,
     Tables,
@@ -63,4 +65,5 @@ __all__ = [
     "ListGames", "ListTables", "LocalProtocolError", "Message", "PackedMap", "Ping", "Pong",
     "ProtocolError", "RemoteProtocolError", "Resume", "SharedUpdate", "Sync", "Tables", "Update",
     "Welcome", "decode_body", "encode_frame", "from_map", "negotiate",
+    "Answer", "Query",
 ]

@@ -22,6 +22,7 @@ from lantable.protocol import (
     START,
     Accepted,
     Act,
+    Answer,
     Bye,
     Connection,
     Create,
@@ -39,6 +40,7 @@ from lantable.protocol import (
     LocalProtocolError,
     Ping,
     Pong,
+    Query,
     RemoteProtocolError,
     Resume,
     Sync,
@@ -233,6 +235,18 @@ SIMPLE_CASES = [
         Pong(id=11),
         "0000000c"
         "82a174a4706f6e67a269640b",
+    ),
+    (
+        Query(id=13, table="t1", query={"type": "sail", "heading": 900}, seat=0),
+        "00000038"
+        "85a174a57175657279a269640da57461626c65a27431a5717565727982a47479"
+        "7065a47361696ca768656164696e67cd0384a47365617400",
+    ),
+    (
+        Answer(id=13, table="t1", answer={"distance": 8380}),
+        "0000002b"
+        "84a174a6616e73776572a269640da57461626c65a27431a6616e737765728"
+        "1a864697374616e6365cd20bc",
     ),
 ]
 CASES = [(msg, bytes.fromhex(hexes)) for msg, hexes in SIMPLE_CASES]
