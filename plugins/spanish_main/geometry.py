@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
 Point = tuple[float, float]
 Poly = list[Point]
@@ -109,6 +110,11 @@ def _cross(ax: float, ay: float, bx: float, by: float) -> float:
 
 
 def _axes(poly: Poly) -> list[Point]:
+    return _axes_of(tuple(poly))
+
+
+@lru_cache(maxsize=16384)
+def _axes_of(poly: tuple[Point, ...]) -> list[Point]:
     n = len(poly)
     out = []
     for i in range(n):
@@ -126,17 +132,21 @@ def penetration(a: Poly, b: Poly) -> float:
     much along the best axis), <= 0 when separated (minus a lower bound of the gap)."""
     best = math.inf
     for nx, ny in _axes(a) + _axes(b):
-        amin = amax = a[0][0] * nx + a[0][1] * ny
+        amin = bmin = math.inf
+        amax = bmax = -math.inf
         for x, y in a:
             d = x * nx + y * ny
-            amin = min(amin, d)
-            amax = max(amax, d)
-        bmin = bmax = b[0][0] * nx + b[0][1] * ny
+            if d < amin:
+                amin = d
+            if d > amax:
+                amax = d
         for x, y in b:
             d = x * nx + y * ny
-            bmin = min(bmin, d)
-            bmax = max(bmax, d)
-        depth = min(amax - bmin, bmax - amin)
+            if d < bmin:
+                bmin = d
+            if d > bmax:
+                bmax = d
+        depth = amax - bmin if amax - bmin < bmax - amin else bmax - amin
         if depth < best:
             best = depth
             if best <= 0:
@@ -144,7 +154,29 @@ def penetration(a: Poly, b: Poly) -> float:
     return best
 
 
+def bbox_gap(a: Poly, b: Poly) -> float:
+    """The larger gap between the two bounding boxes along x or y (a lower bound of
+    the distance; <= 0 when the boxes meet): the cheap broad phase of every test."""
+    ax0, ay0, ax1, ay1 = _box(tuple(a))
+    bx0, by0, bx1, by1 = _box(tuple(b))
+    return max(bx0 - ax1, ax0 - bx1, by0 - ay1, ay0 - by1)
+
+
+def box(poly: Poly) -> tuple[float, float, float, float]:
+    """The bounding box ``(x0, y0, x1, y1)``."""
+    return _box(tuple(poly))
+
+
+@lru_cache(maxsize=16384)
+def _box(poly: tuple[Point, ...]) -> tuple[float, float, float, float]:
+    xs = [x for x, _ in poly]
+    ys = [y for _, y in poly]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
 def overlapping(a: Poly, b: Poly) -> bool:
+    if bbox_gap(a, b) >= 0:
+        return False
     return penetration(a, b) > EPS_PEN
 
 
@@ -223,6 +255,8 @@ def distance(a: Poly, b: Poly) -> float:
 
 
 def touching(a: Poly, b: Poly) -> bool:
+    if bbox_gap(a, b) > EPS_TOUCH:
+        return False
     return distance(a, b) <= EPS_TOUCH
 
 

@@ -33,13 +33,25 @@ def length(masts: int) -> float:
     return _local(masts)["length"]  # type: ignore[return-value]
 
 
+@lru_cache(maxsize=8192)
 def footprint(masts: int, pose: g.Pose) -> g.Poly:
-    """The hull polygon at ``pose`` (counter-clockwise)."""
+    """The hull polygon at ``pose`` (counter-clockwise; cached, do not mutate)."""
     return g.transform(_ccw(_local(masts)["hull"]), pose)  # type: ignore[arg-type]
 
 
+@lru_cache(maxsize=8192)
 def bow_region(masts: int, pose: g.Pose) -> g.Poly:
     return g.transform(_ccw(_local(masts)["bow"]), pose)  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=8192)
+def aft_region(masts: int, pose: g.Pose) -> g.Poly:
+    """The hull behind the foremost mast: what a ram may strike (digest 5.6.1)."""
+    loc = _local(masts)
+    half = loc["beam"] / 2  # type: ignore[operator]
+    m1 = loc["masts"][0]  # type: ignore[index]
+    tail = -length(masts)
+    return g.transform(_ccw([(m1, half), (tail, half), (tail, -half), (m1, -half)]), pose)
 
 
 def stern_edge(masts: int, pose: g.Pose) -> g.Poly:

@@ -22,16 +22,18 @@ class Blocked(ValueError):
 
 def overlaps(polys: list[g.Poly], obstacles: Sequence[Obstacle],
              area: g.Poly | None) -> tuple[str, str] | None:
-    """The first obstacle a pose overlaps (or ``("edge", "table")``), else None."""
+    """The first obstacle a pose overlaps (or ``("edge", "table")``), else None.
+    ``area`` is the table, an axis-aligned rectangle."""
     for kind, oid, poly in obstacles:
         for p in polys:
             if g.overlapping(p, poly):
                 return kind, oid
     if area is not None:
+        x0, y0, x1, y1 = g.box(area)
         for p in polys:
-            for v in p:
-                if not g.inside(v, area):
-                    return "edge", "table"
+            px0, py0, px1, py1 = g.box(p)
+            if px0 < x0 or py0 < y0 or px1 > x1 or py1 > y1:
+                return "edge", "table"
     return None
 
 
