@@ -20,6 +20,7 @@ import argparse
 import json
 import random
 import statistics
+import sys
 import time
 
 import msgpack
@@ -72,6 +73,9 @@ def selfplay(games: int, seats: int, seed: int) -> dict:
                 break
         lengths.append(len(trace))
         ends[st["end"]] = ends.get(st["end"], 0) + 1
+        print(json.dumps({"game": seed + k, "end": st["end"], "actions": len(trace),
+                          "problems": len(bad), "largest_update_bytes": largest}),
+              file=sys.stderr, flush=True)
     return {"check": "selfplay", "games": games, "seats": seats, "seed": seed,
             "all_ended": sum(ends.values()) == games, "ends": ends,
             "problems": bad, "largest_update_bytes": largest,

@@ -66,7 +66,15 @@ def _require_sampler(game: Game, who: str) -> None:
 class GreedyBot:
     """One ply: the action whose result the game's heuristic likes best.
 
-    Chance and hidden information are averaged over ``samples`` determinisations.
+    Chance and hidden information are averaged over ``samples`` determinisations;
+    within one sample every action meets the same dice (common random numbers), so
+    the comparison is between actions, not between lucky and unlucky rolls.
+
+    A free action, after which the same seat faces the same decision with every
+    other choice still open and no die was rolled (a Manila mortgage or redemption),
+    is taken only if it makes the position better than it is now. Otherwise it only
+    puts the decision off, and a one-ply search, which compares it with choices whose
+    dice are still to fall, could stall on it: mortgage, redeem, mortgage...
     """
 
     name = "greedy"
@@ -84,18 +92,44 @@ class GreedyBot:
             return legal[0]
         game = self.game
         totals = [0.0] * len(legal)
+        stall = [False] * len(legal)  # a free action: the same decision stays open
+        keys = [_key(a) for a in legal]
+        now = 0.0
         for _ in range(self.samples):
             world = game.sample_state(view, seat, rng)
+            now += game.heuristic(world, seat)
+            dice = rng.getrandbits(64)
             for i, action in enumerate(legal):
                 state = game.clone(world)
+                chance = _Watched(dice)
                 try:
-                    game.apply(state, seat, action, rng)
+                    game.apply(state, seat, action, chance)
                 except IllegalAction:
                     totals[i] -= 1e9
                     continue
                 totals[i] += game.heuristic(state, seat)
-        best = max(totals)
-        return rng.choice([a for a, t in zip(legal, totals, strict=True) if t == best])
+                if not stall[i] and not chance.used and game.to_act(state) == [seat]:
+                    after = {_key(a) for a in game.legal_actions(state, seat)}
+                    stall[i] = all(k in after for j, k in enumerate(keys) if j != i)
+        keep = [i for i in range(len(legal)) if not stall[i] or totals[i] > now + 1e-9]
+        if not keep:
+            keep = list(range(len(legal)))
+        best = max(totals[i] for i in keep)
+        return rng.choice([legal[i] for i in keep if totals[i] == best])
+
+
+class _Watched(random.Random):
+    """A seeded rng that notes whether anything was drawn from it (a die, a shuffle)."""
+
+    used = False
+
+    def random(self) -> float:
+        self.used = True
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        self.used = True
+        return super().getrandbits(k)
 
 
 def _key(action: Action) -> str:

@@ -7,14 +7,21 @@
             ...
 
 One reader task per client routes replies to the request that awaits them (by
-``id``) and updates to the table's channel. A gap in update numbers makes the
+``id``) and updates to the table's feed. A gap in update numbers makes the
 client ask for a full view (``sync``) on its own: a reconnect is a resync.
+
+A feed holds at most :data:`UPDATE_BACKLOG` updates: a reader that falls behind
+(a slow bot, a person thinking) gets the latest update with the events of the ones
+it missed folded in, since a table needs only its newest view plus what happened.
+Memory per table stays bounded however slow the reader is.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
-import math
+import logging
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Final
@@ -33,6 +40,9 @@ from lantable.protocol import (
     Create,
     Created,
     Error,
+    FairEvent,
+    FairFault,
+    FairRequest,
     Games,
     Hello,
     Join,
@@ -50,13 +60,79 @@ from lantable.protocol import (
     Update,
     Welcome,
 )
+from lantable.protocol import fairplay as fp
+
+from .fairplay import FairSeats, data_dir, load_identity
 
 CONNECT_TIMEOUT: Final = 10.0  # seconds for TCP connect plus hello/welcome
 REQUEST_TIMEOUT: Final = 30.0  # seconds a request may wait for its reply
 READ_SIZE: Final = 65536
+UPDATE_BACKLOG: Final = 32  # updates a table's feed keeps before folding new ones together
+EVENT_BACKLOG: Final = 2000  # events a folded update keeps (the oldest go first)
+MAX_TABLE_PAGES: Final = 100  # pages of the table list fetched by list_tables
 
-# A table's updates, as the reader hands them to whoever awaits them.
-_UpdateChannel = tuple[trio.MemorySendChannel[Update], trio.MemoryReceiveChannel[Update]]
+LOGGER = logging.getLogger(__name__)
+
+
+def fold(older: Update, newer: Update) -> Update:
+    """One update that stands for ``older`` then ``newer``: the newer one's table,
+    view and legal actions, with both updates' events in order (at most
+    :data:`EVENT_BACKLOG`, the newest kept)."""
+    if older.events is None and newer.events is None:
+        return newer
+    events = [*(older.events or ()), *(newer.events or ())]
+    if len(events) > EVENT_BACKLOG:
+        LOGGER.info("table %s: a slow reader missed %d old events", newer.table,
+                    len(events) - EVENT_BACKLOG)
+        events = events[-EVENT_BACKLOG:]
+    return dataclasses.replace(newer, events=events)
+
+
+class UpdateFeed:
+    """A table's updates as the reader hands them on: a bounded queue.
+
+    Receive with ``await feed.receive()`` or ``async for update in feed``; both end
+    (``trio.EndOfChannel``, end of iteration) once the connection has closed and
+    every queued update was taken. When :data:`UPDATE_BACKLOG` updates wait, a new
+    one is folded into the last (:func:`fold`) instead of queued.
+    """
+
+    def __init__(self, backlog: int = UPDATE_BACKLOG) -> None:
+        self._queue: deque[Update] = deque()
+        self._backlog = backlog
+        self._closed = False
+        self._lot = trio.lowlevel.ParkingLot()
+
+    def __len__(self) -> int:
+        return len(self._queue)
+
+    def send_nowait(self, update: Update) -> None:
+        if len(self._queue) >= self._backlog:
+            self._queue[-1] = fold(self._queue[-1], update)
+        else:
+            self._queue.append(update)
+        self._lot.unpark_all()
+
+    def close(self) -> None:
+        self._closed = True
+        self._lot.unpark_all()
+
+    async def receive(self) -> Update:
+        while not self._queue:
+            if self._closed:
+                raise trio.EndOfChannel
+            await self._lot.park()
+        await trio.lowlevel.checkpoint()
+        return self._queue.popleft()
+
+    def __aiter__(self) -> UpdateFeed:
+        return self
+
+    async def __anext__(self) -> Update:
+        try:
+            return await self.receive()
+        except trio.EndOfChannel:
+            raise StopAsyncIteration from None
 
 
 class ClientError(Exception):
@@ -91,19 +167,24 @@ class _Pending:
 class Client:
     """A connected, welcomed client. Build it with :func:`open_client`."""
 
-    def __init__(self, stream: trio.SocketStream, conn: Connection, welcome: Welcome) -> None:
+    def __init__(self, stream: trio.SocketStream, conn: Connection, welcome: Welcome,
+                 fair: FairSeats | None = None) -> None:
         self._stream = stream
         self._conn = conn
         self.welcome = welcome
         self._ids = itertools.count(1)
         self._pending: dict[int, _Pending] = {}
-        self._channels: dict[str, _UpdateChannel] = {}
+        self._feeds: dict[str, UpdateFeed] = {}
         self._last_seq: dict[str, int] = {}
         self._send_lock = trio.Lock()
         self.errors: list[Error] = []  # unsolicited errors (e.g. a seat resumed elsewhere)
+        self.taken_over: set[str] = set()  # tables whose seat another connection resumed
+        self._lost: dict[str, trio.Event] = {}
         # Why the connection ended, if the host erred.
         self.protocol_error: ProtocolError | None = None
         self.closed = trio.Event()
+        # Fair play: this connection's chains, and what it checked (clients/fairplay.py).
+        self.fair = fair
 
     # -- plumbing -------------------------------------------------------------------
 
@@ -132,10 +213,10 @@ class Client:
             raise RequestError(reply.code, reply.message)
         return reply
 
-    def _channel(self, table: str) -> _UpdateChannel:
-        if table not in self._channels:
-            self._channels[table] = trio.open_memory_channel[Update](math.inf)
-        return self._channels[table]
+    def _feed(self, table: str) -> UpdateFeed:
+        if table not in self._feeds:
+            self._feeds[table] = UpdateFeed()
+        return self._feeds[table]
 
     async def _read_loop(self, nursery: trio.Nursery) -> None:
         try:
@@ -155,8 +236,10 @@ class Client:
             self.closed.set()
             for pending in self._pending.values():
                 pending.event.set()
-            for send, _ in self._channels.values():
-                send.close()
+            for feed in self._feeds.values():
+                feed.close()
+            for lost in self._lost.values():
+                lost.set()
 
     def _dispatch(self, msg: Message, nursery: trio.Nursery) -> None:
         if isinstance(msg, Update):
@@ -166,7 +249,7 @@ class Client:
                 return
             self._last_seq[msg.table] = msg.seq
             if msg.id is None or msg.id not in self._pending:
-                self._channel(msg.table)[0].send_nowait(msg)
+                self._feed(msg.table).send_nowait(msg)
                 return
         rid = getattr(msg, "id", None)
         pending = self._pending.get(rid) if rid is not None else None
@@ -174,9 +257,33 @@ class Client:
             pending.reply = msg
             pending.event.set()
             if isinstance(msg, Update):
-                self._channel(msg.table)[0].send_nowait(msg)
+                self._feed(msg.table).send_nowait(msg)
         elif isinstance(msg, Error):
             self.errors.append(msg)
+            if msg.code == "bad_token" and msg.table is not None:
+                # Our seat was resumed by another connection: this one gets no more
+                # updates for that table, so its feed ends (see taken_over).
+                self.taken_over.add(msg.table)
+                self._feed(msg.table).close()
+                self.lost(msg.table).set()
+        elif self.fair is not None and isinstance(msg, FairRequest):
+            nursery.start_soon(self._answer_fair, msg)
+        elif self.fair is not None and isinstance(msg, FairEvent):
+            self.fair.check(msg)
+        elif self.fair is not None and isinstance(msg, FairFault):
+            self.fair.fault(msg)
+
+    async def _answer_fair(self, req: FairRequest) -> None:
+        """Commit or reveal for a seat, as the host asked (every client takes part)."""
+        answer = self.fair.answer(req)
+        if answer is None:
+            return
+        make, fields = answer
+        try:
+            await self._request(make, **fields)
+        except (ClientError, trio.TooSlowError) as exc:
+            self.fair.problems.append(f"table {req.table}: {req.kind} of seat {req.seat} "
+                                      f"refused: {exc}")
 
     async def _resync(self, table: str) -> None:
         try:
@@ -186,10 +293,16 @@ class Client:
 
     # -- requests ---------------------------------------------------------------------
 
-    async def list_tables(self) -> list[dict[str, Any]]:
-        reply = await self._request(ListTables)
-        assert isinstance(reply, Tables)
-        return reply.tables
+    async def list_tables(self, max_pages: int = MAX_TABLE_PAGES) -> list[dict[str, Any]]:
+        """The tables in the host's lobby, every page of them (at most ``max_pages``)."""
+        tables: list[dict[str, Any]] = []
+        for _ in range(max_pages):
+            reply = await self._request(ListTables, offset=len(tables) or None)
+            assert isinstance(reply, Tables)
+            tables.extend(reply.tables)
+            if not reply.more or not reply.tables:
+                break
+        return tables
 
     async def list_games(self) -> list[dict[str, Any]]:
         reply = await self._request(ListGames)
@@ -197,15 +310,18 @@ class Client:
         return reply.games
 
     async def create(self, game: str, seats: int, options: dict[str, Any] | None = None,
-                     seed: int | None = None) -> str:
-        """Open a table; returns its id. Raises RequestError (no_such_game, bad_options)."""
-        reply = await self._request(Create, game=game, seats=seats, options=options, seed=seed)
+                     seed: int | None = None, fair: dict[str, Any] | None = None) -> str:
+        """Open a table; returns its id. Raises RequestError (no_such_game, bad_options).
+        ``fair`` (a map of fair-play options, ``{}`` for the defaults) makes the seats'
+        commit-reveal events the table's only randomness (docs/fair-play.md)."""
+        reply = await self._request(Create, game=game, seats=seats, options=options, seed=seed,
+                                    fair=fair)
         assert isinstance(reply, Created)
         return reply.table
 
     async def join(self, table: str, seat: int | None = None, *, spectate: bool = False) -> Joined:
         """Take a seat (the lowest free one by default) or watch; keep ``.token`` to resume."""
-        self._channel(table)
+        self._feed(table)
         reply = await self._request(Join, table=table, seat=seat, spectate=spectate)
         assert isinstance(reply, Joined)
         return reply
@@ -213,7 +329,9 @@ class Client:
     async def resume(self, token: str) -> Joined:
         reply = await self._request(Resume, token=token)
         assert isinstance(reply, Joined)
-        self._channel(reply.table)
+        self._feed(reply.table)
+        if self.fair is not None and reply.seat is not None:
+            self.fair.resumed(reply.table, reply.seat)
         return reply
 
     async def leave(self, table: str) -> None:
@@ -222,7 +340,11 @@ class Client:
     async def act(self, table: str, action: dict[str, Any], seat: int | None = None) -> int:
         """Submit an action; returns its update number. Raises RequestError
         (``not_to_act``, ``illegal_action``, ``not_seated`` ...)."""
-        reply = await self._request(Act, table=table, action=action, seat=seat)
+        signed = None if self.fair is None else self.fair.sign_action(
+            table, seat, self._last_seq.get(table, 0), action)
+        base, sig = signed if signed is not None else (None, None)
+        reply = await self._request(Act, table=table, action=action, seat=seat, base=base,
+                                    sig=sig)
         assert isinstance(reply, Accepted)
         return reply.seq
 
@@ -242,9 +364,19 @@ class Client:
     async def ping(self) -> None:
         await self._request(Ping)
 
-    def updates(self, table: str) -> trio.MemoryReceiveChannel[Update]:
-        """The channel of updates for ``table``; it ends when the connection does."""
-        return self._channel(table)[1]
+    def lost(self, table: str) -> trio.Event:
+        """Set once this connection can no longer play ``table``: it closed, or another
+        connection resumed the seat (``taken_over``)."""
+        if table not in self._lost:
+            self._lost[table] = trio.Event()
+            if self.closed.is_set() or table in self.taken_over:
+                self._lost[table].set()
+        return self._lost[table]
+
+    def updates(self, table: str) -> UpdateFeed:
+        """The feed of updates for ``table`` (bounded, see :class:`UpdateFeed`); it
+        ends when the connection does."""
+        return self._feed(table)
 
     async def close(self) -> None:
         try:
@@ -255,8 +387,12 @@ class Client:
 
 @asynccontextmanager
 async def open_client(host: str, port: int, *, name: str, token: str | None = None,
-                      proto: int = PROTOCOL_VERSION) -> AsyncIterator[Client]:
+                      proto: int = PROTOCOL_VERSION, identity: fp.Identity | None = None
+                      ) -> AsyncIterator[Client]:
     """Connect, say hello and yield a :class:`Client`; says bye and closes on exit.
+
+    ``identity`` is the key that signs at fair tables; by default this user's key
+    from the data directory (created on first use), with chains kept there too.
 
     Raises:
         RequestError: the host refused the hello (version, token).
@@ -266,8 +402,13 @@ async def open_client(host: str, port: int, *, name: str, token: str | None = No
         stream = await trio.open_tcp_stream(host, port)
     async with stream:
         conn = Connection("client")
+        store = None
+        if identity is None:
+            identity, store = load_identity(), data_dir()
+        fair = FairSeats(identity, store)
         with trio.fail_after(CONNECT_TIMEOUT):
-            await stream.send_all(conn.send(Hello(proto=proto, name=name, token=token)))
+            await stream.send_all(conn.send(Hello(proto=proto, name=name, token=token,
+                                                  key=identity.public)))
             while True:
                 event = conn.next_event()
                 if event is NEED_DATA:
@@ -278,7 +419,9 @@ async def open_client(host: str, port: int, *, name: str, token: str | None = No
             raise RequestError(event.code, event.message)
         if not isinstance(event, Welcome):
             raise Disconnected(f"expected welcome, got {event!r}")
-        client = Client(stream, conn, event)
+        client = Client(stream, conn, event, fair)
+        if event.resumed is not None:
+            fair.resumed(event.resumed["table"], event.resumed["seat"])
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(client._read_loop, nursery)

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 import trio
 
-from .client import ClientError, open_client
+from lantable.protocol import ProtocolError
+
+from .client import Client, ClientError, Disconnected, RequestError, open_client
 
 if TYPE_CHECKING:
     from lantable.host.discovery import PeerInfo
@@ -21,6 +23,7 @@ if TYPE_CHECKING:
 LOGGER = logging.getLogger(__name__)
 
 FETCH_TIMEOUT: Final = 3.0  # seconds to connect to a found peer and list its tables
+CHECK_TABLES: Final = 16  # tables being played whose disconnected seats `peers` marks
 
 
 def _best_address(peer: PeerInfo) -> str:
@@ -45,9 +48,39 @@ async def fetch_tables(peer: PeerInfo) -> dict[str, Any]:
         with trio.fail_after(FETCH_TIMEOUT):
             async with open_client(address, peer.port, name="lantable-peers") as client:
                 out["tables"] = await client.list_tables()
-    except (OSError, ClientError, trio.TooSlowError) as exc:
-        out["error"] = f"{type(exc).__name__}: {exc}"
+                await mark_connected(client, out["tables"])
+    except Exception as exc:  # a stranger on the LAN may do anything; never a crash here
+        out["error"] = _why_unreachable(exc)
+        LOGGER.debug("peer %s at %s:%d: %s", peer.name, address, peer.port, out["error"],
+                     exc_info=True)
     return out
+
+
+def _why_unreachable(exc: Exception) -> str:
+    """What went wrong with a peer, in words for the ``unreachable:`` line."""
+    if isinstance(exc, trio.TooSlowError):
+        return f"no answer within {FETCH_TIMEOUT:g} s"
+    if isinstance(exc, RequestError):
+        return f"refused us ({exc})"
+    if isinstance(exc, ProtocolError):
+        return f"does not speak the lantable protocol ({exc.code}: {exc})"
+    if isinstance(exc, (Disconnected, trio.BrokenResourceError, trio.ClosedResourceError)):
+        return f"closed the connection before answering ({exc})"
+    if isinstance(exc, (OSError, ClientError)):
+        return f"cannot connect ({exc})"
+    return f"failed ({type(exc).__name__}: {exc})"
+
+
+async def mark_connected(client: Client, tables: list[dict[str, Any]]) -> None:
+    """Add ``connected`` (a bool per seat) to the tables being played: a table summary
+    says who sits, only a table's update says who is still there. Watches each such
+    table for one update (at most :data:`CHECK_TABLES` of them)."""
+    playing = [t for t in tables if t.get("status") == "playing"][:CHECK_TABLES]
+    for table in playing:
+        await client.join(table["id"], spectate=True)
+        update = await client.updates(table["id"]).receive()
+        table["connected"] = [bool(s.get("connected")) for s in update.seats]
+        await client.leave(table["id"])
 
 
 async def lan_peers(timeout: float, interfaces: list[str] | None) -> list[dict[str, Any]]:
@@ -101,5 +134,20 @@ def format_peers(peers: list[dict[str, Any]]) -> str:
             lines.append(f"    unreachable: {p['error']}")
         for t in p["tables"] or ():
             lines.append(f"    table {t['id']}  {t['game']:16} {t['taken']}/{t['seats']} seats"
-                         f"  {t['status']}")
+                         f"  {t['status']:8}  {_seats(t)}")
     return "\n".join(lines)
+
+
+def _seats(table: dict[str, Any]) -> str:
+    """"ann, bob (disconnected), free": who sits where, and who dropped."""
+    names = table.get("names") or [None] * table.get("seats", 0)
+    connected = table.get("connected")
+    out = []
+    for i, name in enumerate(names):
+        if name is None:
+            out.append("free")
+        elif connected is not None and i < len(connected) and not connected[i]:
+            out.append(f"{name} (disconnected)")
+        else:
+            out.append(name)
+    return ", ".join(out)

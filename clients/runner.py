@@ -7,6 +7,8 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+import trio
+
 from .client import Client, RequestError
 
 if TYPE_CHECKING:
@@ -28,9 +30,13 @@ def bot_decider(bot: Any, seat: int, rng: random.Random) -> Decide:
     return decide
 
 
-async def play_seat(client: Client, table: str, seat: int, decide: Decide,
-                    on_update: Callable[[Update], None] | None = None) -> dict[str, Any] | None:
-    """Follow ``table`` as ``seat`` and decide whenever it must, until the game ends.
+async def play_seat(client: Client, table: str, seat: int | None, decide: Decide,
+                    on_update: Callable[[Update], None] | None = None,
+                    on_refused: Callable[[Action, RequestError], None] | None = None,
+                    ) -> dict[str, Any] | None:
+    """Follow ``table`` as ``seat`` (None: watch) and decide whenever it must, until the
+    game ends. A refused action is reported to ``on_refused`` (default: a log warning)
+    and the seat decides again on a fresh view.
 
     Returns:
         The final scores, or None if the connection ended first.
@@ -44,14 +50,40 @@ async def play_seat(client: Client, table: str, seat: int, decide: Decide,
             on_update(update)
         if update.status == "finished":
             return update.scores
-        if update.seat != seat or not update.legal or update.status != "playing":
+        if seat is None or update.seat != seat or not update.legal or update.status != "playing":
             continue
         if update.seq < fresh_from:
             continue
-        action = await decide(update, update.legal)
+        action = await _decide_unless_lost(client, table, decide, update)
+        if action is None:  # the connection ended while we were deciding
+            return None
         try:
             fresh_from = await client.act(table, action, seat=seat)
         except RequestError as exc:
-            LOGGER.warning("table %s seat %d: %s refused (%s); resyncing", table, seat, action, exc)
+            if on_refused is not None:
+                on_refused(action, exc)
+            else:
+                LOGGER.warning("table %s seat %d: %s refused (%s); resyncing",
+                               table, seat, action, exc)
             fresh_from = (await client.sync(table)).seq
     return None
+
+
+async def _decide_unless_lost(client: Client, table: str, decide: Decide,
+                              update: Update) -> Action | None:
+    """The decision, or None as soon as the seat is lost (the connection closed, or the
+    seat was resumed elsewhere): a person thinking at the keyboard hears it at once,
+    not when they act."""
+    chosen: list[Action] = []
+    async with trio.open_nursery() as nursery:
+        async def choose() -> None:
+            chosen.append(await decide(update, update.legal or []))
+            nursery.cancel_scope.cancel()
+
+        async def watch() -> None:
+            await client.lost(table).wait()
+            nursery.cancel_scope.cancel()
+
+        nursery.start_soon(choose)
+        nursery.start_soon(watch)
+    return chosen[0] if chosen else None

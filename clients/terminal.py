@@ -1,9 +1,16 @@
-"""A line-based terminal client for people: the view, then numbered choices."""
+"""The keyboard side of ``lantable play``: choices by number or in the game's words.
+
+:class:`TerminalDecider` draws the seat's :class:`~.screen.Screen` with numbered
+choices and reads a line: a number, words from a choice's label ("dock c",
+"bid 11"), or a JSON action. ``format_event`` and ``format_value`` are the plain
+renderings ``lantable replay`` prints.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
+import threading
 from typing import TYPE_CHECKING, Any, TextIO
 
 import trio
@@ -11,9 +18,10 @@ import trio
 from lantable.plugins import params
 
 from .fill import fill_template
+from .screen import CHOICES_SHOWN, Screen
 
 if TYPE_CHECKING:
-    from lantable.plugins import Action, Game
+    from lantable.plugins import Action
     from lantable.protocol import Update
 
 
@@ -46,60 +54,108 @@ def format_event(event: dict[str, Any]) -> str:
     return f"{event.get('type')}: {rest}" if rest else str(event.get("type"))
 
 
-def show_update(update: Update, out: TextIO = sys.stdout) -> None:
-    for event in update.events or ():
-        print(f"  * {format_event(event)}", file=out)
-    if update.full or update.legal:
-        print(f"--- table {update.table}, update {update.seq}, {update.status}; "
-              f"to act: {update.to_act}", file=out)
-        if update.view is not None and update.legal:
-            print(format_value(update.view, 1), file=out)
+def match_choice(text: str, labels: list[str]) -> list[int]:
+    """Indexes of the labels that ``text`` names, best first.
+
+    A number picks that choice; otherwise every typed word must be a word of the
+    label (case-insensitive), and labels where the words are exact beat labels
+    where they only start a word ("dock c" picks "dock C — costs 2...", "bid 11"
+    picks "bid 11 ..." over "bid 110 ...").
+    """
+    text = text.strip().lower()
+    if text.isdigit():
+        n = int(text)
+        return [n - 1] if 1 <= n <= len(labels) else []
+    words = text.replace(",", " ").split()
+    if not words:
+        return []
+    exact, prefix = [], []
+    for i, label in enumerate(labels):
+        have = label.lower().replace(",", " ").replace("(", " ").replace(")", " ").split()
+        if all(w in have for w in words):
+            exact.append(i)
+        elif all(any(h.startswith(w) for h in have) for w in words):
+            prefix.append(i)
+    return exact or prefix
 
 
 class TerminalDecider:
-    """Asks a person to pick a numbered action (or type one as JSON)."""
+    """Asks the person at the keyboard: numbered choices labelled in the game's words;
+    type a number, words from a label, or a JSON action."""
 
-    def __init__(self, game: Game, seat: int, stdin: TextIO = sys.stdin,
-                 out: TextIO = sys.stdout) -> None:
-        self.game = game
-        self.seat = seat
+    def __init__(self, screen: Screen, stdin: TextIO = sys.stdin) -> None:
+        self.screen = screen
         self.stdin = stdin
-        self.out = out
+
+    async def _readline(self) -> str:
+        line = await _lines_of(self.stdin).receive()
+        if line is None:
+            raise EOFError("input closed")
+        return line.strip()
 
     async def _ask(self, question: str) -> str:
-        print(question, end="", file=self.out, flush=True)
-        line = await trio.to_thread.run_sync(self.stdin.readline)
-        if not line:
-            raise EOFError("input closed")
-        return line
+        print(question, end="", file=self.screen.console.file, flush=True)
+        return await self._readline()
 
     async def __call__(self, update: Update, legal: list[Action]) -> Action:
-        view = update.view or {}
-        print(f"\nYour move (seat {self.seat}):", file=self.out)
-        for i, action in enumerate(legal, 1):
-            print(f"  {i:3d}. {self.game.describe(view, self.seat, action)}", file=self.out)
+        labels = self.screen.labels(legal)
+        shown = list(range(len(labels)))
         while True:
-            print(f"choose 1-{len(legal)} (or a JSON action, or 'v' to see the view): ", end="",
-                  file=self.out, flush=True)
-            line = await trio.to_thread.run_sync(self.stdin.readline)
-            if not line:
-                raise EOFError("input closed")
-            line = line.strip()
-            if line == "v":
-                print(format_value(view, 1), file=self.out)
-            elif line.isdigit() and 1 <= int(line) <= len(legal):
-                chosen = legal[int(line) - 1]
-                if params.is_template(chosen):  # typed parameters: ask for each
-                    return await fill_template(chosen, self._ask)
-                return chosen
-            elif line.startswith("{"):
+            listed = [(i + 1, labels[i]) for i in shown[:CHOICES_SHOWN]]
+            self.screen.draw(listed, more=max(0, len(shown) - CHOICES_SHOWN))
+            print(f"Choose 1-{len(labels)}, or type words from a choice: ", end="",
+                  file=self.screen.console.file, flush=True)
+            line = await self._readline()
+            self.screen.notice = ""
+            if line.startswith("{"):
                 try:
                     action = json.loads(line)
                 except json.JSONDecodeError as exc:
-                    print(f"not JSON: {exc}", file=self.out)
+                    self.screen.notice = f"That is not JSON: {exc}"
                     continue
                 if isinstance(action, dict) and isinstance(action.get("type"), str):
                     return action
-                print("an action is a JSON object with a string \"type\"", file=self.out)
+                self.screen.notice = 'An action is a JSON object with a string "type".'
+                continue
+            found = match_choice(line, labels)
+            if len(found) == 1:
+                if params.is_template(legal[found[0]]):  # typed parameters: ask for each
+                    return await fill_template(legal[found[0]], self._ask)
+                return legal[found[0]]
+            if not line:
+                shown = list(range(len(labels)))
+            elif not found:
+                self.screen.notice = (f"No choice matches {line!r}; type a number from 1 to "
+                                      f"{len(labels)} or words from a choice.")
+                shown = list(range(len(labels)))
             else:
-                print(f"please type a number from 1 to {len(legal)}", file=self.out)
+                self.screen.notice = f"{len(found)} choices match {line!r}; be more precise:"
+                shown = found
+
+
+# One reader per input stream and trio run, shared by every decider of that run.
+_READERS: dict[tuple[int, object], trio.MemoryReceiveChannel[str | None]] = {}
+
+
+def _lines_of(stdin: TextIO) -> trio.MemoryReceiveChannel[str | None]:
+    """The lines typed on ``stdin``, read by one daemon thread and handed to trio, so a
+    decision that is cancelled (the host went away) never swallows the next line."""
+    token = trio.lowlevel.current_trio_token()
+    key = (id(stdin), token)
+    if key in _READERS:
+        return _READERS[key]
+    send, receive = trio.open_memory_channel[str | None](64)
+
+    def read() -> None:
+        while True:
+            line = stdin.readline()
+            try:
+                trio.from_thread.run_sync(send.send_nowait, line or None, trio_token=token)
+            except (trio.RunFinishedError, trio.WouldBlock, trio.BrokenResourceError):
+                return
+            if not line:
+                return
+
+    threading.Thread(target=read, name="lantable-stdin", daemon=True).start()
+    _READERS[key] = receive
+    return receive

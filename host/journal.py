@@ -55,6 +55,12 @@ CREATE TABLE IF NOT EXISTS actions (
     events BLOB NOT NULL,
     at REAL NOT NULL
 );
+-- Fair play (host/fairplay.py): a fair table's config, commitments, pending and settled
+-- random events and faults, each a msgpack map with a "kind", in write order.
+CREATE TABLE IF NOT EXISTS fairplay (
+    table_id TEXT NOT NULL,
+    record BLOB NOT NULL
+);
 """
 
 # from version -> the script that brings a journal to version + 1
@@ -78,7 +84,11 @@ def _pack(obj: Any) -> bytes:
 
 
 def _unpack(blob: bytes) -> Any:
-    return msgpack.unpackb(blob, raw=False)
+    """Raises ValueError for a blob that is not one msgpack value."""
+    try:
+        return msgpack.unpackb(blob, raw=False)
+    except Exception as exc:  # msgpack raises many types on garbage
+        raise ValueError(f"a damaged record ({type(exc).__name__}: {exc})") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +114,18 @@ class ActionRecord:
     action: dict[str, Any]
     events: list[dict[str, Any]]
     at: float
+
+
+class JournalDamaged(RuntimeError):
+    """The journal file cannot be opened as a lantable journal: not SQLite, damaged, or
+    written by a newer lantable. The message names the file and what to do."""
+
+
+def _damaged(path: str, exc: BaseException | str) -> JournalDamaged:
+    return JournalDamaged(
+        f"journal {path} cannot be read ({exc}). Nothing was changed. Keep it for "
+        f"`sqlite3 {path} .recover` and start with a new one: move it aside "
+        f"(mv {path} {path}.damaged) or give another --db")
 
 
 class JournalFailed(Exception):
@@ -139,7 +161,22 @@ class Journal:
     """
 
     def __init__(self, path: str | Path) -> None:
+        """Open (or create) the journal.
+
+        Raises:
+            JournalDamaged: the file is not a journal this lantable can read.
+        """
         self.path = str(path)
+        try:
+            self._open()
+        except sqlite3.DatabaseError as exc:
+            try:
+                self._db.close()
+            except (AttributeError, sqlite3.Error):
+                pass
+            raise _damaged(self.path, exc) from None
+
+    def _open(self) -> None:
         self.failed: JournalFailed | None = None
         self._pending: list[tuple[Any, ...]] = []  # appended actions not yet inserted
         # Told once, at the failed commit.
@@ -152,11 +189,19 @@ class Journal:
         if row is None:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             return
-        version = int(row[0])
+        try:
+            version = int(row[0])
+        except ValueError:
+            raise sqlite3.DatabaseError(f"schema version {row[0]!r} is not a number") from None
+        if version > SCHEMA_VERSION:
+            self._db.close()
+            raise JournalDamaged(
+                f"journal {self.path} was written by a newer lantable (journal schema "
+                f"{version}; this one reads up to {SCHEMA_VERSION}). Upgrade lantable, or "
+                "give another --db. The file was not changed")
         missing = [v for v in range(version, SCHEMA_VERSION) if v not in _MIGRATIONS]
-        if version > SCHEMA_VERSION or missing:
-            raise RuntimeError(
-                f"journal {self.path} has schema {version}, expected {SCHEMA_VERSION}")
+        if missing:
+            raise sqlite3.DatabaseError(f"schema {version} has no migration to {SCHEMA_VERSION}")
         while version < SCHEMA_VERSION:
             self._db.executescript(f"BEGIN; {_MIGRATIONS[version]} "
                                    f"UPDATE meta SET value='{version + 1}' WHERE key='schema';"
@@ -258,19 +303,50 @@ class Journal:
         self._pending.append((table_id, seq, seat, _pack(action), _pack(events), time.time()))
         _open.add(self)
 
+    def fair_append(self, table_id: str, record: dict[str, Any]) -> None:
+        """Record one fair-play fact of a table (committed with the batch)."""
+        self._write("INSERT INTO fairplay VALUES (?, ?)", (table_id, _pack(record)))
+
     # -- reads ----------------------------------------------------------------
+
+    def fair_records(self, table_id: str) -> list[dict[str, Any]]:
+        """A table's fair-play records in write order; empty for a table that does not
+        play fair."""
+        return [_unpack(r) for (r,) in self._db.execute(
+            "SELECT record FROM fairplay WHERE table_id=? ORDER BY rowid", (table_id,))]
 
     def table(self, table_id: str) -> TableRecord | None:
         row = self._db.execute("SELECT * FROM tables WHERE id=?", (table_id,)).fetchone()
         return self._record(row) if row else None
 
-    def tables(self, *, unfinished: bool = False) -> list[TableRecord]:
-        sql = "SELECT * FROM tables"
+    def tables(self, *, unfinished: bool = False,
+               damaged: list[tuple[str, str]] | None = None) -> list[TableRecord]:
+        """Every table's record (or the unfinished ones), oldest first.
+
+        A table whose row cannot be read is left out and, if ``damaged`` is given,
+        reported there as ``(table id, why)``: one bad row never hides the others.
+
+        Raises:
+            JournalDamaged: not even the list of tables can be read.
+        """
+        sql = "SELECT id FROM tables"
         if unfinished:
             sql += " WHERE status IN ('waiting', 'playing', 'faulted')"
-        return [self._record(r) for r in self._db.execute(sql + " ORDER BY created")]
+        try:
+            ids = [r[0] for r in self._db.execute(sql + " ORDER BY created")]
+        except sqlite3.DatabaseError as exc:
+            raise _damaged(self.path, exc) from None
+        out = []
+        for table_id in ids:
+            try:
+                out.append(self.table(table_id))
+            except (sqlite3.DatabaseError, ValueError, TypeError) as exc:
+                if damaged is not None:
+                    damaged.append((str(table_id), f"{type(exc).__name__}: {exc}"))
+        return [r for r in out if r is not None]
 
     def _record(self, row: tuple) -> TableRecord:
+        """Raises ValueError (a blob that is not msgpack) or sqlite3.DatabaseError."""
         names, tokens = {}, {}
         for seat, name, token in self._db.execute(
             "SELECT seat, name, token FROM seats WHERE table_id=?", (row[0],)

@@ -5,8 +5,9 @@ buffers. :func:`flush` runs once per trio scheduler batch, just before trio wait
 for I/O (:class:`FlushAtBatchEnd`): it commits the journal once for everything
 the batch did (group commit), then writes each client's buffer straight to its
 socket when nothing is queued before it, and otherwise hands it to the
-connection's writer task through a bounded outbox. A client whose outbox fills up
-is dropped (``too_slow``). If the commit fails, nothing buffered is written.
+connection's writer task through an outbox bounded in writes and in bytes
+(``Limits.max_outbox_bytes``). A client whose outbox fills up is dropped
+(``too_slow``). If the commit fails, nothing buffered is written.
 
 The direct write saves a task switch per client per action, and the batch-end
 flush one commit and one write per client for all the tables that acted in the
@@ -53,16 +54,22 @@ class ClientLink:
         fd: the socket's file descriptor for direct writes, or None to always queue.
     """
 
-    def __init__(self, name: str, peer: str, conn: Connection, fd: int | None = None) -> None:
+    def __init__(self, name: str, peer: str, conn: Connection, fd: int | None = None,
+                 max_outbox_bytes: int = 8 << 20) -> None:
         self.id = next(_ids)
         self.name = name
         self.peer = peer
         self.seats: dict[str, set[int]] = {}
+        self.watching: set[str] = set()  # tables this client spectates
+        self.address = peer.rpartition(":")[0] or peer  # per-client limits count by address
         self.outbox, self.outbox_receive = trio.open_memory_channel[bytes](OUTBOX_SIZE)
         self.dropped = trio.Event()
         self.conn = conn
         self.fd = fd
         self.queued = 0  # writes handed to the writer task and not yet sent
+        self.queued_bytes = 0  # their size
+        self.max_outbox_bytes = max_outbox_bytes
+        self.key: str | None = None  # the client's Ed25519 public key (hex), for fair play
         self._buf: list[bytes] = []
 
     def __repr__(self) -> str:
@@ -97,12 +104,37 @@ class ClientLink:
         _dirty[self] = None
         return True
 
+    @property
+    def receiving(self) -> bool:
+        """False once the client is dropped or broke the protocol (nothing more is sent)."""
+        return not self.dropped.is_set() and self.conn.state is not ERROR
+
+    def encode_update(self, shared: SharedUpdate, **own: Any) -> bytes:
+        """The bytes of an update for this client (for :meth:`send_encoded` to this and
+        other clients in the same state: spectators share one copy).
+
+        Raises:
+            LocalProtocolError: the update cannot be encoded or is too large.
+        """
+        return self.conn.send_update(shared, **own)
+
+    def send_encoded(self, data: bytes) -> bool:
+        """Buffer an already encoded update; False if the client is gone."""
+        if self.dropped.is_set():
+            return False
+        if self.conn.state is ERROR:
+            return True
+        self._buf.append(data)
+        _dirty[self] = None
+        return True
+
     def flush(self) -> bool:
         """Write or queue the buffer; True if that woke a task (writer or drop)."""
         if not self._buf or self.dropped.is_set():
             self._buf.clear()
             return False
-        data = b"".join(self._buf)
+        # One buffered update is written as is: spectators share its bytes.
+        data = self._buf[0] if len(self._buf) == 1 else b"".join(self._buf)
         self._buf.clear()
         if self.fd is not None and not self.queued:
             try:
@@ -115,9 +147,15 @@ class ClientLink:
             data = data[written:]
             if not data:
                 return False
+        if self.queued_bytes + len(data) > self.max_outbox_bytes:
+            LOGGER.warning("%r does not read its updates (%d bytes waiting); dropped",
+                           self, self.queued_bytes + len(data))
+            self.drop()
+            return True
         try:
             self.outbox.send_nowait(data)
             self.queued += 1
+            self.queued_bytes += len(data)
         except trio.WouldBlock:
             LOGGER.warning("%r does not read its updates; dropped", self)
             self.drop()

@@ -1,15 +1,22 @@
 """One connection: the thin I/O wrapper, the handshake, and request routing.
 
-Each connection runs in its own nursery with a reader (this task) and a writer
-(draining the client's bounded outbox). Protocol errors, broken streams and slow
-readers end only this connection; they never reach a table or another client.
+Each connection runs in its own nursery with a reader (this task), a writer
+(draining the client's bounded outbox) and a watchdog (idle and frame timeouts).
+Protocol errors, broken streams and slow readers end only this connection; they
+never reach a table or another client.
+
+The TCP specifics stay in this module's I/O functions. What happens to a message
+once decoded (:func:`check_hello`, :func:`route`) takes a :class:`ClientLink` and the
+frame's size only, so another transport reuses it with the same limits.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import os
-from typing import TYPE_CHECKING, Final
+import unicodedata
+from typing import TYPE_CHECKING, Any, Final
 
 import trio
 
@@ -20,6 +27,7 @@ from lantable.protocol import (
     PROTOCOL_VERSION,
     Act,
     Bye,
+    Commit,
     Connection,
     ConnectionClosed,
     Create,
@@ -38,20 +46,25 @@ from lantable.protocol import (
     ProtocolError,
     Query,
     Resume,
+    Reveal,
     Sync,
     Tables,
     Welcome,
+    fairplay,
     negotiate,
 )
 
+from .limits import LimitExceeded, Limits, depth_at_most
 from .link import ClientLink, flush
 from .table import (
     ActRequest,
+    CommitRequest,
     DetachRequest,
     JoinRequest,
     LeaveRequest,
     QueryRequest,
     ResumeRequest,
+    RevealRequest,
     SyncRequest,
 )
 
@@ -61,12 +74,23 @@ if TYPE_CHECKING:
 
 LOGGER = logging.getLogger(__name__)
 
-HELLO_TIMEOUT: Final = 10.0  # seconds a new connection has to say hello
 FLUSH_TIMEOUT: Final = 2.0  # seconds to flush a final error before closing
 READ_SIZE: Final = 65536  # bytes per receive; frames are reassembled by the protocol
 
 
-async def _next_message(stream: trio.SocketStream, conn: Connection) -> Message | ConnectionClosed:
+class _Clock:
+    """When the connection last completed a message, and since when a frame is half-read
+    (the watchdog's inputs; the reader updates them at the cost of a clock read)."""
+
+    __slots__ = ("last_message", "partial_since")
+
+    def __init__(self) -> None:
+        self.last_message = trio.current_time()
+        self.partial_since: float | None = None
+
+
+async def _next_message(stream: trio.SocketStream, conn: Connection,
+                        clock: _Clock | None = None) -> Message | ConnectionClosed:
     """The next message from the client, reading its socket as needed.
 
     Reads wait for readiness first and then ``os.read`` the descriptor, rather than
@@ -82,7 +106,12 @@ async def _next_message(stream: trio.SocketStream, conn: Connection) -> Message 
     while True:
         event = conn.next_event()
         if event is not NEED_DATA:
+            if clock is not None:
+                clock.last_message = trio.current_time()
+                clock.partial_since = None
             return event  # type: ignore[return-value]
+        if clock is not None and clock.partial_since is None and conn.trailing_data:
+            clock.partial_since = trio.current_time()
         await trio.lowlevel.wait_readable(fd)
         try:
             data = os.read(fd, READ_SIZE)
@@ -93,8 +122,8 @@ async def _next_message(stream: trio.SocketStream, conn: Connection) -> Message 
         conn.receive_data(data)
 
 
-async def _send_now(stream: trio.abc.Stream, data: bytes) -> None:
-    with trio.move_on_after(FLUSH_TIMEOUT):
+async def _send_now(stream: trio.abc.Stream, data: bytes, within: float = FLUSH_TIMEOUT) -> None:
+    with trio.move_on_after(within):
         try:
             await stream.send_all(data)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
@@ -108,25 +137,64 @@ async def handle_connection(stream: trio.SocketStream, peer: Peer) -> None:
     logged and ends only that connection.
     """
     try:
-        await _handle(stream, peer)
-    except Exception:
-        LOGGER.exception("connection failed unexpectedly; closed")
-
-
-async def _handle(stream: trio.SocketStream, peer: Peer) -> None:
-    try:
         host, port = stream.socket.getpeername()[:2]
-        where = f"{host}:{port}"
     except OSError:
-        where = "?"
-    conn = Connection("host")
+        host, port = "?", 0
+    limits = peer.limits
+    conn = Connection("host", limits.max_frame, limits.max_request_bytes)
+    total = sum(peer.connections.values())
+    mine = peer.connections.get(host, 0)
+    if total >= limits.max_connections or mine >= limits.max_connections_per_address:
+        with trio.CancelScope(shield=True):  # say why, briefly, then close
+            await _send_now(stream, conn.send_error(Error(
+                code=ErrorCode.TOO_MANY_CONNECTIONS,
+                message=f"this host is full ({total} connections, {mine} from {host}); "
+                        "try again later")), within=0.5)
+            await trio.aclose_forcefully(stream)
+        LOGGER.warning("connection from %s refused: %d connections open, %d from there",
+                       host, total, mine)
+        return
+    peer.connections[host] = mine + 1
+    try:
+        await _handle(stream, peer, conn, host, f"{host}:{port}")
+    except Exception:
+        LOGGER.exception("connection %s:%s failed unexpectedly; closed", host, port)
+    finally:
+        left = peer.connections[host] - 1
+        if left:
+            peer.connections[host] = left
+        else:
+            del peer.connections[host]
+
+
+def check_hello(hello: Hello, limits: Limits) -> Error | None:
+    """The error refusing ``hello``, or None if it may go on (any transport)."""
+    if len(hello.name.encode("utf-8", "surrogatepass")) > limits.max_name_bytes:
+        return Error(code=ErrorCode.BAD_NAME, id=hello.id,
+                     message=f"name is longer than {limits.max_name_bytes} bytes")
+    if any(unicodedata.category(ch) == "Cc" for ch in hello.name):
+        return Error(code=ErrorCode.BAD_NAME, id=hello.id,
+                     message="name has control characters")
+    proto = negotiate(hello.proto, hello.min_proto)
+    if proto is None:
+        return Error(
+            code=ErrorCode.VERSION_UNSUPPORTED, id=hello.id,
+            message=f"client speaks {hello.min_proto or hello.proto}..{hello.proto}; "
+                    f"this host speaks {MIN_PROTOCOL_VERSION}..{PROTOCOL_VERSION}")
+    return None
+
+
+async def _handle(stream: trio.SocketStream, peer: Peer, conn: Connection, host: str,
+                  where: str) -> None:
+    limits = peer.limits
     async with stream:
         try:
-            with trio.fail_after(HELLO_TIMEOUT):
+            with trio.fail_after(limits.hello_timeout):
                 hello = await _next_message(stream, conn)
         except trio.TooSlowError:
             await _send_now(stream, conn.send_error(Error(
-                code=ErrorCode.HELLO_TIMEOUT, message=f"no hello within {HELLO_TIMEOUT} s")))
+                code=ErrorCode.HELLO_TIMEOUT,
+                message=f"no hello within {limits.hello_timeout} s")))
             LOGGER.info("connection %s: no hello in time", where)
             return
         except ProtocolError as exc:
@@ -137,15 +205,18 @@ async def _handle(stream: trio.SocketStream, peer: Peer) -> None:
             return
         if not isinstance(hello, Hello):
             return  # closed before saying anything
-        proto = negotiate(hello.proto, hello.min_proto)
-        if proto is None:
+        refusal = check_hello(hello, limits)
+        if refusal is not None:
             conn.send_failed()
-            await _send_now(stream, conn.send_error(Error(
-                code=ErrorCode.VERSION_UNSUPPORTED, id=hello.id,
-                message=f"client speaks {hello.min_proto or hello.proto}..{hello.proto}; "
-                        f"this host speaks {MIN_PROTOCOL_VERSION}..{PROTOCOL_VERSION}")))
+            await _send_now(stream, conn.send_error(refusal))
+            LOGGER.info("connection %s: hello refused (%s: %s)", where, refusal.code,
+                        refusal.message)
             return
-        link = ClientLink(hello.name, where, conn, fd=stream.socket.fileno())
+        proto = negotiate(hello.proto, hello.min_proto)
+        link = ClientLink(hello.name, where, conn, fd=stream.socket.fileno(),
+                          max_outbox_bytes=limits.max_outbox_bytes)
+        link.address = host
+        link.key = _public_key(hello.key)
         found: tuple[Table, int] | None = None
         if hello.token is not None:
             found = peer.find_token(hello.token)
@@ -159,9 +230,11 @@ async def _handle(stream: trio.SocketStream, peer: Peer) -> None:
         if found is not None:
             resume, seat = found
             resumed = {"table": resume.id, "seat": seat, "token": hello.token}
-        link.send(Welcome(proto=proto, peer=peer.peer_id, name=peer.name, tables=peer.summaries(),
-                          resumed=resumed, id=hello.id))
+        tables, more = peer.summaries()
+        link.send(Welcome(proto=proto, peer=peer.peer_id, name=peer.name, tables=tables,
+                          resumed=resumed, id=hello.id, more=more or None))
         joined: set[str] = set()
+        peer.links.add(link)
         if found is not None:
             joined.add(resume.id)
             resume.handle(ResumeRequest(link, None, hello.token))
@@ -169,8 +242,9 @@ async def _handle(stream: trio.SocketStream, peer: Peer) -> None:
         try:
             await _serve_session(stream, conn, link, peer, joined)
         finally:
+            peer.links.discard(link)
             for table_id in joined:
-                table = peer.tables.get(table_id)
+                table = peer.table(table_id)
                 if table is not None:
                     table.handle(DetachRequest(link))
 
@@ -201,6 +275,34 @@ async def _serve_session(stream: trio.SocketStream, conn: Connection, link: Clie
             link.close_direct()
             writer_done.set()
 
+    limits = peer.limits
+    clock = _Clock()
+    reading = trio.CancelScope()
+
+    async def watchdog() -> None:
+        """Close a connection that holds a frame half-sent for ``frame_timeout``, or
+        that holds nothing (no seat, no table watched) and said nothing for
+        ``idle_timeout``; say why first."""
+        tick = min(max(min(limits.frame_timeout, limits.idle_timeout) / 4, 0.05), 5.0)
+        while True:
+            await trio.sleep(tick)
+            now = trio.current_time()
+            if clock.partial_since is not None and \
+                    now - clock.partial_since >= limits.frame_timeout:
+                code, why = (ErrorCode.FRAME_TIMEOUT,
+                             f"a frame did not finish within {limits.frame_timeout} s")
+            elif not link.seats and not link.watching and \
+                    now - clock.last_message >= limits.idle_timeout:
+                code, why = (ErrorCode.IDLE_TIMEOUT,
+                             f"nothing received for {limits.idle_timeout} s while holding no "
+                             "seat and watching no table (send ping to stay)")
+            else:
+                continue
+            LOGGER.info("connection %s (%s): %s", link.peer, link.name, why)
+            link.send(Error(code=code, message=why))
+            reading.cancel()
+            return
+
     async with trio.open_nursery() as nursery:
         nursery.start_soon(writer)
 
@@ -209,14 +311,19 @@ async def _serve_session(stream: trio.SocketStream, conn: Connection, link: Clie
             nursery.cancel_scope.cancel(reason="client too slow")
 
         nursery.start_soon(watch_drop)
+        if math.isfinite(limits.idle_timeout) or math.isfinite(limits.frame_timeout):
+            nursery.start_soon(watchdog)
         try:
-            while True:
-                msg = await _next_message(stream, conn)
-                if isinstance(msg, (ConnectionClosed, Bye)):
-                    break
-                _route(msg, link, peer, joined)  # replies go out at the batch's end
-                if conn.trailing_data:
-                    await trio.lowlevel.checkpoint()  # a burst of requests yields between them
+            with reading:
+                while True:
+                    msg = await _next_message(stream, conn, clock)
+                    if isinstance(msg, (ConnectionClosed, Bye)):
+                        break
+                    # replies go out at the batch's end
+                    route(msg, conn.last_frame_size, link, peer, joined)
+                    if conn.trailing_data:
+                        await trio.lowlevel.checkpoint()  # a burst of requests yields
+            flush()  # a watchdog's error, before the outbox closes
         except ProtocolError as exc:
             LOGGER.info("connection %s (%s): protocol error %s: %s",
                         link.peer, link.name, exc.code, exc)
@@ -232,13 +339,31 @@ async def _serve_session(stream: trio.SocketStream, conn: Connection, link: Clie
         nursery.cancel_scope.cancel()
 
 
-def _route(msg: Message, link: ClientLink, peer: Peer, joined: set[str]) -> None:
-    """Handle one request; a table request is applied by :meth:`Table.handle`, which
-    never awaits, so requests to a table run one at a time (docs/decisions.md)."""
+def _too_large(what: str, value: Any, size: int, limit: int, limits: Limits) -> str | None:
+    """Why ``value`` (a request field in a frame of ``size`` bytes) is refused, or None."""
+    if size > limit:
+        return f"{what} of about {size} bytes is over the limit of {limit}"
+    if not depth_at_most(value, limits.max_depth):
+        return f"{what} nests deeper than {limits.max_depth} levels"
+    return None
+
+
+def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str]) -> None:
+    """Handle one request of ``size`` bytes (its frame body), whatever the transport.
+
+    A table request is applied by :meth:`Table.handle`, which never awaits, so
+    requests to a table run one at a time (docs/decisions.md). Every request is
+    answered; fields are checked against the peer's limits before any work.
+    """
+    limits = peer.limits
     if isinstance(msg, Act):
+        why = _too_large("action", msg.action, size, limits.max_action_bytes, limits)
+        if why is not None:
+            link.send(Error(code=ErrorCode.TOO_LARGE, id=msg.id, table=msg.table, message=why))
+            return
         table = _table(msg.table, msg.id, link, peer)
         if table is not None:
-            table.handle(ActRequest(link, msg.id, msg.seat, msg.action))
+            table.handle(ActRequest(link, msg.id, msg.seat, msg.action, msg.base, msg.sig))
     elif isinstance(msg, Query):
         table = _table(msg.table, msg.id, link, peer)
         if table is not None:
@@ -268,24 +393,52 @@ def _route(msg: Message, link: ClientLink, peer: Peer, joined: set[str]) -> None
         if table is not None:
             table.handle(LeaveRequest(link, msg.id))
     elif isinstance(msg, ListTables):
-        link.send(Tables(id=msg.id, tables=peer.summaries()))
+        tables, more = peer.summaries(msg.offset or 0)
+        link.send(Tables(id=msg.id, tables=tables, more=more or None))
     elif isinstance(msg, ListGames):
         link.send(Games(id=msg.id, games=peer.games()))
     elif isinstance(msg, Create):
+        why = _too_large("options", msg.options, size, limits.max_options_bytes, limits)
+        if why is not None:
+            link.send(Error(code=ErrorCode.TOO_LARGE, id=msg.id, message=why))
+            return
         try:
-            table = peer.create_table(msg.game, msg.seats, msg.options, msg.seed)
+            table = peer.create_table(msg.game, msg.seats, msg.options, msg.seed,
+                                      creator=link.address, fair=msg.fair)
         except KeyError as exc:
             link.send(Error(code=ErrorCode.NO_SUCH_GAME, id=msg.id, message=str(exc.args[0])))
         except BadOptions as exc:
             link.send(Error(code=ErrorCode.BAD_OPTIONS, id=msg.id, message=str(exc)))
+        except LimitExceeded as exc:
+            link.send(Error(code=exc.code, id=msg.id, message=str(exc)))
         else:
             link.send(Created(id=msg.id, table=table.id))
+    elif isinstance(msg, Commit):
+        table = _table(msg.table, msg.id, link, peer)
+        if table is not None:
+            table.handle(CommitRequest(link, msg.id, msg.seat, msg.tip, msg.length, msg.sig))
+    elif isinstance(msg, Reveal):
+        table = _table(msg.table, msg.id, link, peer)
+        if table is not None:
+            table.handle(RevealRequest(link, msg.id, msg.seat, msg.event, msg.link, msg.sig))
     else:  # pragma: no cover - the state table admits no other type here
         link.send(Error(code=ErrorCode.UNEXPECTED_MESSAGE, message=f"unexpected {msg.t!r}"))
 
 
+def _public_key(key: str | None) -> str | None:
+    """The hello's Ed25519 public key if it is one; a malformed key counts as none (a
+    fair table then refuses the join with ``no_key``)."""
+    if key is None:
+        return None
+    try:
+        return fairplay.check_key(key)
+    except (fairplay.FairPlayError, ValueError):
+        LOGGER.info("a hello carried a malformed public key; ignored")
+        return None
+
+
 def _table(table_id: str, req_id: int, link: ClientLink, peer: Peer) -> Table | None:
-    table = peer.tables.get(table_id)
+    table = peer.table(table_id)
     if table is None:
         link.send(Error(code=ErrorCode.NO_SUCH_TABLE, id=req_id, table=table_id,
                         message=f"no table {table_id!r} on this peer"))

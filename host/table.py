@@ -17,7 +17,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from lantable.plugins import IllegalAction
+from lantable.plugins import BadOptions, IllegalAction
 from lantable.protocol import (
     Accepted,
     Answer,
@@ -25,14 +25,18 @@ from lantable.protocol import (
     ErrorCode,
     Joined,
     Left,
+    LocalProtocolError,
     PackedMap,
     SharedUpdate,
 )
+
+from .fairplay import FairConfig, FairTable
 
 if TYPE_CHECKING:
     import pluggy
 
     from lantable.plugins import Game
+    from lantable.protocol import Message
 
     from .journal import Journal, TableRecord
     from .link import ClientLink
@@ -43,6 +47,75 @@ WAITING: Final = "waiting"
 PLAYING: Final = "playing"
 FINISHED: Final = "finished"
 FAULTED: Final = "faulted"
+ABANDONED: Final = "abandoned"  # journal only: a waiting table closed with no seat taken
+
+
+class GameFailed(Exception):
+    """The game plugin raised something other than :class:`IllegalAction` (its bug).
+
+    Only this faults a table. Anything else that goes wrong while a table handles a
+    request (an update too large to encode, a bug in the host) is a host error: it is
+    logged and answered with ``internal``, and the table goes on.
+    """
+
+
+class GuardedGame:
+    """The table's handle on its :class:`~lantable.plugins.Game`: every call that runs
+    plugin code turns the plugin's own exceptions into :class:`GameFailed`, so the table
+    can tell a game's bug from its own."""
+
+    __slots__ = ("game", "id")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.id = game.id
+
+    def _call(self, name: str, *args: Any) -> Any:
+        try:
+            return getattr(self.game, name)(*args)
+        except (IllegalAction, BadOptions):
+            raise
+        except Exception as exc:
+            raise GameFailed(f"game {self.id}: {name} raised {exc!r}") from exc
+
+    def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> Any:
+        return self._call("setup", seats, options, rng)
+
+    def to_act(self, state: Any) -> list[int]:
+        return self._call("to_act", state)
+
+    def is_over(self, state: Any) -> bool:
+        return self._call("is_over", state)
+
+    def legal_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
+        return self._call("legal_actions", state, seat)
+
+    def apply(self, state: Any, seat: int, action: dict[str, Any],
+              rng: random.Random) -> list[dict[str, Any]]:
+        return self._call("apply", state, seat, action, rng)
+
+    def view(self, state: Any, seat: int | None) -> Any:
+        return self._call("view", state, seat)
+
+    def view_parts(self, state: Any) -> Any:
+        return self._call("view_parts", state)
+
+    def scores(self, state: Any) -> dict[str, Any]:
+        return self._call("scores", state)
+
+
+def canonical_action(action: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The game's own legal action equal to ``action``, else ``action`` itself.
+
+    Python says ``54.0 == 54`` and ``True == 1``, so a client's float-for-int action
+    passes the game's ``action in legal`` test and then breaks the game later (a float
+    list index), also on every replay. Applying and journalling the game's own copy
+    keeps the client's encoding out of the game and out of the journal.
+    """
+    for option in legal:
+        if option == action:
+            return option
+    return action
 
 
 # -- requests the connections send to a table ---------------------------------
@@ -75,6 +148,8 @@ class ActRequest:
     id: int
     seat: int | None
     action: dict[str, Any]
+    base: int | None = None  # at a fair table: the signed action (host/fairplay.py)
+    sig: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +173,32 @@ class DetachRequest:
     client: ClientLink
 
 
+@dataclass(frozen=True, slots=True)
+class CommitRequest:
+    """A seat's commitment at a fair table (host/fairplay.py)."""
+
+    client: ClientLink
+    id: int
+    seat: int
+    tip: str
+    length: int
+    sig: str
+
+
+@dataclass(frozen=True, slots=True)
+class RevealRequest:
+    """A seat's link for a random event at a fair table (host/fairplay.py)."""
+
+    client: ClientLink
+    id: int
+    seat: int
+    event: int
+    link: str
+    sig: str
+
+
 TableRequest = (JoinRequest | ResumeRequest | LeaveRequest | ActRequest | SyncRequest
-                | DetachRequest | QueryRequest)
+                | DetachRequest | CommitRequest | RevealRequest | QueryRequest)
 
 
 @dataclass(slots=True)
@@ -127,21 +226,42 @@ class Table:
     rng: random.Random | None = None
     seq: int = 0
     on_change: Any = None  # called with no arguments when the summary changes
+    fair: FairTable | None = None  # fair play: the seats' commit-reveal feeds the rng
+    final_scores: dict[str, Any] | None = None  # set when the table ends other than by the game
+    creator: str = ""  # the address that opened the table (per-client table limit)
+    max_spectators: int = 64  # the peer sets its limit (Limits.max_spectators)
+    empty_since: float | None = None  # trio time since when no seat is taken (waiting only)
+    g: GuardedGame = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.g = GuardedGame(self.game)
 
     # -- creation and restoration ---------------------------------------------
 
     @classmethod
     def create(cls, *, table_id: str, game: Game, seats: int, options: dict[str, Any] | None,
-               seed: int, journal: Journal, pm: pluggy.PluginManager | None = None) -> Table:
+               seed: int, journal: Journal, pm: pluggy.PluginManager | None = None,
+               fair: dict[str, Any] | None = None) -> Table:
         """A new table; its game is set up now so bad options fail at creation.
 
+        With ``fair`` (its options, docs/fair-play.md) the table plays fair: the seats'
+        commit-reveal events replace the seeded rng once every seat has committed.
+
         Raises:
-            BadOptions: the game refused the seat count or the options.
+            BadOptions: the game refused the seat count or the options, or bad ``fair``.
+            GameFailed: the game's set-up failed.
         """
+        lo, hi = game.info["min_seats"], game.info["max_seats"]
+        if type(seats) is not int or not lo <= seats <= hi:  # before any work (issue 9.1)
+            raise BadOptions(f"{game.id}: seats={seats!r}, expected {lo}..{hi}")
         table = cls(table_id, game, seats, game.options(options), seed, journal, pm)
-        table.seats = [Seat() for _ in range(seats)]
+        if fair is not None:
+            table.fair = FairTable(table, FairConfig.from_map(fair))
         table._setup()
+        table.seats = [Seat() for _ in range(seats)]
         journal.create_table(table_id, game.id, game.info["version"], seats, table.options, seed)
+        if table.fair is not None:
+            journal.fair_append(table_id, {"kind": "config", **table.fair.config.to_map()})
         LOGGER.info("table %s created: %s, %d seats, seed %d", table_id, game.id, seats, seed)
         return table
 
@@ -151,23 +271,32 @@ class Table:
         """Rebuild a table from the journal by replaying every recorded action."""
         table = cls(record.id, game, record.seats, record.options, record.seed, journal, pm)
         table.seats = [Seat(record.names.get(s), record.tokens.get(s)) for s in range(record.seats)]
+        fair = journal.fair_records(record.id)
+        if fair:
+            table.fair = FairTable.restore(table, fair)
         table._replay()
         table.status = PLAYING if all(s.token for s in table.seats) else WAITING
-        if table.status == PLAYING and game.is_over(table.state):
+        if table.fair is not None and not table.fair.started:
+            table.status = WAITING  # the set-up event is not settled yet
+        if table.fair is not None and table.fair.pending is not None:
+            table.fair.arm_timer()
+        if table.status == PLAYING and table.g.is_over(table.state):
             table.status = FINISHED
             journal.set_status(table.id, FINISHED)
         LOGGER.info("table %s restored at update %d (%s)", table.id, table.seq, table.status)
         return table
 
     def _setup(self) -> None:
-        self.rng = random.Random(self.seed)
-        self.state = self.game.setup(self.seats_n, self.options, self.rng)
+        self.rng = random.Random(self.seed) if self.fair is None else self.fair.setup_rng()
+        self.state = self.g.setup(self.seats_n, self.options, self.rng)
         self.seq = 0
 
     def _replay(self) -> None:
         self._setup()
         for rec in self.journal.actions(self.id):
-            self.game.apply(self.state, rec.seat, rec.action, self.rng)
+            rng = (self.rng if self.fair is None
+                   else self.fair.replay_rng(rec.seq, rec.seat, rec.action))
+            self.g.apply(self.state, rec.seat, rec.action, rng)
             self.seq = rec.seq
 
     # -- summaries --------------------------------------------------------------
@@ -183,7 +312,20 @@ class Table:
             "status": self.status,
             "seq": self.seq,
             "options": self.options,
+            "fair": None if self.fair is None else self.fair.summary(),
         }
+
+    def close_abandoned(self) -> None:
+        """Close a waiting table nobody sat at: out of the journal's unfinished tables,
+        and its spectators told ``table_closed``."""
+        self.status = ABANDONED
+        self.journal.set_status(self.id, ABANDONED)
+        for client in list(self.spectators):
+            client.watching.discard(self.id)
+            client.send(Error(code=ErrorCode.TABLE_CLOSED, table=self.id,
+                              message="nobody sat at this table; it was closed"))
+        self.spectators.clear()
+        LOGGER.info("table %s closed: nobody sat at it", self.id)
 
     def free_seats(self) -> int:
         return 0 if self.status != WAITING else sum(1 for s in self.seats if not s.token)
@@ -191,7 +333,8 @@ class Table:
     # -- the one entry point --------------------------------------------------
 
     def handle(self, req: TableRequest) -> None:
-        """Apply one request. Game plugin failures fault the table, then restore it."""
+        """Apply one request. A game plugin failure faults the table, then restores it;
+        any other failure is the host's: logged, answered ``internal``, table unchanged."""
         try:
             if isinstance(req, ActRequest):
                 self._act(req)
@@ -205,9 +348,11 @@ class Table:
                 self._sync(req)
             elif isinstance(req, DetachRequest):
                 self._detach(req.client)
+            elif isinstance(req, RevealRequest | CommitRequest):
+                self._fair_request(req)
             elif isinstance(req, QueryRequest):
                 self._query(req)
-        except Exception:
+        except GameFailed:
             LOGGER.exception("table %s: game %s failed; restoring from the journal",
                              self.id, self.game.id)
             client = getattr(req, "client", None)
@@ -215,6 +360,41 @@ class Table:
                 client.send(Error(code=ErrorCode.TABLE_FAULTED, id=req.id, table=self.id,
                                   message="the game failed on that request; "
                                           "the table was restored"))
+            self._restore_after_fault()
+        except Exception:
+            LOGGER.exception("table %s: host error while handling %s; the table goes on",
+                             self.id, type(req).__name__)
+            client = getattr(req, "client", None)
+            if client is not None and getattr(req, "id", None) is not None:
+                client.send(Error(code=ErrorCode.INTERNAL, id=req.id, table=self.id,
+                                  message="the host failed on that request (a bug, logged "
+                                          "there); the table is unchanged"))
+
+    def _fair_request(self, req: CommitRequest | RevealRequest) -> None:
+        if self.fair is None:
+            req.client.send(Error(code=ErrorCode.BAD_REVEAL, id=req.id, table=self.id,
+                                  message="this table does not play fair: nothing to "
+                                          "commit or reveal"))
+        elif isinstance(req, CommitRequest):
+            self.fair.commit(req.client, req.id, req.seat, req.tip, req.length, req.sig)
+        else:
+            self.fair.reveal(req.client, req.id, req.seat, req.event, req.link, req.sig)
+
+    def handle_late(self) -> None:
+        """A fair table has waited a while for reveals (host/fairplay.py); never raises."""
+        try:
+            if self.fair is not None and self.fair.pending is not None:
+                self.fair.tell_late()
+        except Exception:
+            LOGGER.exception("table %s: telling who is late failed; ignored", self.id)
+
+    def handle_timeout(self, now: float) -> None:
+        """A fair table's reveal timeout fired (host/fairplay.py); never raises."""
+        try:
+            if self.fair is not None:
+                self.fair.check_timeout(now)
+        except Exception:
+            LOGGER.exception("table %s: handling a reveal timeout failed; restoring", self.id)
             self._restore_after_fault()
 
     def _restore_after_fault(self) -> None:
@@ -242,9 +422,17 @@ class Table:
     def _join(self, req: JoinRequest) -> None:
         client = req.client
         if req.spectate:
+            if client not in self.spectators and len(self.spectators) >= self.max_spectators:
+                client.send(Error(code=ErrorCode.TOO_MANY_SPECTATORS, id=req.id, table=self.id,
+                                  message=f"this table already has {len(self.spectators)} "
+                                          "spectators, its limit"))
+                return
             self.spectators.add(client)
+            client.watching.add(self.id)
             client.send(Joined(id=req.id, table=self.id, seat=None, token=None))
             self._send_update(client, None, events=None)
+            return
+        if self.fair is not None and not self.fair.may_join(client, req.id):
             return
         if self.status != WAITING:
             client.send(Error(code=ErrorCode.TABLE_FULL, id=req.id, table=self.id,
@@ -275,16 +463,25 @@ class Table:
         client.seats.setdefault(self.id, set()).add(seat)
         client.send(Joined(id=req.id, table=self.id, seat=seat, token=token))
         LOGGER.info("table %s: %s took seat %d", self.id, client.name, seat)
-        if all(s.token for s in self.seats):
-            self.status = PLAYING
-            self.journal.set_status(self.id, PLAYING)
-            LOGGER.info("table %s started", self.id)
-            if self.pm is not None:
-                self._observe("table_started", table_id=self.id, game_id=self.game.id,
-                              seats=self.seats_n, options=self.options)
-            self._broadcast(events=None, full=True)
+        if all(s.token for s in self.seats) and self.fair is None:
+            self.start()
         else:
             self._broadcast(events=None, full=True, status_only=True)
+        if self.fair is not None:
+            self.fair.seated(seat, client)  # asks for its commitment; the last one starts
+        self._changed()
+
+    def start(self) -> None:
+        """Every seat is taken (and, at a fair table, the set-up event settled): play."""
+        if self.fair is not None:
+            self._setup()  # with the set-up event's rng
+        self.status = PLAYING
+        self.journal.set_status(self.id, PLAYING)
+        LOGGER.info("table %s started", self.id)
+        if self.pm is not None:
+            self._observe("table_started", table_id=self.id, game_id=self.game.id,
+                          seats=self.seats_n, options=self.options)
+        self._broadcast(events=None, full=True)
         self._changed()
 
     def _resume(self, req: ResumeRequest) -> None:
@@ -307,15 +504,20 @@ class Table:
             client.send(Joined(id=req.id, table=self.id, seat=seat, token=slot.token))
         LOGGER.info("table %s: %s resumed seat %d", self.id, client.name, seat)
         self._send_update(client, seat, events=None)
+        if self.fair is not None:
+            self.fair.seated(seat, client)
 
     def _leave(self, req: LeaveRequest) -> None:
         client = req.client
         mine = client.seats.pop(self.id, set())
         self.spectators.discard(client)
+        client.watching.discard(self.id)
         for seat in mine:
             if self.status == WAITING:
                 self.seats[seat] = Seat()
                 self.journal.free_seat(self.id, seat)
+                if self.fair is not None:
+                    self.fair.freed(seat)
             elif self.seats[seat].client is client:
                 self.seats[seat].client = None
         client.send(Left(id=req.id, table=self.id))
@@ -394,35 +596,76 @@ class Table:
             client.send(Error(code=code, id=req.id, table=self.id,
                               message=f"table is {self.status}"))
             return
-        if seat not in self.game.to_act(self.state):
+        if seat not in self.g.to_act(self.state):
             client.send(Error(code=ErrorCode.NOT_TO_ACT, id=req.id, table=self.id,
                               message=f"seat {seat} is not to act now"))
             return
+        action = canonical_action(req.action, self.g.legal_actions(self.state, seat))
+        if self.fair is not None:  # signed; may hold a random event
+            self.fair.act(client, req.id, seat, action, req.base, req.sig)
+            return
         try:
-            events = self.game.apply(self.state, seat, req.action, self.rng)
+            events = self.g.apply(self.state, seat, action, self.rng)
         except IllegalAction as exc:
             client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req.id, table=self.id,
                               message=str(exc)))
             return
+        self.accept(seat, action, events, reply=(client, req.id))
+
+    def accept(self, seat: int, action: dict[str, Any], events: list[dict[str, Any]],
+               reply: tuple[ClientLink, int] | None) -> None:
+        """Record an applied action and tell everyone; ``reply`` is the requester to
+        answer ``accepted`` (None when it was answered already, at a fair table)."""
         self.seq += 1
         # Journal first: an update is never seen for an action a restart would lose.
-        self.journal.append(self.id, self.seq, seat, req.action, events)
-        client.send(Accepted(id=req.id, table=self.id, seq=self.seq))
+        try:
+            self.journal.append(self.id, self.seq, seat, action, events)
+        except (TypeError, ValueError, OverflowError) as exc:  # not plain msgpack data
+            self.seq -= 1
+            raise GameFailed(f"game {self.game.id}: its events cannot be recorded: {exc}"
+                             ) from exc
+        if reply is not None:
+            reply[0].send(Accepted(id=reply[1], table=self.id, seq=self.seq))
         if self.pm is not None:
             self._observe("table_action", table_id=self.id, seq=self.seq, seat=seat,
-                          action=req.action, events=events)
-        to_act = self.game.to_act(self.state)
+                          action=action, events=events)
+        to_act = self.g.to_act(self.state)
         finished = not to_act
         if finished:
-            self.status = FINISHED
-            self.journal.set_status(self.id, FINISHED)
-            scores = self.game.scores(self.state)
-            LOGGER.info("table %s finished after %d actions: %s", self.id, self.seq, scores)
-            if self.pm is not None:
-                self._observe("table_finished", table_id=self.id, scores=scores)
+            self._finish(self.g.scores(self.state))
         self._broadcast(events=events, to_act=to_act)
         if finished:
             self._changed()
+
+    def _finish(self, scores: dict[str, Any]) -> None:
+        self.status = FINISHED
+        self.journal.set_status(self.id, FINISHED)
+        if self.fair is not None:
+            self.journal.fair_append(self.id, {"kind": "final", "seq": self.seq,
+                                               "transcript": self.fair.transcript,
+                                               "scores": scores})
+            self.fair.finished()
+        LOGGER.info("table %s finished after %d actions: %s", self.id, self.seq, scores)
+        if self.pm is not None:
+            self._observe("table_finished", table_id=self.id, scores=scores)
+
+    def forfeit(self, seats: list[int]) -> None:
+        """End the table now: ``seats`` forfeit (ranked last), the others keep the
+        order the game gives them (a fair table's ``on_withhold: forfeit``)."""
+        scores = dict(self.g.scores(self.state))
+        n = self.seats_n
+        scores["rank"] = [n if s in seats else r for s, r in enumerate(scores.get("rank", [1] * n))]
+        scores["forfeit"] = sorted(seats)
+        self.final_scores = scores
+        self._finish(scores)
+        self._broadcast(events=None, to_act=[])
+        self._changed()
+
+    def send_all(self, msg: Message) -> None:
+        """One message to every connection at the table (seated or watching), once."""
+        links = {slot.client for slot in self.seats if slot.client is not None}
+        for link in links | self.spectators:
+            link.send(msg)
 
     # -- updates ------------------------------------------------------------------
 
@@ -454,22 +697,45 @@ class Table:
         if self.spectators:
             view = self._view(None, parts) if started else None
             public = None if events is None else [e for e in events if _visible(e, None)]
+            data = None  # every spectator gets the same bytes: encoded once, held once
             for client in list(self.spectators):
-                client.send_update(shared, seat=None, view=view, events=public)
+                if not client.receiving:
+                    continue
+                if data is None:
+                    try:
+                        data = client.encode_update(shared, seat=None, view=view, events=public)
+                    except LocalProtocolError as exc:
+                        self._undeliverable(list(self.spectators), exc)
+                        return
+                client.send_encoded(data)
+
+    def _undeliverable(self, clients: list[ClientLink], exc: LocalProtocolError) -> None:
+        """An update that cannot be encoded (too large, not msgpack data) is the host's
+        problem, not the game's: tell its recipients and go on (a later update or a
+        ``sync`` may fit)."""
+        LOGGER.error("table %s: update %d cannot be sent to %d client(s): %s",
+                     self.id, self.seq, len(clients), exc)
+        for client in clients:
+            client.send(Error(code=ErrorCode.INTERNAL, table=self.id,
+                              message=f"update {self.seq} of this table could not be sent "
+                                      f"to you ({exc}); the table goes on"))
 
     def _view_parts(self) -> tuple[PackedMap, list[dict[str, Any]]] | None:
         """The public part of every view, encoded once, and each seat's own part; or
         None if the game builds whole views only (``game_view_parts``)."""
-        parts = self.game.view_parts(self.state)
+        parts = self.g.view_parts(self.state)
         if parts is None:
             return None
         public, own = parts
-        return PackedMap(public), own
+        try:
+            return PackedMap(public), own
+        except LocalProtocolError:  # each recipient's update then fails on its own
+            return None
 
     def _view(self, seat: int | None, parts: tuple[PackedMap, list[dict[str, Any]]] | None
               ) -> dict[str, Any] | PackedMap:
         if parts is None:
-            return self.game.view(self.state, seat)
+            return self.g.view(self.state, seat)
         public, own = parts
         return public if seat is None else public.merged(own[seat])
 
@@ -479,13 +745,14 @@ class Table:
         whether the game has started (views are sent)."""
         started = self.status in (PLAYING, FINISHED) and not status_only
         if started and to_act is None:
-            to_act = self.game.to_act(self.state)
+            to_act = self.g.to_act(self.state)
         return SharedUpdate(
             table=self.id, seq=self.seq, status=self.status,
             seats=[{"name": s.name, "taken": bool(s.token), "connected": s.client is not None}
                    for s in self.seats],
             to_act=to_act if started else [],
-            scores=self.game.scores(self.state) if started and self.status == FINISHED else None,
+            scores=(self.final_scores or self.g.scores(self.state))
+            if started and self.status == FINISHED else None,
             full=full,
         ), started
 
@@ -498,13 +765,16 @@ class Table:
         if shared is None:
             shared, started = self._shared(full=True)
         to_act = shared.fields["to_act"]
-        client.send_update(
-            shared, seat=seat, view=self._view(seat, parts) if started else None,
-            legal=(self.game.legal_actions(self.state, seat)
-                   if seat is not None and seat in to_act else None),
-            events=None if events is None else [e for e in events if _visible(e, seat)],
-            id=reply_to,
-        )
+        try:
+            client.send_update(
+                shared, seat=seat, view=self._view(seat, parts) if started else None,
+                legal=(self.g.legal_actions(self.state, seat)
+                       if seat is not None and seat in to_act else None),
+                events=None if events is None else [e for e in events if _visible(e, seat)],
+                id=reply_to,
+            )
+        except LocalProtocolError as exc:
+            self._undeliverable([client], exc)
 
 
 def _visible(event: dict[str, Any], seat: int | None) -> bool:

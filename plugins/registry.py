@@ -106,14 +106,27 @@ class Game:
         out = {}
         for key, spec in declared.items():
             value = given.get(key, spec["default"])
-            if "choices" in spec and value not in spec["choices"]:
-                raise BadOptions(
-                    f"{self.id}: option {key}={value!r}, expected one of {spec['choices']}")
+            if "choices" in spec:
+                # The game's own value, not the client's: 2.0 == 2 and True == 1 in Python,
+                # and a float where the game expects an int faults it later.
+                match = [c for c in spec["choices"]
+                         if c == value and isinstance(c, bool) == isinstance(value, bool)]
+                if not match:
+                    raise BadOptions(
+                        f"{self.id}: option {key}={value!r}, expected one of {spec['choices']}")
+                value = match[0]
             default = spec["default"]
-            if default is not None and "choices" not in spec and not _same_kind(value, default):
-                raise BadOptions(
-                    f"{self.id}: option {key}={value!r}, expected {type(default).__name__}"
-                )
+            if default is not None and "choices" not in spec:
+                if not _same_kind(value, default):
+                    raise BadOptions(
+                        f"{self.id}: option {key}={value!r}, expected {type(default).__name__}")
+                if isinstance(default, float):
+                    value = float(value)
+                lo, hi = spec.get("min"), spec.get("max")
+                if isinstance(value, (int, float)) and not isinstance(value, bool) and (
+                        (lo is not None and value < lo) or (hi is not None and value > hi)):
+                    raise BadOptions(f"{self.id}: option {key}={value!r}, expected "
+                                     f"{'' if lo is None else lo}..{'' if hi is None else hi}")
             out[key] = value
         return out
 
@@ -305,10 +318,14 @@ def _bind(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
 
 
 def _same_kind(value: object, default: object) -> bool:
+    """An option value of the default's kind: an int for an int (never a float, which
+    would fault the game later), an int or a float for a float, a bool only for a bool."""
     if isinstance(default, bool) or isinstance(value, bool):
         return isinstance(value, bool) and isinstance(default, bool)
-    if isinstance(default, (int, float)):
+    if isinstance(default, float):
         return isinstance(value, (int, float))
+    if isinstance(default, int):
+        return isinstance(value, int)
     return isinstance(value, type(default))
 
 

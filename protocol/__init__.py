@@ -24,6 +24,7 @@ from ._errors import (
     ProtocolError,
     RemoteProtocolError,
 )
+from ._fair_messages import Commit, FairEvent, FairFault, FairRequest, Reveal
 from ._frames import DEFAULT_MAX_FRAME, decode_body, encode_frame
 from ._messages import (
     CLIENT_TYPES,
@@ -66,4 +67,5 @@ __all__ = [
     "ProtocolError", "RemoteProtocolError", "Resume", "SharedUpdate", "Sync", "Tables", "Update",
     "Welcome", "decode_body", "encode_frame", "from_map", "negotiate",
     "Answer", "Query",
+    "Commit", "FairEvent", "FairFault", "FairRequest", "Reveal",
 ]

@@ -137,20 +137,23 @@ class Connection:
 
     Args:
         our_role: ``"client"`` or ``"host"``.
-        max_frame: the largest frame body we accept (and send).
+        max_frame: the largest frame body we send (and accept, unless ``max_receive``).
+        max_receive: the largest frame body we accept, if smaller (a host takes small
+            requests and sends large updates).
 
     ``receive_data(b"")`` means EOF. Any protocol error moves the connection to
     ``ERROR``; after that every call raises. Nothing here does I/O.
     """
 
-    def __init__(self, our_role: str, max_frame: int = DEFAULT_MAX_FRAME) -> None:
+    def __init__(self, our_role: str, max_frame: int = DEFAULT_MAX_FRAME,
+                 max_receive: int | None = None) -> None:
         if our_role not in (CLIENT, HOST):
             raise ValueError(f"our_role must be 'client' or 'host', got {our_role!r}")
         self.our_role = our_role
         self.their_role = HOST if our_role == CLIENT else CLIENT
         self.max_frame = max_frame
         self.state: _Sentinel = START
-        self._reader = FrameReader(max_frame)
+        self._reader = FrameReader(max_frame if max_receive is None else max_receive)
         self._packer = new_packer()
         self._eof = False
 
@@ -260,6 +263,12 @@ class Connection:
     def send_failed(self) -> None:
         """The transport failed while sending; the connection is unusable."""
         self.state = ERROR
+
+    @property
+    def last_frame_size(self) -> int:
+        """The body size in bytes of the last message :meth:`next_event` returned (a host
+        bounds a request's fields by it without encoding them again)."""
+        return self._reader.last_size
 
     @property
     def trailing_data(self) -> int:

@@ -33,6 +33,16 @@ class ErrorCode(StrEnum):
     TOO_SLOW = "too_slow"  # the client did not read its updates; dropped
     SHUTTING_DOWN = "shutting_down"
     INTERNAL = "internal"  # a bug in the host; logged there
+    # Limits (docs/limits.md): added in protocol version 1, never reused.
+    BAD_NAME = "bad_name"  # the hello's name is too long or has control characters
+    TOO_LARGE = "too_large"  # a request field is over its byte or depth limit
+    TOO_MANY_TABLES = "too_many_tables"  # the peer, or this client, has too many tables
+    TOO_MANY_CONNECTIONS = "too_many_connections"  # the host is full
+    TOO_MANY_SPECTATORS = "too_many_spectators"  # the table has all the spectators it takes
+    IDLE_TIMEOUT = "idle_timeout"  # silent too long while holding no seat and watching nothing
+    FRAME_TIMEOUT = "frame_timeout"  # a frame started but did not finish in time
+    NO_KEY = "no_key"  # a fair table needs a public key in hello
+    BAD_REVEAL = "bad_reveal"  # a commitment or reveal that does not check, or is not asked
 
 
 FATAL_CODES = frozenset({
@@ -45,6 +55,10 @@ FATAL_CODES = frozenset({
     ErrorCode.HELLO_TIMEOUT,
     ErrorCode.TOO_SLOW,
     ErrorCode.SHUTTING_DOWN,
+    ErrorCode.BAD_NAME,
+    ErrorCode.TOO_MANY_CONNECTIONS,
+    ErrorCode.IDLE_TIMEOUT,
+    ErrorCode.FRAME_TIMEOUT,
 })
 
 

@@ -76,6 +76,7 @@ class FrameReader:
         self.max_frame = max_frame
         self._buf = bytearray()
         self._need: int | None = None  # body length of the frame being read
+        self.last_size = 0  # body length of the last frame returned
 
     def feed(self, data: bytes) -> None:
         self._buf += data
@@ -106,6 +107,7 @@ class FrameReader:
         body = bytes(self._buf[HEADER.size:HEADER.size + need])
         del self._buf[:HEADER.size + need]
         self._need = None
+        self.last_size = need
         # The next header is checked on the next call, so this frame is not lost
         # to an error in the one after it.
         return body

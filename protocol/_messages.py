@@ -9,6 +9,7 @@ this module and :mod:`._connection`.
 from __future__ import annotations
 
 import dataclasses
+import reprlib
 import types
 import typing
 from collections.abc import Callable
@@ -137,12 +138,22 @@ def from_map(obj: dict[str, Any], sender: str) -> Message:
         value = obj[name]
         if not check(value):
             raise RemoteProtocolError(
-                f"{t}: field {name!r} should be {_describe(hint)}, got {value!r:.80}",
+                f"{t}: field {name!r} should be {_describe(hint)}, got {_short_repr(value)}",
                 ErrorCode.BAD_MESSAGE,
             )
         kwargs[name] = value
     # Unknown extra keys are ignored so that newer peers can add optional fields.
     return cls(**kwargs)
+
+
+_REPR = reprlib.Repr()  # keyword arguments only from Python 3.12
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother, _REPR.maxlist, _REPR.maxdict = 3, 60, 60, 6, 6
+
+
+def _short_repr(value: Any) -> str:
+    """A short repr of a hostile value: bounded in depth and length, so that a
+    1,000-deep map costs no more to describe than a small one."""
+    return _REPR.repr(value)[:80]
 
 
 def _describe(hint: Any) -> str:
@@ -163,11 +174,13 @@ class Hello(Message):
     min_proto: int | None = None  # the lowest it speaks (default: proto)
     token: str | None = None  # resume the seat this token was issued for
     id: int | None = None
+    key: str | None = None  # the seat's Ed25519 public key, hex (fair play)
 
 
 @_message("list_tables", "client")
 class ListTables(Message):
     id: int
+    offset: int | None = None  # skip this many tables (paging; see ``tables.more``)
 
 
 @_message("list_games", "client")
@@ -182,6 +195,7 @@ class Create(Message):
     seats: int
     options: dict[str, Any] | None = None
     seed: int | None = None  # fixed seed for reproducible games; random if absent
+    fair: dict[str, Any] | None = None  # fair play: {"timeout": s, "on_withhold": ...}
 
 
 @_message("join", "client")
@@ -210,6 +224,8 @@ class Act(Message):
     table: str
     action: dict[str, Any]
     seat: int | None = None  # which of this connection's seats acts (default: its only one)
+    base: int | None = None  # at a fair table: the last update seq the seat had seen
+    sig: str | None = None  # at a fair table: the seat's signature of [table, seat, base, action]
 
 
 @_message("sync", "client")
@@ -252,6 +268,7 @@ class Welcome(Message):
     tables: list[dict[str, Any]]
     resumed: dict[str, Any] | None = None  # {"table", "seat", "token"} when hello had a token
     id: int | None = None
+    more: bool | None = None  # True: the list was cut; ask list_tables with an offset
 
 
 @_message("error", "host")
@@ -266,6 +283,7 @@ class Error(Message):
 class Tables(Message):
     id: int
     tables: list[dict[str, Any]]
+    more: bool | None = None  # True: more tables follow; ask again with offset + len(tables)
 
 
 @_message("games", "host")

@@ -1,12 +1,12 @@
 """Kaiser's Pirates (I Pirati del Kaiser), 1-4 seats: WWI commerce raiding card game.
 
-The hooks live in :mod:`.game`; rules digest: ``shared/rules/kaisers-pirates.md``;
-designed values and decisions: ``docs/rules/kaisers-pirates.md``.
+The hooks live in :mod:`.game`; the rules, designed values and decisions are in
+``docs/rules/kaisers-pirates.md`` (section numbers are the rulebook's, R x.y, or
+those of the project's rules digest).
 """
 
 from .game import (
     game_apply,
-    game_describe_action,
     game_heuristic,
     game_info,
     game_legal_actions,
@@ -16,13 +16,16 @@ from .game import (
     game_to_act,
     game_view,
 )
+from .text import game_describe_action, game_describe_event, game_render_text
 
 __all__ = [
     "game_apply",
     "game_describe_action",
+    "game_describe_event",
     "game_heuristic",
     "game_info",
     "game_legal_actions",
+    "game_render_text",
     "game_sample_state",
     "game_scores",
     "game_setup",

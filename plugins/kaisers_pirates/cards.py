@@ -14,12 +14,18 @@ from typing import TYPE_CHECKING, Any
 
 from .data import ACTIONS, SHIPS
 from .fights import passage as _passage
-from .fights import prize_exhaust_check, start_bi, start_gi, start_mines, start_torpedo
+from .fights import (
+    prize_exhaust_check,
+    start_aimed,
+    start_bi,
+    start_gi,
+    start_mines,
+    start_torpedo,
+)
 from .rules import (
     attack_targets,
     challenge,
     damage,
-    dmg_mod,
     draw_ship,
     hidden,
     in_refuge,
@@ -107,8 +113,7 @@ def plays(S: State, seat: int, e: dict[str, Any]) -> list[dict[str, Any]]:
         out = [act(mode="hand", target_seat=o) for o in _opp_seats(S, seat)]
         return out + ([act(mode="deck")] if S["adeck"] else [])
     if t == "interned" or t == "transfer_command":  # revealed prizes only
-        return [act(target=s) for _o, s in _enemy_ships(S, seat)
-                if not hidden(S, s) and (t == "interned" or not in_refuge(S, s))]
+        return [act(target=s) for _o, s in _enemy_ships(S, seat) if not hidden(S, s)]
     if t == "interrogate":
         return [act(target=s) for o in attack_targets(S, seat) for s in S["p"][o]["ger"]
                 if hidden(S, s) and _icpt_ok(S, s)]
@@ -152,6 +157,7 @@ def play(S: State, rng: random.Random, action: dict[str, Any], ev: Events) -> No
     c = action["card"]
     e = next(x for x in T["com"] if x["c"] == c)
     e["done"] = True
+    T["late"] = []  # a new card: defenders may answer earlier sinkings again afterwards
     cd = ACTIONS[c]
     t = cd["type"]
     tg = action.get("target")
@@ -265,12 +271,8 @@ def perform(S: State, rng: random.Random, seat: int, cd: dict[str, Any], c: int 
             P["peek"] = list(top)  # known from now on (view and sampler)
             S["stack"].append({"k": "order", "n": n})
             S["pend"] = {"k": "order", "s": seat}
-    elif t == "interned":  # R 3.3.18, A-30
-        o = S["sh"][tg]["o"]
-        mod = -dmg_mod(S, tg) + (2 if S["sh"][tg]["ls"] else 0)
-        ok, _c, _r = challenge(S, rng, ev, "interned", seat, cd["ch"], mod, o, cd["re"])
-        if ok:
-            to_used(S, tg, ev, "interned")
+    elif t in ("interned", "transfer_command"):  # R 3.3.18, 3.3.45; Reflag 3.3.32
+        start_aimed(S, c, cd, seat, tg)
     elif t == "island_refuge":  # R 3.3.20
         st = S["sh"][tg]
         st["ref"], st["reft"] = (c if c is not None else -1), S["tno"]
@@ -309,14 +311,6 @@ def perform(S: State, rng: random.Random, seat: int, cd: dict[str, Any], c: int 
         to_used(S, tg, ev, "scuttled")
     elif t == "second_chance":
         T["sc"] = True
-    elif t == "transfer_command":  # R 3.3.45
-        o = S["sh"][tg]["o"]
-        ok, _c, _r = challenge(S, rng, ev, "transfer_command", seat, cd["ch"], 0, o, cd["re"])
-        if ok:
-            S["p"][o]["ger"].remove(tg)
-            S["sh"][tg]["o"] = seat
-            P["ger"].append(tg)
-            ev.append({"type": "transferred", "ship": tg, "seat": seat})
     elif t == "wireless_intercept":
         got = [S["adisc"].pop() for _ in range(min(2, len(S["adisc"])))]
         P["hand"] += got

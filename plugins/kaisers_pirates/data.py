@@ -1,6 +1,6 @@
 """Card data for Kaiser's Pirates: every ship, Action card and Solitaire card.
 
-HEADER -- where each value comes from (digest: ../shared/rules/kaisers-pirates.md)
+HEADER -- where each value comes from (the rules: docs/rules/kaisers-pirates.md)
 
 RULEBOOK FACTS (digest sections 2, 6, 9, 10 "known data points"):
   * deck sizes (20 German ships = 6 Warships + 14 Raiders, 60 Merchants, 100 Action
@@ -348,6 +348,16 @@ _SOLO: Final = [
     ("non_combatant", "razzle_dazzle", "reflag",
      "intercept_british", "submarine_mine", "fair_seas"),
 ]
+# The phantom's Challenge/Response pair for column entries whose odds must not be the
+# Solitaire card's generic pair. DESIGNED, like the whole Solitaire deck: Heavy
+# Weather keeps the Heavy Weather Action card's own pair (Challenge 4 vs Response 10,
+# 15 % per ship). The generic pairs (10/6 or 10/8 vs 10, about 45-55 %) let the
+# phantom's storm founder half the player's Force, three times what the card does,
+# and no rule gives the phantom a stronger storm than the real player's.
+SOLO_ENTRY_PAIRS: Final[dict[str, dict[str, list[int]]]] = {
+    "heavy_weather": {"ch": list(_ACTION_HALF["heavy_weather"]["ch"]),
+                      "re": list(_ACTION_HALF["heavy_weather"]["re"])},
+}
 _SOLO_DICE: Final = [  # (att, ch, def, re, night) cycled over the 20 cards, DESIGNED
     ([10, 8], [10, 6], [8], [10], False), ([10, 6, 4], [10, 8], [8, 4], [10], True),
     ([10, 8, 4], [10, 4], [10], [8], False), ([10, 6], [10, 8], [6], [10], False),

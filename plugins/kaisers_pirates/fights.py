@@ -7,7 +7,8 @@ pursuit, Reflag windows) are applied by ``decide``.
 
 Context kinds: ``gi`` German interception of merchants (5.6.1), ``bi`` British-forces
 interception, also used by Interrogate and Monitor (5.6.2-5.6.3), ``mi`` mine
-attack, ``to`` torpedo attack (5.7).
+attack, ``to`` torpedo attack (5.7), ``ac`` Interned or Transfer Command aimed at a
+revealed Raider or Prize, which its owner may answer with Reflag (R 3.3.32).
 """
 
 from __future__ import annotations
@@ -426,10 +427,22 @@ def _shallows(S: State, rng: random.Random, ctx: Ctx, pursue: bool, ev: Events) 
     ctx["st"] = "roll" if alive else "next"
 
 
+def _record_sinking(S: State, ctx: Ctx) -> None:
+    """Remember a sinking of the defender's merchant for Recalled and Mistaken Identity,
+    which may answer it "at any time after" in this turn (R 3.3.30, 3.3.23). Under
+    3.2.2 (``a39_strict``) a sinking in an attack already answered stays closed."""
+    T = S["T"]
+    is_open = not (S["o"]["a39_strict"] and ctx.get("rxn"))
+    T["sank"].append({"m": ctx["sunk"], "ship": ctx["ship"] if ctx["k"] == "gi" else None,
+                      "d": ctx["d"], "open": is_open})
+    ctx["sank_i"] = len(T["sank"]) - 1
+    T["late"].append(ctx["d"])  # just asked (the post window); again after the next card
+
+
 def _post_offers(S: State, ctx: Ctx) -> list[dict[str, Any]]:
     d = ctx["d"]
     allowed: dict[str, list[dict[str, Any]]] = {}
-    if S["o"]["a39_strict"] and ctx.get("rxn"):
+    if not S["T"]["sank"][ctx["sank_i"]]["open"]:
         return [PASS]
     if ctx["k"] == "gi" and _in_force(S, ctx["ship"], S["T"]["p"]):
         allowed["recalled"] = [{}]
@@ -442,6 +455,7 @@ def _post_offers(S: State, ctx: Ctx) -> list[dict[str, Any]]:
 def _post_apply(S: State, rng: random.Random, ctx: Ctx, action: dict[str, Any],
                 cd: dict[str, Any], cid: int | None, ev: Events) -> None:
     d, ph = ctx["d"], S["T"]["p"]
+    S["T"]["sank"][ctx["sank_i"]]["open"] = False  # one reaction per sinking
     ok, _c, _r = challenge(S, rng, ev, cd["type"], d, cd["ch"], 0, ph, cd["re"])
     if not ok:
         return
@@ -454,6 +468,77 @@ def _post_apply(S: State, rng: random.Random, ctx: Ctx, action: dict[str, Any],
     theirs = next(e for e in S["p"][ph]["vp"] if e.get("s") == sunk)
     mine["s"], theirs["s"] = theirs["s"], mine["s"]
     ev.append({"type": "swapped", "seat": d, "gave": action["swap"], "took": sunk})
+
+
+def _late_allowed(S: State, seat: int) -> dict[str, list[dict[str, Any]]]:
+    """What ``seat`` could still answer of this turn's sinkings of its merchants."""
+    T = S["T"]
+    ph = T["p"]
+    ships: list[int] = []
+    swaps: list[dict[str, Any]] = []
+    mine = sorted({e["s"] for e in S["p"][seat]["vp"] if e.get("h") == "sunk_m"})
+    for rec in T["sank"]:
+        if rec["d"] != seat or not rec["open"]:
+            continue
+        if rec["ship"] is not None and _in_force(S, rec["ship"], ph) and rec["ship"] not in ships:
+            ships.append(rec["ship"])
+        if any(e.get("s") == rec["m"] and e["h"] == "sunk_m" for e in S["p"][ph]["vp"]):
+            swaps += [{"swap": x, "took": rec["m"]} for x in mine]
+    allowed: dict[str, list[dict[str, Any]]] = {}
+    if ships:
+        allowed["recalled"] = [{"ship": x} for x in ships]
+    if swaps:
+        allowed["mistaken_identity"] = swaps
+    return allowed
+
+
+def late_seat(S: State) -> int | None:
+    """A defender to ask now whether he answers an earlier sinking (R 3.3.30, 3.3.23).
+
+    Asked after the sinking (the ``post`` window) and again after every later card
+    the phasing player plays, while a sinking can still be answered; asked whenever
+    his hand is not empty, like every reaction window. The phantom holds neither card.
+    """
+    T = S["T"]
+    for rec in T["sank"]:
+        d = rec["d"]
+        if d in T["late"] or (S["mode"] == "solo" and d == 1) or not S["p"][d]["hand"]:
+            continue
+        if _late_allowed(S, d):
+            return d
+    return None
+
+
+def late_offers(S: State, seat: int) -> list[dict[str, Any]]:
+    return _reaction_offers(S, seat, _late_allowed(S, seat))
+
+
+def late_apply(S: State, rng: random.Random, seat: int, action: dict[str, Any],
+               ev: Events) -> None:
+    """Recalled (the interceptor goes home) or Mistaken Identity, later in the turn."""
+    T = S["T"]
+    T["late"].append(seat)
+    if action["type"] != "react":
+        return
+    cid = action["card"]
+    cd = ACTIONS[cid]
+    _react_card(S, seat, cid, ev, **{k: v for k, v in action.items() if k not in ("type", "card")})
+    ph = T["p"]
+    for rec in T["sank"]:  # one reaction per sinking
+        if rec["d"] == seat and (rec["ship"] == action.get("ship") if cd["type"] == "recalled"
+                                 else rec["m"] == action["took"]):
+            rec["open"] = False
+    ok, _c, _r = challenge(S, rng, ev, cd["type"], seat, cd["ch"], 0, ph, cd["re"])
+    if not ok:
+        return
+    if cd["type"] == "recalled":
+        to_used(S, action["ship"], ev, "recalled")
+        return
+    mine = next(e for e in S["p"][seat]["vp"] if e.get("s") == action["swap"]
+                and e["h"] == "sunk_m")
+    theirs = next(e for e in S["p"][ph]["vp"] if e.get("s") == action["took"])
+    mine["s"], theirs["s"] = theirs["s"], mine["s"]
+    ev.append({"type": "swapped", "seat": seat, "gave": action["swap"], "took": action["took"]})
 
 
 # ---------------------------------------------------------------------------
@@ -480,6 +565,8 @@ def start_bi(S: State, cid: int | None, target: int, via: str,
 
 def _bi_attachables(S: State, ctx: Ctx) -> list[dict[str, Any]]:
     acts = [DONE]
+    if (ctx["sa"] or ctx["sl"]) and not S["o"]["a4_two_assists"]:
+        return acts  # R 3.2.3: only one Surprise Attack *or* Searchlight
     for e in _open_acts(S):  # A-4: only Surprise Attack and Searchlight
         t = ACTIONS[e["c"]]["type"]
         if (t == "surprise_attack" and not ctx["sa"]) or (
@@ -543,7 +630,7 @@ def _bi_roll(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     elif res == "damaged":
         damage(S, t, ev)
     elif S["sh"][t]["prize"] and S["sh"][t]["dmg"] == 0:
-        passage(S, rng, t, 0, ev)
+        ctx["st"], ctx["pmod"], ctx["pnext"] = "passage", 0, "end"
 
 
 # ---------------------------------------------------------------------------
@@ -644,6 +731,40 @@ def _attack_roll(S: State, rng: random.Random, ctx: Ctx, m: int, dice: list[int]
 
 
 # ---------------------------------------------------------------------------
+# Interned and Transfer Command (R 3.3.18, 3.3.45) and the Reflag that answers them
+# ---------------------------------------------------------------------------
+
+
+def start_aimed(S: State, cid: int | None, cd: dict[str, Any], seat: int, target: int) -> None:
+    """Interned or Transfer Command: at a revealed Raider or Prize its owner may first
+    play Reflag (R 3.3.32); hidden again, the ship is no longer a legal target and
+    the card has no effect. At a Warship (never hidden) the effect follows at once."""
+    d = S["sh"][target]["o"]
+    S["stack"].append({"k": "ac", "c": cid, "cd": _plain(cd), "seat": seat, "tg": [target],
+                       "i": 0, "d": d, "st": "react" if kind(S, target) != "warship" else "roll",
+                       "rx": None, "rxn": 0})
+
+
+def aimed_effect(S: State, rng: random.Random, seat: int, cd: dict[str, Any], tg: int,
+                 ev: Events) -> None:
+    """The Challenge of Interned (+2 per damage / Limited Supply, A-30) or Transfer
+    Command; a transferred ship keeps its status, an Island Refuge included."""
+    o = S["sh"][tg]["o"]
+    if cd["type"] == "interned":
+        mod = -dmg_mod(S, tg) + (2 if S["sh"][tg]["ls"] else 0)
+        ok, _c, _r = challenge(S, rng, ev, "interned", seat, cd["ch"], mod, o, cd["re"])
+        if ok:
+            to_used(S, tg, ev, "interned")
+        return
+    ok, _c, _r = challenge(S, rng, ev, "transfer_command", seat, cd["ch"], 0, o, cd["re"])
+    if ok:
+        S["p"][o]["ger"].remove(tg)
+        S["sh"][tg]["o"] = seat
+        S["p"][seat]["ger"].append(tg)
+        ev.append({"type": "transferred", "ship": tg, "seat": seat})
+
+
+# ---------------------------------------------------------------------------
 # the step machine
 # ---------------------------------------------------------------------------
 
@@ -691,7 +812,11 @@ def step(S: State, rng: random.Random, ev: Events) -> None:
             ctx["st"] = "shallows_wait"
             S["pend"] = {"k": "shallows", "s": ph}
         elif st == "roll":
-            if k == "gi":
+            if k == "ac":
+                ctx["st"] = "end"
+                if _in_force(S, ctx["tg"][0], ctx["d"]):
+                    aimed_effect(S, rng, ctx["seat"], ctx["cd"], ctx["tg"][0], ev)
+            elif k == "gi":
                 _gi_roll(S, rng, ctx, ev)
             elif k == "bi":
                 _bi_roll(S, rng, ctx, ev)
@@ -714,13 +839,14 @@ def step(S: State, rng: random.Random, ev: Events) -> None:
             if k == "gi":
                 ctx["sunk"] = ctx["tg"][ctx["i"]]
             ctx["st"] = "mnext" if k == "mi" else ("next" if k == "gi" else "end")
+            _record_sinking(S, ctx)
             if _has_hand(S, ctx["d"]):
                 S["pend"] = {"k": "post", "s": ctx["d"]}
-        elif st == "passage":
-            ctx["st"] = "next"
+        elif st == "passage":  # R 3.2.6: the owner *may* try Passage ("può")
+            ctx["st"] = ctx.get("pnext", "next")
             m = ctx["tg"][ctx["i"]]
             if _in_force(S, m, ctx["d"]) and S["sh"][m]["dmg"] == 0:
-                passage(S, rng, m, ctx.get("pmod", 0), ev)
+                S["pend"] = {"k": "passage", "s": ctx["d"], "ships": [m]}
         elif st == "mnext":
             ctx["i"] += 1
             ctx["st"] = "roll"
@@ -785,6 +911,8 @@ def offers(S: State, pend: dict[str, Any]) -> list[dict[str, Any]]:
                          if ACTIONS[e["c"]]["type"] == "boarding_party"]
     if k in ("pursue", "shallows"):
         return [DONE, {"type": "pursue"}]
+    if k == "passage":
+        return [PASS, {"type": "passage", "ship": pend["ships"][0]}]
     if k == "mine_order":
         return [{"type": "order_targets", "ships": list(p)}
                 for p in permutations(sorted(ctx["tg"]))]
@@ -797,6 +925,8 @@ def offers(S: State, pend: dict[str, Any]) -> list[dict[str, Any]]:
         return _bi_reactions(S, ctx)
     if ctx["k"] == "mi":
         return _reaction_offers(S, ctx["d"], {"minesweeper": [{}]})
+    if ctx["k"] == "ac":
+        return _reaction_offers(S, ctx["d"], {"reflag": [{}]})
     return _to_reactions(S, ctx)
 
 
@@ -815,6 +945,12 @@ def decide(S: State, rng: random.Random, pend: dict[str, Any], action: dict[str,
     ctx = S["stack"][-1]
     if k == "shallows":
         _shallows(S, rng, ctx, typ == "pursue", ev)
+        return
+    if k == "passage":
+        if typ == "passage":
+            passage(S, rng, action["ship"], ctx.get("pmod", 0), ev)
+        else:
+            ev.append({"type": "passage_declined", "ship": pend["ships"][0]})
         return
     if k == "mine_order":
         ctx["tg"] = list(action["ships"])
@@ -850,6 +986,13 @@ def decide(S: State, rng: random.Random, pend: dict[str, Any], action: dict[str,
         _gi_apply_reaction(S, rng, ctx, action, cd, cid, ev)
     elif ctx["k"] == "bi":
         _bi_apply_reaction(S, rng, ctx, cd, cid, ev)
+    elif ctx["k"] == "ac":  # Reflag (R 3.3.32): hidden, the target is no longer legal
+        ctx["rxn"] += 1
+        t = ctx["tg"][0]
+        S["sh"][t]["rev"] = False
+        ev.append({"type": "hidden", "ship": t})
+        ev.append({"type": "action_cancelled", "card": ctx["c"], "ship": t})
+        ctx["st"] = "end"
     elif ctx["k"] == "mi":  # Minesweeper (A-33)
         ctx["rxn"] += 1
         ev.append({"type": "mines_swept", "seat": seat})

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from lantable.plugins import IllegalAction, hookimpl
 
-from . import rounds, turn, views
+from . import rounds, turn, value, views
 from .data import ACTIONS, SHIPS
 from .rules import vp_total
 
@@ -46,17 +46,22 @@ INFO: dict[str, Any] = {
         "sailing_merchants": {"default": False, "choices": _BOOL, "help": "6.11 sailing merchants"},
         "prize_resupply": {"default": False, "choices": _BOOL,
                            "help": "6.12 resupply from Prize ships"},
-        "a7_recon_immediate": {"default": False, "choices": _BOOL,
-                               "help": "A-7 alternative: cards taken with Recon Aircraft may "
-                               "be committed and played in the same turn"},
+        "a7_recon_immediate": {"default": True, "choices": _BOOL,
+                               "help": "R 3.3.31: cards taken with Recon Aircraft may be "
+                               "committed and played in the same turn (false: the digest's "
+                               "A-7, from the next turn on)"},
+        "a4_two_assists": {"default": False, "choices": _BOOL,
+                           "help": "A-4, the digest's reading: a British interception may "
+                           "take a Surprise Attack and also a Searchlight (the original "
+                           "3.2.3: only one of the two)"},
         "a13_any_interception": {"default": False, "choices": _BOOL,
                                  "help": "A-13 alternative: Team cards in non-team games may "
                                  "also intercept on a German ship"},
         "a18_owner_rolls": {"default": False, "choices": _BOOL,
                             "help": "A-18 alternative: the owner rolls the 6.6.1/6.12.2 Challenge"},
-        "a39_strict": {"default": False, "choices": _BOOL,
-                       "help": "A-39 alternative: no Recalled/Mistaken Identity after another "
-                       "reaction to the same attack"},
+        "a39_strict": {"default": True, "choices": _BOOL,
+                       "help": "R 3.2.2: one reaction per attack, so no Recalled/Mistaken "
+                       "Identity after another reaction to it (false: the digest's A-39)"},
     },
     "traits": {"chance": True, "hidden_information": True, "simultaneous": True},
 }
@@ -124,17 +129,13 @@ def game_sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> di
 
 @hookimpl
 def game_heuristic(state: dict[str, Any], seat: int) -> float:
-    """Round Points first, then this round's VP margin, plus ships that may still score."""
+    """This seat's position less the best opponent's (see :mod:`.value`)."""
     keys = rounds.standings(state)
     if state["phase"] == "over":
         return 1000.0 if rounds.ranks(state)[seat] == 1 else -1000.0
-    def value(s: int) -> float:
-        p = state["p"][s]
-        live = sum(SHIPS[x]["vp"] * 2 for x in p["ger"] if state["sh"][x]["prize"])
-        return 12.0 * keys[s][0] + vp_total(state, s) + 0.5 * live + 0.3 * len(p["hand"])
-    mine = value(seat)
+    mine = value.position(state, seat, keys)
     team = state["mode"] == "team"
-    others = [value(s) for s in range(state["np"])
+    others = [value.position(state, s, keys) for s in range(state["np"])
               if s != seat and not (team and s % 2 == seat % 2)]
     return mine - (max(others) if others else 0.0)
 
@@ -195,6 +196,8 @@ def game_describe_action(state: dict[str, Any], seat: int, action: dict[str, Any
             bits.append(f"keeping only {_ship(action['keep'])}")
         if "swap" in action:
             bits.append(f"swapping in {_ship(action['swap'])}")
+        if "took" in action:
+            bits.append(f"for {_ship(action['took'])}")
         if "ship" in action:
             bits.append(f"on {_ship(action['ship'])}")
         return " ".join(bits)
@@ -221,6 +224,10 @@ def game_describe_action(state: dict[str, Any], seat: int, action: dict[str, Any
             " to your teammate"
     if t == "resupply":
         return f"resupply {_ship(action['ship'])} from prize {_ship(action['prize'])}"
+    if t == "passage":
+        return f"{_ship(action['ship'])} tries Passage to a friendly port"
+    if t == "pass" and state["pend"] and state["pend"]["k"] == "passage":
+        return f"{_ship(state['pend']['ships'][0])} stays at sea (no Passage attempt)"
     if t == "pursue":
         if state["pend"] and state["pend"]["k"] == "shallows":
             return "pursue into the shallows (both ships cross, then attack)"

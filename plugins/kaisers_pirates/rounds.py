@@ -127,13 +127,13 @@ def start_round(S: State, rng: random.Random, ev: Events) -> None:
         for seat, p in enumerate(S["p"]):
             got = []
             while len(p["mer"]) < 3:
-                sid = draw_ship(S, rng, False, ev)
+                sid = draw_ship(S, rng, False, ev, deal=True)
                 if sid is None:
                     break
                 place_ship(S, seat, sid)
                 got.append(sid)
             while len(p["ger"]) < 3:
-                sid = draw_ship(S, rng, True, ev)
+                sid = draw_ship(S, rng, True, ev, deal=True)
                 if sid is None:
                     break
                 place_ship(S, seat, sid)

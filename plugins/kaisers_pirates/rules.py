@@ -169,11 +169,17 @@ def in_refuge(S: State, sid: int) -> bool:
     return S["sh"][sid]["ref"] is not None
 
 
-def draw_ship(S: State, rng: random.Random, german: bool, ev: Events) -> int | None:
-    """Draw from a ship deck, reshuffling its used pile when empty (4.8)."""
+def draw_ship(S: State, rng: random.Random, german: bool, ev: Events,
+              deal: bool = False) -> int | None:
+    """Draw from a ship deck, reshuffling its used pile when empty (4.8).
+
+    6.5.2 forbids the German reshuffle only *during* a round (Breakout); the deal at
+    the start of a round (``deal``) reshuffles as usual, or with 4 players round 2
+    would start with the ships nobody kept missing.
+    """
     deck, used = ("wdeck", "wused") if german else ("mdeck", "mused")
     if not S[deck]:
-        if not S[used] or (german and S["o"]["beyond_1914"] and S["phase"] == "play"):
+        if not S[used] or (german and S["o"]["beyond_1914"] != "off" and not deal):
             return None  # 6.5.2: no German reshuffle during a round
         S[deck] = S[used]
         S[used] = []

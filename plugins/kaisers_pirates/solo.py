@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import cards, fights
-from .data import SHIPS, SOLO
+from .data import SHIPS, SOLO, SOLO_ENTRY_PAIRS
 from .rules import hidden, in_refuge, kind, roll, targetable
 
 if TYPE_CHECKING:
@@ -29,18 +29,26 @@ _AS_CARD = {"blockade_runner", "breakout", "heavy_weather", "scuttle", "rendezvo
 
 
 def pseudo(sc: dict[str, Any], t: str) -> dict[str, Any]:
-    """Card data for the phantom's action or reaction: the Solitaire card's indicators."""
-    return {"type": t, "ch": sc["ch"], "re": sc["re"], "ch2": sc["ch"], "re2": sc["re"],
-            "att": sc["att"], "icpt": sc["att"], "def": sc["def"], "night": sc["night"],
-            "torp": sc["torp"], "mine": sc["mine"], "gun": sc["att"], "dc": sc["att"], "vp": 0}
+    """Card data for the phantom's action or reaction: the Solitaire card's indicators,
+    except the pairs ``SOLO_ENTRY_PAIRS`` fixes for some entries (Heavy Weather)."""
+    cd = {"type": t, "ch": sc["ch"], "re": sc["re"], "ch2": sc["ch"], "re2": sc["re"],
+          "att": sc["att"], "icpt": sc["att"], "def": sc["def"], "night": sc["night"],
+          "torp": sc["torp"], "mine": sc["mine"], "gun": sc["att"], "dc": sc["att"], "vp": 0}
+    cd.update(SOLO_ENTRY_PAIRS.get(t, {}))
+    return cd
+
+
+def reshuffle(S: State, rng: random.Random, ev: Events) -> None:
+    """R 5.4.1 / 5.2.5: every Solitaire card back into the deck, shuffled."""
+    S["solo"]["deck"] = list(range(len(SOLO)))
+    rng.shuffle(S["solo"]["deck"])
+    ev.append({"type": "solitaire_shuffle"})
 
 
 def _draw(S: State, rng: random.Random, ev: Events) -> dict[str, Any]:
     sd = S["solo"]
-    if not sd["deck"]:  # R 5.4.1
-        sd["deck"] = list(range(len(SOLO)))
-        rng.shuffle(sd["deck"])
-        ev.append({"type": "solitaire_shuffle"})
+    if not sd["deck"]:  # R 5.4.1: all cards used
+        reshuffle(S, rng, ev)
     c = sd["deck"].pop()
     ev.append({"type": "solitaire_card", "card": c})
     return SOLO[c]
@@ -81,9 +89,9 @@ def decide(S: State, rng: random.Random, ev: Events) -> None:
         if cand:
             fights.decide(S, rng, pend, cand[0], ev, cd=pseudo(sc, want))
         return
-    if k == "pursue":
+    if k in ("pursue", "passage"):  # in its best interest: always pursue, always try
         S["pend"] = None
-        fights.decide(S, rng, pend, {"type": "pursue"}, ev)
+        fights.decide(S, rng, pend, offers[-1], ev)
         return
     turn.apply_legal(S, PHANTOM, offers[0], rng, ev)  # pass / done
 
@@ -105,11 +113,8 @@ def phantom_turn(S: State, rng: random.Random, ev: Events) -> None:
     """One step of the phantom's loop; contexts it starts run in between."""
     T = S["T"]
     sd = S["solo"]
-    if not T.get("pl"):
+    if not T.get("pl"):  # the deck was reshuffled at the end of its last turn (R 5.4.1)
         T["pl"] = 1
-        sd["deck"] = list(range(len(SOLO)))
-        rng.shuffle(sd["deck"])
-        ev.append({"type": "solitaire_shuffle"})
         for s in S["p"][PHANTOM]["ger"]:  # item 7: leave refuge once repaired and resupplied
             st = S["sh"][s]
             if st["ref"] == -1 and st["reft"] < S["tno"] and not st["dmg"] and not st["ls"]:
@@ -292,8 +297,10 @@ def _target(S: State, rng: random.Random, entry: str) -> Any:
     elif entry == "island_refuge":
         ships = [s for s in P["ger"] if kind(S, s) in ("warship", "raider") and not in_refuge(S, s)]
         tg = [s for s in ships if sh[s]["dmg"] or sh[s]["ls"] or sh[s]["rev"]] or ships
-    elif entry in ("interned", "transfer_command"):
+    elif entry == "interned":
         tg = [s for s in H["ger"] if not hidden(S, s) and not in_refuge(S, s)] if open_ else []
+    elif entry == "transfer_command":  # R 3.3.45: a revealed ship in a refuge too
+        tg = [s for s in H["ger"] if not hidden(S, s)] if open_ else []
     elif entry == "monitor":
         tg = [s for s in H["ger"] if in_refuge(S, s) and s not in S["T"]["icpt"]] if open_ else []
         if tg:

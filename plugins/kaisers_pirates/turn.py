@@ -11,9 +11,14 @@ Decision kinds in ``S["pend"]["k"]`` and their actions, in the order listed by
   ``resupply`` (6.12), ``leave_refuge``, ``end_turn``.
 - ``attach`` / ``board`` / ``pursue`` / ``shallows`` (phasing), ``react`` / ``post`` (defender),
   ``reflag`` (whoever's ship was revealed): first ``done``/``pass``, then cards by id.
-- ``discard`` (phasing, 2+ committed cards): ``discard {top: [second, top]}`` for
-  each ordered pair by ascending ids; ``mine_order`` (phasing): each order of the
-  merchants, ``order_targets {ships}``.
+- ``passage`` (the owner of a merchant or prize that survived an interception
+  undamaged, R 3.2.6): ``pass`` or ``passage {ship}``.
+- ``late`` (a defender whose merchant was sunk earlier this turn, asked after each
+  later card, R 3.3.30 / 3.3.23): ``pass``, then Recalled ``{ship}`` and Mistaken
+  Identity ``{swap, took}`` per hand card.
+- ``discard`` (phasing, 2+ committed cards; then each defender with 2+ reaction cards,
+  R 3.1.5): ``discard {top: [second, top]}`` for each ordered pair by ascending ids;
+  ``mine_order`` (phasing): each order of the merchants, ``order_targets {ships}``.
 - ``order`` (Intelligence), ``exchange`` (Exchange Information), ``give_ships``
   (team Breakout), ``keep`` (all seats with surviving ships, simultaneous and secret).
 """
@@ -38,7 +43,8 @@ def new_turn(S: State, seat: int, extra: bool = False) -> None:
     S["turn"] = seat
     S["T"] = {"p": seat, "ph": "start", "com": [], "att": None, "icpt": [], "acted": [],
               "sc": False, "extra": extra, "wi": False, "rev0": [], "rx": [], "dec": False,
-              "fog": False, "left": [], "resup": [], "stolen": []}
+              "fog": False, "left": [], "resup": [], "stolen": [], "pl": 0, "pend_end": False,
+              "rxo": [], "sank": [], "late": []}
 
 
 def to_act(S: State) -> list[int]:
@@ -73,17 +79,35 @@ def legal_actions(S: State, seat: int) -> list[Action]:
     if k == "give_ships":
         return cards.give_ships_offers(S, seat)
     if k == "discard":
-        return _discard_offers(S)
+        return _discard_offers(S, seat)
+    if k == "late":
+        return fights.late_offers(S, seat)
     return fights.offers(S, pend)
 
 
-def _discard_offers(S: State) -> list[Action]:
+def _discard_offers(S: State, seat: int) -> list[Action]:
     """The two cards to end on top (the only ones anyone may look at, R 3.1.7).
 
-    ``top`` is [second from top, top]; the other cards go first in commit order.
+    ``top`` is [second from top, top]; the phasing player's other cards go first in
+    commit order, a defender's other reaction cards in the order played.
     """
-    com = sorted(e["c"] for e in S["T"]["com"])
-    return [{"type": "discard", "top": [a, b]} for a in com for b in com if a != b]
+    T = S["T"]
+    if seat == T["p"]:
+        mine = sorted(e["c"] for e in T["com"])
+    else:
+        mine = sorted(c for s, c in T["rx"] if s == seat)
+    return [{"type": "discard", "top": [a, b]} for a in mine for b in mine if a != b]
+
+
+def _next_rx_discarder(S: State) -> int | None:
+    """R 3.1.5: after the phasing player each defender discards his reactions in the
+    order he chooses (clockwise from the phasing player); one card needs no choice."""
+    T = S["T"]
+    for i in range(1, S["np"]):
+        seat = (T["p"] + i) % S["np"]
+        if seat not in T["rxo"] and sum(1 for s, _c in T["rx"] if s == seat) > 1:
+            return seat
+    return None
 
 
 def _commit_offers(S: State, seat: int, only: list[int] | None = None) -> list[Action]:
@@ -251,10 +275,17 @@ def apply_legal(S: State, seat: int, action: Action, rng: random.Random, ev: Eve
         S["stack"].pop()
         cards.move_to_mate(S, seat, action["ships"], ev)
         return
+    if k == "late":
+        fights.late_apply(S, rng, seat, action, ev)
+        return
     if k == "discard":
         top = action["top"]
-        T["com"] = [e for e in T["com"] if e["c"] not in top] + \
-            [next(e for e in T["com"] if e["c"] == c) for c in top]
+        if seat == T["p"]:
+            T["com"] = [e for e in T["com"] if e["c"] not in top] + \
+                [next(e for e in T["com"] if e["c"] == c) for c in top]
+        else:  # this defender's reactions go last, the chosen two on top
+            T["rx"] = [x for x in T["rx"] if x[0] != seat] + \
+                [x for x in T["rx"] if x[0] == seat and x[1] not in top] + [[seat, c] for c in top]
         return
     fights.decide(S, rng, pend, action, ev)
 
@@ -283,13 +314,21 @@ def advance(S: State, rng: random.Random, ev: Events) -> None:
             _pre_turn(S, rng, ev)
         elif ph == "commit":
             S["pend"] = {"k": "commit", "s": T["p"]}
+        elif ph in ("resolve", "phantom") and fights.late_seat(S) is not None:
+            S["pend"] = {"k": "late", "s": fights.late_seat(S)}  # R 3.3.30, 3.3.23
         elif ph == "resolve":
             S["pend"] = {"k": "resolve", "s": T["p"]}
         elif ph == "phantom":
+            T["late"] = []  # each step of the phantom's loop is a new card
             solo.phantom_turn(S, rng, ev)
         elif ph == "end" and not T["fog"] and len(T["com"]) > 1:
             T["ph"] = "discard"  # R 3.1.5: the phasing player orders his discards
             S["pend"] = {"k": "discard", "s": T["p"]}
+        elif ph in ("end", "discard") and not T["fog"] and _next_rx_discarder(S) is not None:
+            T["ph"] = "discard"  # R 3.1.5: then each defender orders his reactions
+            d = _next_rx_discarder(S)
+            T["rxo"].append(d)
+            S["pend"] = {"k": "discard", "s": d}
         else:
             _end_turn(S, rng, ev)
 
@@ -373,6 +412,8 @@ def _end_turn(S: State, rng: random.Random, ev: Events) -> None:
             if not S["adeck"]:  # R 2.0, A-2: the round ends at once
                 _end_round(S, rng, ev)
                 return
+    if S["mode"] == "solo" and seat == solo.PHANTOM:
+        solo.reshuffle(S, rng, ev)  # R 5.4.1: at the end of every phantom turn
     refill_merchants(S, rng, ev)
     if T["sc"] and not T["extra"]:
         new_turn(S, seat, extra=True)
@@ -407,12 +448,16 @@ def _next_round(S: State, rng: random.Random, ev: Events) -> None:
     keep = {int(k): v for k, v in ch.items()}
     ev.append({"type": "ships_kept", "kept": [keep.get(s, []) for s in range(S["np"])]})
     rounds.cleanup_round(S, keep, ev)
+    _start_round(S, rng, ev)
+
+
+def _start_round(S: State, rng: random.Random, ev: Events) -> None:
     rounds.start_round(S, rng, ev)
+    if S["mode"] == "solo":  # R 5.2.5: the Solitaire deck is reshuffled for every round
+        solo.reshuffle(S, rng, ev)
     new_turn(S, S["turn"])
     advance(S, rng, ev)
 
 
 def start_game(S: State, rng: random.Random, ev: Events) -> None:
-    rounds.start_round(S, rng, ev)
-    new_turn(S, S["turn"])
-    advance(S, rng, ev)
+    _start_round(S, rng, ev)

@@ -23,8 +23,9 @@ State = dict[str, Any]
 _PUBLIC = ("np", "seats", "mode", "o", "round", "phase", "turn", "tno", "first", "actions",
            "removed", "wused", "mused", "adisc", "hist", "sh")
 _PLAYER_PUBLIC = ("ger", "mer", "vp", "wait", "skip", "wi", "turns", "rp", "rvp", "kept")
+# pl/pend_end: where the phantom is in its turn; sank/late: sinkings still answerable
 _TURN_PUBLIC = ("p", "ph", "att", "icpt", "acted", "sc", "extra", "wi", "rev0", "rx", "dec",
-                "fog", "left", "resup")
+                "fog", "left", "resup", "pl", "pend_end", "rxo", "sank", "late")
 # T["stolen"] is secret (which cards were taken): only the phasing seat sees it
 
 
@@ -62,7 +63,7 @@ def view(S: State, seat: int | None) -> dict[str, Any]:
     if T is None:
         v["T"] = None
     else:
-        tv = {k: copy.deepcopy(T[k]) for k in _TURN_PUBLIC}
+        tv = {k: copy.deepcopy(T[k]) for k in _TURN_PUBLIC if k in T}
         tv["com"] = [{"c": e["c"] if e["done"] or seat == T["p"] else None, "use": e["use"],
                       "ship": e["ship"], "done": e["done"]} for e in T["com"]]
         tv["stolen"] = list(T["stolen"]) if seat == T["p"] else []
@@ -79,7 +80,9 @@ def view(S: State, seat: int | None) -> dict[str, Any]:
     if S["mode"] == "solo":  # R 5.3.1: the discard pile is face down all game
         v["adisc"] = None
         v["adisc_n"] = len(S["adisc"])
-        v["solo"]["deck"] = len(S["solo"]["deck"])  # the Solitaire deck order is secret
+        # the order of the Solitaire deck is secret, which cards are left is not: every
+        # card drawn since the last reshuffle was shown (R 5.4.1)
+        v["solo"]["deck"] = sorted(S["solo"]["deck"])
     if seat is not None:
         p = S["p"][seat]
         deck = set(S["adeck"])
@@ -143,10 +146,8 @@ def sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
         S["p"].append(p)
     if v["adisc"] is None:
         S["adisc"] = [pool.pop() for _ in range(v["adisc_n"])]
-    if S["solo"] is not None and isinstance(S["solo"]["deck"], int):
-        deck = list(range(20))
-        rng.shuffle(deck)
-        S["solo"]["deck"] = deck[:v["solo"]["deck"]]
+    if S["solo"] is not None:  # the cards left are known, their order is not
+        rng.shuffle(S["solo"]["deck"])
     n_unknown_deck = v["adeck_n"] - len(me["peek"])
     S["adeck"] = [pool.pop() for _ in range(n_unknown_deck)] + list(reversed(me["peek"]))
     S["aside"] = [pool.pop() for _ in range(v["aside_n"])]

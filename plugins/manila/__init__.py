@@ -13,9 +13,13 @@ from lantable.plugins import IllegalAction, hookimpl
 from . import board as B
 from . import engine
 from .heuristic import evaluate
+from .text import game_describe_action, game_describe_event, game_render_text
 
 if TYPE_CHECKING:
     import random
+
+# The words for people (labels, event sentences, the board) live in .text.
+__all__ = ["game_describe_action", "game_describe_event", "game_render_text"]
 
 INFO = {
     "id": "manila",
@@ -177,47 +181,3 @@ def game_sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> di
 @hookimpl
 def game_heuristic(state: dict[str, Any], seat: int) -> float:
     return evaluate(state, seat)
-
-
-@hookimpl
-def game_describe_action(state: dict[str, Any], seat: int, action: dict[str, Any]) -> str:
-    kind = action["type"]
-    if kind == "bid":
-        return f"bid {action['amount']} to be harbour master"
-    if kind == "pass":
-        return "pass (out of this auction)"
-    if kind == "buy":
-        g = B.GOODS.index(action["good"])
-        return (f"buy a {action['good']} share for "
-                f"{max(B.MIN_SHARE_PRICE, B.PRICE_TRACK[state['step'][g]])}")
-    if kind == "no_buy":
-        return "buy no share"
-    if kind == "launch":
-        return "load " + ", ".join(f"{g} at {p}"
-                                   for g, p in zip(action["goods"], action["starts"], strict=True))
-    if kind == "place":
-        where = action["space"]
-        if where == "boat":
-            return (f"{'stow away' if action.get('stowaway') else 'take a seat'} "
-                    f"on the {action['good']} boat")
-        if where in ("dock", "shipyard"):
-            return f"{where} {action['slot']}"
-        return where.replace("_", " ")
-    if kind == "decline":
-        return "place no more accomplices this voyage"
-    if kind == "board":
-        extra = f", displacing crew #{action['displace'] + 1}" if "displace" in action else ""
-        return f"board the {action['good']} boat{extra}"
-    if kind == "stay":
-        return "stay on the pirate ship"
-    if kind == "pilot":
-        if not action["moves"]:
-            return "move no boat"
-        return " and ".join(f"{g} {d:+d}" for g, d in action["moves"])
-    if kind == "send":
-        return f"send the plundered {action['good']} boat to {action['to']}"
-    if kind == "mortgage":
-        return f"mortgage a {action['good']} share (+12)"
-    if kind == "redeem":
-        return f"redeem a mortgaged {action['good']} share (-15)"
-    return str(action)

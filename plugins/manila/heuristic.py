@@ -5,6 +5,20 @@ expected rise of the seat's shares. Arrival chances come from the exact
 distribution of the sum of the remaining dice; boats are treated as independent
 and pirates and pilots are ignored. Shares the seat cannot see are not needed:
 only its own holdings count.
+
+Three terms keep a one-ply greedy player from doing what no person would do:
+
+- A peso in hand is worth a little more than its face (``LIQUIDITY``): every payment
+  made short of cash costs a forced mortgage (12 in, 15 to redeem). So a voluntary
+  mortgage always loses and a redemption that empties the purse loses a little; a
+  mortgage followed by a redemption of the same share is never the best line.
+- Declining leaves the unplaced accomplices unvalued, like placing them on nothing:
+  an accomplice has no value of its own, only the money of the space it takes. (An
+  earlier "unplaced accomplice" bonus made declining look worse than a mortgage, so
+  a seat with only poor spaces mortgaged and redeemed the same share over and over.)
+- While the auction runs, the leader owes its bid and gets the harbour master's
+  duties (:func:`hm_worth`): a bot bids up to what the office is worth, not to
+  whatever it could raise by mortgaging everything.
 """
 
 from __future__ import annotations
@@ -53,9 +67,44 @@ def _count_dist(chances: list[float]) -> list[float]:
     return dist
 
 
+LIQUIDITY = 0.05  # value of a peso in hand above its face, up to LIQUID_CAP pesos
+LIQUID_CAP = 30
+LAUNCH_EDGE = 4.0  # what choosing the loads and starts is worth to the harbour master
+
+
+def hm_worth(state: dict[str, Any], seat: int) -> float:
+    """What the harbour master's duties are worth to ``seat`` before the auction ends.
+
+    The best share it may buy (its price now plus the rise it can expect, less what
+    it pays, at least 5) plus the edge of launching the boats its own way.
+    """
+    best = 0.0
+    for g in range(4):
+        if not state["supply"][g]:
+            continue
+        step = state["step"][g]
+        now = B.PRICE_TRACK[step]
+        rise = (B.PRICE_TRACK[step + 1] - now) if step < B.END_STEP else 0
+        best = max(best, now + 0.6 * rise - max(B.MIN_SHARE_PRICE, now))
+    return best + LAUNCH_EDGE
+
+
+def _bid_cost(state: dict[str, Any], seat: int, bid: int) -> float:
+    """The bid, plus 3 for every share it would force into mortgage (12 in, 15 out)."""
+    short = bid - state["cash"][seat]
+    forced = -(-short // B.MORTGAGE_VALUE) if short > 0 else 0
+    return bid + (B.REDEEM_COST - B.MORTGAGE_VALUE) * forced
+
+
 def evaluate(state: dict[str, Any], seat: int) -> float:
-    value = float(fortune(state, seat))
-    if state["over"] or not state["goods"]:
+    value = float(fortune(state, seat)) + LIQUIDITY * min(state["cash"][seat], LIQUID_CAP)
+    if state["over"]:
+        return value
+    if state["phase"] == "auction":
+        if state["leader"] == seat:
+            value += hm_worth(state, seat) - _bid_cost(state, seat, state["bid"])
+        return value
+    if not state["goods"]:
         return value
     rolls_left = 3 - state["rolls"]
     arrive = []
@@ -86,8 +135,6 @@ def evaluate(state: dict[str, Any], seat: int) -> float:
             value += p_yard * B.YARD_PAY[i]
         if state["insurance"] == seat and state["yards"][i] != seat:
             value -= p_yard * B.YARD_PAY[i]
-    if state["phase"] == "place" and state["left"][seat] and not state["declined"][seat]:
-        value += 2.0 * state["left"][seat]  # an unplaced accomplice still has some use
     for s in state["pirates"]:
         if s == seat:
             at_risk = [B.PROFIT[B.GOODS[g]] for b, g in enumerate(state["goods"])

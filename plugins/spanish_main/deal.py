@@ -220,7 +220,9 @@ def place_fleet(state: State, seat: int, isl: dict[str, Any]
     obs = [o for o in world.obstacles(state) if o[0] == "island" and o[1] != isl["id"]]
     obs += [("ship", s["id"], world.foot(s)) for s in state["ships"] if s["placed"]]
     out: list[tuple[str, g.Pose]] = []
+    # every 30 degrees round the island first, then the 15-degree steps between
     offsets = [0, 300, -300, 600, -600, 900, -900, 1200, -1200, 1500, -1500, 1800]
+    offsets += [sign * k * 150 for k in range(1, 12, 2) for sign in (1, -1)]
     free = list(offsets)
     for s in state["ships"]:
         if s["owner"] != seat or s["placed"]:

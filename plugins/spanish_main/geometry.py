@@ -216,20 +216,22 @@ def inside(p: Point, poly: Poly) -> bool:
     return True
 
 
+def _sides(a: Point, b: Point, c: Point, d: Point) -> tuple[float, float, float, float]:
+    """Which side of ``ab`` ``c`` and ``d`` lie on, and of ``cd`` ``a`` and ``b``."""
+    ex, ey = b[0] - a[0], b[1] - a[1]
+    fx, fy = d[0] - c[0], d[1] - c[1]
+    return (_cross(ex, ey, c[0] - a[0], c[1] - a[1]), _cross(ex, ey, d[0] - a[0], d[1] - a[1]),
+            _cross(fx, fy, a[0] - c[0], a[1] - c[1]), _cross(fx, fy, b[0] - c[0], b[1] - c[1]))
+
+
 def _segments_intersect(a: Point, b: Point, c: Point, d: Point) -> bool:
-    d1 = _cross(b[0] - a[0], b[1] - a[1], c[0] - a[0], c[1] - a[1])
-    d2 = _cross(b[0] - a[0], b[1] - a[1], d[0] - a[0], d[1] - a[1])
-    d3 = _cross(d[0] - c[0], d[1] - c[1], a[0] - c[0], a[1] - c[1])
-    d4 = _cross(d[0] - c[0], d[1] - c[1], b[0] - c[0], b[1] - c[1])
+    d1, d2, d3, d4 = _sides(a, b, c, d)
     return d1 * d2 <= 0 and d3 * d4 <= 0
 
 
 def crosses(a: Point, b: Point, c: Point, d: Point) -> bool:
     """Segments ``ab`` and ``cd`` cross transversally (touching an end does not count)."""
-    d1 = _cross(b[0] - a[0], b[1] - a[1], c[0] - a[0], c[1] - a[1])
-    d2 = _cross(b[0] - a[0], b[1] - a[1], d[0] - a[0], d[1] - a[1])
-    d3 = _cross(d[0] - c[0], d[1] - c[1], a[0] - c[0], a[1] - c[1])
-    d4 = _cross(d[0] - c[0], d[1] - c[1], b[0] - c[0], b[1] - c[1])
+    d1, d2, d3, d4 = _sides(a, b, c, d)
     return d1 * d2 < 0 and d3 * d4 < 0
 
 

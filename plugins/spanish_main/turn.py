@@ -105,8 +105,9 @@ def legal(state: State, seat: int) -> list[Action]:
     if state["pending"]:
         return pending_actions(state, state["pending"][-1])
     if state["phase"] == "home":
+        for_seat = state["home_queue"][0][1]
         return [{"type": "choose_home", "island": i["id"]} for i in state["islands"]
-                if i["home"] is None]
+                if i["home"] is None and deal.place_fleet(state, for_seat, i) is not None]
     out: list[Action] = []
     for s in state["ships"]:
         if s["owner"] != seat or s["sunk"]:

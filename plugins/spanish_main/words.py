@@ -210,6 +210,7 @@ def render(view: View, seat: int | None, names: list[str]) -> str:
         hold = ", ".join(_treasure(view, t) for t in s["hold"])
         where = f"({mm(s['pose'][0])}, {mm(s['pose'][1])}) {heading(s['pose'][2])}"
         extra = ("  hold: " + hold if hold else "") + ("  " + ", ".join(flags) if flags else "")
-        lines.append(f"{_letter(s['id'])} {s['id']:>3} {s['name']:<14} {_name(names, s['owner']):<10} "
+        owner = _name(names, s["owner"])
+        lines.append(f"{_letter(s['id'])} {s['id']:>3} {s['name']:<14} {owner:<10} "
                      f"masts {up}/{s['masts']}  at {where}{extra}")
     return "\n".join(lines)

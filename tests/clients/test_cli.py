@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 
@@ -21,7 +23,8 @@ def _run(*args: str) -> str:
 def test_every_command_has_help(capsys):
     parser = build_parser()
     commands = parser._subparsers._group_actions[0].choices  # noqa: SLF001
-    for name in ("games", "host", "new", "bot", "play", "demo", "simulate", "replay"):
+    for name in ("games", "host", "new", "bot", "play", "peers", "demo", "simulate", "replay",
+                 "check"):
         assert name in commands
         with pytest.raises(SystemExit) as info:
             main([name, "--help"])
@@ -46,9 +49,9 @@ def test_simulate_json_reports_rates(capsys):
 
 def test_demo_is_reproducible_and_replayable(tmp_path):
     first = json.loads(_run("demo", "--game", "race", "--players", "3", "--seed", "7", "--quiet",
-                            "--json", "--db", str(tmp_path / "a.sqlite")).split("\n", 1)[1])
+                            "--json", "--db", str(tmp_path / "a.sqlite")))
     second = json.loads(_run("demo", "--game", "race", "--players", "3", "--seed", "7", "--quiet",
-                             "--json", "--db", str(tmp_path / "b.sqlite")).split("\n", 1)[1])
+                             "--json", "--db", str(tmp_path / "b.sqlite")))
     assert first["scores"] == second["scores"] and first["rank"] == second["rank"]
     replay_a = json.loads(_run("replay", "--db", str(tmp_path / "a.sqlite"),
                                "--table", first["table"], "--json"))
@@ -60,7 +63,7 @@ def test_demo_is_reproducible_and_replayable(tmp_path):
 
 
 def test_replay_of_a_missing_table_says_so(tmp_path, capsys):
-    assert main(["replay", "--db", str(tmp_path / "none.sqlite"), "--table", "x"]) == 2
+    assert main(["replay", "--db", str(tmp_path / "none.sqlite"), "--table", "x"]) != 0
     assert "no journal" in capsys.readouterr().err
 
 
@@ -90,15 +93,15 @@ def test_a_person_plays_a_whole_game_from_the_terminal(tmp_path):
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True)
         first = person.stdout.readline()  # the person sits down before the bot arrives
-        assert "you are seat 0" in first, first
+        assert "Race" in first and table in first, first
         bot = subprocess.Popen([*LANTABLE, "bot", "--connect", address, "--table", table],
                                stdout=subprocess.PIPE, text=True)
         # Always pick choice 1 ("add 1"); a bad entry first, to see it asked again.
         out, err = person.communicate("x\n" + "1\n" * 20, timeout=60)
         bot.communicate(timeout=60)
         assert person.returncode == 0, err
-        assert "1. add 1" in out and "please type a number" in out
-        assert "game over" in out
+        assert "1. add 1" in out and "No choice matches 'x'" in out
+        assert "Game over. You" in out
     finally:
         host.kill()
         host.wait()
@@ -115,3 +118,50 @@ def test_output_cut_short_by_the_reader_ends_quietly(tmp_path):
     err = proc.stderr.read().decode()
     proc.wait(timeout=30)
     assert "Traceback" not in err, err
+
+
+def test_demo_leaves_no_temporary_folder_and_quiet_is_quiet(tmp_path):
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    proc = subprocess.run([*LANTABLE, "demo", "--game", "race", "--players", "2", "--quiet"],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.splitlines()[-1].endswith(("won with 1 to 0", "tied for first with 1"))
+    assert len(proc.stdout.splitlines()) == 3  # two places and the summary
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_bot_takes_over_the_seat_a_person_left_and_a_spectator_sees_the_end(tmp_path):
+    from .tty import Host
+
+    host = Host(tmp_path / "j.sqlite").start()
+    try:
+        table = host.run("new", "race", "--connect", host.address, "--seats", "2",
+                         "--seed", "3", "--option", "target=12").strip()
+        person = subprocess.Popen([*LANTABLE, "play", "--connect", host.address, "--table",
+                                   table, "--name", "ann"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert table in person.stdout.readline()  # seated (and the token remembered)
+        watcher = subprocess.Popen([*LANTABLE, "play", "--connect", host.address, "--table",
+                                    table, "--spectate"], stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        other = subprocess.Popen([*LANTABLE, "bot", "--connect", host.address, "--table", table],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        person.send_signal(signal.SIGINT)  # ann has to go: her seat waits
+        _, err = person.communicate(timeout=30)
+        assert person.returncode == 130 and "Come back with:" in err
+        taker = subprocess.run([*LANTABLE, "bot", "--connect", host.address, "--table", table,
+                                "--seat", "0"], capture_output=True, text=True, timeout=60)
+        assert taker.returncode == 0, taker.stderr
+        assert f"seat 0 at table {table}" in taker.stdout and "finished" in taker.stdout
+        assert other.wait(timeout=60) == 0
+        out, _ = watcher.communicate(timeout=60)
+        assert watcher.returncode == 0 and "Game over." in out and " won with " in out
+        # ann comes back after the end: the finished table is out of the lobby, but her
+        # remembered seat still tells her how it ended.
+        back = subprocess.run([*LANTABLE, "play", "--connect", host.address, "--table", table,
+                               "--name", "ann"], capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL)
+        assert back.returncode == 0, back.stderr
+        assert back.stdout.startswith(("You won", "You came", "You tied")), back.stdout
+    finally:
+        host.kill()

@@ -90,11 +90,22 @@ def registry():
 
 
 @pytest.fixture
-async def peer(nursery, registry, tmp_path):
+def make_peer(nursery, registry, tmp_path):
+    """Start a peer on 127.0.0.1 with a journal in tmp_path: ``await make_peer(limits)``."""
+    from lantable.host.limits import DEFAULT_LIMITS
+
+    async def make(limits=DEFAULT_LIMITS, name="test-peer", db="journal.sqlite"):
+        return await nursery.start(lambda task_status: serve_peer(
+            registry=registry, db=str(tmp_path / db), name=name, bind="127.0.0.1", port=0,
+            limits=limits, task_status=task_status))
+
+    return make
+
+
+@pytest.fixture
+async def peer(make_peer):
     """A running peer on 127.0.0.1 with a journal in tmp_path."""
-    return await nursery.start(lambda task_status: serve_peer(
-        registry=registry, db=str(tmp_path / "journal.sqlite"), name="test-peer",
-        bind="127.0.0.1", port=0, task_status=task_status))
+    return await make_peer()
 
 
 class RawClient:

@@ -172,3 +172,25 @@ def test_ipv4_and_ipv6_are_advertised_and_an_ipv6_only_browser_sees_the_peer():
         index = int(lan.run(0, "-c", "import socket; print(socket.if_nametoindex('lan0'))",
                             timeout=10).stdout)
         assert any(a.startswith("fe80::") and a.endswith(f"%{index}") for a in peer["addresses"])
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_finding_8_lantable_host_says_goodbye_to_any_mdns_browser(tmp_path, sig):
+    """``lantable host`` stopped by a signal sends a goodbye (its PTR record with TTL 0)
+    that a bare mDNS listener, not python-zeroconf, hears within 2 s; it exits 0."""
+    with netns.Lan(2) as lan:
+        listener = lan.spawn(1, str(Path(__file__).with_name("mdns_listen.py")),
+                             lan.addresses[1], label="raw-mdns")
+        listener.wait_for(lambda o: o["event"] == "ready", 10)
+        host = lan.spawn(0, *CLI, "host", "--name", "bye", "--bind", lan.addresses[0],
+                         "--port", "47800", "--db", str(tmp_path / "j.sqlite"), *IF,
+                         label="host")
+        ptr = "_lantable._tcp.local."
+        listener.wait_for(lambda o: o.get("type") == "PTR" and o["name"] == ptr
+                          and o["ttl"] > 0, 15)
+        stopped = time.time()
+        host.signal(sig)
+        bye = listener.wait_for(lambda o: o.get("type") == "PTR" and o["name"] == ptr
+                                and o["ttl"] == 0, 5)
+        assert bye["t"] - stopped <= GOODBYE_WITHIN
+        assert host.wait(5) == 0, host.errors()

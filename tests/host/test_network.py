@@ -14,7 +14,7 @@ import trio
 
 from lantable.clients.client import RequestError, open_client
 from lantable.clients.runner import bot_decider, play_seat
-from lantable.host import listener
+from lantable.host.limits import DEFAULT_LIMITS
 from lantable.protocol import Hello
 
 
@@ -85,7 +85,7 @@ async def test_whole_game_over_tcp_matches_in_process_play(peer):
     results = await _play_table(peer.port, table, 3, seed=5)
     assert len(results) == 3 and results[0] == results[1] == results[2]
     # The journal has every action; replaying it gives the same final scores.
-    assert peer.peer.tables[table].status == "finished"
+    assert peer.peer.table(table).status == "finished"
     actions = peer.peer.journal.actions(table)
     assert [a.seq for a in actions] == list(range(1, len(actions) + 1))
     game = peer.peer.registry["tally"]
@@ -149,8 +149,8 @@ async def test_request_before_hello(peer, raw_client):
     assert frames[-1]["code"] == "unexpected_message"
 
 
-async def test_no_hello_in_time(peer, raw_client, monkeypatch):
-    monkeypatch.setattr(listener, "HELLO_TIMEOUT", 0.2)
+async def test_no_hello_in_time(make_peer, raw_client):
+    peer = await make_peer(DEFAULT_LIMITS.replace(hello_timeout=0.2))
     raw = await raw_client(peer.port)
     frames = await raw.read_all()
     assert frames[-1]["code"] == "hello_timeout"
@@ -247,7 +247,7 @@ async def test_a_client_that_never_reads_is_dropped(peer, raw_client, other_tabl
         with trio.fail_after(30):
             for _ in range(3000):
                 await client.act(table, {"type": "add", "n": 1})
-                link = next((s for s in peer.peer.tables[table].spectators), None)
+                link = next((s for s in peer.peer.table(table).spectators), None)
                 if link is None:
                     dropped = True
                     break
@@ -285,7 +285,7 @@ async def test_a_slow_reader_catches_up_with_every_update_in_order(peer, raw_cli
         actions = 150  # about 4.5 MB of updates: beyond what the loopback socket buffers hold
         for _ in range(actions):
             await player.act(table, {"type": "add", "n": 1})
-        link = next(iter(peer.peer.tables[table].spectators))
+        link = next(iter(peer.peer.table(table).spectators))
         assert link.queued > 0  # the socket filled up; the rest waits in the outbox
         seqs = []
         while len(seqs) < actions + 1:
@@ -320,12 +320,12 @@ async def test_a_connection_reset_mid_game_frees_nothing_and_the_seat_resumes(pe
         raw.stream.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         await raw.stream.aclose()  # linger 0: the kernel sends RST
         with trio.fail_after(5):
-            while peer.peer.tables[table].seats[1].client is not None:
+            while peer.peer.table(table).seats[1].client is not None:
                 await trio.sleep(0.01)
         async with open_client("127.0.0.1", peer.port, name="back") as back:
             resumed = await back.resume(joined["token"])
             assert resumed.seat == 1
-            assert peer.peer.tables[table].seats[1].client is not None
+            assert peer.peer.table(table).seats[1].client is not None
     await _assert_other_table_finishes(other_table)
 
 
@@ -338,9 +338,9 @@ async def test_plugin_crash_faults_only_that_table_and_restores_it(peer, other_t
             await a.act(table, {"type": "boom"})
         assert info.value.code == "table_faulted"
         # Restored from the journal: the counter is back to 2 and play goes on.
-        assert peer.peer.tables[table].state["counter"] == 2
+        assert peer.peer.table(table).state["counter"] == 2
         assert await a.act(table, {"type": "add", "n": 3}) == 2
-        assert peer.peer.tables[table].status == "finished"
+        assert peer.peer.table(table).status == "finished"
     await _assert_other_table_finishes(other_table)
 
 
@@ -357,7 +357,7 @@ async def test_a_game_that_keeps_failing_leaves_its_table_faulted_and_the_host_s
         with pytest.raises(RequestError) as info:
             await a.act(table, {"type": "add", "n": 3})  # counter 6: views fail from now on
         assert info.value.code == "table_faulted"
-        assert peer.peer.tables[table].status == "faulted"
+        assert peer.peer.table(table).status == "faulted"
         with trio.fail_after(5):
             while True:
                 update = await updates.receive()
@@ -413,7 +413,7 @@ async def test_restart_rebuilds_tables_and_seats_resume(registry, tmp_path):
             assert update.seq == 2 and update.view["counter"] == 6 and update.legal
             await a.act(table, {"type": "add", "n": 3})
             assert await a.act(table, {"type": "add", "n": 1}) == 4
-        assert running.peer.tables[table].status == "finished"
+        assert running.peer.table(table).status == "finished"
         nursery.cancel_scope.cancel()
 
 

@@ -24,11 +24,15 @@ from lantable.protocol import (
     Act,
     Answer,
     Bye,
+    Commit,
     Connection,
     Create,
     Created,
     Error,
     ErrorCode,
+    FairEvent,
+    FairFault,
+    FairRequest,
     Games,
     Hello,
     Join,
@@ -43,6 +47,7 @@ from lantable.protocol import (
     Query,
     RemoteProtocolError,
     Resume,
+    Reveal,
     Sync,
     Tables,
     Update,
@@ -247,6 +252,38 @@ SIMPLE_CASES = [
         "0000002b"
         "84a174a6616e73776572a269640da57461626c65a27431a6616e737765728"
         "1a864697374616e6365cd20bc",
+    ),
+    (
+        Commit(id=3, table="t1", seat=0, tip="ab", length=8, sig="cd"),
+        "00000033"
+        "87a174a6636f6d6d6974a2696403a57461626c65a27431a47365617400a37469"
+        "70a26162a66c656e67746808a3736967a26364",
+    ),
+    (
+        Reveal(id=4, table="t1", seat=0, event=1, link="ef", sig="cd"),
+        "00000033"
+        "87a174a672657665616ca2696404a57461626c65a27431a47365617400a56576"
+        "656e7401a46c696e6ba26566a3736967a26364",
+    ),
+    (
+        FairRequest(table="t1", seat=0, kind="reveal", event=1, digest="01"),
+        "0000003c"
+        "86a174ac666169725f72657175657374a57461626c65a27431a47365617400a4"
+        "6b696e64a672657665616ca56576656e7401a6646967657374a23031",
+    ),
+    (
+        FairEvent(table="t1", event=1, seq=0, digest="01", seed="02", reveals=[]),
+        "0000003e"
+        "87a174aa666169725f6576656e74a57461626c65a27431a56576656e7401a373"
+        "657100a6646967657374a23031a473656564a23032a772657665616c7390",
+    ),
+    (
+        FairFault(table="t1", event=2, seat=1, reason="withheld", outcome="forfeit",
+                  message="late"),
+        "00000051"
+        "87a174aa666169725f6661756c74a57461626c65a27431a56576656e7402a473"
+        "65617401a6726561736f6ea87769746868656c64a76f7574636f6d65a7666f72"
+        "66656974a76d657373616765a46c617465",
     ),
 ]
 CASES = [(msg, bytes.fromhex(hexes)) for msg, hexes in SIMPLE_CASES]

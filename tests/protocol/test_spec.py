@@ -175,9 +175,12 @@ def test_limits_and_versions(doc) -> None:
 
 
 def test_host_constants(doc) -> None:
+    from lantable.host.limits import DEFAULT_LIMITS
     from lantable.host.link import OUTBOX_SIZE
-    from lantable.host.listener import FLUSH_TIMEOUT, HELLO_TIMEOUT
+    from lantable.host.listener import FLUSH_TIMEOUT
     from lantable.host.peer import DEFAULT_PORT
+
+    HELLO_TIMEOUT = DEFAULT_LIMITS.hello_timeout  # noqa: N806
 
     assert f"**Default port {DEFAULT_PORT}**" in doc
     assert f"**{HELLO_TIMEOUT:g} seconds**" in doc

@@ -239,7 +239,8 @@ def test_6_13_fast_ship_only_against_raiders(kp) -> None:
     kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Matheran")})
     fast = rx_card(S, 0, "fast_ship")
     assert {"type": "react", "card": fast} not in kp.GAME.legal_actions(S, 0)
-    kp.act(S, {"type": "pass"}, D(kp, R(att("Emden", kp), 1), R([8], 8), R([6], 1), R([8], 8)))
+    kp.act(S, {"type": "pass"}, D(kp, R(att("Emden", kp), 1), R([8], 8)))
+    kp.act(S, {"type": "pass"})  # Matheran stays at sea (no Passage attempt, 3.2.6)
     # now the raider
     kp.act(S, {"type": "play", "card": co, "target": kp.sid("Lovat")})
     ev = kp.act(S, {"type": "react", "card": fast},
@@ -440,11 +441,12 @@ def test_6_25_non_combatant_capture_or_passage_bonus(kp) -> None:
     kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Bowes Castle")})
     nc = card(S, 1, "non_combatant")
     # 9 - 2 = 7 vs 4: would be damage, ignored; then passage 8 vs 8 with +2
-    ev = kp.act(S, {"type": "react", "card": nc},
-                D(kp, R(att("Leipzig", kp), 9), R([6], 4), R([8], 5), R([8], 8)))
+    ev = kp.act(S, {"type": "react", "card": nc}, D(kp, R(att("Leipzig", kp), 9), R([6], 4)))
     assert kp.of(ev, "roll")[0]["a"] == 7
     assert not kp.of(ev, "damaged")
-    assert kp.of(ev, "roll")[1]["a"] == 7
+    ev = kp.act(S, {"type": "passage", "ship": kp.sid("Bowes Castle")},
+                D(kp, R([8], 5), R([8], 8)))
+    assert kp.of(ev, "roll")[0]["a"] == 7
     assert kp.of(ev, "passage_failed")
 
 
@@ -466,8 +468,9 @@ def test_6_27_qqq_reveals_and_6_32_phasing_reflag(kp) -> None:
     kp.commit(S, fs, "icpt", leo)
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Mount Temple")})
-    ev = kp.act(S, {"type": "react", "card": card(S, 1, "qqq")},
-                D(kp, R(att("Leopard", kp), 5), R([10], 5), R([8], 1), R([10], 9)))
+    kp.act(S, {"type": "react", "card": card(S, 1, "qqq")},
+           D(kp, R(att("Leopard", kp), 5), R([10], 5)))
+    ev = kp.act(S, {"type": "pass"})  # Mount Temple stays at sea
     assert kp.of(ev, "revealed")
     assert S["pend"] == {"k": "reflag", "s": 0, "ships": [leo]}
     kp.act(S, {"type": "react", "card": rf, "ship": leo})
@@ -770,8 +773,9 @@ def test_5_9_prize_survives_british_interception_then_passage_double(kp) -> None
     kp.commit(S, DAY[0], "brit")
     kp.act(S, {"type": "done"})
     dice = ACTIONS[DAY[0]]["icpt"]
-    kp.act(S, {"type": "play", "card": DAY[0], "target": inv},
-           D(kp, R(dice, 1), R([4], 4), R([6], 6), R([8], 1)))
+    kp.act(S, {"type": "play", "card": DAY[0], "target": inv}, D(kp, R(dice, 1), R([4], 4)))
+    assert S["pend"] == {"k": "passage", "s": 1, "ships": [inv]}
+    kp.act(S, {"type": "passage", "ship": inv}, D(kp, R([6], 6), R([8], 1)))
     assert S["p"][1]["vp"] == [{"s": inv, "m": 2, "h": "passage"}]
 
 

@@ -60,8 +60,9 @@ def test_appendix_b_worked_three_player_example(kp) -> None:
     kp.act(S, {"type": "done"})  # Boarding Party stays face down for Matheran
     # vs Matheran: QQQ; PEF 5,2 -> 5 vs Matheran 6: no effect; Passage 5 vs 4
     ev = kp.act(S, {"type": "react", "card": _card(S, 0, "qqq")},
-                kp.Dice((10, 5), (8, 2), (8, 6), (6, 5), (8, 4)))
+                kp.Dice((10, 5), (8, 2), (8, 6)))
     assert kp.of(ev, "result")[0]["result"] == "none"
+    kp.act(S, {"type": "passage", "ship": sid("Matheran")}, kp.Dice((6, 5), (8, 4)))  # P1 tries
     assert {"s": sid("Matheran"), "m": 1, "h": "passage"} in S["p"][0]["vp"]
     # vs Lovat: Boarding Party, P1 answers with Fast Ship; 8 - 2 = 6 vs 2 -> captured
     kp.act(S, {"type": "board", "card": bp})
@@ -82,10 +83,11 @@ def test_appendix_b_worked_three_player_example(kp) -> None:
     assert S["p"][1]["vp"] == [{"s": sid("Maria"), "m": 1, "h": "sunk_m"}]
     kp.act(S, {"type": "pass"})  # P1 could answer the sinking with Mistaken Identity
     kp.act(S, {"type": "end_turn"})
-    ev = kp.act(S, {"type": "discard", "top": [bp, u27]})
-    assert kp.of(ev, "discarded")[0]["cards"] == [lm, gh, bp, u27] + [
-        c for c in kp.of(ev, "discarded")[0]["cards"][4:]]
-    assert len(kp.of(ev, "discarded")[0]["cards"]) == 6  # 4 own + P1's 2 reactions
+    kp.act(S, {"type": "discard", "top": [bp, u27]})
+    assert S["pend"] == {"k": "discard", "s": 0}  # then P1 orders his two reactions (3.1.5)
+    qqq, fast = (c for _s, c in S["T"]["rx"])
+    ev = kp.act(S, {"type": "discard", "top": [qqq, fast]})
+    assert kp.of(ev, "discarded")[0]["cards"] == [lm, gh, bp, u27, qqq, fast]
     assert len(kp.of(ev, "merchant_drawn")) == 3
     assert len(S["p"][0]["mer"]) == 3
     assert S["turn"] == 2
@@ -119,9 +121,13 @@ def test_appendix_b_worked_three_player_example(kp) -> None:
     assert S["sh"][sid("Bowes Castle")]["dmg"] == 1
     assert S["p"][2]["vp"] == [{"s": sid("Invercoe"), "m": 1, "h": "sunk_m"}]
     kp.act(S, {"type": "play", "card": dec, "target_seat": 0})
+    # after each later card P2 may still answer Invercoe's sinking (3.3.23): he does not
+    assert S["pend"] == {"k": "late", "s": 1}
+    kp.act(S, {"type": "pass"})
     kp.act(S, {"type": "play", "card": intel, "mode": "deck"})
     top = S["adeck"][-3:][::-1]
     kp.act(S, {"type": "order", "cards": sorted(top)})
+    kp.act(S, {"type": "pass"})
     kp.act(S, {"type": "end_turn"})
     ev = kp.act(S, {"type": "discard", "top": [lm3, intel]})
     assert sorted(kp.of(ev, "discarded")[0]["cards"]) == sorted([fs, lm3, intel, S["adisc"][-1]])

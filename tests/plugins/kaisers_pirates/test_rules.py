@@ -102,6 +102,7 @@ def test_4_6_1_one_opponent_per_turn(kp) -> None:
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Bowes Castle")},
            kp.Dice((10, 1), (8, 1), (4, 1), (6, 6)))
+    kp.act(S, {"type": "pass"})  # Bowes Castle stays at sea
     targets = {a["target"] for a in kp.GAME.legal_actions(S, 0) if a["type"] == "play"}
     assert targets == {kp.sid("Invercoe"), kp.sid("Mount Temple")}  # seat 1 only, once each
 
@@ -139,8 +140,10 @@ def test_5_10_passage_after_surviving_interception(kp) -> None:
     kp.act(S, {"type": "done"})
     # PEF 10/8 rolls 5,2 -> 5; Matheran d8 -> 6: no effect; passage 6 vs 8: 5 > 4
     ev = kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Matheran")},
-                kp.Dice((10, 5), (8, 2), (8, 6), (6, 5), (8, 4)))
+                kp.Dice((10, 5), (8, 2), (8, 6)))
     assert kp.of(ev, "result")[0]["result"] == "none"
+    assert S["pend"] == {"k": "passage", "s": 0, "ships": [kp.sid("Matheran")]}
+    kp.act(S, {"type": "passage", "ship": kp.sid("Matheran")}, kp.Dice((6, 5), (8, 4)))
     assert S["p"][0]["vp"] == [{"s": kp.sid("Matheran"), "m": 1, "h": "passage"}]
 
 

@@ -13,7 +13,7 @@ from lantable.plugins import IllegalAction
 OPTIONAL = ["coal", "sails", "woelfchen", "tournament", "fast_raiders", "keep_three",
             "additional_damage", "torpedo_prizes", "sailing_merchants", "prize_resupply",
             "a13_any_interception", "a18_owner_rolls", "a39_strict", "shallow_pursuit",
-            "a7_recon_immediate", "no_breakout"]
+            "a7_recon_immediate", "no_breakout", "a4_two_assists"]
 # (seats, games): 1,000 games in all, half of them with random optional rules
 PLAN = [(1, 150), (2, 300), (3, 300), (4, 250)]
 

@@ -439,3 +439,13 @@ def test_8_13_views_hide_treasure_values_and_face_down_crew():
     st["crew"][0]["kind"] = "Captain"
     st["treasure"][0]["gold"] = 3
     assert GAME.view(st, 1) == v1
+
+
+def test_3_5_every_offered_home_has_room_for_the_fleet():
+    # seed 334 once offered an island where the fleet could not be placed
+    rng, chooser = random.Random(334), random.Random("c334")
+    st = GAME.setup(2, None, rng)
+    while st["phase"] == "home":
+        (seat,) = GAME.to_act(st)
+        act(st, rng, chooser.choice(GAME.legal_actions(st, seat)))
+    assert st["phase"] == "play" and all(s["placed"] for s in st["ships"])

@@ -1,0 +1,196 @@
+"""Holding a seat through anything: take it, remember its token, play, and come back.
+
+:func:`hold_seat` is what ``lantable play`` and ``lantable bot`` run. It takes the
+seat (a token given by hand, else a token remembered for this peer and table, else
+a fresh ``join``), writes the token to the :class:`~.tokens.TokenStore` at once, and
+plays with :func:`~.runner.play_seat`. When the connection drops after the first
+welcome (a host restart, a flaky link, even before ``joined`` arrived) it reconnects
+and resumes on its own for up to ``reconnect_for`` seconds; a first connection that
+fails is the caller's error to report.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+import trio
+
+from .client import Client, ClientError, RequestError, open_client
+from .runner import Decide, play_seat
+
+if TYPE_CHECKING:
+    from .tokens import TokenStore
+
+RECONNECT_FOR: Final = 120.0  # seconds to keep trying to get back to a host
+RETRY_EVERY: Final = 0.5  # seconds between reconnection attempts
+REQUEST_WAIT: Final = 10.0  # seconds to wait for the update that follows a join or resume
+
+# What to tell the user: ("sat" | "lost" | "back" | "refused", a sentence).
+Notify = Callable[[str, str], None]
+
+
+class HostGone(ClientError):
+    """The host did not come back within the reconnection time."""
+
+
+class SeatTakenOver(ClientError):
+    """Another connection resumed our seat with its token; we stop rather than fight."""
+
+
+@dataclass
+class SeatPlan:
+    """Which seat to hold: a table, and a seat number, a token, or spectating."""
+
+    table: str
+    seat: int | None = None
+    token: str | None = None
+    spectate: bool = False
+    # Resume a remembered seat of this table under any name (a person), or only one
+    # remembered under this client's name (bots, which must not take a person's seat).
+    any_remembered: bool = False
+
+
+@dataclass
+class Held:
+    """Where we sat and how it ended."""
+
+    peer: str
+    peer_name: str
+    table: str
+    game: str
+    seat: int | None
+    token: str | None
+    scores: dict[str, Any] | None = None
+
+
+def decision_rng(seed: int, seat: int, seq: int) -> random.Random:
+    """A bot's randomness for one decision: a function of (seed, seat, update number),
+    so a bot that reconnects after a host restart decides exactly as it would have."""
+    return random.Random(f"{seed}:{seat}:{seq}")
+
+
+async def game_of(client: Client, table: str) -> str | None:
+    """The game id of ``table``: from the welcome's list, else from the whole lobby;
+    None for a table the lobby no longer lists (a finished one)."""
+    for t in client.welcome.tables:
+        if t["id"] == table:
+            return t["game"]
+    for t in await client.list_tables():
+        if t["id"] == table:
+            return t["game"]
+    return None
+
+
+async def _take(client: Client, plan: SeatPlan, name: str, store: TokenStore | None,
+                held: Held) -> None:
+    """Get the seat on a welcomed connection; fills ``held``."""
+    peer, table = client.welcome.peer, plan.table
+    resumed = client.welcome.resumed
+    if resumed is not None:
+        held.table, held.seat, held.token = resumed["table"], resumed["seat"], resumed["token"]
+        return
+    if plan.spectate:
+        await client.join(table, spectate=True)
+        held.seat = None
+        return
+    if store is not None and held.token is None:
+        found = store.find(peer, table, plan.seat, name=name, any_name=plan.any_remembered)
+        if found is not None:
+            try:
+                joined = await client.resume(found[1])
+            except RequestError as exc:
+                if exc.code != "bad_token":
+                    raise
+                store.forget(peer, table, found[0])  # the table is gone: forget the seat
+            else:
+                held.seat, held.token = joined.seat, joined.token
+                return
+    joined = await client.join(table, plan.seat)
+    held.seat, held.token = joined.seat, joined.token
+    if store is not None and joined.token is not None:
+        store.remember(peer, table, joined.seat, joined.token, name=name)
+
+
+async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
+                    make_decider: Callable[[str, int | None], Decide],
+                    store: TokenStore | None = None,
+                    on_update: Callable[[Any], None] | None = None,
+                    notify: Notify | None = None,
+                    reconnect_for: float = RECONNECT_FOR) -> Held:
+    """Hold the seat ``plan`` names until the game ends; returns where we sat and the
+    final scores.
+
+    Raises:
+        OSError, trio.TooSlowError: the first connection failed.
+        RequestError: the host refused (no such table, seat taken, unknown token...).
+        HostGone: the host went away and did not come back in ``reconnect_for`` s.
+    """
+    say = notify or (lambda kind, text: None)
+    held = Held(peer="", peer_name="", table=plan.table, game="", seat=plan.seat,
+                token=plan.token)
+    welcomed = False
+    deadline: float | None = None
+    while True:
+        try:
+            async with open_client(host, port, name=name, token=held.token) as client:
+                if welcomed:
+                    say("back", f"reconnected to {client.welcome.name}")
+                welcomed, deadline = True, None
+                held.peer, held.peer_name = client.welcome.peer, client.welcome.name
+                if client.fair is not None:  # fair play: faults and failed checks, in words
+                    client.fair.on_notice = lambda text: say("fair", f"Fair play: {text}")
+                await _take(client, plan, name, store, held)
+                plan.table = held.table
+                game = await game_of(client, held.table)
+                if game is None:  # finished while we were away: the lobby lists it no more
+                    with trio.fail_after(REQUEST_WAIT):
+                        update = await client.updates(held.table).receive()
+                    if update.status == "finished":
+                        held.scores = update.scores
+                        return held
+                    raise RequestError("no_such_table", f"table {held.table} is not listed "
+                                                        f"on this peer")
+                held.game = game
+                where = "watching" if held.seat is None else f"seat {held.seat}"
+                say("sat", f"{name}: {where} at table {held.table} ({held.game}) on peer "
+                           f"{held.peer_name} ({host}:{port})")
+
+                def refused(action: Any, exc: RequestError) -> None:
+                    say("refused", exc.message)
+
+                held.scores = await play_seat(client, held.table, held.seat,
+                                              make_decider(held.game, held.seat),
+                                              on_update=on_update, on_refused=refused)
+                if held.scores is not None:
+                    summary = client.fair.summary(held.table) if client.fair else None
+                    if summary is not None:
+                        say("fair", summary[0].upper() + summary[1:])
+                    return held
+                if held.table in client.taken_over:
+                    raise SeatTakenOver(
+                        f"your seat at table {held.table} was taken over by another "
+                        f"connection with the same token (another `lantable play` or bot)")
+                say("lost", f"the connection to {host}:{port} ended; reconnecting")
+        except SeatTakenOver:
+            raise
+        except RequestError as exc:
+            if exc.code == "bad_token" and held.token is not None and held.token != plan.token:
+                held.token = None  # our own token stopped working: take the seat afresh
+                continue
+            raise
+        except (OSError, ClientError, trio.BrokenResourceError, trio.TooSlowError) as exc:
+            if not welcomed:
+                raise
+            say("lost", f"lost the connection to {host}:{port} ({exc or type(exc).__name__}); "
+                        f"reconnecting")
+        if not welcomed:
+            raise ClientError(f"the host at {host}:{port} closed the connection")
+        now = trio.current_time()
+        deadline = deadline if deadline is not None else now + reconnect_for
+        if now > deadline:
+            raise HostGone(f"the host at {host}:{port} did not come back within "
+                           f"{reconnect_for:g} s")
+        await trio.sleep(RETRY_EVERY)

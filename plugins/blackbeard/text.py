@@ -1,0 +1,470 @@
+"""Words for people: action labels, event sentences and the board as text.
+
+Everything here reads a seat's VIEW (never the full state), as the terminal and the
+browser clients only have that.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .data import (
+    AREAS,
+    CARD_TYPES,
+    CARDS,
+    COST,
+    HOSTAGES,
+    KCS,
+    MERCHANTS,
+    NOTO,
+    PIRATES,
+    PORTS,
+    SHIPS,
+    TRANSIT,
+    WARSHIPS,
+)
+
+View = dict[str, Any]
+
+
+def where(area: str | None, port: int | None = None) -> str:
+    if port is not None:
+        return PORTS[port]["name"]
+    if area is None:
+        return "nowhere"
+    return AREAS[area]["name"] if area in AREAS else f"the {TRANSIT[area]['name']} box"
+
+
+def pname(pid: int) -> str:
+    return PIRATES[pid]["name"]
+
+
+def short(pid: int) -> str:
+    """A pirate's surname, for narrow tables ("Teach", "La Buse")."""
+    name = PIRATES[pid]["name"]
+    return "La Buse" if name.endswith("La Buse") else name.split()[-1]
+
+
+def card(c: int) -> str:
+    return CARD_TYPES[CARDS[c]]["name"]
+
+
+def kc_label(kc: int) -> str:
+    k = KCS[kc]
+    return f"KC {kc + 1} (speed {k['speed']}, combat {k['combat']})"
+
+
+def _who(names: list[str], seat: int | None) -> str:
+    if seat is None:
+        return "someone"
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+
+def _active(v: View) -> dict[str, Any] | None:
+    for f in reversed(v["stack"]):
+        if "pid" in f:
+            return v["pir"][f["pid"]]
+    return None
+
+
+def _vp(p: dict[str, Any]) -> int:
+    return p["noto"] + p["nw"] // 100
+
+
+def describe_action(v: View, seat: int, a: dict[str, Any], names: list[str]) -> str:
+    t = a.get("type")
+    pir = v["pir"]
+    p = pir[a["pirate"]] if isinstance(a.get("pirate"), int) else None
+    if t == "deploy":
+        return f"put {pname(a['pirate'])} to sea in {where(a['area'])} (a fresh Sloop)"
+    if t == "play_actions":
+        n = CARD_TYPES[CARDS[a["card"]]]["action"]
+        if n < 0:
+            n = PIRATES[a["pirate"]]["initiative"]
+            return f"play {card(a['card'])} for {n} Actions, all for {pname(a['pirate'])}"
+        return f"play {card(a['card'])} for {n} Actions"
+    if t == "play_ae":
+        return _ae(a)
+    if t == "play_event" and "pirate" not in a and "card" in a:
+        target = _active(v)
+        on = f" on {pname(target['id'])}" if target else ""
+        n = a.get("copies", 1)
+        copies = f" (x{n})" if n > 1 else ""
+        return f"play {card(a['card'])}{copies}{on} (your AP action this turn)"
+    if t == "play_event":
+        return _pirate_event(v, a, names)
+    if p is not None and t in ACTION_WORDS:
+        return ACTION_WORDS[t](v, p, a)
+    return _ap_or_answer(v, seat, a, names)
+
+
+def _ae(a: dict[str, Any]) -> str:
+    t = CARDS[a["card"]]
+    n = CARD_TYPES[t]["action"]
+    name = card(a["card"])
+    if t == "commission_orders" and "kc" in a:
+        return f"play {name}: {n} Actions, and your {kc_label(a['kc'])} sails to {where(a['to'])}"
+    if t == "rumour_of_treasure" and "area" in a:
+        return f"play {name}: {n} Actions, and a merchant appears in {where(a['area'])}"
+    if t == "press_gang" and "pirate" in a:
+        return f"play {name}: {n} Actions, and {pname(a['pirate'])}'s Crew Loyalty +1"
+    return f"play {name} for {n} Actions (its event has no target)"
+
+
+def _pirate_event(v: View, a: dict[str, Any], names: list[str]) -> str:
+    t = CARDS[a["card"]]
+    who = pname(a["pirate"])
+    if t == "fair_winds":
+        to = where(a["to"], a.get("port"))
+        return f"Fair Winds: {who} sails to {to} for free"
+    if t == "sail_ho":
+        return f"Sail Ho!: +2 to {who}'s next Find"
+    if t == "bold_captain":
+        return f"Bold Captain: {who}'s Crew Loyalty +1"
+    if t == "heavy_guns":
+        return f"Heavy Guns on {who}'s ship: +1 in battles and port attacks, for good"
+    if t == "letter_of_marque":
+        p = v["pir"][a["pirate"]]
+        return (f"Letter of Marque: {who} retires now ({p['noto']} Notoriety + "
+                f"{p['nw']:,} Net Worth = {_vp(p)} VP; booty in the holds is lost)")
+    if t == "piratical_ambition":
+        foe = v["pir"][a["target"]]
+        return (f"Piratical Ambition: {who} (duel {PIRATES[a['pirate']]['duel']}) challenges "
+                f"{pname(foe['id'])} (duel {PIRATES[foe['id']]['duel']}) of "
+                f"{_who(names, foe['owner'])} for his ship")
+    return f"play {card(a['card'])}"
+
+
+def _move(v: View, p: dict[str, Any], a: dict[str, Any]) -> str:
+    cost = 2 if p["spd"] < 0 else 1
+    if a.get("port") is not None:
+        port = PORTS[a["port"]]
+        kind = "Pirate Port" if port["nationality"] == "PIR" else port["nationality"]
+        return f"{pname(p['id'])} enters {port['name']} ({kind}; {cost} Action)"
+    if p["port"] is not None:
+        return f"{pname(p['id'])} leaves {where(None, p['port'])} ({cost} Action)"
+    return f"{pname(p['id'])} sails to {where(a['to'])} ({cost} Action)"
+
+
+def _find(v: View, p: dict[str, Any], a: dict[str, Any]) -> str:
+    bonus = PIRATES[p["id"]]["ability"] + p["sailho"] + min(1, p["info"])
+    need = max(1, COST["find_target"] - bonus)
+    return f"{pname(p['id'])} hunts a merchant in {where(p['area'])} (needs {need}+ on 1d6)"
+
+
+def _loot(v: View, p: dict[str, Any], a: dict[str, Any]) -> str:
+    m = next((m for m in v["mer"] if m["slot"] == a["slot"]), None)
+    what = ""
+    if m is not None and m["id"] is not None:
+        mer = MERCHANTS[m["id"]]
+        what = f" ({mer['nationality']}, size {mer['size']}, cargo {mer['cargo']})"
+    take = "" if a.get("take", True) else ", declining the cargo"
+    return f"{pname(p['id'])} loots the merchant{what}{take}"
+
+
+def _attack(v: View, p: dict[str, Any], a: dict[str, Any]) -> str:
+    port = PORTS[a["port"]]
+    mine = PIRATES[p["id"]]["ability"] + p["cmb"] + (1 if p["hg"] else 0)
+    return (f"{pname(p['id'])} attacks {port['name']} (2d6+{mine} vs 2d6+{port['defense']}; "
+            f"wins {NOTO['port_attack'] * port['value']} Notoriety and "
+            f"{port['value'] * COST['attack_booty_per_value']:,} booty, loses 1 combat)")
+
+
+def _sack(v: View, p: dict[str, Any], a: dict[str, Any]) -> str:
+    port = PORTS[p["port"]]
+    need = max(1, COST["sack_target"] - PIRATES[p["id"]]["cruelty"])
+    return (f"{pname(p['id'])} sacks {port['name']} (needs {need}+ on 1d6; "
+            f"{port['value'] * COST['sack_booty_per_value']:,} booty)")
+
+
+def _port(v: View, p: dict[str, Any], a: dict[str, Any]) -> str:
+    t, who, port = a["type"], pname(p["id"]), p["port"]
+    if t == "convert_booty":
+        full = PORTS[port]["nationality"] == "PIR" or v["gov"][port] == "pro"
+        total = sum(p["hold"])
+        got = total if full else total * COST["convert_rate_elsewhere"] // 100
+        why = "" if full else " (half: no Pirate Port or friendly governor)"
+        return f"{who} banks {total:,} booty as {got:,} Net Worth{why}"
+    if t == "ransom":
+        value = sum(HOSTAGES[h]["value"] for h in p["host"]) * COST["ransom_per_value"]
+        return f"{who} ransoms {len(p['host'])} hostage(s) for {value:,} Net Worth"
+    if t == "refit":
+        return f"{who} refits the ship"
+    if t == "recover":
+        return f"{who}'s crew recovers from scurvy"
+    if t == "buy_haven":
+        return f"{who} buys a Safe Haven here for {COST['safe_haven']:,} Net Worth"
+    if t == "retire_haven":
+        return f"{who} retires to his Safe Haven ({_vp(p)} VP; booty in the holds is lost)"
+    if t == "bribe":
+        return (f"{who} bribes the governor to retire ({COST['bribe']} Net Worth, "
+                f"needs 2d6 <= {COST['bribe_target']})")
+    return f"{who}: {t}"
+
+
+def _dr(v: View, p: dict[str, Any], a: dict[str, Any]) -> str:
+    if p["port"] is None:
+        gain = v["opt"]["dr_other_bonus"]
+    else:
+        gain = 3 if PORTS[p["port"]]["nationality"] == "PIR" else 1
+    return (f"{pname(p['id'])}'s crew drinks and carouses (Loyalty +{gain}; "
+            f"no more actions this turn and next)")
+
+
+ACTION_WORDS = {"move": _move, "find": _find, "loot": _loot, "attack_port": _attack,
+                "sack": _sack, "declare_dr": _dr,
+                **{t: _port for t in ("convert_booty", "ransom", "refit", "recover",
+                                      "buy_haven", "retire_haven", "bribe")}}
+
+
+def _ap_or_answer(v: View, seat: int, a: dict[str, Any], names: list[str]) -> str:
+    t = a["type"]
+    p = _active(v)
+    him = pname(p["id"]) if p else "the pirate"
+    if t == "place_warship":
+        if a["attack"]:
+            return f"place a warship by {him} and attack (you score his damage, 1 VP at least)"
+        return f"place a warship by {him} without attacking"
+    if t == "warship_attack":
+        s = next((s for s in v["ws"] if s["slot"] == a["ws"]), None)
+        stats = f" (speed {WARSHIPS[s['id']]['speed']}, combat {WARSHIPS[s['id']]['combat']})" \
+            if s else ""
+        return f"attack {him} with the warship{stats} (you score his damage)"
+    if t == "commission_kc":
+        noto = p["noto"] if p else 0
+        return f"commission a KC in {where(a['area'])} (needs 2d6 <= {noto}, his Notoriety)"
+    if t == "kc_move":
+        return f"move your {kc_label(a['kc'])} to {where(a['to'])}"
+    if t == "kc_attack_port":
+        return (f"your {kc_label(a['kc'])} attacks the Pirate Port to drive {him} out "
+                f"(2d6 + combat >= {COST['kc_oust_target']})")
+    if t == "kc_oust":
+        return f"your {kc_label(a['kc'])} tries to oust {him} from port"
+    if t == "react":
+        k = next((k for k in v["kc"] if k["kc"] == a["kc"]), None)
+        frm = f" from {where(k['area'])}" if k else ""
+        return f"your {kc_label(a['kc'])}{frm} reacts: intercept {him}"
+    if t == "pass":
+        return "let him be"
+    if t == "fight":
+        return "stand and fight"
+    if t == "escape":
+        return f"try to escape (1d6 + his speed {p['spd'] if p else '?'})"
+    if t == "keep":
+        f = v["stack"][-1]
+        return f"keep the {f.get('why', '').replace('_', ' ')} roll {f.get('dice', '')}"
+    if t == "reroll":
+        left = p["cun"] if p else 0
+        return f"re-roll it with Cunning ({left} left for the whole game)"
+    if t == "ransom":
+        h = HOSTAGES[v["stack"][-1]["h"]]
+        return f"keep the hostage for ransom (worth {h['value'] * COST['ransom_per_value']:,})"
+    if t == "torture":
+        h = HOSTAGES[v["stack"][-1]["h"]]
+        return (f"torture the hostage for information (+{h['value']} Notoriety, "
+                f"Loyalty +1; the hostage dies)")
+    if t == "convert":
+        size = v["stack"][-1]["size"]
+        ship = SHIPS[size - 1]
+        if a["yes"]:
+            return (f"take the merchant as your ship: a {ship['name']} (speed {ship['speed']}, "
+                    f"combat {ship['combat']}, {ship['holds']} holds)")
+        return "keep your ship"
+    if t == "retire":
+        q = v["pir"][a["pirate"]]
+        return f"take the King's pardon: {pname(q['id'])} retires ({_vp(q)} VP)"
+    if t == "done":
+        return "no pardon"
+    if t == "captain":
+        if a["pirate"] is None:
+            return "no new captain: the ship is lost"
+        return f"put {pname(a['pirate'])} in command of the ship"
+    if t == "discard":
+        return f"discard {card(a['card'])}"
+    if t == "end_actions":
+        return f"give up the {v['T']['act']} Action(s) left"
+    if t == "end_turn":
+        left = v["T"]["act"]
+        return "end your turn" + (f" (forfeiting {left} Action(s))" if left else "")
+    return str(t)
+
+
+# -- events -------------------------------------------------------------------------
+
+
+def describe_event(v: View, seat: int | None, e: dict[str, Any],
+                   names: list[str]) -> str | None:
+    t = e["type"]
+    who = _who(names, e.get("seat"))
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    simple = {
+        "turn": f"{who}'s turn {e.get('turn')}",
+        "end_turn": f"{who} ends the turn",
+        "deployed": f"{who} puts {pn} to sea in {where(e.get('area'))}",
+        "card_for_actions": f"{who} plays {_cname(e.get('card'))} for {e.get('actions')} Actions",
+        "pirate_event": f"{who} plays {_cname(e.get('card'))} for {pn}",
+        "ap_event": f"{who} plays {_cname(e.get('card'))} against {pn}",
+        "mpi": f"{_cname(e.get('card'))} comes up and takes effect at once",
+        "moved": f"{pn} sails to {where(e.get('dest'), e.get('port'))}",
+        "found_merchant": f"{pn} finds a merchant" + _merchant(e.get("merchant")),
+        "find_failed": f"{pn} finds nothing",
+        "cargo": f"{pn} takes cargo worth {e.get('doubloons', 0):,}",
+        "booty": f"{pn} stows {e.get('amount', 0):,} in the hold",
+        "holds_full": f"{pn}'s holds are full: {e.get('lost', 0):,} left behind",
+        "hostage": f"{pn} takes a hostage",
+        "ransom": f"{pn} keeps the hostage for ransom",
+        "torture": f"{pn} tortures the hostage" + (" and learns something" if e.get("success")
+                                                   else ""),
+        "converted": f"{pn} takes the merchant as a {SHIPS[e.get('ship', 0)]['name']}",
+        "port_attack": f"{pn} attacks {_port(e.get('port'))}: "
+                       + ("taken!" if e.get("success") else "beaten off"),
+        "sack": f"{pn} sacks {_port(e.get('port'))}" + ("" if e.get("success") else ": it fails"),
+        "sack_lost": f"{pn}'s crew is too drunk to sack {_port(e.get('port'))}",
+        "dr": f"{pn}'s crew drinks and carouses" + (" (forced)" if e.get("forced") else ""),
+        "dr_over": f"{pn}'s crew sobers up",
+        "net_worth": f"{pn}: Net Worth {e.get('delta', 0):+,} ({e.get('why', '')}), now "
+                     f"{e.get('now', 0):,}",
+        "notoriety": f"{pn}: Notoriety +{e.get('gain')} ({e.get('why', '')}), now {e.get('now')}",
+        "loyalty": f"{pn}: Crew Loyalty {e.get('delta', 0):+d} ({e.get('why', '')}), now "
+                   f"{e.get('now')}",
+        "vp": f"{who} scores {e.get('vp')} VP ({e.get('why', '')})",
+        "warship_placed": f"{who} places a warship in {where(e.get('area'))}",
+        "warship_attacks": f"{who}'s warship attacks {pn}",
+        "kc_commissioned": f"{who} commissions a King's Commissioner in {where(e.get('area'))}",
+        "kc_refused": f"{who} fails to get a King's Commissioner",
+        "kc_moved": f"{who}'s KC sails to {where(e.get('dest'))}",
+        "kc_reaction": f"{who}'s KC reacts to {pn}",
+        "flee": f"{pn} tries to escape",
+        "stand": f"{pn} stands and fights",
+        "escaped": f"{pn} escapes ({e.get('pirate_total')} against {e.get('total')})",
+        "found": f"{pn} is caught ({e.get('pirate_total')} against {e.get('total')})",
+        "battle": f"battle: {pn} {e.get('pirate_total')} against {e.get('total')}, "
+                  + ("the pirate wins" if e.get("winner") == "pirate" else "the pirate loses"),
+        "damage": f"{pn}'s ship takes {e.get('hits')} damage (combat now {e.get('combat')})",
+        "dead": f"{pn} is gone ({e.get('why')})",
+        "retired": f"{pn} retires ({e.get('why', '').replace('_', ' ')})",
+        "mutiny": f"mutiny aboard {pn}'s ship!",
+        "mutiny_failed": f"a mutiny aboard {pn}'s ship fails",
+        "new_captain": f"{pn} takes command of {pname(e['replaces'])}'s ship"
+                       if isinstance(e.get("replaces"), int) else None,
+        "storm": f"a storm hits {pn}",
+        "scurvy": f"scurvy breaks out aboard {pn}'s ship",
+        "ousted": f"{pn} is driven out of {_port(e.get('port'))}",
+        "general_pardon": f"General Pardon number {e.get('count')}",
+        "game_over": f"the game is over ({str(e.get('why', '')).replace('_', ' ')})",
+        "action_cancelled": f"{pn}'s {str(e.get('action', '')).replace('_', ' ')} is cancelled",
+        "move_stands": f"{pn}'s move stands",
+        "speed_damage": f"{pn}'s ship loses {e.get('hits')} speed (now {e.get('speed')})",
+        "warship_returns": "the beaten warship goes back to the pool",
+        "kc_removed": "the beaten King's Commissioner leaves play",
+        "action": f"{who}: {pn} {str(e.get('action', '')).replace('_', ' ')} "
+                  f"({e.get('left')} Action(s) left)",
+        "actions_forfeited": f"{who} gives up {e.get('n')} Action(s)",
+        "merchant_placed": f"a merchant appears in {where(e.get('area'))}",
+        "merchant_removed": f"a merchant leaves {where(e.get('area'))}",
+        "governor": f"a pro-pirate governor sits in {_port(e.get('port'))}",
+        "order": "turn order: " + ", ".join(_who(names, s) for s in e.get("order", [])),
+        "pirate_dealt": f"{who} gets the Pirate card {pn}",
+        "must_fight": f"{pn}'s drunken crew cannot run: they must fight",
+        "battle_tie": "a tied battle: both sides roll again",
+        "refit": f"{pn}'s ship is refitted (speed {e.get('speed')}, combat {e.get('combat')})",
+        "recovered": f"{pn}'s crew is cured of scurvy",
+        "bribe": f"{pn}'s bribe " + ("works" if e.get("success") else "is pocketed for nothing"),
+        "oust_attempt": f"a KC tries to oust {pn}: "
+                        + ("out he goes" if e.get("success") else "he stays"),
+        "kc_attacks_port": f"{who}'s KC attacks {_port(e.get('port'))}: "
+                           + ("the pirates are driven out" if e.get("success") else "repulsed"),
+        "duel": f"duel: {pn} {e.get('total')} against "
+                f"{pname(e['target']) if isinstance(e.get('target'), int) else ''} "
+                f"{e.get('target_total')}",
+        "event_no_target": f"{_cname(e.get('card'))}: its event has no target",
+        "action_fizzles": f"{pn}'s {str(e.get('action', '')).replace('_', ' ')} comes to nothing",
+        "discarded": f"{who} discards {_cname(e.get('card'))}",
+        "dealt": f"you are dealt {', '.join(card(c) for c in e.get('cards', []))}",
+        "scurvy_upkeep": f"scurvy aboard {pn}'s ship",
+    }
+    if t == "roll":
+        dice = e.get("dice")
+        again = " (Cunning re-roll)" if e.get("reroll") else ""
+        return f"roll for {str(e.get('why', '')).replace('_', ' ')}: {dice}{again}"
+    if t == "drew":
+        return f"you draw {card(e['card'])}" if seat == e.get("seat") else None
+    if t == "drew_hidden":
+        return None if seat == e.get("seat") else f"{who} draws a card"
+    return simple.get(t)
+
+
+def _cname(t: Any) -> str:
+    return CARD_TYPES[t]["name"] if t in CARD_TYPES else str(t)
+
+
+def _port(port: Any) -> str:
+    return PORTS[port]["name"] if isinstance(port, int) else "the port"
+
+
+def _merchant(mid: Any) -> str:
+    if not isinstance(mid, int):
+        return ""
+    m = MERCHANTS[mid]
+    return f" ({m['nationality']}, size {m['size']}, cargo {m['cargo']})"
+
+
+# -- the board --------------------------------------------------------------------------
+
+
+def render(v: View, seat: int | None, names: list[str]) -> Any:
+    from rich.console import Group
+    from rich.table import Table
+
+    sea = Table(title="The sea", show_lines=False)
+    for col in ("where", "pirates", "merchants", "warships", "KCs"):
+        sea.add_column(col)
+    for area in [*AREAS, *TRANSIT]:
+        here = [p for p in v["pir"] if p["st"] == "map" and p["area"] == area]
+        mer = [m for m in v["mer"] if m["area"] == area]
+        ws = [s for s in v["ws"] if s["area"] == area]
+        kcs = [k for k in v["kc"] if k["area"] == area]
+        if not (here or mer or ws or kcs) and area not in AREAS:
+            continue
+        pirates = ", ".join(
+            f"{short(p['id'])} ({_who(names, p['owner'])})"
+            + (f" in {PORTS[p['port']]['name']}" if p["port"] is not None else "")
+            for p in here)
+        merch = ", ".join("?" if not m["up"] else f"cargo {MERCHANTS[m['id']]['cargo']}"
+                          for m in mer)
+        sea.add_row(where(area), pirates, merch,
+                    ", ".join(f"{WARSHIPS[s['id']]['speed']}/{WARSHIPS[s['id']]['combat']}"
+                              for s in ws),
+                    ", ".join(f"{KCS[k['kc']]['speed']}/{KCS[k['kc']]['combat']} "
+                              f"({_who(names, k['owner'])})" for k in kcs))
+    crews = Table(title="Pirate Displays", padding=(0, 1))
+    for col in ("pirate", "player", "ship", "loy", "noto", "booty", "worth", "notes"):
+        crews.add_column(col, no_wrap=col in ("pirate", "ship"))
+    for p in v["pir"]:
+        shown = p["st"] in ("map", "adrift", "retired", "dead") or (
+            p["st"] == "reserve" and p["owner"] == seat)
+        if p["owner"] is None or not shown:
+            continue
+        notes = [n for n, on in (("D&R", p["dr"] is not None), ("scurvy", p["scurvy"]),
+                                 ("heavy guns", bool(p["hg"])),
+                                 (f"{len(p['host'])} hostage(s)", bool(p["host"])),
+                                 ("safe haven", p["haven"] is not None),
+                                 (f"cunning {p['cun']}", p["cun"] > 0)) if on]
+        if p["st"] != "map":
+            notes.insert(0, p["st"])
+        ship = (f"{SHIPS[p['ship']]['name']} {p['spd']}/{p['cmb']}" if p["st"] == "map"
+                else "")
+        crews.add_row(short(p["id"]), _who(names, p["owner"]), ship, str(p["loy"]),
+                      str(p["noto"]), f"{sum(p['hold']):,}", f"{p['nw']:,}", ", ".join(notes))
+    held = [sum(p["owner"] == s and p["st"] == "reserve" for p in v["pir"]) for s in range(v["n"])]
+    reserves = [f"{_who(names, s)} {held[s]}" for s in range(v["n"]) if s != seat]
+    lines = ["Ship: speed/combat. Pirate cards in reserve: " + ", ".join(reserves),
+             f"Deck {v['deck_n']} cards; General Pardons played {v['pardons']}"
+             + (f" (pass {v['pass_no']})" if v["opt"]["game_length"] == "long" else "")
+             + "; AP VP " + ", ".join(f"{_who(names, s)} {x}" for s, x in enumerate(v["vp"]))]
+    if v["T"]:
+        lines.append(f"Actions left this turn: {v['T']['act']}")
+    if seat is not None and "hand" in v:
+        lines.append("Your hand: " + (", ".join(card(c) for c in v["hand"]) or "empty"))
+    from rich.text import Text
+    return Group(sea, crews, *(Text(line) for line in lines))

@@ -1,0 +1,244 @@
+"""Conformance checks a game author runs against an installed game, with no lantable
+checkout: ``lantable check GAME`` (or :func:`check_game` from a test).
+
+Each check plays seeded random games through the :class:`~lantable.plugins.Game`
+facade, exactly as the host does, and returns findings as sentences that name the
+seat count, seed, decision and the offending key or event. The checks:
+
+- **ends**: random self-play ends; exactly the seats in ``to_act`` have legal actions.
+- **plain data**: states, views, actions and events survive msgpack unchanged, and an
+  event's ``"to"`` is a list of seats.
+- **replay**: the same seed and the same actions give the same events and state.
+- **refusal**: an unknown action raises ``IllegalAction`` and changes neither the state
+  nor the rng.
+- **leaks**: no event reaches a seat that should not see it. An event a seat receives
+  (public, or addressed to it) must not carry a value (a list, a map or a string) that
+  only another seat's view shows, before the event and still after it, and that the
+  receiving seat's view does not show. A value that stops being secret with the event
+  (a card played from a hand, battle cards turned face up) is a reveal, not a leak.
+- **words**: labels, event sentences and the text board work from every seat's view.
+- **scores**: a number and a place per seat, someone placed first.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import msgpack
+
+from .errors import IllegalAction
+from .registry import Game
+
+MAX_ACTIONS = 20_000  # a random game longer than this is taken never to end
+_NOPE = {"type": "__lantable_check_no_such_action__"}
+
+
+class Finding(Exception):
+    """One failed check, as a sentence."""
+
+
+def _plain(obj: Any) -> bool:
+    try:
+        return msgpack.unpackb(msgpack.packb(obj, use_bin_type=True), raw=False,
+                               strict_map_key=True) == obj
+    except (TypeError, ValueError):
+        return False
+
+
+def _values(obj: Any, path: str = "") -> Iterator[tuple[str, Any]]:
+    """Every (key path, value) inside ``obj``, containers included."""
+    yield path, obj
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _values(v, f"{path}.{k}" if path else str(k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _values(v, f"{path}[{i}]")
+
+
+def _telling(value: Any) -> bool:
+    """A value specific enough that finding it elsewhere is no coincidence."""
+    if isinstance(value, str):
+        return len(value) >= 3
+    if isinstance(value, (list, dict)):
+        return len(value) >= 2 and any(v not in (0, None, False, "") for v in
+                                       (value.values() if isinstance(value, dict) else value))
+    return False
+
+
+def _key(value: Any) -> bytes:
+    return msgpack.packb(value, use_bin_type=True)
+
+
+def _hidden(value: Any, public: Any, path: str, out: dict[bytes, str]) -> None:
+    """Collect the telling values of ``value`` that differ from ``public`` at the same
+    path (``public`` is _MISSING where the public view has no such path)."""
+    if value == public:
+        return
+    if _telling(value):
+        out.setdefault(_key(value), path)
+    if isinstance(value, dict):
+        for k, v in value.items():
+            sub = public.get(k, _MISSING) if isinstance(public, dict) else _MISSING
+            _hidden(v, sub, f"{path}.{k}", out)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            sub = public[i] if isinstance(public, list) and i < len(public) else _MISSING
+            _hidden(v, sub, f"{path}[{i}]", out)
+
+
+_MISSING = object()
+
+
+def _secrets(views: dict[int | None, Any], seats: int) -> list[dict[bytes, str]]:
+    """Per seat: the telling values of its view that the public view (``views[None]``)
+    lacks, at that path and anywhere else in it, by path."""
+    public = views[None]
+    everyone = {_key(v) for _, v in _values(public) if _telling(v)}
+    out: list[dict[bytes, str]] = []
+    for seat in range(seats):
+        mine: dict[bytes, str] = {}
+        for key, value in views[seat].items():
+            _hidden(value, public.get(key, _MISSING), str(key), mine)
+        out.append({k: path for k, path in mine.items() if k not in everyone})
+    return out
+
+
+def _all_views(game: Game, state: Any, seats: int) -> dict[int | None, Any]:
+    return {who: game.view(state, who) for who in [*range(seats), None]}
+
+
+def _leaks(before: list[dict[bytes, str]], after: dict[int | None, Any], seats: int,
+           events: list[Any]) -> str | None:
+    """The first event value a seat sees that only another seat's view held, before
+    the event and still after it. (A value that stops being that seat's secret, such
+    as a card played from its hand, was revealed, not leaked.)"""
+    still = _secrets(after, seats)
+    known: dict[int | None, set[bytes]] = {}
+    for event in events:
+        audience = event.get("to") if isinstance(event, dict) and "to" in event else \
+            [*range(seats), None]
+        for seat in audience:
+            if seat not in known:
+                known[seat] = {_key(v) for _, v in _values(after[seat]) if _telling(v)}
+            for path, value in _values({k: v for k, v in event.items() if k != "to"}):
+                if not _telling(value) or _key(value) in known[seat]:
+                    continue
+                for other in range(seats):
+                    own = before[other].get(_key(value))
+                    if other != seat and own is not None and _key(value) in still[other]:
+                        who = "spectators" if seat is None else f"seat {seat}"
+                        return (f"event {event.get('type')!r} key {path!r} shows {who} "
+                                f"seat {other}'s hidden {own!r}")
+    return None
+
+
+def _play(game: Game, seats: int, seed: int, options: dict[str, Any] | None,
+          check: Callable[[int, Any, int, dict[str, Any], random.Random], None] | None = None,
+          ) -> tuple[Any, list[tuple[int, dict[str, Any], list[Any]]]]:
+    rng, chooser = random.Random(seed), random.Random(f"choose:{seed}")
+    state = game.setup(seats, options, rng)
+    trace: list[tuple[int, dict[str, Any], list[Any]]] = []
+    for n in range(MAX_ACTIONS):
+        to_act = game.to_act(state)
+        for seat in range(seats):
+            if bool(game.legal_actions(state, seat)) != (seat in to_act):
+                has = "has" if seat not in to_act else "lacks"
+                raise Finding(f"decision {n}: seat {seat} {has} legal actions but is "
+                              f"{'not ' * (seat not in to_act)}to act")
+        if not to_act:
+            return state, trace
+        seat = chooser.choice(to_act)
+        action = chooser.choice(game.legal_actions(state, seat))
+        if check is not None:
+            check(n, state, seat, action, rng)
+        trace.append((seat, action, game.apply(state, seat, action, rng)))
+    raise Finding(f"not over after {MAX_ACTIONS} random actions")
+
+
+def _check_one(game: Game, seats: int, seed: int, every: int) -> None:
+    names = [f"player {s}" for s in range(seats)]
+
+    def check(n: int, state: Any, seat: int, action: dict[str, Any], rng: random.Random) -> None:
+        if n % every:
+            return
+        if not _plain(state):
+            raise Finding(f"decision {n}: the state is not plain msgpack data")
+        saved_state, saved_rng = _key(state), rng.getstate()
+        try:
+            game.apply(state, seat, dict(_NOPE), rng)
+        except IllegalAction:
+            pass
+        else:
+            raise Finding(f"decision {n}: an unknown action was accepted")
+        if _key(state) != saved_state or rng.getstate() != saved_rng:
+            raise Finding(f"decision {n}: a refused action changed the "
+                          f"{'state' if _key(state) != saved_state else 'rng'}")
+        for who in [*range(seats), None]:
+            view = game.view(state, who)
+            if not _plain(view):
+                raise Finding(f"decision {n}: seat {who}'s view is not plain msgpack data")
+            game.render_text(view, who, names)
+        view = game.view(state, seat)
+        for legal in game.legal_actions(state, seat):
+            game.describe(view, seat, legal, names)
+        before = _secrets(_all_views(game, state, seats), seats)
+        probe, probe_rng = game.clone(state), random.Random()
+        probe_rng.setstate(rng.getstate())
+        events = game.apply(probe, seat, action, probe_rng)
+        after = _all_views(game, probe, seats)
+        for event in events:
+            to = event.get("to") if isinstance(event, dict) else None
+            if not isinstance(event, dict) or not isinstance(event.get("type"), str) \
+                    or not _plain(event):
+                raise Finding(f"decision {n}: event {event!r} is not a plain map with a 'type'")
+            if "to" in event and not (isinstance(to, list) and all(
+                    isinstance(s, int) and 0 <= s < seats for s in to)):
+                raise Finding(f"decision {n}: event {event['type']!r} has 'to' {to!r}, "
+                              f"not a list of seats")
+            for who in (to if "to" in event else [*range(seats), None]):
+                game.describe_event(after[who], who, event, names)
+        leak = _leaks(before, after, seats, events)
+        if leak:
+            raise Finding(f"decision {n}: {leak}")
+
+    final, trace = _play(game, seats, seed, None, check)
+    _, again = _play(game, seats, seed, None)
+    if _key(trace) != _key(again):
+        raise Finding("the same seed and actions gave different events (replay is not "
+                      "bit for bit)")
+    scores = game.scores(final)
+    # Solitaire (one seat against the game) ranks the seat 2 when the game won.
+    places = max(seats, 2) if seats == 1 else seats
+    ok = (isinstance(scores, dict) and len(scores.get("scores", [])) == seats
+          and len(scores.get("rank", [])) == seats and (seats == 1 or 1 in scores["rank"])
+          and all(isinstance(r, int) and 1 <= r <= places for r in scores["rank"]))
+    if not ok:
+        raise Finding(f"final scores {scores!r} need a number and a place 1..{places} per seat")
+
+
+def check_game(game: Game, *, games: int = 10, seed: int = 0,
+               progress: Callable[[str], None] | None = None) -> list[str]:
+    """Run every check on ``games`` seeded games per seat count; the findings, as
+    sentences (empty when the game conforms)."""
+    failures: list[str] = []
+    lo, hi = game.info["min_seats"], game.info["max_seats"]
+    for seats in range(lo, hi + 1):
+        for g in range(games):
+            # The costly checks run at every 5th decision of the first game, then sparser.
+            every = 5 if g == 0 else 25
+            try:
+                _check_one(game, seats, seed + g, every)
+            except Finding as exc:
+                failures.append(f"{game.id}, {seats} seats, seed {seed + g}: {exc}")
+                break
+            except Exception as exc:  # a hook that raised: that is a finding too
+                failures.append(f"{game.id}, {seats} seats, seed {seed + g}: "
+                                f"{type(exc).__name__}: {exc}")
+                break
+        if progress is not None:
+            progress(f"{game.id} with {seats} seats: "
+                     f"{'FAILED' if failures and f', {seats} seats,' in failures[-1] else 'ok'}")
+    return failures

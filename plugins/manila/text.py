@@ -1,0 +1,406 @@
+"""Manila in words for people: choice labels with costs, payouts and odds, one sentence
+per event, and the board as a rich renderable.
+
+Everything here reads a seat's *view* (what a client has), never the full state, so
+the terminal and browser clients can call these hooks. The odds are the game's own
+dice arithmetic: the chance that a boat still at sea reaches Manila with the rolls
+left, boats taken as independent (pilots and pirates can change it).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from lantable.plugins import hookimpl
+
+from . import board as B
+
+View = dict[str, Any]
+SEA, DOCK, YARD = 0, 1, 2
+ROLLS = 3  # dice rolls per voyage (4.4)
+_PHASES = {
+    "auction": "auction for harbour master", "buy": "harbour master buys a share",
+    "launch": "harbour master loads the boats", "place": "placing accomplices",
+    "board": "pirates may board", "pilot_small": "the small pilot moves",
+    "pilot_large": "the large pilot moves", "plunder": "the pirate captain sends a boat",
+    "step": "dice", "over": "game over",
+}
+
+
+def _name(names: list[str], seat: Any) -> str:
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
+        return names[seat]
+    return f"seat {seat}"
+
+
+def _good(view: View, boat: int) -> str:
+    return B.GOODS[view["goods"][boat]]
+
+
+def _boat_of(view: View, good: str) -> int | None:
+    goods = view.get("goods") or []
+    g = B.GOODS.index(good) if good in B.GOODS else -1
+    return goods.index(g) if g in goods else None
+
+
+# ---------------------------------------------------------------------------
+# odds (4.4): the chance a boat reaches Manila with the rolls left
+# ---------------------------------------------------------------------------
+
+
+@cache
+def _p_sum_at_least(dice: int, target: int) -> float:
+    """P(sum of ``dice`` d6 >= target)."""
+    if target <= 0:
+        return 1.0
+    if dice == 0:
+        return 0.0
+    return sum(_p_sum_at_least(dice - 1, target - face) for face in range(1, 7)) / 6
+
+
+def arrival_chance(view: View, boat: int) -> float:
+    """The chance ``boat`` docks this voyage: 1 if docked, 0 if in the shipyard,
+    else the chance the dice left carry it past space 13."""
+    where = view["where"][boat]
+    if where == DOCK:
+        return 1.0
+    if where == YARD or view.get("plundered", [False] * 3)[boat]:
+        return 0.0
+    return _p_sum_at_least(ROLLS - view.get("rolls", 0), B.LAST_SPACE + 1 - view["pos"][boat])
+
+
+def _at_least(chances: list[float], k: int) -> float:
+    """P(at least k of the independent events with these chances happen)."""
+    dist = [1.0]
+    for p in chances:
+        nxt = [0.0] * (len(dist) + 1)
+        for i, q in enumerate(dist):
+            nxt[i] += q * (1 - p)
+            nxt[i + 1] += q * p
+        dist = nxt
+    return sum(dist[k:])
+
+
+def _pct(p: float) -> str:
+    return f"{round(100 * p)}%"
+
+
+def _space_odds(view: View, kind: str, slot: int) -> float | None:
+    """Chance a dock (``kind`` dock) or shipyard space pays, if boats are loaded."""
+    if len(view.get("goods") or []) != 3:
+        return None
+    arrive = [arrival_chance(view, b) for b in range(3)]
+    if kind == "dock":
+        return _at_least(arrive, slot + 1)
+    return _at_least([1 - p for p in arrive], slot + 1)
+
+
+# ---------------------------------------------------------------------------
+# choices
+# ---------------------------------------------------------------------------
+
+
+def _boat_seat_label(view: View, action: dict[str, Any]) -> str:
+    good = action["good"]
+    b = _boat_of(view, good)
+    crew = view["crew"][b] if b is not None else []
+    costs = B.SEAT_COSTS[good]
+    cost = 0 if action.get("stowaway") else costs[min(len(crew), len(costs) - 1)]
+    what = "stow away on" if action.get("stowaway") else f"seat {len(crew) + 1} on"
+    price = "free" if cost == 0 else f"costs {cost}"
+    n = len(crew) + 1
+    split = f"{B.PROFIT[good] // n} ({B.PROFIT[good]} split {n} ways so far)" if crew \
+        else f"{B.PROFIT[good]}"
+    if b is not None and view["where"][b] == DOCK:
+        return f"{what} the {good} boat — {price}, pays {split}: it is in Manila"
+    odds = f", {_pct(arrival_chance(view, b))} to dock" if b is not None else ""
+    return f"{what} the {good} boat — {price}, pays {split} if it docks{odds}"
+
+
+def _place_label(view: View, action: dict[str, Any]) -> str:
+    space = action["space"]
+    if space == "boat":
+        return _boat_seat_label(view, action)
+    if space in ("dock", "shipyard"):
+        i = "ABC".index(action["slot"])
+        cost, pay = (B.DOCK_COST[i], B.DOCK_PAY[i]) if space == "dock" else \
+            (B.YARD_COST[i], B.YARD_PAY[i])
+        count = "a boat" if i == 0 else f"{i + 1} boats"
+        when = (f"if {count} dock{'s' * (i == 0)}" if space == "dock"
+                else f"if {count} miss{'es' * (i == 0)} Manila")
+        odds = _space_odds(view, space, i)
+        chance = f" ({_pct(odds)})" if odds is not None else ""
+        return f"{space} {action['slot']} — costs {cost}, pays {pay} {when}{chance}"
+    if space == "pirate":
+        which = "captain" if (view.get("pirates") or [None])[0] is None else "second pirate"
+        return (f"pirate {which} — costs {B.PIRATE_COST[0]}; may board a boat on 13 after "
+                f"roll 2 and plunders boats on 13 after roll 3")
+    if space == "pilot_small":
+        return f"small pilot — costs {B.PILOT_COST['small']}; moves one boat 1 space before roll 3"
+    if space == "pilot_large":
+        return (f"large pilot — costs {B.PILOT_COST['large']}; moves boats 2 spaces in all "
+                f"before roll 3")
+    if space == "insurance":
+        return (f"insurance — free, you get {B.INSURANCE_BONUS} now; you pay the shipyard "
+                f"for boats that miss Manila")
+    return space.replace("_", " ")
+
+
+def _money(view: View, good: str) -> str:
+    return f"{good} (price {view.get('prices', {}).get(good, '?')})"
+
+
+@hookimpl
+def game_describe_action(state: View, seat: int, action: dict[str, Any],
+                         names: list[str]) -> str:
+    """Choice labels from a seat's view (a full state works too: it has every key used)."""
+    view, kind = state, action["type"]
+    if kind == "bid":
+        return f"bid {action['amount']} to be harbour master"
+    if kind == "pass":
+        return "pass (out of this auction)"
+    if kind == "buy":
+        good = action["good"]
+        price = view["prices"][good] if "prices" in view else \
+            B.PRICE_TRACK[view["step"][B.GOODS.index(good)]]
+        return f"buy a {good} share — costs {max(B.MIN_SHARE_PRICE, price)}, worth {price} now"
+    if kind == "no_buy":
+        return "buy no share"
+    if kind == "launch":
+        out = [g for g in B.GOODS if g not in action["goods"]][0]
+        loads = ", ".join(f"{g} at {p}" for g, p in zip(action["goods"], action["starts"],
+                                                         strict=True))
+        return f"load {loads} ({out} stays home)"
+    if kind == "place":
+        return _place_label(view, action)
+    if kind == "decline":
+        return "place no more accomplices this voyage"
+    if kind == "board":
+        extra = ""
+        if "displace" in action:
+            crew = view["crew"][_boat_of(view, action["good"])]
+            extra = f", displacing {_name(names, crew[action['displace']])}"
+        profit = B.PROFIT[action["good"]]
+        return f"board the {action['good']} boat{extra} — free, shares its {profit}"
+    if kind == "stay":
+        return "stay on the pirate ship (plunder boats on 13 after roll 3)"
+    if kind == "pilot":
+        if not action["moves"]:
+            return "move no boat"
+        parts = []
+        for good, d in action["moves"]:
+            b = _boat_of(view, good)
+            to = f" (to {view['pos'][b] + d})" if b is not None else ""
+            parts.append(f"{good} {d:+d}{to}")
+        return "move " + " and ".join(parts)
+    if kind == "send":
+        where = "Manila (its crew is not paid; the dock counts it)" if action["to"] == "manila" \
+            else "the shipyard"
+        return f"send the plundered {action['good']} boat to {where}"
+    if kind == "mortgage":
+        return (f"mortgage a {_money(view, action['good'])} share — +{B.MORTGAGE_VALUE} now, "
+                f"{B.REDEEM_COST} to redeem")
+    if kind == "redeem":
+        return f"redeem a mortgaged {action['good']} share — costs {B.REDEEM_COST}"
+    return str(action)
+
+
+# ---------------------------------------------------------------------------
+# events
+# ---------------------------------------------------------------------------
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+@hookimpl
+def game_describe_event(view: View, seat: int | None, event: dict[str, Any],
+                        names: list[str]) -> str | None:
+    t = event.get("type")
+    who = _name(names, event.get("seat"))
+    mine = seat is not None and event.get("seat") == seat  # a private event to its seat
+    owner = "Your" if mine else f"{who}'s"
+    if t == "dealt":
+        return (f"You were dealt {_and(list(event['goods']))} shares" if mine
+                else f"{who} was dealt {_and(list(event['goods']))} shares")
+    if t == "supply":
+        return "Shares in the supply: " + ", ".join(f"{g} {n}" for g, n in event["supply"].items())
+    if t == "bid":
+        return f"{who} bids {event['amount']} for harbour master"
+    if t == "passed":
+        return f"{who} passes"
+    if t == "harbour_master":
+        paid = f", paying {event['paid']}" if event["paid"] else " for free"
+        return f"{who} is harbour master{paid}"
+    if t == "bought":
+        return f"{who} buys a {event['good']} share for {event['price']}"
+    if t == "launched":
+        loads = ", ".join(f"{g} at {p}" for g, p in zip(event["goods"], event["starts"],
+                                                         strict=True))
+        return f"Boats loaded: {loads}"
+    if t == "placed":
+        cost = f" for {event['cost']}" if event.get("cost") else ""
+        how = " as a stowaway" if event.get("stowaway") else ""
+        return f"{who} takes {event['space']}{cost}{how}"
+    if t == "declined":
+        return f"{who} places no more accomplices this voyage"
+    if t == "cash":
+        d = event["delta"]
+        return (f"{who} gets {d} ({event['why']})" if d > 0
+                else f"{who} pays {-d} ({event['why']})")
+    if t == "mortgaged":
+        return f"{who} mortgages a share" + (" (forced)" if event.get("why") == "forced" else "")
+    if t == "mortgaged_good":
+        return f"{owner} mortgaged share is {event['good']}"
+    if t == "redeemed":
+        return f"{who} redeems a share"
+    if t == "redeemed_good":
+        return f"{owner} redeemed share is {event['good']}"
+    if t == "roll":
+        dice = ", ".join(f"{g} {d}" for g, d in event["dice"].items())
+        return f"Roll {event['roll']}: {dice}"
+    if t == "arrived":
+        return f"The {event['good']} boat reaches Manila (dock {event['dock']})"
+    if t == "shipyard":
+        return f"The {event['good']} boat goes to shipyard {event['space']}"
+    if t == "boarded":
+        return f"{who} boards the {event['good']} boat"
+    if t == "displaced":
+        return f"{who} is thrown off the {event['good']} boat"
+    if t == "stayed":
+        return f"{who} stays on the pirate ship"
+    if t == "piloted":
+        return f"{who} moves the {event['good']} boat {event['by']:+d} to {event['pos']}"
+    if t == "plundered":
+        crew = [_name(names, s) for s in event.get("crew") or []]
+        lost = f"; {_and(crew)} lose their seats" if crew else ""
+        return f"Pirates plunder the {event['good']} boat{lost}"
+    if t == "insured":
+        return f"{who} insures their own shipyard {event['space']}: nothing changes hands"
+    if t == "bank_covers":
+        return f"The bank covers {event['amount']} that {who} could not pay"
+    if t == "prices":
+        return "Share prices: " + ", ".join(f"{g} {p}" for g, p in event["prices"].items())
+    if t == "game_over":
+        return "A share price reached 30: the game is over"
+    if t == "voyage":
+        return f"Voyage {event['voyage']} begins"
+    return None
+
+
+# ---------------------------------------------------------------------------
+# the board
+# ---------------------------------------------------------------------------
+
+
+def _track(view: View, b: int) -> str:
+    """The river as 14 cells, 0..13, with the boat on its space."""
+    where, pos = view["where"][b], view["pos"][b]
+    if where == DOCK:
+        return "·" * 14 + " ⚓ Manila"
+    if where == YARD:
+        return "·" * 14 + " shipyard"
+    cells = ["·"] * 14
+    cells[B.PIRATE_SPACE] = "☠"
+    cells[min(pos, 13)] = "■"
+    return "".join(cells) + f" {pos}/13"
+
+
+def _crew(view: View, b: int, names: list[str]) -> str:
+    good = _good(view, b)
+    crew = [_name(names, s) for s in view["crew"][b]]
+    costs = B.SEAT_COSTS[good]
+    free = [str(c) for c in costs[len(crew):]]
+    if view["where"][b] == YARD or view.get("plundered", [False] * 3)[b]:
+        free = []
+    return ", ".join(crew + (["free: " + "/".join(free)] if free else [])) or "—"
+
+
+def _slot(owner: Any, names: list[str], free: str) -> str:
+    return _name(names, owner) if owner is not None else free
+
+
+def _river(view: View, names: list[str]) -> Table:
+    table = Table(title="The river (Manila after 13; pirates wait on 13)", title_justify="left",
+                  expand=False, show_edge=False, pad_edge=False)
+    for col in ("boat", "0 ........ 13", "crew (seat costs)", "pays", "docks"):
+        table.add_column(col)
+    for b in range(len(view.get("goods") or [])):
+        good = _good(view, b)
+        table.add_row(good, _track(view, b), _crew(view, b, names), str(B.PROFIT[good]),
+                      _pct(arrival_chance(view, b)))
+    return table
+
+
+def _spaces(view: View, names: list[str]) -> Table:
+    table = Table(show_header=True, show_edge=False, pad_edge=False)
+    for col in ("", "A", "B", "C"):
+        table.add_column(col)
+    table.add_row("docks", *[_slot(view["docks"][i], names,
+                                   f"{B.DOCK_COST[i]}→{B.DOCK_PAY[i]}") for i in range(3)])
+    table.add_row("shipyard", *[_slot(view["yards"][i], names,
+                                      f"{B.YARD_COST[i]}→{B.YARD_PAY[i]}") for i in range(3)])
+    pirates, pilots = view["pirates"], view["pilots"]
+    table.add_row("pirates", _slot(pirates[0], names, f"captain {B.PIRATE_COST[0]}"),
+                  _slot(pirates[1], names, f"second {B.PIRATE_COST[1]}"), "")
+    table.add_row("pilots", _slot(pilots[0], names, f"small {B.PILOT_COST['small']}"),
+                  _slot(pilots[1], names, f"large {B.PILOT_COST['large']}"), "")
+    table.add_row("insurance", _slot(view["insurance"], names, f"free, +{B.INSURANCE_BONUS}"),
+                  "", "")
+    return table
+
+
+def _players(view: View, seat: int | None, names: list[str]) -> Table:
+    table = Table(show_edge=False, pad_edge=False)
+    for col in ("player", "cash", "shares", "mortgaged", "accomplices left", ""):
+        table.add_column(col)
+    n = view["n"]
+    cash = view.get("cash")
+    for s in range(n):
+        marks = []
+        if view.get("hm") == s:
+            marks.append("harbour master")
+        if view["phase"] == "auction":
+            if view.get("leader") == s:
+                marks.append(f"high bid {view['bid']}")
+            elif view["passed"][s]:
+                marks.append("passed")
+        money = str(cash[s]) if cash is not None else ("?" if s != seat else str(view["my_cash"]))
+        left = str(view["left"][s]) if view.get("goods") else ""
+        table.add_row(names[s] if s < len(names) else f"seat {s}", money, str(view["shares"][s]),
+                      str(view["mortgaged"][s]), left, ", ".join(marks))
+    return table
+
+
+def _mine(view: View) -> Text:
+    prices = view["prices"]
+    shares = view["my_shares"]
+    mort = dict(zip(B.GOODS, view["my_mort"], strict=True))
+    owned = [f"{g} {c}" + (f" ({mort[g]} mortgaged)" if mort[g] else "")
+             for g, c in shares.items() if c]
+    fortune = (view["my_cash"] + sum(c * prices[g] for g, c in shares.items())
+               - B.REDEEM_COST * sum(view["my_mort"]))
+    return Text(f"You: cash {view['my_cash']}, shares: {', '.join(owned) or 'none'}; "
+                f"fortune if the game ended now {fortune}")
+
+
+@hookimpl
+def game_render_text(view: View, seat: int | None, names: list[str]) -> Any:
+    prices = ", ".join(f"{g} {p}" for g, p in view["prices"].items())
+    phase = _PHASES.get(view["phase"], view["phase"])
+    hm = f"; harbour master {_name(names, view['hm'])}" if view.get("hm") is not None else ""
+    head = Text(f"Voyage {view['voyage']}: {phase}{hm}\n"
+                f"Share prices: {prices} (the game ends when one reaches 30)")
+    parts: list[Any] = [head]
+    if view.get("goods"):
+        parts += [_river(view, names), _spaces(view, names)]
+    parts.append(_players(view, seat, names))
+    if seat is not None and "my_cash" in view:
+        parts.append(_mine(view))
+    return Group(*parts)

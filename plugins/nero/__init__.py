@@ -1,0 +1,150 @@
+"""Nero (the Year of the Four Emperors), 3 or 4 seats: the lantable game plugin.
+
+Rules and every decision taken where the rulebook is silent: ``docs/rules/nero.md``.
+The map and the cards: :mod:`.data`. Flow of play: :mod:`.engine`; movement and
+battles: :mod:`.moves`; Events and any-time answers: :mod:`.events`; views and
+sampling: :mod:`.views`; words for people and the bots' heuristic: :mod:`.people`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lantable.plugins import hookimpl
+
+from . import board as B
+from . import engine, people, views
+
+if TYPE_CHECKING:
+    import random
+
+_B = [False, True]
+INFO: dict[str, Any] = {
+    "id": "nero",
+    "title": "Nero: the Year of the Four Emperors",
+    "version": "0.1",
+    "min_seats": 3,
+    "max_seats": 4,
+    "options": {
+        "short_game": {"default": False, "choices": _B,
+                       "help": "R 3.0 step 5: 6 cards a Game Turn (8 with 3 players)"},
+        "youngest": {"default": 0, "help": "M10: the seat of the youngest player, who "
+                     "starts Game Turn 1"},
+        "reactions": {"default": "holders", "choices": ["holders", "all"],
+                      "help": "any-time answers: ask only the seats holding a fitting card "
+                      "(fast; shows that they hold one) or every seat with cards"},
+        "tie_break": {"default": "shared", "choices": ["shared", "areas_legions"],
+                      "help": "M9: equal VP share the win, or more Areas, then Legions"},
+        "a2_assassin_corruption": {"default": "mirror", "choices": ["mirror", "strict"],
+                                   "help": "A2: each 2 Corruption the assassin plays void one "
+                                   "blocking Guard, or they cannot be played"},
+        "a3_two_emperors": {"default": "card", "choices": ["card", "contender"],
+                            "help": "A3: Legion Declares needs at most one Emperor, or may "
+                            "always make a Contender"},
+        "a5_pickup": {"default": "flat", "choices": ["flat", "per_legion"],
+                      "help": "A5: pick-up fee once per province entry, or per Legion"},
+        "a6_fatigue_fee": {"default": False, "choices": _B,
+                           "help": "A6: war fatigue also raises the passage fee"},
+        "a7_passage": {"default": "refusers", "choices": ["refusers", "all"],
+                       "help": "A7: beat only the players who refused passage, or all"},
+        "a9_contender_rome": {"default": True, "choices": _B,
+                              "help": "A9: a Contender in Rome may also declare (R 7.1)"},
+        "a10_leader_fee": {"default": True, "choices": _B,
+                           "help": "A10: a Leader alone pays +1 MP for passage"},
+        "a11_fleet": {"default": "split", "choices": ["split", "entire"],
+                      "help": "A11: Wounded General keeps only the Leader from sailing, "
+                      "or cancels the whole Galley Fleet"},
+        "a12_retreat": {"default": "own_or_free", "choices": ["own_or_free", "no_enemy"],
+                        "help": "A12: retreat where no enemy Legion is or own Legions are, "
+                        "or only where no enemy Legion is"},
+        "a14_empty_area": {"default": "count", "choices": ["count", "exclude"],
+                           "help": "A14: the empty Area of a 3-seat game counts for "
+                           "automatic victory and DP (never VP), or for nothing"},
+        "a15_germanic": {"default": "total", "choices": ["total", "extra"],
+                         "help": "A15: entering a Germanic Tribes province costs 3 MP, "
+                         "or 3 more"},
+        "a17_retry": {"default": True, "choices": _B,
+                      "help": "A17: a failed declaration in Rome may be retried this round"},
+        "a19_leader_retreats": {"default": False, "choices": _B,
+                                "help": "A19: the Leader retreats with his Legions"},
+        "a21_tie_scope": {"default": "army", "choices": ["army", "player"],
+                          "help": "A21: after a tied battle the army, or the player, may "
+                          "not attack again this round"},
+        "a23_weather_after_attack": {"default": True, "choices": _B,
+                                     "help": "A23: Bad Weather may still stop an announced "
+                                     "attack before the cards are revealed"},
+        "a24_revolt": {"default": "owner", "choices": ["owner", "player"],
+                       "help": "A24: the Base owner brings the Legions and all Legions there "
+                       "rebel, or the card player brings them and only the owner's rebel"},
+    },
+    "traits": {"chance": True, "hidden_information": True, "simultaneous": True},
+}
+
+
+@hookimpl
+def game_info() -> dict[str, Any]:
+    return INFO
+
+
+@hookimpl
+def game_setup(seats: int, options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    return engine.new_state(seats, options, rng, [])
+
+
+@hookimpl
+def game_to_act(state: dict[str, Any]) -> list[int]:
+    return engine.to_act(state)
+
+
+@hookimpl
+def game_legal_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    return engine.legal_actions(state, seat)
+
+
+@hookimpl
+def game_apply(state: dict[str, Any], seat: int, action: dict[str, Any],
+               rng: random.Random) -> list[dict[str, Any]]:
+    return engine.apply(state, seat, action, rng)
+
+
+@hookimpl
+def game_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    return views.view(state, seat)
+
+
+@hookimpl
+def game_view_parts(state: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    return views.public(state), [views.own(state, s) for s in range(state["n"])]
+
+
+@hookimpl
+def game_scores(state: dict[str, Any]) -> dict[str, Any]:
+    return {"scores": list(state["vp"]), "rank": B.ranks(state),
+            "detail": {"automatic_victory": state["auto"], "game_turn": state["gt"]}}
+
+
+@hookimpl
+def game_sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    return views.sample(view, seat, rng)
+
+
+@hookimpl
+def game_heuristic(state: dict[str, Any], seat: int) -> float:
+    return people.heuristic(state, seat)
+
+
+@hookimpl
+def game_describe_action(state: dict[str, Any], seat: int, action: dict[str, Any],
+                         names: list[str]) -> str:
+    return people.describe_action(state, seat, action, names)
+
+
+@hookimpl
+def game_describe_event(view: dict[str, Any], seat: int | None, event: dict[str, Any],
+                        names: list[str]) -> str | None:
+    return people.describe_event(view, seat, event, names)
+
+
+@hookimpl
+def game_render_text(view: dict[str, Any], seat: int | None, names: list[str]) -> Any:
+    return people.render(view, seat, names)

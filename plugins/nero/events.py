@@ -1,0 +1,600 @@
+"""The cards' Events (digest 6.2), their timing, and the windows for any-time answers.
+
+An Event played in one's own round does not resolve at once: its effect waits on the
+stack (a ``do`` item) under a *window*. A window asks, one at a time and clockwise from
+the active player (R 12.0), only the seats that hold a card that could answer now (Bad
+Omens against an Event, Bad Weather against a moving army or a retreat, Wounded General
+against a moving General, Corruption against Senate Influence). Each answers or passes;
+an answer is itself an effect with its own window (Bad Omens on Bad Omens), so nested
+answers form a stack, last in first out (digest 5.2, engine note). With the table option
+``reactions = all`` every seat with cards is asked, which hides who holds what at the
+price of many more questions.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from lantable.plugins import IllegalAction
+
+from . import board as B
+from . import engine as G
+from . import moves as M
+from .data import (
+    AREAS,
+    CARDS,
+    DP_NEEDED,
+    GERMANIA,
+    IN_AREA,
+    MAX_UNCONTROLLED,
+    NPROV,
+    PORT,
+    REVOLT,
+    ROME,
+)
+
+State = dict[str, Any]
+Events = list[dict[str, Any]]
+
+# Events that Bad Omens cannot cancel (6.2 #2): the assassination's, and Legion Declares.
+NO_OMENS = ("assassin", "legion_declares")
+
+
+def _cheapest(S: State, seat: int, key: str) -> int | None:
+    """The card of Event ``key`` worth least for its MP and BP (lowest id on ties)."""
+    cards = [c for c in S["hands"][seat] if CARDS[c]["ev"] == key]
+    return min(cards, key=lambda c: (CARDS[c]["mp"] + CARDS[c]["bp"], c)) if cards else None
+
+
+def _all_of(S: State, seat: int, key: str) -> list[int]:
+    return sorted(c for c in S["hands"][seat] if CARDS[c]["ev"] == key)
+
+
+def uncontrolled(S: State) -> int:
+    return sum(1 for lg in S["L"] if lg[0] == B.UNC)
+
+
+def rome_emperors(S: State) -> list[int]:
+    return [s for s in B.emperors(S) if S["ldr"][s][0] == ROME]
+
+
+def can_declare_legions(S: State, seat: int) -> bool:
+    """6.2 #9 / R 7.2: at most one Emperor (A3), the General with a Legion in a Base
+    province, and the Base Area controlled."""
+    ld = S["ldr"][seat]
+    if ld[1] != B.GENERAL:
+        return False
+    if len(B.emperors(S)) > 1 and S["opt"]["a3_two_emperors"] == "card":
+        return False
+    base = S["base"][seat]
+    if ld[0] not in IN_AREA[base]:
+        return False
+    if not any(lg[0] == seat and lg[1] == ld[0] for lg in S["L"]):
+        return False
+    return B.area_owner(S, base) == seat
+
+
+def revolt_plan(S: State, area: str) -> tuple[int, int, int] | None:
+    """(province, Base owner, Legions he must bring) or None when the card is
+    unplayable there: the empty Area (5.13) or the cap of 4 Uncontrolled (R 2.2)."""
+    if area == S["empty"] or area not in S["base"]:
+        return None
+    prov = REVOLT[area]
+    owner = S["base"].index(area)
+    have = sum(1 for lg in S["L"] if lg[0] == owner and lg[1] == prov)
+    elsewhere = sum(1 for lg in S["L"] if lg[0] == owner and lg[1] != prov)
+    bring = min(max(0, 2 - have), elsewhere)
+    only_owner = S["opt"]["a24_revolt"] == "player"
+    turning = sum(1 for lg in S["L"] if lg[1] == prov and lg[0] >= 0
+                  and (lg[0] == owner or not only_owner)) + bring
+    if uncontrolled(S) + turning > MAX_UNCONTROLLED:
+        return None
+    return prov, owner, bring
+
+
+# --- the active player's Events -----------------------------------------------------
+
+
+def event_actions(S: State) -> list[dict[str, Any]]:
+    """Per Event (data order) with the cheapest card of it: every target. Order within
+    an Event: targets ascending."""
+    seat = S["act"]
+    if S["used"] >= 4:
+        return []
+    out: list[dict[str, Any]] = []
+    room = 4 - S["used"]
+    for key in ("assassin", "crisis", "galley", "germanic", "legion_declares", "rebel",
+                "revolt", "traitor"):
+        c = _cheapest(S, seat, key)
+        if c is None:
+            continue
+        base = {"type": "event", "card": c}
+        if key == "assassin":
+            guards = _all_of(S, seat, "praetorian")[:room - 1]
+            for t in rome_emperors(S):
+                if t == seat:
+                    continue
+                out.append({**base, "target": t, "guards": [], "corr": []})
+                if guards:
+                    out.append({**base, "target": t, "guards": guards, "corr": []})
+        elif key == "crisis":
+            out += [{**base, "target": t} for t in B.emperors(S) if S["ldr"][t][0] != ROME]
+        elif key == "galley":
+            for p in range(NPROV):
+                if not PORT[p]:
+                    continue
+                k = min(3, len(M.free_legions(S, seat, p)))
+                ldr = M.leader_free(S, seat, p)
+                if k or ldr:
+                    out += [{**base, "from": p, "to": q, "legions": k, "leader": ldr}
+                            for q in range(NPROV) if PORT[q] and q != p]
+        elif key == "germanic":
+            out += [{**base, "prov": p} for p in sorted(GERMANIA) if p not in S["germ"]]
+        elif key == "legion_declares":
+            if can_declare_legions(S, seat):
+                out.append(base)
+        elif key == "rebel":
+            if uncontrolled(S) < MAX_UNCONTROLLED:
+                spots = sorted({(lg[0], lg[1]) for lg in S["L"] if lg[0] >= 0})
+                out += [{**base, "seat": s, "prov": p} for s, p in spots]
+        elif key == "revolt":
+            out += [{**base, "area": a} for a in AREAS if revolt_plan(S, a)]
+        elif key == "traitor" and "traitor" not in S["once"]:
+            out += [{**base, "seat": s} for s in range(S["n"]) if s != seat and S["hands"][s]]
+    return out
+
+
+def _seat_arg(S: State, action: dict[str, Any], key: str = "seat") -> int:
+    v = action.get(key)
+    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < S["n"]:
+        raise IllegalAction(f"{key} must be a seat 0..{S['n'] - 1}, got {v!r}")
+    return v
+
+
+def apply_event(S: State, action: dict[str, Any], rng: random.Random, ev: Events) -> None:
+    """Validate every argument, then take the cards and open the window."""
+    seat = S["act"]
+    c = G.card_arg(action)
+    G.own_card(S, seat, c)
+    key = CARDS[c]["ev"]
+    item: dict[str, Any] = {"k": "do", "what": "event", "ev": key, "seat": seat, "omens": 0}
+    extra: list[int] = []
+    if key == "assassin":
+        t = _seat_arg(S, action, "target")
+        if t not in rome_emperors(S) or t == seat:
+            raise IllegalAction("R 9.0: the target must be another Emperor, in Rome")
+        guards, corr = G.cards_arg(action, "guards"), G.cards_arg(action, "corr")
+        for g in guards:
+            G.own_card(S, seat, g, "praetorian")
+        for x in corr:
+            G.own_card(S, seat, x, "corruption")
+        if corr and S["opt"]["a2_assassin_corruption"] == "strict":
+            raise IllegalAction("A2 strict: the assassin's Corruption cards have no use")
+        extra = guards + corr
+        item.update(target=t, guards=len(guards), shield=len(corr) // 2)
+    elif key == "crisis":
+        t = _seat_arg(S, action, "target")
+        if t not in B.emperors(S):
+            raise IllegalAction("6.2 #6: the target must be an Emperor")
+        item["target"] = t
+    elif key == "galley":
+        p, q = M._int(action, "from", 0, NPROV - 1), M._int(action, "to", 0, NPROV - 1)
+        if not (PORT[p] and PORT[q]) or p == q:
+            raise IllegalAction("6.2 #7: from one port province to another (never Rome)")
+        k = M._int(action, "legions", 0, min(3, len(M.free_legions(S, seat, p))))
+        ldr = M._bool(action, "leader")
+        if ldr and not M.leader_free(S, seat, p):
+            raise IllegalAction("your Leader is not free to sail from there")
+        if not k and not ldr:
+            raise IllegalAction("the fleet carries nothing")
+        item.update(frm=p, to=q, legions=M.free_legions(S, seat, p)[:k], leader=ldr)
+    elif key == "germanic":
+        p = M._int(action, "prov", 0, NPROV - 1)
+        if p not in GERMANIA or p in S["germ"]:
+            raise IllegalAction("5.10: a Germania province without a marker")
+        item["prov"] = p
+    elif key == "legion_declares":
+        if not can_declare_legions(S, seat):
+            raise IllegalAction("R 7.2: needs your General with a Legion in your Base, the Base "
+                                "controlled, and at most one Emperor")
+    elif key == "rebel":
+        s = _seat_arg(S, action)
+        p = M._int(action, "prov", 0, NPROV - 1)
+        if uncontrolled(S) >= MAX_UNCONTROLLED:
+            raise IllegalAction("R 2.2: already 4 Uncontrolled Legions")
+        if not any(lg[0] == s and lg[1] == p for lg in S["L"]):
+            raise IllegalAction("6.2 #10: that player has no Legion there")
+        item.update(target=s, prov=p)
+    elif key == "revolt":
+        a = action.get("area")
+        if a not in AREAS or revolt_plan(S, a) is None:
+            raise IllegalAction("6.2 #12: not the empty Area, and at most 4 Uncontrolled")
+        item["area"] = a
+    elif key == "traitor":
+        s = _seat_arg(S, action)
+        if "traitor" in S["once"]:
+            raise IllegalAction("R 12.0: only one Traitor per round")
+        if s == seat or not S["hands"][s]:
+            raise IllegalAction("6.2 #14: another player who holds cards")
+        item["target"] = s
+    else:
+        raise IllegalAction(f"{CARDS[c]['ev']} is not played this way (answer, or declare)")
+    G.room(S, seat, 1 + len(extra))
+    G.use_cards(S, [c] + extra)
+    if key == "traitor":
+        S["once"].append("traitor")
+    ev.append({"type": "event", "seat": seat, "ev": key, "card": c,
+               **{("dest" if k == "to" else k): v for k, v in action.items()
+                  if k not in ("type", "card")}})
+    S["pend"].append(item)
+    if key == "assassin":
+        n = S["n"]
+        order = [(seat + i) % n for i in range(1, n)]
+        ask = [s for s in order if s in G.holders(S, ["praetorian", "corruption"], [seat])]
+        S["pend"].append({"k": "assas", "ask": ask, "i": 0, "guards": item["guards"],
+                          "shield": item["shield"], "corr": 0, "blocked": False})
+        return
+    keys = [] if key in NO_OMENS else ["bad_omens"]
+    if key == "galley":
+        keys += ["bad_weather"] if item["legions"] else []
+        if item["leader"] and S["ldr"][seat][1] != B.EMPEROR:
+            keys.append("wounded")
+    _window(S, "event", keys, [seat])
+
+
+def _window(S: State, kind: str, keys: list[str], exclude: list[int]) -> None:
+    if keys:
+        ask = G.holders(S, keys, exclude)
+        if ask:
+            S["pend"].append({"k": "win", "kind": kind, "keys": keys, "ask": ask, "i": 0})
+
+
+# --- Declaration in Rome ------------------------------------------------------------
+
+
+def may_declare(S: State, seat: int) -> bool:
+    """R 7.1: no Emperor; the General (A9: or Contender) in Rome; A17 retries."""
+    ld = S["ldr"][seat]
+    ranks = (B.GENERAL, B.CONTENDER) if S["opt"]["a9_contender_rome"] else (B.GENERAL,)
+    if B.emperors(S) or ld[0] != ROME or ld[1] not in ranks:
+        return False
+    return S["opt"]["a17_retry"] or "declare" not in S["once"]
+
+
+def declare_actions(S: State) -> list[dict[str, Any]]:
+    seat = S["act"]
+    if S["used"] >= 4 or not may_declare(S, seat):
+        return []
+    cards = (_all_of(S, seat, "senate") + _all_of(S, seat, "praetorian"))[:4 - S["used"]]
+    out = [{"type": "declare", "cards": sorted(cards)}]
+    if cards and B.base_dp(S, seat) >= DP_NEEDED:
+        out.append({"type": "declare", "cards": []})
+    return out
+
+
+def apply_declare(S: State, action: dict[str, Any], ev: Events) -> None:
+    seat = S["act"]
+    if not may_declare(S, seat):
+        raise IllegalAction("R 7.1: your General in Rome, and no Emperor in play")
+    cards = G.cards_arg(action)
+    for c in cards:
+        G.own_card(S, seat, c)
+        if CARDS[c]["ev"] not in ("senate", "praetorian"):
+            raise IllegalAction("R 7.1: only Senate Influence and Praetorian Guard add DP")
+    G.room(S, seat, len(cards))
+    G.use_cards(S, cards)
+    S["once"].append("declare")
+    senate = sum(1 for c in cards if CARDS[c]["ev"] == "senate")
+    guards = len(cards) - senate
+    ev.append({"type": "declare", "seat": seat, "senate": senate, "guards": guards,
+               "board_dp": B.base_dp(S, seat)})
+    S["pend"].append({"k": "do", "what": "declare", "seat": seat, "senate": senate,
+                      "guards": guards, "corr": 0})
+    if senate:
+        _window(S, "declare", ["corruption"], [seat])
+
+
+# --- windows and other pending decisions --------------------------------------------
+
+
+def pending_actions(S: State, top: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    k = top["k"]
+    if k == "win":
+        out: list[dict[str, Any]] = [{"type": "pass"}]
+        for key in top["keys"]:
+            c = _cheapest(S, seat, key)
+            if c is not None and _may_answer(S, top, seat, key):
+                out.append({"type": "answer", "card": c})
+        return out
+    if k == "assas":
+        out = [{"type": "pass"}]
+        guard = _cheapest(S, seat, "praetorian")
+        corr = _cheapest(S, seat, "corruption")
+        if top["guards"] and guard is not None:
+            out.append({"type": "answer", "card": guard, "use": "strip"})
+        if top["guards"] and corr is not None:
+            out.append({"type": "answer", "card": corr, "use": "corrupt"})
+        if not top["guards"] and guard is not None:
+            out.append({"type": "answer", "card": guard, "use": "block"})
+        return out
+    if k == "germ":
+        return [{"type": "go", "to": p} for p in M.germanic_targets(top["prov"])]
+    if k == "revolt":
+        return [{"type": "bring", "from": p} for p in
+                sorted({lg[1] for lg in S["L"] if lg[0] == top["owner"] and lg[1] != top["prov"]})]
+    raise AssertionError(k)
+
+
+def _may_answer(S: State, top: dict[str, Any], seat: int, key: str) -> bool:
+    if seat == S["act"] and S["used"] >= 4:
+        return False
+    if key == "corruption":
+        below = S["pend"][-2]
+        return below["corr"] < below["senate"]
+    return True
+
+
+def apply_pending(S: State, top: dict[str, Any], seat: int, action: dict[str, Any],
+                  rng: random.Random, ev: Events) -> None:
+    t = action.get("type")
+    k = top["k"]
+    if k in ("win", "assas") and t == "pass":
+        top["i"] += 1
+        return
+    if k == "win":
+        if t != "answer":
+            raise IllegalAction("answer with a card, or pass")
+        c = G.card_arg(action)
+        G.own_card(S, seat, c)
+        key = CARDS[c]["ev"]
+        if key not in top["keys"] or not _may_answer(S, top, seat, key):
+            raise IllegalAction(f"{key} cannot answer here")
+        G.room(S, seat, 1)
+        G.use_cards(S, [c])
+        ev.append({"type": "answer", "seat": seat, "ev": key, "card": c, "at": top["kind"]})
+        if key == "bad_omens":
+            S["pend"][-2]["omens"] += 1  # cancels the effect under this window
+            top.update(ask=G.holders(S, ["bad_omens"], [seat]), i=0, keys=["bad_omens"])
+        elif key == "corruption":
+            S["pend"][-2]["corr"] += 1
+        else:  # bad_weather, wounded: their own effect, open to Bad Omens
+            S["pend"].pop()
+            S["pend"].append({"k": "do", "what": key, "at": top["kind"], "seat": seat,
+                              "omens": 0})
+            _window(S, "event", ["bad_omens"], [seat])
+        return
+    if k == "assas":
+        if t != "answer":
+            raise IllegalAction("answer with a card, or pass")
+        c = G.card_arg(action)
+        G.own_card(S, seat, c)
+        use = action.get("use")
+        if {"type": "answer", "card": _cheapest(S, seat, CARDS[c]["ev"]), "use": use} \
+                not in pending_actions(S, top, seat):
+            raise IllegalAction("R 9.0: strip a Guard (Guard or 2 Corruption), or block an "
+                                "unprotected attempt with a Guard")
+        G.use_cards(S, [c], count=False)
+        ev.append({"type": "answer", "seat": seat, "ev": CARDS[c]["ev"], "card": c,
+                   "at": "assassination", "use": use})
+        if use == "strip":
+            top["guards"] -= 1
+        elif use == "corrupt":
+            top["corr"] += 1
+            if top["corr"] == 2:
+                top["corr"] = 0
+                top["guards"] -= 1
+        elif top["shield"]:
+            top["shield"] -= 1  # A2 mirror: the assassin's 2 Corruption void this Guard
+        else:
+            top["blocked"] = True
+            top["i"] = len(top["ask"])
+        return
+    if k == "germ":
+        to = M._int(action, "to", 0, NPROV - 1)
+        if to not in M.germanic_targets(top["prov"]):
+            raise IllegalAction("5.10: an adjacent province")
+        who = top["who"][top["i"]]
+        _expel(S, top["prov"], who, to, ev)
+        top["i"] += 1
+        if top["i"] >= len(top["ask"]):
+            S["pend"].pop()
+            S["germ"].append(top["prov"])
+            S["germ"].sort()
+            ev.append({"type": "germanic_marker", "prov": top["prov"]})
+        return
+    if k == "revolt":
+        p = M._int(action, "from", 0, NPROV - 1)
+        if {"type": "bring", "from": p} not in pending_actions(S, top, seat):
+            raise IllegalAction("6.2 #12: bring one of your Legions from another province")
+        i = next(i for i, lg in enumerate(S["L"]) if lg[0] == top["owner"] and lg[1] == p)
+        S["L"][i][1] = top["prov"]
+        ev.append({"type": "revolt_brings", "seat": top["owner"], "from": p, "dest": top["prov"]})
+        top["left"] -= 1
+        if top["left"] <= 0:
+            S["pend"].pop()
+            _revolt_turns(S, top["prov"], top["owner"], ev)
+        return
+    raise IllegalAction(f"unexpected {t!r}")
+
+
+def _expel(S: State, prov: int, who: int, to: int, ev: Events) -> None:
+    """5.10: every piece of one owner (or the Uncontrolled, ``who`` -1) leaves."""
+    n = 0
+    for lg in S["L"]:
+        if lg[1] == prov and lg[0] == who:
+            lg[1] = to
+            n += 1
+    if who >= 0 and S["ldr"][who][0] == prov:
+        S["ldr"][who][0] = to
+    ev.append({"type": "expelled", "seat": who, "from": prov, "dest": to, "legions": n})
+
+
+def _revolt_turns(S: State, prov: int, owner: int, ev: Events) -> None:
+    only_owner = S["opt"]["a24_revolt"] == "player"
+    n = 0
+    for lg in S["L"]:
+        if lg[1] == prov and lg[0] >= 0 and (lg[0] == owner or not only_owner):
+            lg[0] = B.UNC
+            n += 1
+    ev.append({"type": "revolt", "prov": prov, "uncontrolled": n})
+
+
+def close_window(S: State, top: dict[str, Any], ev: Events) -> None:
+    if top["k"] == "assas":
+        S["pend"][-1]["blocked"] = top["blocked"]
+
+
+# --- effects ------------------------------------------------------------------------
+
+
+def run_effect(S: State, item: dict[str, Any], rng: random.Random, ev: Events) -> None:
+    what = item["what"]
+    if item.get("omens", 0) % 2:
+        ev.append({"type": "cancelled", "ev": item.get("ev", what), "seat": item.get("seat")})
+        return
+    if what == "battle":
+        M.start_battle(S, item)
+    elif what == "entered":
+        M.entered(S)
+    elif what == "retreat":
+        M.retreat_move(S, item["seat"], item["prov"], item["to"], ev)
+    elif what == "declare":
+        _declare(S, item, ev)
+    elif what in ("bad_weather", "wounded"):
+        _stop(S, item, ev)
+    elif what == "event":
+        _resolve_event(S, item, rng, ev)
+
+
+def _below(S: State, what: str) -> dict[str, Any] | None:
+    for it in reversed(S["pend"]):
+        if it["k"] == "do" and it["what"] == what:
+            return it
+    return None
+
+
+def _stop(S: State, item: dict[str, Any], ev: Events) -> None:
+    """Bad Weather / Wounded General take effect (6.2 #3, #5; A11, A23)."""
+    at = item["at"]
+    act = S["act"]
+    if at == "retreat":
+        target = _below(S, "retreat")
+        if target is not None:
+            S["pend"].remove(target)
+            ev.append({"type": "retreat_stopped", "seat": target["seat"]})
+        return
+    if at == "event":  # against a Galley Fleet
+        fleet = _below(S, "event")
+        if fleet is None or fleet["ev"] != "galley":
+            return
+        if item["what"] == "wounded" and S["opt"]["a11_fleet"] == "split":
+            fleet["leader"] = False
+            S["ldr"][act][2] = True
+            ev.append({"type": "leader_stopped", "seat": act})
+        else:
+            fleet["omens"] = 1  # the whole fleet move is cancelled
+            for i in fleet["legions"]:
+                S["L"][i][2] = True
+        return
+    g = S["mv"]["g"] if S["mv"] else None
+    if g is None:
+        return
+    if item["what"] == "wounded":
+        if g["ldr"]:
+            g["ldr"] = False
+            S["ldr"][act][2] = True
+            ev.append({"type": "leader_stopped", "seat": act})
+        return
+    if at == "attack":
+        battle = _below(S, "battle")
+        if battle is not None:
+            S["pend"].remove(battle)
+            ev.append({"type": "attack_cancelled", "seat": act})
+    M._halt(S, ev, "bad weather")
+
+
+def _declare(S: State, item: dict[str, Any], ev: Events) -> None:
+    seat = item["seat"]
+    dp = B.base_dp(S, seat) + max(0, item["senate"] - item["corr"]) + item["guards"]
+    ok = dp >= DP_NEEDED and not B.emperors(S) and S["ldr"][seat][0] == ROME
+    ev.append({"type": "declared", "seat": seat, "dp": dp, "crowned": ok})
+    if ok:
+        S["ldr"][seat][1] = B.EMPEROR
+        ev.append({"type": "crowned", "seat": seat, "how": "rome"})
+
+
+def _resolve_event(S: State, item: dict[str, Any], rng: random.Random, ev: Events) -> None:
+    key = item["ev"]
+    seat = item["seat"]
+    if key == "assassin":
+        t = item["target"]
+        if not item.get("blocked") and t in rome_emperors(S):
+            S["ldr"][t][1] = B.GENERAL
+            ev.append({"type": "assassinated", "seat": t})
+        else:
+            ev.append({"type": "assassination_failed", "seat": t})
+    elif key == "crisis":
+        t = item["target"]
+        if t in B.emperors(S):
+            S["ldr"][t][0] = ROME
+            ev.append({"type": "to_rome", "seat": t})
+    elif key == "galley":
+        for i in item["legions"]:
+            S["L"][i][1] = item["to"]
+            S["L"][i][2] = True
+        if item["leader"]:
+            S["ldr"][seat][0] = item["to"]
+            S["ldr"][seat][2] = True
+        ev.append({"type": "sailed", "seat": seat, "from": item["frm"], "dest": item["to"],
+                   "legions": len(item["legions"]), "leader": item["leader"]})
+        if item["legions"]:  # 5.4.9 (Inferred): the occupants may retreat as from any entry
+            for s in reversed(M.enemies_at(S, seat, item["to"])):
+                S["pend"].append({"k": "retreat", "seat": s, "prov": item["to"],
+                                  "from": item["frm"], "after": False})
+    elif key == "germanic":
+        p = item["prov"]
+        n = S["n"]
+        owners = {lg[0] for lg in S["L"] if lg[1] == p} | \
+            {s for s in range(n) if S["ldr"][s][0] == p}
+        who = [(seat + i) % n for i in range(n) if (seat + i) % n in owners]
+        if B.UNC in owners:
+            who.append(B.UNC)
+        if who:
+            S["pend"].append({"k": "germ", "prov": p, "who": who,
+                              "ask": [w if w >= 0 else seat for w in who], "i": 0})
+        else:
+            S["germ"] = sorted(S["germ"] + [p])
+            ev.append({"type": "germanic_marker", "prov": p})
+    elif key == "legion_declares":
+        if can_declare_legions(S, seat):
+            S["ldr"][seat][1] = B.CONTENDER
+            ev.append({"type": "acclaimed", "seat": seat})
+    elif key == "rebel":
+        i = next((i for i, lg in enumerate(S["L"])
+                  if lg[0] == item["target"] and lg[1] == item["prov"]), None)
+        if i is not None and uncontrolled(S) < MAX_UNCONTROLLED:
+            S["L"][i][0] = B.UNC
+            S["L"][i][2] = False
+            ev.append({"type": "rebels", "seat": item["target"], "prov": item["prov"]})
+    elif key == "revolt":
+        plan = revolt_plan(S, item["area"])
+        if plan is None:
+            return
+        prov, owner, bring = plan
+        if bring:
+            who = owner if S["opt"]["a24_revolt"] == "owner" else seat
+            S["pend"].append({"k": "revolt", "seat": who, "owner": owner, "prov": prov,
+                              "left": bring})
+        else:
+            _revolt_turns(S, prov, owner, ev)
+    elif key == "traitor":
+        t = item["target"]
+        if S["hands"][t]:
+            c = rng.choice(sorted(S["hands"][t]))
+            S["hands"][t].remove(c)
+            S["hands"][seat].append(c)
+            S["hands"][seat].sort()
+            ev.append({"type": "stolen", "to": [seat, t], "from": t, "card": c})
+            ev.append({"type": "traitor", "seat": seat, "from": t})
+

@@ -1,0 +1,170 @@
+"""Issue 9, finding 11: a client's update queue is bounded, and a bot that loses its
+connection, even before `joined`, comes back and plays its seat to the end. Tokens
+are remembered per peer and table."""
+
+from __future__ import annotations
+
+import trio
+
+from lantable.clients.cli import run_bot
+from lantable.clients.client import EVENT_BACKLOG, UpdateFeed, open_client
+from lantable.clients.tokens import TokenStore
+from lantable.host.peer import serve_peer
+from lantable.plugins import load_registry
+from lantable.protocol import Update
+
+
+def _update(seq: int, events: list | None) -> Update:
+    return Update(table="t", seq=seq, status="playing", seats=[], seat=0, view={"n": seq},
+                  to_act=[0], events=events)
+
+
+async def test_finding_11_a_slow_reader_gets_the_latest_update_with_every_event():
+    feed = UpdateFeed(backlog=3)
+    for seq in range(1, 101):
+        feed.send_nowait(_update(seq, [{"type": "e", "n": seq}]))
+    assert len(feed) == 3  # bounded, however many arrive
+    got = [await feed.receive() for _ in range(3)]
+    assert [u.seq for u in got] == [1, 2, 100] and got[-1].view == {"n": 100}
+    events = [e["n"] for u in got for e in u.events]
+    assert events == list(range(1, 101))  # nothing a person should read is lost
+    feed.close()
+    assert [u async for u in feed] == []
+
+
+async def test_finding_11_folded_events_are_bounded_too():
+    feed = UpdateFeed(backlog=1)
+    for seq in range(EVENT_BACKLOG + 500):
+        feed.send_nowait(_update(seq, [{"type": "e", "n": seq}]))
+    update = await feed.receive()
+    assert len(update.events) == EVENT_BACKLOG and update.events[-1]["n"] == seq
+
+
+def test_tokens_are_remembered_per_peer_and_table(tmp_path):
+    store = TokenStore(tmp_path / "seats.json")
+    store.remember("peer1", "t1", 2, "tok-a", name="ann")
+    store.remember("peer1", "t1", 0, "tok-b", name="greedy-1@den")
+    store.remember("peer2", "t1", 1, "tok-c", name="ann")
+    assert store.find("peer1", "t1", name="ann") == (2, "tok-a")
+    assert store.find("peer1", "t1", 0) == (0, "tok-b")
+    assert store.find("peer1", "t1", name="bob") is None  # bots never take others' seats
+    assert store.find("peer2", "t1", name="bob", any_name=True) == (1, "tok-c")
+    store.forget("peer1", "t1", 2)
+    assert store.find("peer1", "t1", name="ann") is None
+    assert (tmp_path / "seats.json").stat().st_mode & 0o777 == 0o600
+
+
+class _DropOnce:
+    """A TCP proxy to the host that cuts the first connection right after the
+    client's second message (its join), before any reply: `joined` never arrives."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.cut = 0
+
+    async def handle(self, client: trio.SocketStream) -> None:
+        first = self.cut == 0
+        self.cut += 1
+        async with client, await trio.open_tcp_stream("127.0.0.1", self.target) as host:
+            async with trio.open_nursery() as nursery:
+                async def up() -> None:
+                    chunks = 0
+                    async for data in client:
+                        chunks += 1
+                        if first and chunks == 2:
+                            nursery.cancel_scope.cancel()  # drop: the join never gets through
+                            return
+                        await host.send_all(data)
+                    nursery.cancel_scope.cancel()
+
+                async def down() -> None:
+                    async for data in host:
+                        await client.send_all(data)
+                    nursery.cancel_scope.cancel()
+
+                nursery.start_soon(up)
+                nursery.start_soon(down)
+
+
+async def test_finding_11_a_bot_cut_off_before_joined_retries_and_plays_to_the_end(tmp_path):
+    registry = load_registry()
+    async with trio.open_nursery() as nursery:
+        running = await nursery.start(lambda task_status: serve_peer(
+            registry=registry, db=str(tmp_path / "j.sqlite"), bind="127.0.0.1", port=0,
+            task_status=task_status))
+        proxy = _DropOnce(running.port)
+        listeners = await nursery.start(trio.serve_tcp, proxy.handle, 0)
+        proxy_port = listeners[0].socket.getsockname()[1]
+        async with open_client("127.0.0.1", running.port, name="maker") as maker:
+            table = await maker.create("race", 1, {"target": 6}, seed=1)
+        store = TokenStore(tmp_path / "seats.json")
+        with trio.fail_after(30):
+            seat, scores = await run_bot("127.0.0.1", proxy_port, table, "random", 0,
+                                         name="random-1@test", store=store, quiet=True)
+        assert proxy.cut >= 2 and seat == 0 and scores["rank"] == [1]
+        assert running.peer.table(table).status == "finished"
+        assert store.find(running.peer.peer_id, table, name="random-1@test") is not None
+        nursery.cancel_scope.cancel()
+
+
+async def test_peers_marks_the_seats_whose_players_dropped(tmp_path):
+    from lantable.clients.lan import format_peers, mark_connected
+
+    async with trio.open_nursery() as nursery:
+        running = await nursery.start(lambda task_status: serve_peer(
+            registry=load_registry(), db=str(tmp_path / "j.sqlite"), bind="127.0.0.1", port=0,
+            task_status=task_status))
+        port = running.port
+        async with open_client("127.0.0.1", port, name="ann") as ann:
+            table = await ann.create("race", 3, seed=1)
+            await ann.join(table)
+            async with open_client("127.0.0.1", port, name="bob") as bob:
+                await bob.join(table)
+            async with open_client("127.0.0.1", port, name="cy") as cy:
+                await cy.join(table)  # the last seat: the game starts; bob and cy are gone
+            async with open_client("127.0.0.1", port, name="lantable-peers") as peers:
+                tables = await peers.list_tables()
+                await mark_connected(peers, tables)
+        nursery.cancel_scope.cancel()
+    text = format_peers([{"name": "den", "address": "127.0.0.1", "port": port, "peer_id": "p",
+                          "games": [], "open_tables": 1, "error": None, "tables": tables}])
+    assert "ann, bob (disconnected), cy (disconnected)" in text, text
+
+
+async def test_a_seat_resumed_elsewhere_stops_this_player_instead_of_fighting(tmp_path):
+    import pytest
+
+    from lantable.clients.session import SeatPlan, SeatTakenOver, hold_seat
+
+    async with trio.open_nursery() as nursery:
+        running = await nursery.start(lambda task_status: serve_peer(
+            registry=load_registry(), db=str(tmp_path / "j.sqlite"), bind="127.0.0.1", port=0,
+            task_status=task_status))
+        port = running.port
+        async with open_client("127.0.0.1", port, name="maker") as maker:
+            table = await maker.create("race", 2, seed=1)
+            await maker.join(table, seat=1)
+            held_token: list[str] = []
+
+            def make_decider(game: str, seat: int | None):
+                async def decide(update, legal):
+                    await trio.sleep_forever()  # a person thinking
+                return decide
+
+            def notify(kind: str, text: str) -> None:
+                if kind == "sat":
+                    nursery.start_soon(steal)
+
+            async def steal() -> None:
+                token = TokenStore(tmp_path / "seats.json").find(
+                    running.peer.peer_id, table, 0)[1]
+                held_token.append(token)
+                async with open_client("127.0.0.1", port, name="ann-2", token=token):
+                    await trio.sleep(1)
+
+            with pytest.raises(SeatTakenOver), trio.fail_after(10):
+                await hold_seat("127.0.0.1", port, SeatPlan(table=table, seat=0), name="ann",
+                                make_decider=make_decider,
+                                store=TokenStore(tmp_path / "seats.json"), notify=notify)
+            assert held_token
+        nursery.cancel_scope.cancel()

@@ -1,0 +1,148 @@
+"""Seeded random self-play across seat counts and options: every game ends, counters,
+money and ships are conserved as the rules say, and no view leaks hidden information.
+
+``BLACKBEARD_SELFPLAY=1000`` runs the full check of the issue (about a minute);
+the suite runs a smaller number.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+import pytest
+
+from lantable.plugins.blackbeard import flow, views
+from lantable.plugins.blackbeard.data import CARDS, MERCHANTS
+
+from .conftest import GAME
+
+GAMES = int(os.environ.get("BLACKBEARD_SELFPLAY", "48"))
+OPTIONS = GAME.info["options"]
+
+
+def options_for(seed: int) -> dict[str, Any]:
+    """Every third game at the defaults; the others draw each option at random."""
+    if seed % 3 == 0:
+        return {}
+    pick = random.Random(f"options:{seed}")
+    return {k: pick.choice(spec["choices"]) for k, spec in sorted(OPTIONS.items())
+            if "choices" in spec}
+
+
+class Ledger:
+    """Running totals rebuilt from the events alone."""
+
+    def __init__(self, S: dict[str, Any]) -> None:
+        self.nw = [0] * len(S["pir"])
+        self.booty = 0
+        self.ships = 0
+
+    def add(self, ev: list[dict[str, Any]]) -> None:
+        for e in ev:
+            t = e["type"]
+            if t == "net_worth":
+                self.nw[e["pirate"]] += e["delta"]
+                self.booty -= e["booty"]
+            elif t == "booty":
+                self.booty += e["amount"]
+            elif t == "converted":
+                self.booty -= e["booty_lost"]
+            elif t in ("dead", "retired"):
+                self.booty -= e["booty_lost"]
+                self.ships -= 0 if e.get("from_reserve") else 1
+            elif t == "deployed":
+                self.ships += 1
+
+
+def perturb(S: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    """The same game with every secret of the other seats dealt again."""
+    T = GAME.clone(S)
+    pool = T["deck"] + [c for s, h in enumerate(T["hands"]) if s != seat for c in h]
+    rng.shuffle(pool)
+    for s, h in enumerate(T["hands"]):
+        if s != seat:
+            T["hands"][s] = sorted(pool[:len(h)])
+            pool = pool[len(h):]
+    T["deck"] = pool
+    hidden = [m for m in T["mer"] if not m["up"]]
+    ids = [m["id"] for m in hidden] + T["mpool"]
+    rng.shuffle(ids)
+    for m in hidden:
+        m["id"] = ids.pop()
+    T["mpool"] = ids
+    return T
+
+
+def check(S: dict[str, Any], base: dict[str, int], led: Ledger, n: int, rng: random.Random,
+          deep: bool) -> None:
+    now = flow.conservation(S)
+    for key in ("cards", "merchants", "warships", "kcs", "hostages", "pirates"):
+        assert now[key] == base[key], (n, key)
+    assert now["ships_at_sea"] == led.ships, n
+    assert sum(sum(p["hold"]) for p in S["pir"]) == led.booty, n
+    for p in S["pir"]:
+        assert p["nw"] == led.nw[p["id"]] and p["nw"] >= 0, (n, p["id"])
+        assert len(p["hold"]) <= [2, 3, 4, 6][p["ship"]]
+        assert 0 <= p["loy"] <= 10 and p["cun"] >= 0
+    assert sorted(S["deck"] + [c for h in S["hands"] for c in h] + S["disc"] + S["gone"]
+                  + S["held_pardons"] + [c for p in S["pir"] for c in p["hg"]]) == list(
+                      range(len(CARDS)))
+    if deep:
+        public = GAME.view(S, None)
+        assert "hand" not in public
+        for seat in range(S["n"]):
+            mine = GAME.view(S, seat)
+            other = perturb(S, seat, rng)
+            assert GAME.view(other, seat) == mine, (n, seat)
+            assert GAME.view(other, None) == public, n
+            assert mine["hand"] == S["hands"][seat]
+            assert all(m["id"] is None for m in mine["mer"] if not m["up"])
+
+
+@pytest.mark.parametrize("seed", range(GAMES))
+def test_seeded_selfplay_ends_and_conserves(seed: int) -> None:
+    seats = 2 + seed % 4
+    rng, chooser, spy = random.Random(seed), random.Random(-seed - 1), random.Random(seed)
+    S = GAME.setup(seats, options_for(seed), rng)
+    base = flow.conservation(S)
+    led = Ledger(S)
+    for n in range(20_000):
+        to_act = GAME.to_act(S)
+        if not to_act:
+            break
+        check(S, base, led, n, spy, deep=n % 23 == 0)
+        seat = to_act[0]
+        led.add(GAME.apply(S, seat, chooser.choice(GAME.legal_actions(S, seat)), rng))
+    else:
+        pytest.fail(f"seed {seed}: no end")
+    check(S, base, led, -1, spy, deep=True)
+    assert S["over"] and S["end_why"] in ("third_general_pardon", "max_turns")
+    scores = GAME.scores(S)
+    assert len(scores["scores"]) == seats and 1 in scores["rank"]
+
+
+def test_sample_keeps_the_seats_own_secrets_and_deals_the_rest() -> None:
+    S = GAME.setup(4, None, random.Random(5))
+    view = GAME.view(S, 2)
+    for k in range(5):
+        T = views.sample(view, 2, random.Random(k))
+        assert T["hands"][2] == S["hands"][2]
+        assert [len(h) for h in T["hands"]] == [len(h) for h in S["hands"]]
+        assert len(T["deck"]) == len(S["deck"])
+        assert sorted(m["id"] for m in T["mer"]) != [] and len(T["mpool"]) == len(S["mpool"])
+        assert sorted([m["id"] for m in T["mer"]] + T["mpool"]) == list(range(len(MERCHANTS)))
+
+
+def test_private_events_go_only_to_their_seat() -> None:
+    S = GAME.setup(3, None, random.Random(0))
+    rng, chooser = random.Random(1), random.Random(2)
+    seen = 0
+    while GAME.to_act(S) and seen < 5:
+        seat = GAME.to_act(S)[0]
+        for e in GAME.apply(S, seat, chooser.choice(GAME.legal_actions(S, seat)), rng):
+            if e["type"] == "drew":
+                seen += 1
+                assert e["to"] == [e["seat"]]
+    assert seen

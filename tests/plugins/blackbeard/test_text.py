@@ -1,0 +1,55 @@
+"""Words for people: every action and event of a few random games reads as a sentence,
+built from the seat's view alone, and the board renders."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from rich.console import Console
+
+from .conftest import GAME
+
+NAMES = ["Anne", "Bart", "Calico", "Dido", "Ned"]
+
+
+def test_every_action_and_event_is_described_from_the_view() -> None:
+    seen_actions: set[str] = set()
+    seen_events: set[str] = set()
+    for seed in range(6):
+        seats = 2 + seed % 4
+        rng, chooser = random.Random(seed), random.Random(seed + 50)
+        S = GAME.setup(seats, None, rng)
+        names = NAMES[:seats]
+        while GAME.to_act(S):
+            seat = GAME.to_act(S)[0]
+            view = GAME.view(S, seat)
+            legal = GAME.legal_actions(S, seat)
+            for a in legal:
+                text = GAME.describe(view, seat, a, names)
+                assert isinstance(text, str) and text and "{" not in text, a
+                seen_actions.add(a["type"])
+            events = GAME.apply(S, seat, chooser.choice(legal), rng)
+            after = GAME.view(S, 0)
+            for e in events:
+                if "to" in e and 0 not in e["to"]:
+                    continue
+                text = GAME.describe_event(after, 0, e, names)
+                assert isinstance(text, str) and text and "{" not in text, e
+                seen_events.add(e["type"])
+    assert {"move", "play_actions", "end_turn", "pass"} <= seen_actions
+    assert {"turn", "moved", "roll"} <= seen_events
+
+
+def test_the_board_renders_for_players_and_spectators() -> None:
+    S = GAME.setup(3, None, random.Random(2))
+    rng, chooser = random.Random(3), random.Random(4)
+    for _ in range(40):
+        seat = GAME.to_act(S)[0]
+        GAME.apply(S, seat, chooser.choice(GAME.legal_actions(S, seat)), rng)
+    for seat in (0, None):
+        out = io.StringIO()
+        Console(file=out, width=120).print(GAME.render_text(GAME.view(S, seat), seat, NAMES[:3]))
+        text = out.getvalue()
+        assert "Pirate Displays" in text and "Caribbean" in text
+        assert ("Your hand" in text) is (seat is not None)

@@ -1,0 +1,53 @@
+"""Kaiser's Pirates in words: combat odds are the 5.2 arithmetic, every event of
+random games has a sentence, and the board renders for every seat and a spectator."""
+
+from __future__ import annotations
+
+import random
+
+from rich.console import Console
+
+from lantable.plugins import load_registry
+from lantable.plugins.kaisers_pirates import text
+
+NAMES = ["ann", "bob", "cy"]
+
+
+def _render(game, view, seat) -> str:
+    console = Console(width=120, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(game.render_text(view, seat, NAMES))
+    return console.export_text()
+
+
+def test_5_2_combat_odds():
+    sunk, damaged = text._odds((10,), 0, (4,), 0)
+    # a d10 against a d4: count the (a, d) pairs with a >= 2d and d < a < 2d
+    pairs = [(a, d) for a in range(1, 11) for d in range(1, 5)]
+    assert abs(sunk - sum(a >= 2 * d for a, d in pairs) / 40) < 1e-9
+    assert abs(damaged - sum(d < a < 2 * d for a, d in pairs) / 40) < 1e-9
+    # modifiers never take a result below 1 (5.4): -9 on a d4 always leaves 1
+    assert abs(text._odds((10,), 0, (4,), -9)[0] - 0.9) < 1e-9  # every a >= 2 sinks
+
+
+def test_every_event_has_a_sentence_and_the_board_renders_for_everyone():
+    game = load_registry()["kaisers-pirates"]
+    for seed in (1, 2):
+        rng = random.Random(seed)
+        state = game.setup(3, {}, rng)
+        for step in range(300):
+            to_act = game.to_act(state)
+            if not to_act:
+                break
+            seat = to_act[0]
+            view = game.view(state, seat)
+            legal = game.legal_actions(state, seat)
+            if step % 25 == 0:
+                board = _render(game, view, seat)
+                assert f"{NAMES[seat]} (you)" in board and "Your hand" in board
+                assert "Your hand" not in _render(game, game.view(state, None), None)
+                for action in legal:
+                    label = game.describe(view, seat, action, NAMES)
+                    assert "seat " not in label, label
+            for event in game.apply(state, seat, rng.choice(legal), rng):
+                sentence = text.game_describe_event(view, seat, event, NAMES)
+                assert sentence, event

@@ -1,0 +1,348 @@
+"""Every card's Event (digest 6.2 #1-#14) and its timing, named after its number."""
+
+from __future__ import annotations
+
+import pytest
+
+from lantable.plugins import IllegalAction
+from lantable.plugins.nero import board as B
+from lantable.plugins.nero.data import ASIA, CENTRAL, ROME
+
+
+def _ev(nx, key: str, k: int = 0) -> int:
+    return nx.cards(key)[k]
+
+
+# --- 1 Assassin (with 11 Praetorian Guard and 4 Corruption) ------------------------
+
+
+def _assassination(nx, hands, **options):
+    S = nx.board(leaders={1: "Roma"}, hands=hands, park="Dacia", **options)
+    S["ldr"][1][1] = B.EMPEROR
+    return S
+
+
+def test_6_2_01_assassin_unopposed_succeeds(nx) -> None:
+    S = _assassination(nx, {0: [_ev(nx, "assassin")]})
+    ev = nx.play(S, 0, {"type": "event", "card": _ev(nx, "assassin"), "target": 1,
+                        "guards": [], "corr": []})
+    assert {"type": "assassinated", "seat": 1} in ev
+    assert S["ldr"][1] == [ROME, B.GENERAL, False]
+
+
+def test_6_2_01_assassin_only_an_emperor_in_rome(nx) -> None:
+    S = _assassination(nx, {0: [_ev(nx, "assassin")]})
+    S["ldr"][1][0] = nx.P["Syria"]
+    assert not [a for a in nx.GAME.legal_actions(S, 0) if a["type"] == "event"]
+    with pytest.raises(IllegalAction):
+        nx.play(S, 0, {"type": "event", "card": _ev(nx, "assassin"), "target": 1,
+                       "guards": [], "corr": []})
+
+
+def test_6_2_11_praetorian_guard_blocks_an_unprotected_attempt(nx) -> None:
+    S = _assassination(nx, {0: [_ev(nx, "assassin")], 2: [_ev(nx, "praetorian")]})
+    nx.play(S, 0, {"type": "event", "card": _ev(nx, "assassin"), "target": 1,
+                   "guards": [], "corr": []})
+    assert nx.GAME.to_act(S) == [2]
+    ev = nx.play(S, 2, {"type": "answer", "card": _ev(nx, "praetorian"), "use": "block"})
+    assert {"type": "assassination_failed", "seat": 1} in ev
+    assert S["ldr"][1][1] == B.EMPEROR
+
+
+def test_6_2_11_protecting_guard_must_be_stripped_first(nx) -> None:
+    g = nx.cards("praetorian")
+    S = _assassination(nx, {0: [_ev(nx, "assassin"), g[0]], 2: [g[1]], 3: [g[2]]})
+    nx.play(S, 0, {"type": "event", "card": _ev(nx, "assassin"), "target": 1,
+                   "guards": [g[0]], "corr": []})
+    legal = nx.GAME.legal_actions(S, 2)
+    assert {"type": "answer", "card": g[1], "use": "strip"} in legal
+    assert not [a for a in legal if a.get("use") == "block"]
+    nx.play(S, 2, {"type": "answer", "card": g[1], "use": "strip"})
+    nx.play(S, 2, {"type": "pass"})
+    ev = nx.play(S, 3, {"type": "answer", "card": g[2], "use": "block"})
+    assert "assassination_failed" in nx.types(ev)
+
+
+def test_6_2_04_two_corruptions_strip_a_guard_but_do_not_block(nx) -> None:
+    g = nx.cards("praetorian")
+    c = nx.cards("corruption")
+    S = _assassination(nx, {0: [_ev(nx, "assassin"), g[0]], 2: [c[0]], 3: [c[1]]})
+    nx.play(S, 0, {"type": "event", "card": _ev(nx, "assassin"), "target": 1,
+                   "guards": [g[0]], "corr": []})
+    nx.play(S, 2, {"type": "answer", "card": c[0], "use": "corrupt"})
+    nx.play(S, 2, {"type": "pass"})
+    ev = nx.play(S, 3, {"type": "answer", "card": c[1], "use": "corrupt"})
+    assert S["pend"][-1]["guards"] == 0
+    ev = nx.play(S, 3, {"type": "pass"})
+    assert {"type": "assassinated", "seat": 1} in ev
+
+
+def test_6_2_01_a2_assassins_corruption_voids_a_blocking_guard(nx) -> None:
+    c = nx.cards("corruption")
+    g = nx.cards("praetorian")
+    S = _assassination(nx, {0: [_ev(nx, "assassin"), c[0], c[1]], 2: [g[0]]})
+    nx.play(S, 0, {"type": "event", "card": _ev(nx, "assassin"), "target": 1,
+                   "guards": [], "corr": [c[0], c[1]]})
+    nx.play(S, 2, {"type": "answer", "card": g[0], "use": "block"})
+    ev = nx.play(S, 2, {"type": "pass"})
+    assert {"type": "assassinated", "seat": 1} in ev
+    S = _assassination(nx, {0: [_ev(nx, "assassin"), c[0], c[1]]},
+                       a2_assassin_corruption="strict")
+    with pytest.raises(IllegalAction):
+        nx.play(S, 0, {"type": "event", "card": _ev(nx, "assassin"), "target": 1,
+                       "guards": [], "corr": [c[0], c[1]]})
+
+
+# --- 2 Bad Omens ------------------------------------------------------------------
+
+
+def _crisis(nx, hands):
+    S = nx.board(leaders={1: "Syria"}, hands=hands, park="Dacia")
+    S["ldr"][1][1] = B.EMPEROR
+    return S
+
+
+def test_6_2_02_bad_omens_cancels_an_event(nx) -> None:
+    S = _crisis(nx, {0: [_ev(nx, "crisis")], 2: [_ev(nx, "bad_omens")]})
+    nx.play(S, 0, {"type": "event", "card": _ev(nx, "crisis"), "target": 1})
+    assert nx.GAME.to_act(S) == [2]  # only the holder is asked
+    ev = nx.play(S, 2, {"type": "answer", "card": _ev(nx, "bad_omens")})
+    assert "cancelled" in nx.types(ev)
+    assert S["ldr"][1][0] == nx.P["Syria"]
+
+
+def test_6_2_02_bad_omens_on_bad_omens(nx) -> None:
+    S = _crisis(nx, {0: [_ev(nx, "crisis")], 2: [_ev(nx, "bad_omens", 0)],
+                     3: [_ev(nx, "bad_omens", 1)]})
+    nx.play(S, 0, {"type": "event", "card": _ev(nx, "crisis"), "target": 1})
+    nx.play(S, 2, {"type": "answer", "card": _ev(nx, "bad_omens", 0)})
+    assert nx.GAME.to_act(S) == [3]
+    ev = nx.play(S, 3, {"type": "answer", "card": _ev(nx, "bad_omens", 1)})
+    assert {"type": "to_rome", "seat": 1} in ev
+
+
+def test_6_2_02_bad_omens_never_against_legion_declares(nx) -> None:
+    S = nx.board(legions={p: {1: 1} for p in ("Germania Superior", "Raetia", "Noricum")},
+                 leaders={1: "Germania Superior"}, act=1,
+                 hands={1: [_ev(nx, "legion_declares")], 2: [_ev(nx, "bad_omens")]},
+                 park="Dacia")
+    ev = nx.play(S, 1, {"type": "event", "card": _ev(nx, "legion_declares")})
+    assert "acclaimed" in nx.types(ev)
+
+
+# --- 3 Bad Weather and 5 Wounded General ------------------------------------------
+
+
+def test_6_2_03_bad_weather_stops_an_army_for_the_round(nx) -> None:
+    a = nx.card("galley", mp=4)
+    S = nx.board(legions={"Syria": {0: 3}}, hands={0: [a, nx.card("crisis", mp=5)],
+                                                   1: [_ev(nx, "bad_weather")]}, park="Dacia")
+    nx.play(S, 0, {"type": "march", "cards": [a], "from": nx.P["Syria"], "legions": 3,
+                   "leader": False})
+    ev = nx.play(S, 1, {"type": "answer", "card": _ev(nx, "bad_weather")})
+    assert "halted" in nx.types(ev)
+    assert nx.count(S, "Syria", 0) == 3
+    assert all(lg[2] for lg in S["L"] if lg[0] == 0 and lg[1] == nx.P["Syria"])
+    assert not [a for a in nx.GAME.legal_actions(S, 0)
+                if a["type"] == "march" and a["from"] == nx.P["Syria"]]
+
+
+def test_6_2_03_a23_bad_weather_cancels_an_announced_attack(nx) -> None:
+    a = nx.card("galley", mp=4)
+    S = nx.board(legions={"Judaea": {0: 3}, "Syria": {1: 1}},
+                 hands={0: [a], 2: [_ev(nx, "bad_weather")]}, park="Dacia")
+    nx.play(S, 0, {"type": "march", "cards": [a], "from": nx.P["Judaea"], "legions": 3,
+                   "leader": False})
+    nx.play(S, 2, {"type": "pass"})
+    nx.play(S, 0, {"type": "step", "to": nx.P["Syria"]})
+    nx.play(S, 2, {"type": "pass"})
+    nx.play(S, 1, {"type": "stay"})
+    nx.play(S, 0, {"type": "attack", "seat": 1})
+    ev = nx.play(S, 2, {"type": "answer", "card": _ev(nx, "bad_weather")})
+    assert "attack_cancelled" in nx.types(ev)
+    assert "battle" not in nx.types(ev)
+
+
+def test_6_2_05_wounded_general_stops_the_leader_not_the_legions(nx) -> None:
+    a = nx.card("galley", mp=4)
+    S = nx.board(legions={"Syria": {0: 2}}, leaders={0: "Syria"},
+                 hands={0: [a], 1: [_ev(nx, "wounded")]}, park="Dacia")
+    nx.play(S, 0, {"type": "march", "cards": [a], "from": nx.P["Syria"], "legions": 2,
+                   "leader": True})
+    nx.play(S, 1, {"type": "answer", "card": _ev(nx, "wounded")})
+    nx.play(S, 0, {"type": "step", "to": nx.P["Judaea"]})
+    assert S["ldr"][0][0] == nx.P["Syria"]
+    assert nx.count(S, "Judaea", 0) == 2
+
+
+def test_6_2_05_wounded_never_against_an_emperor(nx) -> None:
+    a = nx.card("galley", mp=4)
+    S = nx.board(leaders={0: "Syria"}, hands={0: [a], 1: [_ev(nx, "wounded")]}, park="Dacia")
+    S["ldr"][0][1] = B.EMPEROR
+    nx.play(S, 0, {"type": "march", "cards": [a], "from": nx.P["Syria"], "legions": 0,
+                   "leader": True})
+    assert nx.GAME.to_act(S) == [0]
+
+
+# --- 6 Crisis in Rome ---------------------------------------------------------------
+
+
+def test_6_2_06_crisis_in_rome(nx) -> None:
+    S = nx.board(legions={"Syria": {1: 2}}, leaders={1: "Syria"},
+                 hands={0: [_ev(nx, "crisis")]}, park="Dacia")
+    assert not [a for a in nx.GAME.legal_actions(S, 0) if a["type"] == "event"]
+    S["ldr"][1][1] = B.EMPEROR
+    nx.play(S, 0, {"type": "event", "card": _ev(nx, "crisis"), "target": 1})
+    assert S["ldr"][1][0] == ROME
+    assert nx.count(S, "Syria", 1) == 2
+
+
+# --- 7 Galley Fleet -----------------------------------------------------------------
+
+
+def test_6_2_07_galley_fleet(nx) -> None:
+    S = nx.board(legions={"Thracia": {0: 4}, "Hispania": {1: 1}}, leaders={0: "Thracia"},
+                 hands={0: [_ev(nx, "galley"), nx.card("crisis", mp=5)]}, park="Dacia")
+    with pytest.raises(IllegalAction):  # never Rome, never a landlocked province
+        nx.play(S, 0, {"type": "event", "card": _ev(nx, "galley"), "from": nx.P["Thracia"],
+                       "to": nx.P["Dacia"], "legions": 3, "leader": True})
+    nx.play(S, 0, {"type": "event", "card": _ev(nx, "galley"), "from": nx.P["Thracia"],
+                   "to": nx.P["Hispania"], "legions": 3, "leader": True})
+    nx.play(S, 1, {"type": "stay"})  # the occupants may retreat, as from any entry
+    assert nx.count(S, "Hispania", 0) == 3
+    assert S["ldr"][0][0] == nx.P["Hispania"]
+    # All their movement this round: no march (hence no attack) from Hispania.
+    assert not [a for a in nx.GAME.legal_actions(S, 0)
+                if a["type"] == "march" and a["from"] == nx.P["Hispania"]]
+
+
+def test_6_2_07_a11_bad_weather_cancels_the_fleet(nx) -> None:
+    S = nx.board(legions={"Thracia": {0: 3}}, hands={0: [_ev(nx, "galley")],
+                                                     1: [_ev(nx, "bad_weather")]}, park="Dacia")
+    nx.play(S, 0, {"type": "event", "card": _ev(nx, "galley"), "from": nx.P["Thracia"],
+                   "to": nx.P["Achaea"], "legions": 3, "leader": False})
+    nx.play(S, 1, {"type": "answer", "card": _ev(nx, "bad_weather")})
+    assert nx.count(S, "Thracia", 0) == 3
+
+
+# --- 8 Germanic Tribes --------------------------------------------------------------
+
+
+def test_6_2_08_germanic_tribes(nx) -> None:
+    gs = nx.P["Germania Superior"]
+    S = nx.board(legions={"Germania Superior": {1: 2, 2: 1}, "Raetia": {0: 2}},
+                 leaders={1: "Germania Superior"}, unc={"Germania Superior": 1},
+                 hands={0: [_ev(nx, "germanic"), nx.card("crisis", mp=5)]}, park="Dacia")
+    nx.play(S, 0, {"type": "event", "card": _ev(nx, "germanic"), "prov": gs})
+    assert nx.GAME.to_act(S) == [1]
+    nx.play(S, 1, {"type": "go", "to": nx.P["Germania Inferior"]})
+    nx.play(S, 2, {"type": "go", "to": nx.P["Raetia"]})
+    nx.play(S, 0, {"type": "go", "to": nx.P["Britannia"]})  # the Uncontrolled: by the player
+    assert not [lg for lg in S["L"] if lg[1] == gs]
+    assert S["ldr"][1][0] == nx.P["Germania Inferior"]
+    assert nx.count(S, "Britannia", -1) == 1
+    assert S["germ"] == [gs]
+    assert B.province_owner(S, gs) is None
+
+
+def test_5_10_germanic_entry_costs_3_and_a_start_there_lifts_it(nx) -> None:
+    gs = nx.P["Germania Superior"]
+    five = nx.card("crisis", mp=5)
+    S = nx.board(legions={"Raetia": {0: 2}}, hands={0: [five]}, park="Dacia")
+    S["germ"] = [gs]
+    nx.play(S, 0, {"type": "march", "cards": [five], "from": nx.P["Raetia"], "legions": 2,
+                   "leader": False})
+    nx.play(S, 0, {"type": "step", "to": gs})
+    assert S["mv"]["pool"] == 2
+    S = nx.board(legions={"Germania Superior": {0: 2}}, hands={0: [five]}, park="Dacia")
+    S["germ"] = [gs]
+    nx.play(S, 0, {"type": "march", "cards": [five], "from": gs, "legions": 2,
+                   "leader": False})
+    assert S["germ"] == []
+
+
+# --- 9 Legion Declares Emperor ------------------------------------------------------
+
+
+def test_6_2_09_legion_declares_needs_at_most_one_emperor_a3(nx) -> None:
+    legions = {p: {1: 1} for p in ("Germania Superior", "Raetia", "Noricum")}
+    S = nx.board(legions=legions, leaders={1: "Germania Superior"}, act=1,
+                 hands={1: [_ev(nx, "legion_declares")]}, park="Dacia")
+    S["ldr"][2][1] = S["ldr"][3][1] = B.EMPEROR
+    assert not [a for a in nx.GAME.legal_actions(S, 1) if a["type"] == "event"]
+    S["opt"]["a3_two_emperors"] = "contender"
+    nx.play(S, 1, {"type": "event", "card": _ev(nx, "legion_declares")})
+    assert S["ldr"][1][1] == B.CONTENDER
+
+
+# --- 10 Rebel Legions ---------------------------------------------------------------
+
+
+def test_6_2_10_rebel_legions_and_the_cap_of_4(nx) -> None:
+    S = nx.board(legions={"Syria": {1: 2}}, hands={0: [_ev(nx, "rebel")]}, park="Dacia")
+    nx.play(S, 0, {"type": "event", "card": _ev(nx, "rebel"), "seat": 1,
+                   "prov": nx.P["Syria"]})
+    assert nx.count(S, "Syria", 1) == 1
+    assert nx.count(S, "Syria", -1) == 1
+    S = nx.board(legions={"Syria": {1: 2}}, unc={"Judaea": 4},
+                 hands={0: [_ev(nx, "rebel")]}, park="Dacia")
+    assert not [a for a in nx.GAME.legal_actions(S, 0) if a["type"] == "event"]
+
+
+# --- 12 Revolt in the Provinces -----------------------------------------------------
+
+
+def test_6_2_12_revolt_brings_two_then_all_rebel(nx) -> None:
+    S = nx.board(legions={"Judaea": {3: 1, 1: 1}, "Syria": {3: 2}},
+                 hands={0: [_ev(nx, "revolt")]}, park="Dacia")
+    nx.play(S, 0, {"type": "event", "card": _ev(nx, "revolt"), "area": ASIA})
+    assert nx.GAME.to_act(S) == [3]  # A24: the Base owner (Asia/Africa) chooses
+    ev = nx.play(S, 3, {"type": "bring", "from": nx.P["Syria"]})
+    assert {"type": "revolt", "prov": nx.P["Judaea"], "uncontrolled": 3} in ev
+    assert nx.count(S, "Judaea", -1) == 3
+    assert nx.count(S, "Syria", 3) == 1
+
+
+def test_6_2_12_revolt_refused_over_the_cap_and_in_the_empty_area(nx) -> None:
+    S = nx.board(legions={"Germania Superior": {1: 2}}, unc={"Judaea": 3},
+                 hands={0: [_ev(nx, "revolt")]}, park="Dacia")
+    with pytest.raises(IllegalAction):
+        nx.play(S, 0, {"type": "event", "card": _ev(nx, "revolt"), "area": CENTRAL})
+    S = nx.board(3, hands={0: [_ev(nx, "revolt")]}, park="Dacia")
+    with pytest.raises(IllegalAction):
+        nx.play(S, 0, {"type": "event", "card": _ev(nx, "revolt"), "area": ASIA})
+
+
+# --- 13 Senate Influence ------------------------------------------------------------
+
+
+def test_6_2_13_senate_influence_and_11_guards_add_dp(nx) -> None:
+    S = nx.board(leaders={0: "Roma"}, hands={0: nx.cards("senate")[:3] +
+                                             nx.cards("praetorian")[:1]}, park="Dacia")
+    ev = nx.play(S, 0, {"type": "declare", "cards": nx.cards("senate")[:3] +
+                        nx.cards("praetorian")[:1]})
+    assert next(e for e in ev if e["type"] == "declared")["dp"] == 4
+    assert S["ldr"][0][1] == B.GENERAL  # 4 < 5
+
+
+def test_6_2_04_corruption_cannot_touch_a_guard_used_for_dp(nx) -> None:
+    S = nx.board(leaders={0: "Roma"}, hands={0: nx.cards("praetorian")[:3],
+                                             1: nx.cards("corruption")[:2]}, park="Dacia")
+    nx.play(S, 0, {"type": "declare", "cards": nx.cards("praetorian")[:3]})
+    assert S["pend"] == []  # no Senate card: nothing for Corruption, nobody is asked
+
+
+# --- 14 Traitor ---------------------------------------------------------------------
+
+
+def test_6_2_14_traitor_once_per_round(nx) -> None:
+    t = nx.cards("traitor")
+    S = nx.board(hands={0: t[:2], 1: nx.cards("senate")[:2]}, park="Dacia")
+    ev = nx.play(S, 0, {"type": "event", "card": t[0], "seat": 1})
+    stolen = next(e for e in ev if e["type"] == "stolen")
+    assert stolen["to"] == [0, 1]
+    assert stolen["card"] in S["hands"][0]
+    assert len(S["hands"][1]) == 1
+    assert not [a for a in nx.GAME.legal_actions(S, 0) if a["type"] == "event"]
+    with pytest.raises(IllegalAction):
+        nx.play(S, 0, {"type": "event", "card": t[1], "seat": 1})

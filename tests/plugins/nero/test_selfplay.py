@@ -1,0 +1,100 @@
+"""Seeded random self-play at 3 and 4 seats, with the invariants of issue 14:
+
+every game ends; the Legion count never changes (28, or 21 with 3 seats, digest 2.2);
+at most 4 Uncontrolled Legions; exactly one Leader per player and never more than two
+Emperors; views never show another seat's hand or an uncommitted battle card.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import pytest
+
+from lantable.plugins import IllegalAction
+from lantable.plugins.nero import board as B
+from lantable.plugins.nero.data import NCARDS, ROME
+
+GAMES = 500  # per seat count: 1,000 games in all
+
+
+def _invariants(S: dict[str, Any], n: int) -> None:
+    if not S["setup"]:
+        assert len(S["L"]) == 7 * n
+    assert sum(1 for lg in S["L"] if lg[0] == B.UNC) <= 4
+    assert len(S["ldr"]) == n
+    assert len(B.emperors(S)) <= 2
+    assert all(lg[1] != ROME for lg in S["L"])
+    cards = sum(len(h) for h in S["hands"]) + len(S["box"]) + len(S["seen"]) + sum(
+        len(cs) for it in S["pend"] if it["k"] == "battle" for cs in it["commit"].values())
+    assert cards == NCARDS
+
+
+def _no_leak(nx, S: dict[str, Any], n: int) -> None:
+    for seat in [None, *range(n)]:
+        view = nx.GAME.view(S, seat)
+        text = repr({k: v for k, v in view.items() if k not in ("hand", "pend_own", "seen")})
+        assert "hands" not in view and "box" not in view
+        for item in view["pend"]:
+            if item["k"] == "battle":
+                assert all(isinstance(v, int) for v in item["commit"].values()), text
+        for item in view.get("pend_own", []):
+            if item["k"] == "battle":
+                for s, v in item["commit"].items():
+                    assert isinstance(v, list) == (s == str(seat))
+        if seat is not None:
+            assert view["hand"] == S["hands"][seat]
+
+
+def play(nx, n: int, seed: int, every: int = 0) -> dict[str, Any]:
+    G = nx.GAME
+    rng = random.Random(seed)
+    pick = random.Random(seed + 7)
+    S = G.setup(n, None, rng)
+    steps = 0
+    while not G.is_over(S):
+        steps += 1
+        assert steps < 5000, f"seed {seed}: no end"
+        seat = pick.choice(G.to_act(S))
+        legal = G.legal_actions(S, seat)
+        assert legal
+        if every and steps % every == 0:
+            _no_leak(nx, S, n)
+            before, rs = copy.deepcopy(S), rng.getstate()
+            with pytest.raises(IllegalAction):
+                G.apply(S, seat, {"type": "march", "cards": [999]}, rng)
+            assert S == before and rng.getstate() == rs
+        G.apply(S, seat, pick.choice(legal), rng)
+        _invariants(S, n)
+    assert S["over"]
+    assert S["gt"] == 4 or S["auto"] is not None
+    return S
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_selfplay_views_and_illegal_actions(nx, seats: int) -> None:
+    for seed in range(6):
+        play(nx, seats, 10_000 + seed, every=3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seats", [3, 4])
+def test_selfplay_1000_games_invariants(nx, seats: int) -> None:
+    autos = 0
+    for seed in range(GAMES):
+        S = play(nx, seats, seed, every=97)
+        autos += S["auto"] is not None
+    assert autos < GAMES  # most random games run the full four Game Turns
+
+
+def test_views_hide_other_hands(nx) -> None:
+    """Changing only another seat's hand never changes this seat's view."""
+    S = nx.fresh(4, seed=2)
+    before = nx.GAME.view(S, 0)
+    S["hands"][1], S["hands"][2] = S["hands"][2], S["hands"][1]
+    S["box"] = list(reversed(S["box"]))
+    assert nx.GAME.view(S, 0) == before
+    assert nx.GAME.view(S, None) == {k: v for k, v in before.items()
+                                     if k not in ("seat", "hand", "pend_own")}
