@@ -44,6 +44,7 @@ from lantable.protocol import (
     Ping,
     Pong,
     ProtocolError,
+    Query,
     Resume,
     Reveal,
     Sync,
@@ -61,6 +62,7 @@ from .table import (
     DetachRequest,
     JoinRequest,
     LeaveRequest,
+    QueryRequest,
     ResumeRequest,
     RevealRequest,
     SyncRequest,
@@ -420,6 +422,10 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
         table = _table(msg.table, msg.id, link, peer)
         if table is not None:
             table.handle(ActRequest(link, msg.id, msg.seat, msg.action, msg.base, msg.sig))
+    elif isinstance(msg, Query):
+        table = _table(msg.table, msg.id, link, peer)
+        if table is not None:
+            table.handle(QueryRequest(link, msg.id, msg.seat, msg.query))
     elif isinstance(msg, Ping):
         link.send(Pong(id=msg.id))
     elif isinstance(msg, Sync):

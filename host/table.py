@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 from lantable.plugins import BadOptions, IllegalAction
 from lantable.protocol import (
     Accepted,
+    Answer,
     Error,
     ErrorCode,
     Joined,
@@ -159,6 +160,14 @@ class SyncRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class QueryRequest:
+    client: ClientLink
+    id: int
+    seat: int | None
+    query: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class DetachRequest:
     """The client's connection ended; forget it (its seats stay reserved)."""
 
@@ -190,7 +199,7 @@ class RevealRequest:
 
 
 TableRequest = (JoinRequest | ResumeRequest | LeaveRequest | ActRequest | SyncRequest
-                | DetachRequest | CommitRequest | RevealRequest)
+                | DetachRequest | CommitRequest | RevealRequest | QueryRequest)
 
 
 @dataclass(slots=True)
@@ -342,6 +351,8 @@ class Table:
                 self._detach(req.client)
             elif isinstance(req, RevealRequest | CommitRequest):
                 self._fair_request(req)
+            elif isinstance(req, QueryRequest):
+                self._query(req)
         except GameFailed:
             LOGGER.exception("table %s: game %s failed; restoring from the journal",
                              self.id, self.game.id)
@@ -529,6 +540,41 @@ class Table:
             return
         for seat in sorted(seats or ()) or [None]:
             self._send_update(req.client, seat, events=None, reply_to=req.id)
+
+    def _query(self, req: QueryRequest) -> None:
+        """Answer from the asker's view only (a spectator asks as ``None``); nothing
+        changes and nothing is journalled (docs/decisions.md, "Queries")."""
+        client = req.client
+        mine = client.seats.get(self.id, set())
+        if req.seat is not None and req.seat not in mine:
+            client.send(Error(code=ErrorCode.NOT_SEATED, id=req.id, table=self.id,
+                              message=f"this connection does not hold seat {req.seat}"))
+            return
+        if req.seat is None and len(mine) > 1:
+            client.send(Error(code=ErrorCode.NOT_SEATED, id=req.id, table=self.id,
+                              message="this connection holds several seats; say which"))
+            return
+        if not mine and client not in self.spectators:
+            client.send(Error(code=ErrorCode.NOT_SEATED, id=req.id, table=self.id,
+                              message="join or watch the table before asking it"))
+            return
+        if self.status not in (PLAYING, FINISHED):
+            client.send(Error(code=ErrorCode.BAD_QUERY, id=req.id, table=self.id,
+                              message=f"table is {self.status}"))
+            return
+        seat = req.seat if req.seat is not None else (next(iter(mine)) if mine else None)
+        try:
+            answer = self.game.query(self.game.view(self.state, seat), seat, req.query)
+            client.send(Answer(id=req.id, table=self.id, answer=answer))
+        except IllegalAction as exc:
+            client.send(Error(code=ErrorCode.BAD_QUERY, id=req.id, table=self.id,
+                              message=str(exc)))
+        except Exception:
+            # A query changes nothing, so a failing one never faults the table.
+            LOGGER.exception("table %s: game %s failed to answer a query", self.id,
+                             self.game.id)
+            client.send(Error(code=ErrorCode.INTERNAL, id=req.id, table=self.id,
+                              message="the game failed to answer that query"))
 
     def _act(self, req: ActRequest) -> None:
         client = req.client

@@ -31,6 +31,7 @@ from ._messages import (
     HOST_TYPES,
     Accepted,
     Act,
+    Answer,
     Bye,
     Create,
     Created,
@@ -47,6 +48,7 @@ from ._messages import (
     Message,
     Ping,
     Pong,
+    Query,
     Resume,
     Sync,
     Tables,
@@ -65,5 +67,6 @@ __all__ = [
     "ListGames", "ListTables", "Lobby", "LocalProtocolError", "Message", "PackedMap", "Ping",
     "Pong", "ProtocolError", "RemoteProtocolError", "Resume", "SharedUpdate", "Sync", "Tables",
     "Update", "Welcome", "decode_body", "encode_frame", "from_map", "negotiate",
+    "Answer", "Query",
     "Commit", "FairEvent", "FairFault", "FairRequest", "Reveal",
 ]

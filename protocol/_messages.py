@@ -236,6 +236,17 @@ class Sync(Message):
     table: str
 
 
+@_message("query", "client")
+class Query(Message):
+    """Ask the game a question from one seat's view (or a spectator's): pure, not
+    journalled; answered with ``answer`` (docs/protocol.md)."""
+
+    id: int
+    table: str
+    query: dict[str, Any]
+    seat: int | None = None  # which of this connection's seats asks (default: its only one)
+
+
 @_message("ping", "client")
 class Ping(Message):
     id: int
@@ -342,3 +353,10 @@ class Lobby(Message):
 @_message("pong", "host")
 class Pong(Message):
     id: int
+
+
+@_message("answer", "host")
+class Answer(Message):
+    id: int
+    table: str
+    answer: Any  # plain data, as the game's game_query returned it
