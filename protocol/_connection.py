@@ -51,8 +51,10 @@ _local = threading.local()
 
 
 def _thread_packer() -> msgpack.Packer:
-    """This thread's packer for the pieces packed outside a connection (a packer is
-    not thread-safe, and making one per use costs more than the packing)."""
+    """This thread's packer, for every connection (a packer is not thread-safe, and
+    making one per use costs more than the packing). One per connection would keep, for
+    the connection's life, a buffer as large as the largest message it ever sent: a
+    thousand spectators of a table with large views held a gigabyte (issue 9, finding 5)."""
     try:
         return _local.packer
     except AttributeError:
@@ -157,7 +159,6 @@ class Connection:
         self.max_frame = max_frame
         self.state: _Sentinel = START
         self._reader = FrameReader(max_frame if max_receive is None else max_receive)
-        self._packer = new_packer()
         self._eof = False
 
     def _check_usable(self) -> None:
@@ -212,7 +213,7 @@ class Connection:
         new_state = self.state
         if self.state is not CLOSED:
             new_state = next_state(self.state, self.our_role, msg.t, remote=False)
-        data = encode_frame(msg.to_map(), self.max_frame, self._packer)
+        data = encode_frame(msg.to_map(), self.max_frame, _thread_packer())
         self.state = new_state
         return data
 
@@ -234,7 +235,7 @@ class Connection:
         new_state = self.state
         if self.state is not CLOSED:
             new_state = next_state(self.state, HOST, "update", remote=False)
-        pack = self._packer.pack
+        pack = _thread_packer().pack
         try:
             parts = [shared.packed, _KEY_SEAT, pack(seat), _KEY_VIEW,
                      view.encode() if type(view) is PackedMap else pack(view)]
@@ -269,7 +270,7 @@ class Connection:
         so that a peer that broke the protocol still learns why it is closed."""
         if self.our_role != HOST:
             raise LocalProtocolError("only a host sends error messages")
-        return encode_frame(error.to_map(), self.max_frame, self._packer)
+        return encode_frame(error.to_map(), self.max_frame, _thread_packer())
 
     def send_failed(self) -> None:
         """The transport failed while sending; the connection is unusable."""

@@ -523,9 +523,9 @@ def source(i: int, spread: int) -> str | None:
     return None if spread <= 1 else f"127.0.0.{2 + i % spread}"
 
 
-def flood_connections(port: int, count: int, spread: int = 1) -> Counter:
+def flood_connections(port: int, count: int, spread: int = 1, hold: Any = None) -> Counter:
     """Open ``count`` connections at once (hello each), from ``spread`` loopback
-    addresses, then close them all."""
+    addresses; ``hold()`` runs while they are all open, then they close."""
     seen: Counter = Counter()
     socks = []
     try:
@@ -538,6 +538,8 @@ def flood_connections(port: int, count: int, spread: int = 1) -> Counter:
                 socks.append(w)
             except (Closed, OSError, TimeoutError) as exc:
                 seen[type(exc).__name__] += 1
+        if hold is not None:
+            hold()
     finally:
         for w in socks:
             w.close()

@@ -623,3 +623,31 @@ async def test_finding_10_peers_shows_strangers_as_unreachable(peer, nursery, mo
     assert text.count("unreachable:") == 5 and "Traceback" not in text
     assert await lan.find_peer(name=None, timeout=0.1, interfaces=None) == ("127.0.0.1",
                                                                             peer.port)
+
+
+async def test_finding_5_a_client_that_reads_is_never_dropped_by_the_byte_bound(make_peer):
+    """The outbox's byte count goes down as the writer sends: a reader that keeps up gets
+    many times the bound through the outbox and stays."""
+    running = await make_peer(DEFAULT_LIMITS.replace(max_outbox_bytes=64 * 1024))
+    for i in range(150):
+        running.peer.create_table("tally", 6, None, creator=f"10.0.{i // 100}.{i % 100}")
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # writes go via the outbox
+    sock.connect(("127.0.0.1", running.port))
+    stream = trio.SocketStream(trio.socket.from_stdlib_socket(sock))
+    from .conftest import RawClient
+
+    raw = RawClient(stream)
+    await raw.send(Hello(proto=1, name="steady"))
+    await raw.next_map()
+    total = 0
+    for burst in range(20):  # each burst overfills the socket: the rest goes via the outbox
+        for i in range(3):
+            await raw.send_map({"t": "list_tables", "id": i})
+        await trio.sleep(0.05)
+        for i in range(3):
+            reply = await raw.next_map()
+            assert reply["t"] == "tables" and reply["id"] == i, burst
+            total += len(encode_frame(reply))
+    assert total > 10 * 64 * 1024
+    await stream.aclose()

@@ -146,6 +146,26 @@ def test_exhaust_tables_and_the_lobby_list(tmp_path):
         host.cleanup()
 
 
+def test_exhaust_connections_that_were_sent_large_replies(tmp_path):
+    """Every connection is sent a ~200 KB lobby list: the host must not keep a buffer that
+    size per connection afterwards (a packer per connection did; issue 9, finding 5)."""
+    host = Host(str(tmp_path / "big.sqlite"), "--max-tables", "5000",
+                "--max-tables-per-client", "5000", "--max-list-bytes", "200000")
+    try:
+        assert fuzzing.flood_tables(host.port, 1600)["created"] == 1600
+        w = fuzzing.welcomed(host.port, "lister")
+        w.send(frame({"t": "list_tables", "id": 1}))
+        assert len(frame(w.next())) > 140_000
+        w.close()
+        before = host.rss()
+        seen = fuzzing.flood_connections(host.port, 250, hold=lambda: time.sleep(0.5))
+        assert seen["welcome"] == 250
+        _grows_little(host, before, bound=30 * MIB)
+        _check_host(host)
+    finally:
+        host.cleanup()
+
+
 def test_exhaust_spectators(host):
     w = Wire(host.port)
     w.send(frame({"t": "hello", "proto": 1, "name": "maker"}))
