@@ -280,8 +280,8 @@ def declare_actions(S: State) -> list[dict[str, Any]]:
     if S["used"] >= 4 or not may_declare(S, seat):
         return []
     cards = (_all_of(S, seat, "senate") + _all_of(S, seat, "praetorian"))[:4 - S["used"]]
-    out = [{"type": "declare", "cards": sorted(cards)}]
-    if cards and B.base_dp(S, seat) >= DP_NEEDED:
+    out = [{"type": "declare", "cards": sorted(cards)}] if cards else []
+    if B.base_dp(S, seat) >= DP_NEEDED and "declare" not in S["once"]:
         out.append({"type": "declare", "cards": []})
     return out
 
@@ -291,6 +291,8 @@ def apply_declare(S: State, action: dict[str, Any], ev: Events) -> None:
     if not may_declare(S, seat):
         raise IllegalAction("R 7.1: your General in Rome, and no Emperor in play")
     cards = H.cards_arg(action)
+    if not cards and "declare" in S["once"]:
+        raise IllegalAction("A17: a retry must add cards (a declaration with none was made)")
     for c in cards:
         H.own_card(S, seat, c)
         if CARDS[c]["ev"] not in ("senate", "praetorian"):

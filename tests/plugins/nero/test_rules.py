@@ -547,3 +547,15 @@ def test_5_2_an_answer_counts_only_for_its_player(nx) -> None:
     hands.use_cards(S, [c])
     assert S["used"] == 3
     assert S["hands"][2] == [] and c in S["seen"]
+
+
+def test_5_8_1_a17_retries_must_add_cards(nx) -> None:
+    """A failed declaration may be retried (A17), but only with new cards: a declaration
+    with none, once failed, is not offered again (it would change nothing, forever)."""
+    S = nx.board(leaders={0: "Roma"}, hands={0: [nx.cards("senate")[0]]}, park="Dacia")
+    assert {"type": "declare", "cards": []} not in nx.GAME.legal_actions(S, 0)  # 0 DP
+    nx.play(S, 0, {"type": "declare", "cards": []})  # a person may still try it once
+    with pytest.raises(IllegalAction):
+        nx.play(S, 0, {"type": "declare", "cards": []})
+    assert {"type": "declare", "cards": [nx.cards("senate")[0]]} in \
+        nx.GAME.legal_actions(S, 0)
