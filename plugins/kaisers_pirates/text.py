@@ -32,6 +32,7 @@ _PENDING = {
     "order": "order the deck", "exchange": "exchange information",
     "mine_order": "order the mine targets", "pursue": "pursue or not", "shallows": "pursue or not",
     "post": "react after the attack", "reflag": "reflag a ship", "give_ships": "give ships",
+    "passage": "decide on a passage",
 }
 _ATTACKS = {"gi": "intercepts", "bi": "British forces intercept", "mi": "lays mines against",
             "to": "torpedoes"}
@@ -161,6 +162,8 @@ def game_describe_event(view: View, seat: int | None, event: dict[str, Any],
         "round_ended": f"Round {event.get('round')} ends",
         "hand_dealt": f"{who} is dealt {event.get('n')} cards",
         "attack_cancelled": f"The attack on {ship} is cancelled",
+        "action_cancelled": f"{_card(event.get('card'))} on {ship} is cancelled",
+        "passage_declined": f"{ship} does not try its passage",
         "interception_cancelled": f"The interception of {ship} is cancelled",
         "captured": f"{who} captures {ship} with {_ship(event.get('by'))}: it becomes a prize",
         "cards_discarded_by_phantom": f"The phantom makes {who} discard",
