@@ -472,7 +472,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         held = trio.run(lambda: hold_seat(host, port, plan, name=args.name,
                                           make_decider=make_decider, store=store,
-                                          on_update=on_update, notify=notify))
+                                          on_update=on_update, notify=notify,
+                                          on_idle=lambda: screens and screens[0].idle()))
     except BaseException as exc:
         if not any(isinstance(leaf, KeyboardInterrupt) for leaf in leaves(exc)):
             raise
@@ -482,7 +483,9 @@ def cmd_play(args: argparse.Namespace) -> int:
               if not args.spectate else f"\nStopped watching table {plan.table}.",
               file=sys.stderr)
         return 130
-    if not screens and held.scores is not None:  # the game had ended before we sat down
+    if screens and screens[0].update is not None and screens[0].update.status == "finished":
+        screens[0].draw()  # the last screen: the board as it ended and who won
+    elif held.scores is not None:  # the game had ended before we sat down
         console.print(result_line(held.scores, held.seat, []))
     return 0
 

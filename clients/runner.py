@@ -33,10 +33,13 @@ def bot_decider(bot: Any, seat: int, rng: random.Random) -> Decide:
 async def play_seat(client: Client, table: str, seat: int | None, decide: Decide,
                     on_update: Callable[[Update], None] | None = None,
                     on_refused: Callable[[Action, RequestError], None] | None = None,
+                    on_idle: Callable[[], None] | None = None,
                     ) -> dict[str, Any] | None:
     """Follow ``table`` as ``seat`` (None: watch) and decide whenever it must, until the
     game ends. A refused action is reported to ``on_refused`` (default: a log warning)
-    and the seat decides again on a fresh view.
+    and the seat decides again on a fresh view. ``on_idle`` is called when no update
+    is waiting and the seat has nothing to decide (a screen redraws then, once, rather
+    than for every update of a burst).
 
     Returns:
         The final scores, or None if the connection ended first.
@@ -45,14 +48,16 @@ async def play_seat(client: Client, table: str, seat: int | None, decide: Decide
     # it (other seats may have acted in between): decide only on updates numbered at
     # least the one our last action produced.
     fresh_from = 0
-    async for update in client.updates(table):
+    feed = client.updates(table)
+    async for update in feed:
         if on_update is not None:
             on_update(update)
         if update.status == "finished":
             return update.scores
-        if seat is None or update.seat != seat or not update.legal or update.status != "playing":
-            continue
-        if update.seq < fresh_from:
+        if (seat is None or update.seat != seat or not update.legal
+                or update.status != "playing" or update.seq < fresh_from):
+            if on_idle is not None and not len(feed):
+                on_idle()
             continue
         action = await _decide_unless_lost(client, table, decide, update)
         if action is None:  # the connection ended while we were deciding

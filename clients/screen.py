@@ -77,8 +77,8 @@ class Screen:
     # -- feeding -----------------------------------------------------------------
 
     def on_update(self, update: Update) -> None:
-        """Take an update: keep its events as sentences; redraw unless we must decide
-        (the decider draws then, with the choices)."""
+        """Take an update: keep its events as sentences. Drawing waits for
+        :meth:`idle` (or the decider, which draws with the choices)."""
         self.update = update
         names = seat_names(update)
         for event in update.events or ():
@@ -87,7 +87,13 @@ class Screen:
             except Exception:  # a plugin's words must never cost a player the game
                 sentence = f"{event.get('type')}"
             self.events.append(sentence)
-        if not (update.legal and update.seat == self.seat and update.status == "playing"):
+
+    def idle(self) -> None:
+        """Nothing more to read for now: redraw a live terminal. (Output that is not a
+        terminal is a log: it gets the screens of seating, of each decision and the end,
+        not one per move.)"""
+        playing = self.update is not None and self.update.status == "playing"
+        if self.console.is_terminal or not playing:
             self.draw()
 
     def say(self, text: str) -> None:
@@ -141,7 +147,9 @@ class Screen:
                      f"move {update.seq}", style="bold"))
         c.print(self._players(update, names))
         c.print(Rule(style="dim"))
-        if update.view is not None:
+        # Output that is not a terminal is a log (a script, a test): the board only at
+        # the end, the events and choices at each decision.
+        if update.view is not None and (c.is_terminal or update.status != "playing"):
             try:
                 c.print(self.game.render_text(update.view, self.seat, names))
             except Exception as exc:  # show the generic board rather than nothing

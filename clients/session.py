@@ -118,6 +118,7 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
                     make_decider: Callable[[str, int | None], Decide],
                     store: TokenStore | None = None,
                     on_update: Callable[[Any], None] | None = None,
+                    on_idle: Callable[[], None] | None = None,
                     notify: Notify | None = None,
                     reconnect_for: float = RECONNECT_FOR) -> Held:
     """Hold the seat ``plan`` names until the game ends; returns where we sat and the
@@ -163,7 +164,8 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
 
                 held.scores = await play_seat(client, held.table, held.seat,
                                               make_decider(held.game, held.seat),
-                                              on_update=on_update, on_refused=refused)
+                                              on_update=on_update, on_refused=refused,
+                                              on_idle=on_idle)
                 if held.scores is not None:
                     summary = client.fair.summary(held.table) if client.fair else None
                     if summary is not None:
