@@ -39,7 +39,11 @@ _spec.loader.exec_module(fuzzing)
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-FLAGS = ["--idle-timeout", "10", "--frame-timeout", "5"]
+SPECTATORS = 1000
+# Default limits but for: shorter timeouts (the floods end in minutes) and room for the
+# issue's 1,000 spectators at one table.
+FLAGS = ["--idle-timeout", "60", "--frame-timeout", "5", "--max-spectators", str(SPECTATORS),
+         "--max-connections", "1500"]
 MIB = 1 << 20
 
 
@@ -59,6 +63,8 @@ def structured(host, counts, known, examples: int, seed: int, raw: bool) -> None
            seed=st.integers(0, 2**32))
     def run(messages, seed):
         session = fuzzing.Session(host.port, counts, random.Random(seed), known)
+        if seed % 3 == 0:
+            session.opening()
         for msg in messages[:-1] if raw else messages:
             session.send(msg)
         if raw:
@@ -90,7 +96,9 @@ def play_tables(port: int, count: int, counts) -> Counter:
     25 at a time, under the per-client limit of waiting tables): every table ends up
     finished and out of the lobby."""
     seen: Counter = Counter()
-    w = fuzzing.welcomed(port, "tabler", timeout=60)
+    # From an address of its own: the fuzzer's abandoned waiting tables count against
+    # 127.0.0.1's limit of waiting tables.
+    w = fuzzing.welcomed(port, "tabler", timeout=60, source="127.0.0.20")
     counts.connections += 1
     frame = fuzzing.frame
     for start in range(0, count, 25):
@@ -148,7 +156,7 @@ def main() -> None:
     ap.add_argument("--raw", type=int, default=2000, help="raw mutation examples")
     ap.add_argument("--tables", type=int, default=20000, help="tables opened and finished")
     ap.add_argument("--churn", type=int, default=3000, help="short connections")
-    ap.add_argument("--flood", type=int, default=1200, help="connections held at once")
+    ap.add_argument("--flood", type=int, default=1700, help="connections held at once")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
 
@@ -183,12 +191,34 @@ def main() -> None:
     phase("tables", play_tables, host.port, args.tables, counts)
 
     def spectators() -> Counter:
-        w = fuzzing.welcomed(host.port, "stage")
-        w.send(fuzzing.frame({"t": "create", "id": 1, "game": "race", "seats": 2}))
+        """The issue's crowd: 1,000 spectators (and some refused) at a Kaiser's Pirates
+        table that two bots play, reading nothing after they joined."""
+        w = fuzzing.welcomed(host.port, "stage", source="127.0.0.21")
+        w.send(fuzzing.frame({"t": "create", "id": 1, "game": "kaisers-pirates", "seats": 2,
+                              "seed": 3}))
         table = w.next()["table"]
-        seen = fuzzing.flood_spectators(host.port, table, 200)
-        counts.connections += 201
         w.close()
+        deadline = time.monotonic() + 600
+        players = [fuzzing.SeatBot(host.port, table, seat, 3, pause=0.05) for seat in (0, 1)]
+        for bot in players:
+            threading.Thread(target=bot.run, args=(time.monotonic() + 600,),
+                             daemon=True).start()
+
+        def hold() -> None:
+            time.sleep(10)  # the game goes on; every update goes to every spectator
+            out["rss_spectators_held"] = host.rss()
+            out["spectated_actions_while_held"] = sum(b.actions for b in players)
+
+        seen = fuzzing.flood_spectators(host.port, table, SPECTATORS + 100, spread=8,
+                                        hold=hold)
+        counts.connections += SPECTATORS + 101
+        time.sleep(12)  # they left: freed memory goes back (TRIM_EVERY)
+        out["rss_spectators_left"] = host.rss()
+        for bot in players:  # the game goes on to its end
+            while bot.scores is None and bot.error is None and time.monotonic() < deadline:
+                time.sleep(0.2)
+        seen["game_finished"] = sum(b.scores is not None for b in players) // 2
+        seen["game_actions"] = sum(b.actions for b in players)
         return seen
 
     phase("spectators", spectators)

@@ -13,7 +13,7 @@ import random
 import time
 from typing import TYPE_CHECKING, Any, Final
 
-from lantable.plugins import IllegalAction
+from lantable.plugins import IllegalAction, params
 
 if TYPE_CHECKING:
     from lantable.plugins import Action, Game, State, View
@@ -32,7 +32,29 @@ class RandomBot:
 
     def choose(self, view: View | None, seat: int, legal: list[Action],
                rng: random.Random) -> Action:
-        return rng.choice(legal)
+        action = rng.choice(legal)
+        if params.is_template(action):  # uniform over the game's discretisation
+            return rng.choice(self.game.discretise(view, seat, action))
+        return action
+
+
+def expand(game: Game, view: View, seat: int, legal: list[Action]) -> list[Action]:
+    """``legal`` with each template replaced by the game's discretisation of it."""
+    if not any(params.is_template(a) for a in legal):
+        return legal
+    out: list[Action] = []
+    for a in legal:
+        out += game.discretise(view, seat, a) if params.is_template(a) else [a]
+    return out
+
+
+def random_action(game: Game, state: State, seat: int, rng: random.Random) -> Action:
+    """A rollout's move: a uniform legal entry, a template filled from its
+    discretisation (in-process, so the state stands in for the view)."""
+    action = rng.choice(game.legal_actions(state, seat))
+    if params.is_template(action):
+        return rng.choice(game.discretise(state, seat, action))
+    return action
 
 
 def _require_sampler(game: Game, who: str) -> None:
@@ -65,6 +87,7 @@ class GreedyBot:
         self.samples = samples or (6 if uncertain else 1)
 
     def choose(self, view: View, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        legal = expand(self.game, view, seat, legal)
         if len(legal) == 1:
             return legal[0]
         game = self.game
@@ -150,6 +173,7 @@ class MCTSBot:
         self.exploration = exploration
 
     def choose(self, view: View, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        legal = expand(self.game, view, seat, legal)
         if len(legal) == 1:
             return legal[0]
         root = _Node()
@@ -196,7 +220,7 @@ class MCTSBot:
                 break
             to_act = game.to_act(state)
             actor = to_act[0]
-            actions = game.legal_actions(state, actor)
+            actions = game.concrete_actions(state, actor)
         rewards = self._rollout(state, rng)
         root.visits += 1
         for child, who in path:
@@ -210,7 +234,7 @@ class MCTSBot:
             if not to_act:
                 break
             actor = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
-            game.apply(state, actor, rng.choice(game.legal_actions(state, actor)), rng)
+            game.apply(state, actor, random_action(game, state, actor, rng), rng)
         n = len(game.scores(state)["scores"])
         if game.is_over(state):
             ranks = game.scores(state)["rank"]

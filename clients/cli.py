@@ -8,6 +8,7 @@ library itself speaks only the protocol (docs/decisions.md).
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import logging
 import os
@@ -34,6 +35,7 @@ from .tokens import TokenStore, data_dir
 LOGGER = logging.getLogger("lantable")
 
 DEFAULT_PORT: Final = 47800
+DEFAULT_WEB_PORT: Final = 47880  # lantable.web.DEFAULT_WEB_PORT; tests/web checks they agree
 
 
 def _default_db() -> str:
@@ -175,7 +177,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------
 
 
-def _discovery_for(args: argparse.Namespace) -> Any:
+def _discovery_for(args: argparse.Namespace, web_port: int | None = None) -> Any:
     if args.no_discovery:
         return None
     try:
@@ -183,7 +185,25 @@ def _discovery_for(args: argparse.Namespace) -> Any:
     except ImportError:
         LOGGER.warning("discovery is not available; running without it")
         return None
-    return make_peer_advertiser(interfaces=args.interface or None)
+    return make_peer_advertiser(interfaces=args.interface or None, web_port=web_port)
+
+
+async def _start_web(nursery: trio.Nursery, peer: Any, args: argparse.Namespace,
+                     listeners: list[Any]) -> None:
+    """Serve the browser app next to the peer and print where to open it."""
+    from lantable.web import serve_web
+    from lantable.web.join import join_url, lan_address, qr_text
+
+    browse = None
+    if not args.no_discovery:
+        from lantable.host.discovery import open_browser as browse
+    web = await nursery.start(lambda task_status: serve_web(
+        peer=peer, listeners=listeners, browse_lan=browse, interfaces=args.interface or None,
+        task_status=task_status))
+    url = join_url(lan_address(args.bind), web.port)
+    print(f"play in a browser: open {url}  (or scan:)", flush=True)
+    if not args.no_qr:
+        print(qr_text(url), end="", flush=True)
 
 
 def cmd_host(args: argparse.Namespace) -> int:
@@ -195,13 +215,39 @@ def cmd_host(args: argparse.Namespace) -> int:
     limits = Limits(**{name: getattr(args, name) for name in Limits.__dataclass_fields__})
 
     async def main() -> None:
+        web_listeners = None
+        if not args.no_web:  # opened first, so that discovery advertises the web port
+            from lantable.web import open_web_listeners
+            try:
+                web_listeners = await open_web_listeners(args.bind, args.web_port or
+                                                         DEFAULT_WEB_PORT)
+            except OSError as exc:
+                if exc.errno != errno.EADDRINUSE:
+                    raise
+                if args.web_port is not None:  # asked for: say so
+                    raise CliError(f"web port {args.web_port} is already in use (another "
+                                   f"lantable host?); choose another with --web-port, e.g. "
+                                   f"--web-port {args.web_port + 1}, or turn the browser app "
+                                   f"off with --no-web") from None
+                # The default is taken (a second host on this machine): any free port
+                # will do, since people open the URL printed below.
+                web_listeners = await open_web_listeners(args.bind, 0)
+        web_port = web_listeners[0].socket.getsockname()[1] if web_listeners else None
         async with trio.open_nursery() as nursery:
-            running = await nursery.start(lambda task_status: serve_until_signalled(
-                registry=registry, db=args.db, name=args.name, bind=args.bind, port=args.port,
-                discovery=_discovery_for(args), limits=limits, task_status=task_status))
+
+            async def peer(task_status: trio.TaskStatus[Any]) -> None:
+                await serve_until_signalled(
+                    registry=registry, db=args.db, name=args.name, bind=args.bind,
+                    port=args.port, discovery=_discovery_for(args, web_port), limits=limits,
+                    task_status=task_status)
+                nursery.cancel_scope.cancel()  # the peer stopped: so does its web server
+
+            running = await nursery.start(peer)
             addrs = ", ".join(f"{h}:{p}" for h, p in running.addresses)
             print(f"lantable peer {running.peer.name} ({running.peer.peer_id}) "
                   f"listening on {addrs}; journal {args.db}", flush=True)
+            if web_listeners:
+                await _start_web(nursery, running.peer, args, web_listeners)
         print("stopped", file=sys.stderr)
 
     try:
@@ -217,15 +263,16 @@ def _limit_flags(p: argparse.ArgumentParser) -> None:
     """One flag per host limit (docs/limits.md), named after it."""
     import dataclasses
 
-    from lantable.host.limits import DEFAULT_LIMITS, flag
+    from lantable.host.limits import CODES, DEFAULT_LIMITS, HELP, flag
 
     group = p.add_argument_group("limits", "what clients may make this host hold "
                                  "(docs/limits.md)")
     for f in dataclasses.fields(DEFAULT_LIMITS):
         default = getattr(DEFAULT_LIMITS, f.name)
+        code = CODES[f.name]
         group.add_argument(flag(f.name), dest=f.name, type=type(default), default=default,
                            metavar=type(default).__name__.upper(),
-                           help="default: %(default)s")
+                           help=HELP[f.name] + (f"; error {code.value}" if code else ""))
 
 
 def _resolve_peer(args: argparse.Namespace) -> tuple[str, int]:
@@ -686,7 +733,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _sub(sub, "host", "run a peer until Ctrl-C or SIGTERM",
              "Run this machine's peer: it keeps tables in a journal and advertises itself on "
-             "the LAN.", "lantable host --name den")
+             "the LAN. Ctrl-C or SIGTERM stop it gently: clients are told, the LAN gets a "
+             "goodbye, the journal is closed.", "lantable host --name den")
     p.add_argument("--name", help="peer name shown to others (default: the host name)")
     p.add_argument("--bind", default=None,
                    help="address to listen on (default: all, IPv4 and IPv6)")
@@ -695,6 +743,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-discovery", action="store_true", help="do not advertise on the LAN")
     p.add_argument("--interface", action="append", metavar="IF",
                    help="advertise only on this interface (repeatable; default: every one)")
+    p.add_argument("--web-port", type=int, default=None,
+                   help=f"port of the browser app and its WebSocket (default {DEFAULT_WEB_PORT},"
+                        " or any free one if that is taken; 0 = any free one)")
+    p.add_argument("--no-web", action="store_true", help="do not serve the browser app")
+    p.add_argument("--no-qr", action="store_true", help="print the join URL without a QR code")
     _limit_flags(p)
     p.set_defaults(func=cmd_host)
 

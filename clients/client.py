@@ -33,6 +33,7 @@ from lantable.protocol import (
     PROTOCOL_VERSION,
     Accepted,
     Act,
+    Answer,
     Bye,
     Connection,
     ConnectionClosed,
@@ -52,6 +53,7 @@ from lantable.protocol import (
     Message,
     Ping,
     ProtocolError,
+    Query,
     Resume,
     Sync,
     Tables,
@@ -357,6 +359,13 @@ class Client:
         reply = await self._request(Sync, table=table)
         assert isinstance(reply, Update)
         return reply
+
+    async def query(self, table: str, query: dict[str, Any], seat: int | None = None) -> Any:
+        """Ask the game a question from this seat's view (pure, not journalled);
+        raises RequestError (``bad_query``, ``not_seated`` ...)."""
+        reply = await self._request(Query, table=table, query=query, seat=seat)
+        assert isinstance(reply, Answer)
+        return reply.answer
 
     async def ping(self) -> None:
         await self._request(Ping)

@@ -7,6 +7,8 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from lantable.plugins import params
+
 from .bots import make_bot
 
 if TYPE_CHECKING:
@@ -43,7 +45,8 @@ def play_one(game: Game, bots: list[Any], rng: random.Random, *, seats: int,
     """Play one game to the end; returns (scores, number of actions).
 
     Bots that declare ``needs_view = False`` (random) get no view, which keeps
-    random self-play as fast as the game itself.
+    random self-play as fast as the game itself, unless a legal action is a template
+    (the bot fills it from the game's discretisation of that view).
     """
     state = game.setup(seats, options, rng)
     n = 0
@@ -54,7 +57,8 @@ def play_one(game: Game, bots: list[Any], rng: random.Random, *, seats: int,
         seat = to_act[0]
         legal = game.legal_actions(state, seat)
         bot = bots[seat]
-        view = game.view(state, seat) if getattr(bot, "needs_view", True) else None
+        wants = getattr(bot, "needs_view", True) or any(params.is_template(a) for a in legal)
+        view = game.view(state, seat) if wants else None
         action = bot.choose(view, seat, legal, rng)
         game.apply(state, seat, action, rng)
         n += 1

@@ -15,6 +15,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import trio
 
+from lantable.plugins import params
+
+from .fill import fill_template
 from .screen import CHOICES_SHOWN, Screen
 
 if TYPE_CHECKING:
@@ -90,6 +93,10 @@ class TerminalDecider:
             raise EOFError("input closed")
         return line.strip()
 
+    async def _ask(self, question: str) -> str:
+        print(question, end="", file=self.screen.console.file, flush=True)
+        return await self._readline()
+
     async def __call__(self, update: Update, legal: list[Action]) -> Action:
         labels = self.screen.labels(legal)
         shown = list(range(len(labels)))
@@ -112,6 +119,8 @@ class TerminalDecider:
                 continue
             found = match_choice(line, labels)
             if len(found) == 1:
+                if params.is_template(legal[found[0]]):  # typed parameters: ask for each
+                    return await fill_template(legal[found[0]], self._ask)
                 return legal[found[0]]
             if not line:
                 shown = list(range(len(labels)))

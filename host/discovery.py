@@ -110,7 +110,8 @@ class Advertiser:
     """One registered instance; :meth:`update` refreshes its TXT record."""
 
     def __init__(self, zc: Zeroconf, info: ServiceInfo, *, name: str, peer_id: str,
-                 games: list[str], open_tables: int, rev: int) -> None:
+                 games: list[str], open_tables: int, rev: int, web_port: int | None = None,
+                 ) -> None:
         self._zc = zc
         self._info = info
         self._name = name
@@ -118,6 +119,7 @@ class Advertiser:
         self._games = list(games)
         self._open_tables = open_tables
         self._rev = rev
+        self._web_port = web_port
         self._lock = trio.Lock()
 
     @property
@@ -137,7 +139,7 @@ class Advertiser:
             new = ServiceInfo(SERVICE_TYPE, info.name, port=info.port, server=info.server,
                               properties=encode_txt(name=self._name, peer_id=self._peer_id,
                                                     games=games, open_tables=open_tables,
-                                                    rev=self._rev),
+                                                    rev=self._rev, web_port=self._web_port),
                               host_ttl=RECORD_TTL, other_ttl=RECORD_TTL,
                               addresses=info.addresses_by_version(IPVersion.All))
             await trio.to_thread.run_sync(self._zc.update_service, new)
@@ -146,7 +148,7 @@ class Advertiser:
 
 async def run_advertiser(*, name: str, peer_id: str, port: int, games: list[str],
                          interfaces: list[str] | None = None, open_tables: int = 0,
-                         addresses: list[str] | None = None,
+                         addresses: list[str] | None = None, web_port: int | None = None,
                          task_status: trio.TaskStatus[Advertiser] = trio.TASK_STATUS_IGNORED,
                          ) -> None:
     """Advertise one peer until cancelled; pass back an :class:`Advertiser`.
@@ -159,6 +161,7 @@ async def run_advertiser(*, name: str, peer_id: str, port: int, games: list[str]
         interfaces: interface names or addresses; None for every LAN interface.
         open_tables: tables with a free seat now (TXT ``open``).
         addresses: the addresses to advertise (default: those of ``interfaces``).
+        web_port: the port of the peer's web app (TXT ``web``), if it serves one.
 
     On cancellation the goodbye goes out (shielded, within ``GOODBYE_TIMEOUT``)
     before the sockets close.
@@ -170,13 +173,14 @@ async def run_advertiser(*, name: str, peer_id: str, port: int, games: list[str]
         info = ServiceInfo(SERVICE_TYPE, f"{label}.{SERVICE_TYPE}", port=port,
                            server=f"lantable-{peer_id[:40]}.local.",
                            properties=encode_txt(name=name, peer_id=peer_id, games=games,
-                                                 open_tables=open_tables, rev=rev),
+                                                 open_tables=open_tables, rev=rev,
+                                                 web_port=web_port),
                            host_ttl=RECORD_TTL, other_ttl=RECORD_TTL,
                            parsed_addresses=[a.split("%")[0]
                                              for a in addresses or chosen.addresses])
         await trio.to_thread.run_sync(partial(zc.register_service, info, allow_name_change=True))
         advertiser = Advertiser(zc, info, name=name, peer_id=peer_id, games=games,
-                                open_tables=open_tables, rev=rev)
+                                open_tables=open_tables, rev=rev, web_port=web_port)
         try:
             LOGGER.info("advertising %r on port %d at %s", advertiser.instance, port,
                         info.parsed_addresses())
@@ -190,8 +194,10 @@ async def run_advertiser(*, name: str, peer_id: str, port: int, games: list[str]
         await _close_zeroconf(zc)
 
 
-def make_peer_advertiser(*, interfaces: list[str] | None = None) -> Callable[..., Awaitable[None]]:
-    """The ``discovery`` callable for :func:`lantable.host.peer.serve_peer`.
+def make_peer_advertiser(*, interfaces: list[str] | None = None, web_port: int | None = None,
+                         ) -> Callable[..., Awaitable[None]]:
+    """The ``discovery`` callable for :func:`lantable.host.peer.serve_peer`
+    (``web_port``: the peer's web app, advertised for browsers on the LAN).
 
     It advertises the running peer and re-announces its open-table count
     whenever the peer's table summaries change (at most every ``UPDATE_INTERVAL``).
@@ -213,7 +219,8 @@ def make_peer_advertiser(*, interfaces: list[str] | None = None) -> Callable[...
             advertiser = await nursery.start(partial(
                 run_advertiser, name=peer.name, peer_id=peer.peer_id, port=running.port,
                 games=sorted(peer.registry.games), interfaces=interfaces,
-                open_tables=peer.open_tables(), addresses=bound or None))
+                open_tables=peer.open_tables(), addresses=bound or None,
+                **({"web_port": web_port} if web_port is not None else {})))
             peer.on_change = changed
             changed()  # tables may have changed while the registration probed
             try:

@@ -36,6 +36,7 @@ class PeerInfo:
     proto: int
     games: tuple[str, ...]
     open_tables: int
+    web_port: int | None = None  # the peer's web app (TXT ``web``), if it serves one
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def instance_label(name: str, peer_id: str) -> str:
 
 
 def encode_txt(*, name: str, peer_id: str, games: Iterable[str], open_tables: int,
-               rev: int = 0) -> dict[str, str]:
+               rev: int = 0, web_port: int | None = None) -> dict[str, str]:
     """The TXT properties; the games list is cut (whole ids) to fit its budget.
 
     ``rev`` must differ in every TXT a peer sends (the advertiser uses a rising
@@ -80,8 +81,11 @@ def encode_txt(*, name: str, peer_id: str, games: Iterable[str], open_tables: in
         if size > MAX_GAMES_BYTES:
             break
         kept.append(game)
-    return {"proto": str(PROTO), "id": peer_id, "name": _truncate_utf8(name, MAX_NAME_BYTES),
-            "games": ",".join(kept), "open": str(int(open_tables)), "rev": str(rev)}
+    txt = {"proto": str(PROTO), "id": peer_id, "name": _truncate_utf8(name, MAX_NAME_BYTES),
+           "games": ",".join(kept), "open": str(int(open_tables)), "rev": str(rev)}
+    if web_port is not None:
+        txt["web"] = str(web_port)  # browsers on the LAN link to http://<address>:<web>/
+    return txt
 
 
 def decode_txt(instance: str, properties: Mapping[str, str | None], *,
@@ -100,9 +104,11 @@ def decode_txt(instance: str, properties: Mapping[str, str | None], *,
     if not peer_id:
         return None
     games = tuple(g for g in (properties.get("games") or "").split(",") if g)
+    web = properties.get("web") or ""
     return PeerInfo(instance=instance, name=properties.get("name") or instance, peer_id=peer_id,
                     addresses=tuple(addresses), port=port, proto=proto, games=games,
-                    open_tables=open_tables)
+                    open_tables=open_tables,
+                    web_port=int(web) if web.isdigit() and 0 < int(web) < 65536 else None)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ A LAN-party host must stay useful whatever its clients send or fail to read, so 
 resource a client can make the host hold (memory, connections, tables, journal bytes,
 time) has a bound here. ``lantable host`` turns each field into a command-line flag
 (``--max-connections``, ...) and ``docs/limits.md`` lists them with their error
-codes. Every transport (TCP today, a WebSocket later) reads its limits from the same
+codes. Every transport (TCP, and the web port's WebSocket) reads its limits from the same
 :class:`Limits` object and hands decoded messages to the same request handling, so a
 limit never depends on how a client connected.
 """
@@ -109,6 +109,29 @@ CODES: Final[dict[str, ErrorCode | None]] = {
     "frame_timeout": ErrorCode.FRAME_TIMEOUT,
     "max_outbox_bytes": ErrorCode.TOO_SLOW,
     "max_list_bytes": None,
+}
+
+
+#: One line per limit for ``lantable host --help``.
+HELP: Final[dict[str, str]] = {
+    "max_frame": "largest frame sent, bytes",
+    "max_request_bytes": "largest frame a client may send, bytes",
+    "max_name_bytes": "longest player name, UTF-8 bytes",
+    "max_options_bytes": "largest create request (its options), bytes",
+    "max_action_bytes": "largest act request (its action), bytes",
+    "max_depth": "deepest nesting in an action or options",
+    "max_tables": "unfinished tables on this host",
+    "max_tables_per_client": "waiting tables opened from one address",
+    "keep_finished": "finished tables kept reachable by id",
+    "waiting_ttl": "seconds before a table nobody sat at is closed",
+    "max_connections": "open connections",
+    "max_connections_per_address": "open connections from one address",
+    "max_spectators": "spectators per table",
+    "hello_timeout": "seconds to say hello",
+    "idle_timeout": "seconds of silence for a connection with no seat or table",
+    "frame_timeout": "seconds for a frame to arrive once begun",
+    "max_outbox_bytes": "bytes waiting for a client that does not read",
+    "max_list_bytes": "largest table list in one reply, bytes (longer lists are paged)",
 }
 
 

@@ -29,6 +29,8 @@ from lantable.protocol import ERROR, Error
 from .journal import JournalFailed, commit_all
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from lantable.protocol import Connection, Message, SharedUpdate
 
 LOGGER = logging.getLogger(__name__)
@@ -52,10 +54,13 @@ class ClientLink:
         peer: its address, for logs.
         conn: the connection's protocol state, which encodes what we send.
         fd: the socket's file descriptor for direct writes, or None to always queue.
+        frame: what the transport wraps around each write of lantable frames (a
+            WebSocket's binary messages, ``lantable.web``), or None for TCP.
     """
 
     def __init__(self, name: str, peer: str, conn: Connection, fd: int | None = None,
-                 max_outbox_bytes: int = 8 << 20) -> None:
+                 max_outbox_bytes: int = 8 << 20,
+                 frame: Callable[[bytes], bytes] | None = None) -> None:
         self.id = next(_ids)
         self.name = name
         self.peer = peer
@@ -66,10 +71,12 @@ class ClientLink:
         self.dropped = trio.Event()
         self.conn = conn
         self.fd = fd
+        self.frame = frame
         self.queued = 0  # writes handed to the writer task and not yet sent
         self.queued_bytes = 0  # their size
         self.max_outbox_bytes = max_outbox_bytes
         self.key: str | None = None  # the client's Ed25519 public key (hex), for fair play
+        self.words = False  # hello.words: updates carry the game's labels and sentences
         self._buf: list[bytes] = []
 
     def __repr__(self) -> str:
@@ -136,6 +143,8 @@ class ClientLink:
         # One buffered update is written as is: spectators share its bytes.
         data = self._buf[0] if len(self._buf) == 1 else b"".join(self._buf)
         self._buf.clear()
+        if self.frame is not None:
+            data = self.frame(data)
         if self.fd is not None and not self.queued:
             try:
                 written = os.write(self.fd, data)

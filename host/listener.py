@@ -44,6 +44,7 @@ from lantable.protocol import (
     Ping,
     Pong,
     ProtocolError,
+    Query,
     Resume,
     Reveal,
     Sync,
@@ -61,6 +62,7 @@ from .table import (
     DetachRequest,
     JoinRequest,
     LeaveRequest,
+    QueryRequest,
     ResumeRequest,
     RevealRequest,
     SyncRequest,
@@ -76,6 +78,28 @@ FLUSH_TIMEOUT: Final = 2.0  # seconds to flush a final error before closing
 READ_SIZE: Final = 65536  # bytes per receive; frames are reassembled by the protocol
 
 
+class _Refusals:
+    """Connections refused because the host is full, logged at most every ``EVERY``
+    seconds with a count: a flood must not become a flood of log lines."""
+
+    EVERY: Final = 10.0
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.logged = -math.inf
+
+    def note(self, host: str, total: int, mine: int) -> None:
+        self.count += 1
+        now = trio.current_time()
+        if now - self.logged >= self.EVERY:
+            LOGGER.warning("host full (%d connections, %d from %s): refused %d connection(s) "
+                           "in the last %g s", total, mine, host, self.count, self.EVERY)
+            self.count, self.logged = 0, now
+
+
+_REFUSALS = _Refusals()
+
+
 class _Clock:
     """When the connection last completed a message, and since when a frame is half-read
     (the watchdog's inputs; the reader updates them at the cost of a clock read)."""
@@ -87,7 +111,7 @@ class _Clock:
         self.partial_since: float | None = None
 
 
-async def _next_message(stream: trio.SocketStream, conn: Connection,
+async def _next_message(stream: trio.abc.Stream, conn: Connection,
                         clock: _Clock | None = None) -> Message | ConnectionClosed:
     """The next message from the client, reading its socket as needed.
 
@@ -100,6 +124,8 @@ async def _next_message(stream: trio.SocketStream, conn: Connection,
         trio.BrokenResourceError: the connection failed.
         RemoteProtocolError: the client broke the protocol.
     """
+    if not isinstance(stream, trio.SocketStream):  # a WebSocket (lantable.web)
+        return await _next_message_from(stream, conn, clock)
     fd = stream.socket.fileno()
     while True:
         event = conn.next_event()
@@ -120,6 +146,23 @@ async def _next_message(stream: trio.SocketStream, conn: Connection,
         conn.receive_data(data)
 
 
+async def _next_message_from(stream: trio.abc.Stream, conn: Connection,
+                             clock: _Clock | None = None) -> Message | ConnectionClosed:
+    """:func:`_next_message` for any other stream that carries lantable frames. The
+    WebSocket adapter hands over whole frames only, so it marks a half-received
+    message on the clock itself (``stream.clock``), for the same ``frame_timeout``."""
+    if clock is not None and hasattr(stream, "clock"):
+        stream.clock = clock
+    while True:
+        event = conn.next_event()
+        if event is not NEED_DATA:
+            if clock is not None:
+                clock.last_message = trio.current_time()
+                clock.partial_since = None
+            return event  # type: ignore[return-value]
+        conn.receive_data(await stream.receive_some(READ_SIZE))
+
+
 async def _send_now(stream: trio.abc.Stream, data: bytes, within: float = FLUSH_TIMEOUT) -> None:
     with trio.move_on_after(within):
         try:
@@ -128,15 +171,22 @@ async def _send_now(stream: trio.abc.Stream, data: bytes, within: float = FLUSH_
             pass
 
 
-async def handle_connection(stream: trio.SocketStream, peer: Peer) -> None:
+async def handle_connection(stream: trio.abc.Stream, peer: Peer, where: str | None = None,
+                            ) -> None:
     """Serve one client until it leaves, breaks the protocol, or is too slow.
+
+    ``stream`` is a TCP socket, or any stream of lantable frames (the web server's
+    WebSocket adapter, which names its client in ``where``): everything after the
+    bytes is the same code for both.
 
     Never raises (but ``Cancelled``): a bug met while serving one client is
     logged and ends only that connection.
     """
     try:
-        host, port = stream.socket.getpeername()[:2]
-    except OSError:
+        # A WebSocket (lantable.web) counts against its TCP connection's address.
+        base = stream if isinstance(stream, trio.SocketStream) else stream.transport
+        host, port = base.socket.getpeername()[:2]
+    except (OSError, AttributeError):
         host, port = "?", 0
     limits = peer.limits
     conn = Connection("host", limits.max_frame, limits.max_request_bytes)
@@ -149,12 +199,11 @@ async def handle_connection(stream: trio.SocketStream, peer: Peer) -> None:
                 message=f"this host is full ({total} connections, {mine} from {host}); "
                         "try again later")), within=0.5)
             await trio.aclose_forcefully(stream)
-        LOGGER.warning("connection from %s refused: %d connections open, %d from there",
-                       host, total, mine)
+        _REFUSALS.note(host, total, mine)
         return
     peer.connections[host] = mine + 1
     try:
-        await _handle(stream, peer, conn, host, f"{host}:{port}")
+        await _handle(stream, peer, conn, host, where or f"{host}:{port}")
     except Exception:
         LOGGER.exception("connection %s:%s failed unexpectedly; closed", host, port)
     finally:
@@ -182,7 +231,7 @@ def check_hello(hello: Hello, limits: Limits) -> Error | None:
     return None
 
 
-async def _handle(stream: trio.SocketStream, peer: Peer, conn: Connection, host: str,
+async def _handle(stream: trio.abc.Stream, peer: Peer, conn: Connection, host: str,
                   where: str) -> None:
     limits = peer.limits
     async with stream:
@@ -211,10 +260,16 @@ async def _handle(stream: trio.SocketStream, peer: Peer, conn: Connection, host:
                         refusal.message)
             return
         proto = negotiate(hello.proto, hello.min_proto)
-        link = ClientLink(hello.name, where, conn, fd=stream.socket.fileno(),
-                          max_outbox_bytes=limits.max_outbox_bytes)
+        # A WebSocket (lantable.web) writes straight to its socket too, framing each
+        # write as binary messages; its writer then sends those bytes unchanged.
+        link = ClientLink(hello.name, where, conn,
+                          fd=stream.socket.fileno() if isinstance(stream, trio.SocketStream)
+                          else getattr(stream, "fd", None),
+                          max_outbox_bytes=limits.max_outbox_bytes,
+                          frame=getattr(stream, "frame_output", None))
         link.address = host
         link.key = _public_key(hello.key)
+        link.words = bool(hello.words)
         found: tuple[Table, int] | None = None
         if hello.token is not None:
             found = peer.find_token(hello.token)
@@ -231,6 +286,9 @@ async def _handle(stream: trio.SocketStream, peer: Peer, conn: Connection, host:
         tables, more = peer.summaries()
         link.send(Welcome(proto=proto, peer=peer.peer_id, name=peer.name, tables=tables,
                           resumed=resumed, id=hello.id, more=more or None))
+        if hello.lobby:
+            peer.lobby_watchers.add(link)
+            link.send(peer.lobby())  # the first of the pushes
         joined: set[str] = set()
         peer.links.add(link)
         if found is not None:
@@ -241,15 +299,17 @@ async def _handle(stream: trio.SocketStream, peer: Peer, conn: Connection, host:
             await _serve_session(stream, conn, link, peer, joined)
         finally:
             peer.links.discard(link)
+            peer.lobby_watchers.discard(link)
             for table_id in joined:
                 table = peer.table(table_id)
                 if table is not None:
                     table.handle(DetachRequest(link))
 
 
-async def _serve_session(stream: trio.SocketStream, conn: Connection, link: ClientLink,
+async def _serve_session(stream: trio.abc.Stream, conn: Connection, link: ClientLink,
                          peer: Peer, joined: set[str]) -> None:
     writer_done = trio.Event()
+    send_out = getattr(stream, "send_framed", stream.send_all)  # the link's bytes, as they are
 
     async def writer() -> None:
         try:
@@ -262,7 +322,7 @@ async def _serve_session(stream: trio.SocketStream, conn: Connection, link: Clie
                         except (trio.WouldBlock, trio.EndOfChannel):
                             break
                     try:
-                        await stream.send_all(b"".join(chunks))
+                        await send_out(b"".join(chunks))
                     except BaseException:
                         conn.send_failed()
                         raise
@@ -362,6 +422,10 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
         table = _table(msg.table, msg.id, link, peer)
         if table is not None:
             table.handle(ActRequest(link, msg.id, msg.seat, msg.action, msg.base, msg.sig))
+    elif isinstance(msg, Query):
+        table = _table(msg.table, msg.id, link, peer)
+        if table is not None:
+            table.handle(QueryRequest(link, msg.id, msg.seat, msg.query))
     elif isinstance(msg, Ping):
         link.send(Pong(id=msg.id))
     elif isinstance(msg, Sync):

@@ -15,7 +15,7 @@ import msgpack
 import trio
 
 from lantable.plugins import BadOptions
-from lantable.protocol import ErrorCode
+from lantable.protocol import ErrorCode, Lobby
 
 from .journal import Journal, JournalFailed
 from .limits import DEFAULT_LIMITS, LimitExceeded, Limits
@@ -52,6 +52,8 @@ class Peer:
     finished: dict[str, Table] = field(default_factory=dict)  # oldest first
     connections: dict[str, int] = field(default_factory=dict)  # open connections by address
     links: set[Any] = field(default_factory=set)  # every welcomed client (ClientLink)
+    lobby_watchers: set[Any] = field(default_factory=set)  # links that said hello.lobby
+    lan_peers: list[dict[str, Any]] = field(default_factory=list)  # other peers, for the lobby
 
     def __post_init__(self) -> None:
         if not self.peer_id:
@@ -92,9 +94,26 @@ class Peer:
                     return table, seat
         return None
 
+    def lobby(self) -> Lobby:
+        """The ``lobby`` message: every table here and the other peers on the LAN."""
+        tables, _ = self.summaries()  # as many as fit a frame, like welcome's
+        return Lobby(tables=tables, peers=self.lan_peers)
+
+    def set_lan_peers(self, peers: list[dict[str, Any]]) -> None:
+        """The other peers discovery sees now (lantable.web keeps this current)."""
+        self.lan_peers = peers
+        self._push_lobby()
+
+    def _push_lobby(self) -> None:
+        if self.lobby_watchers:
+            lobby = self.lobby()
+            for link in list(self.lobby_watchers):
+                link.send(lobby)
+
     def _changed(self) -> None:
         if self.on_change is not None:
             self.on_change()
+        self._push_lobby()
 
     def _start(self, table: Table) -> Table:
         table.on_change = lambda: self._table_changed(table)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 from lantable.plugins import BadOptions, IllegalAction
 from lantable.protocol import (
     Accepted,
+    Answer,
     Error,
     ErrorCode,
     Joined,
@@ -30,6 +31,7 @@ from lantable.protocol import (
 )
 
 from .fairplay import FairConfig, FairTable
+from .words import seat_names, update_words
 
 if TYPE_CHECKING:
     import pluggy
@@ -158,6 +160,14 @@ class SyncRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class QueryRequest:
+    client: ClientLink
+    id: int
+    seat: int | None
+    query: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class DetachRequest:
     """The client's connection ended; forget it (its seats stay reserved)."""
 
@@ -189,7 +199,7 @@ class RevealRequest:
 
 
 TableRequest = (JoinRequest | ResumeRequest | LeaveRequest | ActRequest | SyncRequest
-                | DetachRequest | CommitRequest | RevealRequest)
+                | DetachRequest | CommitRequest | RevealRequest | QueryRequest)
 
 
 @dataclass(slots=True)
@@ -341,6 +351,8 @@ class Table:
                 self._detach(req.client)
             elif isinstance(req, RevealRequest | CommitRequest):
                 self._fair_request(req)
+            elif isinstance(req, QueryRequest):
+                self._query(req)
         except GameFailed:
             LOGGER.exception("table %s: game %s failed; restoring from the journal",
                              self.id, self.game.id)
@@ -529,6 +541,41 @@ class Table:
         for seat in sorted(seats or ()) or [None]:
             self._send_update(req.client, seat, events=None, reply_to=req.id)
 
+    def _query(self, req: QueryRequest) -> None:
+        """Answer from the asker's view only (a spectator asks as ``None``); nothing
+        changes and nothing is journalled (docs/decisions.md, "Queries")."""
+        client = req.client
+        mine = client.seats.get(self.id, set())
+        if req.seat is not None and req.seat not in mine:
+            client.send(Error(code=ErrorCode.NOT_SEATED, id=req.id, table=self.id,
+                              message=f"this connection does not hold seat {req.seat}"))
+            return
+        if req.seat is None and len(mine) > 1:
+            client.send(Error(code=ErrorCode.NOT_SEATED, id=req.id, table=self.id,
+                              message="this connection holds several seats; say which"))
+            return
+        if not mine and client not in self.spectators:
+            client.send(Error(code=ErrorCode.NOT_SEATED, id=req.id, table=self.id,
+                              message="join or watch the table before asking it"))
+            return
+        if self.status not in (PLAYING, FINISHED):
+            client.send(Error(code=ErrorCode.BAD_QUERY, id=req.id, table=self.id,
+                              message=f"table is {self.status}"))
+            return
+        seat = req.seat if req.seat is not None else (next(iter(mine)) if mine else None)
+        try:
+            answer = self.game.query(self.game.view(self.state, seat), seat, req.query)
+            client.send(Answer(id=req.id, table=self.id, answer=answer))
+        except IllegalAction as exc:
+            client.send(Error(code=ErrorCode.BAD_QUERY, id=req.id, table=self.id,
+                              message=str(exc)))
+        except Exception:
+            # A query changes nothing, so a failing one never faults the table.
+            LOGGER.exception("table %s: game %s failed to answer a query", self.id,
+                             self.game.id)
+            client.send(Error(code=ErrorCode.INTERNAL, id=req.id, table=self.id,
+                              message="the game failed to answer that query"))
+
     def _act(self, req: ActRequest) -> None:
         client = req.client
         mine = client.seats.get(self.id, set())
@@ -655,12 +702,17 @@ class Table:
             for client in list(self.spectators):
                 if not client.receiving:
                     continue
-                if data is None:
-                    try:
+                try:
+                    if _wants_words(client) and started:  # its own copy, with the sentences
+                        client.send_encoded(client.encode_update(
+                            shared, seat=None, view=view, events=public,
+                            **self._words(None, None, public)))
+                        continue
+                    if data is None:
                         data = client.encode_update(shared, seat=None, view=view, events=public)
-                    except LocalProtocolError as exc:
-                        self._undeliverable(list(self.spectators), exc)
-                        return
+                except LocalProtocolError as exc:
+                    self._undeliverable(list(self.spectators), exc)
+                    return
                 client.send_encoded(data)
 
     def _undeliverable(self, clients: list[ClientLink], exc: LocalProtocolError) -> None:
@@ -719,16 +771,29 @@ class Table:
         if shared is None:
             shared, started = self._shared(full=True)
         to_act = shared.fields["to_act"]
+        legal = (self.g.legal_actions(self.state, seat)
+                 if seat is not None and seat in to_act else None)
+        seen = None if events is None else [e for e in events if _visible(e, seat)]
+        words = self._words(seat, legal, seen) if _wants_words(client) and started else {}
         try:
-            client.send_update(
-                shared, seat=seat, view=self._view(seat, parts) if started else None,
-                legal=(self.g.legal_actions(self.state, seat)
-                       if seat is not None and seat in to_act else None),
-                events=None if events is None else [e for e in events if _visible(e, seat)],
-                id=reply_to,
-            )
+            client.send_update(shared, seat=seat,
+                               view=self._view(seat, parts) if started else None,
+                               legal=legal, events=seen, id=reply_to, **words)
         except LocalProtocolError as exc:
             self._undeliverable([client], exc)
+
+    def _words(self, seat: int | None, legal: list[dict[str, Any]] | None,
+               events: list[dict[str, Any]] | None) -> dict[str, Any]:
+        """The game's labels and sentences for a connection that asked for words."""
+        names = seat_names([s.name for s in self.seats])
+        return update_words(self.game, self.g.view(self.state, seat), seat, legal, events,
+                            names)
+
+
+def _wants_words(client: ClientLink) -> bool:
+    """Whether the connection said ``hello.words`` (a stand-in link without the
+    attribute, as tests use, wants none)."""
+    return getattr(client, "words", False)
 
 
 def _visible(event: dict[str, Any], seat: int | None) -> bool:

@@ -85,8 +85,10 @@ def game_legal_actions(state: State, seat: int) -> list[Action]:
     :returns: a non-empty list when ``seat`` is in :func:`game_to_act`, else ``[]``.
         The order is deterministic and documented by the game (bots and the
         terminal client number the actions in this order). Where the real space is
-        continuous or huge, a finite, useful discretisation: :func:`game_apply` still
-        accepts any valid action.
+        continuous or huge, a finite, useful discretisation, or *templates*: actions
+        with a ``"params"`` map of typed parameters that the client fills
+        (:mod:`lantable.plugins.params`, :func:`game_discretise`); :func:`game_apply`
+        still accepts any valid action.
 
     Must not change the state.
     """
@@ -164,6 +166,39 @@ def game_heuristic(state: State, seat: int) -> float | None:
 
 
 @hookspec(firstresult=True)
+def game_discretise(state: State, seat: int, template: Action) -> list[Action] | None:
+    """Concrete, legal fillings of one parameterised legal action. Optional.
+
+    A game may list *templates* among its legal actions (an action with a ``"params"``
+    map of typed parameters, :mod:`lantable.plugins.params`) where the real space is
+    continuous or huge. Bots and the conformance suite turn each template into
+    concrete actions with this hook; without it they use
+    :func:`lantable.plugins.params.grid`, whose actions ``game_apply`` may refuse.
+
+    Like :func:`game_describe_action`, clients pass the seat's **view** as ``state``
+    (in-process callers may pass the state): use only fields the view has.
+
+    :returns: a non-empty list of concrete actions that ``game_apply`` accepts now,
+        in a deterministic order, or ``None`` for the generic grid.
+    """
+
+
+@hookspec(firstresult=True)
+def game_query(view: View, seat: int | None, query: dict[str, Any]) -> Any:
+    """Answer a question about the game from what ``seat`` may know. Optional.
+
+    A pure request/response (no state change, nothing journalled): the host builds
+    ``view = game_view(state, seat)`` and passes only that, so an answer can never
+    reveal another seat's secrets ("how far can this ship sail on this heading",
+    "what is in range of this cannon").
+
+    :param query: a map with a ``"type"`` and the game's documented fields.
+    :returns: plain msgpack data.
+    :raises IllegalAction: an unknown or malformed query, with a human reason.
+    """
+
+
+@hookspec(firstresult=True)
 def game_describe_action(state: State, seat: int, action: Action, names: list[str]) -> str | None:
     """The label a person reads on a choice: what the action is and what it costs,
     pays or risks where the game knows ("dock C — costs 2, pays 15"). Optional.
@@ -206,6 +241,19 @@ def game_render_text(view: View, seat: int | None, names: list[str]) -> Any:
         (a ``Table``, a ``Group`` of panels...), or ``None`` for the generic board
         (one line per view key). The terminal client draws it under a header that
         already says whose turn it is and the scores.
+    """
+
+
+@hookspec(firstresult=True)
+def game_web_renderer() -> Any:
+    """The game's own board for the browser, shipped as package data. Optional.
+
+    :returns: the folder of its browser files (an :mod:`importlib.resources`
+        ``Traversable`` or a path), or ``None`` for the generic board. The folder
+        holds ``board.js``, which the web app loads and which registers a renderer
+        with ``lantable.registerRenderer(game_id, {render(svgHost, update, ctx)})``
+        (docs/plugins.md, "A board for the browser"). Every file in the folder is
+        served under ``/games/<game id>/``. Must be constant.
     """
 
 

@@ -14,11 +14,12 @@ import os
 import pickle
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pluggy
 
-from . import hookspecs
+from . import hookspecs, params
 from .errors import BadOptions, IllegalAction, PluginError
 
 if TYPE_CHECKING:
@@ -83,6 +84,7 @@ class Game:
         self.has_sampler = bool(pm.hook.game_sample_state.get_hookimpls())
         self.has_heuristic = bool(pm.hook.game_heuristic.get_hookimpls())
         self.has_view_parts = bool(pm.hook.game_view_parts.get_hookimpls())
+        self.has_query = bool(pm.hook.game_query.get_hookimpls())
         self._view_parts = _bind(pm, "game_view_parts") if self.has_view_parts else None
 
     def __repr__(self) -> str:
@@ -166,6 +168,39 @@ class Game:
         events = self._apply(state, seat, action, rng)
         return events if events is not None else []
 
+    # -- parameterised actions and queries (docs/decisions.md) --------------------
+
+    def discretise(self, view: View | State, seat: int, template: Action) -> list[Action]:
+        """Concrete fillings of ``template`` (the game's ``game_discretise``, else
+        :func:`params.grid`); ``view`` is the seat's view (or the state in-process)."""
+        out = self._hook.game_discretise(state=view, seat=seat, template=template)
+        return list(out) if out else params.grid(template)
+
+    def concrete_actions(self, state: State, seat: int,
+                         legal: list[Action] | None = None) -> list[Action]:
+        """The legal actions with every template replaced by its discretisation
+        (identical to :meth:`legal_actions` for a game without templates)."""
+        legal = self._legal(state, seat) if legal is None else legal
+        if not any(params.is_template(a) for a in legal):
+            return legal
+        view = self._view(state, seat)
+        out: list[Action] = []
+        for a in legal:
+            out += self.discretise(view, seat, a) if params.is_template(a) else [a]
+        return out
+
+    def query(self, view: View, seat: int | None, query: Any) -> Any:
+        """Answer ``query`` from ``view`` only (the game's ``game_query``).
+
+        Raises:
+            IllegalAction: the game has no queries, or refused this one.
+        """
+        if not self.has_query:
+            raise IllegalAction(f"{self.id} answers no queries")
+        if not isinstance(query, dict) or not isinstance(query.get("type"), str):
+            raise IllegalAction(f"a query is a map with a string 'type', got {query!r}")
+        return self._hook.game_query(view=view, seat=seat, query=query)
+
     # -- information ----------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> View:
@@ -222,6 +257,15 @@ class Game:
         if board is not None:
             return board
         return generic_board(view)
+
+    def web_renderer(self) -> Any:
+        """The folder of the game's browser renderer (``game_web_renderer``), or None."""
+        if not self.pm.hook.game_web_renderer.get_hookimpls():
+            return None
+        folder = self._hook.game_web_renderer()
+        if folder is None:
+            return None
+        return folder if hasattr(folder, "joinpath") else Path(folder)
 
     @staticmethod
     def clone(state: State) -> State:

@@ -42,8 +42,9 @@ def negotiate(client_proto: int, client_min: int | None) -> int | None:
     return hi if lo <= hi else None
 
 
-_KEY_SEAT, _KEY_VIEW, _KEY_LEGAL, _KEY_EVENTS, _KEY_ID = (
-    new_packer().pack(key) for key in ("seat", "view", "legal", "events", "id"))
+_KEY_SEAT, _KEY_VIEW, _KEY_LEGAL, _KEY_EVENTS, _KEY_ID, _KEY_LABELS, _KEY_SENTENCES = (
+    new_packer().pack(key)
+    for key in ("seat", "view", "legal", "events", "id", "labels", "sentences"))
 
 
 _local = threading.local()
@@ -127,9 +128,11 @@ class SharedUpdate:
         self.count = len(present)
 
     def message(self, *, seat: int | None, view: Any, legal: list[dict[str, Any]] | None = None,
-                events: list[dict[str, Any]] | None = None, id: int | None = None) -> Update:
+                events: list[dict[str, Any]] | None = None, id: int | None = None,
+                labels: list[str] | None = None, sentences: list[str] | None = None) -> Update:
         """The same update as a message object (what the recipient decodes)."""
-        return Update(**self.fields, seat=seat, view=view, legal=legal, events=events, id=id)
+        return Update(**self.fields, seat=seat, view=view, legal=legal, events=events, id=id,
+                      labels=labels, sentences=sentences)
 
 
 class Connection:
@@ -215,7 +218,9 @@ class Connection:
 
     def send_update(self, shared: SharedUpdate, *, seat: int | None, view: Any | PackedMap,
                     legal: list[dict[str, Any]] | None = None,
-                    events: list[dict[str, Any]] | None = None, id: int | None = None) -> bytes:
+                    events: list[dict[str, Any]] | None = None, id: int | None = None,
+                    labels: list[str] | None = None,
+                    sentences: list[str] | None = None) -> bytes:
         """The bytes of ``shared.message(seat=..., ...)``, with the shared fields
         packed once for every recipient (a host sends one update per seat per change).
         ``view`` may be a :class:`PackedMap` (encoded already).
@@ -242,6 +247,12 @@ class Connection:
                 count += 1
             if id is not None:
                 parts += (_KEY_ID, pack(id))
+                count += 1
+            if labels is not None:
+                parts += (_KEY_LABELS, pack(labels))
+                count += 1
+            if sentences is not None:
+                parts += (_KEY_SENTENCES, pack(sentences))
                 count += 1
         except (TypeError, ValueError, OverflowError) as exc:
             raise LocalProtocolError(f"cannot encode 'update': {exc}") from exc

@@ -26,6 +26,7 @@ class ErrorCode(StrEnum):
     NOT_SEATED = "not_seated"  # act/leave at a table where this connection holds no seat
     NOT_TO_ACT = "not_to_act"  # the seat must not decide now
     ILLEGAL_ACTION = "illegal_action"  # the game refused the action
+    BAD_QUERY = "bad_query"  # the game has no such query, or refused this one
     BAD_TOKEN = "bad_token"  # unknown, forged or foreign resume token
     TABLE_FAULTED = "table_faulted"  # the game plugin failed; the table is being restored
     TABLE_CLOSED = "table_closed"  # the table is finished or was abandoned

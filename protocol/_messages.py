@@ -175,6 +175,8 @@ class Hello(Message):
     token: str | None = None  # resume the seat this token was issued for
     id: int | None = None
     key: str | None = None  # the seat's Ed25519 public key, hex (fair play)
+    words: bool | None = None  # updates carry the game's own labels and sentences
+    lobby: bool | None = None  # push a `lobby` message whenever the table list changes
 
 
 @_message("list_tables", "client")
@@ -232,6 +234,17 @@ class Act(Message):
 class Sync(Message):
     id: int
     table: str
+
+
+@_message("query", "client")
+class Query(Message):
+    """Ask the game a question from one seat's view (or a spectator's): pure, not
+    journalled; answered with ``answer`` (docs/protocol.md)."""
+
+    id: int
+    table: str
+    query: dict[str, Any]
+    seat: int | None = None  # which of this connection's seats asks (default: its only one)
 
 
 @_message("ping", "client")
@@ -324,8 +337,26 @@ class Update(Message):
     scores: dict[str, Any] | None = None  # once finished
     full: bool = False  # True for a resync (sync, join, resume): events are not replayed
     id: int | None = None  # set when this answers a sync
+    labels: list[str] | None = None  # hello.words: the game's label of each legal action
+    sentences: list[str] | None = None  # hello.words: the game's sentence for each event
+
+
+@_message("lobby", "host")
+class Lobby(Message):
+    """Unsolicited, to a connection that said ``hello.lobby``: once after ``welcome``,
+    then whenever the table list or the peers seen on the LAN change."""
+
+    tables: list[dict[str, Any]]
+    peers: list[dict[str, Any]] | None = None  # other peers found on the LAN (discovery)
 
 
 @_message("pong", "host")
 class Pong(Message):
     id: int
+
+
+@_message("answer", "host")
+class Answer(Message):
+    id: int
+    table: str
+    answer: Any  # plain data, as the game's game_query returned it

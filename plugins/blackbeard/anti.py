@@ -103,7 +103,8 @@ def event_fits(S: State, w: dict[str, Any], ctype: str) -> bool:
 
 def options(S: State, seat: int, w: dict[str, Any]) -> list[dict[str, Any]]:
     """Legal choices of ``seat`` in window ``w``, in this order: warship placement
-    (attacking, then not), warship attacks by slot, KC commission by area, KC moves
+    (attacking, then not), warship attacks by slot, KC commission by area, Anti-Pirate
+    Governor appointments by port (module G), KC moves
     by KC then destination, KC port attack, KC oust, AP Events by card id, KC
     Reactions by KC; then ``pass``. A seat is polled (``pass`` alone, if need be) while
     its AP action is unused and it holds cards, so being asked reveals nothing."""
@@ -128,6 +129,8 @@ def options(S: State, seat: int, w: dict[str, Any]) -> list[dict[str, Any]]:
             home = p["area"]
             places = [home] + (AREAS[home]["adj"] if home in AREAS else [])
             out += [{"type": "commission_kc", "area": a} for a in places]
+        if S["opt"]["governors_module"] and S["anti_pool"] and "appoint_governor" not in used:
+            out += [{"type": "appoint_governor", "port": i} for i in governor_ports(S, p)]
         if own_kcs and kc_ap_free(S, seat):
             for k in own_kcs:
                 out += [{"type": "kc_move", "kc": k["kc"], "to": a}
@@ -153,6 +156,16 @@ def options(S: State, seat: int, w: dict[str, Any]) -> list[dict[str, Any]]:
     if out or (not T["ap_used"][seat] and S["hands"][seat]):
         out.append({"type": "pass"})
     return out
+
+
+def governor_ports(S: State, p: dict[str, Any]) -> list[int]:
+    """Module G: a non-Pirate port with no governor and no pirate, in or next to the
+    active pirate's Sea Area."""
+    home = p["area"]
+    areas = [home] + (AREAS[home]["adj"] if home in AREAS else [])
+    taken = {q["port"] for q in S["pir"] if q["st"] == "map" and q["port"] is not None}
+    return [i for i, port in enumerate(PORTS) if port["area"] in areas
+            and port["nationality"] != "PIR" and S["gov"][i] is None and i not in taken]
 
 
 def has_options(S: State, seat: int, w: dict[str, Any]) -> bool:
@@ -245,6 +258,10 @@ def apply_window(S: State, seat: int, w: dict[str, Any], a: dict[str, Any],
         else:
             S["stack"].append({"k": "evt", "e": "oust", "kc": k["kc"], "seat": seat,
                                "pid": p["id"], "st": "roll"})
+    elif t == "appoint_governor":
+        S["gov"][a["port"]] = "anti"
+        S["anti_pool"] -= 1
+        ev.append({"type": "governor", "port": a["port"], "kind": "anti", "seat": seat})
     elif t == "play_event":
         play_ap_event(S, seat, w, a, rng, ev)
 

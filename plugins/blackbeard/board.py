@@ -265,7 +265,8 @@ def new_state(seats: int, options: dict[str, Any], rng: random.Random, ev: Event
         "hpool": list(range(len(HOSTAGES))), "dead_hostages": [],
         "wpool": list(range(len(WARSHIPS))), "ws": [],
         "kpool": list(range(len(KCS))), "kc": [],
-        "gov": [None] * len(PORTS), "vp": [0] * seats, "ledger": [],
+        "gov": [None] * len(PORTS), "anti_pool": RAW["anti_pirate_governors"]["value"],
+        "vp": [0] * seats, "ledger": [],
         "kc_out": [], "T": {}, "stack": [], "over": False, "end_why": None,
     }
     # 1. Deal 4 Event cards each; a Must-Play-Immediately card goes back and is replaced.

@@ -326,6 +326,7 @@ def conservation(S: State) -> dict[str, int]:
             "kcs": len(S["kc"]) + len(S["kpool"]) + len(S["kc_out"]),
             "hostages": len(S["hpool"]) + held + len(S["dead_hostages"]) + _pending_hostage(S),
             "pirates": len(S["pir"]),
+            "anti_governors": S["anti_pool"] + sum(g == "anti" for g in S["gov"]),
             "ships_at_sea": sum(1 for p in S["pir"] if p["st"] in ("map", "adrift"))}
 
 

@@ -65,6 +65,9 @@ INFO: dict[str, Any] = {
                                "help": "Q15: a won battle lets the interrupted action go on"},
         "cunning_on_storm": {"default": True, "choices": _BOOL,
                              "help": "Q16: Cunning may re-roll the pirate's Storm roll"},
+        "governors_module": {"default": False, "choices": _BOOL,
+                             "help": "BB-S optional module G: AP players may appoint "
+                             "Anti-Pirate Governors (no entry, no bribes in that port)"},
         "max_turns": {"default": 300, "help": "proposed safety limit: the game ends after "
                       "this many Player-Turns even if nobody plays cards"},
     },

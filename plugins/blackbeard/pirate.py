@@ -48,13 +48,15 @@ def move_cost(p: dict[str, Any]) -> int:
     return 2 if p["spd"] < 0 else 1
 
 
-def destinations(p: dict[str, Any]) -> list[dict[str, Any]]:
-    """One Move step: port -> its Sea Area; at sea -> neighbours, then the area's ports."""
+def destinations(S: State, p: dict[str, Any]) -> list[dict[str, Any]]:
+    """One Move step: port -> its Sea Area; at sea -> neighbours, then the area's ports
+    (not a non-Pirate port with an Anti-Pirate Governor, module G)."""
     if p["port"] is not None:
         return [{"to": p["area"]}]
     out = [{"to": w} for w in neighbours(p["area"])]
     if p["area"] in AREAS:
-        out += [{"to": p["area"], "port": i} for i in PORTS_IN[p["area"]]]
+        out += [{"to": p["area"], "port": i} for i in PORTS_IN[p["area"]]
+                if S["gov"][i] != "anti"]
     return out
 
 
@@ -69,7 +71,7 @@ def pirate_actions(S: State, p: dict[str, Any]) -> list[dict[str, Any]]:
     T, pid = S["T"], p["id"]
     out: list[dict[str, Any]] = []
     if T["act"] >= move_cost(p):
-        out += [{"type": "move", "pirate": pid, **d} for d in destinations(p)]
+        out += [{"type": "move", "pirate": pid, **d} for d in destinations(S, p)]
     if T["act"] < 1:
         return out
     if B.at_sea(p):
@@ -91,7 +93,7 @@ def pirate_actions(S: State, p: dict[str, Any]) -> list[dict[str, Any]]:
           "recover": p["scurvy"],
           "buy_haven": pp and p["haven"] is None and p["nw"] >= COST["safe_haven"],
           "retire_haven": p["haven"] == port and p["haven_turn"] < S["turn_no"],
-          "bribe": not pp and p["nw"] >= COST["bribe"]}
+          "bribe": not pp and p["nw"] >= COST["bribe"] and S["gov"][port] != "anti"}
     out += [{"type": a, "pirate": pid} for a in PORT_ACTIONS if ok[a]]
     return out
 
@@ -145,7 +147,7 @@ def _event_plays(S: State, seat: int, c: int, t: str, mine: list[int]) -> list[d
     ps = [S["pir"][pid] for pid in mine]
     if t == "fair_winds":
         return [{**base, "pirate": p["id"], **d} for p in ps if not B.in_dr(p)
-                for d in destinations(p)]
+                for d in destinations(S, p)]
     if t in ("sail_ho", "bold_captain"):
         return [{**base, "pirate": p["id"]} for p in ps]
     if t == "heavy_guns":

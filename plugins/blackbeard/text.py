@@ -240,6 +240,9 @@ def _ap_or_answer(v: View, seat: int, a: dict[str, Any], names: list[str]) -> st
                 f"(2d6 + combat >= {COST['kc_oust_target']})")
     if t == "kc_oust":
         return f"your {kc_label(a['kc'])} tries to oust {him} from port"
+    if t == "appoint_governor":
+        return (f"appoint an Anti-Pirate Governor in {PORTS[a['port']]['name']} "
+                f"(no pirate may enter it or bribe there)")
     if t == "react":
         k = next((k for k in v["kc"] if k["kc"] == a["kc"]), None)
         frm = f" from {where(k['area'])}" if k else ""
@@ -362,7 +365,8 @@ def describe_event(v: View, seat: int | None, e: dict[str, Any],
         "actions_forfeited": f"{who} gives up {e.get('n')} Action(s)",
         "merchant_placed": f"a merchant appears in {where(e.get('area'))}",
         "merchant_removed": f"a merchant leaves {where(e.get('area'))}",
-        "governor": f"a pro-pirate governor sits in {_port(e.get('port'))}",
+        "governor": f"{'an anti' if e.get('kind') == 'anti' else 'a pro'}-pirate governor "
+                    f"sits in {_port(e.get('port'))}",
         "order": "turn order: " + ", ".join(_who(names, s) for s in e.get("order", [])),
         "pirate_dealt": f"{who} gets the Pirate card {pn}",
         "must_fight": f"{pn}'s drunken crew cannot run: they must fight",

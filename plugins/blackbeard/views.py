@@ -20,7 +20,8 @@ State = dict[str, Any]
 # Public state keys copied as they are (deep-copied: views are snapshots).
 PUBLIC = ("n", "opt", "order", "turn", "turn_no", "disc", "gone", "held_pardons", "pass_no",
           "pardons", "pir", "pdeck", "next_slot", "hpool", "dead_hostages", "wpool", "ws",
-          "kpool", "kc", "kc_out", "gov", "vp", "ledger", "T", "stack", "over", "end_why")
+          "kpool", "kc", "kc_out", "gov", "anti_pool", "vp", "ledger", "T", "stack", "over",
+          "end_why")
 
 
 def _copy(data: dict[str, Any]) -> dict[str, Any]:

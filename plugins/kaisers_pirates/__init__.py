@@ -32,3 +32,7 @@ __all__ = [
     "game_to_act",
     "game_view",
 ]
+
+from .web_board import game_web_renderer  # noqa: E402 - the browser board (web/board.js)
+
+__all__ += ["game_web_renderer"]

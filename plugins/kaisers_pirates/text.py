@@ -32,6 +32,7 @@ _PENDING = {
     "order": "order the deck", "exchange": "exchange information",
     "mine_order": "order the mine targets", "pursue": "pursue or not", "shallows": "pursue or not",
     "post": "react after the attack", "reflag": "reflag a ship", "give_ships": "give ships",
+    "passage": "decide whether to try Passage", "late": "decide whether to answer a sinking",
 }
 _ATTACKS = {"gi": "intercepts", "bi": "British forces intercept", "mi": "lays mines against",
             "to": "torpedoes"}
@@ -149,6 +150,8 @@ def game_describe_event(view: View, seat: int | None, event: dict[str, Any],
         "turn_started": f"{who}'s {'extra ' if event.get('extra') else ''}turn",
         "drew": f"{who} draws a card",
         "passage_failed": f"{ship} fails its passage and stays at sea",
+        "passage_declined": f"{ship} stays at sea (no Passage attempt)",
+        "action_cancelled": f"{ship} is hidden again: {_card(event.get('card'))} has no effect",
         "entered_refuge": f"{ship} enters an Island Refuge",
         "left_refuge": f"{ship} leaves its Island Refuge",
         "limited_supply": f"{ship} is now on Limited Supply",
@@ -211,6 +214,10 @@ def game_describe_event(view: View, seat: int | None, event: dict[str, Any],
         return f"{ship} is damaged ({n} marker{'s' * (n != 1)})"
     if t == "to_vp_pile":
         double = " (double)" if event.get("mult", 1) > 1 else ""
+        if "card" in event:  # a sunk AMC, Q-ship or submarine card (R 3.3.1, 3.3.28)
+            cd = ACTIONS[event["card"]]
+            what = f"{cd['name']} {cd.get('ship', '')}".strip()
+            return f"{what} goes to {who}'s VP pile: {cd.get('vp', 0)} VP"
         return f"{ship} goes to {who}'s VP pile: {SHIPS[event['ship']]['vp']} VP{double}"
     if t == "ship_removed":
         return f"{ship} leaves play ({str(event.get('why', '')).replace('_', ' ')})"

@@ -181,3 +181,6 @@ def game_sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> di
 @hookimpl
 def game_heuristic(state: dict[str, Any], seat: int) -> float:
     return evaluate(state, seat)
+
+
+from .web_board import game_web_renderer  # noqa: E402, F401 - the browser board (web/board.js)

@@ -19,7 +19,7 @@ from typing import Any
 from lantable.plugins import IllegalAction
 
 from . import board as B
-from . import engine as G
+from . import hands as H
 from . import moves as M
 from .data import (
     AREAS,
@@ -104,9 +104,15 @@ def event_actions(S: State) -> list[dict[str, Any]]:
         return []
     out: list[dict[str, Any]] = []
     room = 4 - S["used"]
+    cheapest: dict[str, int] = {}
+    for c in S["hands"][seat]:  # one pass: the cheapest card of each Event in hand
+        key = CARDS[c]["ev"]
+        best = cheapest.get(key)
+        if best is None or CARDS[c]["mp"] + CARDS[c]["bp"] < CARDS[best]["mp"] + CARDS[best]["bp"]:
+            cheapest[key] = c
     for key in ("assassin", "crisis", "galley", "germanic", "legion_declares", "rebel",
                 "revolt", "traitor"):
-        c = _cheapest(S, seat, key)
+        c = cheapest.get(key)
         if c is None:
             continue
         base = {"type": "event", "card": c}
@@ -121,14 +127,21 @@ def event_actions(S: State) -> list[dict[str, Any]]:
         elif key == "crisis":
             out += [{**base, "target": t} for t in B.emperors(S) if S["ldr"][t][0] != ROME]
         elif key == "galley":
-            for p in range(NPROV):
-                if not PORT[p]:
-                    continue
-                k = min(3, len(M.free_legions(S, seat, p)))
+            free = [0] * NPROV
+            for owner, p, moved, mark in S["L"]:
+                if owner == seat and not moved and not mark:
+                    free[p] += 1
+            # A useful discretisation: sail from the port with the most free Legions
+            # and from the Leader's port (``apply`` takes any port and any number).
+            ports = [p for p in range(NPROV) if PORT[p] and (free[p] or
+                                                             M.leader_free(S, seat, p))]
+            best = sorted(ports, key=lambda p: (-free[p], p))[:1]
+            lp = S["ldr"][seat][0]
+            for p in sorted(set(best) | ({lp} if lp in ports else set())):
+                k = min(3, free[p])
                 ldr = M.leader_free(S, seat, p)
-                if k or ldr:
-                    out += [{**base, "from": p, "to": q, "legions": k, "leader": ldr}
-                            for q in range(NPROV) if PORT[q] and q != p]
+                out += [{**base, "from": p, "to": q, "legions": k, "leader": ldr}
+                        for q in range(NPROV) if PORT[q] and q != p]
         elif key == "germanic":
             out += [{**base, "prov": p} for p in sorted(GERMANIA) if p not in S["germ"]]
         elif key == "legion_declares":
@@ -155,8 +168,8 @@ def _seat_arg(S: State, action: dict[str, Any], key: str = "seat") -> int:
 def apply_event(S: State, action: dict[str, Any], rng: random.Random, ev: Events) -> None:
     """Validate every argument, then take the cards and open the window."""
     seat = S["act"]
-    c = G.card_arg(action)
-    G.own_card(S, seat, c)
+    c = H.card_arg(action)
+    H.own_card(S, seat, c)
     key = CARDS[c]["ev"]
     item: dict[str, Any] = {"k": "do", "what": "event", "ev": key, "seat": seat, "omens": 0}
     extra: list[int] = []
@@ -164,11 +177,11 @@ def apply_event(S: State, action: dict[str, Any], rng: random.Random, ev: Events
         t = _seat_arg(S, action, "target")
         if t not in rome_emperors(S) or t == seat:
             raise IllegalAction("R 9.0: the target must be another Emperor, in Rome")
-        guards, corr = G.cards_arg(action, "guards"), G.cards_arg(action, "corr")
+        guards, corr = H.cards_arg(action, "guards"), H.cards_arg(action, "corr")
         for g in guards:
-            G.own_card(S, seat, g, "praetorian")
+            H.own_card(S, seat, g, "praetorian")
         for x in corr:
-            G.own_card(S, seat, x, "corruption")
+            H.own_card(S, seat, x, "corruption")
         if corr and S["opt"]["a2_assassin_corruption"] == "strict":
             raise IllegalAction("A2 strict: the assassin's Corruption cards have no use")
         extra = guards + corr
@@ -220,8 +233,8 @@ def apply_event(S: State, action: dict[str, Any], rng: random.Random, ev: Events
         item["target"] = s
     else:
         raise IllegalAction(f"{CARDS[c]['ev']} is not played this way (answer, or declare)")
-    G.room(S, seat, 1 + len(extra))
-    G.use_cards(S, [c] + extra)
+    H.room(S, seat, 1 + len(extra))
+    H.use_cards(S, [c] + extra)
     if key == "traitor":
         S["once"].append("traitor")
     ev.append({"type": "event", "seat": seat, "ev": key, "card": c,
@@ -231,7 +244,7 @@ def apply_event(S: State, action: dict[str, Any], rng: random.Random, ev: Events
     if key == "assassin":
         n = S["n"]
         order = [(seat + i) % n for i in range(1, n)]
-        ask = [s for s in order if s in G.holders(S, ["praetorian", "corruption"], [seat])]
+        ask = [s for s in order if s in H.holders(S, ["praetorian", "corruption"], [seat])]
         S["pend"].append({"k": "assas", "ask": ask, "i": 0, "guards": item["guards"],
                           "shield": item["shield"], "corr": 0, "blocked": False})
         return
@@ -245,7 +258,7 @@ def apply_event(S: State, action: dict[str, Any], rng: random.Random, ev: Events
 
 def _window(S: State, kind: str, keys: list[str], exclude: list[int]) -> None:
     if keys:
-        ask = G.holders(S, keys, exclude)
+        ask = H.holders(S, keys, exclude)
         if ask:
             S["pend"].append({"k": "win", "kind": kind, "keys": keys, "ask": ask, "i": 0})
 
@@ -277,13 +290,13 @@ def apply_declare(S: State, action: dict[str, Any], ev: Events) -> None:
     seat = S["act"]
     if not may_declare(S, seat):
         raise IllegalAction("R 7.1: your General in Rome, and no Emperor in play")
-    cards = G.cards_arg(action)
+    cards = H.cards_arg(action)
     for c in cards:
-        G.own_card(S, seat, c)
+        H.own_card(S, seat, c)
         if CARDS[c]["ev"] not in ("senate", "praetorian"):
             raise IllegalAction("R 7.1: only Senate Influence and Praetorian Guard add DP")
-    G.room(S, seat, len(cards))
-    G.use_cards(S, cards)
+    H.room(S, seat, len(cards))
+    H.use_cards(S, cards)
     S["once"].append("declare")
     senate = sum(1 for c in cards if CARDS[c]["ev"] == "senate")
     guards = len(cards) - senate
@@ -291,8 +304,10 @@ def apply_declare(S: State, action: dict[str, Any], ev: Events) -> None:
                "board_dp": B.base_dp(S, seat)})
     S["pend"].append({"k": "do", "what": "declare", "seat": seat, "senate": senate,
                       "guards": guards, "corr": 0})
-    if senate:
-        _window(S, "declare", ["corruption"], [seat])
+    # Corruption cancels a Senate Influence; Bad Omens (A4) a Praetorian Guard or a
+    # Senate Influence of the declaration.
+    _window(S, "declare", (["corruption"] if senate else []) +
+            (["bad_omens"] if senate or guards else []), [seat])
 
 
 # --- windows and other pending decisions --------------------------------------------
@@ -332,6 +347,9 @@ def _may_answer(S: State, top: dict[str, Any], seat: int, key: str) -> bool:
     if key == "corruption":
         below = S["pend"][-2]
         return below["corr"] < below["senate"]
+    if key == "bad_omens" and top["kind"] == "declare":
+        below = S["pend"][-2]
+        return below["guards"] > 0 or below["senate"] > below["corr"]
     return True
 
 
@@ -345,17 +363,22 @@ def apply_pending(S: State, top: dict[str, Any], seat: int, action: dict[str, An
     if k == "win":
         if t != "answer":
             raise IllegalAction("answer with a card, or pass")
-        c = G.card_arg(action)
-        G.own_card(S, seat, c)
+        c = H.card_arg(action)
+        H.own_card(S, seat, c)
         key = CARDS[c]["ev"]
         if key not in top["keys"] or not _may_answer(S, top, seat, key):
             raise IllegalAction(f"{key} cannot answer here")
-        G.room(S, seat, 1)
-        G.use_cards(S, [c])
+        H.room(S, seat, 1)
+        H.use_cards(S, [c])
         ev.append({"type": "answer", "seat": seat, "ev": key, "card": c, "at": top["kind"]})
-        if key == "bad_omens":
+        if key == "bad_omens" and top["kind"] == "declare":
+            below = S["pend"][-2]  # A4: one Guard of the declaration, else one Senate card
+            below["guards" if below["guards"] else "senate"] -= 1
+            if not below["guards"] and below["senate"] <= below["corr"]:
+                top["keys"] = [k for k in top["keys"] if k != "bad_omens"]
+        elif key == "bad_omens":
             S["pend"][-2]["omens"] += 1  # cancels the effect under this window
-            top.update(ask=G.holders(S, ["bad_omens"], [seat]), i=0, keys=["bad_omens"])
+            top.update(ask=H.holders(S, ["bad_omens"], [seat]), i=0, keys=["bad_omens"])
         elif key == "corruption":
             S["pend"][-2]["corr"] += 1
         else:  # bad_weather, wounded: their own effect, open to Bad Omens
@@ -367,14 +390,14 @@ def apply_pending(S: State, top: dict[str, Any], seat: int, action: dict[str, An
     if k == "assas":
         if t != "answer":
             raise IllegalAction("answer with a card, or pass")
-        c = G.card_arg(action)
-        G.own_card(S, seat, c)
+        c = H.card_arg(action)
+        H.own_card(S, seat, c)
         use = action.get("use")
         if {"type": "answer", "card": _cheapest(S, seat, CARDS[c]["ev"]), "use": use} \
                 not in pending_actions(S, top, seat):
             raise IllegalAction("R 9.0: strip a Guard (Guard or 2 Corruption), or block an "
                                 "unprotected attempt with a Guard")
-        G.use_cards(S, [c], count=False)
+        H.use_cards(S, [c], count=False)
         ev.append({"type": "answer", "seat": seat, "ev": CARDS[c]["ev"], "card": c,
                    "at": "assassination", "use": use})
         if use == "strip":

@@ -20,7 +20,7 @@ from typing import Any
 from lantable.plugins import IllegalAction
 
 from . import board as B
-from . import engine as G
+from . import hands as H
 from .data import CARDS, GERMANIA, LAND, LEADER_ADJ, NAVAL, NPROV, ROME
 
 State = dict[str, Any]
@@ -72,32 +72,42 @@ def march_actions(S: State) -> list[dict[str, Any]]:
     by_mp: dict[int, int] = {}
     for c in S["hands"][seat]:
         by_mp.setdefault(CARDS[c]["mp"], c)
-    out = []
-    sources = sorted({lg[1] for lg in S["L"] if lg[0] == seat} | {S["ldr"][seat][0]})
-    for p in sources:
-        legs = free_legions(S, seat, p)
-        ldr = leader_free(S, seat, p)
-        marked = [i for i, lg in enumerate(S["L"]) if lg[0] == seat and lg[1] == p and lg[3]]
+    out: list[dict[str, Any]] = []
+    free: dict[int, int] = {}
+    marked: dict[int, int] = {}
+    for owner, p, moved, mark in S["L"]:  # one pass: free and marked Legions by province
+        if owner == seat:
+            if mark:
+                marked[p] = marked.get(p, 0) + 1
+            elif not moved:
+                free[p] = free.get(p, 0) + 1
+            else:
+                free.setdefault(p, 0)
+    ld = S["ldr"][seat]
+    for p in sorted(set(free) | set(marked) | {ld[0]}):
+        legs = free.get(p, 0)
+        ldr = ld[0] == p and not ld[2]
         for mp, c in sorted(by_mp.items()):
-            base = {"type": "march", "cards": [c], "from": p}
             if legs or ldr:
-                out.append({**base, "legions": len(legs), "leader": ldr})
+                out.append({"type": "march", "cards": [c], "from": p, "legions": legs,
+                            "leader": ldr})
             if legs and ldr:
-                out.append({**base, "legions": 0, "leader": True})
-            if marked and mp >= 3:
-                out.append({**base, "legions": len(legs) + len(marked), "leader": ldr,
-                            "unmark": True})
+                out.append({"type": "march", "cards": [c], "from": p, "legions": 0,
+                            "leader": True})
+            if p in marked and mp >= 3:
+                out.append({"type": "march", "cards": [c], "from": p,
+                            "legions": legs + marked[p], "leader": ldr, "unmark": True})
     return out
 
 
 def apply_march(S: State, action: dict[str, Any], ev: Events) -> None:
     seat = S["act"]
-    cards = G.cards_arg(action)
+    cards = H.cards_arg(action)
     if not cards:
         raise IllegalAction("5.4.1: play at least one card for its MP")
     for c in cards:
-        G.own_card(S, seat, c)
-    G.room(S, seat, len(cards))
+        H.own_card(S, seat, c)
+    H.room(S, seat, len(cards))
     p = _int(action, "from", 0, ROME)
     unmark = _bool(action, "unmark")
     pool = sum(CARDS[c]["mp"] for c in cards)
@@ -114,7 +124,7 @@ def apply_march(S: State, action: dict[str, Any], ev: Events) -> None:
         raise IllegalAction("your Leader is not free to move from there")
     if not k and not leader:
         raise IllegalAction("move at least one Legion or your Leader")
-    G.use_cards(S, cards)
+    H.use_cards(S, cards)
     ev.append({"type": "march", "seat": seat, "from": p, "cards": cards, "mp": pool})
     if unmark:
         pool -= 2
@@ -147,7 +157,7 @@ def _stop_window(S: State, kind: str) -> None:
     if g["ldr"] and S["ldr"][S["act"]][1] != B.EMPEROR and kind == "move":
         keys.append("wounded")
     if keys:
-        ask = G.holders(S, keys, [S["act"]])
+        ask = H.holders(S, keys, [S["act"]])
         if ask:
             S["pend"].append({"k": "win", "kind": kind, "keys": keys, "ask": ask, "i": 0})
 
@@ -450,7 +460,7 @@ def apply_pending(S: State, top: dict[str, Any], seat: int, action: dict[str, An
             return
         S["pend"].append({"k": "do", "what": "retreat", "seat": seat, "prov": top["prov"],
                           "to": to})
-        ask = G.holders(S, ["bad_weather"], [seat])
+        ask = H.holders(S, ["bad_weather"], [seat])
         if ask:
             S["pend"].append({"k": "win", "kind": "retreat", "keys": ["bad_weather"],
                               "ask": ask, "i": 0})
@@ -475,9 +485,9 @@ def apply_pending(S: State, top: dict[str, Any], seat: int, action: dict[str, An
     # battle: a secret commitment
     if t != "commit":
         raise IllegalAction("commit your battle cards (possibly none)")
-    cards = G.cards_arg(action)
+    cards = H.cards_arg(action)
     for c in cards:
-        G.own_card(S, seat, c)
+        H.own_card(S, seat, c)
     if len(cards) > _limit(S, top, seat):
         raise IllegalAction(f"R 6.3: at most {_limit(S, top, seat)} battle cards")
     for c in cards:

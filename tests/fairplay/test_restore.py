@@ -171,7 +171,7 @@ def test_every_installed_game_plays_fair_and_verifies(tmp_path, game_id) -> None
         if table.fair.pending is not None or table.status == FINISHED:
             continue
         seat = pick.choice(game.to_act(table.state))
-        action = pick.choice(game.legal_actions(table.state, seat))
+        action = pick.choice(game.concrete_actions(table.state, seat))
         act(table, seats, seat, action)
     answer_all(table, seats)
     refused = [m for link, _ in seats.values() for m in link.sent if isinstance(m, Error)]

@@ -422,7 +422,8 @@ def test_command_line_advertise_and_browse_on_loopback():
         [peer] = [p for p in json.loads(found.stdout)["peers"] if p["peer_id"] == ID["0000"]]
         assert peer == {"instance": f"cli_peer ({ID['0000']})", "name": "cli.peer",
                         "peer_id": ID["0000"], "addresses": ["127.0.0.1"], "port": port,
-                        "proto": 1, "games": ["race", "manila"], "open_tables": 2}
+                        "proto": 1, "games": ["race", "manila"], "open_tables": 2,
+                        "web_port": None}
         advertiser.send_signal(signal.SIGTERM)
         assert json.loads(advertiser.stdout.readline())["event"] == "stopped"
         assert advertiser.wait(10) == 0

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from lantable.clients.cli import build_parser
-from lantable.host.limits import CODES, DEFAULT_LIMITS, Limits, depth_at_most, flag
+from lantable.host.limits import CODES, DEFAULT_LIMITS, HELP, Limits, depth_at_most, flag
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "limits.md"
 
@@ -26,7 +26,7 @@ def _rows() -> dict[str, list[str]]:
 def test_every_limit_is_documented_with_flag_default_and_code() -> None:
     rows = _rows()
     names = [f.name for f in dataclasses.fields(Limits)]
-    assert list(rows) == names
+    assert list(rows) == names == list(CODES) == list(HELP)
     for name, (_, flag_cell, default, code, _what) in rows.items():
         assert flag_cell == f"`{flag(name)}`"
         assert default == str(getattr(DEFAULT_LIMITS, name))

@@ -24,7 +24,7 @@ from typing import Any
 import msgpack
 import pytest
 
-from lantable.plugins import Game, IllegalAction, load_registry
+from lantable.plugins import Game, IllegalAction, load_registry, params
 
 # Games with the real entry points, i.e. what is installed (and nothing else).
 GAMES: dict[str, Game] = load_registry(autoload=True).games
@@ -95,7 +95,7 @@ def play(game: Game, seats: int, seed: int, check: Check | None = None,
         if check is not None and n % every == 0:
             check(n, state, to_act, rng)
         seat = chooser.choice(to_act)
-        action = chooser.choice(game.legal_actions(state, seat))
+        action = chooser.choice(game.concrete_actions(state, seat))
         trace.append((seat, action, game.apply(state, seat, action, rng)))
     pytest.fail(f"{game.id} with {seats} seats, seed {seed}: not over after {MAX_ACTIONS} actions")
 
@@ -107,7 +107,7 @@ def simulate(game: Game, state: dict[str, Any], rng: random.Random, actions: int
         if not to_act:
             return
         seat = rng.choice(to_act)
-        game.apply(state, seat, rng.choice(game.legal_actions(state, seat)), rng)
+        game.apply(state, seat, rng.choice(game.concrete_actions(state, seat)), rng)
 
 
 _lengths: dict[tuple[str, int], int] = {}
@@ -228,7 +228,7 @@ def test_every_option_value_plays_to_the_end(gid: str, option: str, value: Any) 
         if not to_act:
             break
         seat = chooser.choice(to_act)
-        game.apply(state, seat, chooser.choice(game.legal_actions(state, seat)), rng)
+        game.apply(state, seat, chooser.choice(game.concrete_actions(state, seat)), rng)
     assert game.is_over(state), f"not over after {MAX_ACTIONS} actions"
     check_scores(game, state, seats)
 
@@ -367,7 +367,7 @@ def test_views_and_actions_are_snapshots(gid: str, seats: int) -> None:
         handed += [game.legal_actions(copy, s) for s in to_act]
         before = [pack(x) for x in handed]
         seat = to_act[0]
-        events = game.apply(copy, seat, game.legal_actions(copy, seat)[0], random.Random(n))
+        events = game.apply(copy, seat, game.concrete_actions(copy, seat)[0], random.Random(n))
         after_apply = pack(events)
         simulate(game, copy, random.Random(n), SAMPLE_PLAYOUT)
         assert [pack(x) for x in handed] == before, f"decision {n}: a view or action changed"
@@ -397,6 +397,32 @@ def test_view_parts_are_the_views(gid: str, seats: int) -> None:
         before = pack(parts)
         simulate(game, copy, random.Random(n), SAMPLE_PLAYOUT)
         assert pack(parts) == before, f"decision {n}: parts changed as play went on"
+
+    play_deep(game, seats, check)
+
+
+# -- parameterised actions -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("gid", "seats"), _cases("test_templates_discretise_to_legal_actions"))
+def test_templates_discretise_to_legal_actions(gid: str, seats: int) -> None:
+    """Every template is well formed (``params`` of known kinds), and what the game's
+    discretisation of it gives from the seat's view fills it and is accepted."""
+    game = GAMES[gid]
+
+    def check(n: int, state: dict[str, Any], to_act: list[int], rng: random.Random) -> None:
+        for s in to_act:
+            view = game.view(state, s)
+            for template in game.legal_actions(state, s):
+                if not params.is_template(template):
+                    continue
+                assert all(spec.get("kind") in params.KINDS
+                           for spec in template["params"].values()), template
+                filled = game.discretise(view, s, template)
+                assert filled, f"decision {n}: {template} has no filling"
+                for action in filled:
+                    assert params.check(template, action) is None, (template, action)
+                    game.apply(game.clone(state), s, action, random.Random(n))
 
     play_deep(game, seats, check)
 

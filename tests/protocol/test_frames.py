@@ -22,6 +22,7 @@ from lantable.protocol import (
     START,
     Accepted,
     Act,
+    Answer,
     Bye,
     Commit,
     Connection,
@@ -40,9 +41,11 @@ from lantable.protocol import (
     Left,
     ListGames,
     ListTables,
+    Lobby,
     LocalProtocolError,
     Ping,
     Pong,
+    Query,
     RemoteProtocolError,
     Resume,
     Reveal,
@@ -238,6 +241,32 @@ SIMPLE_CASES = [
         Pong(id=11),
         "0000000c"
         "82a174a4706f6e67a269640b",
+    ),
+    (
+        Lobby(tables=[{"id": "t1"}]),
+        "00000018"
+        "82a174a56c6f626279a67461626c65739181a26964a27431",
+    ),
+    (
+        Update(table="t1", seq=1, status="playing", seats=[], seat=0, view={}, to_act=[0],
+               legal=[{"type": "a"}], events=[], labels=["Ann"], sentences=[]),
+        "00000077"
+        "8da174a6757064617465a57461626c65a27431a373657101a6737461747573a7"
+        "706c6179696e67a5736561747390a47365617400a47669657780a6746f5f6163"
+        "749100a56c6567616c9181a474797065a161a66576656e747390a466756c6cc2"
+        "a66c6162656c7391a3416e6ea973656e74656e63657390",
+    ),
+    (
+        Query(id=13, table="t1", query={"type": "sail", "heading": 900}, seat=0),
+        "00000038"
+        "85a174a57175657279a269640da57461626c65a27431a5717565727982a47479"
+        "7065a47361696ca768656164696e67cd0384a47365617400",
+    ),
+    (
+        Answer(id=13, table="t1", answer={"distance": 8380}),
+        "0000002b"
+        "84a174a6616e73776572a269640da57461626c65a27431a6616e737765728"
+        "1a864697374616e6365cd20bc",
     ),
     (
         Commit(id=3, table="t1", seat=0, tip="ab", length=8, sig="cd"),

@@ -775,3 +775,36 @@ def test_Q1_phase6_mode_none_keeps_every_card() -> None:
     hand(S, seat, "storm", "storm", "sail_ho", "fair_winds", "bold_captain")
     act(S, seat, {"type": "end_turn"}, rng)
     assert len(S["hands"][seat]) == 5
+
+
+def test_G_anti_pirate_governors_module() -> None:
+    S, rng = table(3, governors_module=True)
+    b, _ = others(S)
+    p = pirate(S, me(S))
+    S["gov"][PORT_ROYAL] = None
+    actions(S, 2)
+    act(S, me(S), {"type": "move", "pirate": p["id"], "to": "SATL"}, rng)
+    assert {"type": "appoint_governor", "port": PORT_ROYAL} in GAME.legal_actions(S, b)
+    assert not any(a["type"] == "appoint_governor" and a["port"] == TORTUGA
+                   for a in GAME.legal_actions(S, b))
+    ev = act(S, b, {"type": "appoint_governor", "port": PORT_ROYAL}, rng)
+    assert S["gov"][PORT_ROYAL] == "anti" and S["T"]["ap_used"][b] and "governor" in kinds(ev)
+    pass_window(S, rng)
+    act(S, me(S), {"type": "move", "pirate": p["id"], "to": "CARIB"}, rng)
+    pass_window(S, rng)
+    actions(S, 1)
+    legal = GAME.legal_actions(S, me(S))
+    assert {"type": "move", "pirate": p["id"], "to": "CARIB", "port": PORT_ROYAL} not in legal
+    assert {"type": "move", "pirate": p["id"], "to": "CARIB", "port": TORTUGA} in legal
+    place(p, "CARIB", PORT_ROYAL)  # already inside: no bribe under his nose
+    p["nw"] = 900
+    assert {"type": "bribe", "pirate": p["id"]} not in GAME.legal_actions(S, me(S))
+
+
+def test_G_module_off_by_default() -> None:
+    S, rng = table(3)
+    b, _ = others(S)
+    p = pirate(S, me(S))
+    actions(S, 1)
+    act(S, me(S), {"type": "move", "pirate": p["id"], "to": "SATL"}, rng)
+    assert not any(a["type"] == "appoint_governor" for a in GAME.legal_actions(S, b))

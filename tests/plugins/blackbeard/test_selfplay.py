@@ -78,7 +78,8 @@ def perturb(S: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
 def check(S: dict[str, Any], base: dict[str, int], led: Ledger, n: int, rng: random.Random,
           deep: bool) -> None:
     now = flow.conservation(S)
-    for key in ("cards", "merchants", "warships", "kcs", "hostages", "pirates"):
+    for key in ("cards", "merchants", "warships", "kcs", "hostages", "pirates",
+                "anti_governors"):
         assert now[key] == base[key], (n, key)
     assert now["ships_at_sea"] == led.ships, n
     assert sum(sum(p["hold"]) for p in S["pir"]) == led.booty, n

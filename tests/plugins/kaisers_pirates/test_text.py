@@ -51,3 +51,12 @@ def test_every_event_has_a_sentence_and_the_board_renders_for_everyone():
             for event in game.apply(state, seat, rng.choice(legal), rng):
                 sentence = text.game_describe_event(view, seat, event, NAMES)
                 assert sentence, event
+
+
+def test_a_sunk_action_card_in_a_vp_pile_has_a_sentence():
+    """An AMC, Q-ship or submarine sunk in a duel goes to a VP pile as a card, not a ship."""
+    from lantable.plugins.kaisers_pirates.data import ACTIONS
+    sub = next(c for c in ACTIONS if c["type"] == "submarine_u")
+    event = {"type": "to_vp_pile", "card": sub["id"], "seat": 1, "mult": 1, "how": "duel"}
+    sentence = text.game_describe_event({}, 0, event, NAMES)
+    assert sentence == f"Submarine {sub['ship']} goes to bob's VP pile: {sub['vp']} VP"

@@ -346,3 +346,20 @@ def test_6_2_14_traitor_once_per_round(nx) -> None:
     assert not [a for a in nx.GAME.legal_actions(S, 0) if a["type"] == "event"]
     with pytest.raises(IllegalAction):
         nx.play(S, 0, {"type": "event", "card": t[1], "seat": 1})
+
+
+def test_6_2_02_a4_bad_omens_against_a_declarations_guard(nx) -> None:
+    """A4: Bad Omens may cancel a Praetorian Guard (or a Senate Influence) of a
+    declaration in Rome; Tom's 6 DP of the R 7.1 example drop to 5, still enough."""
+    senate = nx.cards("senate")[:2]
+    guard = nx.cards("praetorian")[0]
+    S = nx.board(legions={"Italia del Nord": {0: 4}, "Italia del Sud": {1: 3},
+                          "Judaea": {0: 1}, "Syria": {0: 1}, "Aegyptus": {0: 1}},
+                 leaders={0: "Roma"}, park="Dacia",
+                 hands={0: senate + [guard], 2: nx.cards("bad_omens")[:2]})
+    nx.play(S, 0, {"type": "declare", "cards": senate + [guard]})
+    nx.play(S, 2, {"type": "answer", "card": nx.cards("bad_omens")[0]})
+    ev = nx.play(S, 2, {"type": "pass"})
+    declared = next(e for e in ev if e["type"] == "declared")
+    assert declared["dp"] == 5
+    assert declared["crowned"]

@@ -8,7 +8,7 @@ import pytest
 
 from lantable.plugins import IllegalAction
 from lantable.plugins.nero import board as B
-from lantable.plugins.nero import engine
+from lantable.plugins.nero import engine, hands
 from lantable.plugins.nero import moves as M
 from lantable.plugins.nero.data import AREAS, ASIA, CENTRAL, EAST, IN_AREA, ROME, WEST
 
@@ -544,6 +544,6 @@ def test_5_2_an_answer_counts_only_for_its_player(nx) -> None:
     c = nx.cards("bad_omens")[0]
     S = nx.board(hands={2: [c]}, park="Dacia")
     S["used"] = 3
-    engine.use_cards(S, [c])
+    hands.use_cards(S, [c])
     assert S["used"] == 3
     assert S["hands"][2] == [] and c in S["seen"]

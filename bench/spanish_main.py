@@ -1,0 +1,144 @@
+"""Pirates of the Spanish Main benchmarks and the checks of issue 15; prints JSON.
+
+- ``selfplay``: N seeded random games, every decision audited (no overlaps, gold
+  conserved, no leaks in views) and every game replayed from its actions, pose for
+  pose; also the largest update (view + legal + events, as the host packs it) of any
+  seat at any decision.
+- ``speed``: ``simulate`` of random 2-player games, several runs: games/s by the wall
+  clock and by CPU time (the machine is shared: CPU time is the steadier figure).
+- ``versus``: one strategy against another over N seeded 2-player games, seats
+  alternating.
+
+Usage: python bench/spanish_main.py selfplay --games 500
+       python bench/spanish_main.py speed --games 100 --runs 3
+       python bench/spanish_main.py versus mcts random --games 200 --iterations 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+
+import msgpack
+
+from lantable.clients.bots import make_bot
+from lantable.clients.selfplay import simulate
+from lantable.plugins import load_registry
+from lantable.plugins.spanish_main import audit
+from lantable.protocol import Update
+
+GAME = load_registry()["pirates-spanish-main"]
+
+
+def update_bytes(st: dict, seat: int, events: list) -> int:
+    """The size of one seat's update as the host frames it."""
+    legal = GAME.legal_actions(st, seat) or None
+    mine = [e for e in events if "to" not in e or seat in e["to"]]
+    msg = Update(table="0123456789abcdef", seq=9999, status="playing",
+                 seats=[{"name": f"player{i}", "taken": True, "connected": True}
+                        for i in range(st["n"])],
+                 seat=seat, view=GAME.view(st, seat), to_act=GAME.to_act(st), legal=legal,
+                 events=mine)
+    return len(msgpack.packb(msg.to_map(), use_bin_type=True)) + 4
+
+
+def selfplay(games: int, seats: int, seed: int) -> dict:
+    largest, lengths, ends, bad = 0, [], {}, []
+    for k in range(games):
+        rng, chooser = random.Random(seed + k), random.Random(f"c{seed + k}")
+        st = GAME.setup(seats, None, rng)
+        trace = []
+        events: list = []
+        while GAME.to_act(st):
+            found = audit.problems(st)
+            if found:
+                bad.append({"game": seed + k, "action": len(trace), "problems": found})
+                break
+            for s in range(seats):
+                largest = max(largest, update_bytes(st, s, events))
+            (seat,) = GAME.to_act(st)
+            action = chooser.choice(GAME.concrete_actions(st, seat))
+            events = GAME.apply(st, seat, action, rng)
+            trace.append((seat, action, [list(s["pose"]) for s in st["ships"]]))
+        rng = random.Random(seed + k)
+        again = GAME.setup(seats, None, rng)
+        for seat, action, poses in trace:
+            GAME.apply(again, seat, msgpack.unpackb(msgpack.packb(action)), rng)
+            if [s["pose"] for s in again["ships"]] != poses:
+                bad.append({"game": seed + k, "replay_differs_at": len(trace)})
+                break
+        lengths.append(len(trace))
+        ends[st["end"]] = ends.get(st["end"], 0) + 1
+        print(json.dumps({"game": seed + k, "end": st["end"], "actions": len(trace),
+                          "problems": len(bad), "largest_update_bytes": largest}),
+              file=sys.stderr, flush=True)
+    return {"check": "selfplay", "games": games, "seats": seats, "seed": seed,
+            "all_ended": sum(ends.values()) == games, "ends": ends,
+            "problems": bad, "largest_update_bytes": largest,
+            "mean_length": round(statistics.mean(lengths), 1)}
+
+
+def speed(games: int, runs: int, seed: int) -> dict:
+    wall, cpu = [], []
+    for r in range(runs):
+        c0, w0 = time.process_time(), time.perf_counter()
+        simulate(GAME, games=games, players=2, strategies=["random"], seed=seed + r)
+        cpu.append(games / (time.process_time() - c0))
+        wall.append(games / (time.perf_counter() - w0))
+    return {"check": "speed", "games": games, "runs": runs,
+            "games_per_s_wall": [round(x, 2) for x in wall],
+            "games_per_s_cpu": [round(x, 2) for x in cpu],
+            "median_wall": round(statistics.median(wall), 2),
+            "median_cpu": round(statistics.median(cpu), 2)}
+
+
+def versus(a: str, b: str, games: int, seed: int, iterations: int, depth: int) -> dict:
+    opts = {"iterations": iterations, "rollout_depth": depth}
+    wins = 0.0
+    c0 = time.process_time()
+    for k in range(games):
+        first = k % 2  # which seat plays ``a``
+        names = [a, b] if first == 0 else [b, a]
+        bots = [make_bot(n, GAME, **(opts if n == "mcts" else {})) for n in names]
+        rng = random.Random(seed + k)
+        st = GAME.setup(2, None, rng)
+        while GAME.to_act(st):
+            (seat,) = GAME.to_act(st)
+            legal = GAME.legal_actions(st, seat)
+            view = GAME.view(st, seat)
+            GAME.apply(st, seat, bots[seat].choose(view, seat, legal, rng), rng)
+        ranks = GAME.scores(st)["rank"]
+        if ranks[first] == 1:
+            wins += 0.5 if ranks[1 - first] == 1 else 1.0
+    return {"check": "versus", "a": a, "b": b, "games": games, "seed": seed,
+            "iterations": iterations, "rollout_depth": depth, "a_wins": wins,
+            "a_win_rate": round(wins / games, 3), "cpu_s": round(time.process_time() - c0, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=["selfplay", "speed", "versus"])
+    parser.add_argument("strategies", nargs="*", default=["mcts", "random"])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--iterations", type=int, default=30)
+    parser.add_argument("--rollout-depth", type=int, default=6)
+    args = parser.parse_args()
+    if args.what == "selfplay":
+        out = selfplay(args.games, args.seats, args.seed)
+    elif args.what == "speed":
+        out = speed(args.games, args.runs, args.seed)
+    else:
+        out = versus(*args.strategies[:2], args.games, args.seed, args.iterations,
+                     args.rollout_depth)
+    print(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""Pirates of the Spanish Main (WizKids), advanced rules, 2 to 4 seats: the lantable
+game plugin.
+
+Rules digest sections are cited throughout; the project's rules page is
+``docs/rules/pirates-spanish-main.md``. Modules: :mod:`.geometry` (pure shapes and
+exact integer poses), :mod:`.hull` (a ship's shape), :mod:`.motion` (sailing to first
+contact), :mod:`.deal` (set-up), :mod:`.world` (state-based predicates), :mod:`.turn`
+(the turn and its actions), :mod:`.combat` (shooting, damage, ramming, boarding),
+:mod:`.views` (views and scores), :mod:`.queries` (answers from a seat's view),
+:mod:`.bots` (discretisation, heuristic, sampling), :mod:`.words` (text for people).
+The designed starter set (not official cards) is ``data.json``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lantable.plugins import IllegalAction, hookimpl
+
+from . import bots, deal, queries, turn, views, words
+
+if TYPE_CHECKING:
+    import random
+
+INFO = {
+    "id": "pirates-spanish-main",
+    "title": "Pirates of the Spanish Main",
+    "version": "1.0",
+    "min_seats": 2,
+    "max_seats": 4,
+    "options": {
+        "points": {"default": 40, "help": "3.1: fleet points per player (random fleets)"},
+        "fleets": {"default": "sample", "choices": ["sample", "random"],
+                   "help": "3.1: the designed sample fleets A and B of 9.3, or random "
+                           "legal fleets of the starter set up to 'points'"},
+        "unique_treasure": {"default": False,
+                            "help": "3.7 / A-5: each player adds one designed unique "
+                                    "treasure (Lodestone Compass, Golden Idol)"},
+        "max_rounds": {"default": 20,
+                       "help": "7.4: the fallback round cap, most gold wins (the digest "
+                               "suggests 40; 20 keeps random self-play affordable)"},
+        "S_mm": {"default": 57.5, "help": "2.3: the S measure in millimetres"},
+        "L_mm": {"default": 83.8, "help": "2.3: the L measure in millimetres"},
+    },
+    "traits": {"chance": True, "hidden_information": True, "simultaneous": False},
+}
+
+
+@hookimpl
+def game_info() -> dict[str, Any]:
+    return INFO
+
+
+@hookimpl
+def game_setup(seats: int, options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    return deal.setup(seats, options, rng)
+
+
+@hookimpl
+def game_to_act(state: dict[str, Any]) -> list[int]:
+    return turn.to_act(state)
+
+
+@hookimpl
+def game_legal_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    """In the order of :mod:`.turn`'s docstring; ``move``, ``pivot``, ``rotate`` and
+    ``galley_pivot`` are templates (``lantable.plugins.params``)."""
+    return turn.legal(state, seat)
+
+
+@hookimpl
+def game_apply(state: dict[str, Any], seat: int, action: dict[str, Any],
+               rng: random.Random) -> list[dict[str, Any]]:
+    if "params" in action:
+        raise IllegalAction("fill the template's params before sending it")
+    return turn.apply(state, seat, action, rng)
+
+
+@hookimpl
+def game_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    return views.view(state, seat)
+
+
+@hookimpl
+def game_scores(state: dict[str, Any]) -> dict[str, Any]:
+    return views.scores(state)
+
+
+@hookimpl
+def game_discretise(state: dict[str, Any], seat: int,
+                    template: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """Moves: every measure on one heading, for the 8 compass points and a heading at
+    each island and enemy ship (the engine stops at first contact); turns: the 8
+    compass points that fit. Works on a view (clients) as well as on the state."""
+    return bots.discretise(state, seat, template)
+
+
+@hookimpl
+def game_heuristic(state: dict[str, Any], seat: int) -> float:
+    return bots.heuristic(state, seat)
+
+
+@hookimpl
+def game_sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    return bots.sample_state(view, seat, rng)
+
+
+@hookimpl
+def game_query(view: dict[str, Any], seat: int | None, query: dict[str, Any]) -> Any:
+    """The queries of :mod:`.queries` (sail, course, dock_approaches,
+    shootable_targets, ram_candidates), answered from ``view`` alone."""
+    return queries.answer(view, seat, query)
+
+
+@hookimpl
+def game_describe_action(state: dict[str, Any], seat: int, action: dict[str, Any],
+                         names: list[str]) -> str | None:
+    """From the seat's view (clients pass it as ``state``)."""
+    return words.describe_action(state, seat, action, names)
+
+
+@hookimpl
+def game_describe_event(view: dict[str, Any], seat: int | None, event: dict[str, Any],
+                        names: list[str]) -> str | None:
+    return words.describe_event(view, seat, event, names)
+
+
+@hookimpl
+def game_render_text(view: dict[str, Any], seat: int | None, names: list[str]) -> str:
+    return words.render(view, seat, names)

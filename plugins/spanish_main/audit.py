@@ -1,0 +1,44 @@
+"""Invariants of a Pirates of the Spanish Main state, for tests and benchmarks.
+
+:func:`problems` lists what is wrong (empty when all is well): no ship over an
+island, another ship or the table edge; gold conserved (at home, on islands and
+ships, scuttled away: exactly what was dealt plus what entered play later); no view
+shows a treasure value a seat has not seen or an opponent's face-down crew.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import geometry as g
+from . import views, world
+
+
+def problems(st: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    afloat = [s for s in st["ships"] if not s["sunk"] and s["placed"]]
+    islands = [world.island_poly(i) for i in st["islands"]]
+    w, h = st["table"]
+    for k, s in enumerate(afloat):
+        f = world.foot(s)
+        if any(g.overlapping(f, p) for p in islands):
+            out.append(f"{s['id']} lies over an island")
+        for e in afloat[k + 1:]:
+            if g.overlapping(f, world.foot(e)):
+                out.append(f"{s['id']} lies over {e['id']}")
+        x0, y0, x1, y1 = g.box(f)
+        if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+            out.append(f"{s['id']} is off the table")
+    if st["phase"] != "home":
+        about = sum(t["gold"] for t in st["treasure"] if t["where"] not in ("home", "gone"))
+        if sum(st["home_gold"]) + about + st["gold_lost"] != st["g0"] + st["gold_made"]:
+            out.append("gold is not conserved")
+    for seat in range(st["n"]):
+        view = views.view(st, seat)
+        for t, real in zip(view["treasure"], st["treasure"], strict=True):
+            if t["gold"] is not None and not (real["face_up"] or real["seen"][seat]):
+                out.append(f"seat {seat} sees the value of {t['id']}")
+        for c, real in zip(view["crew"], st["crew"], strict=True):
+            if real["owner"] != seat and not real["face_up"] and c["kind"] is not None:
+                out.append(f"seat {seat} sees face-down crew {c['id']}")
+    return out

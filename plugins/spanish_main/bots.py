@@ -1,0 +1,260 @@
+"""For bots: a discretisation of the continuous actions (digest 8.14), a heuristic
+that likes gold at home, gold aboard near home and empty holds near treasure, and
+states sampled from a seat's view (hidden treasure values and crew kinds dealt from
+what that seat cannot rule out).
+
+:func:`discretise` reads only geometry that views and states share, so a client
+holding just its view gets the same candidates as the host.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from lantable.plugins import IllegalAction
+
+from . import data, hull, motion, turn, world
+from . import geometry as g
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+COMPASS = [g.TURN * k // 8 for k in range(8)]
+
+
+def _centre(poly: list[Any]) -> g.Point:
+    return g.centroid([(x, y) for x, y in poly])
+
+
+def aims(state: State, s: dict[str, Any]) -> list[int]:
+    """Eight compass headings, then one at each island and each enemy ship."""
+    x, y, _ = s["pose"]
+    out = list(COMPASS)
+    for isl in state["islands"]:
+        cx, cy = _centre(isl["poly"])
+        out.append(g.heading_of(cx - x, cy - y))
+    for e in state["ships"]:
+        if not e["sunk"] and e["owner"] != s["owner"]:
+            cx, cy = hull.centre(e["masts"], world.pose(e))
+            out.append(g.heading_of(cx - x, cy - y))
+    seen: set[int] = set()
+    return [h for h in out if not (h in seen or seen.add(h))]
+
+
+def _open_water(state: State, s: dict[str, Any]) -> bool:
+    """Nothing within a hull's reach of the bow tip: every turn about it is free."""
+    x, y, _ = s["pose"]
+    reach = hull.length(s["masts"]) + 2 * g.EPS_TOUCH
+    if s["towing"] is not None:
+        reach += hull.length(world.ship(state, s["towing"])["masts"])
+    w, h = state["table"]
+    if min(x, y, w - x, h - y) <= reach:
+        return False
+    for _, _, poly in world.obstacles(state, skip=world.moving_ids(s)):
+        c = g.centroid(poly)
+        if math.hypot(c[0] - x, c[1] - y) <= reach + g.bounding_radius(poly, c):
+            return False
+    return True
+
+
+_CACHE: dict[Any, list[Action]] = {}
+_CACHE_SIZE = 4096
+
+
+def _signature(state: State, template: Action) -> Any:
+    """Everything a discretisation depends on: the template, the table, every ship's
+    place and form, the islands. Equal signatures give equal candidates."""
+    ships = tuple((e["id"], tuple(e["pose"]), e["masts"], e["owner"], e["sunk"], e["ghost"],
+                   e["towing"]) for e in state["ships"])
+    islands = tuple(tuple(map(tuple, i["poly"])) for i in state["islands"])
+    lengths = tuple(template["params"].get("segments", {}).get("lengths", ()))
+    return (template["type"], template.get("ship"), lengths, tuple(state["table"]), ships,
+            islands)
+
+
+def discretise(state: State, seat: int, template: Action) -> list[Action] | None:
+    """Cached: a random game asks for the same ship's candidates many times while
+    nothing near it moved (the candidates are pure geometry, see _signature)."""
+    key = _signature(state, template)
+    found = _CACHE.get(key)
+    if found is None:
+        found = _discretise(state, seat, template) or []
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.clear()
+        _CACHE[key] = found
+    return [_copy(a) for a in found] or None
+
+
+def _copy(action: Action) -> Action:
+    out = dict(action)
+    if "segments" in out:
+        out["segments"] = [dict(x) for x in out["segments"]]
+    return out
+
+
+def _away(state: State, s: dict[str, Any], obs: list[Any], touched: frozenset[str]
+          ) -> int | None:
+    """The heading from the centre of what the ship touches to its bow tip."""
+    pts = [v for _, oid, poly in obs if oid in touched for v in poly]
+    if not pts:
+        return None
+    cx, cy = g.centroid(pts)
+    x, y, _ = s["pose"]
+    return g.heading_of(x - cx, y - cy)
+
+
+def _discretise(state: State, seat: int, template: Action) -> list[Action] | None:
+    s = world.ship(state, template.get("ship"))
+    kind = template["type"]
+    out: list[Action] = []
+    if kind == "move":
+        lengths = template["params"]["segments"]["lengths"]
+        free = _open_water(state, s) and not s["ghost"]
+        if not free and not s["ghost"]:
+            bodyf = world.body(state, s)
+            obs = world.obstacles(state, skip=world.moving_ids(s))
+            touched = world.touching_now(state, s, obs)
+            area = world.area(state)
+            away = _away(state, s, obs, touched)
+        for h in aims(state, s) + ([away] if not free and not s["ghost"] and away is not None
+                                   else []):
+            legs = [(h, d) for d in lengths]
+            if not free:
+                # cheap first: a turn that overlaps nothing is legal (the engine stops
+                # at contact), one that overlaps an untouched obstacle is not; a turn
+                # over a touched obstacle (backing off a dock) is sailed out on paper,
+                # for the one heading straight away from what the ship touches
+                turned = None if s["ghost"] else motion.overlaps(
+                    bodyf((s["pose"][0], s["pose"][1], h)), obs, area)
+                if turned is not None and (turned[1] not in touched or h != away):
+                    continue
+                if turned is not None or s["ghost"]:
+                    try:
+                        turn.sail_course(state, s, legs)
+                    except IllegalAction:
+                        continue
+            action = {"type": "move", "ship": s["id"],
+                      "segments": [{"heading": a, "distance": d} for a, d in legs]}
+            if action not in out:
+                out.append(action)
+        # boxed in: staying put (current heading, distance 0) is always a legal move
+        return out or [{"type": "move", "ship": s["id"],
+                        "segments": [{"heading": s["pose"][2], "distance": 0}]}]
+    pivot_of = {"pivot": hull.centre, "galley_pivot": hull.stern_point,
+                "rotate": hull.stern_point}
+    if kind in pivot_of:
+        p0 = world.pose(s)
+        obs = world.obstacles(state, skip=world.moving_ids(s))
+        for h in COMPASS:
+            p = hull.pose_about(s["masts"], p0, pivot_of[kind](s["masts"], p0), h)
+            if motion.overlaps([hull.footprint(s["masts"], p)], obs, world.area(state)) is None:
+                out.append({"type": kind, "ship": s["id"], "heading": h})
+        return out or [{"type": kind, "ship": s["id"], "heading": s["pose"][2]}]
+    return None
+
+
+# -- heuristic --------------------------------------------------------------------------
+
+
+def _worth(state: State, t: int, seat: int) -> float:
+    tr = state["treasure"][t]
+    return tr["gold"] if (tr["face_up"] or tr["seen"][seat]) else 1.9
+
+
+def value(state: State, seat: int) -> float:
+    v = 10.0 * state["home_gold"][seat]
+    home = world.home_of(state, seat)
+    hc = _centre(home["poly"]) if home else None
+    wild = [_centre(i["poly"]) for i in state["islands"] if i["home"] is None and i["treasure"]]
+    for s in state["ships"]:
+        if s["owner"] != seat or s["sunk"]:
+            continue
+        x, y, _ = s["pose"]
+        v += 1.5 * len(world.standing(s))
+        carried = sum(_worth(state, t, seat) for t in s["hold"])
+        if carried and hc:
+            v += 8.0 * carried - 0.008 * carried * math.hypot(hc[0] - x, hc[1] - y) / 100
+        elif wild and not world.derelict(s):
+            v -= 0.01 * min(math.hypot(cx - x, cy - y) for cx, cy in wild) / 100
+    return v
+
+
+def heuristic(state: State, seat: int) -> float:
+    if state["phase"] == "over":
+        return 100.0 if state["winner"] == [seat] else -100.0 if state["winner"] else 0.0
+    mine = value(state, seat)
+    rivals = [value(state, p) for p in range(state["n"]) if p != seat]
+    return (mine - max(rivals)) / 10.0
+
+
+# -- sampling ---------------------------------------------------------------------------
+
+
+def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
+    """A full state consistent with ``view``: unseen treasure values are dealt from
+    the known contribution sets minus what the seat has seen; hidden crew get random
+    generic kinds (they only change their owner's options)."""
+    d = data.load()
+    n = view["n"]
+    opt = dict(view["opt"])
+    pool: list[tuple[int, str | None]] = []
+    for p in range(n):
+        if opt["unique_treasure"]:
+            pool += [(v, None) for v in d["treasure"]["per_player_with_unique"]]
+            pool.append((0, d["treasure"]["uniques"][p % len(d["treasure"]["uniques"])]["id"]))
+        else:
+            pool += [(v, None) for v in d["treasure"]["per_player"]]
+    known = [t for t in view["treasure"] if t["gold"] is not None]
+    for t in known:
+        key = (t["gold"], t["unique"])
+        if t["unique"] == "D-U02" and key not in pool:
+            key = (0, "D-U02")  # an idol unloaded at home is worth 4, it was dealt as 0
+        if key in pool:
+            pool.remove(key)
+    rng.shuffle(pool)
+    treasure = []
+    for t in view["treasure"]:
+        if t["gold"] is not None:
+            gold, unique = t["gold"], t["unique"]
+        else:
+            gold, unique = pool.pop() if pool else (1, None)
+        treasure.append({"id": t["id"], "gold": gold, "unique": unique, "where": t["where"],
+                         "seen": list(t["seen"]), "face_up": t["face_up"]})
+    kinds = sorted(k for k in d["crew_types"] if not k.startswith("_"))
+    crew = []
+    for c in view["crew"]:
+        kind = c["kind"] if c["kind"] is not None else rng.choice(kinds)
+        nation = c["nation"] if c["nation"] is not None else "?"
+        crew.append({"id": c["id"], "kind": kind, "nation": nation,
+                     "points": d["crew_types"][kind]["points"], "owner": c["owner"],
+                     "ship": c["ship"], "island": c["island"], "face_up": c["face_up"],
+                     "gone": c["gone"]})
+    ships = []
+    for s in view["ships"]:
+        out = {k: (list(v) if isinstance(v, list) else v) for k, v in s.items()
+               if k not in ("name", "pinned", "derelict")}
+        out["hold"] = [int(t[1:]) for t in s["hold"]]
+        out["crew"] = [int(c[1:]) for c in s["crew"]]
+        out["rammed"] = list(s["rammed"])
+        out["cannoneer"] = s["cannoneer"]
+        out["scuttle_rolled"] = s["scuttle_rolled"]
+        out["pinned_before"] = s["pinned_before"]
+        ships.append(out)
+    islands = [{"id": i["id"], "poly": [list(p) for p in i["poly"]], "home": i["home"],
+                "visited": list(i["visited"]),
+                "treasure": [int(t[1:]) for t in i["treasure"]]} for i in view["islands"]]
+    return {
+        "n": n, "opt": opt, "S": view["S"], "L": view["L"], "table": list(view["table"]),
+        "phase": view["phase"], "round": view["round"], "turn": view["turn"],
+        "first": view["first"], "islands": islands, "ships": ships, "crew": crew,
+        "treasure": treasure, "home_gold": list(view["home_gold"]), "g0": view["g0"],
+        "pending": [dict(p, asked=list(p["asked"])) if "asked" in p else dict(p)
+                    for p in view["pending"]],
+        "log": [dict(e) for e in view["log"]], "acted_any": view["acted_any"],
+        "winner": None if view["winner"] is None else list(view["winner"]),
+        "end": view["end"], "gold_lost": view["gold_lost"],
+        "gold_made": view["gold_made"],
+        "home_queue": [list(q) for q in view["home_queue"]],
+    }

@@ -1,0 +1,290 @@
+"""Shooting, damage, sinking, ramming and boarding (digest 5.6, 5.7, 5.10, 5.11, 5.15).
+
+Damage that needs the owner's choice (which mast to lose) pushes a ``lose_mast``
+decision for that owner on the state's pending stack; everything else resolves at
+once. Every die roll shows up in an event.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from . import data, hull, world
+from . import geometry as g
+
+State = dict[str, Any]
+Ship = dict[str, Any]
+Event = dict[str, Any]
+
+CANDIDATES_PER_EDGE = 3  # 8.9: target vertices, the closest point and 3 points per edge
+
+
+def roll(rng: random.Random) -> int:
+    return rng.randint(1, 6)
+
+
+# -- range and line of fire (8.9) ----------------------------------------------------
+
+
+def _blockers(state: State, shooter: Ship, target: Ship, origin: g.Point, reach: float
+              ) -> list[g.Poly]:
+    out = []
+    for isl in state["islands"]:
+        out.append(world.island_poly(isl))
+    for e in state["ships"]:
+        if e["sunk"] or e is shooter or e is target:
+            continue
+        out.append(world.foot(e))
+    # only what lies within reach of the origin can block
+    return [p for p in out if _near(p, origin, reach)]
+
+
+def _near(poly: g.Poly, origin: g.Point, reach: float) -> bool:
+    c = g.centroid(poly)
+    return math.hypot(c[0] - origin[0], c[1] - origin[1]) <= reach + g.bounding_radius(poly, c)
+
+
+def can_hit(state: State, shooter: Ship, origin: g.Point, reach: int, target: Ship,
+            own_sails: bool = True, firing_mast: int | None = None) -> bool:
+    """8.9 with A-23: some point of the target is within ``reach`` of ``origin`` and
+    the open segment to that same point crosses no island, no other ship and none of
+    the shooter's other standing sails (a Junk ignores its own sails)."""
+    tf = world.foot(target)
+    limit = reach + g.EPS_TOUCH
+    near = g.closest_point(origin, tf)
+    if math.hypot(near[0] - origin[0], near[1] - origin[1]) > limit:
+        return False
+    blockers = _blockers(state, shooter, target, origin, limit)
+    sails = []
+    if own_sails and "Junk" not in world.keywords(shooter):
+        sails = [sg for i, sg in zip(world.standing(shooter),
+                                     hull.sails(shooter["masts"], world.pose(shooter),
+                                                world.standing(shooter)), strict=True)
+                 if i != firing_mast]
+    for q in [near, *g.boundary_samples(tf, CANDIDATES_PER_EDGE)]:
+        if math.hypot(q[0] - origin[0], q[1] - origin[1]) > limit:
+            continue
+        if any(g.crosses(origin, q, a, b) for a, b in sails):
+            continue
+        if any(g.blocks(origin, q, p) for p in blockers):
+            continue
+        return True
+    return False
+
+
+def cannons(state: State, s: Ship) -> list[tuple[Any, int, str]]:
+    """``(cannon, rank, range)`` for each standing mast, plus the Musketeer's."""
+    out: list[tuple[Any, int, str]] = []
+    for i in world.standing(s):
+        rank, rng_ = data.cannon(world.card(s)["cannons"][i])
+        out.append((i, rank, rng_))
+    if world.has(state, s, "Musketeer"):
+        rank, rng_ = data.cannon(data.load()["crew_types"]["Musketeer"]["cannon"])
+        out.append(("musket", rank, rng_))
+    return out
+
+
+def target_forbidden(state: State, target: Ship, seat: int) -> bool:
+    """5.10.4: own ships, sunk ships, and a ship docked at its own home island (A-24)."""
+    return (target["sunk"] or target["owner"] == seat or world.docked_home(state, target))
+
+
+def shot_ok(state: State, s: Ship, cannon: Any, target: Ship) -> bool:
+    for c, _rank, rng_ in cannons(state, s):
+        if c != cannon:
+            continue
+        reach = state["S"] if rng_ == "S" else state["L"]
+        if c == "musket":
+            # fires from any mast position, even an eliminated one (5.14)
+            return any(can_hit(state, s, m, reach, target, firing_mast=i)
+                       for i, m in enumerate(hull.mast_points(s["masts"], world.pose(s))))
+        origin = hull.mast_points(s["masts"], world.pose(s))[c]
+        return can_hit(state, s, origin, reach, target, firing_mast=c)
+    return False
+
+
+def broadside_cannons(state: State, s: Ship, target: Ship) -> list[tuple[int, int]]:
+    """A-29: the cannons (mast, rank) with the target in S range and line of fire."""
+    out = []
+    for i, m in zip(world.standing(s), [hull.mast_points(s["masts"], world.pose(s))[i]
+                                         for i in world.standing(s)], strict=True):
+        rank, _ = data.cannon(world.card(s)["cannons"][i])
+        if can_hit(state, s, m, state["S"], target, firing_mast=i):
+            out.append((i, rank))
+    return out
+
+
+# -- damage, derelicts, sinking (5.10.6, 5.11) -------------------------------------------
+
+
+def damage(state: State, target: Ship, hits: int, by: int, cause: str,
+           events: list[Event]) -> None:
+    """Apply ``hits`` to ``target``: armor first (Turtle ship), then masts of the
+    owner's choice; a hit on a derelict sinks it (5.11.1)."""
+    while hits > 0 and not target["sunk"]:
+        if world.derelict(target):
+            if cause == "ram":
+                return  # A-16: a ram is not a hit; derelicts lose nothing
+            sink(state, target, by, events)
+            return
+        if target["armor"] > 0 and cause != "ram":
+            target["armor"] -= 1
+            hits -= 1
+            events.append({"type": "armor_lost", "ship": target["id"], "armor": target["armor"]})
+            continue
+        up = world.standing(target)
+        if len(up) == 1:
+            lose_mast(state, target, up[0], events)
+            hits -= 1
+            continue
+        state["pending"].append({"kind": "lose_mast", "seat": target["owner"],
+                                 "ship": target["id"], "hits": hits, "by": by, "cause": cause})
+        return
+
+
+def lose_mast(state: State, s: Ship, mast: int, events: list[Event]) -> None:
+    s["up"][mast] = False
+    events.append({"type": "mast_lost", "ship": s["id"], "mast": mast,
+                   "left": len(world.standing(s))})
+    if world.derelict(s):
+        events.append({"type": "derelict", "ship": s["id"]})
+        if s["towing"] is not None:  # 5.5 (7): a tug that becomes derelict lets go
+            release(state, s, events)
+
+
+def release(state: State, tug: Ship, events: list[Event]) -> None:
+    tow = world.ship(state, tug["towing"])
+    tug["towing"], tow["towed_by"] = None, None
+    events.append({"type": "tow_ended", "ship": tug["id"], "towed": tow["id"]})
+
+
+def sink(state: State, s: Ship, by: int | None, events: list[Event]) -> None:
+    """5.11.2: the gold aboard is split, the sinker taking the odd one (A-26); unique
+    treasure and crew are lost. ``by=None`` (scuttling) loses everything."""
+    gold = [state["treasure"][t] for t in s["hold"] if not state["treasure"][t]["unique"]]
+    total = sum(t["gold"] for t in gold)
+    for t in state["treasure"]:
+        if t["where"] == s["id"]:
+            t["where"] = "gone"
+            t["face_up"] = True
+    s["hold"] = []
+    for c in world.crew_aboard(state, s):
+        c["gone"], c["ship"] = True, None
+    s["crew"] = []
+    if s["towing"] is not None:
+        release(state, s, events)
+    if s["towed_by"] is not None:
+        release(state, world.ship(state, s["towed_by"]), events)
+    s["sunk"], s["docked"] = True, None
+    event: Event = {"type": "sunk", "ship": s["id"], "gold": total,
+                    "values": sorted(t["gold"] for t in gold)}
+    if by is None:
+        state["gold_lost"] += total  # scuttled: everything aboard is gone (5.12)
+    if by is not None and total:
+        share = [0] * state["n"]
+        share[by] += math.ceil(total / 2)
+        share[s["owner"]] += total // 2
+        for seat, v in enumerate(share):
+            state["home_gold"][seat] += v
+        event["split"] = share
+    events.append(event)
+    if by is not None and total:
+        check_victory(state, events)
+
+
+def check_victory(state: State, events: list[Event]) -> None:
+    """7.1-7.3: more than half of the starting gold at home wins at once; the active
+    player wins a tie of crossings."""
+    need = state["g0"] // 2 + 1
+    over = [p for p in range(state["n"]) if state["home_gold"][p] >= need]
+    if over and state["phase"] != "over":
+        winner = state["turn"] if state["turn"] in over else over[0]
+        finish(state, [winner], "threshold", events)
+
+
+def finish(state: State, winners: list[int], why: str, events: list[Event]) -> None:
+    state["phase"], state["winner"], state["end"] = "over", winners, why
+    state["pending"] = []
+    events.append({"type": "game_over", "winners": winners, "why": why,
+                   "gold": list(state["home_gold"])})
+
+
+# -- ramming and boarding (5.6, 5.7) ------------------------------------------------
+
+
+def ram_targets(state: State, s: Ship) -> list[Ship]:
+    """8.5 ram_eligible: the bow touches an enemy's hull behind its bow."""
+    if s["ghost"] or s["pinned_before"] or s["rammed"]:
+        return []
+    b = world.bow(s)
+    return [e for e in state["ships"]
+            if not e["sunk"] and e["owner"] != s["owner"] and not e["ghost"]
+            and g.touching(b, world.aft(e))]
+
+
+def ram(state: State, s: Ship, target: Ship, rng: random.Random, events: list[Event]) -> None:
+    r = roll(rng)
+    masts = len(world.standing(target))
+    hit = r > masts and not world.derelict(target) and "Galley" not in world.keywords(s)
+    events.append({"type": "ram", "ship": s["id"], "target": target["id"], "roll": r,
+                   "masts": masts, "hit": hit})
+    s["rammed"].append(target["id"])
+    boardable = not ("Turtle ship" in world.keywords(target) and target["armor"] > 0)
+    if boardable:
+        state["pending"].append({"kind": "board", "seat": s["owner"], "ship": s["id"],
+                                 "target": target["id"], "asked": [s["owner"]]})
+    if hit:
+        damage(state, target, 1, s["owner"], "ram", events)
+
+
+def board(state: State, attacker: Ship, defender: Ship, rng: random.Random,
+          events: list[Event]) -> None:
+    """5.7: both roll d6 + own standing masts; the higher total plunders (A-17)."""
+    ra, rd = roll(rng), roll(rng)
+    ta = ra + len(world.standing(attacker))
+    td = rd + len(world.standing(defender))
+    winner = attacker if ta > td else defender if td > ta else None
+    events.append({"type": "boarding", "ship": attacker["id"], "target": defender["id"],
+                   "rolls": [ra, rd], "totals": [ta, td],
+                   "winner": None if winner is None else winner["id"]})
+    if winner is None:
+        return
+    loser = defender if winner is attacker else attacker
+    if plunder_options(state, winner, loser):
+        state["pending"].append({"kind": "plunder", "seat": winner["owner"],
+                                 "ship": winner["id"], "target": loser["id"]})
+
+
+def plunder_options(state: State, winner: Ship, loser: Ship) -> list[str]:
+    out = []
+    room = world.free_cargo(state, winner) > 0
+    if any(room or state["treasure"][t]["unique"] for t in loser["hold"]):
+        out.append("treasure")
+    if loser["crew"]:
+        out.append("crew")
+    return out
+
+
+def plunder(state: State, winner: Ship, loser: Ship, what: str, rng: random.Random,
+            events: list[Event]) -> None:
+    """Blind picks among the loser's items (A-17); the taker learns the value (A-47)."""
+    if what == "treasure":
+        room = world.free_cargo(state, winner) > 0
+        pool = [t for t in loser["hold"] if room or state["treasure"][t]["unique"]]
+        t = pool[rng.randrange(len(pool))]
+        loser["hold"].remove(t)
+        winner["hold"].append(t)
+        tr = state["treasure"][t]
+        tr["where"] = winner["id"]
+        tr["seen"][winner["owner"]] = True
+        events.append({"type": "treasure_taken", "ship": winner["id"], "from": loser["id"],
+                       "treasure": tr["id"]})
+    else:
+        c = loser["crew"][rng.randrange(len(loser["crew"]))]
+        loser["crew"].remove(c)
+        crew = state["crew"][c]
+        crew["gone"], crew["ship"], crew["face_up"] = True, None, True
+        events.append({"type": "crew_eliminated", "ship": loser["id"], "crew": crew["id"],
+                       "kind": crew["kind"]})

@@ -1,0 +1,41 @@
+"""The designed starter set (rules digest 9.3), loaded once from ``data.json``.
+
+Everything in that file is **designed placeholder data, not official cards**: the
+source rulebook has no card list. Lengths there are millimetres; the engine converts
+them to units of 1/100 mm (:mod:`.geometry`).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+
+@lru_cache(maxsize=1)
+def load() -> dict[str, Any]:
+    text = resources.files(__package__).joinpath("data.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def hull_mm(masts: int) -> dict[str, Any]:
+    return load()["hulls"][str(masts)]
+
+
+@lru_cache(maxsize=1)
+def ships() -> dict[str, dict[str, Any]]:
+    return {s["id"]: s for s in load()["ships"]}
+
+
+def ship(card: str) -> dict[str, Any]:
+    return ships()[card]
+
+
+def crew_points(kind: str) -> int:
+    return load()["crew_types"][kind]["points"]
+
+
+def cannon(code: str) -> tuple[int, str]:
+    """``"3S"`` -> ``(3, "S")``: rank and range."""
+    return int(code[:-1]), code[-1]

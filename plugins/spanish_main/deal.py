@@ -1,0 +1,268 @@
+"""Setting up a game (digest section 3 and 6): fleets, islands, homes, crew, treasure.
+
+The state is plain data. Ids: ships ``s0..``, crew ``c0..``, treasure ``t0..``,
+islands ``I1..``. Lengths are units of 1/100 mm (:mod:`.geometry`).
+
+``state`` keys: ``n`` seats, ``opt`` options, ``S``/``L`` measures, ``table`` size,
+``phase`` (``home`` while home islands are chosen, then ``play``, then ``over``),
+``first``/``turn``/``round``, ``islands``, ``ships``, ``crew``, ``treasure``,
+``home_gold`` (gold unloaded at each home island, a number per seat), ``g0`` (the
+starting treasure), ``pending`` (a stack of decisions owed before play goes on),
+``log`` (public set-up rolls), ``winner`` and ``end``, and ``gold_lost`` /
+``gold_made`` (gold scuttled away, gold that entered play later: the books balance).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from lantable.plugins import IllegalAction
+
+from . import data, hull, motion, world
+from . import geometry as g
+
+State = dict[str, Any]
+
+
+def roll(rng: random.Random) -> int:
+    return rng.randint(1, 6)
+
+
+# -- fleets (3.1) ----------------------------------------------------------------------
+
+
+def sample_fleet(seat: int) -> list[dict[str, Any]]:
+    """The designed sample fleets of 9.3: A for even seats, B for odd ones."""
+    return data.load()["fleets"]["AB"[seat % 2]]
+
+
+def random_fleet(points: int, rng: random.Random) -> list[dict[str, Any]]:
+    """A random legal fleet of at most ``points`` (ships first, then generic crew of
+    the ship's nation within its crew-point cap and cargo, 5.9)."""
+    ships = sorted(data.ships().values(), key=lambda s: s["id"])
+    kinds = sorted(k for k in data.load()["crew_types"] if not k.startswith("_"))
+    fleet: list[dict[str, Any]] = []
+    left = points
+    while True:
+        options = [s for s in ships if s["points"] <= left]
+        if not options or (fleet and rng.random() < 0.15):
+            break
+        s = rng.choice(options)
+        fleet.append({"ship": s["id"], "crew": []})
+        left -= s["points"]
+    for entry in fleet:
+        s = data.ship(entry["ship"])
+        crew_pts, slots = 0, s["cargo"] - 1  # keep one cargo space for treasure
+        for kind in rng.sample(kinds, len(kinds)):
+            cost = data.crew_points(kind)
+            takes = 0 if kind == "Oarsman" else 1
+            if cost <= left and crew_pts + cost <= s["points"] and takes <= slots \
+                    and rng.random() < 0.4:
+                entry["crew"].append([kind, s["nation"]])
+                left -= cost
+                crew_pts += cost
+                slots -= takes
+    return fleet
+
+
+# -- islands (3.3) ---------------------------------------------------------------------
+
+
+def spacing_ok(polys: list[g.Poly], new: g.Poly, L: int) -> bool:
+    """3.3 with A-1: at least 3 L from every island, at most 6 L from the nearest."""
+    if not polys:
+        return True
+    gaps = [g.distance(new, p) for p in polys]
+    return min(gaps) >= 3 * L and min(gaps) <= 6 * L
+
+
+def layout(seats: int, count: int, table: tuple[int, int], L: int,
+           rng: random.Random) -> list[g.Poly]:
+    """Island polygons on a seeded grid (3 columns for up to 9 islands, 4 for more)
+    with the designed shapes, each nudged up to 15 mm where the spacing rule of 3.3
+    still holds; the plain grid satisfies it by construction (checked in the tests)."""
+    w, h = table
+    cols = 3 if count <= 9 else 4
+    rows = -(-count // cols)
+    shapes = list(data.load()["islands_mm"])
+    margin_x = g.mm(70 if cols == 4 else 100)
+    grid = []
+    for k in range(count):
+        r, c = divmod(k, cols)
+        cx = margin_x + (w - 2 * margin_x) * c // (cols - 1)
+        cy = h * (2 * r + 1) // (2 * rows)
+        sw, sh = shapes[rng.randrange(len(shapes))]
+        base = g.ellipse_polygon(cx, cy, g.mm(sw), g.mm(sh))
+        grid.append([(round(x), round(y)) for x, y in base])
+    out: list[g.Poly] = []
+    for poly in grid:
+        for _ in range(4):
+            dx, dy = rng.randint(-1500, 1500), rng.randint(-1500, 1500)
+            moved = [(x + dx, y + dy) for x, y in poly]
+            if spacing_ok(out, moved, L):
+                out.append(moved)
+                break
+        else:
+            if not spacing_ok(out, poly, L):
+                return grid  # a nudge crowded this spot: the plain grid
+            out.append(poly)
+    return out
+
+
+# -- the whole set-up ----------------------------------------------------------------
+
+
+def setup(seats: int, options: dict[str, Any], rng: random.Random) -> State:
+    d = data.load()
+    if options["points"] < 6:
+        raise IllegalAction(
+            f"points must be at least 6 (the cheapest ship), got {options['points']}")
+    S, L = g.mm(options["S_mm"]), g.mm(options["L_mm"])
+    if not 1000 <= S <= L <= 20000:
+        raise IllegalAction("S and L must be 10..200 mm with S <= L")
+    w_mm, h_mm = d["table_mm"][str(seats)]
+    table = (g.mm(w_mm), g.mm(h_mm))
+    state: State = {
+        "n": seats, "opt": dict(options), "S": S, "L": L, "table": list(table),
+        "phase": "home", "round": 1, "islands": [], "ships": [], "crew": [],
+        "treasure": [], "home_gold": [0] * seats, "g0": 0, "pending": [], "log": [],
+        "acted_any": False, "winner": None, "end": None,
+        "gold_lost": 0, "gold_made": 0,
+    }
+    # 3.2: everyone rolls, ties reroll
+    while True:
+        rolls = [roll(rng) for _ in range(seats)]
+        state["log"].append({"type": "first_player_roll", "rolls": rolls})
+        if rolls.count(max(rolls)) == 1:
+            break
+    first = rolls.index(max(rolls))
+    state["first"] = state["turn"] = first
+    # 3.3 / 6.2: islands (6 for two players, 3 per player beyond)
+    count = 6 if seats == 2 else 3 * seats
+    for k, poly in enumerate(layout(seats, count, table, L, rng)):
+        state["islands"].append({"id": f"I{k + 1}", "poly": [[x, y] for x, y in poly],
+                                 "home": None, "treasure": [], "visited": [False] * seats})
+    # 3.1: fleets
+    for seat in range(seats):
+        fleet = (sample_fleet(seat) if options["fleets"] == "sample"
+                 else random_fleet(options["points"], rng))
+        for entry in fleet:
+            add_ship(state, seat, entry)
+    # 3.5 / 6.2: who chooses which home first
+    state["home_queue"] = home_order(state)
+    return state
+
+
+def add_ship(state: State, seat: int, entry: dict[str, Any]) -> None:
+    c = data.ship(entry["ship"])
+    sid = f"s{len(state['ships'])}"
+    masts = len(c["cannons"])
+    state["ships"].append({
+        "id": sid, "card": c["id"], "owner": seat, "origin": seat, "masts": masts,
+        "up": [True] * masts, "armor": c.get("armor", 0), "pose": [0, 0, 0],
+        "placed": False, "hold": [], "crew": [], "docked": None, "towing": None,
+        "towed_by": None, "sunk": False, "acted": None, "fired": [], "rammed": [],
+        "ghost": False, "scuttle": False, "scuttle_rolled": False, "fear": "",
+        "explore_ok": False, "cannoneer": False, "pivoted": False, "moved": False,
+        "fire_closed": False, "pinned_before": False,
+    })
+    for kind, nation in entry["crew"]:
+        cid = len(state["crew"])
+        state["crew"].append({"id": f"c{cid}", "kind": kind, "nation": nation,
+                              "points": data.crew_points(kind), "owner": seat, "ship": sid,
+                              "island": None, "face_up": False, "gone": False})
+        state["ships"][-1]["crew"].append(cid)
+
+
+def home_order(state: State) -> list[list[int]]:
+    """Pairs ``[chooser, for_seat]`` (3.5 with A-2; 6.2 for 3+ players)."""
+    n, first = state["n"], state["first"]
+    if n == 2:
+        # A-2: the second player (who also placed the sixth, last island) chooses the
+        # first player's home, then the first player chooses the second's.
+        second = 1 - first
+        return [[second, first], [first, second]]
+    last = (first + 3 * n - 1) % n
+    return [[(last - k) % n, (last - k) % n] for k in range(n)]
+
+
+def choose_home(state: State, seat: int, iid: Any, rng: random.Random
+                ) -> list[dict[str, Any]]:
+    chooser, for_seat = state["home_queue"][0]
+    isl = world.island(state, iid)
+    if isl["home"] is not None:
+        raise IllegalAction(f"{iid} is already a home island")
+    placed = place_fleet(state, for_seat, isl)
+    if placed is None:
+        raise IllegalAction(f"there is no room around {iid} for the whole fleet")
+    isl["home"] = for_seat
+    for sid, p in placed:
+        s = world.ship(state, sid)
+        s["pose"], s["placed"], s["docked"] = list(p), True, isl["id"]
+    state["home_queue"].pop(0)
+    events = [{"type": "home_chosen", "seat": seat, "for": for_seat, "island": isl["id"]}]
+    if not state["home_queue"]:
+        events += deal_treasure(state, rng)
+        state["phase"] = "play"
+        events.append({"type": "turn", "seat": state["turn"], "round": 1})
+    return events
+
+
+def place_fleet(state: State, seat: int, isl: dict[str, Any]
+                ) -> list[tuple[str, g.Pose]] | None:
+    """3.5: every ship of ``seat`` with its bow touching ``isl`` (placed by the game,
+    facing the island, fanned out from the side that faces the table's centre)."""
+    poly = world.island_poly(isl)
+    cx, cy = g.centroid(poly)
+    w, h = state["table"]
+    towards = g.heading_of(w / 2 - cx, h / 2 - cy)
+    obs = [o for o in world.obstacles(state) if o[0] == "island" and o[1] != isl["id"]]
+    obs += [("ship", s["id"], world.foot(s)) for s in state["ships"] if s["placed"]]
+    out: list[tuple[str, g.Pose]] = []
+    # every 30 degrees round the island first, then the 15-degree steps between
+    offsets = [0, 300, -300, 600, -600, 900, -900, 1200, -1200, 1500, -1500, 1800]
+    offsets += [sign * k * 150 for k in range(1, 12, 2) for sign in (1, -1)]
+    free = list(offsets)
+    for s in state["ships"]:
+        if s["owner"] != seat or s["placed"]:
+            continue
+        masts = s["masts"]
+        bodyf = (lambda m: lambda p: [hull.footprint(m, p)])(masts)
+        for off in list(free):
+            heading = (towards + off + 1800) % g.TURN
+            p = motion.snap_to(bodyf, poly, heading, 40000, obs, world.area(state))
+            if p is not None and g.touching(hull.bow_region(masts, p), poly):
+                out.append((s["id"], p))
+                obs.append(("ship", s["id"], hull.footprint(masts, p)))
+                free.remove(off)
+                break
+        else:
+            return None
+    return out
+
+
+def deal_treasure(state: State, rng: random.Random) -> list[dict[str, Any]]:
+    """3.7: each seat's contribution, shuffled face down, dealt round-robin to the wild
+    islands (4 each for two players, 3 for more; A-4). With ``unique_treasure`` each
+    seat gives 7 valued tokens (15 gold) and one designed unique treasure (A-5)."""
+    d = data.load()["treasure"]
+    pool: list[tuple[int, str | None]] = []
+    for seat in range(state["n"]):
+        if state["opt"]["unique_treasure"]:
+            unique = d["uniques"][seat % len(d["uniques"])]["id"]
+            pool += [(v, None) for v in d["per_player_with_unique"]] + [(0, unique)]
+        else:
+            pool += [(v, None) for v in d["per_player"]]
+    rng.shuffle(pool)
+    wild = [i for i in state["islands"] if i["home"] is None]
+    for k, (gold, unique) in enumerate(pool):
+        isl = wild[k % len(wild)]
+        tid = len(state["treasure"])
+        state["treasure"].append({"id": f"t{tid}", "gold": gold, "unique": unique,
+                                  "where": isl["id"], "seen": [False] * state["n"],
+                                  "face_up": False})
+        isl["treasure"].append(tid)
+    state["g0"] = sum(gold for gold, _ in pool)
+    return [{"type": "treasure_dealt", "islands": {i["id"]: len(i["treasure"]) for i in wild},
+             "pieces": len(pool)}]

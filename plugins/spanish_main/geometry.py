@@ -1,0 +1,377 @@
+"""The continuous-geometry model of Pirates of the Spanish Main (rules digest section 8).
+
+Pure functions on convex polygons; no game state, no randomness.
+
+**Exact replay.** Every pose is integers: a position in *units* of 1/100 mm and a
+heading in tenths of a degree (``0 .. 3599``, counter-clockwise from +x). Cosines and
+sines come from :data:`COS` / :data:`SIN`, an integer table (value x 2**30) built from
+the first quadrant by symmetry and pinned by a checksum test, so no result depends on a
+platform's ``math.sin``. Everything else is IEEE-754 double arithmetic (``+ - * /
+sqrt`` and comparisons), which is correctly rounded on every machine Python runs on.
+A computed pose is rounded to whole units at one defined point (the end of each
+motion step, :func:`round_pose`) and checked again after rounding, so the same actions
+give the same poses, bit for bit.
+
+Shapes are convex polygons, lists of ``(x, y)`` floats in units, counter-clockwise.
+Ships, islands (12-gons inscribed in ellipses), forts and the table are all convex,
+which keeps every test here a short loop (separating axes, ray casts, clipping).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+
+Point = tuple[float, float]
+Poly = list[Point]
+Pose = tuple[int, int, int]  # bow-tip x, y in units; heading in tenths of a degree
+
+UNITS_PER_MM = 100
+TURN = 3600  # tenths of a degree in a full turn
+EPS_TOUCH = 50  # 0.5 mm: closer than this is touching (digest 8.11)
+EPS_PEN = 1  # 0.01 mm: deeper than this is overlapping
+
+_SCALE = 1 << 30
+
+
+def _quadrant() -> list[int]:
+    # The only call of a platform trig function; rounded to integers and pinned by a
+    # checksum in the tests (a libm that differed would fail that test, not a replay).
+    return [round(math.cos(i * math.pi / 1800) * _SCALE) for i in range(901)]
+
+
+def _tables() -> tuple[list[int], list[int]]:
+    q = _quadrant()
+    q[900] = 0
+    cos = [0] * TURN
+    for i in range(TURN):
+        k, r = divmod(i, 900)
+        if k == 0:
+            cos[i] = q[r]
+        elif k == 1:
+            cos[i] = -q[900 - r]
+        elif k == 2:
+            cos[i] = -q[r]
+        else:
+            cos[i] = q[900 - r]
+    sin = [cos[(i - 900) % TURN] for i in range(TURN)]
+    return cos, sin
+
+
+COS, SIN = _tables()
+
+
+def cos_sin(heading: int) -> tuple[float, float]:
+    """The unit vector of ``heading`` (tenths of a degree), from the integer table."""
+    h = heading % TURN
+    return COS[h] / _SCALE, SIN[h] / _SCALE
+
+
+def mm(value: float) -> int:
+    """Millimetres to whole units."""
+    return round(value * UNITS_PER_MM)
+
+
+def round_pose(x: float, y: float, heading: int) -> Pose:
+    """The one rounding point: a computed position to whole units."""
+    return (round(x), round(y), heading % TURN)
+
+
+def transform(local: Sequence[Point], pose: Pose) -> Poly:
+    """Local points (origin at the bow tip, +x forward) placed at ``pose``."""
+    px, py, h = pose
+    c, s = cos_sin(h)
+    return [(px + c * lx - s * ly, py + s * lx + c * ly) for lx, ly in local]
+
+
+def heading_of(dx: float, dy: float) -> int:
+    """The table heading closest to the direction ``(dx, dy)`` (for clients and bots;
+    the engine never needs it for a rule)."""
+    return round(math.degrees(math.atan2(dy, dx)) * 10) % TURN
+
+
+# -- shapes -----------------------------------------------------------------------------
+
+
+def ellipse_polygon(cx: int, cy: int, width: int, height: int, sides: int = 12) -> Poly:
+    """A ``sides``-gon inscribed in an axis-aligned ellipse (islands, terrain)."""
+    step = TURN // sides
+    return [(cx + COS[k * step] / _SCALE * width / 2, cy + SIN[k * step] / _SCALE * height / 2)
+            for k in range(sides)]
+
+
+def rect(x0: float, y0: float, x1: float, y1: float) -> Poly:
+    return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+
+
+def _cross(ax: float, ay: float, bx: float, by: float) -> float:
+    return ax * by - ay * bx
+
+
+def _axes(poly: Poly) -> list[Point]:
+    return _axes_of(tuple(poly))
+
+
+@lru_cache(maxsize=16384)
+def _axes_of(poly: tuple[Point, ...]) -> list[Point]:
+    n = len(poly)
+    out = []
+    for i in range(n):
+        x0, y0 = poly[i]
+        x1, y1 = poly[(i + 1) % n]
+        ex, ey = x1 - x0, y1 - y0
+        norm = math.sqrt(ex * ex + ey * ey)
+        if norm > 0:
+            out.append((ey / norm, -ex / norm))
+    return out
+
+
+def penetration(a: Poly, b: Poly) -> float:
+    """Separating-axis overlap depth: > 0 when the interiors intersect (by that
+    much along the best axis), <= 0 when separated (minus a lower bound of the gap)."""
+    best = math.inf
+    for nx, ny in _axes(a) + _axes(b):
+        amin = bmin = math.inf
+        amax = bmax = -math.inf
+        for x, y in a:
+            d = x * nx + y * ny
+            if d < amin:
+                amin = d
+            if d > amax:
+                amax = d
+        for x, y in b:
+            d = x * nx + y * ny
+            if d < bmin:
+                bmin = d
+            if d > bmax:
+                bmax = d
+        depth = amax - bmin if amax - bmin < bmax - amin else bmax - amin
+        if depth < best:
+            best = depth
+            if best <= 0:
+                return best
+    return best
+
+
+def bbox_gap(a: Poly, b: Poly) -> float:
+    """The larger gap between the two bounding boxes along x or y (a lower bound of
+    the distance; <= 0 when the boxes meet): the cheap broad phase of every test."""
+    ax0, ay0, ax1, ay1 = _box(tuple(a))
+    bx0, by0, bx1, by1 = _box(tuple(b))
+    return max(bx0 - ax1, ax0 - bx1, by0 - ay1, ay0 - by1)
+
+
+def box(poly: Poly) -> tuple[float, float, float, float]:
+    """The bounding box ``(x0, y0, x1, y1)``."""
+    return _box(tuple(poly))
+
+
+@lru_cache(maxsize=16384)
+def _box(poly: tuple[Point, ...]) -> tuple[float, float, float, float]:
+    xs = [x for x, _ in poly]
+    ys = [y for _, y in poly]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def overlapping(a: Poly, b: Poly) -> bool:
+    if bbox_gap(a, b) >= 0:
+        return False
+    return penetration(a, b) > EPS_PEN
+
+
+def point_segment_distance(p: Point, a: Point, b: Point) -> float:
+    ex, ey = b[0] - a[0], b[1] - a[1]
+    length2 = ex * ex + ey * ey
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * ex + (p[1] - a[1]) * ey)
+                                              / length2))
+    dx, dy = a[0] + t * ex - p[0], a[1] + t * ey - p[1]
+    return math.sqrt(dx * dx + dy * dy)
+
+
+def closest_point(p: Point, poly: Poly) -> Point:
+    """The point of the boundary of ``poly`` closest to ``p``."""
+    best, out = math.inf, poly[0]
+    n = len(poly)
+    for i in range(n):
+        a, b = poly[i], poly[(i + 1) % n]
+        ex, ey = b[0] - a[0], b[1] - a[1]
+        length2 = ex * ex + ey * ey
+        t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * ex + (p[1] - a[1]) * ey)
+                                                  / length2))
+        q = (a[0] + t * ex, a[1] + t * ey)
+        d = (q[0] - p[0]) ** 2 + (q[1] - p[1]) ** 2
+        if d < best:
+            best, out = d, q
+    return out
+
+
+def inside(p: Point, poly: Poly) -> bool:
+    """``p`` in the closed convex polygon (counter-clockwise)."""
+    n = len(poly)
+    for i in range(n):
+        a, b = poly[i], poly[(i + 1) % n]
+        if _cross(b[0] - a[0], b[1] - a[1], p[0] - a[0], p[1] - a[1]) < 0:
+            return False
+    return True
+
+
+def _sides(a: Point, b: Point, c: Point, d: Point) -> tuple[float, float, float, float]:
+    """Which side of ``ab`` ``c`` and ``d`` lie on, and of ``cd`` ``a`` and ``b``."""
+    ex, ey = b[0] - a[0], b[1] - a[1]
+    fx, fy = d[0] - c[0], d[1] - c[1]
+    return (_cross(ex, ey, c[0] - a[0], c[1] - a[1]), _cross(ex, ey, d[0] - a[0], d[1] - a[1]),
+            _cross(fx, fy, a[0] - c[0], a[1] - c[1]), _cross(fx, fy, b[0] - c[0], b[1] - c[1]))
+
+
+def _segments_intersect(a: Point, b: Point, c: Point, d: Point) -> bool:
+    d1, d2, d3, d4 = _sides(a, b, c, d)
+    return d1 * d2 <= 0 and d3 * d4 <= 0
+
+
+def crosses(a: Point, b: Point, c: Point, d: Point) -> bool:
+    """Segments ``ab`` and ``cd`` cross transversally (touching an end does not count)."""
+    d1, d2, d3, d4 = _sides(a, b, c, d)
+    return d1 * d2 < 0 and d3 * d4 < 0
+
+
+def distance(a: Poly, b: Poly) -> float:
+    """Minimum distance between two convex polygons; 0 when they intersect."""
+    if penetration(a, b) >= 0:
+        na, nb = len(a), len(b)
+        for i in range(na):
+            for j in range(nb):
+                if _segments_intersect(a[i], a[(i + 1) % na], b[j], b[(j + 1) % nb]):
+                    return 0.0
+        if inside(a[0], b) or inside(b[0], a):
+            return 0.0
+    best = math.inf
+    for p, q in ((a, b), (b, a)):
+        n = len(q)
+        for v in p:
+            for j in range(n):
+                d = point_segment_distance(v, q[j], q[(j + 1) % n])
+                if d < best:
+                    best = d
+    return best
+
+
+def touching(a: Poly, b: Poly) -> bool:
+    if bbox_gap(a, b) > EPS_TOUCH:
+        return False
+    return distance(a, b) <= EPS_TOUCH
+
+
+def segment_distance(p: Point, q: Point, poly: Poly) -> float:
+    """Distance from segment ``pq`` to a convex polygon."""
+    return distance([p, q], poly) if p != q else distance([p], poly)
+
+
+def _ray_hit(p: Point, u: Point, a: Point, b: Point) -> float:
+    """Least ``t >= 0`` where ``p + t u`` meets segment ``ab`` (inf if never)."""
+    ex, ey = b[0] - a[0], b[1] - a[1]
+    denom = _cross(u[0], u[1], ex, ey)
+    wx, wy = a[0] - p[0], a[1] - p[1]
+    if denom == 0:
+        return math.inf  # parallel: a vertex of the other shape meets this edge first
+    t = _cross(wx, wy, ex, ey) / denom
+    s = _cross(wx, wy, u[0], u[1]) / denom
+    if t < 0 or s < 0 or s > 1:
+        return math.inf
+    return t
+
+
+def first_contact(moving: Poly, u: Point, fixed: Poly) -> float:
+    """How far ``moving`` travels along unit vector ``u`` before it meets ``fixed``
+    (exact for convex polygons: a vertex of one meets an edge of the other)."""
+    best = math.inf
+    nf, nm = len(fixed), len(moving)
+    neg = (-u[0], -u[1])
+    for v in moving:
+        for j in range(nf):
+            best = min(best, _ray_hit(v, u, fixed[j], fixed[(j + 1) % nf]))
+    for v in fixed:
+        for j in range(nm):
+            best = min(best, _ray_hit(v, neg, moving[j], moving[(j + 1) % nm]))
+    return best
+
+
+def first_exit(moving: Poly, u: Point, area: Poly) -> float:
+    """How far ``moving`` (inside the convex ``area``) travels along ``u`` before a
+    vertex reaches the area's boundary (the table edge)."""
+    best = math.inf
+    n = len(area)
+    for v in moving:
+        for j in range(n):
+            best = min(best, _ray_hit(v, u, area[j], area[(j + 1) % n]))
+    return best
+
+
+def clip(p: Point, q: Point, poly: Poly) -> tuple[float, float] | None:
+    """The parameter interval of segment ``pq`` inside the convex ``poly``
+    (Cyrus-Beck), or None if it misses."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    n = len(poly)
+    for i in range(n):
+        a, b = poly[i], poly[(i + 1) % n]
+        # inward normal of a CCW polygon edge
+        nx, ny = -(b[1] - a[1]), b[0] - a[0]
+        num = nx * (p[0] - a[0]) + ny * (p[1] - a[1])
+        den = nx * dx + ny * dy
+        if den == 0:
+            if num < 0:
+                return None
+            continue
+        t = -num / den
+        if den > 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return None
+    return t0, t1
+
+
+def blocks(p: Point, q: Point, poly: Poly) -> bool:
+    """The open segment ``pq`` passes through the interior of ``poly`` (grazing a
+    boundary point or an edge does not block, digest 8.9)."""
+    span = clip(p, q, poly)
+    if span is None:
+        return False
+    t0, t1 = span
+    length = math.hypot(q[0] - p[0], q[1] - p[1])
+    if (t1 - t0) * length <= EPS_PEN:
+        return False
+    # the chord's midpoint must be strictly inside, not on an edge (a grazing line)
+    mt = (t0 + t1) / 2
+    m = (p[0] + mt * (q[0] - p[0]), p[1] + mt * (q[1] - p[1]))
+    nverts = len(poly)
+    for i in range(nverts):
+        a, b = poly[i], poly[(i + 1) % nverts]
+        ex, ey = b[0] - a[0], b[1] - a[1]
+        if _cross(ex, ey, m[0] - a[0], m[1] - a[1]) <= EPS_PEN * math.hypot(ex, ey):
+            return False
+    return True
+
+
+def boundary_samples(poly: Poly, per_edge: int) -> list[Point]:
+    """The vertices plus ``per_edge`` evenly spaced points inside each edge."""
+    out: list[Point] = []
+    n = len(poly)
+    for i in range(n):
+        a, b = poly[i], poly[(i + 1) % n]
+        out.append(a)
+        for k in range(1, per_edge + 1):
+            t = k / (per_edge + 1)
+            out.append((a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])))
+    return out
+
+
+def bounding_radius(poly: Poly, centre: Point) -> float:
+    return max(math.hypot(x - centre[0], y - centre[1]) for x, y in poly)
+
+
+def centroid(poly: Poly) -> Point:
+    n = len(poly)
+    return (sum(x for x, _ in poly) / n, sum(y for _, y in poly) / n)

@@ -1,0 +1,143 @@
+"""Sailing until first contact, rotations in place, and placements (digest 8.6-8.8).
+
+A *body* is a function from a pose to the polygons that move together (one ship, or a
+tug and its tow). Obstacles are ``(kind, id, polygon)`` triples. Every function here
+is pure and returns poses in whole units (:func:`geometry.round_pose`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from . import geometry as g
+
+Body = Callable[[g.Pose], list[g.Poly]]
+Obstacle = tuple[str, str, g.Poly]
+
+
+class Blocked(ValueError):
+    """A rotation or placement would overlap an obstacle or leave the table."""
+
+
+def overlaps(polys: list[g.Poly], obstacles: Sequence[Obstacle],
+             area: g.Poly | None) -> tuple[str, str] | None:
+    """The first obstacle a pose overlaps (or ``("edge", "table")``), else None.
+    ``area`` is the table, an axis-aligned rectangle."""
+    for kind, oid, poly in obstacles:
+        for p in polys:
+            if g.overlapping(p, poly):
+                return kind, oid
+    if area is not None:
+        x0, y0, x1, y1 = g.box(area)
+        for p in polys:
+            px0, py0, px1, py1 = g.box(p)
+            if px0 < x0 or py0 < y0 or px1 > x1 or py1 > y1:
+                return "edge", "table"
+    return None
+
+
+def _circle(polys: list[g.Poly]) -> tuple[g.Point, float]:
+    pts = [v for p in polys for v in p]
+    c = (sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts))
+    return c, max(math.hypot(x - c[0], y - c[1]) for x, y in pts)
+
+
+def sweep(polys: list[g.Poly], u: g.Point, limit: float, obstacles: Sequence[Obstacle],
+          area: g.Poly | None) -> tuple[float, tuple[str, str] | None]:
+    """How far the polygons can travel along ``u`` (up to ``limit``) before first
+    contact, and what they meet (None if nothing within ``limit``)."""
+    best, hit = math.inf, None
+    (cx, cy), r = _circle(polys)
+    for kind, oid, poly in obstacles:
+        (ox, oy), orad = _circle([poly])
+        # broad phase: the swept circle's distance to the obstacle's circle
+        ex, ey = ox - cx, oy - cy
+        along = max(0.0, min(limit, ex * u[0] + ey * u[1]))
+        if math.hypot(ex - along * u[0], ey - along * u[1]) > r + orad + g.EPS_TOUCH:
+            continue
+        for p in polys:
+            t = g.first_contact(p, u, poly)
+            if t < best:
+                best, hit = t, (kind, oid)
+    if area is not None:
+        for p in polys:
+            t = g.first_exit(p, u, area)
+            if t < best:
+                best, hit = t, ("edge", "table")
+    if best > limit:
+        return limit, None
+    return best, hit
+
+
+def sail(body: Body, pose: g.Pose, heading: int, distance: int,
+         obstacles: Sequence[Obstacle], area: g.Poly | None,
+         exempt: frozenset[str] = frozenset()) -> tuple[g.Pose, int, tuple[str, str] | None]:
+    """One movement segment (8.6.2-8.6.3): turn to ``heading`` about the bow tip, then
+    slide up to ``distance`` units, stopping just short of the first contact.
+
+    ``exempt`` names the obstacles the ship touched when the segment began (the island
+    it is docked at): turning may swing the hull over them, as a ruler laid at the bow
+    lets a ship back off a coast [DESIGN, A-11], but the segment must end clear of them.
+
+    Returns the end pose, the distance sailed and the object met (or None).
+
+    Raises:
+        Blocked: the turned pose overlaps an obstacle or leaves the table, or the
+            segment would end over an exempt obstacle.
+    """
+    x, y, _ = pose
+    turned = (x, y, heading % g.TURN)
+    polys = body(turned)
+    swung = [o for o in obstacles if o[1] in exempt
+             and any(g.overlapping(p, o[2]) for p in polys)]
+    others = [o for o in obstacles if o not in swung] if swung else obstacles
+    bad = overlaps(polys, others, area)
+    if bad is not None:
+        raise Blocked(f"turning to {heading / 10:g} degrees would overlap {bad[0]} {bad[1]}")
+    u = g.cos_sin(heading)
+    t, hit = sweep(polys, u, distance, others, area)
+    d = distance if hit is None else max(0, math.ceil(t) - 1)
+    while True:
+        end = g.round_pose(x + u[0] * d, y + u[1] * d, heading)
+        if d == 0 or overlaps(body(end), others, area) is None:
+            break
+        d -= 1
+    if swung:
+        bad = overlaps(body(end), swung, None)
+        if bad is not None:
+            raise Blocked(f"the segment would end over {bad[0]} {bad[1]}")
+    return end, d, hit
+
+
+def free_distance(body: Body, pose: g.Pose, heading: int, limit: int,
+                  obstacles: Sequence[Obstacle], area: g.Poly | None,
+                  exempt: frozenset[str] = frozenset()) -> tuple[int, tuple[str, str] | None]:
+    """How far a segment on ``heading`` would get (the ``max_free_distance`` and
+    ``first_contact`` queries of 8.14); raises :class:`Blocked` like :func:`sail`."""
+    _, d, hit = sail(body, pose, heading, limit, obstacles, area, exempt)
+    return d, hit
+
+
+def snap_to(body: Body, target: g.Poly, heading: int, start_distance: float,
+            obstacles: Sequence[Obstacle], area: g.Poly | None) -> g.Pose | None:
+    """A pose on ``heading`` whose body touches ``target``, approached from
+    ``start_distance`` units away on the far side (``snap_bow_to`` of 8.8)."""
+    (cx, cy), _ = _circle([target])
+    c, s = g.cos_sin(heading)
+    start = g.round_pose(cx - c * start_distance, cy - s * start_distance, heading)
+    polys = body(start)
+    if overlaps(polys, obstacles, area) is not None or any(
+            g.overlapping(p, target) for p in polys):
+        return None
+    t = min(g.first_contact(p, (c, s), target) for p in polys)
+    if not math.isfinite(t):
+        return None
+    d = max(0, math.ceil(t) - 1)
+    end = g.round_pose(start[0] + c * d, start[1] + s * d, heading)
+    t2, hit = sweep(body(start), (c, s), d, obstacles, None)
+    if hit is not None or overlaps(body(end), obstacles, area) is not None:
+        return None
+    if any(g.overlapping(p, target) for p in body(end)):
+        return None
+    return end

@@ -1,0 +1,737 @@
+"""The turn (digest 4) and the procedures that give or use a ship's action (5.2-5.13).
+
+Legal actions, in this order (documented for bots and the terminal):
+
+1. a pending decision, if any, and nothing else (``lose_mast``, ``take``, ``board`` /
+   ``decline``, ``plunder``, the after-move free actions ``ram``, ``tow``, ``rotate``,
+   ``explore_free`` and ``done``);
+2. during set-up, ``choose_home`` for each free island;
+3. in play, for each own ship in id order: ``move`` (a template: 1..n segments of
+   heading and distance), ``pivot`` (a template: the final heading), ``fire`` (one per
+   cannon and target in range and line of fire) or ``broadside``, ``explore``,
+   ``repair`` (one per lost mast), then the free actions ``ghost``, ``galley_pivot``
+   (template), ``release``, ``scuttle``, ``unload_crew``/``load_crew``;
+4. ``end_turn``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+from lantable.plugins import IllegalAction
+
+from . import combat, deal, hull, motion, world
+from . import geometry as g
+
+State = dict[str, Any]
+Ship = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+END = {"type": "end_turn"}
+DONE = {"type": "done"}
+
+
+def to_act(state: State) -> list[int]:
+    if state["phase"] == "over":
+        return []
+    if state["pending"]:
+        return [state["pending"][-1]["seat"]]
+    if state["phase"] == "home":
+        return [state["home_queue"][0][0]]
+    return [state["turn"]]
+
+
+# -- what a ship may do now ------------------------------------------------------------
+
+
+def may_move(state: State, s: Ship) -> bool:
+    if s["acted"] not in (None, "shoot") or s["moved"]:
+        return False
+    if s["acted"] == "shoot" and not world.has(state, s, "Captain"):
+        return False
+    return world.can_move(state, s)
+
+
+def may_fire(state: State, s: Ship) -> bool:
+    if s["sunk"] or world.derelict(s) or s["fire_closed"]:
+        return False
+    if s["acted"] in (None, "shoot"):
+        return True
+    return s["acted"] == "move" and world.has(state, s, "Captain")
+
+
+def fire_actions(state: State, s: Ship) -> list[Action]:
+    out: list[Action] = []
+    targets = [e for e in state["ships"] if not combat.target_forbidden(state, e, s["owner"])]
+    if not targets:
+        return out
+    if "Broadside Attack" in world.keywords(s) and "5" not in s["fear"]:
+        if s["acted"] is None or (s["acted"] == "move" and not s["fired"]):
+            for e in targets:
+                if combat.broadside_cannons(state, s, e):
+                    out.append({"type": "broadside", "ship": s["id"], "target": e["id"]})
+        return out
+    for cannon, _rank, _range in combat.cannons(state, s):
+        if cannon in s["fired"]:
+            continue
+        for e in targets:
+            if combat.shot_ok(state, s, cannon, e):
+                out.append({"type": "fire", "ship": s["id"], "cannon": cannon,
+                            "target": e["id"]})
+    return out
+
+
+def move_template(state: State, s: Ship) -> Action:
+    terms = world.move_terms(state, s)
+    longest = max(world.term_length(state, t) for t in terms)
+    return {"type": "move", "ship": s["id"], "params": {"segments": {
+        "kind": "list", "min_items": 1, "max_items": len(terms),
+        "help": "one segment per measure of the base move (" + "+".join(terms) + "), any order",
+        "lengths": sorted((world.term_length(state, t) for t in terms), reverse=True),
+        "item": {"heading": {"kind": "heading"},
+                 "distance": {"kind": "int", "min": 0, "max": longest, "unit": "1/100 mm"}}}}}
+
+
+def heading_template(kind: str, s: Ship) -> Action:
+    return {"type": kind, "ship": s["id"], "params": {"heading": {"kind": "heading"}}}
+
+
+def legal(state: State, seat: int) -> list[Action]:
+    if seat not in to_act(state):
+        return []
+    if state["pending"]:
+        return pending_actions(state, state["pending"][-1])
+    if state["phase"] == "home":
+        for_seat = state["home_queue"][0][1]
+        return [{"type": "choose_home", "island": i["id"]} for i in state["islands"]
+                if i["home"] is None and deal.place_fleet(state, for_seat, i) is not None]
+    out: list[Action] = []
+    for s in state["ships"]:
+        if s["owner"] != seat or s["sunk"]:
+            continue
+        if may_move(state, s):
+            out.append(move_template(state, s))
+            if s["towing"] is None and not s["moved"]:
+                out.append(heading_template("pivot", s))
+        if may_fire(state, s):
+            out += fire_actions(state, s)
+        if s["acted"] is None:
+            isl = world.island(state, s["docked"]) if s["docked"] else None
+            if s["explore_ok"] and isl is not None and isl["home"] is None and isl["treasure"]:
+                out.append({"type": "explore", "ship": s["id"]})
+            if can_repair(state, s):
+                out += [{"type": "repair", "ship": s["id"], "mast": i}
+                        for i, up in enumerate(s["up"]) if not up]
+        out += free_actions(state, s)
+    out.append(dict(END))
+    return out
+
+
+def can_repair(state: State, s: Ship) -> bool:
+    """5.13: at the controller's own home island, or anywhere with a Shipwright."""
+    return not all(s["up"]) and (world.docked_home(state, s)
+                                 or world.has(state, s, "Shipwright"))
+
+
+def free_actions(state: State, s: Ship) -> list[Action]:
+    out: list[Action] = []
+    kw = world.keywords(s)
+    if "Ghost Ship" in kw and not state["acted_any"]:
+        out.append({"type": "ghost", "ship": s["id"], "on": not s["ghost"]})
+    if ("Galley" in kw and not s["pivoted"] and not world.derelict(s) and not s["towed_by"]
+            and "5" not in s["fear"]):
+        out.append(heading_template("galley_pivot", s))
+    if s["towing"] is not None:
+        out.append({"type": "release", "ship": s["id"]})
+    if world.derelict(s) and not s["scuttle_rolled"] and not s["scuttle"] \
+            and s["towed_by"] is None:
+        out.append({"type": "scuttle", "ship": s["id"]})
+    if s["docked"] is not None:
+        isl = world.island(state, s["docked"])
+        for c in s["crew"]:
+            out.append({"type": "unload_crew", "crew": state["crew"][c]["id"]})
+        for c in state["crew"]:
+            if (c["island"] == isl["id"] and c["owner"] == s["owner"] and not c["gone"]
+                    and crew_fits(state, s, c)):
+                out.append({"type": "load_crew", "crew": c["id"], "ship": s["id"]})
+    return out
+
+
+def crew_fits(state: State, s: Ship, c: dict[str, Any]) -> bool:
+    """5.9: cargo and the crew-point cap."""
+    takes = 0 if c["kind"] == "Oarsman" else 1
+    points = sum(x["points"] for x in world.crew_aboard(state, s)) + c["points"]
+    return world.free_cargo(state, s) >= takes and points <= world.card(s)["points"]
+
+
+# -- pending decisions -------------------------------------------------------------
+
+
+def pending_actions(state: State, p: dict[str, Any]) -> list[Action]:
+    kind = p["kind"]
+    if kind == "lose_mast":
+        s = world.ship(state, p["ship"])
+        return [{"type": "lose_mast", "ship": s["id"], "mast": i} for i in world.standing(s)]
+    if kind == "take":
+        return take_actions(state, p)
+    if kind == "board":
+        return [{"type": "board"}, {"type": "decline"}]
+    if kind == "plunder":
+        w, lo = world.ship(state, p["ship"]), world.ship(state, p["target"])
+        return [{"type": "plunder", "what": what}
+                for what in combat.plunder_options(state, w, lo)] + [{"type": "decline"}]
+    if kind == "after_move":
+        return after_move_actions(state, p)
+    raise AssertionError(kind)
+
+
+def take_actions(state: State, p: dict[str, Any]) -> list[Action]:
+    """5.8.1 / 5.8.4: any set of the island's treasure that fits; unique treasure
+    (no cargo space) must be taken by the first explorer."""
+    s = world.ship(state, p["ship"])
+    isl = world.island(state, p["island"])
+    room = world.free_cargo(state, s)
+    uniques = [t for t in isl["treasure"] if state["treasure"][t]["unique"]]
+    plain = [t for t in isl["treasure"] if not state["treasure"][t]["unique"]]
+    out = []
+    for k in range(0, min(room, len(plain)) + 1) if room > 0 else [0]:
+        for combo in itertools.combinations(plain, k):
+            ids = sorted(uniques + list(combo))
+            out.append({"type": "take", "treasure": [state["treasure"][t]["id"] for t in ids]})
+    return out
+
+
+def after_move_actions(state: State, p: dict[str, Any]) -> list[Action]:
+    s = world.ship(state, p["ship"])
+    out: list[Action] = []
+    if s["sunk"]:
+        return [dict(DONE)]
+    if p["ram"]:
+        out += [{"type": "ram", "target": e["id"]} for e in combat.ram_targets(state, s)]
+    if p["tow"] and s["towing"] is None and not world.derelict(s):
+        out += [{"type": "tow", "target": e["id"]} for e in tow_targets(state, s)]
+    if p["rotate"] and "Schooner" in world.keywords(s) and not s["rammed"] \
+            and "5" not in s["fear"] and s["towing"] is None:
+        out.append(heading_template("rotate", s))
+    if p["explore"] and s["docked"] is not None:
+        isl = world.island(state, s["docked"])
+        if isl["treasure"]:
+            out.append({"type": "explore_free"})
+    out.append(dict(DONE))
+    return out
+
+
+def tow_targets(state: State, s: Ship) -> list[Ship]:
+    """5.5: a derelict whose bow touches any part of the tug, with room astern."""
+    out = []
+    f = world.foot(s)
+    for e in state["ships"]:
+        if (e is s or e["sunk"] or not world.derelict(e) or e["towed_by"] is not None
+                or e["towing"] is not None or not g.touching(f, world.bow(e))):
+            continue
+        p = world.towed_pose(state, s)
+        obs = world.obstacles(state, skip=(s["id"], e["id"]))
+        if motion.overlaps([hull.footprint(e["masts"], p)], obs, world.area(state)) is None:
+            out.append(e)
+    return out
+
+
+# -- applying ----------------------------------------------------------------------
+
+
+def apply(state: State, seat: int, action: Action, rng: random.Random) -> list[Event]:
+    kind = action.get("type")
+    if state["pending"]:
+        return apply_pending(state, seat, state["pending"][-1], action, rng)
+    if state["phase"] == "home":
+        if kind != "choose_home":
+            raise IllegalAction("choose a home island first (choose_home)")
+        return deal.choose_home(state, seat, action.get("island"), rng)
+    if kind == "end_turn":
+        return end_turn(state, rng)
+    handler = HANDLERS.get(kind)  # type: ignore[arg-type]
+    if handler is None:
+        raise IllegalAction(f"unknown action {kind!r}")
+    s = world.ship(state, action.get("ship")) if kind in SHIP_ACTIONS else None
+    if s is not None and (s["owner"] != seat or s["sunk"]):
+        raise IllegalAction(f"{s['id']} is not one of your ships afloat")
+    events = handler(state, seat, s, action, rng)
+    state["acted_any"] = True
+    return events
+
+
+def _int(action: Action, key: str) -> int:
+    v = action.get(key)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise IllegalAction(f"{key} must be an integer, got {v!r}")
+    return v
+
+
+def _heading(action: Action, key: str = "heading") -> int:
+    h = _int(action, key)
+    if not 0 <= h < g.TURN:
+        raise IllegalAction(f"{key} must be 0..3599 tenths of a degree, got {h}")
+    return h
+
+
+def plan_course(state: State, s: Ship, segments: Any) -> tuple[list[g.Pose], Any]:
+    """Check a course and sail it on paper: the pose after each segment and the
+    contact that ended it, or IllegalAction. Mutates nothing."""
+    terms = world.move_terms(state, s)
+    if not isinstance(segments, list) or not 1 <= len(segments) <= len(terms):
+        raise IllegalAction(f"segments must be a list of 1..{len(terms)} "
+                            f"{{heading, distance}} (base move {'+'.join(terms)})")
+    legs = []
+    for seg in segments:
+        if not isinstance(seg, dict) or set(seg) != {"heading", "distance"}:
+            raise IllegalAction("each segment is a map {heading, distance}")
+        legs.append((_heading(seg), _int(seg, "distance")))
+    lengths = sorted((world.term_length(state, t) for t in terms), reverse=True)
+    asked = sorted((d for _, d in legs), reverse=True)
+    for d, room in zip(asked, lengths, strict=False):
+        if not 0 <= d <= room:
+            raise IllegalAction(f"segment distances {asked} do not fit the measures "
+                                f"{'+'.join(terms)} ({lengths})")
+    return sail_course(state, s, legs)
+
+
+def sail_course(state: State, s: Ship, legs: list[tuple[int, int]]
+                ) -> tuple[list[g.Pose], Any]:
+    """Sail ``legs`` (heading, distance) on paper from geometry alone, so a view
+    serves as well as the state (bots, queries): the pose after each leg and the
+    contact that ended the move, or IllegalAction. Mutates nothing."""
+    bodyf = world.body(state, s)
+    obs = [] if s["ghost"] else world.obstacles(state, skip=world.moving_ids(s))
+    area = world.area(state)
+    p = world.pose(s)
+    poses, contact = [], None
+    for h, d in legs:
+        exempt = world.touching_now(state, {**s, "pose": list(p)}, obs) if obs else frozenset()
+        try:
+            p, _, contact = motion.sail(bodyf, p, h, d, obs, area, exempt)
+        except motion.Blocked as exc:
+            raise IllegalAction(str(exc)) from None
+        poses.append(p)
+        if contact is not None:
+            break  # 5.2.3: touching ends the whole move
+    if s["ghost"]:
+        bad = motion.overlaps(bodyf(p), world.obstacles(state, skip=world.moving_ids(s)), area)
+        if bad is not None:
+            raise IllegalAction(f"a ghost ship may not end its move over {bad[0]} {bad[1]}")
+    return poses, contact
+
+
+def do_move(state: State, seat: int, s: Ship, action: Action, rng: random.Random
+            ) -> list[Event]:
+    if not may_move(state, s):
+        raise IllegalAction(f"{s['id']} cannot move now")
+    poses, contact = plan_course(state, s, action.get("segments"))
+    s["pinned_before"] = world.pinned(state, s)
+    end = poses[-1]
+    events: list[Event] = [{"type": "moved", "ship": s["id"], "from": list(s["pose"]),
+                            "at": list(end), "contact": None if contact is None
+                            else contact[1]}]
+    set_pose(state, s, end)
+    if s["acted"] == "shoot":
+        s["fire_closed"] = True  # A-12: the Captain's shots come before or after the move
+    s["acted"], s["moved"] = ("move" if s["acted"] is None else s["acted"]), True
+    return events + after_move(state, s)
+
+
+def set_pose(state: State, s: Ship, p: g.Pose) -> None:
+    """Move a ship (and its tow), leaving any dock: a wild island it leaves is
+    marked visited for its controller (5.8.2, A-20)."""
+    for ship_ in [s] + ([world.ship(state, s["towing"])] if s["towing"] else []):
+        if ship_["docked"] is not None:
+            isl = world.island(state, ship_["docked"])
+            if isl["home"] is None:
+                isl["visited"][ship_["owner"]] = True
+            ship_["docked"] = None
+    s["pose"] = list(p)
+    if s["towing"] is not None:
+        world.ship(state, s["towing"])["pose"] = list(world.towed_pose(state, s))
+
+
+def after_move(state: State, s: Ship) -> list[Event]:
+    """5.2.6: docking and the home unload, then the free choices (tow, ram, Schooner
+    rotation, a free exploration) as one ``after_move`` decision."""
+    events: list[Event] = []
+    explore = False
+    isl = None if s["ghost"] else world.bow_island(state, s)
+    if isl is not None and (isl["home"] is None or isl["home"] == s["owner"]):
+        events += dock(state, s, isl)
+        if state["phase"] == "over":
+            return events
+        explore = isl["home"] is None and (isl["visited"][s["owner"]]
+                                            or world.has(state, s, "Explorer"))
+    state["pending"].append({"kind": "after_move", "seat": s["owner"], "ship": s["id"],
+                             "ram": True, "tow": True, "rotate": True, "explore": explore})
+    if after_move_actions(state, state["pending"][-1]) == [DONE]:
+        state["pending"].pop()
+    return events
+
+
+def dock(state: State, s: Ship, isl: dict[str, Any]) -> list[Event]:
+    events: list[Event] = [{"type": "docked", "ship": s["id"], "island": isl["id"]}]
+    ships = [s] + ([world.ship(state, s["towing"])] if s["towing"] else [])
+    for ship_ in ships:
+        ship_["docked"] = isl["id"]
+        if isl["home"] == s["owner"]:
+            events += unload(state, ship_)
+    return events
+
+
+def unload(state: State, s: Ship) -> list[Event]:
+    """5.4.3: every treasure with a gold value is unloaded and revealed (A-22: a unique
+    treasure worth 0 stays aboard, except the Golden Idol, worth 4 at home)."""
+    events: list[Event] = []
+    for t in list(s["hold"]):
+        tr = state["treasure"][t]
+        if tr["unique"] == "D-U02" and tr["gold"] == 0:
+            tr["gold"] = 4  # new gold: counts for its owner, G0 stays (7.2)
+            state["gold_made"] += 4
+        if tr["gold"] <= 0:
+            continue
+        s["hold"].remove(t)
+        tr["where"], tr["face_up"] = "home", True
+        state["home_gold"][s["owner"]] += tr["gold"]
+        events.append({"type": "unloaded", "ship": s["id"], "treasure": tr["id"],
+                       "gold": tr["gold"], "seat": s["owner"],
+                       "home_gold": state["home_gold"][s["owner"]]})
+    if events:
+        combat.check_victory(state, events)
+    return events
+
+
+def do_pivot(state: State, seat: int, s: Ship, action: Action, rng: random.Random
+             ) -> list[Event]:
+    """5.3 / 8.7: turn in place about the midpoint (a move action)."""
+    if not may_move(state, s) or s["towing"] is not None:
+        raise IllegalAction(f"{s['id']} cannot pivot now")
+    h = _heading(action)
+    p = hull.pose_about(s["masts"], world.pose(s), hull.centre(s["masts"], world.pose(s)), h)
+    check_clear(state, s, p)
+    events: list[Event] = [{"type": "pivoted", "ship": s["id"], "heading": h}]
+    s["pinned_before"] = world.pinned(state, s)
+    set_pose(state, s, p)
+    if s["acted"] == "shoot":
+        s["fire_closed"] = True
+    s["acted"], s["moved"] = ("move" if s["acted"] is None else s["acted"]), True
+    return events + after_move(state, s)
+
+
+def check_clear(state: State, s: Ship, p: g.Pose) -> None:
+    bad = motion.overlaps([hull.footprint(s["masts"], p)],
+                          world.obstacles(state, skip=world.moving_ids(s)), world.area(state))
+    if bad is not None:
+        raise IllegalAction(f"{s['id']} would overlap {bad[0]} {bad[1]}")
+
+
+def do_stern_turn(state: State, seat: int, s: Ship, action: Action, rng: random.Random
+                  ) -> list[Event]:
+    """Galley free pivot (5.15, A-32): about the stern, once per turn."""
+    if not any(a["type"] == "galley_pivot" for a in free_actions(state, s)):
+        raise IllegalAction(f"{s['id']} cannot pivot on its stern now")
+    h = _heading(action)
+    p = hull.pose_about(s["masts"], world.pose(s), hull.stern_point(s["masts"], world.pose(s)),
+                        h)
+    check_clear(state, s, p)
+    set_pose(state, s, p)
+    s["pivoted"] = True
+    return [{"type": "stern_pivot", "ship": s["id"], "heading": h}]
+
+
+def do_fire(state: State, seat: int, s: Ship, action: Action, rng: random.Random
+            ) -> list[Event]:
+    """5.10: one cannon at one target; hit on a d6 above the rank, never on a 1."""
+    target = world.ship(state, action.get("target"))
+    cannon = action.get("cannon")
+    if not may_fire(state, s) or "Broadside Attack" in world.keywords(s) and "5" not in s["fear"]:
+        raise IllegalAction(f"{s['id']} cannot fire now")
+    found = [c for c in combat.cannons(state, s) if c[0] == cannon and not isinstance(cannon, bool)]
+    if not found or cannon in s["fired"]:
+        raise IllegalAction(f"{s['id']} has no cannon {cannon!r} ready to fire")
+    if combat.target_forbidden(state, target, seat) or not combat.shot_ok(state, s, cannon, target):
+        raise IllegalAction(f"{target['id']} is not in range and line of fire of {cannon!r}")
+    rank = found[0][1]
+    s["acted"] = "shoot" if s["acted"] is None else s["acted"]
+    s["fired"].append(cannon)
+    events: list[Event] = []
+    r = combat.roll(rng)
+    hit = r != 1 and r > rank
+    events.append({"type": "shot", "ship": s["id"], "cannon": cannon, "target": target["id"],
+                   "roll": r, "rank": rank, "hit": hit})
+    if not hit and not s["cannoneer"] and world.has(state, s, "Cannoneer"):
+        s["cannoneer"] = True  # A-25: one re-fire a turn, at the same target
+        r = combat.roll(rng)
+        hit = r != 1 and r > rank
+        events.append({"type": "refire", "ship": s["id"], "cannon": cannon,
+                        "target": target["id"], "roll": r, "hit": hit})
+    if hit:
+        combat.damage(state, target, 1, seat, "shot", events)
+    return events
+
+
+def do_broadside(state: State, seat: int, s: Ship, action: Action, rng: random.Random
+                 ) -> list[Event]:
+    """Broadside Attack (5.15, A-29): one roll against the highest rank taking part."""
+    target = world.ship(state, action.get("target"))
+    if action not in fire_actions(state, s) if may_fire(state, s) else True:
+        raise IllegalAction(f"{s['id']} cannot fire a broadside at {target['id']} now")
+    guns = combat.broadside_cannons(state, s, target)
+    s["acted"] = "shoot" if s["acted"] is None else s["acted"]
+    s["fired"] = [i for i, _ in guns]
+    s["fire_closed"] = True
+    r = combat.roll(rng)
+    top = max(rank for _, rank in guns)
+    hit = r != 1 and r > top
+    hits = len(guns) + 1 if hit else 0
+    events: list[Event] = [{"type": "broadside", "ship": s["id"], "target": target["id"],
+                            "roll": r, "rank": top, "cannons": len(guns), "hits": hits}]
+    if hits:
+        combat.damage(state, target, hits, seat, "shot", events)
+    return events
+
+
+def do_explore(state: State, seat: int, s: Ship, action: Action, rng: random.Random
+               ) -> list[Event]:
+    """5.8.1: a ship that began its turn docked at a wild island looks at its treasure."""
+    isl = world.island(state, s["docked"]) if s["docked"] else None
+    if s["acted"] is not None or not s["explore_ok"] or isl is None or isl["home"] is not None \
+            or not isl["treasure"]:
+        raise IllegalAction(f"{s['id']} cannot explore now (5.8.1: it must begin the turn "
+                            "docked at a wild island with treasure)")
+    s["acted"] = "explore"
+    return start_take(state, s, world.island(state, s["docked"]))
+
+
+def start_take(state: State, s: Ship, isl: dict[str, Any]) -> list[Event]:
+    seat = s["owner"]
+    for t in isl["treasure"]:
+        state["treasure"][t]["seen"][seat] = True
+    state["pending"].append({"kind": "take", "seat": seat, "ship": s["id"], "island": isl["id"]})
+    return [{"type": "explored", "ship": s["id"], "island": isl["id"], "seat": seat},
+            {"type": "saw", "to": [seat], "island": isl["id"],
+             "treasure": {state["treasure"][t]["id"]: state["treasure"][t]["gold"]
+                          for t in isl["treasure"]}}]
+
+
+def do_repair(state: State, seat: int, s: Ship, action: Action, rng: random.Random
+              ) -> list[Event]:
+    mast = action.get("mast")
+    if s["acted"] is not None or not can_repair(state, s) or not isinstance(mast, int) \
+            or isinstance(mast, bool) or not 0 <= mast < s["masts"] or s["up"][mast]:
+        raise IllegalAction(f"{s['id']} cannot repair mast {mast!r} now")
+    was_derelict = world.derelict(s)
+    s["up"][mast] = True
+    s["acted"] = "repair"
+    events: list[Event] = [{"type": "repaired", "ship": s["id"], "mast": mast}]
+    if was_derelict and s["towed_by"] is not None:  # 5.5 (7): no longer derelict
+        combat.release(state, world.ship(state, s["towed_by"]), events)
+    if was_derelict:
+        s["scuttle"] = False
+    return events
+
+
+def do_ghost(state: State, seat: int, s: Ship, action: Action, rng: random.Random
+             ) -> list[Event]:
+    if action != {"type": "ghost", "ship": s["id"], "on": not s["ghost"]} \
+            or "Ghost Ship" not in world.keywords(s) or state["acted_any"]:
+        raise IllegalAction("ghost form is chosen at the start of the turn (A-30)")
+    s["ghost"] = action["on"]
+    return [{"type": "ghost_form", "ship": s["id"], "on": s["ghost"]}]
+
+
+def do_release(state: State, seat: int, s: Ship, action: Action, rng: random.Random
+               ) -> list[Event]:
+    if s["towing"] is None:
+        raise IllegalAction(f"{s['id']} is not towing")
+    events: list[Event] = []
+    combat.release(state, s, events)
+    return events
+
+
+def do_scuttle(state: State, seat: int, s: Ship, action: Action, rng: random.Random
+               ) -> list[Event]:
+    """5.12: a derelict rolls once a turn; on 5-6 it sinks at the owner's next turn."""
+    if action not in free_actions(state, s):
+        raise IllegalAction(f"{s['id']} cannot be scuttled now")
+    r = combat.roll(rng)
+    s["scuttle_rolled"] = True
+    s["scuttle"] = r >= 5
+    return [{"type": "scuttle", "ship": s["id"], "roll": r, "success": s["scuttle"]}]
+
+
+def do_crew(state: State, seat: int, s: Ship | None, action: Action, rng: random.Random
+            ) -> list[Event]:
+    """5.4.2: a docked ship unloads or loads crew as a free action."""
+    cid = action.get("crew")
+    crew = next((c for c in state["crew"] if c["id"] == cid), None)
+    if crew is None or crew["owner"] != seat:
+        raise IllegalAction(f"no crew {cid!r} of yours")
+    if action["type"] == "unload_crew":
+        s = world.ship(state, crew["ship"]) if crew["ship"] else None
+        if s is None or action not in free_actions(state, s):
+            raise IllegalAction(f"{cid} cannot be unloaded now")
+        s["crew"].remove(int(cid[1:]))
+        crew["ship"], crew["island"] = None, s["docked"]
+        return [{"type": "crew_unloaded", "crew": cid, "ship": s["id"], "island": s["docked"]}]
+    s = world.ship(state, action.get("ship"))
+    if s["owner"] != seat or action not in free_actions(state, s):
+        raise IllegalAction(f"{cid} cannot be loaded onto {s['id']} now")
+    s["crew"].append(int(cid[1:]))
+    crew["ship"], crew["island"] = s["id"], None
+    return [{"type": "crew_loaded", "crew": cid, "ship": s["id"]}]
+
+
+HANDLERS = {
+    "move": do_move, "pivot": do_pivot, "galley_pivot": do_stern_turn, "fire": do_fire,
+    "broadside": do_broadside, "explore": do_explore, "repair": do_repair, "ghost": do_ghost,
+    "release": do_release, "scuttle": do_scuttle, "unload_crew": do_crew, "load_crew": do_crew,
+}
+SHIP_ACTIONS = {"move", "pivot", "galley_pivot", "fire", "broadside", "explore", "repair",
+                "ghost", "release", "scuttle"}
+
+
+def apply_pending(state: State, seat: int, p: dict[str, Any], action: Action,
+                  rng: random.Random) -> list[Event]:
+    kind = action.get("type")
+    events: list[Event] = []
+    if p["kind"] == "after_move" and kind == "rotate":
+        s = world.ship(state, p["ship"])
+        if not any(a["type"] == "rotate" for a in after_move_actions(state, p)):
+            raise IllegalAction("no Schooner rotation now")
+        h = _heading(action)
+        pose = hull.pose_about(s["masts"], world.pose(s),
+                               hull.stern_point(s["masts"], world.pose(s)), h)
+        check_clear(state, s, pose)
+        s["pose"] = list(pose)
+        p["rotate"] = False
+        return [{"type": "schooner_turn", "ship": s["id"], "heading": h}]
+    if action not in pending_actions(state, p):
+        raise IllegalAction(f"expected one of {pending_actions(state, p)}")
+    if p["kind"] == "lose_mast":
+        s = world.ship(state, p["ship"])
+        state["pending"].pop()
+        combat.lose_mast(state, s, action["mast"], events)
+        if p["hits"] > 1:
+            combat.damage(state, s, p["hits"] - 1, p["by"], p["cause"], events)
+        return events
+    if p["kind"] == "take":
+        state["pending"].pop()
+        s = world.ship(state, p["ship"])
+        isl = world.island(state, p["island"])
+        for tid in action["treasure"]:
+            t = int(tid[1:])
+            isl["treasure"].remove(t)
+            s["hold"].append(t)
+            tr = state["treasure"][t]
+            tr["where"] = s["id"]
+            if tr["unique"]:
+                tr["face_up"] = True
+        return [{"type": "took", "ship": s["id"], "island": isl["id"],
+                 "treasure": list(action["treasure"])}]
+    if p["kind"] == "board":
+        state["pending"].pop()
+        a, d = world.ship(state, p["ship"]), world.ship(state, p["target"])
+        if kind == "board":
+            combat.board(state, a, d, rng, events)
+        elif d["owner"] not in p["asked"] and not d["sunk"] and not a["sunk"]:
+            # A-17: the player whose turn it is decides first, then the other
+            state["pending"].append({**p, "seat": d["owner"], "asked": p["asked"] + [d["owner"]]})
+        return events
+    if p["kind"] == "plunder":
+        state["pending"].pop()
+        if kind == "plunder":
+            combat.plunder(state, world.ship(state, p["ship"]), world.ship(state, p["target"]),
+                           action["what"], rng, events)
+        return events
+    # after_move
+    s = world.ship(state, p["ship"])
+    if kind == "done":
+        state["pending"].pop()
+        return events
+    if kind == "explore_free":
+        p["explore"] = False
+        return start_take(state, s, world.island(state, s["docked"]))
+    target = world.ship(state, action["target"])
+    if kind == "ram":
+        p["ram"] = False
+        combat.ram(state, s, target, rng, events)
+        return events
+    # tow
+    p["tow"] = False
+    s["towing"], target["towed_by"] = target["id"], s["id"]
+    target["pose"] = list(world.towed_pose(state, s))
+    target["docked"] = s["docked"]
+    if target["owner"] != s["owner"]:
+        target["scuttle"] = False  # 5.5 (6): towing cancels the enemy's scuttle
+        target["owner"] = s["owner"]
+        for c in world.crew_aboard(state, target):
+            c["owner"] = s["owner"]
+        for t in target["hold"]:
+            state["treasure"][t]["seen"][s["owner"]] = True  # A-47
+    events.append({"type": "towing", "ship": s["id"], "towed": target["id"]})
+    return events
+
+
+# -- turn boundaries -----------------------------------------------------------------
+
+
+def end_turn(state: State, rng: random.Random) -> list[Event]:
+    seat = state["turn"]
+    for s in state["ships"]:
+        if s["owner"] == seat:
+            s["fear"] = ""  # Fear lasts for the victim's own next turn
+    n = state["n"]
+    nxt = (seat + 1) % n
+    if nxt == state["first"]:
+        state["round"] += 1
+    state["turn"] = nxt
+    state["acted_any"] = False
+    events: list[Event] = [{"type": "turn", "seat": nxt, "round": state["round"]}]
+    return events + start_turn(state, rng)
+
+
+def start_turn(state: State, rng: random.Random) -> list[Event]:
+    """4.4 step 1: scuttles, then Fear, then the per-turn flags; then the fallback ends
+    of 7.4."""
+    seat = state["turn"]
+    events: list[Event] = []
+    for s in state["ships"]:
+        if s["owner"] == seat and s["scuttle"] and not s["sunk"]:
+            combat.sink(state, s, None, events)
+            events[-1]["scuttled"] = True
+    for s in state["ships"]:
+        if s["owner"] != seat or s["sunk"]:
+            continue
+        s.update(acted=None, moved=False, fire_closed=False, fired=[], rammed=[],
+                 cannoneer=False, pivoted=False, scuttle_rolled=False, pinned_before=False,
+                 explore_ok=s["docked"] is not None)
+        if "Fear" in world.keywords(s) and "5" not in s["fear"] and not world.derelict(s):
+            for e in state["ships"]:
+                if (not e["sunk"] and e["owner"] != seat
+                        and g.distance(world.foot(s), world.foot(e)) <= state["S"] + g.EPS_TOUCH):
+                    r = combat.roll(rng)
+                    if r >= 5:
+                        e["fear"] += str(r)
+                    events.append({"type": "fear", "ship": s["id"], "target": e["id"], "roll": r})
+    fallback_end(state, events)
+    return events
+
+
+def fallback_end(state: State, events: list[Event]) -> None:
+    """7.4: no gold left to carry home, or no ships at all, or the round cap."""
+    if state["phase"] == "over":
+        return
+    carried = any(t["gold"] > 0 for t in state["treasure"] if t["where"] not in ("home", "gone"))
+    afloat = any(not s["sunk"] for s in state["ships"])
+    why = ("exhaustion" if not carried else "annihilation" if not afloat
+           else "round_cap" if state["round"] > state["opt"]["max_rounds"] else None)
+    if why:
+        gold = state["home_gold"]
+        best = max(gold)
+        combat.finish(state, [p for p in range(state["n"]) if gold[p] == best], why, events)

@@ -1,0 +1,86 @@
+"""What each seat may know (digest 8.13), scores, and words for people.
+
+Views are built from allow-lists. Public: the whole geometry, every ship, the count
+and place of every treasure and crew, unloaded gold. Private to a seat: the values of
+treasure it has looked at or carried (A-47), the kinds of its own face-down crew.
+Face-up items (unique treasure aboard, revealed crew, unloaded treasure) are public.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import world
+
+State = dict[str, Any]
+View = dict[str, Any]
+
+_SHIP_KEYS = ("id", "card", "owner", "origin", "masts", "up", "armor", "placed", "docked",
+              "towing", "towed_by", "sunk", "acted", "moved", "fired", "rammed", "ghost",
+              "scuttle", "scuttle_rolled", "fear", "explore_ok", "pivoted", "fire_closed",
+              "cannoneer", "pinned_before")
+
+
+def _ship(state: State, s: dict[str, Any]) -> dict[str, Any]:
+    out = {k: (list(s[k]) if isinstance(s[k], list) else s[k]) for k in _SHIP_KEYS}
+    out["pose"] = list(s["pose"])
+    out["hold"] = [state["treasure"][t]["id"] for t in s["hold"]]
+    out["crew"] = [state["crew"][c]["id"] for c in s["crew"]]
+    out["name"] = world.card(s)["name"]
+    out["pinned"] = False if s["sunk"] else world.pinned(state, s)
+    out["derelict"] = world.derelict(s)
+    return out
+
+
+def _treasure(t: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    known = t["face_up"] or (seat is not None and t["seen"][seat])
+    out = {"id": t["id"], "where": t["where"], "face_up": t["face_up"],
+           "seen": list(t["seen"]), "gold": t["gold"] if known else None,
+           "unique": t["unique"] if t["face_up"] or known else None}
+    return out
+
+
+def _crew(c: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    known = c["face_up"] or c["owner"] == seat
+    return {"id": c["id"], "owner": c["owner"], "ship": c["ship"], "island": c["island"],
+            "gone": c["gone"], "face_up": c["face_up"],
+            "kind": c["kind"] if known else None, "nation": c["nation"] if known else None}
+
+
+def view(state: State, seat: int | None) -> View:
+    out: View = {
+        "game": "pirates-spanish-main", "n": state["n"], "seat": seat,
+        "opt": dict(state["opt"]),
+        "phase": state["phase"], "round": state["round"], "turn": state["turn"],
+        "first": state["first"], "S": state["S"], "L": state["L"],
+        "table": list(state["table"]), "g0": state["g0"],
+        "need": state["g0"] // 2 + 1, "home_gold": list(state["home_gold"]),
+        "max_rounds": state["opt"]["max_rounds"], "acted_any": state["acted_any"],
+        "gold_lost": state["gold_lost"], "gold_made": state["gold_made"],
+        "winner": None if state["winner"] is None else list(state["winner"]),
+        "end": state["end"], "log": [dict(e) for e in state["log"]],
+        "home_queue": [list(q) for q in state.get("home_queue", [])],
+        "islands": [{"id": i["id"], "poly": [list(p) for p in i["poly"]], "home": i["home"],
+                     "visited": list(i["visited"]),
+                     "treasure": [state["treasure"][t]["id"] for t in i["treasure"]]}
+                    for i in state["islands"]],
+        "ships": [_ship(state, s) for s in state["ships"]],
+        "treasure": [_treasure(t, seat) for t in state["treasure"]],
+        "crew": [_crew(c, seat) for c in state["crew"]],
+        "pending": [dict(p, asked=list(p["asked"])) if "asked" in p else dict(p)
+                    for p in state["pending"]],
+    }
+    return out
+
+
+def scores(state: State) -> dict[str, Any]:
+    gold = list(state["home_gold"])
+    if state["winner"] is not None:
+        rank = [1 if p in state["winner"] else 1 + sum(1 for q in gold if q > gold[p])
+                + (1 if gold[p] == max(gold) else 0) for p in range(state["n"])]
+        rank = [min(r, state["n"]) for r in rank]
+    else:
+        rank = [1 + sum(1 for q in gold if q > gold[p]) for p in range(state["n"])]
+    return {"scores": gold, "rank": rank,
+            "detail": {"need": state["g0"] // 2 + 1, "end": state["end"],
+                       "round": state["round"]}}

@@ -1,0 +1,216 @@
+"""Words for people: action labels, event sentences and the text board.
+
+Everything here reads a seat's view (clients have nothing else). Distances are shown
+in millimetres and headings in degrees with a compass point.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import data
+from . import geometry as g
+
+View = dict[str, Any]
+
+_POINTS = ["E", "NE", "N", "NW", "W", "SW", "S", "SE"]
+
+
+def heading(h: int) -> str:
+    return f"{h / 10:g}° {_POINTS[round(h / 450) % 8]}"
+
+
+def mm(units: float) -> str:
+    return f"{units / 100:.1f} mm"
+
+
+def _name(names: list[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+
+def _ship(view: View, sid: Any, names: list[str]) -> str:
+    for s in view.get("ships", []):
+        if s["id"] == sid:
+            return f"{s['name']} ({_name(names, s['owner'])}, {sid})"
+    return str(sid)
+
+
+def _cannon(view: View, sid: str, cannon: Any) -> str:
+    s = next((x for x in view["ships"] if x["id"] == sid), None)
+    if s is None:
+        return str(cannon)
+    if cannon == "musket":
+        return "the Musketeer's 3S"
+    code = data.ship(s["card"])["cannons"][cannon]
+    return f"mast {cannon + 1} ({code})"
+
+
+def _treasure(view: View, tid: str) -> str:
+    t = next((x for x in view["treasure"] if x["id"] == tid), None)
+    if t is None or t["gold"] is None:
+        return f"{tid} (?)"
+    if t["unique"]:
+        return f"{tid} ({t['unique']})"
+    return f"{tid} ({t['gold']} gold)"
+
+
+def describe_action(view: View, seat: int, action: dict[str, Any], names: list[str]) -> str | None:
+    kind = action.get("type")
+    sid = action.get("ship")
+    who = _ship(view, sid, names) if sid else ""
+    if kind == "move":
+        if "params" in action:
+            spec = action["params"]["segments"]
+            legs = "+".join(mm(x) for x in spec.get("lengths", []))
+            return f"{who}: sail (type a heading and a distance for each measure: {legs})"
+        legs = ", then ".join(f"{mm(x['distance'])} at {heading(x['heading'])}"
+                              for x in action.get("segments", []))
+        return f"{who}: sail {legs} (stops at the first thing it touches)"
+    if kind in ("pivot", "galley_pivot", "rotate"):
+        how = {"pivot": "pivot in place (its move)", "galley_pivot": "pivot on the stern (free)",
+               "rotate": "turn on the stern (Schooner, free)"}[kind]
+        if "params" in action:
+            return f"{who}: {how}, type the new heading"
+        return f"{who}: {how} to {heading(action['heading'])}"
+    if kind == "fire":
+        gun = _cannon(view, sid, action["cannon"])
+        rank = 3 if action["cannon"] == "musket" else int(gun.split("(")[1][0])
+        return (f"{who}: fire {gun} at {_ship(view, action['target'], names)} "
+                f"(hits on {max(2, rank + 1)}+)")
+    if kind == "broadside":
+        target = _ship(view, action["target"], names)
+        return f"{who}: broadside at {target} (one roll, all or nothing)"
+    if kind == "explore":
+        return f"{who}: explore the island it is docked at"
+    if kind == "repair":
+        return f"{who}: repair {_cannon(view, sid, action['mast'])}"
+    if kind == "scuttle":
+        return f"{who}: try to scuttle (5-6 sinks her at the start of your next turn)"
+    if kind == "release":
+        return f"{who}: cast off the tow"
+    if kind == "ghost":
+        return f"{who}: {'enter' if action['on'] else 'leave'} ghost form for this turn"
+    if kind == "unload_crew":
+        return f"unload crew {action['crew']} onto the island"
+    if kind == "load_crew":
+        return f"load crew {action['crew']} aboard {_ship(view, action['ship'], names)}"
+    if kind == "end_turn":
+        return "end your turn"
+    if kind == "choose_home":
+        for_seat = (view.get("home_queue") or [[seat, seat]])[0][1]
+        whose = "your" if for_seat == seat else f"{_name(names, for_seat)}'s"
+        return f"make {action['island']} {whose} home island"
+    if kind == "lose_mast":
+        return f"{who}: lose {_cannon(view, sid, action['mast'])}"
+    if kind == "take":
+        items = ", ".join(_treasure(view, t) for t in action["treasure"]) or "nothing"
+        return f"take {items}"
+    if kind == "board":
+        return "board them (d6 + your masts against d6 + theirs)"
+    if kind == "decline":
+        return "decline"
+    if kind == "plunder":
+        return "take one of their treasures (blind)" if action["what"] == "treasure" \
+            else "eliminate one of their crew"
+    if kind == "ram":
+        return f"ram {_ship(view, action['target'], names)}"
+    if kind == "tow":
+        return f"take {_ship(view, action['target'], names)} in tow (she joins your fleet)"
+    if kind == "explore_free":
+        return "explore this island now (free)"
+    if kind == "done":
+        return "done with this ship"
+    return None
+
+
+def describe_event(view: View, seat: int | None, event: dict[str, Any],
+                   names: list[str]) -> str | None:
+    kind = event.get("type")
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    if kind == "moved":
+        hit = f", stopped by {event['contact']}" if event.get("contact") else ""
+        return f"{ship} sails to ({mm(event['at'][0])}, {mm(event['at'][1])}){hit}"
+    if kind == "shot":
+        return (f"{ship} fires at {_ship(view, event['target'], names)}: rolls "
+                f"{event['roll']}, {'hit' if event['hit'] else 'miss'}")
+    if kind == "refire":
+        return f"the Cannoneer fires again: {event['roll']}, {'hit' if event['hit'] else 'miss'}"
+    if kind == "broadside":
+        return (f"{ship} looses a broadside: rolls {event['roll']} against {event['rank']}, "
+                f"{event['hits']} hits")
+    if kind == "mast_lost":
+        return f"{ship} loses a mast ({event['left']} left)"
+    if kind == "derelict":
+        return f"{ship} is derelict"
+    if kind == "sunk":
+        split = event.get("split")
+        gold = f"; gold split {split}" if split else ""
+        return f"{ship} sinks{gold}"
+    if kind == "docked":
+        return f"{ship} docks at {event['island']}"
+    if kind == "unloaded":
+        who = _name(names, event["seat"])
+        return f"{ship} unloads {event['gold']} gold: {who} has {event['home_gold']} at home"
+    if kind == "ram":
+        result = "a mast falls" if event["hit"] else "no damage"
+        return (f"{ship} rams {_ship(view, event['target'], names)}: rolls {event['roll']} "
+                f"against {event['masts']} masts, {result}")
+    if kind == "boarding":
+        won = _ship(view, event["winner"], names) if event["winner"] else "nobody"
+        return f"boarding! totals {event['totals'][0]} to {event['totals'][1]}: {won} wins"
+    if kind == "saw":
+        return "you see " + ", ".join(f"{t}: {v} gold" for t, v in event["treasure"].items())
+    if kind == "took":
+        return f"{ship} loads {len(event['treasure'])} treasure from {event['island']}"
+    if kind == "game_over":
+        won = " and ".join(_name(names, p) for p in event["winners"])
+        return f"game over ({event['why']}): {won} wins with {max(event['gold'])} gold"
+    if kind == "turn":
+        return f"round {event['round']}: {_name(names, event['seat'])}'s turn"
+    return None
+
+
+def _letter(sid: str) -> str:
+    return "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[int(sid[1:]) % 26]
+
+
+def render(view: View, seat: int | None, names: list[str]) -> str:
+    """A character map of the table (wild islands ``#``, a home island its owner's
+    seat number, each ship a letter at its bow tip: s0 = A) and a ship list."""
+    w, h = view["table"]
+    cols, rows = 72, 30
+    grid = [[" "] * cols for _ in range(rows)]
+    for isl in view["islands"]:
+        poly = [(x, y) for x, y in isl["poly"]]
+        mark = "#" if isl["home"] is None else str(isl["home"])
+        for r in range(rows):
+            for c in range(cols):
+                p = ((c + 0.5) * w / cols, (rows - r - 0.5) * h / rows)
+                if g.inside(p, poly):
+                    grid[r][c] = mark
+    for s in view["ships"]:
+        if s["sunk"]:
+            continue
+        c = min(cols - 1, int(s["pose"][0] * cols / w))
+        r = min(rows - 1, rows - 1 - int(s["pose"][1] * rows / h))
+        grid[r][c] = _letter(s["id"])
+    lines = ["+" + "-" * cols + "+"] + ["|" + "".join(row) + "|" for row in grid]
+    lines.append("+" + "-" * cols + "+")
+    gold = ", ".join(f"{_name(names, p)} {v}" for p, v in enumerate(view["home_gold"]))
+    lines.append(f"round {view['round']} of {view['max_rounds']}; gold at home: {gold}; "
+                 f"{view['need']} wins")
+    for s in view["ships"]:
+        if s["sunk"]:
+            continue
+        up = sum(s["up"])
+        flags = [f for f, on in (("derelict", s["derelict"]), ("pinned", s["pinned"]),
+                                 ("ghost", s["ghost"]), (f"docked {s['docked']}", s["docked"]),
+                                 (f"towing {s['towing']}", s["towing"]),
+                                 (f"acted: {s['acted']}", s["acted"])) if on]
+        hold = ", ".join(_treasure(view, t) for t in s["hold"])
+        where = f"({mm(s['pose'][0])}, {mm(s['pose'][1])}) {heading(s['pose'][2])}"
+        extra = ("  hold: " + hold if hold else "") + ("  " + ", ".join(flags) if flags else "")
+        owner = _name(names, s["owner"])
+        lines.append(f"{_letter(s['id'])} {s['id']:>3} {s['name']:<14} {owner:<10} "
+                     f"masts {up}/{s['masts']}  at {where}{extra}")
+    return "\n".join(lines)

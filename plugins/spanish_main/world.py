@@ -1,0 +1,241 @@
+"""The table as geometry and the state-based predicates of the rules.
+
+Reads the game state (plain data, see :mod:`.deal` for its layout) and answers what
+the rules ask: where a ship's hull is, what it may not sail through, whether it is
+derelict, pinned or docked, which abilities work aboard, how far it may move.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lantable.plugins import IllegalAction
+
+from . import data, hull
+from . import geometry as g
+from .motion import Obstacle
+
+State = dict[str, Any]
+Ship = dict[str, Any]
+
+CREW_ABILITIES = ("Cannoneer", "Captain", "Shipwright", "Explorer", "Musketeer", "Oarsman",
+                  "Helmsman")
+
+
+# -- lookups -------------------------------------------------------------------------
+
+
+def ship(state: State, sid: Any) -> Ship:
+    """The ship with id ``sid`` (``"s3"``); IllegalAction for anything else."""
+    if isinstance(sid, str) and sid[:1] == "s" and sid[1:].isdigit():
+        i = int(sid[1:])
+        if i < len(state["ships"]):
+            return state["ships"][i]
+    raise IllegalAction(f"no ship {sid!r}")
+
+
+def island(state: State, iid: Any) -> dict[str, Any]:
+    if isinstance(iid, str) and iid[:1] == "I" and iid[1:].isdigit():
+        i = int(iid[1:]) - 1
+        if 0 <= i < len(state["islands"]):
+            return state["islands"][i]
+    raise IllegalAction(f"no island {iid!r}")
+
+
+def card(s: Ship) -> dict[str, Any]:
+    return data.ship(s["card"])
+
+
+def pose(s: Ship) -> g.Pose:
+    x, y, h = s["pose"]
+    return (x, y, h)
+
+
+def afloat(s: Ship) -> bool:
+    return not s["sunk"]
+
+
+def on_plane(s: Ship) -> bool:
+    return not s["sunk"]
+
+
+def foot(s: Ship) -> g.Poly:
+    return hull.footprint(s["masts"], pose(s))
+
+
+def bow(s: Ship) -> g.Poly:
+    return hull.bow_region(s["masts"], pose(s))
+
+
+def aft(s: Ship) -> g.Poly:
+    return hull.aft_region(s["masts"], pose(s))
+
+
+def island_poly(i: dict[str, Any]) -> g.Poly:
+    return [(x, y) for x, y in i["poly"]]
+
+
+def area(state: State) -> g.Poly:
+    w, h = state["table"]
+    return g.rect(0, 0, w, h)
+
+
+# -- status --------------------------------------------------------------------------
+
+
+def standing(s: Ship) -> list[int]:
+    return [i for i, up in enumerate(s["up"]) if up]
+
+
+def derelict(s: Ship) -> bool:
+    return not any(s["up"])
+
+
+def keywords(s: Ship) -> list[str]:
+    return card(s)["keywords"]
+
+
+def crew_aboard(state: State, s: Ship) -> list[dict[str, Any]]:
+    return [state["crew"][i] for i in s["crew"]]
+
+
+def has(state: State, s: Ship, ability: str) -> bool:
+    """The ship or a crew aboard gives ``ability`` now (5.1.3: never twice; 5.14: a
+    crew of another nation than its ship has no ability; Fear 5 silences both)."""
+    if "5" in s["fear"]:
+        return False
+    if ability in keywords(s):
+        return True
+    if ability == "Oarsman" and "Oars" in keywords(s):
+        return True
+    nation = card(s)["nation"]
+    return any(c["kind"] == ability and c["nation"] == nation for c in crew_aboard(state, s))
+
+
+def towed(s: Ship) -> bool:
+    return s["towed_by"] is not None
+
+
+def pinned(state: State, s: Ship) -> bool:
+    """5.6.2: the bow touches a non-derelict enemy ship (not for ghosts or Galleys)."""
+    if s["sunk"] or s["ghost"] or "Galley" in keywords(s) or towed(s):
+        return False
+    b = bow(s)
+    for e in state["ships"]:
+        if (e is s or e["sunk"] or e["owner"] == s["owner"] or derelict(e) or e["ghost"]
+                or towed(e)):
+            continue
+        if "Galley" in keywords(e) and e["id"] in s["rammed"]:
+            continue
+        if g.touching(b, foot(e)):
+            return True
+    return False
+
+
+def can_move(state: State, s: Ship) -> bool:
+    """5.2.4: not derelict (unless an ability gives it S), not pinned, not towed."""
+    if s["sunk"] or towed(s):
+        return False
+    if derelict(s) and not derelict_moves(state, s):
+        return False
+    return not pinned(state, s)
+
+
+def derelict_moves(state: State, s: Ship) -> bool:
+    kw = keywords(s)
+    return "Galley" in kw or "Turtle ship" in kw or has(state, s, "Oarsman")
+
+
+def move_terms(state: State, s: Ship) -> list[str]:
+    """5.2.5 with A-14: overrides (derelict, towing, Fear 6) set S, then +S bonuses."""
+    terms = list(card(s)["move"])
+    if derelict(s) or s["towing"] is not None or "6" in s["fear"]:
+        terms = ["S"]
+    bonus = has(state, s, "Helmsman") or any(
+        state["treasure"][t]["unique"] == "D-U01" for t in s["hold"])
+    if bonus:
+        terms.append("S")
+    return terms
+
+
+def term_length(state: State, term: str) -> int:
+    return state["S"] if term == "S" else state["L"]
+
+
+def capacity(state: State, s: Ship) -> int:
+    return card(s)["cargo"]
+
+
+def load(state: State, s: Ship) -> int:
+    """Cargo used: crew (Oarsman 0) and treasure (unique 0), 5.9.1."""
+    crew = sum(0 if c["kind"] == "Oarsman" else 1 for c in crew_aboard(state, s))
+    goods = sum(0 if state["treasure"][t]["unique"] else 1 for t in s["hold"])
+    return crew + goods
+
+
+def free_cargo(state: State, s: Ship) -> int:
+    return capacity(state, s) - load(state, s)
+
+
+def home_of(state: State, seat: int) -> dict[str, Any] | None:
+    for i in state["islands"]:
+        if i["home"] == seat:
+            return i
+    return None
+
+
+def docked_home(state: State, s: Ship) -> bool:
+    d = s["docked"]
+    return d is not None and island(state, d)["home"] == s["owner"]
+
+
+# -- obstacles -----------------------------------------------------------------------
+
+
+def obstacles(state: State, skip: tuple[str, ...] = ()) -> list[Obstacle]:
+    """Islands and every ship on the plane except ``skip`` (8.6.3)."""
+    out: list[Obstacle] = [("island", i["id"], island_poly(i)) for i in state["islands"]]
+    for e in state["ships"]:
+        if not e["sunk"] and e["id"] not in skip:
+            out.append(("ship", e["id"], foot(e)))
+    return out
+
+
+def towed_pose(state: State, tug: Ship) -> g.Pose:
+    """8.6.6: the towed ship's bow tip at the tug's stern point, same heading."""
+    sx, sy = hull.stern_point(tug["masts"], pose(tug))
+    return g.round_pose(sx, sy, tug["pose"][2])
+
+
+def body(state: State, s: Ship):  # noqa: ANN201 - a motion.Body
+    """What moves with ``s``: its hull, plus the hull of the ship it tows."""
+    if s["towing"] is None:
+        masts = s["masts"]
+        return lambda p: [hull.footprint(masts, p)]
+    tow = ship(state, s["towing"])
+    masts, tmasts = s["masts"], tow["masts"]
+
+    def both(p: g.Pose) -> list[g.Poly]:
+        sx, sy = hull.stern_point(masts, p)
+        return [hull.footprint(masts, p),
+                hull.footprint(tmasts, g.round_pose(sx, sy, p[2]))]
+    return both
+
+
+def moving_ids(s: Ship) -> tuple[str, ...]:
+    return (s["id"],) if s["towing"] is None else (s["id"], s["towing"])
+
+
+def touching_now(state: State, s: Ship, obs: list[Obstacle]) -> frozenset[str]:
+    polys = body(state, s)(pose(s))
+    return frozenset(oid for _, oid, poly in obs
+                     if any(g.touching(p, poly) for p in polys))
+
+
+def bow_island(state: State, s: Ship) -> dict[str, Any] | None:
+    """The island the bow touches, if any (docking, 5.4.1)."""
+    b = bow(s)
+    for i in state["islands"]:
+        if g.touching(b, island_poly(i)):
+            return i
+    return None

@@ -1,0 +1,250 @@
+"""People play in real headless Chromium: whole games, hidden hands, reloads, a host
+that dies and comes back, and the phone-sized boards (screenshots in
+tests/web/screenshots/, for a person to look at)."""
+
+from __future__ import annotations
+
+import signal
+import time
+from typing import Any
+
+import msgpack
+import pytest
+
+from .conftest import HostProcess, screenshot
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+TURN_TIMEOUT = 15000  # ms for the bots (separate processes) to hand the turn back
+
+
+def open_table(page: Any, host: HostProcess, table: str) -> None:
+    """Open the app and sit down at ``table`` from the lobby."""
+    page.goto(host.url)
+    page.click(f"li[data-table='{table}'] button:has-text('Sit down')")
+    page.wait_for_selector("#turn")
+
+
+def play_until_over(page: Any, pick: Any = None, max_moves: int = 400) -> int:
+    """Take our turns (by the first choice, or ``pick(labels) -> index``) until the
+    final scores show; returns the number of moves made."""
+    moves = 0
+    while moves < max_moves:
+        found = page.wait_for_selector("#actions button.choice:not([disabled]), #scores",
+                                       timeout=TURN_TIMEOUT)
+        if found.get_attribute("id") == "scores":
+            return moves
+        buttons = page.query_selector_all("#actions button.choice:not([disabled])")
+        if not buttons:
+            continue  # redrawn between the wait and the query
+        index = pick([b.inner_text() for b in buttons]) if pick else 0
+        try:
+            buttons[index].click(timeout=2000)
+        except Exception:  # the screen was redrawn under the click; look again
+            continue
+        moves += 1
+    raise AssertionError(f"no end after {max_moves} moves")
+
+
+def frames_of(page: Any) -> list[dict[str, Any]]:
+    """Every message the page receives over its WebSocket, decoded."""
+    got: list[dict[str, Any]] = []
+
+    def on_ws(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: got.append(
+            msgpack.unpackb(payload, raw=False) if isinstance(payload, bytes)
+            else {"text": payload}))
+
+    page.on("websocket", on_ws)
+    return got
+
+
+def manila_pick(labels: list[str]) -> int:
+    """A quick, sensible person: never outbids, loads and places where it can."""
+    for i, label in enumerate(labels):
+        if label.startswith(("pass", "buy no share")):
+            return i
+    return 0
+
+
+def test_a_person_plays_a_whole_manila_game_against_three_bots(host, phone) -> None:
+    table = host.new_table("manila", 4, 3)
+    open_table(phone, host, table)
+    bots = host.bots(table, 3)
+    phone.wait_for_selector("svg.manila")
+    moves = 0
+    shot = False
+    while not shot:  # play until the boats are on the river, then photograph the board
+        moves += 1
+        found = phone.wait_for_selector("#actions button.choice:not([disabled])",
+                                        timeout=TURN_TIMEOUT)
+        if phone.query_selector("svg.manila g.boat") and phone.query_selector("svg.manila .tap"):
+            screenshot(phone, "manila-board-390x844")
+            shot = True
+        labels = [b.inner_text() for b in phone.query_selector_all("#actions button.choice")]
+        found.evaluate("(b, i) => b.parentNode.children[i].click()", manila_pick(labels))
+        phone.wait_for_timeout(50)
+        assert moves < 200
+    moves += play_until_over(phone, manila_pick)
+    scores = phone.inner_text("#scores")
+    assert "Final scores" in scores and phone.inner_text("#turn") == "Game over."
+    rows = phone.query_selector_all("#scores tr")
+    assert len(rows) == 5  # a header and four players
+    screenshot(phone, "manila-final-390x844")
+    assert bots.wait(30) == 0, bots.stdout.read()
+    assert moves > 5
+
+
+def test_a_rejected_action_shows_its_reason(host, phone) -> None:
+    table = host.new_table("race", 2, 1, "target=30")
+    open_table(phone, host, table)
+    host.bots(table, 1)
+    phone.wait_for_selector("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT)
+    phone.evaluate("lantable.act({type: 'step', n: 99})")  # what a stale or forged move does
+    notice = phone.wait_for_selector("#notice:not([hidden])")
+    assert "Refused (illegal_action)" in notice.inner_text() and "99" in notice.inner_text()
+    # Nothing was lost: the same choices are there and still work.
+    phone.wait_for_selector("#actions button.choice:not([disabled])")
+    assert play_until_over(phone) > 0
+
+
+def test_two_seats_at_kaisers_pirates_each_see_only_their_own_hand(host, browser) -> None:
+    table = host.new_table("kaisers-pirates", 2, 5)
+    pages, frames = [], []
+    for i in range(2):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                      is_mobile=True, device_scale_factor=2)
+        page = context.new_page()
+        page.set_default_timeout(15000)
+        frames.append(frames_of(page))
+        page.add_init_script(f"localStorage.setItem('lantable.name', 'captain-{i}')")
+        open_table(page, host, table)
+        pages.append(page)
+    hands = []
+    for i, page in enumerate(pages):
+        page.wait_for_selector("svg.kp [data-hand]")
+        shown = sorted(int(c) for c in page.eval_on_selector_all(
+            "svg.kp [data-hand] [data-card]", "els => els.map(e => e.dataset.card)"))
+        updates = [f for f in frames[i] if f.get("t") == "update" and f.get("view")]
+        assert updates and all(u["seat"] == i for u in updates)
+        own = updates[-1]["view"]["me"]["hand"]
+        assert shown == sorted(own) and own, f"seat {i} shows {shown}, holds {own}"
+        for u in updates:  # only hand sizes of the others ever reach this browser
+            assert all("hand" not in p for p in u["view"]["players"])
+        hands.append(set(own))
+        screenshot(page, f"kaisers-pirates-seat{i}-390x844")
+    assert not hands[0] & hands[1]
+    for page in pages:
+        page.context.close()
+
+
+def test_a_reload_mid_game_resumes_the_seat(host, phone) -> None:
+    table = host.new_table("race", 2, 2, "target=30")
+    open_table(phone, host, table)
+    host.bots(table, 1)
+    phone.wait_for_selector("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT)
+    phone.click("#actions button.choice")
+    phone.wait_for_selector("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT)
+    seq_before = phone.eval_on_selector("#log li:last-child", "e => +e.dataset.seq")
+    phone.reload()
+    phone.wait_for_selector("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT)
+    assert "(you)" in phone.inner_text("ol.players li.me")
+    assert phone.inner_text("#turn") == "Your move."
+    assert f"Joined at move {seq_before}" in phone.inner_text("#log")
+    assert play_until_over(phone) > 0
+
+
+def test_the_page_resumes_after_the_host_is_killed_and_restarted(host, phone) -> None:
+    table = host.new_table("race", 2, 4, "target=30")
+    open_table(phone, host, table)
+    host.bots(table, 1)
+    phone.wait_for_selector("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT)
+    phone.click("#actions button.choice")
+    phone.wait_for_selector("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT)
+    host.kill()
+    phone.wait_for_selector("#link[data-state='reconnecting']")
+    screenshot(phone, "reconnecting-390x844")
+    time.sleep(0.5)
+    host.start()  # same ports, same journal
+    phone.wait_for_selector("#link[data-state='online']", timeout=20000)
+    phone.wait_for_selector("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT)
+    assert "(you)" in phone.inner_text("ol.players li.me")
+    # The bot reconnects on its own (clients.cli.run_bot), so the game plays on to its end.
+    assert play_until_over(phone) > 0
+
+
+def test_the_lobby_is_pushed_and_a_person_can_watch_and_leave(host, browser) -> None:
+    pages = []
+    for i in range(2):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+        page = context.new_page()
+        page.set_default_timeout(15000)
+        page.add_init_script(f"localStorage.setItem('lantable.name', 'guest-{i}')")
+        page.goto(host.url)
+        page.wait_for_selector("form#create button[type=submit]")
+        pages.append(page)
+    ann, bo = pages
+    # ann opens a Race table from the form, with a non-default option.
+    ann.select_option("#create-game", "race")
+    ann.fill("form#create input[name=seats]", "2")
+    ann.click("form#create details.options summary")
+    ann.fill("form#create input[name=opt-target]", "7")
+    ann.click("form#create button[type=submit]")
+    ann.wait_for_selector("#turn:has-text('Waiting for 1 more player')")
+    screenshot(ann, "waiting-390x844")
+    # bo's lobby shows it without a reload (pushed), with ann's name and a free seat.
+    row = bo.wait_for_selector("li.table:has-text('guest-0')")
+    assert "1 seat free" in row.inner_text()
+    table = row.get_attribute("data-table")
+    # bo watches: a spectator sees the table but has no seat and no choices.
+    bo.click(f"li[data-table='{table}'] a:has-text('Watch')")
+    bo.wait_for_selector("#turn")
+    assert not bo.query_selector("ol.players li.me") and not bo.query_selector("#actions")
+    # ann leaves the waiting table: her seat is freed, and bo's lobby says so.
+    ann.click("button:has-text('Leave')")
+    ann.wait_for_selector("form#create")
+    bo.click("a:has-text('Tables')")
+    bo.wait_for_selector(f"li[data-table='{table}']:has-text('2 seats free')")
+    for page in pages:
+        page.context.close()
+
+
+def test_kaisers_pirates_offers_a_reaction_at_the_right_moment(host, phone) -> None:
+    """Seat 0 plays in the browser against a bot; when the bot attacks one of its
+    merchants, the board says it is seat 0's reaction and the choices start with declining."""
+    table = host.new_table("kaisers-pirates", 2, 5)
+    open_table(phone, host, table)
+    host.bots(table, 1)
+    for _ in range(300):
+        phone.wait_for_selector("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT)
+        banner = phone.query_selector("svg.kp g.reaction")
+        if banner is not None:
+            assert banner.text_content().startswith("Your reaction")
+            labels = [b.inner_text() for b in phone.query_selector_all("#actions button.choice")]
+            assert labels[0].lower() in ("no reaction", "pass"), labels  # declining comes first
+            assert phone.query_selector("svg.kp .ship rect[stroke='#b3261e']")  # under attack
+            screenshot(phone, "kaisers-pirates-reaction-390x844")
+            return
+        phone.click("#actions button.choice >> nth=0")
+    raise AssertionError("no reaction was offered in 300 moves")
+
+
+def test_a_silent_link_is_found_dead_and_the_seat_comes_back(host, phone) -> None:
+    """A peer that stops answering (a dropped Wi-Fi link: the socket stays open, nothing
+    comes back) is noticed by the page's heartbeat, which shows that it reconnects, and
+    the seat resumes once the peer answers again."""
+    phone.add_init_script("localStorage.setItem('lantable.heartbeat_ms', '400')")
+    table = host.new_table("race", 2, 6, "target=30")
+    open_table(phone, host, table)
+    host.bots(table, 1)
+    phone.wait_for_selector("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT)
+    host.proc.send_signal(signal.SIGSTOP)  # the peer goes silent
+    try:
+        phone.wait_for_selector("#link[data-state='reconnecting']", timeout=10000)
+        assert phone.query_selector("#offline")
+    finally:
+        host.proc.send_signal(signal.SIGCONT)
+    phone.wait_for_selector("#link[data-state='online']", timeout=20000)
+    phone.wait_for_selector("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT)
+    assert "(you)" in phone.inner_text("ol.players li.me")
+    assert play_until_over(phone) > 0

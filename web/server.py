@@ -1,0 +1,314 @@
+"""The web server every peer runs: the browser app over HTTP, and the protocol over a
+WebSocket, on one port.
+
+One trio task per connection, like the TCP listener: h11 reads HTTP requests
+(static files, keep-alive), and a request to ``/ws`` is upgraded with wsproto and
+handed to the host's own connection code through :class:`FrameStream`. Both
+libraries are sans-IO, like ``lantable.protocol``; docs/decisions.md ("The web
+server is h11 and wsproto on the host's trio") says why no ASGI framework.
+
+Routes (all ``GET`` or ``HEAD``):
+
+- ``/`` the app; ``/static/...`` its files (package data of ``lantable.web``);
+- ``/games/<game id>/...`` a game's own browser renderer (``game_web_renderer``);
+- ``/ws`` the WebSocket. A browser's upgrade is refused (403) unless its ``Origin``
+  is this very server (the ``Host`` it asked for), so that no other web page a
+  player has open can play their seat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import mimetypes
+import re
+from dataclasses import dataclass
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import urlsplit
+
+import h11
+import trio
+from wsproto import ConnectionType, WSConnection
+from wsproto.events import AcceptConnection, RejectConnection, RejectData, Request
+from wsproto.utilities import RemoteProtocolError as WsRemoteError
+
+from lantable.host.listener import handle_connection
+
+from .lan import watch_lan_peers
+from .websocket import FrameStream
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
+    from lantable.host.peer import Peer
+
+LOGGER = logging.getLogger(__name__)
+
+DEFAULT_WEB_PORT: Final = 47880  # next to the protocol's 47800; --web-port changes it
+REQUEST_TIMEOUT: Final = 10.0  # seconds to send a whole request head
+IDLE_TIMEOUT: Final = 60.0  # seconds a kept-alive HTTP connection may idle
+MAX_REQUEST_HEAD: Final = 16384  # bytes of request line and headers (h11's default)
+READ_SIZE: Final = 65536
+
+STATIC: Final = resources.files(__package__) / "static"
+_SAFE_PATH = re.compile(r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$")
+_TYPES: Final = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+                 ".html": "text/html; charset=utf-8", ".svg": "image/svg+xml",
+                 ".json": "application/json", ".map": "application/json",
+                 ".txt": "text/plain; charset=utf-8", ".png": "image/png",
+                 ".ico": "image/x-icon"}
+# The app loads nothing from elsewhere, and nothing else may frame it.
+_SECURITY: Final = [
+    (b"content-security-policy",
+     b"default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
+     b"style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+@dataclass(frozen=True)
+class RunningWeb:
+    """What :func:`serve_web` passes back once it listens."""
+
+    listeners: list[trio.SocketListener]
+
+    @property
+    def port(self) -> int:
+        return self.listeners[0].socket.getsockname()[1]
+
+
+class _Files:
+    """The files the server may send, read once per path (they are package data)."""
+
+    def __init__(self, peer: Peer) -> None:
+        self.peer = peer
+        self._cache: dict[str, tuple[bytes, bytes, bytes] | None] = {}
+
+    def renderers(self) -> list[str]:
+        """The ids of the games that ship a browser renderer."""
+        return sorted(g.id for g in self.peer.registry.games.values() if g.web_renderer())
+
+    def get(self, path: str) -> tuple[bytes, bytes, bytes] | None:
+        """``(body, content type, etag)`` for a URL path, or None."""
+        if path not in self._cache:
+            self._cache[path] = self._load(path)
+        return self._cache[path]
+
+    def _load(self, path: str) -> tuple[bytes, bytes, bytes] | None:
+        if path == "/":
+            page = (STATIC / "index.html").read_text(encoding="utf-8")
+            body = page.replace("{{renderers}}", ",".join(self.renderers())).encode()
+            return _entry(body, ".html")
+        base: Traversable | None
+        if path.startswith("/static/"):
+            base, rest = STATIC, path[len("/static/"):]
+        elif path.startswith("/games/"):
+            game_id, _, rest = path[len("/games/"):].partition("/")
+            game = self.peer.registry.games.get(game_id)
+            base = game.web_renderer() if game is not None else None
+        else:
+            return None
+        if base is None or not _SAFE_PATH.match(rest) or ".." in rest.split("/"):
+            return None
+        file = base.joinpath(*rest.split("/"))
+        if not file.is_file():
+            return None
+        return _entry(file.read_bytes(), "." + rest.rsplit(".", 1)[-1])
+
+
+def _entry(body: bytes, suffix: str) -> tuple[bytes, bytes, bytes]:
+    ctype = _TYPES.get(suffix) or mimetypes.types_map.get(suffix, "application/octet-stream")
+    etag = b'"' + hashlib.sha256(body).hexdigest()[:20].encode() + b'"'
+    return body, ctype.encode(), etag
+
+
+def same_origin(origin: str | None, host: str | None) -> bool:
+    """Whether a WebSocket upgrade with this ``Origin`` may proceed.
+
+    No ``Origin`` is a program, not a browser page (bots, tests): allowed, as over
+    TCP. A browser always sends one, and it must name the server the page asked for.
+    """
+    if origin is None:
+        return True
+    if host is None:
+        return False
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
+
+
+async def open_web_listeners(bind: str | None = None, port: int = DEFAULT_WEB_PORT,
+                             ) -> list[trio.SocketListener]:
+    """The web port's sockets (opened before the peer starts, so that discovery can
+    advertise the port). ``bind`` None means every address, IPv4 and IPv6; port 0
+    picks a free one."""
+    return await trio.open_tcp_listeners(port, host=bind)
+
+
+async def serve_web(*, peer: Peer, bind: str | None = None, port: int = DEFAULT_WEB_PORT,
+                    listeners: list[trio.SocketListener] | None = None,
+                    browse_lan: Any = None, interfaces: list[str] | None = None,
+                    task_status: trio.TaskStatus[RunningWeb] = trio.TASK_STATUS_IGNORED) -> None:
+    """Serve the web app and the WebSocket for ``peer`` until cancelled.
+
+    Args:
+        listeners: from :func:`open_web_listeners`; else ``bind:port`` is opened here.
+        browse_lan: the host's discovery browser (``lantable.host.discovery.open_browser``)
+            to list the other peers in the lobby, or None for none.
+        interfaces: the interfaces to browse on (None: every LAN interface).
+    """
+    files = _Files(peer)
+    if listeners is None:
+        listeners = await open_web_listeners(bind, port)
+    running = RunningWeb(listeners)
+    LOGGER.info("web app on port %d", running.port)
+
+    async def handler(stream: trio.SocketStream) -> None:
+        try:
+            await _serve_http(stream, peer, files)
+        except Exception:
+            LOGGER.exception("web connection failed unexpectedly; closed")
+
+    async with trio.open_nursery() as nursery:
+        task_status.started(running)
+        nursery.start_soon(trio.serve_listeners, handler, listeners)
+        if browse_lan is not None:
+            nursery.start_soon(watch_lan_peers, peer, browse_lan, interfaces)
+
+
+async def _serve_http(stream: trio.SocketStream, peer: Peer, files: _Files) -> None:
+    try:
+        host, port = stream.socket.getpeername()[:2]
+        where = f"{host}:{port}"
+    except OSError:
+        where = "?"
+    http = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_REQUEST_HEAD)
+    async with stream:
+        while True:
+            try:
+                with trio.fail_after(IDLE_TIMEOUT if http.their_state is h11.IDLE
+                                     else REQUEST_TIMEOUT):
+                    request = await _next_request(stream, http)
+            except (trio.TooSlowError, trio.BrokenResourceError, trio.ClosedResourceError):
+                return
+            except h11.RemoteProtocolError as exc:
+                await _reply_error(stream, http, exc.error_status_hint, str(exc))
+                return
+            if request is None:
+                return
+            target = request.target.decode("latin-1").split("?", 1)[0]
+            headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in request.headers}
+            if target == "/ws" and headers.get("upgrade", "").lower() == "websocket":
+                await _upgrade(stream, http, request, headers, peer, where)
+                return
+            if request.method not in (b"GET", b"HEAD"):
+                await _respond(stream, http, 405, b"only GET and HEAD here\n",
+                               b"text/plain; charset=utf-8", [(b"allow", b"GET, HEAD")])
+            else:
+                found = files.get(target)
+                if found is None:
+                    await _respond(stream, http, 404, b"no such page\n",
+                                   b"text/plain; charset=utf-8")
+                else:
+                    body, ctype, etag = found
+                    extra = [(b"etag", etag), (b"cache-control", b"no-cache")]
+                    if headers.get("if-none-match") == etag.decode():
+                        await _respond(stream, http, 304, b"", ctype, extra)
+                    else:
+                        await _respond(stream, http, 200, body, ctype, extra,
+                                       head=request.method == b"HEAD")
+            if http.our_state is h11.MUST_CLOSE or http.their_state is not h11.DONE:
+                return
+            try:
+                http.start_next_cycle()
+            except h11.LocalProtocolError:
+                return
+
+
+async def _next_request(stream: trio.SocketStream, http: h11.Connection) -> h11.Request | None:
+    """The next request's head (its body, if any, is read and dropped); None at EOF."""
+    request = None
+    while True:
+        event = http.next_event()
+        if event is h11.NEED_DATA:
+            data = await stream.receive_some(READ_SIZE)
+            http.receive_data(data)
+            continue
+        if isinstance(event, h11.Request):
+            request = event
+            if event.method in (b"GET", b"HEAD") or _is_upgrade(event):
+                return request
+        elif isinstance(event, h11.EndOfMessage):
+            return request
+        elif isinstance(event, h11.ConnectionClosed) or event is h11.PAUSED:
+            return request
+
+
+def _is_upgrade(request: h11.Request) -> bool:
+    return any(k == b"upgrade" for k, _ in request.headers)
+
+
+async def _respond(stream: trio.SocketStream, http: h11.Connection, status: int, body: bytes,
+                   ctype: bytes, extra: list[tuple[bytes, bytes]] | None = None, *,
+                   head: bool = False) -> None:
+    headers = [(b"content-type", ctype), (b"content-length", str(len(body)).encode()),
+               *_SECURITY, *(extra or [])]
+    if status == 304:
+        headers = [h for h in headers if h[0] not in (b"content-length", b"content-type")]
+    data = http.send(h11.Response(status_code=status, headers=headers))
+    if body and not head and status != 304:
+        data += http.send(h11.Data(data=body))
+    data += http.send(h11.EndOfMessage())
+    try:
+        await stream.send_all(data)
+    except (trio.BrokenResourceError, trio.ClosedResourceError):
+        pass
+
+
+async def _reply_error(stream: trio.SocketStream, http: h11.Connection, status: int,
+                       why: str) -> None:
+    if http.our_state not in (h11.IDLE, h11.SEND_RESPONSE):
+        return
+    try:
+        await _respond(stream, http, status, f"{why}\n".encode(), b"text/plain; charset=utf-8",
+                       [(b"connection", b"close")])
+    except h11.LocalProtocolError:
+        pass
+
+
+async def _upgrade(stream: trio.SocketStream, http: h11.Connection, request: h11.Request,
+                   headers: dict[str, str], peer: Peer, where: str) -> None:
+    """Accept the WebSocket (same origin only) and serve the protocol over it."""
+    ws = WSConnection(ConnectionType.SERVER)
+    try:
+        ws.initiate_upgrade_connection(request.headers, request.target)
+        event = next(ws.events())
+    except (WsRemoteError, StopIteration) as exc:
+        await _reply_error(stream, http, 400, f"not a valid WebSocket upgrade: {exc}")
+        return
+    assert isinstance(event, Request)
+    origin, host = headers.get("origin"), headers.get("host")
+    if not same_origin(origin, host):
+        LOGGER.warning("web %s: WebSocket from foreign origin %r (host %r) refused",
+                       where, origin, host)
+        body = f"WebSocket refused: origin {origin!r} is not this server ({host})\n".encode()
+        await _send_quietly(stream, ws.send(RejectConnection(
+            status_code=403, has_body=True,
+            headers=[(b"content-type", b"text/plain; charset=utf-8"),
+                     (b"content-length", str(len(body)).encode())]))
+            + ws.send(RejectData(data=body)))
+        return
+    trailing, _ = http.trailing_data
+    await _send_quietly(stream, ws.send(AcceptConnection()))
+    if trailing:
+        ws.receive_data(bytes(trailing))
+    frames = FrameStream(stream, ws, max_frame=peer.limits.max_request_bytes)
+    await handle_connection(frames, peer, where=f"{where} (web)")
+
+
+async def _send_quietly(stream: trio.SocketStream, data: Any) -> None:
+    try:
+        await stream.send_all(data)
+    except (trio.BrokenResourceError, trio.ClosedResourceError):
+        pass
