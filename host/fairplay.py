@@ -193,8 +193,9 @@ class FairTable:
     def may_join(self, client: ClientLink, req_id: int) -> bool:
         if getattr(client, "key", None) is None:
             client.send(Error(code=ErrorCode.NO_KEY, id=req_id, table=self.table.id,
-                              message="this table plays fair: say hello with your public key "
-                                      "(every lantable client does)"))
+                              message="this table plays fair: a seat needs a client that "
+                                      "signs (hello.key: `lantable play`, `lantable bot`); "
+                                      "you may still watch it"))
             return False
         return True
 

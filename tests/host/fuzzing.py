@@ -227,6 +227,13 @@ def _valid(name: str, hint: Any) -> st.SearchStrategy[Any]:
         return st.one_of(st.just(1), st.sampled_from([0, 2, 99]))
     if name == "spectate":
         return st.booleans()
+    if name == "fair":  # fair play (docs/fair-play.md): mostly a plain table
+        return st.one_of(st.none(), st.none(), st.none(), st.just({}),
+                         st.just({"timeout": 5, "on_withhold": "host_rng"}),
+                         st.dictionaries(st.text(max_size=10), _plain(2), max_size=2))
+    if name in ("tip", "link", "sig", "key"):  # hex values of the fair-play messages
+        return st.one_of(st.text(alphabet="0123456789abcdef", min_size=64, max_size=128),
+                         st.text(max_size=10))
     return _plain()
 
 
