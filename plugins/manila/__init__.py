@@ -1,6 +1,6 @@
 """Manila (Zoch / Z-Man), 3 to 5 seats: the lantable game plugin.
 
-Rules: ``shared/rules/manila.md`` (cited by section); engine in :mod:`.engine`,
+Rules: ``docs/rules/manila.md`` (cited by section); engine in :mod:`.engine`,
 board values in :mod:`.board`, decisions and options in ``docs/rules/manila.md``.
 """
 

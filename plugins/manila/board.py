@@ -1,6 +1,6 @@
 """Manila board values: the game's data file.
 
-Sources, per value (rules digest ``shared/rules/manila.md``, sections 2 and 5):
+Sources, per value (rules: ``docs/rules/manila.md``, sections 2 and 5):
 
 - **Printed in the rulebook text (Italian transcript):** starting cash 30; nutmeg
   profit 24; jade profit 36; dock A/B and shipyard A/B payouts 6 and 8; small pilot
