@@ -72,13 +72,16 @@ def _best(S: State, rng: random.Random, ships: list[int], low: bool = False) -> 
 # ---------------------------------------------------------------------------
 
 
-def decide(S: State, rng: random.Random, ev: Events) -> None:
-    """Take the phantom's pending decision."""
-    from . import turn
+def decide(S: State, rng: random.Random, offers: list[dict[str, Any]],
+           ev: Events) -> dict[str, Any] | None:
+    """Take the phantom's pending decision, given its legal ``offers``.
 
+    Reactions, pursuit and Passage are applied here; for any other decision the
+    chosen action is returned for the turn to apply (so this module never needs
+    the turn's, and ``turn`` alone drives the phantom).
+    """
     pend = S["pend"]
     k = pend["k"]
-    offers = turn.legal_actions(S, PHANTOM)
     if k == "react":  # R 5.3.3: one Solitaire card, red die 1/3 or 2/4
         sc = _draw(S, rng, ev)
         face = _red(rng, ev)
@@ -88,12 +91,12 @@ def decide(S: State, rng: random.Random, ev: Events) -> None:
         S["pend"] = None
         if cand:
             fights.decide(S, rng, pend, cand[0], ev, cd=pseudo(sc, want))
-        return
+        return None
     if k in ("pursue", "passage"):  # in its best interest: always pursue, always try
         S["pend"] = None
         fights.decide(S, rng, pend, offers[-1], ev)
-        return
-    turn.apply_legal(S, PHANTOM, offers[0], rng, ev)  # pass / done
+        return None
+    return offers[0]  # pass / done
 
 
 def phantom_keep(S: State) -> list[int]:

@@ -295,8 +295,11 @@ def advance(S: State, rng: random.Random, ev: Events) -> None:
     while S["phase"] == "play":
         pend = S["pend"]
         if pend is not None:
-            if S["mode"] == "solo" and pend["s"] == 1:
-                solo.decide(S, rng, ev)  # the phantom's choices are the engine's
+            if S["mode"] == "solo" and pend["s"] == solo.PHANTOM:
+                # the phantom's choices are the engine's
+                chosen = solo.decide(S, rng, legal_actions(S, solo.PHANTOM), ev)
+                if chosen is not None:
+                    apply_legal(S, solo.PHANTOM, chosen, rng, ev)
                 continue
             return
         if S["stack"]:
