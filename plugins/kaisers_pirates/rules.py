@@ -216,3 +216,56 @@ def vp_total(S: State, seat: int) -> int:
         vp = SHIPS[e["s"]]["vp"] if "s" in e else ACTIONS[e["a"]]["vp"]
         tot += vp * e["m"]
     return tot
+
+
+# ---------------------------------------------------------------------------
+# Who and what a card may aim at
+# ---------------------------------------------------------------------------
+
+
+def can_intercept(S: State, sid: int) -> bool:
+    """4.6.4 / 4.6.9: not yet intercepted this turn, not in an Island Refuge."""
+    return sid not in S["T"]["icpt"] and S["sh"][sid]["ref"] is None
+
+
+def ship_can_act(S: State, seat: int, sid: int) -> bool:
+    """A ship of ``seat``'s Force that may still carry out a committed card this turn."""
+    st = S["sh"][sid]
+    T = S["T"]
+    return (st is not None and st["o"] == seat and st["ref"] is None and sid not in T["acted"]
+            and sid not in T["left"])
+
+
+def enemy_ships(S: State, seat: int, heavy: bool = False) -> list[tuple[int, int]]:
+    """(owner, ship) of every German ship/prize of targetable opponents."""
+    return [(o, s) for o in opponents(S, seat) if targetable(S, o, heavy) for s in S["p"][o]["ger"]]
+
+
+def opp_seats(S: State, seat: int, heavy: bool = False) -> list[int]:
+    """The opponents ``seat`` may aim a card at."""
+    return [o for o in opponents(S, seat) if targetable(S, o, heavy)]
+
+
+def other(S: State, seat: int) -> int:
+    """The opponent who rolls the Response to ``seat``'s Challenge (the first one)."""
+    return opponents(S, seat)[0]
+
+
+def coal_sails(S: State, sid: int, coal: int, sails: int) -> int:
+    """6.1 / 6.2 Challenge modifiers for coal ships and Seeadler."""
+    mod = 0
+    if S["o"]["coal"] and SHIPS[sid]["coal"]:
+        mod += coal
+    if S["o"]["sails"] and SHIPS[sid]["sails"]:
+        mod += sails
+    return mod
+
+
+def move_to_mate(S: State, seat: int, ships: list[int], ev: Events) -> None:
+    """8.1 4.6 / 4.7: ships handed to the teammate keep their status."""
+    mate = (seat + 2) % 4
+    for s in ships:
+        S["p"][seat]["ger"].remove(s)
+        S["p"][mate]["ger"].append(s)
+        S["sh"][s]["o"] = mate
+        ev.append({"type": "transferred", "ship": s, "seat": mate})

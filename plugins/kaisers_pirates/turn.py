@@ -27,9 +27,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import cards, fights, rounds, solo
+from . import fights, plays, rounds, solo
+from .cardtypes import CARD_TYPES, DECEPTION, FOG_BANK, FOLLOW_UPS, ISLAND_REFUGE
 from .data import ACTIONS, SHIPS
-from .rules import kind, refill_merchants
+from .rules import kind, move_to_mate, refill_merchants
 
 if TYPE_CHECKING:
     import random
@@ -72,12 +73,8 @@ def legal_actions(S: State, seat: int) -> list[Action]:
         return _resolve_offers(S, seat)
     if k == "keep":
         return _keep_offers(S, seat)
-    if k == "order":
-        return cards.order_offers(S, seat)
-    if k == "exchange":
-        return cards.exchange_offers(S, seat)
-    if k == "give_ships":
-        return cards.give_ships_offers(S, seat)
+    if k in FOLLOW_UPS:  # Intelligence, Exchange Information, a team Breakout
+        return FOLLOW_UPS[k].follow_up_offers(S, seat)
     if k == "discard":
         return _discard_offers(S, seat)
     if k == "late":
@@ -127,15 +124,11 @@ def _commit_offers(S: State, seat: int, only: list[int] | None = None) -> list[A
     out: list[Action] = []
     for c in sorted(P["hand"] if only is None else only):
         cd = ACTIONS[c]
-        k, t = cd["kind"], cd["type"]
-        team_card = k == "T" and not team
+        team_card = cd["kind"] == "T" and not team
         if not team_card or S["o"]["a13_any_interception"]:
             out += [{"type": "commit", "card": c, "use": "icpt", "ship": s} for s in ships]
         out.append({"type": "commit", "card": c, "use": "brit"})
-        if t == "lay_mines":
-            out += [{"type": "commit", "card": c, "use": "mines", "ship": s} for s in miners]
-        elif k in ("N", "A") or t == "reflag" or (k == "T" and team):
-            out.append({"type": "commit", "card": c, "use": "act"})
+        out += CARD_TYPES[cd["type"]].own_uses(c, miners, team)
     if only is not None:
         return out
     out += _refuge_exits(S, seat)
@@ -154,22 +147,18 @@ def _refuge_exits(S: State, seat: int) -> list[Action]:
     return out
 
 
-def _mines(sid: int) -> bool:
-    return SHIPS[sid]["mines"]
-
-
 def _resolve_offers(S: State, seat: int) -> list[Action]:
     T = S["T"]
     out: list[Action] = []
     for e in T["com"]:
         if not e["done"]:
-            out += cards.plays(S, seat, e)
+            out += plays.plays(S, seat, e)
     if T["dec"] and out:
         return out  # R 3.3.10: the Deception card must be performed if it can be
     stolen = [c for c in T["stolen"] if c in S["p"][seat]["hand"]]
     if stolen:
         out += _commit_offers(S, seat, stolen)
-    out += cards.prize_resupply_offers(S, seat)
+    out += plays.prize_resupply_offers(S, seat)
     out += _refuge_exits(S, seat)
     out.append({"type": "end_turn"})
     return out
@@ -238,7 +227,7 @@ def apply_legal(S: State, seat: int, action: Action, rng: random.Random, ev: Eve
         T["left"].append(action["ship"])
         ev.append({"type": "left_refuge", "ship": action["ship"]})
         if action.get("to_mate"):
-            cards.move_to_mate(S, seat, [action["ship"]], ev)
+            move_to_mate(S, seat, [action["ship"]], ev)
         return
     if k == "commit":
         if typ == "commit":
@@ -259,21 +248,14 @@ def apply_legal(S: State, seat: int, action: Action, rng: random.Random, ev: Eve
             ev.append({"type": "committed", "seat": seat, "use": action["use"],
                        "ship": action.get("ship")})
         elif typ == "play":
-            cards.play(S, rng, action, ev)
+            plays.play(S, rng, action, ev)
         elif typ == "resupply":
-            cards.apply_prize_resupply(S, rng, action, ev)
+            plays.apply_prize_resupply(S, rng, action, ev)
         else:
             T["ph"] = "end"
         return
-    if k == "order":
-        cards.apply_order(S, seat, action, ev)
-        return
-    if k == "exchange":
-        cards.apply_exchange(S, seat, action, ev)
-        return
-    if k == "give_ships":
-        S["stack"].pop()
-        cards.move_to_mate(S, seat, action["ships"], ev)
+    if k in FOLLOW_UPS:
+        FOLLOW_UPS[k].follow_up_apply(S, seat, action, ev)
         return
     if k == "late":
         fights.late_apply(S, rng, seat, action, ev)
@@ -353,31 +335,17 @@ def _pre_turn(S: State, rng: random.Random, ev: Events) -> None:
     for s in list(P["ger"]):
         st = S["sh"][s]
         if st is not None and st["ref"] is not None and st["reft"] < S["tno"]:
-            cards.refuge_rolls(S, rng, s, ev)
+            ISLAND_REFUGE.refuge_rolls(S, rng, s, ev)
     w = P["wait"]
     if w is not None and w["t"] == "fog_bank":
-        T["fog"] = True
-        T["ph"] = "end"
-        ev.append({"type": "fog_bank_turn", "seat": seat})
+        FOG_BANK.begin_turn(S, rng, seat, ev)
         return
-    if S["mode"] == "solo" and seat == 1:
+    if S["mode"] == "solo" and seat == solo.PHANTOM:
         T["dec"] = w is not None and w["t"] == "deception"
         T["ph"] = "phantom"
         return
     if w is not None and w["t"] == "deception":  # R 3.3.10
-        T["dec"] = True
-        T["ph"] = "resolve"
-        if P["hand"]:
-            c = P["hand"].pop(int(rng.random() * len(P["hand"])))
-            use = "act"
-            ship = None
-            if ACTIONS[c]["type"] == "lay_mines":
-                miners = [s for s in P["ger"] if kind(S, s) == "raider" and _mines(s)
-                          and S["sh"][s]["ref"] is None]
-                if miners:
-                    use, ship = "mines", miners[0]
-            T["com"].append({"c": c, "use": use, "ship": ship, "done": False})
-            ev.append({"type": "deception_card", "seat": seat, "card": c, "to": [seat]})
+        DECEPTION.begin_turn(S, rng, seat, ev)
         return
     T["ph"] = "commit"
 

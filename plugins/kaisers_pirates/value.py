@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from . import cards
+from . import plays
 from .data import ACTIONS, SHIPS
 from .rules import attack_targets, dmg_mod, kind, vp_total
 
@@ -110,7 +110,7 @@ def _options(S: State, seat: int, e: dict[str, Any], o: int) -> list[tuple[float
     c, use = e["c"], e["use"]
     cd = ACTIONS[c]
     out: list[tuple[float, Any]] = []
-    for a in cards.plays(S, seat, e):
+    for a in plays.plays(S, seat, e):
         tg, ts = a.get("target"), a.get("target_seat")
         if (ts if tg is None else S["sh"][tg]["o"]) != o:
             continue
@@ -215,7 +215,7 @@ def pending(S: State, seat: int) -> float:
             attacks.append(e)
         elif ACTIONS[e["c"]]["kind"] == "A":
             total += _assist_ev(S, e)
-        elif cards.plays(S, seat, e):  # any other action: about what it was worth in hand,
+        elif plays.plays(S, seat, e):  # any other action: about what it was worth in hand,
             total += COMMITTED_CARD  # a little less, as it is lost if it finds no use
     total += _attacks_ev(S, seat, attacks)
     for ctx in S["stack"]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
+from .cardtypes import CARD_TYPES
 from .data import ACTIONS
 from .turn import to_act
 
@@ -35,14 +36,13 @@ _PLACEMENT_ORDER = {"mines": 0, "act": 1, "icpt": 2, "brit": 3}
 def _fits(v: dict[str, Any], c: int, use: str) -> bool:
     """Could card ``c`` have been committed for ``use`` (turn._commit_offers)?"""
     cd = ACTIONS[c]
-    k, t = cd["kind"], cd["type"]
     team = v["mode"] == "team"
     if use == "mines":
-        return t == "lay_mines"
+        return cd["type"] == "lay_mines"
     if use == "act":
-        return (k in ("N", "A") and t != "lay_mines") or t == "reflag" or (k == "T" and team)
+        return CARD_TYPES[cd["type"]].acts_when_committed(team)
     if use == "icpt":
-        return not (k == "T" and not team and not v["o"]["a13_any_interception"])
+        return not (cd["kind"] == "T" and not team and not v["o"]["a13_any_interception"])
     return True
 
 

@@ -1,0 +1,42 @@
+"""Every Action card type of Kaiser's Pirates, one class each, found by name.
+
+Open the class of a card to read its whole rule: when it may be committed and
+played, what it does, what may answer with it and what the solitaire phantom does
+with it (the protocol is :class:`.base.CardType`). The modules by card family:
+:mod:`.actions` (Normal and Team cards), :mod:`.assists`, :mod:`.reactions`.
+"""
+
+from __future__ import annotations
+
+from ..data import TYPES
+from .actions import ACTION_CARDS, Deception, FogBank, FollowUp, IslandRefuge
+from .assists import ASSIST_CARDS
+from .base import CardType, ReactionType, best, pseudo
+from .reactions import REACTION_CARDS, MistakenIdentity, Recalled, Reflag, ShallowRun
+
+#: card type name (``data.ACTIONS[c]["type"]``) -> its definition
+CARD_TYPES: dict[str, CardType] = {t.name: t for t in ACTION_CARDS + ASSIST_CARDS + REACTION_CARDS}
+#: context kind -> the Reaction types that may answer it, in a fixed order
+REACTIONS_TO: dict[str, tuple[ReactionType, ...]] = {
+    k: tuple(r for r in REACTION_CARDS if k in r.against) for k in ("gi", "bi", "mi", "to", "ac")}
+#: Solitaire column entry -> the card type the phantom performs (R 5.4.3 items 4-11)
+PHANTOM_ENTRIES: dict[str, CardType] = {e: t for t in CARD_TYPES.values()
+                                        for e in t.phantom_entries}
+#: a decision a card's effect asks for (``S["pend"]["k"]``) -> that card type
+FOLLOW_UPS: dict[str, FollowUp] = {t.follow_up: t for t in CARD_TYPES.values()
+                                   if isinstance(t, FollowUp)}
+
+DECEPTION: Deception = CARD_TYPES["deception"]  # type: ignore[assignment]
+FOG_BANK: FogBank = CARD_TYPES["fog_bank"]  # type: ignore[assignment]
+ISLAND_REFUGE: IslandRefuge = CARD_TYPES["island_refuge"]  # type: ignore[assignment]
+REFLAG: Reflag = CARD_TYPES["reflag"]  # type: ignore[assignment]
+SHALLOW_RUN: ShallowRun = CARD_TYPES["shallow_run"]  # type: ignore[assignment]
+RECALLED: Recalled = CARD_TYPES["recalled"]  # type: ignore[assignment]
+MISTAKEN_IDENTITY: MistakenIdentity = CARD_TYPES["mistaken_identity"]  # type: ignore[assignment]
+
+_missing = {t[0] for t in TYPES} ^ set(CARD_TYPES)
+if _missing:  # every card type of data.py has exactly one definition
+    raise ImportError(f"card types without a definition: {sorted(_missing)}")
+
+__all__ = ["CARD_TYPES", "FOLLOW_UPS", "PHANTOM_ENTRIES", "REACTIONS_TO", "CardType", "best",
+           "pseudo"]
