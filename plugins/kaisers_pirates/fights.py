@@ -64,103 +64,105 @@ Action = dict[str, Any]
 # the steps
 # ---------------------------------------------------------------------------
 
-AFTER_ATTACH = {"gi": "board", "to": "check", "bi": "react", "mi": "react"}
+AFTER_ATTACH = {"interception": "board", "torpedo": "check", "british": "react", "mines": "react"}
 
 
 def _attach(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     """5.5: the phasing player may attach committed Assist cards (asked again after each)."""
-    ctx["st"] = AFTER_ATTACH[ctx["k"]]
+    ctx["step"] = AFTER_ATTACH[ctx["kind"]]
     if open_acts(S):
-        S["pend"] = {"k": "attach", "s": S["T"]["p"]}
+        S["pending"] = {"kind": "attach", "seat": S["this_turn"]["seat"]}
 
 
 def _board(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     """R 3.3.3: a Boarding Party before the roll on an undamaged merchant."""
-    m = ctx["tg"][ctx["i"]]
-    ctx["st"] = "react"
-    if open_acts(S) and S["sh"][m]["dmg"] == 0:
-        S["pend"] = {"k": "board", "s": S["T"]["p"]}
+    m = ctx["targets"][ctx["index"]]
+    ctx["step"] = "react"
+    if open_acts(S) and S["ships"][m]["damage"] == 0:
+        S["pending"] = {"kind": "board", "seat": S["this_turn"]["seat"]}
 
 
 def _check(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     """6.9.1: a torpedo attack on a hidden prize must find it first."""
-    ctx["st"] = "react"
-    m = ctx["tg"][0]
-    if S["sh"][m]["prize"]:
+    ctx["step"] = "react"
+    m = ctx["targets"][0]
+    if S["ships"][m]["prize"]:
         ch, re = PRIZE_TORPEDO_CHECK
-        ok, _c, _r = challenge(S, rng, ev, "find_prize", S["T"]["p"], ch, 0, ctx["d"], re)
+        ok, _c, _r = challenge(
+            S, rng, ev, "find_prize", S["this_turn"]["seat"], ch, 0, ctx["defender"], re
+        )
         if not ok:
-            ctx["st"] = "end"
+            ctx["step"] = "end"
 
 
 def _react(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     """5.8: the defender's reaction window (offered whenever his hand is not empty)."""
-    ctx["rx"] = None
-    ctx["st"] = "roll"
-    if ctx["k"] == "mi":  # mines hit every merchant the defender has now
-        ctx["tg"] = list(S["p"][ctx["d"]]["mer"])
-        ctx["st"] = "morder"
-    if has_hand(S, ctx["d"]):
-        S["pend"] = {"k": "react", "s": ctx["d"]}
+    ctx["reaction"] = None
+    ctx["step"] = "roll"
+    if ctx["kind"] == "mines":  # mines hit every merchant the defender has now
+        ctx["targets"] = list(S["players"][ctx["defender"]]["merchants"])
+        ctx["step"] = "morder"
+    if has_hand(S, ctx["defender"]):
+        S["pending"] = {"kind": "react", "seat": ctx["defender"]}
 
 
 def _morder(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     """5.7.3: the attacker orders the mined merchants."""
-    ctx["st"] = "roll"
-    if len(ctx["tg"]) > 1:
-        S["pend"] = {"k": "mine_order", "s": S["T"]["p"]}
+    ctx["step"] = "roll"
+    if len(ctx["targets"]) > 1:
+        S["pending"] = {"kind": "mine_order", "seat": S["this_turn"]["seat"]}
 
 
 def _pursue(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     """6.6.1: a fast raider may pursue a Fast Ship."""
-    ctx["st"] = "roll"
-    S["pend"] = {"k": "pursue", "s": S["T"]["p"]}
+    ctx["step"] = "roll"
+    S["pending"] = {"kind": "pursue", "seat": S["this_turn"]["seat"]}
 
 
 def _shallows(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     """6.10.1: the attacker says whether he follows a Shallow Run (ShallowRun.pursued)."""
-    ctx["st"] = "shallows_wait"
-    S["pend"] = {"k": "shallows", "s": S["T"]["p"]}
+    ctx["step"] = "shallows_wait"
+    S["pending"] = {"kind": "shallows", "seat": S["this_turn"]["seat"]}
 
 
 def _roll(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     """The attack's roll, by context kind (a reaction's duel may replace it)."""
-    ROLLS[ctx["k"]](S, rng, ctx, ev)
+    ROLLS[ctx["kind"]](S, rng, ctx, ev)
 
 
 def _post(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     """R 3.3.30 / 3.3.23: a merchant sank; its owner may answer (Recalled, Mistaken
     Identity)."""
-    k = ctx["k"]
-    if k == "gi":
-        ctx["sunk"] = ctx["tg"][ctx["i"]]
-    ctx["st"] = "mnext" if k == "mi" else ("next" if k == "gi" else "end")
+    k = ctx["kind"]
+    if k == "interception":
+        ctx["sunk"] = ctx["targets"][ctx["index"]]
+    ctx["step"] = "mnext" if k == "mines" else ("next" if k == "interception" else "end")
     _record_sinking(S, ctx)
-    if has_hand(S, ctx["d"]):
-        S["pend"] = {"k": "post", "s": ctx["d"]}
+    if has_hand(S, ctx["defender"]):
+        S["pending"] = {"kind": "post", "seat": ctx["defender"]}
 
 
 def _passage(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     """R 3.2.6: the owner of an undamaged survivor *may* try Passage ("può")."""
-    ctx["st"] = ctx.get("pnext", "next")
-    m = ctx["tg"][ctx["i"]]
-    if in_force(S, m, ctx["d"]) and S["sh"][m]["dmg"] == 0:
-        S["pend"] = {"k": "passage", "s": ctx["d"], "ships": [m]}
+    ctx["step"] = ctx.get("after_passage", "next")
+    m = ctx["targets"][ctx["index"]]
+    if in_force(S, m, ctx["defender"]) and S["ships"][m]["damage"] == 0:
+        S["pending"] = {"kind": "passage", "seat": ctx["defender"], "ships": [m]}
 
 
 def _mnext(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     """The next mined merchant."""
-    ctx["i"] += 1
-    ctx["st"] = "roll"
+    ctx["index"] += 1
+    ctx["step"] = "roll"
 
 
 def _next(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     """The next intercepted merchant, while the interceptor is still afloat."""
-    ctx["i"] += 1
-    ctx["fs"] = ctx["nc"] = False
-    ctx["rxn"] = 0
-    alive = in_force(S, ctx["ship"], S["T"]["p"])
-    ctx["st"] = "board" if alive and ctx["i"] < len(ctx["tg"]) else "end"
+    ctx["index"] += 1
+    ctx["fast_ship"] = ctx["non_combatant"] = False
+    ctx["n_reactions"] = 0
+    alive = in_force(S, ctx["ship"], S["this_turn"]["seat"])
+    ctx["step"] = "board" if alive and ctx["index"] < len(ctx["targets"]) else "end"
 
 
 def _end(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
@@ -181,8 +183,8 @@ STEPS: dict[str, Step] = {
 def step(S: State, rng: random.Random, ev: Events) -> None:
     """Run the top context until it needs a decision or is finished."""
     ctx = S["stack"][-1]
-    while S["pend"] is None and S["stack"] and S["stack"][-1] is ctx:
-        STEPS[ctx["st"]](S, rng, ctx, ev)
+    while S["pending"] is None and S["stack"] and S["stack"][-1] is ctx:
+        STEPS[ctx["step"]](S, rng, ctx, ev)
 
 
 # ---------------------------------------------------------------------------
@@ -192,15 +194,15 @@ def step(S: State, rng: random.Random, ev: Events) -> None:
 
 def _reaction_roll(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> bool:
     """A reaction's duel in place of the roll (AMC, Trap, Q-ships)."""
-    rt = CARD_TYPES.get(ctx["rx"]) if ctx["rx"] is not None else None
+    rt = CARD_TYPES.get(ctx["reaction"]) if ctx["reaction"] is not None else None
     return rt is not None and rt.roll(S, rng, ctx, ev)
 
 
 def _gi_roll(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     """5.6.1: the German ship's attack on the merchant."""
-    x, m = ctx["ship"], ctx["tg"][ctx["i"]]
-    ph, d = S["T"]["p"], ctx["d"]
-    ctx["st"] = "next"
+    x, m = ctx["ship"], ctx["targets"][ctx["index"]]
+    ph, d = S["this_turn"]["seat"], ctx["defender"]
+    ctx["step"] = "next"
     if _reaction_roll(S, rng, ctx, ev):
         return
     a, dd = opposed(S, rng, ev, "interception", ph, SHIPS[x]["att"], gi_attack_mod(S, ctx, True),
@@ -212,77 +214,95 @@ def _gi_roll(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
 
 def _bi_roll(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     """5.6.2: the British forces' attack on a German ship or prize."""
-    t, d, ph = ctx["tg"][0], ctx["d"], S["T"]["p"]
-    mod = (-1 if ctx["night"] else 0) + (2 if ctx["sa"] else 0) + (3 if ctx["sl"] else 0)
+    t, d, ph = ctx["targets"][0], ctx["defender"], S["this_turn"]["seat"]
+    mod = (
+        (-1 if ctx["night"] else 0)
+        + (2 if ctx["surprise_attack"] else 0)
+        + (3 if ctx["searchlight"] else 0)
+    )
     if ctx["via"] == "monitor":
         mod += 2
     a, dd = opposed(S, rng, ev, "british_interception", ph, ctx["dice"], mod, d, SHIPS[t]["def"],
                     dmg_mod(S, t))
     res = combat_result(a, dd)
     ev.append({"type": "result", "ship": t, "result": res})
-    ctx["st"] = "end"
+    ctx["step"] = "end"
     if res == "sunk":
         to_vp(S, t, ph, 1, "sunk", ev)  # a sunk prize is worth its normal VP (5.9)
     elif res == "damaged":
         damage(S, t, ev)
-    elif S["sh"][t]["prize"] and S["sh"][t]["dmg"] == 0:
-        ctx["st"], ctx["pmod"], ctx["pnext"] = "passage", 0, "end"
+    elif S["ships"][t]["prize"] and S["ships"][t]["damage"] == 0:
+        ctx["step"], ctx["passage_mod"], ctx["after_passage"] = "passage", 0, "end"
 
 
 def _mi_roll(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     """5.7: the mines' attack on the next merchant still in the defender's Force."""
-    if ctx["i"] >= len(ctx["tg"]):
-        ctx["st"] = "end"
+    if ctx["index"] >= len(ctx["targets"]):
+        ctx["step"] = "end"
         return
-    m = ctx["tg"][ctx["i"]]
-    ctx["st"] = "mnext"
-    if in_force(S, m, ctx["d"]):
+    m = ctx["targets"][ctx["index"]]
+    ctx["step"] = "mnext"
+    if in_force(S, m, ctx["defender"]):
         attack_roll(S, rng, ctx, m, ctx["dice"], "mines", ev)
 
 
 def _to_roll(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     """5.7: the torpedo attack (a Q-ship turns it into a duel)."""
-    ctx["st"] = "end"
+    ctx["step"] = "end"
     if not _reaction_roll(S, rng, ctx, ev):
-        attack_roll(S, rng, ctx, ctx["tg"][0], ctx["sub"]["torp"], "torpedo", ev)
+        attack_roll(S, rng, ctx, ctx["targets"][0], ctx["submarine"]["torp"], "torpedo", ev)
 
 
 def _ac_roll(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     """Interned / Transfer Command take effect if the target is still there."""
-    ctx["st"] = "end"
-    if in_force(S, ctx["tg"][0], ctx["d"]):
-        aimed_effect(S, rng, ctx["seat"], ctx["cd"], ctx["tg"][0], ev)
+    ctx["step"] = "end"
+    if in_force(S, ctx["targets"][0], ctx["defender"]):
+        aimed_effect(S, rng, ctx["seat"], ctx["card_data"], ctx["targets"][0], ev)
 
 
-ROLLS: dict[str, Step] = {"gi": _gi_roll, "bi": _bi_roll, "mi": _mi_roll, "to": _to_roll,
-                          "ac": _ac_roll}
+ROLLS: dict[str, Step] = {
+    "interception": _gi_roll,
+    "british": _bi_roll,
+    "mines": _mi_roll,
+    "torpedo": _to_roll,
+    "aimed": _ac_roll,
+}
 
 
 def _finish(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     """Reveals after the interception and the Reflag windows they open."""
-    ph = S["T"]["p"]
-    if ctx["k"] == "gi":
+    ph = S["this_turn"]["seat"]
+    if ctx["kind"] == "interception":
         x = ctx["ship"]
-        if ctx["rev"] and in_force(S, x, ph):
+        if ctx["reveal_at_end"] and in_force(S, x, ph):
             reveal(S, ctx, ev)  # R 3.3.27: QQQ reveals at the end of the interception
-        if ctx["pur"] and in_force(S, x, ph):  # 6.6.1 pursuit: Limited Supply check
-            other = ctx["d"]
+        if ctx["pursued"] and in_force(S, x, ph):  # 6.6.1 pursuit: Limited Supply check
+            other = ctx["defender"]
             ch, re = PURSUIT_CHECK
-            if S["o"]["a18_owner_rolls"]:
+            if S["options"]["a18_owner_rolls"]:
                 c, r = opposed(S, rng, ev, "pursuit_supplies", ph, ch, 0, other, re, 0)
                 failed = c <= r
             else:
                 failed, _c, _r = challenge(S, rng, ev, "pursuit_supplies", other, ch, 0, ph, re)
             if failed:
-                S["sh"][x]["ls"] = True
+                S["ships"][x]["limited_supply"] = True
                 ev.append({"type": "limited_supply", "ship": x})
-        if (ctx["revd"] and in_force(S, x, ph) and S["sh"][x]["rev"] and has_hand(S, ph)
-                and not S["T"]["dec"]):  # A-44: nothing else is played in a Deception turn
-            S["pend"] = {"k": "reflag", "s": ph, "ships": [x]}
-    elif ctx["k"] == "bi" and ctx["via"] == "interrogate":
-        t = ctx["tg"][0]
-        if in_force(S, t, ctx["d"]) and S["sh"][t]["rev"] and has_hand(S, ctx["d"]):
-            S["pend"] = {"k": "reflag", "s": ctx["d"], "ships": [t]}
+        if (
+            ctx["revealed"]
+            and in_force(S, x, ph)
+            and S["ships"][x]["revealed"]
+            and has_hand(S, ph)
+            and not S["this_turn"]["deception"]
+        ):  # A-44: nothing else is played in a Deception turn
+            S["pending"] = {"kind": "reflag", "seat": ph, "ships": [x]}
+    elif ctx["kind"] == "british" and ctx["via"] == "interrogate":
+        t = ctx["targets"][0]
+        if (
+            in_force(S, t, ctx["defender"])
+            and S["ships"][t]["revealed"]
+            and has_hand(S, ctx["defender"])
+        ):
+            S["pending"] = {"kind": "reflag", "seat": ctx["defender"], "ships": [t]}
 
 
 # ---------------------------------------------------------------------------
@@ -293,17 +313,21 @@ def _finish(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
 def _attach_offers(S: State, ctx: Ctx, window: str) -> list[Action]:
     """``done``, then each committed Assist card's ways to join, in commit order."""
     acts = [DONE]
-    if window == "attach" and ctx["k"] == "bi" and (ctx["sa"] or ctx["sl"]) \
-            and not S["o"]["a4_two_assists"]:
+    if (
+        window == "attach"
+        and ctx["kind"] == "british"
+        and (ctx["surprise_attack"] or ctx["searchlight"])
+        and not S["options"]["a4_two_assists"]
+    ):
         return acts  # R 3.2.3: only one Surprise Attack *or* Searchlight
     for e in open_acts(S):
-        acts += CARD_TYPES[ACTIONS[e["c"]]["type"]].attach_offers(S, ctx, e["c"], window)
+        acts += CARD_TYPES[ACTIONS[e["card"]]["type"]].attach_offers(S, ctx, e["card"], window)
     return acts
 
 
 def _allowed_reactions(S: State, ctx: Ctx) -> dict[str, list[dict[str, Any]]]:
     out = {}
-    for rt in REACTIONS_TO[ctx["k"]]:
+    for rt in REACTIONS_TO[ctx["kind"]]:
         extras = rt.answers(S, ctx)
         if extras is not None:
             out[rt.name] = extras
@@ -312,9 +336,9 @@ def _allowed_reactions(S: State, ctx: Ctx) -> dict[str, list[dict[str, Any]]]:
 
 def offers(S: State, pend: dict[str, Any]) -> list[Action]:
     """Legal actions for a pending decision that belongs to the top context."""
-    k = pend["k"]
+    k = pend["kind"]
     if k == "reflag":
-        return reaction_offers(S, pend["s"], _REFLAG.window_offers(pend["ships"]))
+        return reaction_offers(S, pend["seat"], _REFLAG.window_offers(pend["ships"]))
     ctx = S["stack"][-1]
     if k in ("attach", "board"):
         return _attach_offers(S, ctx, k)
@@ -324,37 +348,37 @@ def offers(S: State, pend: dict[str, Any]) -> list[Action]:
         return [PASS, {"type": "passage", "ship": pend["ships"][0]}]
     if k == "mine_order":
         return [{"type": "order_targets", "ships": list(p)}
-                for p in permutations(sorted(ctx["tg"]))]
+                for p in permutations(sorted(ctx["targets"]))]
     if k == "post":
         return _post_offers(S, ctx)
-    return reaction_offers(S, ctx["d"], _allowed_reactions(S, ctx))  # react
+    return reaction_offers(S, ctx["defender"], _allowed_reactions(S, ctx))  # react
 
 
 #: after a reaction to a context of this kind, its next step (the card may change it)
-AFTER_REACTION = {"gi": "roll", "bi": "end", "ac": "end", "mi": "end"}
+AFTER_REACTION = {"interception": "roll", "british": "end", "aimed": "end", "mines": "end"}
 
 
 def _record_reaction(ctx: Ctx, cd: dict[str, Any], cid: int | None) -> None:
     """The context remembers the reaction: one per attack (3.2.2), and the duels and
     the 6.10 shallows need its card."""
-    k = ctx["k"]
-    if k == "gi":
-        ctx["rx"], ctx["rxc"], ctx["rxd"] = cd["type"], cid, plain(cd)
-    ctx["rxn"] += 1
-    if k == "to":
-        ctx["rx"], ctx["rxc"], ctx["rxd"] = cd["type"], cid, plain(cd)
-    elif k == "bi":
-        ctx["rx"] = cd["type"]
+    k = ctx["kind"]
+    if k == "interception":
+        ctx["reaction"], ctx["reaction_card"], ctx["reaction_data"] = cd["type"], cid, plain(cd)
+    ctx["n_reactions"] += 1
+    if k == "torpedo":
+        ctx["reaction"], ctx["reaction_card"], ctx["reaction_data"] = cd["type"], cid, plain(cd)
+    elif k == "british":
+        ctx["reaction"] = cd["type"]
     if k in AFTER_REACTION:
-        ctx["st"] = AFTER_REACTION[k]
+        ctx["step"] = AFTER_REACTION[k]
 
 
 def decide(S: State, rng: random.Random, pend: dict[str, Any], action: Action,
            ev: Events, cd: dict[str, Any] | None = None) -> None:
     """Apply a (validated) decision. ``cd`` replaces the card data for phantom reactions."""
-    k = pend["k"]
+    k = pend["kind"]
     typ = action["type"]
-    seat = pend["s"]
+    seat = pend["seat"]
     if k == "reflag":
         _REFLAG.window_apply(S, seat, action, ev)
         return
@@ -364,24 +388,24 @@ def decide(S: State, rng: random.Random, pend: dict[str, Any], action: Action,
         return
     if k == "passage":
         if typ == "passage":
-            passage(S, rng, action["ship"], ctx.get("pmod", 0), ev)
+            passage(S, rng, action["ship"], ctx.get("passage_mod", 0), ev)
         else:
             ev.append({"type": "passage_declined", "ship": pend["ships"][0]})
         return
     if k == "mine_order":
-        ctx["tg"] = list(action["ships"])
-        ev.append({"type": "mine_order", "ships": ctx["tg"]})
+        ctx["targets"] = list(action["ships"])
+        ev.append({"type": "mine_order", "ships": ctx["targets"]})
         return
     if typ in ("done", "pass"):
         return
     if k in ("attach", "board"):
-        mark_played(S, action["card"], ev, attached_to=ctx["c"])
+        mark_played(S, action["card"], ev, attached_to=ctx["card"])
         CARD_TYPES[ACTIONS[action["card"]]["type"]].attach(S, ctx, action)
         if k == "attach":
-            ctx["st"] = "attach"  # more may follow
+            ctx["step"] = "attach"  # more may follow
         return
     if k == "pursue":
-        ctx["pur"] = True
+        ctx["pursued"] = True
         ev.append({"type": "pursuit", "ship": ctx["ship"]})
         return
     cid = action.get("card")
@@ -409,22 +433,30 @@ def _record_sinking(S: State, ctx: Ctx) -> None:
     """Remember a sinking of the defender's merchant for Recalled and Mistaken Identity,
     which may answer it "at any time after" in this turn (R 3.3.30, 3.3.23). Under
     3.2.2 (``a39_strict``) a sinking in an attack already answered stays closed."""
-    T = S["T"]
-    is_open = not (S["o"]["a39_strict"] and ctx.get("rxn"))
-    T["sank"].append({"m": ctx["sunk"], "ship": ctx["ship"] if ctx["k"] == "gi" else None,
-                      "d": ctx["d"], "open": is_open})
-    ctx["sank_i"] = len(T["sank"]) - 1
-    T["late"].append(ctx["d"])  # just asked (the post window); again after the next card
+    T = S["this_turn"]
+    is_open = not (S["options"]["a39_strict"] and ctx.get("n_reactions"))
+    T["sinkings"].append(
+        {
+            "merchant": ctx["sunk"],
+            "ship": ctx["ship"] if ctx["kind"] == "interception" else None,
+            "defender": ctx["defender"],
+            "open": is_open,
+        }
+    )
+    ctx["sinking"] = len(T["sinkings"]) - 1
+    T["late_asked"].append(
+        ctx["defender"]
+    )  # just asked (the post window); again after the next card
 
 
 def _post_offers(S: State, ctx: Ctx) -> list[dict[str, Any]]:
-    d = ctx["d"]
+    d = ctx["defender"]
     allowed: dict[str, list[dict[str, Any]]] = {}
-    if not S["T"]["sank"][ctx["sank_i"]]["open"]:
+    if not S["this_turn"]["sinkings"][ctx["sinking"]]["open"]:
         return [PASS]
-    if ctx["k"] == "gi" and in_force(S, ctx["ship"], S["T"]["p"]):
+    if ctx["kind"] == "interception" and in_force(S, ctx["ship"], S["this_turn"]["seat"]):
         allowed["recalled"] = [{}]
-    mine = sorted({e["s"] for e in S["p"][d]["vp"] if e.get("h") == "sunk_m"})
+    mine = sorted({e["ship"] for e in S["players"][d]["vp_pile"] if e.get("how") == "sunk_m"})
     if mine:
         allowed["mistaken_identity"] = [{"swap": s} for s in mine]
     return reaction_offers(S, d, allowed)
@@ -432,32 +464,35 @@ def _post_offers(S: State, ctx: Ctx) -> list[dict[str, Any]]:
 
 def _post_apply(S: State, rng: random.Random, ctx: Ctx, action: Action,
                 cd: dict[str, Any], ev: Events) -> None:
-    d, ph = ctx["d"], S["T"]["p"]
-    S["T"]["sank"][ctx["sank_i"]]["open"] = False  # one reaction per sinking
+    d, ph = ctx["defender"], S["this_turn"]["seat"]
+    S["this_turn"]["sinkings"][ctx["sinking"]]["open"] = False  # one reaction per sinking
     ok, _c, _r = challenge(S, rng, ev, cd["type"], d, cd["ch"], 0, ph, cd["re"])
     if not ok:
         return
     if cd["type"] == "recalled":
         _RECALLED.answer(S, d, ctx["ship"], ev)
-        ctx["tg"] = ctx["tg"][:ctx["i"] + 1]
+        ctx["targets"] = ctx["targets"][:ctx["index"] + 1]
         return
     _MISTAKEN_IDENTITY.answer(S, d, ph, action["swap"], ctx["sunk"], ev)
 
 
 def _late_allowed(S: State, seat: int) -> dict[str, list[dict[str, Any]]]:
     """What ``seat`` could still answer of this turn's sinkings of its merchants."""
-    T = S["T"]
-    ph = T["p"]
+    T = S["this_turn"]
+    ph = T["seat"]
     ships: list[int] = []
     swaps: list[dict[str, Any]] = []
-    mine = sorted({e["s"] for e in S["p"][seat]["vp"] if e.get("h") == "sunk_m"})
-    for rec in T["sank"]:
-        if rec["d"] != seat or not rec["open"]:
+    mine = sorted({e["ship"] for e in S["players"][seat]["vp_pile"] if e.get("how") == "sunk_m"})
+    for rec in T["sinkings"]:
+        if rec["defender"] != seat or not rec["open"]:
             continue
         if rec["ship"] is not None and in_force(S, rec["ship"], ph) and rec["ship"] not in ships:
             ships.append(rec["ship"])
-        if any(e.get("s") == rec["m"] and e["h"] == "sunk_m" for e in S["p"][ph]["vp"]):
-            swaps += [{"swap": x, "took": rec["m"]} for x in mine]
+        if any(
+            e.get("ship") == rec["merchant"] and e["how"] == "sunk_m"
+            for e in S["players"][ph]["vp_pile"]
+        ):
+            swaps += [{"swap": x, "took": rec["merchant"]} for x in mine]
     allowed: dict[str, list[dict[str, Any]]] = {}
     if ships:
         allowed["recalled"] = [{"ship": x} for x in ships]
@@ -473,10 +508,10 @@ def late_seat(S: State) -> int | None:
     the phasing player plays, while a sinking can still be answered; asked whenever
     his hand is not empty, like every reaction window. The phantom holds neither card.
     """
-    T = S["T"]
-    for rec in T["sank"]:
-        d = rec["d"]
-        if d in T["late"] or (S["mode"] == "solo" and d == 1) or not S["p"][d]["hand"]:
+    T = S["this_turn"]
+    for rec in T["sinkings"]:
+        d = rec["defender"]
+        if d in T["late_asked"] or (S["mode"] == "solo" and d == 1) or not S["players"][d]["hand"]:
             continue
         if _late_allowed(S, d):
             return d
@@ -490,17 +525,20 @@ def late_offers(S: State, seat: int) -> list[dict[str, Any]]:
 def late_apply(S: State, rng: random.Random, seat: int, action: dict[str, Any],
                ev: Events) -> None:
     """Recalled (the interceptor goes home) or Mistaken Identity, later in the turn."""
-    T = S["T"]
-    T["late"].append(seat)
+    T = S["this_turn"]
+    T["late_asked"].append(seat)
     if action["type"] != "react":
         return
     cid = action["card"]
     cd = ACTIONS[cid]
     react_card(S, seat, cid, ev, **{k: v for k, v in action.items() if k not in ("type", "card")})
-    ph = T["p"]
-    for rec in T["sank"]:  # one reaction per sinking
-        if rec["d"] == seat and (rec["ship"] == action.get("ship") if cd["type"] == "recalled"
-                                 else rec["m"] == action["took"]):
+    ph = T["seat"]
+    for rec in T["sinkings"]:  # one reaction per sinking
+        if rec["defender"] == seat and (
+            rec["ship"] == action.get("ship")
+            if cd["type"] == "recalled"
+            else rec["merchant"] == action["took"]
+        ):
             rec["open"] = False
     ok, _c, _r = challenge(S, rng, ev, cd["type"], seat, cd["ch"], 0, ph, cd["re"])
     if not ok:

@@ -28,30 +28,30 @@ Action = dict[str, Any]
 
 def plays(S: State, seat: int, e: dict[str, Any]) -> list[Action]:
     """The ``play`` actions for committed entry ``e`` (empty when it cannot be played)."""
-    c, use = e["c"], e["use"]
+    c, use = e["card"], e["use"]
     if use == "icpt":
         if not ship_can_act(S, seat, e["ship"]):
             return []
         return [{"type": "play", "card": c, "target": m} for o in attack_targets(S, seat)
-                for m in S["p"][o]["mer"] if can_intercept(S, m)]
+                for m in S["players"][o]["merchants"] if can_intercept(S, m)]
     if use == "brit":  # 5.6.2: Warships, revealed Raiders, revealed Prizes
         return [{"type": "play", "card": c, "target": s} for o in attack_targets(S, seat)
-                for s in S["p"][o]["ger"] if can_intercept(S, s) and not hidden(S, s)]
+                for s in S["players"][o]["german"] if can_intercept(S, s) and not hidden(S, s)]
     if use == "mines":
         if not ship_can_act(S, seat, e["ship"]):
             return []
         return [{"type": "play", "card": c, "target_seat": o} for o in attack_targets(S, seat)
-                if S["p"][o]["mer"]]
+                if S["players"][o]["merchants"]]
     return CARD_TYPES[ACTIONS[c]["type"]].plays(S, seat, c)  # use == "act"
 
 
 def play(S: State, rng: random.Random, action: Action, ev: Events) -> None:
-    T = S["T"]
-    seat = T["p"]
+    T = S["this_turn"]
+    seat = T["seat"]
     c = action["card"]
-    e = next(x for x in T["com"] if x["c"] == c)
-    e["done"] = True
-    T["late"] = []  # a new card: defenders may answer earlier sinkings again afterwards
+    e = next(x for x in T["committed"] if x["card"] == c)
+    e["played"] = True
+    T["late_asked"] = []  # a new card: defenders may answer earlier sinkings again afterwards
     cd = ACTIONS[c]
     ev.append({"type": "card_played", "seat": seat, "card": c, "use": e["use"],
                **{k: v for k, v in action.items() if k not in ("type", "card")}})
@@ -66,22 +66,26 @@ def play(S: State, rng: random.Random, action: Action, ev: Events) -> None:
         return
     ct = CARD_TYPES[cd["type"]]
     if ct.stays_in_play:
-        T["com"].remove(e)  # these stay in play, not discarded with the others
+        T["committed"].remove(e)  # these stay in play, not discarded with the others
     ct.perform(S, rng, seat, cd, c, action, ev)
 
 
 def prize_resupply_offers(S: State, seat: int) -> list[Action]:
     """6.12.1: one Limited-Supply ship per prize, each prize once per turn."""
-    if not S["o"]["prize_resupply"]:
+    if not S["options"]["prize_resupply"]:
         return []
-    P = S["p"][seat]
-    prizes = [s for s in P["ger"] if S["sh"][s]["prize"] and s not in S["T"]["resup"]]
-    needy = [s for s in P["ger"] if S["sh"][s]["ls"]]
+    P = S["players"][seat]
+    prizes = [
+        s
+        for s in P["german"]
+        if S["ships"][s]["prize"] and s not in S["this_turn"]["resupplied_from"]
+    ]
+    needy = [s for s in P["german"] if S["ships"][s]["limited_supply"]]
     return [{"type": "resupply", "prize": p, "ship": s} for p in prizes for s in needy]
 
 
 def apply_prize_resupply(S: State, rng: random.Random, action: Action, ev: Events) -> None:
-    S["sh"][action["ship"]]["ls"] = False
-    S["T"]["resup"].append(action["prize"])
+    S["ships"][action["ship"]]["limited_supply"] = False
+    S["this_turn"]["resupplied_from"].append(action["prize"])
     ev.append({"type": "resupplied", "ship": action["ship"], "from_prize": action["prize"]})
     prize_exhaust_check(S, rng, action["prize"], ev)

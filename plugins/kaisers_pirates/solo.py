@@ -60,20 +60,20 @@ def decide(S: State, rng: random.Random, offers: list[dict[str, Any]],
     chosen action is returned for the turn to apply (so this module never needs
     the turn's, and ``turn`` alone drives the phantom).
     """
-    pend = S["pend"]
-    k = pend["k"]
+    pend = S["pending"]
+    k = pend["kind"]
     if k == "react":  # R 5.3.3: one Solitaire card, red die 1/3 or 2/4
         sc = _draw(S, rng, ev)
         face = _red(rng, ev)
         want = sc["def13"] if face in (1, 3) else sc["def24"]
         cand = [a for a in offers if a.get("ctype") == want]
         ev.append({"type": "phantom_reaction", "reaction": want, "applies": bool(cand)})
-        S["pend"] = None
+        S["pending"] = None
         if cand:
             fights.decide(S, rng, pend, cand[0], ev, cd=pseudo(sc, want))
         return None
     if k in ("pursue", "passage"):  # in its best interest: always pursue, always try
-        S["pend"] = None
+        S["pending"] = None
         fights.decide(S, rng, pend, offers[-1], ev)
         return None
     return offers[0]  # pass / done
@@ -81,7 +81,7 @@ def decide(S: State, rng: random.Random, offers: list[dict[str, Any]],
 
 def phantom_keep(S: State) -> list[int]:
     """A-25: the phantom keeps its highest-VP surviving Warship or Raider."""
-    ships = [s for s in S["p"][PHANTOM]["ger"] if not S["sh"][s]["prize"]]
+    ships = [s for s in S["players"][PHANTOM]["german"] if not S["ships"][s]["prize"]]
     if not ships:
         return []
     return [max(ships, key=lambda s: (SHIPS[s]["vp"], -s))]
@@ -94,23 +94,30 @@ def phantom_keep(S: State) -> list[int]:
 
 def phantom_turn(S: State, rng: random.Random, ev: Events) -> None:
     """One step of the phantom's loop; contexts it starts run in between."""
-    T = S["T"]
+    T = S["this_turn"]
     sd = S["solo"]
-    if not T.get("pl"):  # the deck was reshuffled at the end of its last turn (R 5.4.1)
-        T["pl"] = 1
-        for s in S["p"][PHANTOM]["ger"]:  # item 7: leave refuge once repaired and resupplied
-            st = S["sh"][s]
-            if st["ref"] == -1 and st["reft"] < S["tno"] and not st["dmg"] and not st["ls"]:
-                st["ref"] = None
+    if not T.get("phantom_began"):  # the deck was reshuffled at the end of its last turn (R 5.4.1)
+        T["phantom_began"] = 1
+        for s in S["players"][PHANTOM][
+            "german"
+        ]:  # item 7: leave refuge once repaired and resupplied
+            st = S["ships"][s]
+            if (
+                st["refuge"] == -1
+                and st["refuge_turn"] < S["turns_begun"]
+                and not st["damage"]
+                and not st["limited_supply"]
+            ):
+                st["refuge"] = None
                 ev.append({"type": "left_refuge", "ship": s})
-        if T["dec"] or sd["recon"]:  # items 9-10 (A-23): one card, column 3 or 4
+        if T["deception"] or sd["recon"]:  # items 9-10 (A-23): one card, column 3 or 4
             sd["recon"] = False
             sc = _draw(S, rng, ev)
             face = _red(rng, ev)
             _perform(S, rng, sc, sc["cols"][2 if face in (1, 3) else 3][0], ev)
-            T["pend_end"] = True
+            T["phantom_ends"] = True
             return
-    if T.get("pend_end"):
+    if T.get("phantom_ends"):
         _end(S, rng, ev)
         return
     sc = _draw(S, rng, ev)
@@ -125,19 +132,23 @@ def phantom_turn(S: State, rng: random.Random, ev: Events) -> None:
         done = _perform(S, rng, sc, entry, ev)
         ev.append({"type": "phantom_action", "entry": entry, "done": done})
         if ends:
-            T["pend_end"] = True
+            T["phantom_ends"] = True
 
 
 def _end(S: State, rng: random.Random, ev: Events) -> None:
     """Item 12: a revealed phantom ship may Reflag; then the turn ends."""
-    revealed = [s for s in S["p"][PHANTOM]["ger"] if kind(S, s) != "warship" and S["sh"][s]["rev"]]
+    revealed = [
+        s
+        for s in S["players"][PHANTOM]["german"]
+        if kind(S, s) != "warship" and S["ships"][s]["revealed"]
+    ]
     if revealed:
         sc = _draw(S, rng, ev)
         if sc["special"] == "reflag":
             s = best(rng, revealed)
-            S["sh"][s]["rev"] = False
+            S["ships"][s]["revealed"] = False
             ev.append({"type": "hidden", "ship": s})
-    S["T"]["ph"] = "end"
+    S["this_turn"]["stage"] = "end"
 
 
 def _specials(S: State, rng: random.Random, ev: Events, legal: set[str]) -> list[str]:
@@ -153,13 +164,13 @@ def _specials(S: State, rng: random.Random, ev: Events, legal: set[str]) -> list
 
 
 def _intercept(S: State, rng: random.Random, sc: dict[str, Any], entry: str, ev: Events) -> bool:
-    T = S["T"]
+    T = S["this_turn"]
     if not targetable(S, HUMAN):
         return False
-    H = S["p"][HUMAN]
+    H = S["players"][HUMAN]
     if entry == "intercept_british":
-        tg = [s for s in H["ger"] if not hidden(S, s) and not in_refuge(S, s)
-              and s not in T["icpt"]]
+        tg = [s for s in H["german"] if not hidden(S, s) and not in_refuge(S, s)
+              and s not in T["intercepted"]]
         if not tg:
             return False
         got = _specials(S, rng, ev, {"surprise_attack"})
@@ -167,18 +178,21 @@ def _intercept(S: State, rng: random.Random, sc: dict[str, Any], entry: str, ev:
         ctx = start_bi(S, None, target, "brit", pseudo(sc, "british"))
         for name in got:
             CARD_TYPES[name].phantom_attach(S, rng, ctx, target, [])
-        ctx["st"] = "react"
+        ctx["step"] = "react"
         return True
     want = "warship" if entry.endswith("warship") else "raider"
-    ships = [s for s in S["p"][PHANTOM]["ger"] if kind(S, s) == want and not in_refuge(S, s)
-             and s not in T["acted"]]
-    merch = [m for m in H["mer"] if m not in T["icpt"]]
+    ships = [
+        s
+        for s in S["players"][PHANTOM]["german"]
+        if kind(S, s) == want and not in_refuge(S, s) and s not in T["acted"]
+    ]
+    merch = [m for m in H["merchants"] if m not in T["intercepted"]]
     if not ships or not merch:
         return False
     ship = max(ships, key=lambda s: (max(SHIPS[s]["att"]), len(SHIPS[s]["att"]), -s))
     target = best(rng, merch)
     legal = {"surprise_attack"}
-    if S["sh"][target]["dmg"] == 0:
+    if S["ships"][target]["damage"] == 0:
         legal.add("boarding_party")
     if len(merch) > 1:
         legal.add("good_hunting" if want == "raider" else "shipping_lanes")

@@ -18,7 +18,9 @@ from .reactions import REACTION_CARDS, MistakenIdentity, Recalled, Reflag, Shall
 CARD_TYPES: dict[str, CardType] = {t.name: t for t in ACTION_CARDS + ASSIST_CARDS + REACTION_CARDS}
 #: context kind -> the Reaction types that may answer it, in a fixed order
 REACTIONS_TO: dict[str, tuple[ReactionType, ...]] = {
-    k: tuple(r for r in REACTION_CARDS if k in r.against) for k in ("gi", "bi", "mi", "to", "ac")}
+    k: tuple(r for r in REACTION_CARDS if k in r.against)
+    for k in ("interception", "british", "mines", "torpedo", "aimed")
+}
 #: Solitaire column entry -> the card type the phantom performs (R 5.4.3 items 4-11)
 PHANTOM_ENTRIES: dict[str, CardType] = {e: t for t in CARD_TYPES.values()
                                         for e in t.phantom_entries}

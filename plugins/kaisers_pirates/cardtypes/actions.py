@@ -60,22 +60,30 @@ class BlockadeRunner(CardType):
     phantom_entries = ("blockade_runner",)
 
     def plays(self, S: State, seat: int, c: int) -> list[Action]:
-        return [play(c)] if any(S["sh"][s]["ls"] for s in S["p"][seat]["ger"]) else []
+        return (
+            [play(c)]
+            if any(S["ships"][s]["limited_supply"] for s in S["players"][seat]["german"])
+            else []
+        )
 
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
                 action: Action, ev: Events) -> None:
-        P = S["p"][seat]
-        bonus = 2 if any(S["sh"][s]["prize"] for s in P["ger"]) else 0
-        for s in [s for s in P["ger"] if S["sh"][s]["ls"]]:
+        P = S["players"][seat]
+        bonus = 2 if any(S["ships"][s]["prize"] for s in P["german"]) else 0
+        for s in [s for s in P["german"] if S["ships"][s]["limited_supply"]]:
             mod = bonus + coal_sails(S, s, -1, 1)
             ok, _c, _r = challenge(S, rng, ev, "blockade_runner", seat, cd["ch"], mod,
                                    other(S, seat), cd["re"])
             if ok:
-                S["sh"][s]["ls"] = False
+                S["ships"][s]["limited_supply"] = False
                 ev.append({"type": "resupplied", "ship": s})
 
     def phantom_target(self, S: State, rng: random.Random) -> Action | None:
-        return {} if any(S["sh"][s]["ls"] for s in S["p"][PHANTOM]["ger"]) else None
+        return (
+            {}
+            if any(S["ships"][s]["limited_supply"] for s in S["players"][PHANTOM]["german"])
+            else None
+        )
 
 
 class Collier(BlockadeRunner):
@@ -86,9 +94,9 @@ class Collier(BlockadeRunner):
 
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
                 action: Action, ev: Events) -> None:
-        for s in S["p"][seat]["ger"]:
-            if S["sh"][s]["ls"]:
-                S["sh"][s]["ls"] = False
+        for s in S["players"][seat]["german"]:
+            if S["ships"][s]["limited_supply"]:
+                S["ships"][s]["limited_supply"] = False
                 ev.append({"type": "resupplied", "ship": s})
 
 
@@ -103,8 +111,8 @@ class BoundingMain(CardType):
 
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
                 action: Action, ev: Events) -> None:
-        nxt = (seat + 1) % S["np"]
-        S["p"][nxt]["skip"] = True
+        nxt = (seat + 1) % S["n_players"]
+        S["players"][nxt]["skip"] = True
         ev.append({"type": "turn_will_be_skipped", "seat": nxt})
 
 
@@ -115,12 +123,12 @@ class Breakdown(CardType):
 
     def plays(self, S: State, seat: int, c: int) -> list[Action]:
         return [play(c, target=s) for _o, s in enemy_ships(S, seat)
-                if kind(S, s) in ("warship", "raider") and S["sh"][s]["dmg"] == 0]
+                if kind(S, s) in ("warship", "raider") and S["ships"][s]["damage"] == 0]
 
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
                 action: Action, ev: Events) -> None:
         tg = action["target"]
-        o = S["sh"][tg]["o"]
+        o = S["ships"][tg]["owner"]
         ok, _c, _r = challenge(S, rng, ev, "breakdown", seat, cd["ch"], 0, o, cd["re"])
         if ok:
             damage(S, tg, ev)
@@ -148,8 +156,8 @@ class Breakout(CardType, FollowUp):
                 got.append(s)
                 ev.append({"type": "ship_drawn", "seat": seat, "ship": s})
         if S["mode"] == "team" and len(got) == 2:  # 8.1 4.7: either or both to the teammate
-            S["stack"].append({"k": "give_ships", "ships": got})
-            S["pend"] = {"k": "give_ships", "s": seat}
+            S["stack"].append({"kind": "give_ships", "ships": got})
+            S["pending"] = {"kind": "give_ships", "seat": seat}
 
     def phantom_target(self, S: State, rng: random.Random) -> Action | None:
         return {}
@@ -170,18 +178,20 @@ class DamageControl(CardType):
     phantom_entries = ("damage_control",)
 
     def plays(self, S: State, seat: int, c: int) -> list[Action]:
-        P = S["p"][seat]
-        return [play(c, target=s) for s in P["ger"] + P["mer"] if S["sh"][s]["dmg"]]
+        P = S["players"][seat]
+        return [play(c, target=s) for s in P["german"] + P["merchants"] if S["ships"][s]["damage"]]
 
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
                 action: Action, ev: Events) -> None:
         tg = action["target"]
-        S["sh"][tg]["dmg"] -= 1 if S["o"]["additional_damage"] else S["sh"][tg]["dmg"]
+        S["ships"][tg]["damage"] -= (
+            1 if S["options"]["additional_damage"] else S["ships"][tg]["damage"]
+        )
         ev.append({"type": "repaired", "ship": tg})
 
     def phantom_target(self, S: State, rng: random.Random) -> Action | None:
-        P = S["p"][PHANTOM]
-        tg = [s for s in P["ger"] + P["mer"] if S["sh"][s]["dmg"]]
+        P = S["players"][PHANTOM]
+        tg = [s for s in P["german"] + P["merchants"] if S["ships"][s]["damage"]]
         return {"target": best(rng, tg)} if tg else None
 
 
@@ -191,16 +201,18 @@ class Waiting(CardType):
     stays_in_play = True
 
     def plays(self, S: State, seat: int, c: int) -> list[Action]:
-        return [play(c, target_seat=o) for o in opp_seats(S, seat) if S["p"][o]["wait"] is None]
+        return [
+            play(c, target_seat=o) for o in opp_seats(S, seat) if S["players"][o]["wait"] is None
+        ]
 
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
                 action: Action, ev: Events) -> None:
         ts = action["target_seat"]
-        S["p"][ts]["wait"] = {"t": self.name, "c": c}
+        S["players"][ts]["wait"] = {"card_type": self.name, "card": c}
         ev.append({"type": "placed_on", "card": c, "seat": ts})
 
     def phantom_target(self, S: State, rng: random.Random) -> Action | None:
-        ok = targetable(S, HUMAN) and S["p"][HUMAN]["wait"] is None
+        ok = targetable(S, HUMAN) and S["players"][HUMAN]["wait"] is None
         return {"target_seat": HUMAN} if ok else None
 
 
@@ -212,21 +224,21 @@ class Deception(Waiting):
 
     def begin_turn(self, S: State, rng: random.Random, seat: int, ev: Events) -> None:
         """The victim's turn: a random hand card is committed and must be played."""
-        T = S["T"]
-        P = S["p"][seat]
-        T["dec"] = True
-        T["ph"] = "resolve"
+        T = S["this_turn"]
+        P = S["players"][seat]
+        T["deception"] = True
+        T["stage"] = "resolve"
         if not P["hand"]:
             return
         c = P["hand"].pop(int(rng.random() * len(P["hand"])))
         use = "act"
         ship = None
         if ACTIONS[c]["type"] == "lay_mines":
-            miners = [s for s in P["ger"] if kind(S, s) == "raider" and SHIPS[s]["mines"]
-                      and S["sh"][s]["ref"] is None]
+            miners = [s for s in P["german"] if kind(S, s) == "raider" and SHIPS[s]["mines"]
+                      and S["ships"][s]["refuge"] is None]
             if miners:
                 use, ship = "mines", miners[0]
-        T["com"].append({"c": c, "use": use, "ship": ship, "done": False})
+        T["committed"].append({"card": c, "use": use, "ship": ship, "played": False})
         ev.append({"type": "deception_card", "seat": seat, "card": c, "to": [seat]})
 
 
@@ -237,9 +249,9 @@ class FogBank(Waiting):
     phantom_entries = ("fog_bank",)
 
     def begin_turn(self, S: State, rng: random.Random, seat: int, ev: Events) -> None:
-        T = S["T"]
+        T = S["this_turn"]
         T["fog"] = True
-        T["ph"] = "end"
+        T["stage"] = "end"
         ev.append({"type": "fog_bank_turn", "seat": seat})
 
 
@@ -256,32 +268,32 @@ class ExchangeInformation(CardType, FollowUp):
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
                 action: Action, ev: Events) -> None:
         mate = (seat + 2) % 4
-        S["stack"].append({"k": "ex", "seats": [seat, mate], "i": 0})
+        S["stack"].append({"kind": "exchange", "seats": [seat, mate], "index": 0})
 
     def follow_up_offers(self, S: State, seat: int) -> list[Action]:
-        P = S["p"][seat]
+        P = S["players"][seat]
         return [{"type": "done"}] + [{"type": "give", "card": c} for c in sorted(P["hand"])
-                                     if c not in P["give"]]
+                                     if c not in P["giving"]]
 
     def follow_up_apply(self, S: State, seat: int, action: Action, ev: Events) -> None:
         ctx = S["stack"][-1]
         if action["type"] == "give":
-            S["p"][seat]["give"].append(action["card"])
+            S["players"][seat]["giving"].append(action["card"])
             return
-        ctx["i"] += 1
-        if ctx["i"] < 2:
+        ctx["index"] += 1
+        if ctx["index"] < 2:
             return
         S["stack"].pop()
         a, b = ctx["seats"]
-        ga, gb = S["p"][a]["give"], S["p"][b]["give"]
+        ga, gb = S["players"][a]["giving"], S["players"][b]["giving"]
         for src, dst, cards in ((a, b, ga), (b, a, gb)):
             for c in cards:
-                S["p"][src]["hand"].remove(c)
-                S["p"][dst]["hand"].append(c)
+                S["players"][src]["hand"].remove(c)
+                S["players"][dst]["hand"].append(c)
         ev.append({"type": "exchanged", "seats": [a, b], "n": [len(ga), len(gb)]})
         ev.append({"type": "exchanged_cards", "cards": [list(ga), list(gb)], "to": [a, b]})
-        S["p"][a]["give"] = []
-        S["p"][b]["give"] = []
+        S["players"][a]["giving"] = []
+        S["players"][b]["giving"] = []
 
 
 class FairSeas(CardType):
@@ -291,18 +303,18 @@ class FairSeas(CardType):
     phantom_entries = ("fair_seas",)
 
     def plays(self, S: State, seat: int, c: int) -> list[Action]:
-        P = S["p"][seat]
-        return [play(c, target=s) for s in P["mer"] + P["ger"]
-                if kind(S, s) in ("merchant", "prize") and S["sh"][s]["dmg"] == 0]
+        P = S["players"][seat]
+        return [play(c, target=s) for s in P["merchants"] + P["german"]
+                if kind(S, s) in ("merchant", "prize") and S["ships"][s]["damage"] == 0]
 
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
                 action: Action, ev: Events) -> None:
         passage(S, rng, action["target"], 1, ev)
 
     def phantom_target(self, S: State, rng: random.Random) -> Action | None:
-        P, sh = S["p"][PHANTOM], S["sh"]
-        tg = [s for s in P["ger"] if sh[s]["prize"] and not sh[s]["dmg"]] or \
-             [s for s in P["mer"] if not sh[s]["dmg"]]
+        P, sh = S["players"][PHANTOM], S["ships"]
+        tg = [s for s in P["german"] if sh[s]["prize"] and not sh[s]["damage"]] or \
+             [s for s in P["merchants"] if not sh[s]["damage"]]
         return {"target": best(rng, tg)} if tg else None
 
 
@@ -318,8 +330,8 @@ class HeavyWeather(CardType):
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
                 action: Action, ev: Events) -> None:
         ts = action["target_seat"]
-        p = S["p"][ts]
-        for s in list(p["ger"] + p["mer"]):
+        p = S["players"][ts]
+        for s in list(p["german"] + p["merchants"]):
             if in_refuge(S, s):
                 continue
             ok, _c, _r = challenge(S, rng, ev, "heavy_weather", seat, cd["ch"], 0, ts, cd["re"])
@@ -338,35 +350,35 @@ class Intelligence(CardType, FollowUp):
 
     def plays(self, S: State, seat: int, c: int) -> list[Action]:
         out = [play(c, mode="hand", target_seat=o) for o in opp_seats(S, seat)]
-        return out + ([play(c, mode="deck")] if S["adeck"] else [])
+        return out + ([play(c, mode="deck")] if S["action_deck"] else [])
 
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
                 action: Action, ev: Events) -> None:
-        P = S["p"][seat]
+        P = S["players"][seat]
         if action["mode"] == "hand":
             ts = action["target_seat"]
-            hand = sorted(S["p"][ts]["hand"])
-            P["seen"] = {"seat": ts, "cards": hand, "turn": S["tno"]}
+            hand = sorted(S["players"][ts]["hand"])
+            P["seen"] = {"seat": ts, "cards": hand, "turn": S["turns_begun"]}
             ev.append({"type": "seen_hand", "seat": ts, "cards": hand, "to": [seat]})
         else:
-            n = min(S["seats"] if S["mode"] != "solo" else 2, len(S["adeck"]))
-            top = S["adeck"][-n:][::-1]
+            n = min(S["seats"] if S["mode"] != "solo" else 2, len(S["action_deck"]))
+            top = S["action_deck"][-n:][::-1]
             ev.append({"type": "seen_deck_top", "cards": top, "to": [seat]})
-            P["peek"] = list(top)  # known from now on (view and sampler)
-            S["stack"].append({"k": "order", "n": n})
-            S["pend"] = {"k": "order", "s": seat}
+            P["known_deck_top"] = list(top)  # known from now on (view and sampler)
+            S["stack"].append({"kind": "order", "n": n})
+            S["pending"] = {"kind": "order", "seat": seat}
 
     def follow_up_offers(self, S: State, seat: int) -> list[Action]:
         """Every order of the top N cards, listed top first."""
         n = S["stack"][-1]["n"]
-        top = S["adeck"][-n:][::-1]
+        top = S["action_deck"][-n:][::-1]
         return [{"type": "order", "cards": list(p)} for p in permutations(sorted(top))]
 
     def follow_up_apply(self, S: State, seat: int, action: Action, ev: Events) -> None:
         n = S["stack"].pop()["n"]
-        del S["adeck"][len(S["adeck"]) - n:]
-        S["adeck"] += action["cards"][::-1]
-        S["p"][seat]["peek"] = list(action["cards"])
+        del S["action_deck"][len(S["action_deck"]) - n:]
+        S["action_deck"] += action["cards"][::-1]
+        S["players"][seat]["known_deck_top"] = list(action["cards"])
         ev.append({"type": "deck_reordered", "seat": seat, "n": n})
 
 
@@ -389,8 +401,8 @@ class Interned(Aimed):
     phantom_entries = ("interned",)
 
     def phantom_target(self, S: State, rng: random.Random) -> Action | None:
-        H = S["p"][HUMAN]
-        tg = ([s for s in H["ger"] if not hidden(S, s) and not in_refuge(S, s)]
+        H = S["players"][HUMAN]
+        tg = ([s for s in H["german"] if not hidden(S, s) and not in_refuge(S, s)]
               if targetable(S, HUMAN) else [])
         return {"target": best(rng, tg)} if tg else None
 
@@ -402,8 +414,8 @@ class TransferCommand(Aimed):
     phantom_entries = ("transfer_command",)
 
     def phantom_target(self, S: State, rng: random.Random) -> Action | None:
-        H = S["p"][HUMAN]  # R 3.3.45: a revealed ship in a refuge too
-        tg = [s for s in H["ger"] if not hidden(S, s)] if targetable(S, HUMAN) else []
+        H = S["players"][HUMAN]  # R 3.3.45: a revealed ship in a refuge too
+        tg = [s for s in H["german"] if not hidden(S, s)] if targetable(S, HUMAN) else []
         return {"target": best(rng, tg)} if tg else None
 
 
@@ -414,24 +426,32 @@ class Interrogate(CardType):
     phantom_entries = ("interrogate_random", "interrogate_high", "interrogate_low")
 
     def plays(self, S: State, seat: int, c: int) -> list[Action]:
-        return [play(c, target=s) for o in attack_targets(S, seat) for s in S["p"][o]["ger"]
-                if hidden(S, s) and can_intercept(S, s)]
+        return [
+            play(c, target=s)
+            for o in attack_targets(S, seat)
+            for s in S["players"][o]["german"]
+            if hidden(S, s) and can_intercept(S, s)
+        ]
 
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
                 action: Action, ev: Events) -> None:
         tg = action["target"]
-        o = S["sh"][tg]["o"]
-        S["T"]["att"] = o
+        o = S["ships"][tg]["owner"]
+        S["this_turn"]["attacked_seat"] = o
         ok, _c, _r = challenge(S, rng, ev, "interrogate", seat, cd["ch"], 0, o, cd["re"])
         if ok:
-            S["sh"][tg]["rev"] = True
+            S["ships"][tg]["revealed"] = True
             ev.append({"type": "revealed", "ship": tg})
             start_bi(S, c, tg, "interrogate", cd)
 
     def phantom(self, S: State, rng: random.Random, sc: dict[str, Any], entry: str,
                 ev: Events) -> bool:
-        T, H = S["T"], S["p"][HUMAN]
-        tg = [s for s in H["ger"] if hidden(S, s) and not in_refuge(S, s) and s not in T["icpt"]]
+        T, H = S["this_turn"], S["players"][HUMAN]
+        tg = [
+            s
+            for s in H["german"]
+            if hidden(S, s) and not in_refuge(S, s) and s not in T["intercepted"]
+        ]
         if not tg or not targetable(S, HUMAN):
             return False
         if entry == "interrogate_random":
@@ -450,42 +470,46 @@ class IslandRefuge(CardType):
     phantom_entries = ("island_refuge",)
 
     def plays(self, S: State, seat: int, c: int) -> list[Action]:
-        return [play(c, target=s) for s in S["p"][seat]["ger"]
+        return [play(c, target=s) for s in S["players"][seat]["german"]
                 if kind(S, s) in ("warship", "raider") and not in_refuge(S, s)]
 
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
                 action: Action, ev: Events) -> None:
         tg = action["target"]
-        st = S["sh"][tg]
-        st["ref"], st["reft"] = (c if c is not None else -1), S["tno"]
-        if st["rev"]:
-            st["rev"] = False
+        st = S["ships"][tg]
+        st["refuge"], st["refuge_turn"] = (c if c is not None else -1), S["turns_begun"]
+        if st["revealed"]:
+            st["revealed"] = False
             ev.append({"type": "hidden", "ship": tg})
         ev.append({"type": "entered_refuge", "ship": tg})
         self.refuge_rolls(S, rng, tg, ev)
 
     def refuge_rolls(self, S: State, rng: random.Random, sid: int, ev: Events) -> None:
         """A-15: one repair and one resupply attempt per own turn in refuge."""
-        st = S["sh"][sid]
-        cd = ACTIONS[st["ref"]] if st["ref"] >= 0 else _ISLAND  # -1: the phantom's refuge
-        seat = st["o"]
-        if st["dmg"]:
+        st = S["ships"][sid]
+        cd = ACTIONS[st["refuge"]] if st["refuge"] >= 0 else _ISLAND  # -1: the phantom's refuge
+        seat = st["owner"]
+        if st["damage"]:
             ok, _c, _r = challenge(S, rng, ev, "refuge_repair", seat, cd["ch"], 0,
                                    other(S, seat), cd["re"])
             if ok:
-                st["dmg"] -= 1 if S["o"]["additional_damage"] else st["dmg"]
+                st["damage"] -= 1 if S["options"]["additional_damage"] else st["damage"]
                 ev.append({"type": "repaired", "ship": sid})
-        if st["ls"]:
+        if st["limited_supply"]:
             ok, _c, _r = challenge(S, rng, ev, "refuge_resupply", seat, cd["ch2"],
                                    coal_sails(S, sid, -1, 1), other(S, seat), cd["re2"])
             if ok:
-                st["ls"] = False
+                st["limited_supply"] = False
                 ev.append({"type": "resupplied", "ship": sid})
 
     def phantom_target(self, S: State, rng: random.Random) -> Action | None:
-        P, sh = S["p"][PHANTOM], S["sh"]
-        ships = [s for s in P["ger"] if kind(S, s) in ("warship", "raider") and not in_refuge(S, s)]
-        tg = [s for s in ships if sh[s]["dmg"] or sh[s]["ls"] or sh[s]["rev"]] or ships
+        P, sh = S["players"][PHANTOM], S["ships"]
+        ships = [
+            s for s in P["german"] if kind(S, s) in ("warship", "raider") and not in_refuge(S, s)
+        ]
+        tg = [
+            s for s in ships if sh[s]["damage"] or sh[s]["limited_supply"] or sh[s]["revealed"]
+        ] or ships
         return {"target": best(rng, tg)} if tg else None
 
 
@@ -504,10 +528,16 @@ class LayMines(CardType):
 
     def phantom(self, S: State, rng: random.Random, sc: dict[str, Any], entry: str,
                 ev: Events) -> bool:
-        if not targetable(S, HUMAN) or not S["p"][HUMAN]["mer"]:
+        if not targetable(S, HUMAN) or not S["players"][HUMAN]["merchants"]:
             return False
-        miners = [s for s in S["p"][PHANTOM]["ger"] if kind(S, s) == "raider"
-                  and SHIPS[s]["mines"] and not in_refuge(S, s) and s not in S["T"]["acted"]]
+        miners = [
+            s
+            for s in S["players"][PHANTOM]["german"]
+            if kind(S, s) == "raider"
+            and SHIPS[s]["mines"]
+            and not in_refuge(S, s)
+            and s not in S["this_turn"]["acted"]
+        ]
         if not miners:
             return False
         start_mines(S, None, HUMAN, sc["mine"], miners[0])
@@ -521,20 +551,24 @@ class Monitor(CardType):
     phantom_entries = ("monitor",)
 
     def plays(self, S: State, seat: int, c: int) -> list[Action]:
-        return [play(c, target=s) for o in attack_targets(S, seat) for s in S["p"][o]["ger"]
-                if in_refuge(S, s) and s not in S["T"]["icpt"]]
+        return [
+            play(c, target=s)
+            for o in attack_targets(S, seat)
+            for s in S["players"][o]["german"]
+            if in_refuge(S, s) and s not in S["this_turn"]["intercepted"]
+        ]
 
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
                 action: Action, ev: Events) -> None:
         start_bi(S, c, action["target"], "monitor", cd)
 
     def phantom_target(self, S: State, rng: random.Random) -> Action | None:
-        H = S["p"][HUMAN]
-        tg = ([s for s in H["ger"] if in_refuge(S, s) and s not in S["T"]["icpt"]]
+        H = S["players"][HUMAN]
+        tg = ([s for s in H["german"] if in_refuge(S, s) and s not in S["this_turn"]["intercepted"]]
               if targetable(S, HUMAN) else [])
         if not tg:
             return None
-        S["T"]["att"] = HUMAN
+        S["this_turn"]["attacked_seat"] = HUMAN
         return {"target": best(rng, tg)}
 
 
@@ -545,31 +579,31 @@ class ReconAircraft(CardType):
     phantom_entries = ("recon_aircraft",)
 
     def plays(self, S: State, seat: int, c: int) -> list[Action]:
-        return [play(c, target_seat=o) for o in opp_seats(S, seat) if S["p"][o]["hand"]]
+        return [play(c, target_seat=o) for o in opp_seats(S, seat) if S["players"][o]["hand"]]
 
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
                 action: Action, ev: Events) -> None:
         ts = action["target_seat"]
-        hand = S["p"][ts]["hand"]
+        hand = S["players"][ts]["hand"]
         got = []
         for _ in range(min(2, len(hand))):
             got.append(hand.pop(int(rng.random() * len(hand))))
-        S["p"][seat]["hand"] += got
+        S["players"][seat]["hand"] += got
         ev.append({"type": "cards_taken", "from": ts, "seat": seat, "n": len(got)})
         ev.append({"type": "cards_taken_were", "cards": got, "to": [seat, ts]})
         if S["mode"] == "solo" and ts == PHANTOM:
             S["solo"]["recon"] = True  # R 5.4.3 item 10 (A-23)
-        if S["o"]["a7_recon_immediate"] and c is not None:
-            S["T"]["stolen"] += got  # A-7 option: playable this turn
+        if S["options"]["a7_recon_immediate"] and c is not None:
+            S["this_turn"]["recon_cards"] += got  # A-7 option: playable this turn
 
     def phantom(self, S: State, rng: random.Random, sc: dict[str, Any], entry: str,
                 ev: Events) -> bool:
         """Item 8: two random cards of the human's hand discarded face down."""
-        H = S["p"][HUMAN]
+        H = S["players"][HUMAN]
         if not targetable(S, HUMAN) or not H["hand"]:
             return False
         for _ in range(min(2, len(H["hand"]))):
-            S["adisc"].append(H["hand"].pop(int(rng.random() * len(H["hand"]))))
+            S["discards"].append(H["hand"].pop(int(rng.random() * len(H["hand"]))))
         ev.append({"type": "cards_discarded_by_phantom", "seat": HUMAN})
         return True
 
@@ -586,15 +620,15 @@ class RendezvousMissed(CardType):
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
                 action: Action, ev: Events) -> None:
         ts = action["target_seat"]
-        pen = -2 if any(S["sh"][s]["prize"] for s in S["p"][ts]["ger"]) else 0
-        for s in list(S["p"][ts]["ger"]):
+        pen = -2 if any(S["ships"][s]["prize"] for s in S["players"][ts]["german"]) else 0
+        for s in list(S["players"][ts]["german"]):
             if kind(S, s) not in ("warship", "raider") or in_refuge(S, s):
                 continue
             mod = pen + coal_sails(S, s, 2, -2)
             ok, _c, _r = challenge(S, rng, ev, "rendezvous_missed", seat, cd["ch"], mod, ts,
                                    cd["re"])
-            if ok and not S["sh"][s]["ls"]:
-                S["sh"][s]["ls"] = True
+            if ok and not S["ships"][s]["limited_supply"]:
+                S["ships"][s]["limited_supply"] = True
                 ev.append({"type": "limited_supply", "ship": s})
 
     def phantom_target(self, S: State, rng: random.Random) -> Action | None:
@@ -608,14 +642,14 @@ class Scuttle(CardType):
     phantom_entries = ("scuttle",)
 
     def plays(self, S: State, seat: int, c: int) -> list[Action]:
-        return [play(c, target=s) for s in S["p"][seat]["ger"] if S["sh"][s]["dmg"]]
+        return [play(c, target=s) for s in S["players"][seat]["german"] if S["ships"][s]["damage"]]
 
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
                 action: Action, ev: Events) -> None:
         to_used(S, action["target"], ev, "scuttled")
 
     def phantom_target(self, S: State, rng: random.Random) -> Action | None:
-        tg = [s for s in S["p"][PHANTOM]["ger"] if S["sh"][s]["dmg"]]
+        tg = [s for s in S["players"][PHANTOM]["german"] if S["ships"][s]["damage"]]
         return {"target": best(rng, tg)} if tg else None
 
 
@@ -626,18 +660,18 @@ class SecondChance(CardType):
     phantom_entries = ("second_chance",)
 
     def plays(self, S: State, seat: int, c: int) -> list[Action]:
-        T = S["T"]
-        return [] if T["extra"] or T["sc"] else [play(c)]
+        T = S["this_turn"]
+        return [] if T["extra"] or T["second_chance"] else [play(c)]
 
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
                 action: Action, ev: Events) -> None:
-        S["T"]["sc"] = True
+        S["this_turn"]["second_chance"] = True
 
     def phantom(self, S: State, rng: random.Random, sc: dict[str, Any], entry: str,
                 ev: Events) -> bool:
-        if S["T"]["extra"]:
+        if S["this_turn"]["extra"]:
             return False
-        S["T"]["sc"] = True
+        S["this_turn"]["second_chance"] = True
         return True
 
 
@@ -648,13 +682,13 @@ class Submarine(CardType):
     def plays(self, S: State, seat: int, c: int) -> list[Action]:
         out = []
         for o in attack_targets(S, seat):
-            out += [play(c, target=m) for m in S["p"][o]["mer"]]
-            if S["o"]["torpedo_prizes"]:  # 6.9 (A-21: unrevealed only)
-                out += [play(c, target=s) for s in S["p"][o]["ger"]
-                        if S["sh"][s]["prize"] and hidden(S, s)]
+            out += [play(c, target=m) for m in S["players"][o]["merchants"]]
+            if S["options"]["torpedo_prizes"]:  # 6.9 (A-21: unrevealed only)
+                out += [play(c, target=s) for s in S["players"][o]["german"]
+                        if S["ships"][s]["prize"] and hidden(S, s)]
         if self.name == "submarine_uc":
             out += [play(c, mode="mines", target_seat=o) for o in attack_targets(S, seat)
-                    if S["p"][o]["mer"]]
+                    if S["players"][o]["merchants"]]
         return out
 
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
@@ -666,11 +700,11 @@ class Submarine(CardType):
 
     def phantom(self, S: State, rng: random.Random, sc: dict[str, Any], entry: str,
                 ev: Events) -> bool:
-        H = S["p"][HUMAN]
-        if not targetable(S, HUMAN) or not H["mer"]:
+        H = S["players"][HUMAN]
+        if not targetable(S, HUMAN) or not H["merchants"]:
             return False
         if self.name == "submarine_u":
-            action: Action = {"target": best(rng, H["mer"])}
+            action: Action = {"target": best(rng, H["merchants"])}
         else:
             action = {"mode": "mines", "target_seat": HUMAN}
         self.perform(S, rng, PHANTOM, pseudo(sc, self.name), None, action, ev)
@@ -693,18 +727,23 @@ class WirelessIntercept(CardType):
     name = "wireless_intercept"
 
     def plays(self, S: State, seat: int, c: int) -> list[Action]:
-        T, P = S["T"], S["p"][seat]
-        if T["extra"] or T["wi"] or P["wi"] == P["turns"] - 1 or not S["adisc"]:
+        T, P = S["this_turn"], S["players"][seat]
+        if (
+            T["extra"]
+            or T["wireless_used"]
+            or P["wireless_turn"] == P["turns"] - 1
+            or not S["discards"]
+        ):
             return []
         return [play(c)]
 
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
                 action: Action, ev: Events) -> None:
-        P = S["p"][seat]
-        got = [S["adisc"].pop() for _ in range(min(2, len(S["adisc"])))]
+        P = S["players"][seat]
+        got = [S["discards"].pop() for _ in range(min(2, len(S["discards"])))]
         P["hand"] += got
-        S["T"]["wi"] = True
-        P["wi"] = P["turns"]
+        S["this_turn"]["wireless_used"] = True
+        P["wireless_turn"] = P["turns"]
         ev.append({"type": "took_discards", "seat": seat, "cards": got})
 
 

@@ -31,11 +31,11 @@ class BoardingParty(AssistType):
         return [{"type": "board", "card": c}] if window == "board" else []
 
     def attach(self, S: State, ctx: Ctx, action: Action) -> None:
-        ctx["bp"].append(ctx["tg"][ctx["i"]])
+        ctx["boarded"].append(ctx["targets"][ctx["index"]])
 
     def phantom_attach(self, S: State, rng: random.Random, ctx: Ctx, target: int,
                        rest: list[int]) -> None:
-        ctx["bp"] = [target]
+        ctx["boarded"] = [target]
 
 
 class GoodHunting(AssistType):
@@ -44,21 +44,25 @@ class GoodHunting(AssistType):
     name = "good_hunting"
 
     def attach_offers(self, S: State, ctx: Ctx, c: int, window: str) -> list[Action]:
-        if window != "attach" or ctx["k"] != "gi" or len(ctx["tg"]) != 1 \
+        if window != "attach" or ctx["kind"] != "interception" or len(ctx["targets"]) != 1 \
                 or kind(S, ctx["ship"]) != "raider":
             return []
-        free = [m for m in S["p"][ctx["d"]]["mer"] if m not in S["T"]["icpt"]]
+        free = [
+            m
+            for m in S["players"][ctx["defender"]]["merchants"]
+            if m not in S["this_turn"]["intercepted"]
+        ]
         return [{"type": "attach", "card": c, "extra": [m]} for m in free]
 
     def attach(self, S: State, ctx: Ctx, action: Action) -> None:
-        ctx["tg"] += action["extra"]
-        S["T"]["icpt"] += action["extra"]
+        ctx["targets"] += action["extra"]
+        S["this_turn"]["intercepted"] += action["extra"]
 
     def phantom_attach(self, S: State, rng: random.Random, ctx: Ctx, target: int,
                        rest: list[int]) -> None:
         extra = [best(rng, rest)]
-        ctx["tg"] += extra
-        S["T"]["icpt"] += extra
+        ctx["targets"] += extra
+        S["this_turn"]["intercepted"] += extra
 
 
 class ShippingLanes(GoodHunting):
@@ -67,17 +71,21 @@ class ShippingLanes(GoodHunting):
     name = "shipping_lanes"
 
     def attach_offers(self, S: State, ctx: Ctx, c: int, window: str) -> list[Action]:
-        if window != "attach" or ctx["k"] != "gi" or len(ctx["tg"]) != 1 \
+        if window != "attach" or ctx["kind"] != "interception" or len(ctx["targets"]) != 1 \
                 or kind(S, ctx["ship"]) != "warship":
             return []
-        free = [m for m in S["p"][ctx["d"]]["mer"] if m not in S["T"]["icpt"]]
+        free = [
+            m
+            for m in S["players"][ctx["defender"]]["merchants"]
+            if m not in S["this_turn"]["intercepted"]
+        ]
         return [{"type": "attach", "card": c, "extra": sorted(free)}] if free else []
 
     def phantom_attach(self, S: State, rng: random.Random, ctx: Ctx, target: int,
                        rest: list[int]) -> None:
         extra = sorted(rest)
-        ctx["tg"] += extra
-        S["T"]["icpt"] += extra
+        ctx["targets"] += extra
+        S["this_turn"]["intercepted"] += extra
 
 
 class Searchlight(AssistType):
@@ -86,11 +94,16 @@ class Searchlight(AssistType):
     name = "searchlight"
 
     def attach_offers(self, S: State, ctx: Ctx, c: int, window: str) -> list[Action]:
-        ok = window == "attach" and ctx["k"] in ("gi", "bi") and ctx["night"] and not ctx["sl"]
+        ok = (
+            window == "attach"
+            and ctx["kind"] in ("interception", "british")
+            and ctx["night"]
+            and not ctx["searchlight"]
+        )
         return [_attach(c)] if ok else []
 
     def attach(self, S: State, ctx: Ctx, action: Action) -> None:
-        ctx["sl"] = True
+        ctx["searchlight"] = True
 
 
 class SpecialCargo(AssistType):
@@ -99,11 +112,15 @@ class SpecialCargo(AssistType):
     name = "special_cargo"
 
     def attach_offers(self, S: State, ctx: Ctx, c: int, window: str) -> list[Action]:
-        ok = window == "attach" and ctx["k"] in ("gi", "mi", "to") and not ctx["sc"]
+        ok = (
+            window == "attach"
+            and ctx["kind"] in ("interception", "mines", "torpedo")
+            and not ctx["special_cargo"]
+        )
         return [_attach(c)] if ok else []
 
     def attach(self, S: State, ctx: Ctx, action: Action) -> None:
-        ctx["sc"] = True
+        ctx["special_cargo"] = True
 
 
 class SurpriseAttack(AssistType):
@@ -112,15 +129,19 @@ class SurpriseAttack(AssistType):
     name = "surprise_attack"
 
     def attach_offers(self, S: State, ctx: Ctx, c: int, window: str) -> list[Action]:
-        ok = window == "attach" and ctx["k"] in ("gi", "bi") and not ctx["sa"]
+        ok = (
+            window == "attach"
+            and ctx["kind"] in ("interception", "british")
+            and not ctx["surprise_attack"]
+        )
         return [_attach(c)] if ok else []
 
     def attach(self, S: State, ctx: Ctx, action: Action) -> None:
-        ctx["sa"] = True
+        ctx["surprise_attack"] = True
 
     def phantom_attach(self, S: State, rng: random.Random, ctx: Ctx, target: int,
                        rest: list[int]) -> None:
-        ctx["sa"] = True
+        ctx["surprise_attack"] = True
 
 
 ASSIST_CARDS: tuple[AssistType, ...] = (

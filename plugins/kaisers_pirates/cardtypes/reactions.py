@@ -42,32 +42,41 @@ if TYPE_CHECKING:
 
 def _sailing(S: State, m: int) -> bool:
     """6.11 sailing merchants: a sailing ship under sail (option on)."""
-    return bool(S["o"]["sailing_merchants"] and SHIPS[m]["sailing"])
+    return bool(S["options"]["sailing_merchants"] and SHIPS[m]["sailing"])
 
 
 def _may_escape(ctx: Ctx) -> bool:
     """R 3.3.5/13/38: no escape at night, nor from a Surprise Attack."""
-    return not ctx["night"] and not ctx["sa"]
+    return not ctx["night"] and not ctx["surprise_attack"]
 
 
 def _gi_target(ctx: Ctx) -> int:
-    return ctx["tg"][ctx["i"]]
+    return ctx["targets"][ctx["index"]]
 
 
 class AMC(ReactionType):
     """R 3.3.1: an armed merchant cruiser duels the raider (6.11.1: not under sail)."""
 
     name = "amc"
-    against = ("gi",)
+    against = ("interception",)
 
     def answers(self, S: State, ctx: Ctx) -> list[dict[str, Any]] | None:
         return None if _sailing(S, _gi_target(ctx)) else [{}]
 
     def roll(self, S: State, rng: random.Random, ctx: Ctx, ev: Events) -> bool:
-        r2 = gi_duel(S, rng, ctx, ev, "amc_attack", ctx["rxd"]["att"], ctx["rxd"]["def"], None)
-        if r2 == "sunk" and ctx["rxc"] is not None:  # the cruiser goes to the VP pile
-            S["T"]["rx"].remove([ctx["d"], ctx["rxc"]])
-            action_to_vp(S, ctx["rxc"], S["T"]["p"], ev)
+        r2 = gi_duel(
+            S,
+            rng,
+            ctx,
+            ev,
+            "amc_attack",
+            ctx["reaction_data"]["att"],
+            ctx["reaction_data"]["def"],
+            None,
+        )
+        if r2 == "sunk" and ctx["reaction_card"] is not None:  # the cruiser goes to the VP pile
+            S["this_turn"]["reactions"].remove([ctx["defender"], ctx["reaction_card"]])
+            action_to_vp(S, ctx["reaction_card"], S["this_turn"]["seat"], ev)
         return True
 
 
@@ -75,11 +84,13 @@ class Trap(ReactionType):
     """R 3.3.46: the merchant was a Q-ship: a simultaneous duel with the raider."""
 
     name = "trap"
-    against = ("gi",)
+    against = ("interception",)
 
     def roll(self, S: State, rng: random.Random, ctx: Ctx, ev: Events) -> bool:
         m = _gi_target(ctx)
-        r2 = gi_duel(S, rng, ctx, ev, "trap_attack", ctx["rxd"]["att"], SHIPS[m]["def"], m)
+        r2 = gi_duel(
+            S, rng, ctx, ev, "trap_attack", ctx["reaction_data"]["att"], SHIPS[m]["def"], m
+        )
         gi_sunk_or_captured(S, ctx, m, r2, ev)
         return True
 
@@ -88,40 +99,40 @@ class BreakContact(ReactionType):
     """R 3.3.5: the attacked ship slips away on a Challenge."""
 
     name = "break_contact"
-    against = ("gi", "bi")
+    against = ("interception", "british")
 
     def answers(self, S: State, ctx: Ctx) -> list[dict[str, Any]] | None:
-        if ctx["k"] == "gi":
+        if ctx["kind"] == "interception":
             return [{}] if _may_escape(ctx) else None
-        refuge = S["sh"][ctx["tg"][0]]["ref"] is not None
+        refuge = S["ships"][ctx["targets"][0]]["refuge"] is not None
         return [{}] if ctx["via"] != "monitor" and not refuge and _may_escape(ctx) else None
 
     def react(self, S: State, rng: random.Random, ctx: Ctx, action: Action, cd: CardData,
               cid: int | None, ev: Events) -> None:
-        ph, d = S["T"]["p"], ctx["d"]
-        if ctx["k"] == "gi":
+        ph, d = S["this_turn"]["seat"], ctx["defender"]
+        if ctx["kind"] == "interception":
             x, m = ctx["ship"], _gi_target(ctx)
             mod = dmg_mod(S, m)
-            if S["o"]["sails"] and SHIPS[x]["sails"]:
+            if S["options"]["sails"] and SHIPS[x]["sails"]:
                 mod += 2  # 6.2.5
             if _sailing(S, m):
                 mod -= 2  # 6.11.2
             ok, _c, _r = challenge(S, rng, ev, "break_contact", d, cd["ch"], mod, ph, cd["re"])
             if ok:
                 ev.append({"type": "interception_cancelled", "ship": m})
-                ctx["st"] = "next"
+                ctx["step"] = "next"
             return
-        t = ctx["tg"][0]
-        mod = dmg_mod(S, t) - (2 if S["sh"][t]["ls"] else 0)
-        if S["o"]["sails"] and SHIPS[t]["sails"]:
+        t = ctx["targets"][0]
+        mod = dmg_mod(S, t) - (2 if S["ships"][t]["limited_supply"] else 0)
+        if S["options"]["sails"] and SHIPS[t]["sails"]:
             mod -= 2  # 6.2.4
-        if S["o"]["woelfchen"] and SHIPS[t]["wolf"]:
+        if S["options"]["woelfchen"] and SHIPS[t]["wolf"]:
             mod += 2  # 6.3.3, A-36
         ok, _c, _r = challenge(S, rng, ev, "break_contact", d, cd["ch"], mod, ph, cd["re"])
         if ok:
             ev.append({"type": "interception_cancelled", "ship": t})
         else:
-            ctx["st"] = "roll"
+            ctx["step"] = "roll"
 
 
 class ShallowRun(BreakContact):
@@ -132,30 +143,30 @@ class ShallowRun(BreakContact):
 
     def react(self, S: State, rng: random.Random, ctx: Ctx, action: Action, cd: CardData,
               cid: int | None, ev: Events) -> None:
-        ph, d = S["T"]["p"], ctx["d"]
-        if ctx["k"] == "bi":
-            shallow_run(S, rng, ctx["tg"][0], d, ph, cd, ev)
-        elif S["o"]["shallow_pursuit"]:
-            ctx["st"] = "shallows"  # 6.10.1: the attacker announces pursuit first
+        ph, d = S["this_turn"]["seat"], ctx["defender"]
+        if ctx["kind"] == "british":
+            shallow_run(S, rng, ctx["targets"][0], d, ph, cd, ev)
+        elif S["options"]["shallow_pursuit"]:
+            ctx["step"] = "shallows"  # 6.10.1: the attacker announces pursuit first
         else:
             shallow_run(S, rng, _gi_target(ctx), d, ph, cd, ev)
-            ctx["st"] = "next"
+            ctx["step"] = "next"
 
     def pursued(self, S: State, rng: random.Random, ctx: Ctx, pursue: bool, ev: Events) -> None:
         """6.10: pursue into the shallows, both cross, then the interception goes on."""
-        x, m, d, ph = ctx["ship"], _gi_target(ctx), ctx["d"], S["T"]["p"]
-        cd = ctx["rxd"]
+        x, m, d, ph = ctx["ship"], _gi_target(ctx), ctx["defender"], S["this_turn"]["seat"]
+        cd = ctx["reaction_data"]
         if not pursue:
             shallow_run(S, rng, m, d, ph, cd, ev)
-            ctx["st"] = "next"
+            ctx["step"] = "next"
             return
         ev.append({"type": "shallows_pursuit", "ship": x})
         fast = -2 if SHIPS[x]["fast"] else 0  # 6.10.4
         crossing(S, rng, m, d, ph, cd, 0, ev)
         crossing(S, rng, x, ph, d, cd, fast, ev)
         alive = in_force(S, x, ph) and in_force(S, m, d)
-        ctx["rx"] = None
-        ctx["st"] = "roll" if alive else "next"
+        ctx["reaction"] = None
+        ctx["step"] = "roll" if alive else "next"
 
 
 class FastShip(ReactionType):
@@ -163,48 +174,52 @@ class FastShip(ReactionType):
     raider may pursue."""
 
     name = "fast_ship"
-    against = ("gi",)
+    against = ("interception",)
 
     def answers(self, S: State, ctx: Ctx) -> list[dict[str, Any]] | None:
         m = _gi_target(ctx)
-        ok = (_may_escape(ctx) and kind(S, ctx["ship"]) == "raider" and S["sh"][m]["dmg"] == 0
+        ok = (_may_escape(ctx) and kind(S, ctx["ship"]) == "raider" and S["ships"][m]["damage"] == 0
               and not _sailing(S, m))
         return [{}] if ok else None
 
     def react(self, S: State, rng: random.Random, ctx: Ctx, action: Action, cd: CardData,
               cid: int | None, ev: Events) -> None:
         x = ctx["ship"]
-        ctx["fs"] = True
-        if S["o"]["fast_raiders"] and SHIPS[x]["fast"] and not S["sh"][x]["ls"]:
-            ctx["st"] = "pursue"  # 6.6.1
+        ctx["fast_ship"] = True
+        if (
+            S["options"]["fast_raiders"]
+            and SHIPS[x]["fast"]
+            and not S["ships"][x]["limited_supply"]
+        ):
+            ctx["step"] = "pursue"  # 6.6.1
 
 
 class NonCombatant(ReactionType):
     """R 3.3.25: an undamaged merchant is captured, not sunk (-2; Passage +2)."""
 
     name = "non_combatant"
-    against = ("gi",)
+    against = ("interception",)
 
     def answers(self, S: State, ctx: Ctx) -> list[dict[str, Any]] | None:
-        return [{}] if S["sh"][_gi_target(ctx)]["dmg"] == 0 else None
+        return [{}] if S["ships"][_gi_target(ctx)]["damage"] == 0 else None
 
     def react(self, S: State, rng: random.Random, ctx: Ctx, action: Action, cd: CardData,
               cid: int | None, ev: Events) -> None:
-        ctx["nc"] = True
+        ctx["non_combatant"] = True
 
 
 class QQQ(ReactionType):
     """R 3.3.27: the raider is revealed at the end of the interception."""
 
     name = "qqq"
-    against = ("gi",)
+    against = ("interception",)
 
     def answers(self, S: State, ctx: Ctx) -> list[dict[str, Any]] | None:
         return [{}] if kind(S, ctx["ship"]) == "raider" else None
 
     def react(self, S: State, rng: random.Random, ctx: Ctx, action: Action, cd: CardData,
               cid: int | None, ev: Events) -> None:
-        ctx["rev"] = True
+        ctx["reveal_at_end"] = True
 
 
 class SlimPickings(ReactionType):
@@ -213,41 +228,41 @@ class SlimPickings(ReactionType):
     seaplane)."""
 
     name = "slim_pickings"
-    against = ("gi",)
+    against = ("interception",)
 
     def answers(self, S: State, ctx: Ctx) -> list[dict[str, Any]] | None:
-        if S["o"]["woelfchen"] and SHIPS[ctx["ship"]]["wolf"]:
+        if S["options"]["woelfchen"] and SHIPS[ctx["ship"]]["wolf"]:
             return None
-        if len(ctx["tg"]) > 1 and ctx["i"] == 0:
-            return [{"keep": k} for k in ctx["tg"]]
+        if len(ctx["targets"]) > 1 and ctx["index"] == 0:
+            return [{"keep": k} for k in ctx["targets"]]
         return [{}]
 
     def react(self, S: State, rng: random.Random, ctx: Ctx, action: Action, cd: CardData,
               cid: int | None, ev: Events) -> None:
         m = _gi_target(ctx)
-        if len(ctx["tg"]) == 1:
-            ctx["st"] = "next"
-        elif ctx["i"] == 0:
-            keep = action.get("keep", ctx["tg"][0])
-            ctx["tg"] = [keep]
+        if len(ctx["targets"]) == 1:
+            ctx["step"] = "next"
+        elif ctx["index"] == 0:
+            keep = action.get("keep", ctx["targets"][0])
+            ctx["targets"] = [keep]
             if keep != m:
-                ctx["rx"] = None
-                ctx["st"] = "board"
+                ctx["reaction"] = None
+                ctx["step"] = "board"
         else:
-            ctx["tg"] = ctx["tg"][:ctx["i"]]
-            ctx["st"] = "next"
-        ev.append({"type": "interception_reduced", "targets": list(ctx["tg"][ctx["i"]:])})
+            ctx["targets"] = ctx["targets"][:ctx["index"]]
+            ctx["step"] = "next"
+        ev.append({"type": "interception_reduced", "targets": list(ctx["targets"][ctx["index"]:])})
 
 
 class PullThePlug(ReactionType):
     """R 3.3.26: the attacked German ship is scuttled before the British roll."""
 
     name = "pull_the_plug"
-    against = ("bi",)
+    against = ("british",)
 
     def react(self, S: State, rng: random.Random, ctx: Ctx, action: Action, cd: CardData,
               cid: int | None, ev: Events) -> None:
-        to_used(S, ctx["tg"][0], ev, "pull_the_plug")
+        to_used(S, ctx["targets"][0], ev, "pull_the_plug")
 
 
 class Reflag(ReactionType):
@@ -260,32 +275,32 @@ class Reflag(ReactionType):
     """
 
     name = "reflag"
-    against = ("bi", "ac")
+    against = ("british", "aimed")
 
     def acts_when_committed(self, team: bool) -> bool:
         return True
 
     def plays(self, S: State, seat: int, c: int) -> list[Action]:
-        T = S["T"]
-        return [play(c, target=s) for s in S["p"][seat]["ger"]
-                if s in T["rev0"] and S["sh"][s]["rev"]]
+        T = S["this_turn"]
+        return [play(c, target=s) for s in S["players"][seat]["german"]
+                if s in T["revealed_at_start"] and S["ships"][s]["revealed"]]
 
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
                 action: Action, ev: Events) -> None:
         self.hide(S, action["target"], ev)
 
     def answers(self, S: State, ctx: Ctx) -> list[dict[str, Any]] | None:
-        if ctx["k"] == "ac":
+        if ctx["kind"] == "aimed":
             return [{}]
-        ok = ctx["via"] == "brit" and kind(S, ctx["tg"][0]) in ("raider", "prize")
+        ok = ctx["via"] == "brit" and kind(S, ctx["targets"][0]) in ("raider", "prize")
         return [{}] if ok else None
 
     def react(self, S: State, rng: random.Random, ctx: Ctx, action: Action, cd: CardData,
               cid: int | None, ev: Events) -> None:
-        t = ctx["tg"][0]
+        t = ctx["targets"][0]
         self.hide(S, t, ev)
-        if ctx["k"] == "ac":  # hidden, the target is no longer legal
-            ev.append({"type": "action_cancelled", "card": ctx["c"], "ship": t})
+        if ctx["kind"] == "aimed":  # hidden, the target is no longer legal
+            ev.append({"type": "action_cancelled", "card": ctx["card"], "ship": t})
         else:
             ev.append({"type": "interception_cancelled", "ship": t})
 
@@ -300,7 +315,7 @@ class Reflag(ReactionType):
 
     @staticmethod
     def hide(S: State, sid: int, ev: Events) -> None:
-        S["sh"][sid]["rev"] = False
+        S["ships"][sid]["revealed"] = False
         ev.append({"type": "hidden", "ship": sid})
 
 
@@ -308,27 +323,28 @@ class Minesweeper(ReactionType):
     """R 3.3.22 (A-33): a mine attack is swept away."""
 
     name = "minesweeper"
-    against = ("mi",)
+    against = ("mines",)
 
     def react(self, S: State, rng: random.Random, ctx: Ctx, action: Action, cd: CardData,
               cid: int | None, ev: Events) -> None:
-        ev.append({"type": "mines_swept", "seat": ctx["d"]})
+        ev.append({"type": "mines_swept", "seat": ctx["defender"]})
 
 
 class RazzleDazzle(ReactionType):
     """R 3.3.29: dazzle paint: the torpedo attack is cancelled on a Challenge."""
 
     name = "razzle_dazzle"
-    against = ("to",)
+    against = ("torpedo",)
 
     def react(self, S: State, rng: random.Random, ctx: Ctx, action: Action, cd: CardData,
               cid: int | None, ev: Events) -> None:
-        seat = ctx["d"]
-        ok, _c, _r = challenge(S, rng, ev, "razzle_dazzle", seat, cd["ch"], 0, S["T"]["p"],
-                               cd["re"])
+        seat = ctx["defender"]
+        ok, _c, _r = challenge(
+            S, rng, ev, "razzle_dazzle", seat, cd["ch"], 0, S["this_turn"]["seat"], cd["re"]
+        )
         if ok:
-            ev.append({"type": "attack_cancelled", "ship": ctx["tg"][0]})
-            ctx["st"] = "end"
+            ev.append({"type": "attack_cancelled", "ship": ctx["targets"][0]})
+            ctx["step"] = "end"
 
 
 class QShip(ReactionType):
@@ -336,17 +352,17 @@ class QShip(ReactionType):
     submarine (6.9.2: not for a prize; 6.11: not under sail)."""
 
     name = "q_ship"
-    against = ("to",)
+    against = ("torpedo",)
 
     def answers(self, S: State, ctx: Ctx) -> list[dict[str, Any]] | None:
-        m = ctx["tg"][0]
-        return None if S["sh"][m]["prize"] or _sailing(S, m) else [{}]
+        m = ctx["targets"][0]
+        return None if S["ships"][m]["prize"] or _sailing(S, m) else [{}]
 
     def roll(self, S: State, rng: random.Random, ctx: Ctx, ev: Events) -> bool:
         """Lure, then a gun duel or torpedoes then depth charges."""
-        q, qid = ctx["rxd"], ctx["rxc"]
-        ph, d = S["T"]["p"], ctx["d"]
-        sub = ctx["sub"]
+        q, qid = ctx["reaction_data"], ctx["reaction_card"]
+        ph, d = S["this_turn"]["seat"], ctx["defender"]
+        sub = ctx["submarine"]
         ok, _c, _r = challenge(S, rng, ev, "q_ship_lure", d, q["ch"], 0, ph, q["re"])
         sub_res = q_res = "none"
         if ok:
@@ -364,7 +380,7 @@ class QShip(ReactionType):
         if sub_res == "sunk":
             sub_sunk(S, ctx, d, ev)
         if q_res == "sunk" and qid is not None:
-            S["T"]["rx"].remove([d, qid])
+            S["this_turn"]["reactions"].remove([d, qid])
             action_to_vp(S, qid, ph, ev)
         return True
 
@@ -375,8 +391,8 @@ class SailQShip(QShip):
     name = "sail_q_ship"
 
     def answers(self, S: State, ctx: Ctx) -> list[dict[str, Any]] | None:
-        m = ctx["tg"][0]
-        return [{}] if not S["sh"][m]["prize"] and SHIPS[m]["sailing"] else None
+        m = ctx["targets"][0]
+        return [{}] if not S["ships"][m]["prize"] and SHIPS[m]["sailing"] else None
 
 
 class Recalled(ReactionType):
@@ -398,9 +414,13 @@ class MistakenIdentity(ReactionType):
 
     @staticmethod
     def answer(S: State, seat: int, attacker: int, gave: int, took: int, ev: Events) -> None:
-        mine = next(e for e in S["p"][seat]["vp"] if e.get("s") == gave and e["h"] == "sunk_m")
-        theirs = next(e for e in S["p"][attacker]["vp"] if e.get("s") == took)
-        mine["s"], theirs["s"] = theirs["s"], mine["s"]
+        mine = next(
+            e
+            for e in S["players"][seat]["vp_pile"]
+            if e.get("ship") == gave and e["how"] == "sunk_m"
+        )
+        theirs = next(e for e in S["players"][attacker]["vp_pile"] if e.get("ship") == took)
+        mine["ship"], theirs["ship"] = theirs["ship"], mine["ship"]
         ev.append({"type": "swapped", "seat": seat, "gave": gave, "took": took})
 
 
