@@ -6,10 +6,11 @@ Command aimed at a revealed ship) is a *context* dict pushed on ``S["stack"]``;
 attach to it, react to it and change it. Both use the helpers here, which is why
 they live in neither.
 
-Context kinds: ``gi`` German interception of merchants (5.6.1), ``bi`` British-forces
-interception, also used by Interrogate and Monitor (5.6.2-5.6.3), ``mi`` mine
-attack, ``to`` torpedo attack (5.7), ``ac`` Interned or Transfer Command aimed at a
-revealed Raider or Prize, which its owner may answer with Reflag (R 3.3.32).
+Context kinds (``ctx["kind"]``; fields: :class:`.state.Context`): ``interception``
+German interception of merchants (5.6.1), ``british`` British-forces interception, also
+used by Interrogate and Monitor (5.6.2-5.6.3), ``mines`` mine attack, ``torpedo``
+torpedo attack (5.7), ``aimed`` Interned or Transfer Command aimed at a revealed Raider
+or Prize, which its owner may answer with Reflag (R 3.3.32).
 """
 
 from __future__ import annotations
@@ -24,20 +25,16 @@ from .rules import (
     damage,
     dmg_mod,
     kind,
-    new_status,
     opposed,
     remove_ship,
     to_used,
     to_vp,
 )
+from .state import Ctx, Events, State, new_status
 
 if TYPE_CHECKING:
     import random
 
-State = dict[str, Any]
-Events = list[dict[str, Any]]
-Ctx = dict[str, Any]
-Action = dict[str, Any]
 
 PASS = {"type": "pass"}
 DONE = {"type": "done"}

@@ -1,19 +1,19 @@
 """Stepping an attack through its sequence, and the decisions taken inside it (5.6-5.10).
 
 Each attack is a context on ``S["stack"]`` (kinds and fields: :mod:`.combat`) whose
-``st`` names its next step. :func:`step` looks the step up in :data:`STEPS` and runs
-it, until a seat must decide (the step sets ``S["pend"]``) or the context ends (it
+``step`` names its next step. :func:`step` looks the step up in :data:`STEPS` and runs
+it, until a seat must decide (the step sets ``S["pending"]``) or the context ends (it
 pops). The sequences, at a glance (``[...]`` only sometimes):
 
-- ``gi`` German interception of merchants (5.6.1), per merchant intercepted:
+- ``interception`` German interception of merchants (5.6.1), per merchant intercepted:
   attach → board → react → [pursue | shallows] → roll → [post | passage] → next,
   then board again for the next merchant, or end;
-- ``bi`` British forces, Interrogate, Monitor (5.6.2-5.6.3): [attach] → react → roll
+- ``british`` British forces, Interrogate, Monitor (5.6.2-5.6.3): [attach] → react → roll
   → [passage] → end;
-- ``mi`` mine attack (5.7): attach → react → morder → roll → [post] → mnext → roll …
+- ``mines`` mine attack (5.7): attach → react → morder → roll → [post] → mnext → roll …
   → end;
-- ``to`` torpedo attack (5.7, 6.9): attach → check → react → roll → [post] → end;
-- ``ac`` Interned or Transfer Command at a revealed ship: [react] → roll → end.
+- ``torpedo`` torpedo attack (5.7, 6.9): attach → check → react → roll → [post] → end;
+- ``aimed`` Interned or Transfer Command at a revealed ship: [react] → roll → end.
 
 Decisions inside a context (attach Assist cards, Boarding Party, reactions,
 pursuit, Passage, Reflag windows) are listed by :func:`offers` and applied by
@@ -50,14 +50,10 @@ from .combat import (
 )
 from .data import ACTIONS, PRIZE_TORPEDO_CHECK, PURSUIT_CHECK, SHIPS
 from .rules import challenge, combat_result, damage, dmg_mod, opposed, to_vp
+from .state import Action, Ctx, Events, State
 
 if TYPE_CHECKING:
     import random
-
-State = dict[str, Any]
-Events = list[dict[str, Any]]
-Ctx = dict[str, Any]
-Action = dict[str, Any]
 
 
 # ---------------------------------------------------------------------------
@@ -172,7 +168,7 @@ def _end(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
 
 Step = Callable[["State", "random.Random", Ctx, Events], None]
 
-#: step name (``ctx["st"]``) -> what it does; each sets the next step name
+#: step name (``ctx["step"]``) -> what it does; each sets the next step name
 STEPS: dict[str, Step] = {
     "attach": _attach, "board": _board, "check": _check, "react": _react, "morder": _morder,
     "pursue": _pursue, "shallows": _shallows, "roll": _roll, "post": _post,

@@ -17,13 +17,10 @@ from .cardtypes import CARD_TYPES
 from .combat import prize_exhaust_check, start_bi, start_gi, start_mines
 from .data import ACTIONS
 from .rules import attack_targets, can_intercept, hidden, ship_can_act
+from .state import Action, Events, State
 
 if TYPE_CHECKING:
     import random
-
-State = dict[str, Any]
-Events = list[dict[str, Any]]
-Action = dict[str, Any]
 
 
 def plays(S: State, seat: int, e: dict[str, Any]) -> list[Action]:

@@ -1,23 +1,6 @@
 """Set-up, the start and end of each round, round points and the final ranking.
 
-State (plain msgpack data; ids: ships 0..79, Action cards 0..99):
-
-- ``np`` players at the table (2 in solitaire: seat 0 and the phantom, seat 1),
-  ``seats`` real seats, ``mode`` ``"ffa"``/``"team"``/``"solo"``, ``o`` options.
-- ``round``, ``phase`` (``"play"``, ``"keep"``, ``"over"``), ``turn`` (phasing seat),
-  ``tno`` (turns begun so far), ``first``.
-- Ship decks ``wdeck``/``wused`` and ``mdeck``/``mused`` (draw from the end); Action
-  cards ``adeck`` (secret order, draw from the end), ``adisc`` (face up, top = end),
-  ``aside`` (removed this round, secret).
-- ``p``: per player ``hand``, ``ger`` (Warships, Raiders, Prizes), ``mer`` (Merchants),
-  ``vp`` (pile entries ``{"s": ship | "a": card, "m": 1|2, "h": how}``), ``wait``
-  (Deception/Fog Bank waiting), ``skip``, ``wi``/``turns`` (Wireless Intercept),
-  ``rp``, ``rvp`` (VP per round), ``peek`` (known top of the Action deck),
-  ``seen`` (last hand seen with Intelligence), ``give`` (Exchange Information).
-- ``sh``: per ship id the status while in play (owner, revealed, damage markers,
-  Limited Supply, Island Refuge card and turn, prize) or ``None``.
-- ``T``: this turn (committed cards, attacked opponent, intercepted ships, ...),
-  ``stack``: resolution contexts, ``pend``: the decision now awaited.
+The state these functions build and change is declared in :mod:`.state`.
 """
 
 from __future__ import annotations
@@ -36,36 +19,16 @@ from .data import (
     TOURNAMENT_WARSHIPS,
 )
 from .rules import draw_ship, place_ship, roll, to_used, vp_total
+from .state import Events, State, new_player
 
 if TYPE_CHECKING:
     import random
 
-State = dict[str, Any]
-Events = list[dict[str, Any]]
 
 REMOVED_PER_PLAYERS = {4: 20, 3: 40, 2: 60}  # R 2.1.1-2.1.3: 80/60/40-card rounds
 SOLO_RANDOM_REMOVED = 48  # R 5.2.1: 88 - 48 = 40-card rounds
 ROUNDS = 3  # R 2.0
 MAX_ROUNDS = 6  # A-29 tie-break rounds stop here; still tied seats share a place
-
-
-def new_player() -> dict[str, Any]:
-    return {
-        "hand": [],
-        "german": [],
-        "merchants": [],
-        "vp_pile": [],
-        "wait": None,
-        "skip": False,
-        "wireless_turn": -9,
-        "turns": 0,
-        "round_points": 0,
-        "round_vp": [],
-        "known_deck_top": [],
-        "seen": None,
-        "giving": [],
-        "n_kept": 0,
-    }
 
 
 def new_state(seats: int, o: dict[str, Any], rng: random.Random, ev: Events) -> State:

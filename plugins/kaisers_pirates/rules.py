@@ -6,15 +6,13 @@ Everything here works on the plain-data state described in the docstring of
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .data import ACTIONS, N_GERMAN, SHIPS
+from .state import Events, State, new_status
 
 if TYPE_CHECKING:
     import random
-
-State = dict[str, Any]
-Events = list[dict[str, Any]]
 
 
 # ---------------------------------------------------------------------------
@@ -93,7 +91,6 @@ def attack_targets(S: State, me: int) -> list[int]:
 # ---------------------------------------------------------------------------
 
 
-
 def kind(S: State, sid: int) -> str:
     """warship, raider, merchant or prize (a captured merchant)."""
     st = S["ships"][sid]
@@ -106,20 +103,6 @@ def hidden(S: State, sid: int) -> bool:
     """Raiders and prizes are hidden unless revealed; Warships and Merchants never are."""
     k = kind(S, sid)
     return k in ("raider", "prize") and not S["ships"][sid]["revealed"]
-
-
-
-
-def new_status(owner_seat: int, prize: bool = False) -> dict[str, Any]:
-    return {
-        "owner": owner_seat,
-        "revealed": False,
-        "damage": 0,
-        "limited_supply": False,
-        "refuge": None,
-        "refuge_turn": -1,
-        "prize": prize,
-    }
 
 
 def damage(S: State, sid: int, ev: Events) -> None:

@@ -16,12 +16,11 @@ from .cardtypes.base import HUMAN, PHANTOM
 from .combat import start_bi, start_gi
 from .data import SHIPS, SOLO
 from .rules import hidden, in_refuge, kind, roll, targetable
+from .state import Events, State
 
 if TYPE_CHECKING:
     import random
 
-State = dict[str, Any]
-Events = list[dict[str, Any]]
 __all__ = ["HUMAN", "PHANTOM", "decide", "phantom_keep", "phantom_turn", "pseudo", "reshuffle"]
 
 

@@ -1,6 +1,6 @@
 """The turn as decision points (digest 4), the round's end and the keep decision (7).
 
-Decision kinds in ``S["pend"]["k"]`` and their actions, in the order listed by
+Decision kinds in ``S["pending"]["kind"]`` and their actions, in the order listed by
 ``legal_actions``:
 
 - ``commit`` (phasing): ``commit`` card/use/ship (cards by id; uses ``icpt`` on each
@@ -25,46 +25,21 @@ Decision kinds in ``S["pend"]["k"]`` and their actions, in the order listed by
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import fights, plays, rounds, solo
 from .cardtypes import CARD_TYPES, DECEPTION, FOG_BANK, FOLLOW_UPS, ISLAND_REFUGE
 from .data import ACTIONS, SHIPS
 from .rules import kind, move_to_mate, refill_merchants
+from .state import Action, Events, State, new_turn_record
 
 if TYPE_CHECKING:
     import random
 
-State = dict[str, Any]
-Events = list[dict[str, Any]]
-Action = dict[str, Any]
-
 
 def new_turn(S: State, seat: int, extra: bool = False) -> None:
     S["turn_seat"] = seat
-    S["this_turn"] = {
-        "seat": seat,
-        "stage": "start",
-        "committed": [],
-        "attacked_seat": None,
-        "intercepted": [],
-        "acted": [],
-        "second_chance": False,
-        "extra": extra,
-        "wireless_used": False,
-        "revealed_at_start": [],
-        "reactions": [],
-        "deception": False,
-        "fog": False,
-        "left_refuge": [],
-        "resupplied_from": [],
-        "recon_cards": [],
-        "phantom_began": 0,
-        "phantom_ends": False,
-        "reactions_ordered": [],
-        "sinkings": [],
-        "late_asked": [],
-    }
+    S["this_turn"] = new_turn_record(seat, extra)
 
 
 def to_act(S: State) -> list[int]:

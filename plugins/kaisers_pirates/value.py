@@ -24,8 +24,7 @@ from typing import Any
 from . import plays
 from .data import ACTIONS, SHIPS
 from .rules import attack_targets, dmg_mod, kind, vp_total
-
-State = dict[str, Any]
+from .state import State
 
 RP_WEIGHT = 12.0  # one Round Point is worth about a good round's VP margin
 HAND_CARD = 0.3  # a card in hand: options for later turns and reactions

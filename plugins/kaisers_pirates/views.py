@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from .cardtypes import CARD_TYPES
 from .data import ACTIONS
+from .state import State
 from .turn import to_act
 
 if TYPE_CHECKING:
     import random
 
-State = dict[str, Any]
 
 _PUBLIC = ("n_players", "seats", "mode", "options", "round", "phase", "turn_seat", "turns_begun",
            "first_seat", "action_cards", "removed_ships", "german_used", "merchant_used",

@@ -24,7 +24,7 @@ REACTIONS_TO: dict[str, tuple[ReactionType, ...]] = {
 #: Solitaire column entry -> the card type the phantom performs (R 5.4.3 items 4-11)
 PHANTOM_ENTRIES: dict[str, CardType] = {e: t for t in CARD_TYPES.values()
                                         for e in t.phantom_entries}
-#: a decision a card's effect asks for (``S["pend"]["k"]``) -> that card type
+#: a decision a card's effect asks for (``S["pending"]["kind"]``) -> that card type
 FOLLOW_UPS: dict[str, FollowUp] = {t.follow_up: t for t in CARD_TYPES.values()
                                    if isinstance(t, FollowUp)}
 

@@ -42,7 +42,7 @@ _ISLAND = next(c for c in ACTIONS if c["type"] == "island_refuge")
 
 
 class FollowUp:
-    """A card whose effect asks a further decision (``S["pend"]["k"] == follow_up``)."""
+    """A card whose effect asks a further decision (``S["pending"]["kind"] == follow_up``)."""
 
     follow_up: ClassVar[str]
 

@@ -24,14 +24,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..data import SOLO_ENTRY_PAIRS
+from ..state import Action, Ctx, Events, State
 
 if TYPE_CHECKING:
     import random
 
-State = dict[str, Any]
-Events = list[dict[str, Any]]
-Action = dict[str, Any]
-Ctx = dict[str, Any]
 CardData = dict[str, Any]
 
 PHANTOM = 1  # the solitaire phantom's seat (digest 8.2)
@@ -111,6 +108,16 @@ class CardType:
         """The phantom's Special Action of this name on its interception (R 5.4.3 item 3);
         ``rest``: the defender's other merchants not yet intercepted."""
 
+    # -- answering an attack (Reaction cards, 5.8) -------------------------------------
+
+    def react(self, S: State, rng: random.Random, ctx: Ctx, action: Action, cd: CardData,
+              cid: int | None, ev: Events) -> None:
+        """Its effect on the attack (the card is already played and recorded)."""
+
+    def roll(self, S: State, rng: random.Random, ctx: Ctx, ev: Events) -> bool:
+        """Replace the attack's roll (a duel); False: the ordinary roll follows."""
+        return False
+
     # -- the phantom (R 5.4.3) --------------------------------------------------------
 
     def phantom_target(self, S: State, rng: random.Random) -> Action | None:
@@ -144,10 +151,3 @@ class ReactionType(CardType):
         """The extra fields of each way it may answer ``ctx``; None if it may not."""
         return [{}]
 
-    def react(self, S: State, rng: random.Random, ctx: Ctx, action: Action, cd: CardData,
-              cid: int | None, ev: Events) -> None:
-        """Its effect on the attack (the card is already played and recorded)."""
-
-    def roll(self, S: State, rng: random.Random, ctx: Ctx, ev: Events) -> bool:
-        """Replace the attack's roll (a duel); False: the ordinary roll follows."""
-        return False

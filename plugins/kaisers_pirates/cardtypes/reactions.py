@@ -5,7 +5,7 @@ reaction window on an attack. Each class names the attacks it may answer
 (``against``, context kinds of :mod:`..combat`), when (``answers``), its effect
 (``react``) and, for the duels of AMC, Trap and the Q-ships, the roll it replaces
 (``roll``). Before ``react`` the window has recorded the reaction on the context
-(``rx``, ``rxn``) and set the next step (:data:`..fights.AFTER_REACTION`).
+(``reaction``, ``n_reactions``) and set the next step (:data:`..fights.AFTER_REACTION`).
 
 Recalled and Mistaken Identity answer a *sinking*, not an attack: their windows
 (``post`` and ``late``) are in :mod:`..fights`, their effects here.
