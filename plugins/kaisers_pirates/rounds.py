@@ -18,7 +18,7 @@ from .data import (
     TOURNAMENT_REMOVED,
     TOURNAMENT_WARSHIPS,
 )
-from .rules import draw_ship, place_ship, roll, to_used, vp_total
+from .rules import draw_ship, place_ship, roll, to_used, to_vp, vp_total
 from .state import Events, State, new_player
 
 if TYPE_CHECKING:
@@ -173,7 +173,6 @@ def score_round(S: State, rng: random.Random, ev: Events) -> None:
     """7.1-7.4: prizes count double, the Warship limit, VP, Round Points."""
     for seat, p in enumerate(S["players"]):
         for sid in [s for s in p["german"] if S["ships"][s]["prize"]]:
-            from .rules import to_vp
             to_vp(S, sid, seat, 2, "prize_kept", ev)
     vps = []
     for seat, p in enumerate(S["players"]):

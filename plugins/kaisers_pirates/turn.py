@@ -25,7 +25,10 @@ Decision kinds in ``S["pending"]["kind"]`` and their actions, in the order liste
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import TYPE_CHECKING
+
+from lantable.plugins import IllegalAction
 
 from . import fights, plays, rounds, solo
 from .cardtypes import CARD_TYPES, DECEPTION, FOG_BANK, FOLLOW_UPS, ISLAND_REFUGE
@@ -181,7 +184,6 @@ def _keep_offers(S: State, seat: int) -> list[Action]:
         out += [{"type": "keep", "ships": [ships[i], ships[j]]} for i in range(n)
                 for j in range(i + 1, n)]
         if n >= 3:
-            from itertools import combinations
             out += [{"type": "keep", "ships": list(c)} for c in combinations(ships, 3)]
     return out
 
@@ -193,8 +195,6 @@ def _keep_offers(S: State, seat: int) -> list[Action]:
 
 def apply(S: State, seat: int, action: Action, rng: random.Random) -> Events:
     """Validate against the legal list, then apply and run to the next decision."""
-    from lantable.plugins import IllegalAction
-
     legal = legal_actions(S, seat)
     if action not in legal:
         raise IllegalAction(f"action {action!r} is not legal now for seat {seat} "

@@ -39,6 +39,9 @@ MISTAKEN_IDENTITY: MistakenIdentity = CARD_TYPES["mistaken_identity"]  # type: i
 _missing = {t[0] for t in TYPES} ^ set(CARD_TYPES)
 if _missing:  # every card type of data.py has exactly one definition
     raise ImportError(f"card types without a definition: {sorted(_missing)}")
+_wrong_kind = sorted(t for t, _name, k, _n in TYPES if CARD_TYPES[t].kind != k)
+if _wrong_kind:  # and its class says the same kind (N, A, R, T) as the card data
+    raise ImportError(f"card types whose class has the wrong kind: {_wrong_kind}")
 
 __all__ = ["CARD_TYPES", "FOLLOW_UPS", "PHANTOM_ENTRIES", "REACTIONS_TO", "CardType", "best",
            "pseudo"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..data import SOLO_ENTRY_PAIRS
+from ..data import SHIPS, SOLO_ENTRY_PAIRS
 from ..state import Action, Ctx, Events, State
 
 if TYPE_CHECKING:
@@ -47,8 +47,6 @@ def pseudo(sc: dict[str, Any], t: str) -> CardData:
 
 def best(rng: random.Random, ships: list[int], low: bool = False) -> int:
     """The phantom's "best" ship: highest (or lowest) VP, ties broken by the rng."""
-    from ..data import SHIPS
-
     key = [SHIPS[s]["vp"] for s in ships]
     want = min(key) if low else max(key)
     tied = [s for s, k in zip(ships, key, strict=True) if k == want]

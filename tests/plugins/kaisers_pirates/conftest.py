@@ -11,7 +11,7 @@ from lantable.plugins import Game
 from lantable.plugins.kaisers_pirates import game as G
 from lantable.plugins.kaisers_pirates import turn
 from lantable.plugins.kaisers_pirates.data import ACTIONS, SHIP_BY_NAME, SHIPS
-from lantable.plugins.kaisers_pirates.rules import new_status
+from lantable.plugins.kaisers_pirates.state import new_status
 
 GAME = Game(G, "kaisers-pirates")
 
