@@ -27,7 +27,9 @@ from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
 from .cardtypes import CARD_TYPES, REACTIONS_TO
+from .cardtypes import FAST_SHIP as _FAST_SHIP
 from .cardtypes import MISTAKEN_IDENTITY as _MISTAKEN_IDENTITY
+from .cardtypes import QQQ_CARD as _QQQ
 from .cardtypes import RECALLED as _RECALLED
 from .cardtypes import REFLAG as _REFLAG
 from .cardtypes import SHALLOW_RUN as _SHALLOW_RUN
@@ -46,9 +48,8 @@ from .combat import (
     plain,
     react_card,
     reaction_offers,
-    reveal,
 )
-from .data import ACTIONS, PRIZE_TORPEDO_CHECK, PURSUIT_CHECK, SHIPS
+from .data import ACTIONS, PRIZE_TORPEDO_CHECK, SHIPS
 from .rules import challenge, combat_result, damage, dmg_mod, opposed, to_vp
 from .state import Action, Ctx, Events, State
 
@@ -271,18 +272,9 @@ def _finish(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
     if ctx["kind"] == "interception":
         x = ctx["ship"]
         if ctx["reveal_at_end"] and in_force(S, x, ph):
-            reveal(S, ctx, ev)  # R 3.3.27: QQQ reveals at the end of the interception
-        if ctx["pursued"] and in_force(S, x, ph):  # 6.6.1 pursuit: Limited Supply check
-            other = ctx["defender"]
-            ch, re = PURSUIT_CHECK
-            if S["options"]["a18_owner_rolls"]:
-                c, r = opposed(S, rng, ev, "pursuit_supplies", ph, ch, 0, other, re, 0)
-                failed = c <= r
-            else:
-                failed, _c, _r = challenge(S, rng, ev, "pursuit_supplies", other, ch, 0, ph, re)
-            if failed:
-                S["ships"][x]["limited_supply"] = True
-                ev.append({"type": "limited_supply", "ship": x})
+            _QQQ.reveal_at_end(S, ctx, ev)
+        if ctx["pursued"] and in_force(S, x, ph):
+            _FAST_SHIP.pursuit_supplies(S, rng, ctx, ev)
         if (
             ctx["revealed"]
             and in_force(S, x, ph)
@@ -401,8 +393,7 @@ def decide(S: State, rng: random.Random, pend: dict[str, Any], action: Action,
             ctx["step"] = "attach"  # more may follow
         return
     if k == "pursue":
-        ctx["pursued"] = True
-        ev.append({"type": "pursuit", "ship": ctx["ship"]})
+        _FAST_SHIP.pursue(ctx, ev)
         return
     cid = action.get("card")
     if cd is None:
@@ -445,17 +436,16 @@ def _record_sinking(S: State, ctx: Ctx) -> None:
     )  # just asked (the post window); again after the next card
 
 
-def _post_offers(S: State, ctx: Ctx) -> list[dict[str, Any]]:
-    d = ctx["defender"]
-    allowed: dict[str, list[dict[str, Any]]] = {}
+def _post_offers(S: State, ctx: Ctx) -> list[Action]:
+    """Right after a sinking: what its owner may answer it with (once per sinking)."""
     if not S["this_turn"]["sinkings"][ctx["sinking"]]["open"]:
         return [PASS]
-    if ctx["kind"] == "interception" and in_force(S, ctx["ship"], S["this_turn"]["seat"]):
-        allowed["recalled"] = [{}]
-    mine = sorted({e["ship"] for e in S["players"][d]["vp_pile"] if e.get("how") == "sunk_m"})
-    if mine:
-        allowed["mistaken_identity"] = [{"swap": s} for s in mine]
-    return reaction_offers(S, d, allowed)
+    allowed = {}
+    for rt in (_RECALLED, _MISTAKEN_IDENTITY):
+        extras = rt.post_answers(S, ctx)
+        if extras is not None:
+            allowed[rt.name] = extras
+    return reaction_offers(S, ctx["defender"], allowed)
 
 
 def _post_apply(S: State, rng: random.Random, ctx: Ctx, action: Action,
@@ -474,26 +464,13 @@ def _post_apply(S: State, rng: random.Random, ctx: Ctx, action: Action,
 
 def _late_allowed(S: State, seat: int) -> dict[str, list[dict[str, Any]]]:
     """What ``seat`` could still answer of this turn's sinkings of its merchants."""
-    T = S["this_turn"]
-    ph = T["seat"]
-    ships: list[int] = []
-    swaps: list[dict[str, Any]] = []
-    mine = sorted({e["ship"] for e in S["players"][seat]["vp_pile"] if e.get("how") == "sunk_m"})
-    for rec in T["sinkings"]:
-        if rec["defender"] != seat or not rec["open"]:
-            continue
-        if rec["ship"] is not None and in_force(S, rec["ship"], ph) and rec["ship"] not in ships:
-            ships.append(rec["ship"])
-        if any(
-            e.get("ship") == rec["merchant"] and e["how"] == "sunk_m"
-            for e in S["players"][ph]["vp_pile"]
-        ):
-            swaps += [{"swap": x, "took": rec["merchant"]} for x in mine]
-    allowed: dict[str, list[dict[str, Any]]] = {}
-    if ships:
-        allowed["recalled"] = [{"ship": x} for x in ships]
-    if swaps:
-        allowed["mistaken_identity"] = swaps
+    sinkings = [rec for rec in S["this_turn"]["sinkings"]
+                if rec["defender"] == seat and rec["open"]]
+    allowed = {}
+    for rt in (_RECALLED, _MISTAKEN_IDENTITY):
+        extras = rt.late_answers(S, seat, sinkings)
+        if extras is not None:
+            allowed[rt.name] = extras
     return allowed
 
 

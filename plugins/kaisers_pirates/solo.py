@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import fights
-from .cardtypes import CARD_TYPES, PHANTOM_ENTRIES, best, pseudo
+from .cardtypes import CARD_TYPES, PHANTOM_ENTRIES, REFLAG, best, pseudo
 from .cardtypes.base import HUMAN, PHANTOM
 from .combat import start_bi, start_gi
 from .data import SHIPS, SOLO
@@ -144,9 +144,7 @@ def _end(S: State, rng: random.Random, ev: Events) -> None:
     if revealed:
         sc = _draw(S, rng, ev)
         if sc["special"] == "reflag":
-            s = best(rng, revealed)
-            S["ships"][s]["revealed"] = False
-            ev.append({"type": "hidden", "ship": s})
+            REFLAG.phantom_turn_end(S, rng, revealed, ev)
     S["this_turn"]["stage"] = "end"
 
 

@@ -12,7 +12,15 @@ from ..data import TYPES
 from .actions import ACTION_CARDS, Deception, FogBank, FollowUp, IslandRefuge
 from .assists import ASSIST_CARDS
 from .base import CardType, ReactionType, best, pseudo
-from .reactions import REACTION_CARDS, MistakenIdentity, Recalled, Reflag, ShallowRun
+from .reactions import (
+    QQQ,
+    REACTION_CARDS,
+    FastShip,
+    MistakenIdentity,
+    Recalled,
+    Reflag,
+    ShallowRun,
+)
 
 #: card type name (``data.ACTIONS[c]["type"]``) -> its definition
 CARD_TYPES: dict[str, CardType] = {t.name: t for t in ACTION_CARDS + ASSIST_CARDS + REACTION_CARDS}
@@ -34,6 +42,8 @@ ISLAND_REFUGE: IslandRefuge = CARD_TYPES["island_refuge"]  # type: ignore[assign
 REFLAG: Reflag = CARD_TYPES["reflag"]  # type: ignore[assignment]
 SHALLOW_RUN: ShallowRun = CARD_TYPES["shallow_run"]  # type: ignore[assignment]
 RECALLED: Recalled = CARD_TYPES["recalled"]  # type: ignore[assignment]
+FAST_SHIP: FastShip = CARD_TYPES["fast_ship"]  # type: ignore[assignment]
+QQQ_CARD: QQQ = CARD_TYPES["qqq"]  # type: ignore[assignment]
 MISTAKEN_IDENTITY: MistakenIdentity = CARD_TYPES["mistaken_identity"]  # type: ignore[assignment]
 
 _missing = {t[0] for t in TYPES} ^ set(CARD_TYPES)

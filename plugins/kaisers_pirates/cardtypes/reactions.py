@@ -21,10 +21,11 @@ from ..combat import (
     gi_sunk_or_captured,
     in_force,
     react_card,
+    reveal,
     shallow_run,
     sub_sunk,
 )
-from ..data import SHIPS
+from ..data import PURSUIT_CHECK, SHIPS
 from ..rules import (
     action_to_vp,
     challenge,
@@ -34,7 +35,7 @@ from ..rules import (
     opposed,
     to_used,
 )
-from .base import Action, CardData, Ctx, Events, ReactionType, State, play
+from .base import Action, CardData, Ctx, Events, ReactionType, State, best, play
 
 if TYPE_CHECKING:
     import random
@@ -193,6 +194,26 @@ class FastShip(ReactionType):
         ):
             ctx["step"] = "pursue"  # 6.6.1
 
+    @staticmethod
+    def pursue(ctx: Ctx, ev: Events) -> None:
+        """6.6.1: the fast raider pursues: no -2 for Fast Ship, a supply check after."""
+        ctx["pursued"] = True
+        ev.append({"type": "pursuit", "ship": ctx["ship"]})
+
+    @staticmethod
+    def pursuit_supplies(S: State, rng: random.Random, ctx: Ctx, ev: Events) -> None:
+        """6.6.1 (A-18): after a pursuit the raider may fall into Limited Supply."""
+        ph, x, other = S["this_turn"]["seat"], ctx["ship"], ctx["defender"]
+        ch, re = PURSUIT_CHECK
+        if S["options"]["a18_owner_rolls"]:
+            c, r = opposed(S, rng, ev, "pursuit_supplies", ph, ch, 0, other, re, 0)
+            failed = c <= r
+        else:
+            failed, _c, _r = challenge(S, rng, ev, "pursuit_supplies", other, ch, 0, ph, re)
+        if failed:
+            S["ships"][x]["limited_supply"] = True
+            ev.append({"type": "limited_supply", "ship": x})
+
 
 class NonCombatant(ReactionType):
     """R 3.3.25: an undamaged merchant is captured, not sunk (-2; Passage +2)."""
@@ -220,6 +241,11 @@ class QQQ(ReactionType):
     def react(self, S: State, rng: random.Random, ctx: Ctx, action: Action, cd: CardData,
               cid: int | None, ev: Events) -> None:
         ctx["reveal_at_end"] = True
+
+    @staticmethod
+    def reveal_at_end(S: State, ctx: Ctx, ev: Events) -> None:
+        """At the end of the interception the raider is revealed."""
+        reveal(S, ctx, ev)
 
 
 class SlimPickings(ReactionType):
@@ -271,7 +297,8 @@ class Reflag(ReactionType):
     Played four ways: committed for its action on a ship that began the turn
     revealed; against a British-forces interception (A-22); against Interned or
     Transfer Command aimed at the ship; and in the window that opens after a ship is
-    revealed (``reflag`` decision, :func:`..fights.finish`).
+    revealed (``reflag`` decision, opened by ``fights._finish``). The phantom plays it
+    as a Solitaire special at the end of its turn.
     """
 
     name = "reflag"
@@ -312,6 +339,12 @@ class Reflag(ReactionType):
         if action["type"] == "react":
             react_card(S, seat, action["card"], ev, ship=action["ship"])
             self.hide(S, action["ship"], ev)
+
+    def phantom_turn_end(self, S: State, rng: random.Random, revealed: list[int],
+                         ev: Events) -> None:
+        """R 5.4.3 item 12: a Reflag special at the end of the phantom's turn hides its
+        best revealed ship."""
+        self.hide(S, best(rng, revealed), ev)
 
     @staticmethod
     def hide(S: State, sid: int, ev: Events) -> None:
@@ -401,6 +434,25 @@ class Recalled(ReactionType):
 
     name = "recalled"
 
+    def post_answers(self, S: State, ctx: Ctx) -> list[dict[str, Any]] | None:
+        """Right after the sinking: if an interceptor sank it and is still afloat."""
+        ok = ctx["kind"] == "interception" and in_force(S, ctx["ship"], S["this_turn"]["seat"])
+        return [{}] if ok else None
+
+    def late_answers(self, S: State, seat: int,
+                     sinkings: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+        """Later in the turn: each interceptor of an unanswered sinking still afloat."""
+        ph = S["this_turn"]["seat"]
+        ships: list[int] = []
+        for rec in sinkings:
+            if (
+                rec["ship"] is not None
+                and in_force(S, rec["ship"], ph)
+                and rec["ship"] not in ships
+            ):
+                ships.append(rec["ship"])
+        return [{"ship": x} for x in ships] or None
+
     @staticmethod
     def answer(S: State, seat: int, ship: int, ev: Events) -> None:
         to_used(S, ship, ev, "recalled")
@@ -413,12 +465,30 @@ class MistakenIdentity(ReactionType):
     name = "mistaken_identity"
 
     @staticmethod
+    def _own_sunk(S: State, seat: int) -> list[int]:
+        """The merchants this seat sank (its VP pile's ``sunk_m`` entries)."""
+        return sorted({e["ship"] for e in S["players"][seat]["vp_pile"]
+                       if e.get("how") == "sunk_m"})
+
+    def post_answers(self, S: State, ctx: Ctx) -> list[dict[str, Any]] | None:
+        return [{"swap": s} for s in self._own_sunk(S, ctx["defender"])] or None
+
+    def late_answers(self, S: State, seat: int,
+                     sinkings: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+        """Later in the turn: for each sunk merchant still in the attacker's pile."""
+        ph = S["this_turn"]["seat"]
+        mine = self._own_sunk(S, seat)
+        swaps: list[dict[str, Any]] = []
+        for rec in sinkings:
+            if any(e.get("ship") == rec["merchant"] and e["how"] == "sunk_m"
+                   for e in S["players"][ph]["vp_pile"]):
+                swaps += [{"swap": x, "took": rec["merchant"]} for x in mine]
+        return swaps or None
+
+    @staticmethod
     def answer(S: State, seat: int, attacker: int, gave: int, took: int, ev: Events) -> None:
-        mine = next(
-            e
-            for e in S["players"][seat]["vp_pile"]
-            if e.get("ship") == gave and e["how"] == "sunk_m"
-        )
+        mine = next(e for e in S["players"][seat]["vp_pile"]
+                    if e.get("ship") == gave and e["how"] == "sunk_m")
         theirs = next(e for e in S["players"][attacker]["vp_pile"] if e.get("ship") == took)
         mine["ship"], theirs["ship"] = theirs["ship"], mine["ship"]
         ev.append({"type": "swapped", "seat": seat, "gave": gave, "took": took})
