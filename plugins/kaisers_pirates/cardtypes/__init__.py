@@ -8,6 +8,8 @@ with it (the protocol is :class:`.base.CardType`). The modules by card family:
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from ..data import TYPES
 from .actions import ACTION_CARDS, Deception, FogBank, FollowUp, IslandRefuge
 from .assists import ASSIST_CARDS
@@ -21,6 +23,8 @@ from .reactions import (
     Reflag,
     ShallowRun,
 )
+
+_T = TypeVar("_T", bound=CardType)
 
 #: card type name (``data.ACTIONS[c]["type"]``) -> its definition
 CARD_TYPES: dict[str, CardType] = {t.name: t for t in ACTION_CARDS + ASSIST_CARDS + REACTION_CARDS}
@@ -36,15 +40,24 @@ PHANTOM_ENTRIES: dict[str, CardType] = {e: t for t in CARD_TYPES.values()
 FOLLOW_UPS: dict[str, FollowUp] = {t.follow_up: t for t in CARD_TYPES.values()
                                    if isinstance(t, FollowUp)}
 
-DECEPTION: Deception = CARD_TYPES["deception"]  # type: ignore[assignment]
-FOG_BANK: FogBank = CARD_TYPES["fog_bank"]  # type: ignore[assignment]
-ISLAND_REFUGE: IslandRefuge = CARD_TYPES["island_refuge"]  # type: ignore[assignment]
-REFLAG: Reflag = CARD_TYPES["reflag"]  # type: ignore[assignment]
-SHALLOW_RUN: ShallowRun = CARD_TYPES["shallow_run"]  # type: ignore[assignment]
-RECALLED: Recalled = CARD_TYPES["recalled"]  # type: ignore[assignment]
-FAST_SHIP: FastShip = CARD_TYPES["fast_ship"]  # type: ignore[assignment]
-QQQ_CARD: QQQ = CARD_TYPES["qqq"]  # type: ignore[assignment]
-MISTAKEN_IDENTITY: MistakenIdentity = CARD_TYPES["mistaken_identity"]  # type: ignore[assignment]
+
+def _the(name: str, cls: type[_T]) -> _T:
+    """The one instance of a card type other modules call by name."""
+    card = CARD_TYPES[name]
+    if not isinstance(card, cls):
+        raise TypeError(f"{name} is a {type(card).__name__}, not a {cls.__name__}")
+    return card
+
+
+DECEPTION = _the("deception", Deception)
+FOG_BANK = _the("fog_bank", FogBank)
+ISLAND_REFUGE = _the("island_refuge", IslandRefuge)
+REFLAG = _the("reflag", Reflag)
+SHALLOW_RUN = _the("shallow_run", ShallowRun)
+RECALLED = _the("recalled", Recalled)
+FAST_SHIP = _the("fast_ship", FastShip)
+QQQ_CARD = _the("qqq", QQQ)
+MISTAKEN_IDENTITY = _the("mistaken_identity", MistakenIdentity)
 
 _missing = {t[0] for t in TYPES} ^ set(CARD_TYPES)
 if _missing:  # every card type of data.py has exactly one definition
