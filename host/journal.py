@@ -2,10 +2,11 @@
 
 Every accepted action is appended before its update is broadcast, so a table
 can always be rebuilt by replaying its actions from its seed (DESIGN.md, "The
-host"). Writes open a transaction that :func:`commit_all` commits once per trio
-scheduler batch, just before the batch's output is written to the sockets
-(:func:`lantable.host.link.flush`): one commit covers every table that acted in
-the batch (group commit), and nothing a client sees is ever uncommitted. The
+host"). Writes open a transaction that the peer's batch end
+(:class:`lantable.host.link.BatchEnd`) commits once per trio scheduler batch, just
+before the batch's output is written to the sockets: one commit covers every table
+that acted in the batch (group commit), and nothing a client sees is ever
+uncommitted. The
 database runs in WAL mode with ``synchronous=NORMAL``: a commit survives the
 process being killed (SIGKILL), which is what a restart relies on. Calls are
 short and made from the trio thread.
@@ -136,28 +137,14 @@ class JournalFailed(Exception):
     """
 
 
-_open: set[Journal] = set()  # journals with uncommitted writes; trio is single-threaded
-
-
-def commit_all() -> None:
-    """Commit every journal's open transaction.
-
-    Raises:
-        JournalFailed: a commit failed. That journal is rolled back and refuses every
-            later write, so the caller must discard whatever it was about to send.
-    """
-    while _open:
-        _open.pop().commit()
-
-
 class Journal:
     """Append-only record of tables, seats and accepted actions.
 
     Args:
         path: the SQLite file (created if missing); ``":memory:"`` for tests.
 
-    Writes are grouped into a transaction that :meth:`commit` (or :func:`commit_all`)
-    ends; reads through this object see them at once. :meth:`close` commits.
+    Writes are grouped into a transaction that :meth:`commit` ends (the peer's batch
+    end calls it); reads through this object see them at once. :meth:`close` commits.
     """
 
     def __init__(self, path: str | Path) -> None:
@@ -208,10 +195,14 @@ class Journal:
                                    " COMMIT;")
             version += 1
 
+    @property
+    def uncommitted(self) -> bool:
+        """Whether writes wait for :meth:`commit` (never, once the journal failed)."""
+        return self.failed is None and (bool(self._pending) or self._db.in_transaction)
+
     def close(self) -> None:
-        if self.failed is None and (self._pending or self._db.in_transaction):
+        if self.uncommitted:
             self.commit()
-        _open.discard(self)
         self._db.close()
 
     def commit(self) -> None:
@@ -221,18 +212,14 @@ class Journal:
             JournalFailed: the commit failed; the writes since the last commit are
                 rolled back and this journal refuses every later write.
         """
-        try:
-            if self.failed is not None:
-                raise self.failed
-            self._insert_pending()  # opens the transaction if only appends were pending
-            if self._db.in_transaction:
-                try:
-                    self._db.execute("COMMIT")
-                except sqlite3.Error as exc:
-                    self._fail("commit", exc)
-        finally:
-            # Last: inserting the pending actions marks the journal open again.
-            _open.discard(self)
+        if self.failed is not None:
+            raise self.failed
+        self._insert_pending()  # opens the transaction if only appends were pending
+        if self._db.in_transaction:
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                self._fail("commit", exc)
 
     def _fail(self, what: str, exc: sqlite3.Error) -> NoReturn:
         """Roll back what is not committed, refuse everything from now on, tell the owner."""
@@ -251,7 +238,6 @@ class Journal:
             raise self.failed
         if not self._db.in_transaction:
             self._db.execute("BEGIN")
-        _open.add(self)
 
     def _write(self, sql: str, params: tuple) -> None:
         self._begin()
@@ -301,7 +287,6 @@ class Journal:
         if self.failed is not None:
             raise self.failed
         self._pending.append((table_id, seq, seat, _pack(action), _pack(events), time.time()))
-        _open.add(self)
 
     def fair_append(self, table_id: str, record: dict[str, Any]) -> None:
         """Record one fair-play fact of a table (committed with the batch)."""

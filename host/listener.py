@@ -55,7 +55,7 @@ from lantable.protocol import (
 )
 
 from .limits import LimitExceeded, Limits, depth_at_most
-from .link import ClientLink, flush
+from .link import ClientLink
 from .table import (
     ActRequest,
     CommitRequest,
@@ -262,7 +262,7 @@ async def _handle(stream: trio.abc.Stream, peer: Peer, conn: Connection, host: s
         proto = negotiate(hello.proto, hello.min_proto)
         # A WebSocket (lantable.web) writes straight to its socket too, framing each
         # write as binary messages; its writer then sends those bytes unchanged.
-        link = ClientLink(hello.name, where, conn,
+        link = ClientLink(hello.name, where, conn, peer.batch,
                           fd=stream.socket.fileno() if isinstance(stream, trio.SocketStream)
                           else getattr(stream, "fd", None),
                           max_outbox_bytes=limits.max_outbox_bytes,
@@ -391,12 +391,12 @@ async def _serve_session(stream: trio.abc.Stream, conn: Connection, link: Client
                     route(msg, conn.last_frame_size, link, peer, joined)
                     if conn.trailing_data:
                         await trio.lowlevel.checkpoint()  # a burst of requests yields
-            flush()  # a watchdog's error, before the outbox closes
+            peer.batch.end()  # a watchdog's error, before the outbox closes
         except ProtocolError as exc:
             LOGGER.info("connection %s (%s): protocol error %s: %s",
                         link.peer, link.name, exc.code, exc)
             link.send(Error(code=exc.code, message=str(exc)))
-            flush()
+            peer.batch.end()
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         finally:

@@ -19,7 +19,7 @@ from lantable.protocol import ErrorCode, Lobby
 
 from .journal import Journal, JournalFailed
 from .limits import DEFAULT_LIMITS, LimitExceeded, Limits
-from .link import FlushAtBatchEnd
+from .link import BatchEnd
 from .table import FINISHED, WAITING, GameFailed, Table
 
 if TYPE_CHECKING:
@@ -54,8 +54,11 @@ class Peer:
     links: set[Any] = field(default_factory=set)  # every welcomed client (ClientLink)
     lobby_watchers: set[Any] = field(default_factory=set)  # links that said hello.lobby
     lan_peers: list[dict[str, Any]] = field(default_factory=list)  # other peers, for the lobby
+    # Commits the journal and writes the links' output at each scheduler batch's end.
+    batch: BatchEnd = field(init=False)
 
     def __post_init__(self) -> None:
+        self.batch = BatchEnd(self.journal)
         if not self.peer_id:
             self.peer_id = self.journal.meta("peer_id") or uuid.uuid4().hex[:12]
             self.journal.set_meta("peer_id", self.peer_id)
@@ -247,8 +250,6 @@ class RunningPeer:
         self._stopping = True
         from lantable.protocol import Error
 
-        from .link import flush
-
         with trio.CancelScope(shield=True), trio.move_on_after(STOP_TIMEOUT):
             self._accepting.cancel()
             await self._accepted.wait()  # then close: never under a pending accept()
@@ -258,7 +259,7 @@ class RunningPeer:
             links = list(self.peer.links)
             for link in links:
                 link.send(Error(code=ErrorCode.SHUTTING_DOWN, message=why))
-            flush()
+            self.peer.batch.end()
             LOGGER.info("stopping: told %d connection(s): %s", len(links), why)
             # Poll: many writers, each may drain or fail; bounded by STOP_TIMEOUT.
             while any(link.queued for link in links if link.receiving):  # noqa: ASYNC110
@@ -302,54 +303,52 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
     for err in registry.errors:
         LOGGER.error("game plugin %s not loaded: %s", err.plugin, err)
     _raise_file_limit(limits.max_connections + 64)  # journal, discovery, listeners
-    instrument = FlushAtBatchEnd()
-    trio.lowlevel.add_instrument(instrument)
     try:
-        async with trio.open_nursery() as nursery:
-            peer.restore_tables()
-            listeners = await trio.open_tcp_listeners(port, host=bind)
-            running = RunningPeer(peer, listeners)
+        with peer.batch.installed():
+            async with trio.open_nursery() as nursery:
+                peer.restore_tables()
+                listeners = await trio.open_tcp_listeners(port, host=bind)
+                running = RunningPeer(peer, listeners)
 
-            async def stop_if_journal_fails() -> None:
-                await journal_failed.wait()
-                failure = journal.failed or JournalFailed("journal failed")
-                await running.stop(f"the host cannot write its journal ({failure}); it stops. "
-                                   "Nothing you were shown is lost: reconnect when it is back")
-                raise failure
+                async def stop_if_journal_fails() -> None:
+                    await journal_failed.wait()
+                    failure = journal.failed or JournalFailed("journal failed")
+                    await running.stop(f"the host cannot write its journal ({failure}); it stops. "
+                                       "Nothing you were shown is lost: reconnect when it is back")
+                    raise failure
 
-            nursery.start_soon(stop_if_journal_fails)
-            nursery.start_soon(_give_back_memory, peer)
-            nursery.start_soon(_close_abandoned_tables, peer)
-            LOGGER.info("peer %s (%s) listening on %s", peer.name, peer.peer_id, running.addresses)
+                nursery.start_soon(stop_if_journal_fails)
+                nursery.start_soon(_give_back_memory, peer)
+                nursery.start_soon(_close_abandoned_tables, peer)
+                LOGGER.info("peer %s (%s) listening on %s", peer.name, peer.peer_id, running.addresses)
 
-            async def handler(stream: trio.SocketStream) -> None:
-                await handle_connection(stream, peer)
+                async def handler(stream: trio.SocketStream) -> None:
+                    await handle_connection(stream, peer)
 
-            async def accept() -> None:
-                try:
-                    with running._accepting:
-                        await trio.serve_listeners(handler, listeners, handler_nursery=nursery)
-                finally:
-                    running._accepted.set()
-
-            nursery.start_soon(accept)
-            if discovery is not None:
-
-                async def advertise(task_status: trio.TaskStatus[None]) -> None:
+                async def accept() -> None:
                     try:
-                        with running._advertising:
-                            await discovery(running, task_status=task_status)
+                        with running._accepting:
+                            await trio.serve_listeners(handler, listeners, handler_nursery=nursery)
                     finally:
-                        running._advertised.set()
+                        running._accepted.set()
 
-                await nursery.start(advertise)
-            else:
-                running._advertised.set()
-            task_status.started(running)
-            await running._stopped.wait()
-            nursery.cancel_scope.cancel()
+                nursery.start_soon(accept)
+                if discovery is not None:
+
+                    async def advertise(task_status: trio.TaskStatus[None]) -> None:
+                        try:
+                            with running._advertising:
+                                await discovery(running, task_status=task_status)
+                        finally:
+                            running._advertised.set()
+
+                    await nursery.start(advertise)
+                else:
+                    running._advertised.set()
+                task_status.started(running)
+                await running._stopped.wait()
+                nursery.cancel_scope.cancel()
     finally:
-        trio.lowlevel.remove_instrument(instrument)
         journal.close()
 
 

@@ -175,11 +175,13 @@ def test_actions_of_interleaved_tables_come_back_in_order(tmp_path):
 
 
 def test_a_commit_leaves_nothing_open():
-    from lantable.host import journal as module
-
     journal = Journal(":memory:")
+    assert not journal.uncommitted
     journal.create_table("t1", "tally", "1", 2, {}, 7)
     journal.append("t1", 1, 0, {"n": 1}, [])  # pending: inserted by the commit itself
+    assert journal.uncommitted
     journal.commit()
-    assert journal not in module._open
+    assert not journal.uncommitted
+    journal.append("t1", 2, 1, {"n": 2}, [])  # appends alone wait for a commit too
+    assert journal.uncommitted
     journal.close()
