@@ -1,8 +1,8 @@
 """The journal: one SQLite file per peer, the source of truth for every table.
 
 Every accepted action is appended before its update is broadcast, so a table
-can always be rebuilt by replaying its actions from its seed (DESIGN.md, "The
-host"). Writes open a transaction that the peer's batch end
+can always be rebuilt by replaying its actions from its seed (docs/architecture.md).
+Writes open a transaction that the peer's batch end
 (:class:`lantable.host.link.BatchEnd`) commits once per trio scheduler batch, just
 before the batch's output is written to the sockets: one commit covers every table
 that acted in the batch (group commit), and nothing a client sees is ever

@@ -56,17 +56,6 @@ from lantable.protocol import (
 
 from .limits import LimitExceeded, Limits, depth_at_most
 from .link import ClientLink
-from .table import (
-    ActRequest,
-    CommitRequest,
-    DetachRequest,
-    JoinRequest,
-    LeaveRequest,
-    QueryRequest,
-    ResumeRequest,
-    RevealRequest,
-    SyncRequest,
-)
 
 if TYPE_CHECKING:
     from .peer import Peer
@@ -291,7 +280,7 @@ async def _handle(stream: trio.abc.Stream, peer: Peer, conn: Connection, host: s
         peer.links.add(link)
         if found is not None:
             joined.add(resume.id)
-            resume.handle(ResumeRequest(link, None, hello.token))
+            resume.resume(link, None, hello.token)
         LOGGER.debug("connection %s: %s welcomed", where, hello.name)
         try:
             await _serve_session(stream, conn, link, peer, joined)
@@ -301,7 +290,7 @@ async def _handle(stream: trio.abc.Stream, peer: Peer, conn: Connection, host: s
             for table_id in joined:
                 table = peer.table(table_id)
                 if table is not None:
-                    table.handle(DetachRequest(link))
+                    table.detach(link)
 
 
 def _welcome(link: ClientLink, peer: Peer, proto: int, resumed: dict[str, Any] | None,
@@ -419,9 +408,9 @@ def _too_large(what: str, value: Any, size: int, limit: int, limits: Limits) -> 
 def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str]) -> None:
     """Handle one request of ``size`` bytes (its frame body), whatever the transport.
 
-    A table request is applied by :meth:`Table.handle`, which never awaits, so
-    requests to a table run one at a time (docs/decisions.md). Every request is
-    answered; fields are checked against the peer's limits before any work.
+    A table request is applied by the table's method of the same name, which never
+    awaits, so requests to a table run one at a time (docs/decisions.md). Every
+    request is answered; fields are checked against the peer's limits before any work.
     """
     limits = peer.limits
     if isinstance(msg, Act):
@@ -431,22 +420,22 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
             return
         table = _table(msg.table, msg.id, link, peer)
         if table is not None:
-            table.handle(ActRequest(link, msg.id, msg.seat, msg.action, msg.base, msg.sig))
+            table.act(link, msg.id, msg.seat, msg.action, msg.base, msg.sig)
     elif isinstance(msg, Query):
         table = _table(msg.table, msg.id, link, peer)
         if table is not None:
-            table.handle(QueryRequest(link, msg.id, msg.seat, msg.query))
+            table.query(link, msg.id, msg.seat, msg.query)
     elif isinstance(msg, Ping):
         link.send(Pong(id=msg.id))
     elif isinstance(msg, Sync):
         table = _table(msg.table, msg.id, link, peer)
         if table is not None:
-            table.handle(SyncRequest(link, msg.id))
+            table.sync(link, msg.id)
     elif isinstance(msg, Join):
         table = _table(msg.table, msg.id, link, peer)
         if table is not None:
             joined.add(msg.table)
-            table.handle(JoinRequest(link, msg.id, msg.seat, msg.spectate))
+            table.join(link, msg.id, msg.seat, msg.spectate)
     elif isinstance(msg, Resume):
         found = peer.find_token(msg.token)
         if found is None:
@@ -455,11 +444,11 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
         else:
             table = found[0]
             joined.add(table.id)
-            table.handle(ResumeRequest(link, msg.id, msg.token))
+            table.resume(link, msg.id, msg.token)
     elif isinstance(msg, Leave):
         table = _table(msg.table, msg.id, link, peer)
         if table is not None:
-            table.handle(LeaveRequest(link, msg.id))
+            table.leave(link, msg.id)
     elif isinstance(msg, ListTables):
         tables, more = peer.summaries(msg.offset or 0)
         link.send(Tables(id=msg.id, tables=tables, more=more or None))
@@ -484,11 +473,11 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
     elif isinstance(msg, Commit):
         table = _table(msg.table, msg.id, link, peer)
         if table is not None:
-            table.handle(CommitRequest(link, msg.id, msg.seat, msg.tip, msg.length, msg.sig))
+            table.commit(link, msg.id, msg.seat, msg.tip, msg.length, msg.sig)
     elif isinstance(msg, Reveal):
         table = _table(msg.table, msg.id, link, peer)
         if table is not None:
-            table.handle(RevealRequest(link, msg.id, msg.seat, msg.event, msg.link, msg.sig))
+            table.reveal(link, msg.id, msg.seat, msg.event, msg.link, msg.sig)
     else:  # pragma: no cover - the state table admits no other type here
         link.send(Error(code=ErrorCode.UNEXPECTED_MESSAGE, message=f"unexpected {msg.t!r}"))
 

@@ -320,7 +320,8 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
                 nursery.start_soon(stop_if_journal_fails)
                 nursery.start_soon(_give_back_memory, peer)
                 nursery.start_soon(_close_abandoned_tables, peer)
-                LOGGER.info("peer %s (%s) listening on %s", peer.name, peer.peer_id, running.addresses)
+                LOGGER.info("peer %s (%s) listening on %s", peer.name, peer.peer_id,
+                            running.addresses)
 
                 async def handler(stream: trio.SocketStream) -> None:
                     await handle_connection(stream, peer)
