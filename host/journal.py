@@ -6,10 +6,9 @@ Writes open a transaction that the peer's batch end
 (:class:`lantable.host.link.BatchEnd`) commits once per trio scheduler batch, just
 before the batch's output is written to the sockets: one commit covers every table
 that acted in the batch (group commit), and nothing a client sees is ever
-uncommitted. The
-database runs in WAL mode with ``synchronous=NORMAL``: a commit survives the
-process being killed (SIGKILL), which is what a restart relies on. Calls are
-short and made from the trio thread.
+uncommitted. The database runs in WAL mode with ``synchronous=NORMAL``: a commit
+survives the process being killed (SIGKILL), which is what a restart relies on.
+Calls are short and made from the trio thread.
 """
 
 from __future__ import annotations

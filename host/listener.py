@@ -58,7 +58,7 @@ from .limits import LimitExceeded, Limits, depth_at_most
 from .link import ClientLink
 
 if TYPE_CHECKING:
-    from .peer import Peer
+    from .lobby import Peer
     from .table import Table
 
 LOGGER = logging.getLogger(__name__)
@@ -137,9 +137,10 @@ async def _next_message(stream: trio.abc.Stream, conn: Connection,
 
 async def _next_message_from(stream: trio.abc.Stream, conn: Connection,
                              clock: _Clock | None = None) -> Message | ConnectionClosed:
-    """:func:`_next_message` for any other stream that carries lantable frames. The
-    WebSocket adapter hands over whole frames only, so it marks a half-received
-    message on the clock itself (``stream.clock``), for the same ``frame_timeout``."""
+    """:func:`_next_message` for any other stream that carries lantable frames (a
+    WebSocket, a test's memory stream). The WebSocket adapter hands over whole frames
+    only, so it marks a half-received message on the clock itself (``stream.clock``),
+    for the same ``frame_timeout``."""
     if clock is not None and hasattr(stream, "clock"):
         stream.clock = clock
     while True:
@@ -149,6 +150,8 @@ async def _next_message_from(stream: trio.abc.Stream, conn: Connection,
                 clock.last_message = trio.current_time()
                 clock.partial_since = None
             return event  # type: ignore[return-value]
+        if clock is not None and clock.partial_since is None and conn.trailing_data:
+            clock.partial_since = trio.current_time()
         conn.receive_data(await stream.receive_some(READ_SIZE))
 
 

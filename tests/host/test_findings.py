@@ -24,6 +24,7 @@ from lantable.plugins import hookimpl, load_registry
 from lantable.protocol import Hello, ListTables, encode_frame
 
 from .conftest import Tally
+from .memory import memory_peer
 
 
 class SetView(Tally):
@@ -332,48 +333,91 @@ async def test_finding_2_tables_per_client_and_per_peer_are_capped(make_peer):
         assert info.value.code == "too_many_tables" and "this peer" in str(info.value)
 
 
-async def test_finding_2_abandoned_waiting_tables_close_and_free_the_limits(make_peer):
-    running = await make_peer(DEFAULT_LIMITS.replace(max_tables_per_client=2, waiting_ttl=0.3))
-    async with open_client("127.0.0.1", running.port, name="a") as a, \
-            open_client("127.0.0.1", running.port, name="watcher") as w:
-        empty = await a.create("tally", 2)
-        seated = await a.create("tally", 2)
-        await a.join(seated)
-        await w.join(empty, spectate=True)
-        with pytest.raises(RequestError) as info:
-            await a.create("tally", 2)
-        assert info.value.code == "too_many_tables"
-        with trio.fail_after(5):
-            while empty in running.peer.tables:
-                await trio.sleep(0.05)
+async def test_finding_2_abandoned_waiting_tables_close_and_free_the_limits(registry,
+                                                                            autojump_clock):
+    limits = DEFAULT_LIMITS.replace(max_tables_per_client=2, waiting_ttl=300, idle_timeout=3600)
+    async with memory_peer(registry, limits) as running:
+        a, w = await running.connect("a"), await running.connect("watcher")
+        await a.send_map({"t": "create", "id": 1, "game": "tally", "seats": 2})
+        empty = (await a.next_map())["table"]
+        await a.send_map({"t": "create", "id": 2, "game": "tally", "seats": 2})
+        seated = (await a.next_map())["table"]
+        await a.send_map({"t": "join", "id": 3, "table": seated})
+        assert (await a.next_map())["t"] == "joined"
+        await w.send_map({"t": "join", "id": 1, "table": empty, "spectate": True})
+        assert (await w.next_map())["t"] == "joined"
+        await a.send_map({"t": "create", "id": 4, "game": "tally", "seats": 2})
+        while (reply := await a.next_map()).get("id") != 4:
+            pass
+        assert reply["code"] == "too_many_tables"
+        await trio.sleep(299)
+        assert empty in running.peer.tables  # not yet
+        while (closed := await w.next_map())["t"] != "error":
+            pass  # the spectator is told (after its updates)
+        assert closed["code"] == "table_closed" and trio.current_time() < 400
+        assert empty not in running.peer.tables
         assert seated in running.peer.tables  # a table someone sat at stays
-        assert empty not in [t["id"] for t in await w.list_tables()]
-        assert await a.create("tally", 2)
-    assert running.peer.journal.table(empty).status == "abandoned"
+        await w.send_map({"t": "list_tables", "id": 2})
+        assert empty not in [t["id"] for t in (await w.next_map())["tables"]]
+        await a.send_map({"t": "create", "id": 5, "game": "tally", "seats": 2})
+        while (reply := await a.next_map()).get("id") != 5:
+            pass
+        assert reply["t"] == "created"
+        assert running.peer.journal.table(empty).status == "abandoned"
 
 
 # -- 5. memory held by slow or idle clients ------------------------------------------
 
 
-async def test_finding_5_idle_lobby_connections_time_out_seated_ones_stay(make_peer, raw_client):
-    running = await make_peer(DEFAULT_LIMITS.replace(idle_timeout=0.3))
-    async with open_client("127.0.0.1", running.port, name="seated") as seated:
-        await seated.join(await seated.create("tally", 2))
-        raw = await _session(raw_client, running.port)
-        with trio.fail_after(5):
-            frames = await raw.read_all()
-        assert frames[-1]["code"] == "idle_timeout"
-        await trio.sleep(0.5)
-        assert await seated.list_tables()  # a seat holder is never idle
+async def test_finding_5_idle_lobby_connections_time_out_seated_ones_stay(registry,
+                                                                          autojump_clock):
+    async with memory_peer(registry, DEFAULT_LIMITS.replace(idle_timeout=300)) as running:
+        seated = await running.connect("seated")
+        await seated.send_map({"t": "create", "id": 1, "game": "tally", "seats": 2})
+        table = (await seated.next_map())["table"]
+        await seated.send_map({"t": "join", "id": 2, "table": table})
+        pinger = await running.connect("pinger")
+        idle = await running.connect("idle")
+        start = trio.current_time()
+        closed: list[tuple[float, list]] = []
+
+        async def watch_idle() -> None:
+            frames = await idle.read_all()
+            closed.append((trio.current_time() - start, frames))
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(watch_idle)
+            for n in range(1, 8):  # a ping every 100 s keeps a lobby connection alive
+                await trio.sleep(100)
+                await pinger.send_map({"t": "ping", "id": n})
+        ((after, frames),) = closed
+        assert frames[-1]["code"] == "idle_timeout" and 300 <= after < 400
+        await seated.send_map({"t": "list_tables", "id": 3})  # a seat holder is never idle
+        while (reply := await seated.next_map()).get("id") != 3:
+            pass
+        assert reply["t"] == "tables"
+        while (reply := await pinger.next_map())["t"] == "pong" and reply["id"] < 7:
+            pass
+        assert reply == {"t": "pong", "id": 7}
 
 
-async def test_finding_5_a_frame_that_never_finishes_times_out(make_peer, raw_client):
-    running = await make_peer(DEFAULT_LIMITS.replace(frame_timeout=0.3))
-    raw = await _session(raw_client, running.port)
-    await raw.send_bytes(b"\x00\x00\x10\x00" + b"\x81")  # 4 KiB announced, 1 byte sent
-    with trio.fail_after(5):
-        frames = await raw.read_all()
-    assert frames[-1]["code"] == "frame_timeout"
+async def test_finding_5_a_frame_that_never_finishes_times_out(registry, autojump_clock):
+    async with memory_peer(registry, DEFAULT_LIMITS.replace(frame_timeout=30)) as running:
+        slow = await running.connect()
+        start = trio.current_time()
+        await slow.send_bytes(b"\x00\x00\x10\x00" + b"\x81")  # 4 KiB announced, 1 byte sent
+        sent = 0
+        try:
+            for _ in range(20):  # a slow loris: one more byte every 5 s does not help
+                await trio.sleep(5)
+                await slow.send_bytes(b"\xa0")
+                sent += 1
+        except trio.BrokenResourceError:  # the host hung up
+            pass
+        assert sent < 20
+        frames = await slow.read_all()
+        assert frames[-1]["code"] == "frame_timeout"
+        assert 30 <= trio.current_time() - start < 40
 
 
 async def test_finding_5_connections_and_spectators_are_capped(make_peer, raw_client):

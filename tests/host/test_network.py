@@ -17,6 +17,8 @@ from lantable.clients.runner import bot_decider, play_seat
 from lantable.host.limits import DEFAULT_LIMITS
 from lantable.protocol import Hello
 
+from .memory import memory_peer
+
 
 async def _play_table(port: int, table: str, seats: int, seed: int = 1) -> list[dict]:
     """Bots take every seat of ``table`` and play it out; returns each bot's scores."""
@@ -149,11 +151,12 @@ async def test_request_before_hello(peer, raw_client):
     assert frames[-1]["code"] == "unexpected_message"
 
 
-async def test_no_hello_in_time(make_peer, raw_client):
-    peer = await make_peer(DEFAULT_LIMITS.replace(hello_timeout=0.2))
-    raw = await raw_client(peer.port)
-    frames = await raw.read_all()
-    assert frames[-1]["code"] == "hello_timeout"
+async def test_no_hello_in_time(registry, autojump_clock):
+    async with memory_peer(registry, DEFAULT_LIMITS.replace(hello_timeout=10)) as running:
+        silent = running.open()
+        frames = await silent.read_all()
+        assert frames == [frames[-1]] and frames[-1]["code"] == "hello_timeout"
+        assert trio.current_time() >= 10
 
 
 async def test_out_of_turn_and_illegal_actions_are_refused_and_the_game_goes_on(peer):
