@@ -16,13 +16,13 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, NoReturn
 
 import msgpack
 
-SCHEMA_VERSION: Final = 2  # bump with a migration (_MIGRATIONS) when the tables below change
+SCHEMA_VERSION: Final = 3  # bump with a migration (_MIGRATIONS) when the tables below change
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -42,6 +42,7 @@ CREATE TABLE IF NOT EXISTS seats (
     seat INTEGER NOT NULL,
     name TEXT NOT NULL,
     token TEXT NOT NULL UNIQUE,
+    join_id BLOB,  -- the client's nonce for the join that took the seat (a retry's key)
     PRIMARY KEY (table_id, seat)
 );
 -- An append-only log with no index: rowid order is write order, and a table's
@@ -76,6 +77,7 @@ INSERT INTO actions_v2 SELECT table_id, seq, seat, action, events, at FROM actio
 DROP TABLE actions;
 ALTER TABLE actions_v2 RENAME TO actions;
 """,
+    2: "ALTER TABLE seats ADD COLUMN join_id BLOB;",
 }
 
 
@@ -105,6 +107,7 @@ class TableRecord:
     created: float
     names: dict[int, str]
     tokens: dict[int, str]
+    join_ids: dict[int, bytes] = field(default_factory=dict)  # seats taken with a join_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +241,7 @@ class Journal:
         if not self._db.in_transaction:
             self._db.execute("BEGIN")
 
-    def _write(self, sql: str, params: tuple) -> None:
+    def _write(self, sql: str, params: tuple[Any, ...]) -> None:
         self._begin()
         self._db.execute(sql, params)
 
@@ -270,8 +273,10 @@ class Journal:
             (table_id, game, game_version, seats, _pack(options), seed, time.time()),
         )
 
-    def take_seat(self, table_id: str, seat: int, name: str, token: str) -> None:
-        self._write("INSERT INTO seats VALUES (?, ?, ?, ?)", (table_id, seat, name, token))
+    def take_seat(self, table_id: str, seat: int, name: str, token: str,
+                  join_id: bytes | None = None) -> None:
+        self._write("INSERT INTO seats (table_id, seat, name, token, join_id)"
+                    " VALUES (?, ?, ?, ?, ?)", (table_id, seat, name, token, join_id))
 
     def free_seat(self, table_id: str, seat: int) -> None:
         self._write("DELETE FROM seats WHERE table_id=? AND seat=?", (table_id, seat))
@@ -329,16 +334,18 @@ class Journal:
                     damaged.append((str(table_id), f"{type(exc).__name__}: {exc}"))
         return [r for r in out if r is not None]
 
-    def _record(self, row: tuple) -> TableRecord:
+    def _record(self, row: tuple[Any, ...]) -> TableRecord:
         """Raises ValueError (a blob that is not msgpack) or sqlite3.DatabaseError."""
-        names, tokens = {}, {}
-        for seat, name, token in self._db.execute(
-            "SELECT seat, name, token FROM seats WHERE table_id=?", (row[0],)
+        names, tokens, join_ids = {}, {}, {}
+        for seat, name, token, join_id in self._db.execute(
+            "SELECT seat, name, token, join_id FROM seats WHERE table_id=?", (row[0],)
         ):
             names[seat] = name
             tokens[seat] = token
+            if join_id is not None:
+                join_ids[seat] = bytes(join_id)
         return TableRecord(row[0], row[1], row[2], row[3], _unpack(row[4]), row[5], row[6],
-                           row[7], names, tokens)
+                           row[7], names, tokens, join_ids)
 
     def actions(self, table_id: str) -> list[ActionRecord]:
         """The table's actions in order (a scan of the log from the table's creation on)."""

@@ -56,6 +56,7 @@ from lantable.protocol import (
 
 from .limits import LimitExceeded, Limits, depth_at_most
 from .link import ClientLink
+from .table import JOIN_ID_SIZES
 
 if TYPE_CHECKING:
     from .lobby import Peer
@@ -152,7 +153,7 @@ async def _next_message_from(stream: trio.abc.Stream, conn: Connection,
             return event  # type: ignore[return-value]
         if clock is not None and clock.partial_since is None and conn.trailing_data:
             clock.partial_since = trio.current_time()
-        conn.receive_data(await stream.receive_some(READ_SIZE))
+        conn.receive_data(bytes(await stream.receive_some(READ_SIZE)))  # no copy of bytes
 
 
 async def _send_now(stream: trio.abc.Stream, data: bytes, within: float = FLUSH_TIMEOUT) -> None:
@@ -176,7 +177,8 @@ async def handle_connection(stream: trio.abc.Stream, peer: Peer, where: str | No
     """
     try:
         # A WebSocket (lantable.web) counts against its TCP connection's address.
-        base = stream if isinstance(stream, trio.SocketStream) else stream.transport
+        base: Any = stream if isinstance(stream, trio.SocketStream) else getattr(
+            stream, "transport", None)
         host, port = base.socket.getpeername()[:2]
     except (OSError, AttributeError):
         host, port = "?", 0
@@ -252,6 +254,7 @@ async def _handle(stream: trio.abc.Stream, peer: Peer, conn: Connection, host: s
                         refusal.message)
             return
         proto = negotiate(hello.proto, hello.min_proto)
+        assert proto is not None  # check_hello refused the hello otherwise
         # A WebSocket (lantable.web) writes straight to its socket too, framing each
         # write as binary messages; its writer then sends those bytes unchanged.
         link = ClientLink(hello.name, where, conn, peer.batch,
@@ -281,7 +284,7 @@ async def _handle(stream: trio.abc.Stream, peer: Peer, conn: Connection, host: s
             link.send(peer.lobby())  # the first of the pushes
         joined: set[str] = set()
         peer.links.add(link)
-        if found is not None:
+        if found is not None and hello.token is not None:
             joined.add(resume.id)
             resume.resume(link, None, hello.token)
         LOGGER.debug("connection %s: %s welcomed", where, hello.name)
@@ -435,10 +438,15 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
         if table is not None:
             table.sync(link, msg.id)
     elif isinstance(msg, Join):
+        if msg.join_id is not None and len(msg.join_id) not in JOIN_ID_SIZES:
+            link.send(Error(code=ErrorCode.BAD_JOIN_ID, id=msg.id, table=msg.table,
+                            message=f"join_id has {len(msg.join_id)} bytes; send "
+                                    f"{JOIN_ID_SIZES[0]} to {JOIN_ID_SIZES[-1]} random bytes"))
+            return
         table = _table(msg.table, msg.id, link, peer)
         if table is not None:
             joined.add(msg.table)
-            table.join(link, msg.id, msg.seat, msg.spectate)
+            table.join(link, msg.id, msg.seat, msg.spectate, msg.join_id)
     elif isinstance(msg, Resume):
         found = peer.find_token(msg.token)
         if found is None:

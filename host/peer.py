@@ -16,9 +16,9 @@ from lantable.protocol import Error, ErrorCode
 from .journal import Journal, JournalFailed
 from .limits import DEFAULT_LIMITS, Limits
 from .listener import handle_connection
-from .lobby import SEED_RANGE, Peer
+from .lobby import Peer
 
-__all__ = ["DEFAULT_PORT", "SEED_RANGE", "STOP_TIMEOUT", "Peer", "RunningPeer", "keep_house",
+__all__ = ["DEFAULT_PORT", "STOP_TIMEOUT", "Peer", "RunningPeer", "keep_house",
            "serve_peer", "serve_until_signalled"]
 
 if TYPE_CHECKING:
@@ -45,7 +45,8 @@ class RunningPeer:
 
     @property
     def port(self) -> int:
-        return self.listeners[0].socket.getsockname()[1]
+        port: int = self.listeners[0].socket.getsockname()[1]
+        return port
 
     @property
     def addresses(self) -> list[tuple[str, int]]:

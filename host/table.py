@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Concatenate, Final, ParamSpec, TypeVar
 
 from lantable.plugins import BadOptions, IllegalAction
+from lantable.plugins.types import Action, Event, Scores, State, View
 from lantable.protocol import (
     Accepted,
     Answer,
@@ -53,6 +54,16 @@ FINISHED: Final = "finished"
 FAULTED: Final = "faulted"
 ABANDONED: Final = "abandoned"  # journal only: a waiting table closed with no seat taken
 
+# How long a join's nonce (join.join_id) may be: long enough not to be guessed, short
+# enough to cost nothing to keep per seat.
+JOIN_ID_SIZES: Final = range(8, 33)
+
+
+_R = TypeVar("_R")
+_T = TypeVar("_T", bound="Table")
+_Id = TypeVar("_Id", bound=int | None)
+_P = ParamSpec("_P")
+
 
 class GameFailed(Exception):
     """The game plugin raised something other than :class:`IllegalAction` (its bug).
@@ -74,38 +85,38 @@ class GuardedGame:
         self.game = game
         self.id = game.id
 
-    def _call(self, name: str, *args: Any) -> Any:
+    def _call(self, fn: Callable[_P, _R], *args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
-            return getattr(self.game, name)(*args)
+            return fn(*args, **kwargs)
         except (IllegalAction, BadOptions):
             raise
         except Exception as exc:
-            raise GameFailed(f"game {self.id}: {name} raised {exc!r}") from exc
+            raise GameFailed(f"game {self.id}: {fn.__name__} raised {exc!r}") from exc
 
-    def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> Any:
-        return self._call("setup", seats, options, rng)
+    def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> State:
+        return self._call(self.game.setup, seats, options, rng)
 
-    def to_act(self, state: Any) -> list[int]:
-        return self._call("to_act", state)
+    def to_act(self, state: State) -> list[int]:
+        return self._call(self.game.to_act, state)
 
-    def is_over(self, state: Any) -> bool:
-        return self._call("is_over", state)
+    def is_over(self, state: State) -> bool:
+        return self._call(self.game.is_over, state)
 
-    def legal_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
-        return self._call("legal_actions", state, seat)
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return self._call(self.game.legal_actions, state, seat)
 
-    def apply(self, state: Any, seat: int, action: dict[str, Any],
-              rng: random.Random) -> list[dict[str, Any]]:
-        return self._call("apply", state, seat, action, rng)
+    def apply(self, state: State, seat: int, action: Action,
+              rng: random.Random) -> list[Event]:
+        return self._call(self.game.apply, state, seat, action, rng)
 
-    def view(self, state: Any, seat: int | None) -> Any:
-        return self._call("view", state, seat)
+    def view(self, state: State, seat: int | None) -> View:
+        return self._call(self.game.view, state, seat)
 
-    def view_parts(self, state: Any) -> Any:
-        return self._call("view_parts", state)
+    def view_parts(self, state: State) -> tuple[View, list[View]] | None:
+        return self._call(self.game.view_parts, state)
 
-    def scores(self, state: Any) -> dict[str, Any]:
-        return self._call("scores", state)
+    def scores(self, state: State) -> Scores:
+        return self._call(self.game.scores, state)
 
 
 def canonical_action(action: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
@@ -122,9 +133,6 @@ def canonical_action(action: dict[str, Any], legal: list[dict[str, Any]]) -> dic
     return action
 
 
-_T = TypeVar("_T", bound="Table")
-_Id = TypeVar("_Id", bound=int | None)
-_P = ParamSpec("_P")
 
 
 def _request(method: Callable[Concatenate[_T, ClientLink, _Id, _P], None]
@@ -163,6 +171,7 @@ class Seat:
     name: str | None = None
     token: str | None = None
     client: ClientLink | None = None
+    join_id: bytes | None = None  # the nonce of the join that took it, if it had one
 
 
 @dataclass(slots=True)
@@ -182,8 +191,8 @@ class Table:
     status: str = WAITING
     seats: list[Seat] = field(default_factory=list)
     spectators: set[ClientLink] = field(default_factory=set)
-    state: dict[str, Any] | None = None
-    rng: random.Random | None = None
+    state: State = field(default_factory=dict)  # the game's, set up by _setup
+    rng: random.Random = field(default_factory=random.Random)  # replaced by _setup
     seq: int = 0
     on_change: Any = None  # called with no arguments when the summary changes
     fair: FairTable | None = None  # fair play: the seats' commit-reveal feeds the rng
@@ -230,7 +239,8 @@ class Table:
                 pm: pluggy.PluginManager | None = None) -> Table:
         """Rebuild a table from the journal by replaying every recorded action."""
         table = cls(record.id, game, record.seats, record.options, record.seed, journal, pm)
-        table.seats = [Seat(record.names.get(s), record.tokens.get(s)) for s in range(record.seats)]
+        table.seats = [Seat(record.names.get(s), record.tokens.get(s),
+                            join_id=record.join_ids.get(s)) for s in range(record.seats)]
         fair = journal.fair_records(record.id)
         if fair:
             table.fair = FairTable.restore(table, fair)
@@ -353,9 +363,18 @@ class Table:
     # -- requests ---------------------------------------------------------------
 
     @_request
-    def join(self, client: ClientLink, req_id: int | None, seat: int | None = None,
-             spectate: bool = False) -> None:
-        """Seat ``client`` (at ``seat``, or the lowest free one), or let it watch."""
+    def join(self, client: ClientLink, req_id: int, seat: int | None = None,
+             spectate: bool = False, join_id: bytes | None = None) -> None:
+        """Seat ``client`` (at ``seat``, or the lowest free one), or let it watch.
+
+        A join with the ``join_id`` of a join that already took a seat here is that
+        join's retry (its ``joined`` was lost): it gets the same seat and token back,
+        at any table status, like a resume (docs/decisions.md, "Idempotent join")."""
+        if join_id is not None and not spectate:
+            taken = self._seat_of_join(join_id)
+            if taken is not None:
+                self._attach(client, req_id, taken)
+                return
         if spectate:
             if client not in self.spectators and len(self.spectators) >= self.max_spectators:
                 client.send(Error(code=ErrorCode.TOO_MANY_SPECTATORS, id=req_id, table=self.id,
@@ -391,8 +410,8 @@ class Table:
                               message=f"seat {seat} is taken by {self.seats[seat].name!r}"))
             return
         token = secrets.token_urlsafe(18)
-        self.seats[seat] = Seat(client.name, token, client)
-        self.journal.take_seat(self.id, seat, client.name, token)
+        self.seats[seat] = Seat(client.name, token, client, join_id)
+        self.journal.take_seat(self.id, seat, client.name, token, join_id)
         client.seats.setdefault(self.id, set()).add(seat)
         client.send(Joined(id=req_id, table=self.id, seat=seat, token=token))
         LOGGER.info("table %s: %s took seat %d", self.id, client.name, seat)
@@ -421,13 +440,25 @@ class Table:
     def resume(self, client: ClientLink, req_id: int | None, token: str) -> None:
         """Give ``client`` the seat ``token`` was issued for (``req_id`` None: in the
         hello, answered by the welcome)."""
-        for seat, slot in enumerate(self.seats):  # noqa: B007 - seat is used after the loop
+        for seat, slot in enumerate(self.seats):
             if slot.token is not None and secrets.compare_digest(slot.token, token):
-                break
-        else:
-            client.send(Error(code=ErrorCode.BAD_TOKEN, id=req_id, table=self.id,
-                              message="no seat at this table has that token"))
-            return
+                self._attach(client, req_id, seat)
+                return
+        client.send(Error(code=ErrorCode.BAD_TOKEN, id=req_id, table=self.id,
+                          message="no seat at this table has that token"))
+
+    def _seat_of_join(self, join_id: bytes) -> int | None:
+        """The seat a join with this ``join_id`` took, if it still holds it."""
+        for seat, slot in enumerate(self.seats):
+            if slot.join_id is not None and slot.token is not None and \
+                    secrets.compare_digest(slot.join_id, join_id):
+                return seat
+        return None
+
+    def _attach(self, client: ClientLink, req_id: int | None, seat: int) -> None:
+        """Hand a taken seat to ``client`` (a resume, or a join's retry): ``joined``
+        with its token, a full update; a connection that held it before is told."""
+        slot = self.seats[seat]
         old = slot.client
         if old is not None and old is not client:
             old.seats.get(self.id, set()).discard(seat)
@@ -443,7 +474,7 @@ class Table:
             self.fair.seated(seat, client)
 
     @_request
-    def leave(self, client: ClientLink, req_id: int | None) -> None:
+    def leave(self, client: ClientLink, req_id: int) -> None:
         """Give up ``client``'s seats (kept for a resume once the game began) or stop
         watching."""
         mine = client.seats.pop(self.id, set())
@@ -470,18 +501,19 @@ class Table:
                 slot.client = None
 
     @_request
-    def sync(self, client: ClientLink, req_id: int | None) -> None:
+    def sync(self, client: ClientLink, req_id: int) -> None:
         """A full update for each of ``client``'s seats (or its spectator's one)."""
         seats = client.seats.get(self.id)
         if not seats and client not in self.spectators:
             client.send(Error(code=ErrorCode.NOT_SEATED, id=req_id, table=self.id,
                                   message="join or resume before asking for a sync"))
             return
-        for seat in sorted(seats or ()) or [None]:
+        targets: list[int | None] = [*sorted(seats)] if seats else [None]
+        for seat in targets:
             self._send_update(client, seat, events=None, reply_to=req_id)
 
     @_request
-    def query(self, client: ClientLink, req_id: int | None, seat: int | None,
+    def query(self, client: ClientLink, req_id: int, seat: int | None,
               query: dict[str, Any]) -> None:
         """Answer from the asker's view only (a spectator asks as ``None``); nothing
         changes and nothing is journalled (docs/decisions.md, "Queries")."""
@@ -518,7 +550,7 @@ class Table:
                               message="the game failed to answer that query"))
 
     @_request
-    def act(self, client: ClientLink, req_id: int | None, seat: int | None,
+    def act(self, client: ClientLink, req_id: int, seat: int | None,
             action: dict[str, Any], base: int | None = None, sig: str | None = None) -> None:
         """Apply ``client``'s action for ``seat`` (its only seat if None); at a fair
         table ``base`` and ``sig`` sign it (host/fairplay.py)."""
@@ -616,6 +648,8 @@ class Table:
     def _observe(self, hook: str, **kwargs: Any) -> None:
         """Tell every observer, one by one: a failing observer is logged and skipped,
         and never keeps the others from hearing (pluggy would stop at the first error)."""
+        if self.pm is None:
+            return
         for impl in getattr(self.pm.hook, hook).get_hookimpls():
             try:
                 impl.function(*[kwargs[name] for name in impl.argnames])
@@ -699,7 +733,7 @@ class Table:
             table=self.id, seq=self.seq, status=self.status,
             seats=[{"name": s.name, "taken": bool(s.token), "connected": s.client is not None}
                    for s in self.seats],
-            to_act=to_act if started else [],
+            to_act=to_act if started and to_act is not None else [],
             scores=(self.final_scores or self.g.scores(self.state))
             if started and self.status == FINISHED else None,
             full=full,

@@ -206,6 +206,7 @@ class Join(Message):
     table: str
     seat: int | None = None  # a specific seat, or the lowest free one
     spectate: bool = False
+    join_id: bytes | None = None  # the client's nonce: a retry gets the same seat back
 
 
 @_message("resume", "client")

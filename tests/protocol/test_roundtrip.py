@@ -60,6 +60,8 @@ def strategy_for(hint: Any) -> st.SearchStrategy[Any]:
         return INTS
     if hint is str:
         return st.text(max_size=12)
+    if hint is bytes:
+        return st.binary(max_size=40)
     if origin is dict:
         return PLAIN_MAPS
     if origin is list:
