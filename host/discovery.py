@@ -215,12 +215,12 @@ def make_peer_advertiser(*, interfaces: list[str] | None = None, web_port: int |
             except trio.WouldBlock:
                 pass  # an update is already due; it will read the latest count
 
+        web: dict[str, Any] = {"web_port": web_port} if web_port is not None else {}
         async with trio.open_nursery() as nursery:
             advertiser = await nursery.start(partial(
                 run_advertiser, name=peer.name, peer_id=peer.peer_id, port=running.port,
                 games=sorted(peer.registry.games), interfaces=interfaces,
-                open_tables=peer.open_tables(), addresses=bound or None,
-                web_port=web_port))
+                open_tables=peer.open_tables(), addresses=bound or None, **web))
             peer.on_change = changed
             changed()  # tables may have changed while the registration probed
             try:
