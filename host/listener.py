@@ -1,4 +1,4 @@
-"""One connection: the thin I/O wrapper, the handshake, and request routing.
+"""One connection: the thin I/O wrapper, the handshake, and the session's tasks.
 
 Each connection runs in its own nursery with a reader (this task), a writer
 (draining the client's bounded outbox) and a watchdog (idle and frame timeouts).
@@ -6,8 +6,9 @@ Protocol errors, broken streams and slow readers end only this connection; they
 never reach a table or another client.
 
 The TCP specifics stay in this module's I/O functions. What happens to a message
-once decoded (:func:`check_hello`, :func:`route`) takes a :class:`ClientLink` and the
-frame's size only, so another transport reuses it with the same limits.
+once decoded (:func:`check_hello` here, :func:`~.requests.route` in host/requests.py)
+takes a :class:`ClientLink` and the frame's size only, so another transport reuses
+it with the same limits.
 """
 
 from __future__ import annotations
@@ -20,43 +21,26 @@ from typing import TYPE_CHECKING, Any, Final
 
 import trio
 
-from lantable.plugins import BadOptions
 from lantable.protocol import (
     MIN_PROTOCOL_VERSION,
     NEED_DATA,
     PROTOCOL_VERSION,
-    Act,
     Bye,
-    Commit,
     Connection,
     ConnectionClosed,
-    Create,
-    Created,
     Error,
     ErrorCode,
-    Games,
     Hello,
-    Join,
-    Leave,
-    ListGames,
-    ListTables,
     Message,
-    Ping,
-    Pong,
     ProtocolError,
-    Query,
-    Resume,
-    Reveal,
-    Sync,
-    Tables,
     Welcome,
     fairplay,
     negotiate,
 )
 
-from .limits import LimitExceeded, Limits, depth_at_most
+from .limits import Limits
 from .link import ClientLink
-from .table import JOIN_ID_SIZES
+from .requests import route
 
 if TYPE_CHECKING:
     from .lobby import Peer
@@ -402,97 +386,6 @@ async def _serve_session(stream: trio.abc.Stream, conn: Connection, link: Client
         nursery.cancel_scope.cancel()
 
 
-def _too_large(what: str, value: Any, size: int, limit: int, limits: Limits) -> str | None:
-    """Why ``value`` (a request field in a frame of ``size`` bytes) is refused, or None."""
-    if size > limit:
-        return f"{what} of about {size} bytes is over the limit of {limit}"
-    if not depth_at_most(value, limits.max_depth):
-        return f"{what} nests deeper than {limits.max_depth} levels"
-    return None
-
-
-def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str]) -> None:
-    """Handle one request of ``size`` bytes (its frame body), whatever the transport.
-
-    A table request is applied by the table's method of the same name, which never
-    awaits, so requests to a table run one at a time (docs/decisions.md). Every
-    request is answered; fields are checked against the peer's limits before any work.
-    """
-    limits = peer.limits
-    if isinstance(msg, Act):
-        why = _too_large("action", msg.action, size, limits.max_action_bytes, limits)
-        if why is not None:
-            link.send(Error(code=ErrorCode.TOO_LARGE, id=msg.id, table=msg.table, message=why))
-            return
-        table = _table(msg.table, msg.id, link, peer)
-        if table is not None:
-            table.act(link, msg.id, msg.seat, msg.action, msg.base, msg.sig)
-    elif isinstance(msg, Query):
-        table = _table(msg.table, msg.id, link, peer)
-        if table is not None:
-            table.query(link, msg.id, msg.seat, msg.query)
-    elif isinstance(msg, Ping):
-        link.send(Pong(id=msg.id))
-    elif isinstance(msg, Sync):
-        table = _table(msg.table, msg.id, link, peer)
-        if table is not None:
-            table.sync(link, msg.id)
-    elif isinstance(msg, Join):
-        if msg.join_id is not None and len(msg.join_id) not in JOIN_ID_SIZES:
-            link.send(Error(code=ErrorCode.BAD_JOIN_ID, id=msg.id, table=msg.table,
-                            message=f"join_id has {len(msg.join_id)} bytes; send "
-                                    f"{JOIN_ID_SIZES[0]} to {JOIN_ID_SIZES[-1]} random bytes"))
-            return
-        table = _table(msg.table, msg.id, link, peer)
-        if table is not None:
-            joined.add(msg.table)
-            table.join(link, msg.id, msg.seat, msg.spectate, msg.join_id)
-    elif isinstance(msg, Resume):
-        found = peer.find_token(msg.token)
-        if found is None:
-            link.send(Error(code=ErrorCode.BAD_TOKEN, id=msg.id,
-                            message="no seat has that resume token"))
-        else:
-            table = found[0]
-            joined.add(table.id)
-            table.resume(link, msg.id, msg.token)
-    elif isinstance(msg, Leave):
-        table = _table(msg.table, msg.id, link, peer)
-        if table is not None:
-            table.leave(link, msg.id)
-    elif isinstance(msg, ListTables):
-        tables, more = peer.summaries(msg.offset or 0)
-        link.send(Tables(id=msg.id, tables=tables, more=more or None))
-    elif isinstance(msg, ListGames):
-        link.send(Games(id=msg.id, games=peer.games()))
-    elif isinstance(msg, Create):
-        why = _too_large("options", msg.options, size, limits.max_options_bytes, limits)
-        if why is not None:
-            link.send(Error(code=ErrorCode.TOO_LARGE, id=msg.id, message=why))
-            return
-        try:
-            table = peer.create_table(msg.game, msg.seats, msg.options, msg.seed,
-                                      creator=link.address, fair=msg.fair)
-        except KeyError as exc:
-            link.send(Error(code=ErrorCode.NO_SUCH_GAME, id=msg.id, message=str(exc.args[0])))
-        except BadOptions as exc:
-            link.send(Error(code=ErrorCode.BAD_OPTIONS, id=msg.id, message=str(exc)))
-        except LimitExceeded as exc:
-            link.send(Error(code=exc.code, id=msg.id, message=str(exc)))
-        else:
-            link.send(Created(id=msg.id, table=table.id))
-    elif isinstance(msg, Commit):
-        table = _table(msg.table, msg.id, link, peer)
-        if table is not None:
-            table.commit(link, msg.id, msg.seat, msg.tip, msg.length, msg.sig)
-    elif isinstance(msg, Reveal):
-        table = _table(msg.table, msg.id, link, peer)
-        if table is not None:
-            table.reveal(link, msg.id, msg.seat, msg.event, msg.link, msg.sig)
-    else:  # pragma: no cover - the state table admits no other type here
-        link.send(Error(code=ErrorCode.UNEXPECTED_MESSAGE, message=f"unexpected {msg.t!r}"))
-
-
 def _public_key(key: str | None) -> str | None:
     """The hello's Ed25519 public key if it is one; a malformed key counts as none (a
     fair table then refuses the join with ``no_key``)."""
@@ -503,12 +396,3 @@ def _public_key(key: str | None) -> str | None:
     except (fairplay.FairPlayError, ValueError):
         LOGGER.info("a hello carried a malformed public key; ignored")
         return None
-
-
-def _table(table_id: str, req_id: int, link: ClientLink, peer: Peer) -> Table | None:
-    table = peer.table(table_id)
-    if table is None:
-        link.send(Error(code=ErrorCode.NO_SUCH_TABLE, id=req_id, table=table_id,
-                        message=f"no table {table_id!r} on this peer"))
-    return table
-
