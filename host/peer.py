@@ -16,6 +16,7 @@ import trio
 
 from lantable.plugins import BadOptions
 from lantable.protocol import ErrorCode, Lobby
+from lantable.protocol.discovery import DEFAULT_PORT
 
 from .journal import Journal, JournalFailed
 from .limits import DEFAULT_LIMITS, LimitExceeded, Limits
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
 
 LOGGER = logging.getLogger(__name__)
 
-DEFAULT_PORT: Final = 47800  # unassigned by IANA; any free port works (--port 0)
 SEED_RANGE: Final = range(-(2**63), 2**63)  # what the journal (SQLite INTEGER) can hold
 STOP_TIMEOUT: Final = 1.5  # seconds a gentle stop may take before it just ends
 

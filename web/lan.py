@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from .join import join_url
 
 if TYPE_CHECKING:
-    from lantable.host.discovery_records import PeerInfo
     from lantable.host.peer import Peer
+    from lantable.protocol.discovery import PeerInfo
 
 LOGGER = logging.getLogger(__name__)
 

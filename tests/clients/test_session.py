@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import trio
 
-from lantable.clients.cli import run_bot
 from lantable.clients.client import EVENT_BACKLOG, UpdateFeed, open_client
+from lantable.clients.runner import run_bot
 from lantable.clients.tokens import TokenStore
 from lantable.host.peer import serve_peer
 from lantable.plugins import load_registry

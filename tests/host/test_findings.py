@@ -598,7 +598,7 @@ async def _stranger(nursery, behaviour: str) -> int:
 
 async def test_finding_10_peers_shows_strangers_as_unreachable(peer, nursery, monkeypatch):
     from lantable.clients import lan
-    from lantable.host.discovery_records import PeerInfo
+    from lantable.protocol.discovery import PeerInfo
 
     monkeypatch.setattr(lan, "FETCH_TIMEOUT", 1.0)
     infos = [PeerInfo(instance="good", name="good", peer_id="g", addresses=("127.0.0.1",),
@@ -612,7 +612,7 @@ async def test_finding_10_peers_shows_strangers_as_unreachable(peer, nursery, mo
     async def found(**kwargs):
         return infos
 
-    monkeypatch.setattr("lantable.host.discovery.find_peers", found)
+    monkeypatch.setattr("lantable.clients.discovery.find_peers", found)
     peers = await lan.lan_peers(0.1, None)
     by_name = {p["name"]: p for p in peers}
     assert by_name["good"]["error"] is None and by_name["good"]["tables"] == []

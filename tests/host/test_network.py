@@ -13,7 +13,8 @@ import pytest
 import trio
 
 from lantable.clients.client import RequestError, open_client
-from lantable.clients.runner import bot_decider, play_seat
+from lantable.clients.runner import bot_decider
+from lantable.clients.seat import play_seat
 from lantable.host.limits import DEFAULT_LIMITS
 from lantable.protocol import Hello
 
