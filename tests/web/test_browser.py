@@ -11,7 +11,7 @@ from typing import Any
 import msgpack
 import pytest
 
-from .conftest import HostProcess, screenshot
+from .webhost import HostProcess, screenshot
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
