@@ -44,7 +44,7 @@ def _use_rfc_probe_spacing() -> None:
     from zeroconf import _core
 
     if getattr(_core, "_CHECK_TIME", None) == 500:
-        _core._CHECK_TIME = PROBE_SPACING_MS
+        setattr(_core, "_CHECK_TIME", PROBE_SPACING_MS)  # noqa: B010 (a private constant)
 
 
 def _open_zeroconf(interfaces: list[str] | None) -> tuple[Zeroconf, Interfaces]:
@@ -180,8 +180,7 @@ def make_peer_advertiser(*, interfaces: list[str] | None = None, web_port: int |
             advertiser = await nursery.start(partial(
                 run_advertiser, name=peer.name, peer_id=peer.peer_id, port=running.port,
                 games=sorted(peer.registry.games), interfaces=interfaces,
-                open_tables=peer.open_tables(), addresses=bound or None,
-                **({"web_port": web_port} if web_port is not None else {})))
+                open_tables=peer.open_tables(), addresses=bound or None, web_port=web_port))
             peer.on_change = changed
             changed()  # tables may have changed while the registration probed
             try:

@@ -360,7 +360,7 @@ async def test_peer_advertiser_coalesces_bursts_and_survives_a_stuck_zeroconf(
     await nursery.start(make_peer_advertiser(interfaces=["lan0"]), running)
     assert started == {"name": "host.one", "peer_id": ID["dddd"], "port": 47800,
                        "games": ["manila", "race"], "interfaces": ["lan0"], "open_tables": 1,
-                       "addresses": None}
+                       "addresses": None, "web_port": None}
     await trio.sleep(1)
     assert fake.counts == []  # the first update hit EventLoopBlocked; still running
     for n in range(2, 12):
