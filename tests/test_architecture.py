@@ -220,3 +220,16 @@ def test_no_import_cycles() -> None:
 def test_cycle_finder_finds_a_cycle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _cycles(graph) == {frozenset({"a", "b", "c"})}
+
+
+@pytest.mark.parametrize("name", ["DEFAULT_PORT", "DEFAULT_WEB_PORT"])
+def test_each_default_port_is_defined_once_where_every_layer_may_import_it(name: str) -> None:
+    """Every layer uses the default ports; defined twice, they could disagree."""
+    where = []
+    for _, path in _modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets = (node.targets if isinstance(node, ast.Assign) else
+                       [node.target] if isinstance(node, ast.AnnAssign) else [])
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                where.append(str(path.relative_to(ROOT)))
+    assert where == ["protocol/discovery.py"]
