@@ -3,7 +3,7 @@
 :func:`hold_seat` is what ``lantable play`` and ``lantable bot`` run. It takes the
 seat (a token given by hand, else a token remembered for this peer and table, else
 a fresh ``join``), writes the token to the :class:`~.tokens.TokenStore` at once, and
-plays with :func:`~.runner.play_seat`. When the connection drops after the first
+plays with :func:`~.seat.play_seat`. When the connection drops after the first
 welcome (a host restart, a flaky link, even before ``joined`` arrived: the join is
 retried with the same ``join_id``, which gets the same seat) it reconnects and
 resumes on its own for up to ``reconnect_for`` seconds; a first connection that
@@ -12,7 +12,6 @@ fails is the caller's error to report.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
@@ -20,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Final
 import trio
 
 from .client import Client, ClientError, RequestError, new_join_id, open_client
-from .runner import Decide, play_seat
+from .seat import Decide, play_seat
 
 if TYPE_CHECKING:
     from .tokens import TokenStore
@@ -65,12 +64,6 @@ class Held:
     seat: int | None
     token: str | None
     scores: dict[str, Any] | None = None
-
-
-def decision_rng(seed: int, seat: int, seq: int) -> random.Random:
-    """A bot's randomness for one decision: a function of (seed, seat, update number),
-    so a bot that reconnects after a host restart decides exactly as it would have."""
-    return random.Random(f"{seed}:{seat}:{seq}")
 
 
 async def game_of(client: Client, table: str) -> str | None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 import trio
 
 from lantable.protocol import Error, ErrorCode
+from lantable.protocol.discovery import DEFAULT_PORT
 
 from .journal import Journal, JournalFailed
 from .limits import DEFAULT_LIMITS, Limits
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
 
 LOGGER = logging.getLogger(__name__)
 
-DEFAULT_PORT: Final = 47800  # unassigned by IANA; any free port works (--port 0)
 STOP_TIMEOUT: Final = 1.5  # seconds a gentle stop may take before it just ends
 
 

@@ -10,7 +10,6 @@ import msgpack
 import pytest
 import trio
 
-from lantable.clients.cli import run_bot
 from lantable.clients.client import (
     EVENT_BACKLOG,
     RequestError,
@@ -18,6 +17,7 @@ from lantable.clients.client import (
     new_join_id,
     open_client,
 )
+from lantable.clients.runner import run_bot
 from lantable.clients.tokens import TokenStore
 from lantable.host.peer import serve_peer
 from lantable.plugins import load_registry
