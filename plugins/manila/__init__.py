@@ -1,7 +1,8 @@
 """Manila (Zoch / Z-Man), 3 to 5 seats: the lantable game plugin.
 
-Rules: ``docs/rules/manila.md`` (cited by section); engine in :mod:`.engine`,
-board values in :mod:`.board`, decisions and options in ``docs/rules/manila.md``.
+Rules: ``docs/rules/manila.md`` (cited by section; its "Modules" table says where each
+rule lives); the rules engine is :mod:`.engine` and the modules it names, the state's
+schema :mod:`.state`, board values :mod:`.board`.
 """
 
 from __future__ import annotations
