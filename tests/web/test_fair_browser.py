@@ -1,0 +1,97 @@
+"""A browser seat takes part in fair play (web/static/fairplay.js), in real headless
+Chromium: it commits, reveals and signs on its own, checks every random event, and
+the host's journal passes ``lantable verify`` afterwards.
+
+Chromium opens the app on 127.0.0.1, a secure context, so the page uses WebCrypto's
+Ed25519; ``lantable.crypto = noble`` makes it use the vendored library instead, as a
+phone on ``http://<LAN address>`` (no ``crypto.subtle``) does.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from .conftest import HostProcess, screenshot
+from .test_browser import manila_pick, open_table, play_until_over
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def fair_table(host: HostProcess, game: str, seats: int, *options: str) -> str:
+    opts = [x for o in options for x in ("--option", o)]
+    out = host.lantable("new", game, "--connect", host.address, "--seats", str(seats),
+                        "--fair", *opts)
+    match = re.search(r"\b([0-9a-f]{8})\b", out.stdout)
+    assert match, out.stdout
+    return match.group(1)
+
+
+def verify(host: HostProcess, table: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "lantable.clients.cli", "verify", "--db",
+                           str(host.db), "--table", table],
+                          capture_output=True, text=True, timeout=120)
+
+
+def sent_by(page: Any) -> list[dict[str, Any]]:
+    """Every message the page sends over its WebSocket, decoded."""
+    import msgpack
+
+    got: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: got.append(
+        msgpack.unpackb(payload, raw=False) if isinstance(payload, bytes) else {})))
+    return got
+
+
+def play_fair_game(host: HostProcess, page: Any, game: str, seats: int, pick: Any,
+                   shot: str, *options: str) -> list[dict[str, Any]]:
+    table = fair_table(host, game, seats, *options)
+    sent = sent_by(page)
+    open_table(page, host, table)
+    bots = host.bots(table, seats - 1)
+    try:
+        page.wait_for_selector("#fair")
+        play_until_over(page, pick)
+        page.wait_for_selector("#fair:has-text('(every seat')")
+        screenshot(page, shot)
+        assert bots.wait(60) == 0, bots.stdout.read() if bots.stdout else ""
+    finally:
+        if bots.poll() is None:
+            bots.kill()
+    result = verify(host, table)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"OK: table {table} (fair play)" in result.stdout, result.stdout
+    hello = next(m for m in sent if m.get("t") == "hello")
+    assert re.fullmatch(r"[0-9a-f]{64}", hello["key"])
+    kinds = [m.get("t") for m in sent]
+    assert kinds.count("commit") == 1 and kinds.count("reveal") >= 1
+    assert all(isinstance(m.get("sig"), str) and isinstance(m.get("base"), int)
+               for m in sent if m.get("t") == "act")
+    return sent
+
+
+def test_a_browser_seat_plays_a_fair_manila_game_with_bots_and_verify_passes(
+        host, phone) -> None:
+    play_fair_game(host, phone, "manila", 4, manila_pick, "fair-manila-finished")
+    assert phone.evaluate("window.localStorage.getItem('lantable.fairkey')") is None
+
+
+def test_a_browser_without_webcrypto_plays_fair_with_the_bundled_library(host, browser) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(host.url)
+        page.evaluate("localStorage.setItem('lantable.crypto', 'noble')")
+        play_fair_game(host, page, "race", 2, None, "fair-race-noble")
+        key = page.evaluate("localStorage.getItem('lantable.fairkey')")
+        assert re.fullmatch(r"[0-9a-f]{64}", key)
+    finally:
+        context.close()
+    assert not errors, errors
