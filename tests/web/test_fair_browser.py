@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from lantable.protocol import fairplay as fp
+
 from .conftest import HostProcess, screenshot
 from .test_browser import manila_pick, open_table, play_until_over
 
@@ -48,13 +50,22 @@ def sent_by(page: Any) -> list[dict[str, Any]]:
 
 
 def play_fair_game(host: HostProcess, page: Any, game: str, seats: int, pick: Any,
-                   shot: str, *options: str) -> list[dict[str, Any]]:
+                   shot: str, *options: str, reload_after: int = 0) -> list[dict[str, Any]]:
+    """The page sits at a new fair table, bots take the other seats, the page plays to
+    the end (reloading once after ``reload_after`` moves: its key and chain must
+    survive), and ``lantable verify`` passes the host's journal."""
     table = fair_table(host, game, seats, *options)
     sent = sent_by(page)
     open_table(page, host, table)
     bots = host.bots(table, seats - 1)
     try:
         page.wait_for_selector("#fair")
+        if reload_after:
+            with pytest.raises(AssertionError, match="no end"):  # not over yet: reload
+                play_until_over(page, pick, max_moves=reload_after)
+            page.reload()
+            page.wait_for_selector("#turn")
+            assert "(you)" in page.inner_text(".players")
         play_until_over(page, pick)
         page.wait_for_selector("#fair:has-text('(every seat')")
         screenshot(page, shot)
@@ -76,7 +87,10 @@ def play_fair_game(host: HostProcess, page: Any, game: str, seats: int, pick: An
 
 def test_a_browser_seat_plays_a_fair_manila_game_with_bots_and_verify_passes(
         host, phone) -> None:
-    play_fair_game(host, phone, "manila", 4, manila_pick, "fair-manila-finished")
+    sent = play_fair_game(host, phone, "manila", 4, manila_pick, "fair-manila-finished",
+                          reload_after=4)
+    keys = {m["key"] for m in sent if m.get("t") == "hello"}
+    assert len(keys) == 1  # the same key after the reload (a CryptoKey in IndexedDB)
     assert phone.evaluate("window.localStorage.getItem('lantable.fairkey')") is None
 
 
@@ -95,3 +109,32 @@ def test_a_browser_without_webcrypto_plays_fair_with_the_bundled_library(host, b
     finally:
         context.close()
     assert not errors, errors
+
+
+# Values with every kind of field a signed array holds: nested maps whose keys sort
+# differently as numbers and as text, negative and large integers, nil, long strings.
+TRICKY = [fp.DOMAIN, "act", "0a1b2c3d", 3, 70000,
+          {"type": "bid", "n": -7, "10": [1, None, True], "2": {"z": "é" * 40, "a": 2**40}}]
+
+
+@pytest.mark.parametrize("backend", ["webcrypto", "noble"])
+def test_the_page_encodes_and_signs_exactly_as_the_python_reference(host, browser,
+                                                                    backend) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        page.goto(host.url)
+        page.evaluate(f"localStorage.setItem('lantable.crypto', {backend!r})")
+        got = page.evaluate("""async (value) => {
+            const f = await window.lantableFair.start();
+            const bytes = window.lantableFair.canonical(value);
+            return [f.id.kind, f.key, window.lantableFair.hex(bytes), await f.id.sign(bytes),
+                    await f.id.sha256(bytes).then(window.lantableFair.hex)];
+        }""", TRICKY)
+    finally:
+        context.close()
+    kind, key, encoded, sig, digest = got
+    assert kind == backend
+    assert encoded == fp.canonical(TRICKY).hex()
+    assert digest == fp.sha256(fp.canonical(TRICKY)).hex()
+    fp.verify_signature(key, sig, "act", *TRICKY[2:])  # raises if it does not match
