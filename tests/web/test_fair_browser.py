@@ -24,10 +24,9 @@ from .test_browser import manila_pick, open_table, play_until_over
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-def fair_table(host: HostProcess, game: str, seats: int, *options: str) -> str:
-    opts = [x for o in options for x in ("--option", o)]
+def fair_table(host: HostProcess, game: str, seats: int) -> str:
     out = host.lantable("new", game, "--connect", host.address, "--seats", str(seats),
-                        "--fair", *opts)
+                        "--fair")
     match = re.search(r"\b([0-9a-f]{8})\b", out.stdout)
     assert match, out.stdout
     return match.group(1)
@@ -49,14 +48,31 @@ def sent_by(page: Any) -> list[dict[str, Any]]:
     return got
 
 
+def open_fair_table_from_the_form(page: Any, host: HostProcess, game: str, seats: int) -> str:
+    """A person opens a fair table in the lobby's form (and so sits down at it)."""
+    page.goto(host.url)
+    page.select_option("#create-game", game)
+    page.fill("[name=seats]", str(seats))
+    page.check("#create-fair")
+    page.click("#create button[type=submit]")
+    page.wait_for_selector("#turn")
+    page.wait_for_url(re.compile(r"#/table/[0-9a-f]{8}$"))
+    return page.url.rsplit("/", 1)[-1]
+
+
 def play_fair_game(host: HostProcess, page: Any, game: str, seats: int, pick: Any,
-                   shot: str, *options: str, reload_after: int = 0) -> list[dict[str, Any]]:
-    """The page sits at a new fair table, bots take the other seats, the page plays to
-    the end (reloading once after ``reload_after`` moves: its key and chain must
-    survive), and ``lantable verify`` passes the host's journal."""
-    table = fair_table(host, game, seats, *options)
+                   shot: str, *, reload_after: int = 0,
+                   from_form: bool = False) -> list[dict[str, Any]]:
+    """The page sits at a new fair table (opened by ``lantable new --fair``, or in the
+    page's own form), bots take the other seats, the page plays to the end (reloading
+    once after ``reload_after`` moves: its key and chain must survive), and
+    ``lantable verify`` passes the host's journal."""
     sent = sent_by(page)
-    open_table(page, host, table)
+    if from_form:
+        table = open_fair_table_from_the_form(page, host, game, seats)
+    else:
+        table = fair_table(host, game, seats)
+        open_table(page, host, table)
     bots = host.bots(table, seats - 1)
     try:
         page.wait_for_selector("#fair")
@@ -89,6 +105,7 @@ def test_a_browser_seat_plays_a_fair_manila_game_with_bots_and_verify_passes(
         host, phone) -> None:
     sent = play_fair_game(host, phone, "manila", 4, manila_pick, "fair-manila-finished",
                           reload_after=4)
+    assert phone.query_selector("svg.manila")  # the board stays drawn after the end
     keys = {m["key"] for m in sent if m.get("t") == "hello"}
     assert len(keys) == 1  # the same key after the reload (a CryptoKey in IndexedDB)
     assert phone.evaluate("window.localStorage.getItem('lantable.fairkey')") is None
@@ -103,7 +120,8 @@ def test_a_browser_without_webcrypto_plays_fair_with_the_bundled_library(host, b
     try:
         page.goto(host.url)
         page.evaluate("localStorage.setItem('lantable.crypto', 'noble')")
-        play_fair_game(host, page, "race", 2, None, "fair-race-noble")
+        sent = play_fair_game(host, page, "race", 2, None, "fair-race-noble", from_form=True)
+        assert next(m for m in sent if m.get("t") == "create")["fair"] == {}
         key = page.evaluate("localStorage.getItem('lantable.fairkey')")
         assert re.fullmatch(r"[0-9a-f]{64}", key)
     finally:

@@ -454,7 +454,8 @@
     const t = S.table;
     const u = t.update;
     const summary = S.tables.find((x) => x.id === t.id);
-    const game = summary ? summary.game : null;
+    if (summary) t.game = summary.game;  // a finished table leaves the lobby: keep its board
+    const game = t.game || null;
     const head = el("div", { class: "table-head" },
       el("a", { class: "button", href: "#/" }, "← Tables"),
       el("h1", {}, game ? gameTitle(game) : `Table ${t.id}`),
