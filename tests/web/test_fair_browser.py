@@ -156,3 +156,35 @@ def test_the_page_encodes_and_signs_exactly_as_the_python_reference(host, browse
     assert encoded == fp.canonical(TRICKY).hex()
     assert digest == fp.sha256(fp.canonical(TRICKY)).hex()
     fp.verify_signature(key, sig, "act", *TRICKY[2:])  # raises if it does not match
+
+
+def test_a_fair_seat_taken_back_in_another_browser_says_why_it_cannot_move(host,
+                                                                          browser) -> None:
+    """The seat's token moves to a second browser (a phone died, the laptop takes
+    over): it resumes the seat, but it has no chain secret, so it says so instead of
+    sending moves the host would refuse."""
+    first, second = browser.new_context(), browser.new_context()
+    bots = None
+    try:
+        page = first.new_page()
+        table = fair_table(host, "race", 2)
+        open_table(page, host, table)
+        bots = host.bots(table, 1)
+        page.wait_for_selector("#actions button.choice:not([disabled])")  # set up, our move
+        seats = page.evaluate("""() => Object.entries(localStorage)
+            .filter(([k]) => k.startsWith('lantable.seats.'))""")
+        first.close()
+        other = second.new_page()
+        other.goto(host.url)
+        for key, value in seats:
+            other.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, value])
+        other.goto(f"{host.url}#/table/{table}")
+        other.click("#actions button.choice:not([disabled])")
+        notice = other.wait_for_selector("#notice:not([hidden])")
+        assert "does not hold this seat's fair-play secret" in notice.inner_text()
+        assert "(you)" in other.inner_text(".players")  # the seat is still this page's
+        screenshot(other, "fair-seat-in-another-browser")
+    finally:
+        if bots is not None:
+            bots.kill()
+        second.close()

@@ -588,6 +588,14 @@
     if (S.fair && t.seat !== null && t.seat !== undefined) {  // a fair table: sign it
       const signed = await S.fair.signAction(t.id, t.seat, t.update.seq, action);
       if (signed) Object.assign(fields, signed);
+      else if (t.fair) {  // the host would refuse it unsigned: say why instead
+        S.busy = false;
+        notify("This browser does not hold this seat's fair-play secret (the seat was taken "
+          + "in another browser, or this one's storage was cleared), so it cannot sign moves "
+          + "here. Play this seat from the browser that sat down.", "error");
+        draw();
+        return;
+      }
     }
     const sent = request("act", fields, () => {
       S.busy = false;  // accepted; its update follows at once
