@@ -122,6 +122,9 @@ def test_a_browser_without_webcrypto_plays_fair_with_the_bundled_library(host, b
         page.evaluate("localStorage.setItem('lantable.crypto', 'noble')")
         sent = play_fair_game(host, page, "race", 2, None, "fair-race-noble", from_form=True)
         assert next(m for m in sent if m.get("t") == "create")["fair"] == {}
+        chains = page.evaluate("""() => Object.entries(localStorage)
+            .filter(([k]) => k.startsWith('lantable.chains.')).map(([, v]) => v)""")
+        assert chains == ["{}"]  # the table ended: its chain secret is gone
         key = page.evaluate("localStorage.getItem('lantable.fairkey')")
         assert re.fullmatch(r"[0-9a-f]{64}", key)
     finally:

@@ -244,6 +244,7 @@
         `Joined at move ${msg.seq}.` });
     }
     t.update = msg;
+    if (msg.status === "finished" && S.fair) S.fair.forget(t.id);
     draw();
   }
 

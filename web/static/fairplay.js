@@ -164,6 +164,15 @@
       return this.chains.get(key);
     }
 
+    // The table ended: its chain secrets will never be asked for again.
+    forget(table) {
+      const all = this.stored();
+      const mine = Object.keys(all).filter((k) => k.startsWith(`${table}/`));
+      if (!mine.length) return;
+      for (const k of mine) { delete all[k]; this.chains.delete(k); }
+      localStorage.setItem(this.storeKey(), JSON.stringify(all));
+    }
+
     // The request (type and fields) that answers a fair_request, or null.
     async answer(req) {
       if (!this.id) return null;
