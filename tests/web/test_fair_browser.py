@@ -24,9 +24,9 @@ from .test_browser import manila_pick, open_table, play_until_over
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-def fair_table(host: HostProcess, game: str, seats: int) -> str:
+def fair_table(host: HostProcess, game: str, seats: int, *extra: str) -> str:
     out = host.lantable("new", game, "--connect", host.address, "--seats", str(seats),
-                        "--fair")
+                        "--fair", *extra)
     match = re.search(r"\b([0-9a-f]{8})\b", out.stdout)
     assert match, out.stdout
     return match.group(1)
@@ -191,3 +191,42 @@ def test_a_fair_seat_taken_back_in_another_browser_says_why_it_cannot_move(host,
         if bots is not None:
             bots.kill()
         second.close()
+
+
+# A seat that commits, then never reveals (a client in another language gone wrong).
+WITHHOLDER = """
+import sys, trio
+from lantable.clients.client import open_client
+from lantable.protocol import fairplay as fp
+
+async def main(port, table):
+    async with open_client("127.0.0.1", port, name="silent", identity=fp.Identity()) as c:
+        answer = c.fair.answer
+        c.fair.answer = lambda req: None if req.kind == "reveal" else answer(req)
+        await c.join(table)
+        await trio.sleep(60)
+
+trio.run(main, int(sys.argv[1]), sys.argv[2])
+"""
+
+
+def test_a_seat_that_withholds_is_named_on_the_page_and_forfeits(host, phone) -> None:
+    table = fair_table(host, "race", 2, "--fair-timeout", "2")
+    open_table(phone, host, table)
+    silent = subprocess.Popen([sys.executable, "-c", WITHHOLDER, host.address.split(":")[1],
+                               table], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True)
+    try:
+        phone.wait_for_selector("#scores")
+    finally:
+        silent.kill()
+        silent.wait(10)
+    log = phone.inner_text("#log")
+    assert "Waiting for seat 1 (silent) to reveal its link for event 1" in log
+    assert "Seat 1 (silent) did not reveal its link for event 1 within" in log
+    ranks = phone.inner_text("#scores")
+    assert ranks.index("player-") < ranks.index("silent (forfeit)")  # the withholder is last
+    assert "no random event was settled" in phone.inner_text("#fair")
+    screenshot(phone, "fair-withheld-390x844")
+    result = verify(host, table)
+    assert result.returncode == 0 and "withheld" in result.stdout, result.stdout

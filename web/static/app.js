@@ -642,11 +642,12 @@
 
   function fairFault(msg) {
     const t = S.table;
+    const line = msg.message.charAt(0).toUpperCase() + msg.message.slice(1);
     if (t && t.id === msg.table) {
-      t.log.push({ seq: t.update ? t.update.seq : 0, line: msg.message });
+      t.log.push({ seq: t.update ? t.update.seq : 0, line });
       draw();
     }
-    notify(msg.message, msg.reason === "late" ? "info" : "error");
+    notify(line, msg.reason === "late" ? "info" : "error");
   }
 
   function fairLine(t, summary) {  // what fair play means here, and what this page checked
@@ -654,7 +655,9 @@
     if (!t.fair && !(S.fair && S.fair.events.has(t.id))) return null;
     const checked = S.fair && S.fair.summary(t.id);
     const bad = checked && S.fair.problems.has(t.id);
-    const text = checked || (S.fair && S.fair.key
+    const over = t.update && t.update.status === "finished";
+    const text = checked || (over ? "Fair play: no random event was settled at this table."
+      : S.fair && S.fair.key
       ? "Fair play: every die and shuffle comes from all the seats' secrets; this page "
         + "checks each random event when the host sends it."
       : "Fair play: this browser cannot sign, so it can watch this table but not sit.");
@@ -666,10 +669,12 @@
     const n = names(u);
     const rows = n.map((name, i) => ({ name, i, score: u.scores.scores[i], rank: u.scores.rank[i] }))
       .sort((a, b) => a.rank - b.rank);
+    const forfeit = new Set(u.scores.forfeit || []);  // fair play: seats that withheld
     return el("div", { class: "scores", id: "scores" }, el("h2", {}, "Final scores"),
       el("table", {}, el("tr", {}, el("th", {}, "Place"), el("th", {}, "Player"), el("th", {}, "Score")),
         rows.map((r) => el("tr", { class: r.i === u.seat ? "me" : "" },
-          el("td", {}, r.rank), el("td", {}, r.name), el("td", {}, r.score)))));
+          el("td", {}, r.rank), el("td", {}, r.name, forfeit.has(r.i) ? " (forfeit)" : ""),
+          el("td", {}, r.score)))));
   }
 
   function eventLog(t) {
