@@ -33,7 +33,16 @@ from typing import Any
 import rbcl
 
 from . import fairplay as fp
-from .hidden_deck import DeckError, DeckSeat, Point, Scalar, audit, card_points, open_card
+from .hidden_deck import (
+    DeckError,
+    DeckSeat,
+    DeckSecrets,
+    Point,
+    Scalar,
+    audit,
+    card_points,
+    open_card,
+)
 
 STAGES = ("shuffle", "lock")
 
@@ -50,15 +59,15 @@ def points_digest(points: Sequence[str]) -> str:
     return fp.tagged_hash("deck", list(points))
 
 
-def _pass_fields(m: Mapping[str, Any]) -> tuple:
+def _pass_fields(m: Mapping[str, Any]) -> tuple[Any, ...]:
     return (m["table"], m["deck"], m["seat"], m["stage"], points_digest(m["points"]))
 
 
-def _key_fields(m: Mapping[str, Any]) -> tuple:
+def _key_fields(m: Mapping[str, Any]) -> tuple[Any, ...]:
     return (m["table"], m["deck"], m["seat"], m["to"], m["pos"], m["key"])
 
 
-def _secrets_fields(m: Mapping[str, Any]) -> tuple:
+def _secrets_fields(m: Mapping[str, Any]) -> tuple[Any, ...]:
     return (m["table"], m["deck"], m["seat"], m["shuffle_key"], m["permutation"],
             m["card_keys"])
 
@@ -73,7 +82,7 @@ class DeckPlayer:
         self.locked: list[Point] = []  # the final deck, once every lock pass is in
         self._keys: dict[int, dict[int, Scalar]] = {}  # pos -> {seat: unlock key}
 
-    def _msg(self, t: str, fields: Callable[[Mapping[str, Any]], tuple],
+    def _msg(self, t: str, fields: Callable[[Mapping[str, Any]], tuple[Any, ...]],
              **body: Any) -> dict[str, Any]:
         m = {"t": t, "table": self.table, "deck": self.deck, "seat": self.seat, **body}
         m["sig"] = self.identity.sign(t, *fields(m))
@@ -149,7 +158,8 @@ class DealHost:
         last = self.passes["lock"] or self.passes["shuffle"]
         return [p.hex() for p in (last[-1] if last else self.cards)]
 
-    def _check_sig(self, m: Mapping[str, Any], fields: tuple) -> None:
+    def _check_sig(self, m: Mapping[str, Any], fields: tuple[Any, ...]) -> int:
+        """The message's seat, once its table, deck and signature check."""
         seat = m.get("seat")
         if not isinstance(seat, int) or not 0 <= seat < self.seats:
             raise DealError(-1, f"no seat {seat!r} at this table")
@@ -159,6 +169,7 @@ class DealHost:
             fp.verify_signature(self.keys[seat], m["sig"], m["t"], *fields)
         except (fp.FairPlayError, ValueError, KeyError) as exc:
             raise DealError(seat, f"its {m.get('t')} does not check: {exc}") from None
+        return seat
 
     def receive_pass(self, m: Mapping[str, Any]) -> None:
         """A seat's pass: its turn, signed, ``n`` valid and distinct points.
@@ -171,6 +182,7 @@ class DealHost:
         if want is None or (m.get("stage"), seat) != want:
             raise DealError(seat if isinstance(seat, int) else -1,
                             f"a {m.get('stage')} pass out of turn (waiting for {want})")
+        seat = want[1]  # the seat whose turn it is: the message names it
         try:
             self._check_sig(m, _pass_fields(m))
             points = [fp.unhex(p, "point") for p in m["points"]]
@@ -206,14 +218,14 @@ class DealHost:
         """
         seat = m.get("seat")
         try:
-            self._check_sig(m, _key_fields(m))
+            checked = self._check_sig(m, _key_fields(m))
             fp.unhex(m["key"], "key")
         except (fp.FairPlayError, KeyError, TypeError) as exc:
             raise DealError(seat if isinstance(seat, int) else -1,
                             f"its key is malformed: {exc}") from None
         pos, to = m.get("pos"), m.get("to")
-        if pos not in self.owner or self.owner[pos] != to or seat == to:
-            raise DealError(seat, f"a key for position {pos} to {to} that was not asked for")
+        if pos not in self.owner or self.owner[pos] != to or checked == to:
+            raise DealError(checked, f"a key for position {pos} to {to} that was not asked for")
         self.journal.append(dict(m))
         return to
 
@@ -225,8 +237,8 @@ class DealHost:
                 self._check_sig(m, _secrets_fields(m))
             except DealError as exc:
                 found.append(str(exc))
-        parsed = [{"shuffle_key": bytes.fromhex(m["shuffle_key"]),
-                   "permutation": list(m["permutation"]),
-                   "card_keys": [bytes.fromhex(k) for k in m["card_keys"]]}
+        parsed = [DeckSecrets(shuffle_key=bytes.fromhex(m["shuffle_key"]),
+                              permutation=list(m["permutation"]),
+                              card_keys=[bytes.fromhex(k) for k in m["card_keys"]])
                   for m in sorted(secrets, key=lambda m: m["seat"])]
         return found + audit(self.cards, self.passes["shuffle"], self.passes["lock"], parsed)
