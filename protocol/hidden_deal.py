@@ -33,13 +33,28 @@ from typing import Any
 import rbcl
 
 from . import fairplay as fp
-from .hidden_deck import DeckError, DeckSeat, Point, Scalar, audit, card_points, open_card
+from .hidden_deck import (
+    DeckError,
+    DeckSeat,
+    DeckSecrets,
+    Point,
+    Scalar,
+    audit,
+    card_points,
+    open_card,
+)
 
 STAGES = ("shuffle", "lock")
 
 
+def _seat(m: Mapping[str, Any]) -> int:
+    """The seat a message claims, or -1 when it claims none (for :class:`DealError`)."""
+    seat = m.get("seat")
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) else -1
+
+
 class DealError(DeckError):
-    """A deal message that does not check; ``seat`` is the seat it names."""
+    """A deal message that does not check; ``seat`` is the seat it names (-1: none)."""
 
     def __init__(self, seat: int, message: str) -> None:
         super().__init__(f"seat {seat}: {message}")
@@ -50,15 +65,15 @@ def points_digest(points: Sequence[str]) -> str:
     return fp.tagged_hash("deck", list(points))
 
 
-def _pass_fields(m: Mapping[str, Any]) -> tuple:
+def _pass_fields(m: Mapping[str, Any]) -> tuple[Any, ...]:
     return (m["table"], m["deck"], m["seat"], m["stage"], points_digest(m["points"]))
 
 
-def _key_fields(m: Mapping[str, Any]) -> tuple:
+def _key_fields(m: Mapping[str, Any]) -> tuple[Any, ...]:
     return (m["table"], m["deck"], m["seat"], m["to"], m["pos"], m["key"])
 
 
-def _secrets_fields(m: Mapping[str, Any]) -> tuple:
+def _secrets_fields(m: Mapping[str, Any]) -> tuple[Any, ...]:
     return (m["table"], m["deck"], m["seat"], m["shuffle_key"], m["permutation"],
             m["card_keys"])
 
@@ -73,7 +88,7 @@ class DeckPlayer:
         self.locked: list[Point] = []  # the final deck, once every lock pass is in
         self._keys: dict[int, dict[int, Scalar]] = {}  # pos -> {seat: unlock key}
 
-    def _msg(self, t: str, fields: Callable[[Mapping[str, Any]], tuple],
+    def _msg(self, t: str, fields: Callable[[Mapping[str, Any]], tuple[Any, ...]],
              **body: Any) -> dict[str, Any]:
         m = {"t": t, "table": self.table, "deck": self.deck, "seat": self.seat, **body}
         m["sig"] = self.identity.sign(t, *fields(m))
@@ -149,10 +164,10 @@ class DealHost:
         last = self.passes["lock"] or self.passes["shuffle"]
         return [p.hex() for p in (last[-1] if last else self.cards)]
 
-    def _check_sig(self, m: Mapping[str, Any], fields: tuple) -> None:
-        seat = m.get("seat")
-        if not isinstance(seat, int) or not 0 <= seat < self.seats:
-            raise DealError(-1, f"no seat {seat!r} at this table")
+    def _check_sig(self, m: Mapping[str, Any], fields: tuple[Any, ...]) -> None:
+        seat = _seat(m)
+        if not 0 <= seat < self.seats:
+            raise DealError(-1, f"no seat {m.get('seat')!r} at this table")
         if (m.get("table"), m.get("deck")) != (self.table, self.deck):
             raise DealError(seat, "the message is for another table or deck")
         try:
@@ -167,10 +182,9 @@ class DealHost:
             DealError: naming the seat; nothing is kept.
         """
         want = self.expected()
-        seat = m.get("seat")
+        seat = _seat(m)
         if want is None or (m.get("stage"), seat) != want:
-            raise DealError(seat if isinstance(seat, int) else -1,
-                            f"a {m.get('stage')} pass out of turn (waiting for {want})")
+            raise DealError(seat, f"a {m.get('stage')} pass out of turn (waiting for {want})")
         try:
             self._check_sig(m, _pass_fields(m))
             points = [fp.unhex(p, "point") for p in m["points"]]
@@ -204,13 +218,12 @@ class DealHost:
         Raises:
             DealError: not signed by its seat, or for a position not dealt that way.
         """
-        seat = m.get("seat")
+        seat = _seat(m)
         try:
             self._check_sig(m, _key_fields(m))
             fp.unhex(m["key"], "key")
         except (fp.FairPlayError, KeyError, TypeError) as exc:
-            raise DealError(seat if isinstance(seat, int) else -1,
-                            f"its key is malformed: {exc}") from None
+            raise DealError(seat, f"its key is malformed: {exc}") from None
         pos, to = m.get("pos"), m.get("to")
         if pos not in self.owner or self.owner[pos] != to or seat == to:
             raise DealError(seat, f"a key for position {pos} to {to} that was not asked for")
@@ -225,8 +238,8 @@ class DealHost:
                 self._check_sig(m, _secrets_fields(m))
             except DealError as exc:
                 found.append(str(exc))
-        parsed = [{"shuffle_key": bytes.fromhex(m["shuffle_key"]),
-                   "permutation": list(m["permutation"]),
-                   "card_keys": [bytes.fromhex(k) for k in m["card_keys"]]}
+        parsed = [DeckSecrets(shuffle_key=bytes.fromhex(m["shuffle_key"]),
+                              permutation=list(m["permutation"]),
+                              card_keys=[bytes.fromhex(k) for k in m["card_keys"]])
                   for m in sorted(secrets, key=lambda m: m["seat"])]
         return found + audit(self.cards, self.passes["shuffle"], self.passes["lock"], parsed)
