@@ -204,8 +204,8 @@ class FairTable:
         if getattr(client, "key", None) is None:
             client.send(Error(code=ErrorCode.NO_KEY, id=req_id, table=self.table.id,
                               message="this table plays fair: a seat needs a client that "
-                                      "signs (hello.key: `lantable play`, `lantable bot`); "
-                                      "you may still watch it"))
+                                      "signs (hello.key: `lantable play`, `lantable bot`, "
+                                      "the web app); you may still watch it"))
             return False
         return True
 
