@@ -78,6 +78,9 @@ INFO: dict[str, Any] = {
                        "rebel, or the card player brings them and only the owner's rebel"},
     },
     "traits": {"chance": True, "hidden_information": True, "simultaneous": True},
+    # Random moves say little about a Nero position and a ranking hides how far ahead a
+    # seat is: mcts scores its leaves with the heuristic itself (bench/nero_bots.py).
+    "bots": {"mcts": {"rollout_depth": 0, "reward": "heuristic"}},
 }
 
 

@@ -201,6 +201,12 @@ def settle(S: State, rng: random.Random, ev: Events) -> None:
                 pend.pop()
                 E.run_effect(S, top, rng, ev)
                 continue
+            if top["k"] == "win" and S["opt"]["reactions"] == "holders":
+                # Skip a seat left with nothing that fits (he answered with his last
+                # fitting card, or the answer changed what fits): only holders are asked.
+                while top["i"] < len(top["ask"]) and \
+                        len(E.pending_actions(S, top, top["ask"][top["i"]])) == 1:
+                    top["i"] += 1
             if top["k"] in ("win", "assas") and top["i"] >= len(top["ask"]):
                 pend.pop()
                 E.close_window(S, top, ev)

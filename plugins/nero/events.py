@@ -381,8 +381,10 @@ def apply_pending(S: State, top: dict[str, Any], seat: int, action: dict[str, An
         elif key == "bad_omens":
             S["pend"][-2]["omens"] += 1  # cancels the effect under this window
             top.update(ask=H.holders(S, ["bad_omens"], [seat]), i=0, keys=["bad_omens"])
-        elif key == "corruption":
-            S["pend"][-2]["corr"] += 1
+        elif key == "corruption":  # A4: open to Bad Omens, the declarer's too
+            S["pend"].append({"k": "do", "what": "corruption", "ev": "corruption",
+                              "seat": seat, "omens": 0})
+            _window(S, "event", ["bad_omens"], [seat])
         else:  # bad_weather, wounded: their own effect, open to Bad Omens
             S["pend"].pop()
             S["pend"].append({"k": "do", "what": key, "at": top["kind"], "seat": seat,
@@ -486,6 +488,11 @@ def run_effect(S: State, item: dict[str, Any], rng: random.Random, ev: Events) -
         M.retreat_move(S, item["seat"], item["prov"], item["to"], ev)
     elif what == "declare":
         _declare(S, item, ev)
+    elif what == "corruption":  # one Senate Influence of the declaration below is void
+        declaration = _below(S, "declare")
+        if declaration is not None:
+            declaration["corr"] += 1
+            ev.append({"type": "corrupted", "seat": item["seat"]})
     elif what in ("bad_weather", "wounded"):
         _stop(S, item, ev)
     elif what == "event":

@@ -154,6 +154,12 @@ def describe_action(v: State, seat: int, a: dict[str, Any], names: list[str]) ->
         use = {"strip": " to cancel a protecting Guard", "corrupt": " against a protecting "
                "Guard (2 needed)", "block": " to stop the assassination"}.get(a.get("use"), "")
         return f"answer with {card_name(a['card'])}{use} against {_moment(v, names)}"
+    if t == "base":
+        return f"take {AREA_NAMES[a['area']]} as your Base"
+    if t == "place":
+        return f"place a Legion in {P[a['prov']]}"
+    if t == "general":
+        return f"place your General in {P[a['prov']]}"
     if t == "go":
         return f"withdraw to {P[a['to']]}"
     if t == "bring":
@@ -191,6 +197,14 @@ def describe_event(v: State, seat: int | None, e: dict[str, Any], names: list[st
         return f"{w} moves from {P[e['from']]} with {e['mp']} MP"
     if t == "step":
         return f"{w} enters {P[e['dest']]} ({e['mp']} MP)"
+    if t == "corrupted":
+        return f"{w}'s Corruption voids a Senate Influence of the declaration"
+    if t == "base":
+        return f"{w} takes {AREA_NAMES[e['area']]} as Base"
+    if t == "placed":
+        return f"{w} places a Legion in {P[e['prov']]}"
+    if t == "general":
+        return f"{w} places the General in {P[e['prov']]}"
     if t == "battle":
         return (f"Battle in {P[e['prov']]}: {_who(names, e['att'])} {e['att_bp']} BP against "
                 f"{_who(names, e['def'])} {e['def_bp']} BP")
