@@ -240,8 +240,14 @@ def to_act(S: State) -> list[int]:
 
 def legal_actions(S: State, seat: int) -> list[dict[str, Any]]:
     """The order: the pending decision's answers; else, in the active player's round,
-    movement steps first (step, pick, attack, passage, drop, halt), then round-level
-    choices (march, events, declare, discard, end)."""
+    movement steps first (step, pick, attack, passage, drop, halt; between the groups
+    of a Movement Action: group, done, then events and declare), then round-level
+    choices (march, events, declare, discard, end).
+
+    Events and the declaration in Rome ("at any time during his own round", R 4.3)
+    may be played whenever no army is on the move: between Movement Actions and between
+    the groups of one (5.4.1: one army moves at a time, and an Event in mid-move would
+    change an army no rule says how to continue)."""
     if seat not in to_act(S):
         return []
     if S["pend"]:
@@ -252,7 +258,10 @@ def legal_actions(S: State, seat: int) -> list[dict[str, Any]]:
             return setup_actions(S, top)
         return E.pending_actions(S, top, seat)
     if S["mv"] is not None:
-        return M.movement_actions(S)
+        out = M.movement_actions(S)
+        if S["mv"]["g"] is None:  # no army on the move: Events and the declaration too
+            out += E.event_actions(S) + E.declare_actions(S)
+        return out
     out = M.march_actions(S)
     out += E.event_actions(S)
     out += E.declare_actions(S)
@@ -284,7 +293,7 @@ def apply(S: State, seat: int, action: dict[str, Any], rng: random.Random) -> Ev
             apply_setup(S, top, seat, action, ev)
         else:
             E.apply_pending(S, top, seat, action, rng, ev)
-    elif S["mv"] is not None:
+    elif S["mv"] is not None and not (S["mv"]["g"] is None and t in ("event", "declare")):
         M.apply_movement(S, action, rng, ev)
     elif t == "march":
         M.apply_march(S, action, ev)

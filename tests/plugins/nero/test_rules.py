@@ -124,6 +124,46 @@ def test_5_2_empty_hands_are_skipped(nx) -> None:
     assert S["act"] == 2
 
 
+def test_5_2_events_between_the_groups_of_a_movement_action(nx) -> None:
+    """R 4.3 / 5.2: own-round Events and the declaration may be played whenever no army
+    is on the move, also between the groups of one Movement Action; the pool stays for
+    the Legions still in the source province."""
+    five = nx.card("crisis", mp=5)
+    traitor = nx.cards("traitor")[0]
+    S = nx.board(legions={"Syria": {0: 3}}, hands={0: [five, traitor],
+                                                   1: nx.cards("senate")[:2]}, park="Dacia")
+    _march(nx, S, 0, "Syria", 1, five)
+    nx.play(S, 0, {"type": "step", "to": nx.P["Asia Minor"]})
+    assert not [a for a in nx.GAME.legal_actions(S, 0) if a["type"] == "event"]  # moving
+    nx.play(S, 0, {"type": "halt"})
+    assert {"type": "event", "card": traitor, "seat": 1} in nx.GAME.legal_actions(S, 0)
+    ev = nx.play(S, 0, {"type": "event", "card": traitor, "seat": 1})
+    assert "stolen" in nx.types(ev)
+    assert S["mv"]["pool"] == 4  # the Movement Action goes on
+    nx.play(S, 0, {"type": "group", "legions": 2, "leader": False})
+    ev = nx.play(S, 0, {"type": "step", "to": nx.P["Judaea"]})
+    assert nx.count(S, "Judaea", 0) == 2
+    with pytest.raises(IllegalAction):  # never in mid-move
+        nx.play(S, 0, {"type": "discard", "card": S["hands"][0][0]})
+
+
+def test_5_2_declaration_between_groups_r_4_3(nx) -> None:
+    """The General reaches Rome in one group; he may declare before the Legions left in
+    Italia del Nord move on with the rest of the pool."""
+    four = nx.card("bad_weather", mp=4)
+    senate = nx.cards("senate")[:3]
+    S = nx.board(legions={"Italia del Nord": {0: 3}, "Italia del Sud": {0: 2}},
+                 leaders={0: "Italia del Nord"}, hands={0: [four] + senate}, park="Dacia")
+    _march(nx, S, 0, "Italia del Nord", 0, four, leader=True)
+    nx.play(S, 0, {"type": "step", "to": ROME})
+    ev = nx.play(S, 0, {"type": "halt"})
+    assert {"type": "declare", "cards": senate} in nx.GAME.legal_actions(S, 0)
+    ev = nx.play(S, 0, {"type": "declare", "cards": senate})
+    assert next(e for e in ev if e["type"] == "declared")["crowned"]
+    assert S["mv"] is not None and S["mv"]["pool"] == 3
+    assert {"type": "group", "legions": 3, "leader": False} in nx.GAME.legal_actions(S, 0)
+
+
 # --- 5.4 movement -------------------------------------------------------------------
 
 
