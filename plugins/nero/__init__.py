@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from lantable.plugins import hookimpl
 
 from . import board as B
-from . import engine, people, views
+from . import engine, people, sentences, views
 
 if TYPE_CHECKING:
     import random
@@ -145,7 +145,7 @@ def game_describe_action(state: dict[str, Any], seat: int, action: dict[str, Any
 @hookimpl
 def game_describe_event(view: dict[str, Any], seat: int | None, event: dict[str, Any],
                         names: list[str]) -> str | None:
-    return people.describe_event(view, seat, event, names)
+    return sentences.describe_event(view, seat, event, names)
 
 
 @hookimpl
