@@ -67,9 +67,15 @@ INFO: dict[str, Any] = {
                       "help": "A17: a failed declaration in Rome may be retried this round"},
         "a19_leader_retreats": {"default": False, "choices": _B,
                                 "help": "A19: the Leader retreats with his Legions"},
+        "a20_attack_uncontrolled": {"default": False, "choices": _B,
+                                    "help": "A20: Uncontrolled Legions may be attacked (they "
+                                    "play no battle cards and capture nothing)"},
         "a21_tie_scope": {"default": "army", "choices": ["army", "player"],
                           "help": "A21: after a tied battle the army, or the player, may "
                           "not attack again this round"},
+        "a22_legion_cap": {"default": False, "choices": _B,
+                           "help": "A22: cap each player at his 20 Legion markers (a capture "
+                           "or recruit beyond them does not happen)"},
         "a23_weather_after_attack": {"default": True, "choices": _B,
                                      "help": "A23: Bad Weather may still stop an announced "
                                      "attack before the cards are revealed"},

@@ -94,6 +94,8 @@ def describe_action(v: State, seat: int, a: dict[str, Any], names: list[str]) ->
         return "pick up your Legions here (+1 MP)" if a["kind"] == "own" else \
             "recruit the Uncontrolled Legions here (+2 MP)"
     if t == "attack":
+        if a["seat"] < 0:
+            return "attack the Uncontrolled Legions here (A20: they play no cards)"
         return f"attack {_who(names, a['seat'])}'s Legions here"
     if t == "passage":
         return "ask passage (+1 MP if granted)"

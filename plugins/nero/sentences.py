@@ -142,7 +142,8 @@ def describe_event(v: State, seat: int | None, e: dict[str, Any], names: list[st
     if t == "battle_tie":
         return f"The battle in {P[e['prov']]} is a tie: the attacking army stops"
     if t == "battle_won":
-        return f"{w} wins the battle in {P[e['prov']]} and takes a Legion"
+        took = "takes a Legion" if e.get("captured", True) else "takes no Legion"
+        return f"{w} wins the battle in {P[e['prov']]} and {took}"
     if t == "vp":
         return f"{w} gains {e['vp']} VP ({e['why']})"
     if t == "demoted":

@@ -421,6 +421,67 @@ def test_5_6_1_a20_uncontrolled_cannot_be_attacked(nx) -> None:
     assert not [x for x in nx.GAME.legal_actions(S, 0) if x["type"] == "attack"]
 
 
+def test_5_6_1_a20_option_uncontrolled_may_be_attacked(nx) -> None:
+    """A20 alternative: the attacker alone commits cards (the Uncontrolled play none);
+    a win takes one of them; a loss stops the army and loses nothing (the Uncontrolled
+    never capture: they would outgrow their cap of 4)."""
+    a, bp = nx.card("crisis", mp=5), nx.card("crisis", bp=3)
+    S = nx.board(legions={"Judaea": {0: 2}}, unc={"Judaea": 2}, hands={0: [a, bp]},
+                 park="Dacia", a20_attack_uncontrolled=True)
+    _march(nx, S, 0, "Judaea", 2, a)
+    nx.play(S, 0, {"type": "attack", "seat": -1})
+    assert nx.GAME.to_act(S) == [0]  # nobody answers for the Uncontrolled
+    assert nx.GAME.view(S, None)["pend"][-1]["commit"] == {"-1": 0}
+    ev = nx.play(S, 0, {"type": "commit", "cards": [bp]})
+    battle = next(e for e in ev if e["type"] == "battle")
+    assert (battle["att_bp"], battle["def_bp"]) == (5, 2)
+    assert (nx.count(S, "Judaea", 0), nx.count(S, "Judaea", -1)) == (3, 1)
+    assert {"type": "attack", "seat": -1} not in nx.GAME.legal_actions(S, 0)  # once a round
+    S = nx.board(legions={"Judaea": {0: 1}}, unc={"Judaea": 3}, hands={0: [a]},
+                 park="Dacia", a20_attack_uncontrolled=True)
+    _march(nx, S, 0, "Judaea", 1, a)
+    nx.play(S, 0, {"type": "attack", "seat": -1})
+    ev = nx.play(S, 0, {"type": "commit", "cards": []})
+    assert next(e for e in ev if e["type"] == "battle_won") == {
+        "type": "battle_won", "seat": -1, "loser": 0, "prov": nx.P["Judaea"], "captured": False}
+    assert (nx.count(S, "Judaea", 0), nx.count(S, "Judaea", -1)) == (1, 3)
+    assert S["mv"] is None or S["mv"]["g"] is None  # the army stops
+
+
+def test_5_6_4_a22_option_no_capture_beyond_20_markers(nx) -> None:
+    """A22 alternative: a player with all 20 of his Legion markers on the map captures
+    nothing (the loser keeps the Legion) and recruits no Uncontrolled Legion."""
+    a = nx.card("crisis", mp=5)
+    S = nx.board(seats=3, legions={"Judaea": {0: 3}, "Syria": {1: 1}}, hands={0: [a]},
+                 park="Dacia", a22_legion_cap=True)
+    for lg in S["L"]:
+        if lg[0] != 0 and not (lg[0] == 1 and lg[1] == nx.P["Syria"]):
+            lg[0] = 0  # seat 0 now has 20 of the 21 Legions
+    assert sum(1 for lg in S["L"] if lg[0] == 0) == 20
+    _to_battle(nx, S, 0, "Judaea", "Syria", 3, a, 1)
+    nx.play(S, 1, {"type": "commit", "cards": []})
+    ev = nx.play(S, 0, {"type": "commit", "cards": []})
+    assert next(e for e in ev if e["type"] == "battle_won")["captured"] is False
+    assert (nx.count(S, "Syria", 0), nx.count(S, "Syria", 1)) == (3, 1)
+    assert sum(1 for lg in S["L"] if lg[0] == 0) == 20
+
+
+def test_5_4_4_a22_option_recruits_only_up_to_20(nx) -> None:
+    """With 19 markers on the map, a player recruits one of the two Uncontrolled."""
+    a = nx.card("crisis", mp=5)
+    S = nx.board(seats=3, legions={"Judaea": {0: 2}}, unc={"Syria": 2}, hands={0: [a]},
+                 park="Dacia", a22_legion_cap=True)
+    for lg in S["L"]:
+        if lg[0] > 0:
+            lg[0] = 0
+    assert sum(1 for lg in S["L"] if lg[0] == 0) == 19
+    _march(nx, S, 0, "Judaea", 2, a)
+    nx.play(S, 0, {"type": "step", "to": nx.P["Syria"]})
+    ev = nx.play(S, 0, {"type": "pick", "kind": "unc"})
+    assert next(e for e in ev if e["type"] == "picked")["legions"] == 1
+    assert (nx.count(S, "Syria", 0), nx.count(S, "Syria", -1)) == (3, 1)
+
+
 def test_5_6_4_tie_ends_the_attacking_army(nx) -> None:
     a = nx.card("crisis", mp=5)
     S = nx.board(legions={"Judaea": {0: 2}, "Syria": {1: 2}}, hands={0: [a]}, park="Dacia")
