@@ -5,6 +5,7 @@ out. A tie for first counts as a shared win (1/k). Also reports the share of gam
 end by automatic victory (digest 7.1) and how often the bot ever wore the purple.
 
 Usage: python bench/nero_bots.py --strategy mcts --games 200 [--budget 0.05 | --iterations 30]
+       [--rollout-depth 4]
        [--seed 0]   (one line per game on stderr, the summary on stdout)
 """
 
@@ -30,6 +31,8 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=None,
                         help="mcts iterations per decision instead of a time budget (a "
                         "figure that does not depend on how busy the machine is)")
+    parser.add_argument("--rollout-depth", type=int, default=None,
+                        help="mcts random actions after the tree (default: the bot's)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     game = load_registry().games["nero"]
@@ -38,6 +41,8 @@ def main() -> None:
         kwargs["time_budget"] = args.budget
     if args.strategy == "mcts" and args.iterations:
         kwargs["iterations"] = args.iterations
+    if args.strategy == "mcts" and args.rollout_depth is not None:
+        kwargs["rollout_depth"] = args.rollout_depth
     bot = make_bot(args.strategy, game, **kwargs)
     rnd = make_bot("random", game)
     wins = 0.0
@@ -75,6 +80,7 @@ def main() -> None:
         "bench": "nero_bots", "strategy": args.strategy, "opponents": "random",
         "seats": args.seats, "games": args.games, "seed": args.seed,
         "budget": args.budget, "iterations": args.iterations,
+        "rollout_depth": args.rollout_depth,
         "win_rate": round(wins / args.games, 4),
         "automatic_victory_share": round(autos / args.games, 4),
         "bot_automatic_victories": bot_autos,

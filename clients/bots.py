@@ -151,7 +151,13 @@ class MCTSBot:
     Each iteration samples a full state from the view, descends the tree by UCB
     among the actions legal in that sample, expands one node, plays
     ``rollout_depth`` random actions and scores the result for every seat: the
-    final ranking if the game ended, else the ranking by the game's heuristic.
+    final ranking if the game ended, else the ranking by the game's heuristic, or
+    with ``reward="heuristic"`` each seat's heuristic itself, squashed into 0..1
+    (a ranking cannot tell a move that widens a lead from one that does not).
+
+    A game may give its own defaults for these arguments in ``game_info()["bots"]``
+    (for example ``{"mcts": {"rollout_depth": 0, "reward": "heuristic"}}``); the
+    arguments given here win.
 
     Args:
         game: the game (must implement ``game_sample_state``).
@@ -159,13 +165,19 @@ class MCTSBot:
         iterations: a fixed number of iterations instead of a time budget.
         rollout_depth: random actions after the tree before evaluating.
         exploration: the UCB constant.
+        reward: "rank" (the seats' ranking) or "heuristic" (0.5 + tanh(h) / 2 of each
+            seat's heuristic h, for games whose heuristic is a margin of about +-1).
     """
 
     name = "mcts"
 
     def __init__(self, game: Game, *, time_budget: float = 0.1, iterations: int | None = None,
-                 rollout_depth: int = 20, exploration: float = 0.7) -> None:
+                 rollout_depth: int = 20, exploration: float = 0.7,
+                 reward: str = "rank") -> None:
         _require_sampler(game, "mcts")
+        if reward not in ("rank", "heuristic"):
+            raise ValueError(f"mcts reward must be 'rank' or 'heuristic', got {reward!r}")
+        self.reward = reward
         self.game = game
         self.time_budget = time_budget
         self.iterations = iterations
@@ -238,6 +250,8 @@ class MCTSBot:
         n = len(game.scores(state)["scores"])
         if game.is_over(state):
             ranks = game.scores(state)["rank"]
+        elif self.reward == "heuristic":
+            return [0.5 + 0.5 * math.tanh(game.heuristic(state, s)) for s in range(n)]
         else:
             values = [game.heuristic(state, s) for s in range(n)]
             ranks = [1 + sum(1 for w in values if w > v) for v in values]
@@ -260,6 +274,7 @@ def make_bot(strategy: str, game: Game, **kwargs: Any) -> RandomBot | GreedyBot 
     """
     if strategy == "random":
         return RandomBot(game)
+    kwargs = {**game.info.get("bots", {}).get(strategy, {}), **kwargs}  # the game's defaults
     if strategy == "greedy":
         return GreedyBot(game, **kwargs)
     if strategy == "mcts":

@@ -47,8 +47,14 @@ from .hidden_deck import (
 STAGES = ("shuffle", "lock")
 
 
+def _seat(m: Mapping[str, Any]) -> int:
+    """The seat a message claims, or -1 when it claims none (for :class:`DealError`)."""
+    seat = m.get("seat")
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) else -1
+
+
 class DealError(DeckError):
-    """A deal message that does not check; ``seat`` is the seat it names."""
+    """A deal message that does not check; ``seat`` is the seat it names (-1: none)."""
 
     def __init__(self, seat: int, message: str) -> None:
         super().__init__(f"seat {seat}: {message}")
@@ -158,18 +164,16 @@ class DealHost:
         last = self.passes["lock"] or self.passes["shuffle"]
         return [p.hex() for p in (last[-1] if last else self.cards)]
 
-    def _check_sig(self, m: Mapping[str, Any], fields: tuple[Any, ...]) -> int:
-        """The message's seat, once its table, deck and signature check."""
-        seat = m.get("seat")
-        if not isinstance(seat, int) or not 0 <= seat < self.seats:
-            raise DealError(-1, f"no seat {seat!r} at this table")
+    def _check_sig(self, m: Mapping[str, Any], fields: tuple[Any, ...]) -> None:
+        seat = _seat(m)
+        if not 0 <= seat < self.seats:
+            raise DealError(-1, f"no seat {m.get('seat')!r} at this table")
         if (m.get("table"), m.get("deck")) != (self.table, self.deck):
             raise DealError(seat, "the message is for another table or deck")
         try:
             fp.verify_signature(self.keys[seat], m["sig"], m["t"], *fields)
         except (fp.FairPlayError, ValueError, KeyError) as exc:
             raise DealError(seat, f"its {m.get('t')} does not check: {exc}") from None
-        return seat
 
     def receive_pass(self, m: Mapping[str, Any]) -> None:
         """A seat's pass: its turn, signed, ``n`` valid and distinct points.
@@ -178,11 +182,9 @@ class DealHost:
             DealError: naming the seat; nothing is kept.
         """
         want = self.expected()
-        seat = m.get("seat")
+        seat = _seat(m)
         if want is None or (m.get("stage"), seat) != want:
-            raise DealError(seat if isinstance(seat, int) else -1,
-                            f"a {m.get('stage')} pass out of turn (waiting for {want})")
-        seat = want[1]  # the seat whose turn it is: the message names it
+            raise DealError(seat, f"a {m.get('stage')} pass out of turn (waiting for {want})")
         try:
             self._check_sig(m, _pass_fields(m))
             points = [fp.unhex(p, "point") for p in m["points"]]
@@ -216,16 +218,15 @@ class DealHost:
         Raises:
             DealError: not signed by its seat, or for a position not dealt that way.
         """
-        seat = m.get("seat")
+        seat = _seat(m)
         try:
-            checked = self._check_sig(m, _key_fields(m))
+            self._check_sig(m, _key_fields(m))
             fp.unhex(m["key"], "key")
         except (fp.FairPlayError, KeyError, TypeError) as exc:
-            raise DealError(seat if isinstance(seat, int) else -1,
-                            f"its key is malformed: {exc}") from None
+            raise DealError(seat, f"its key is malformed: {exc}") from None
         pos, to = m.get("pos"), m.get("to")
-        if pos not in self.owner or self.owner[pos] != to or checked == to:
-            raise DealError(checked, f"a key for position {pos} to {to} that was not asked for")
+        if pos not in self.owner or self.owner[pos] != to or seat == to:
+            raise DealError(seat, f"a key for position {pos} to {to} that was not asked for")
         self.journal.append(dict(m))
         return to
 

@@ -77,11 +77,6 @@ def _play(game_id: str, seats: int, index: int, cap: int) -> dict[str, str]:
             "views": views.hexdigest()}
 
 
-def _case_ids() -> list[tuple[str, int, int]]:
-    return [(g, n, i) for g, (counts, games, _) in CASES.items() for n in counts
-            for i in range(games)]
-
-
 @pytest.mark.parametrize("game_id", sorted(CASES))
 def test_seeded_self_play_is_unchanged(game_id: str) -> None:
     counts, games, cap = CASES[game_id]

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# The packages mypy checks strictly. Adding one (e.g. "clients") is this one line.
+# The packages mypy checks strictly. Adding one (e.g. "host") is this one line.
 STRICT: tuple[str, ...] = ("protocol", "host", "plugins.manila")
 # Every top-level folder of the lantable namespace (pyproject's package-dir).
 FOLDERS = ("protocol", "plugins", "host", "clients", "web")

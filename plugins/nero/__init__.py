@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from lantable.plugins import hookimpl
 
 from . import board as B
-from . import engine, people, views
+from . import engine, people, sentences, views
 
 if TYPE_CHECKING:
     import random
@@ -67,9 +67,15 @@ INFO: dict[str, Any] = {
                       "help": "A17: a failed declaration in Rome may be retried this round"},
         "a19_leader_retreats": {"default": False, "choices": _B,
                                 "help": "A19: the Leader retreats with his Legions"},
+        "a20_attack_uncontrolled": {"default": False, "choices": _B,
+                                    "help": "A20: Uncontrolled Legions may be attacked (they "
+                                    "play no battle cards and capture nothing)"},
         "a21_tie_scope": {"default": "army", "choices": ["army", "player"],
                           "help": "A21: after a tied battle the army, or the player, may "
                           "not attack again this round"},
+        "a22_legion_cap": {"default": False, "choices": _B,
+                           "help": "A22: cap each player at his 20 Legion markers (a capture "
+                           "or recruit beyond them does not happen)"},
         "a23_weather_after_attack": {"default": True, "choices": _B,
                                      "help": "A23: Bad Weather may still stop an announced "
                                      "attack before the cards are revealed"},
@@ -78,6 +84,9 @@ INFO: dict[str, Any] = {
                        "rebel, or the card player brings them and only the owner's rebel"},
     },
     "traits": {"chance": True, "hidden_information": True, "simultaneous": True},
+    # Random moves say little about a Nero position and a ranking hides how far ahead a
+    # seat is: mcts scores its leaves with the heuristic itself (bench/nero_bots.py).
+    "bots": {"mcts": {"rollout_depth": 0, "reward": "heuristic"}},
 }
 
 
@@ -142,7 +151,7 @@ def game_describe_action(state: dict[str, Any], seat: int, action: dict[str, Any
 @hookimpl
 def game_describe_event(view: dict[str, Any], seat: int | None, event: dict[str, Any],
                         names: list[str]) -> str | None:
-    return people.describe_event(view, seat, event, names)
+    return sentences.describe_event(view, seat, event, names)
 
 
 @hookimpl

@@ -210,6 +210,7 @@ NCARDS: Final = len(CARDS)
 
 LEGIONS_PER_SEAT: Final = 7
 MAX_UNCONTROLLED: Final = 4
+LEGION_MARKERS: Final = 20  # R 2.0: 20 Legion markers per colour (the A22 cap option)
 HAND: Final = {(4, False): 10, (4, True): 6, (3, False): 13, (3, True): 8}
 GAME_TURNS: Final = 4
 MAX_EMPERORS: Final = 2

@@ -201,6 +201,12 @@ def settle(S: State, rng: random.Random, ev: Events) -> None:
                 pend.pop()
                 E.run_effect(S, top, rng, ev)
                 continue
+            if top["k"] == "win" and S["opt"]["reactions"] == "holders":
+                # Skip a seat left with nothing that fits (he answered with his last
+                # fitting card, or the answer changed what fits): only holders are asked.
+                while top["i"] < len(top["ask"]) and \
+                        len(E.pending_actions(S, top, top["ask"][top["i"]])) == 1:
+                    top["i"] += 1
             if top["k"] in ("win", "assas") and top["i"] >= len(top["ask"]):
                 pend.pop()
                 E.close_window(S, top, ev)
@@ -234,8 +240,14 @@ def to_act(S: State) -> list[int]:
 
 def legal_actions(S: State, seat: int) -> list[dict[str, Any]]:
     """The order: the pending decision's answers; else, in the active player's round,
-    movement steps first (step, pick, attack, passage, drop, halt), then round-level
-    choices (march, events, declare, discard, end)."""
+    movement steps first (step, pick, attack, passage, drop, halt; between the groups
+    of a Movement Action: group, done, then events and declare), then round-level
+    choices (march, events, declare, discard, end).
+
+    Events and the declaration in Rome ("at any time during his own round", R 4.3)
+    may be played whenever no army is on the move: between Movement Actions and between
+    the groups of one (5.4.1: one army moves at a time, and an Event in mid-move would
+    change an army no rule says how to continue)."""
     if seat not in to_act(S):
         return []
     if S["pend"]:
@@ -246,7 +258,10 @@ def legal_actions(S: State, seat: int) -> list[dict[str, Any]]:
             return setup_actions(S, top)
         return E.pending_actions(S, top, seat)
     if S["mv"] is not None:
-        return M.movement_actions(S)
+        out = M.movement_actions(S)
+        if S["mv"]["g"] is None:  # no army on the move: Events and the declaration too
+            out += E.event_actions(S) + E.declare_actions(S)
+        return out
     out = M.march_actions(S)
     out += E.event_actions(S)
     out += E.declare_actions(S)
@@ -278,7 +293,7 @@ def apply(S: State, seat: int, action: dict[str, Any], rng: random.Random) -> Ev
             apply_setup(S, top, seat, action, ev)
         else:
             E.apply_pending(S, top, seat, action, rng, ev)
-    elif S["mv"] is not None:
+    elif S["mv"] is not None and not (S["mv"]["g"] is None and t in ("event", "declare")):
         M.apply_movement(S, action, rng, ev)
     elif t == "march":
         M.apply_march(S, action, ev)

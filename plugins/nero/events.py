@@ -237,9 +237,10 @@ def apply_event(S: State, action: dict[str, Any], rng: random.Random, ev: Events
     H.use_cards(S, [c] + extra)
     if key == "traitor":
         S["once"].append("traitor")
-    ev.append({"type": "event", "seat": seat, "ev": key, "card": c,
-               **{("dest" if k == "to" else k): v for k, v in action.items()
-                  if k not in ("type", "card")}})
+    rename = {"to": "dest", "seat": "target"}  # the event's seat is the card's player
+    ev.append({"type": "event", **{rename.get(k, k): v for k, v in action.items()
+                                   if k not in ("type", "card")},
+               "seat": seat, "ev": key, "card": c})
     S["pend"].append(item)
     if key == "assassin":
         n = S["n"]
@@ -372,7 +373,14 @@ def apply_pending(S: State, top: dict[str, Any], seat: int, action: dict[str, An
             raise IllegalAction(f"{key} cannot answer here")
         H.room(S, seat, 1)
         H.use_cards(S, [c])
-        ev.append({"type": "answer", "seat": seat, "ev": key, "card": c, "at": top["kind"]})
+        answer = {"type": "answer", "seat": seat, "ev": key, "card": c, "at": top["kind"]}
+        if top["kind"] == "event":  # the card answered: an effect waiting under the window
+            below = S["pend"][-2]
+            if below.get("omens_by"):  # a Bad Omens answers the last Bad Omens
+                answer.update(against=below["omens_by"][-1], against_ev="bad_omens")
+            else:
+                answer.update(against=below["seat"], against_ev=below.get("ev", below["what"]))
+        ev.append(answer)
         if key == "bad_omens" and top["kind"] == "declare":
             below = S["pend"][-2]  # A4: one Guard of the declaration, else one Senate card
             below["guards" if below["guards"] else "senate"] -= 1
@@ -380,9 +388,12 @@ def apply_pending(S: State, top: dict[str, Any], seat: int, action: dict[str, An
                 top["keys"] = [k for k in top["keys"] if k != "bad_omens"]
         elif key == "bad_omens":
             S["pend"][-2]["omens"] += 1  # cancels the effect under this window
+            S["pend"][-2].setdefault("omens_by", []).append(seat)
             top.update(ask=H.holders(S, ["bad_omens"], [seat]), i=0, keys=["bad_omens"])
-        elif key == "corruption":
-            S["pend"][-2]["corr"] += 1
+        elif key == "corruption":  # A4: open to Bad Omens, the declarer's too
+            S["pend"].append({"k": "do", "what": "corruption", "ev": "corruption",
+                              "seat": seat, "omens": 0})
+            _window(S, "event", ["bad_omens"], [seat])
         else:  # bad_weather, wounded: their own effect, open to Bad Omens
             S["pend"].pop()
             S["pend"].append({"k": "do", "what": key, "at": top["kind"], "seat": seat,
@@ -486,6 +497,11 @@ def run_effect(S: State, item: dict[str, Any], rng: random.Random, ev: Events) -
         M.retreat_move(S, item["seat"], item["prov"], item["to"], ev)
     elif what == "declare":
         _declare(S, item, ev)
+    elif what == "corruption":  # one Senate Influence of the declaration below is void
+        declaration = _below(S, "declare")
+        if declaration is not None:
+            declaration["corr"] += 1
+            ev.append({"type": "corrupted", "seat": item["seat"]})
     elif what in ("bad_weather", "wounded"):
         _stop(S, item, ev)
     elif what == "event":

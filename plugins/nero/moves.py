@@ -21,7 +21,7 @@ from lantable.plugins import IllegalAction
 
 from . import board as B
 from . import hands as H
-from .data import CARDS, GERMANIA, LAND, LEADER_ADJ, NAVAL, NPROV, ROME
+from .data import CARDS, GERMANIA, LAND, LEADER_ADJ, LEGION_MARKERS, NAVAL, NPROV, ROME
 
 State = dict[str, Any]
 Events = list[dict[str, Any]]
@@ -183,9 +183,17 @@ def _pick_fee(S: State, g: dict[str, Any], kind: str) -> tuple[int, list[int]]:
         unit = 1
     else:
         idx = [i for i, lg in enumerate(S["L"]) if lg[0] == B.UNC and lg[1] == g["at"]]
+        idx = idx[:_room(S, seat)]
         unit = 2
     fee = unit * (len(idx) if S["opt"]["a5_pickup"] == "per_legion" else 1)
     return fee, idx
+
+
+def _room(S: State, seat: int) -> int:
+    """Legions ``seat`` may still gain: unbounded, or (A22 option) up to his 20 markers."""
+    if not S["opt"]["a22_legion_cap"]:
+        return len(S["L"])
+    return max(0, LEGION_MARKERS - sum(1 for lg in S["L"] if lg[0] == seat))
 
 
 def passage_fee(S: State, g: dict[str, Any]) -> int:
@@ -228,7 +236,11 @@ def movement_actions(S: State) -> list[dict[str, Any]]:
             if idx and kind not in g["picked"] and fee <= pool:
                 out.append({"type": "pick", "kind": kind})
     if g["legs"] and not g.get("noatk") and attack_cost(S, g) <= pool:
-        for d in enemies_at(S, seat, g["at"]):
+        foes = enemies_at(S, seat, g["at"])
+        if S["opt"]["a20_attack_uncontrolled"] and \
+                any(lg[0] == B.UNC and lg[1] == g["at"] for lg in S["L"]):
+            foes.append(B.UNC)
+        for d in foes:
             if [g["at"], d] not in S["hit"]:
                 out.append({"type": "attack", "seat": d})
     if g["block"] and not g["asked"] and passage_fee(S, g) <= pool:
@@ -503,10 +515,13 @@ def apply_pending(S: State, top: dict[str, Any], seat: int, action: dict[str, An
 
 def start_battle(S: State, item: dict[str, Any]) -> None:
     S["pend"].append({"k": "battle", "att": item["att"], "def": item["def"],
-                      "prov": item["prov"], "commit": {}})
+                      "prov": item["prov"],  # A20 option: the Uncontrolled play no cards
+                      "commit": {str(B.UNC): []} if item["def"] == B.UNC else {}})
 
 
 def _bonus(S: State, seat: int, prov: int) -> int:
+    if seat == B.UNC:
+        return 0
     ld = S["ldr"][seat]
     return ld[1] if ld[0] == prov else 0  # 5.6.2: Emperor +2, Contender +1
 
@@ -525,22 +540,29 @@ def _resolve(S: State, top: dict[str, Any], ev: Events) -> None:
     if a_bp == d_bp:
         ev.append({"type": "battle_tie", "prov": prov})
         if S["opt"]["a21_tie_scope"] == "player":
-            S["hit"].extend([[p, s] for p in range(NPROV) for s in range(S["n"])])
+            S["hit"].extend([[p, s] for p in range(NPROV) for s in range(B.UNC, S["n"])])
         _halt(S, ev, "tie")
         return
     win, lose = (att, dfn) if a_bp > d_bp else (dfn, att)
     lose_legs = dlegs if win == att else list(g["legs"])
     taken = lose_legs[0]
-    S["L"][taken][0] = win
+    # The Uncontrolled never capture (they would outgrow their cap of 4), nor a player
+    # out of Legion markers (A22 option).
+    capture = win != B.UNC and _room(S, win) > 0
+    if capture:
+        S["L"][taken][0] = win
     if win == att:
-        g["legs"] = sorted(g["legs"] + [taken])
+        if capture:
+            g["legs"] = sorted(g["legs"] + [taken])
         if dfn in g["block"]:
             g["block"].remove(dfn)
-    else:
+    elif capture:
         g["legs"].remove(taken)
         S["L"][taken][2] = False
-    ev.append({"type": "battle_won", "seat": win, "loser": lose, "prov": prov})
-    wl, ll = S["ldr"][win], S["ldr"][lose]
+    ev.append({"type": "battle_won", "seat": win, "loser": lose, "prov": prov,
+               "captured": capture})
+    wl = S["ldr"][win] if win != B.UNC else [None, B.GENERAL, False]
+    ll = S["ldr"][lose] if lose != B.UNC else [None, B.GENERAL, False]
     if wl[0] == prov and wl[1] == B.EMPEROR:
         S["vp"][win] += 1
         ev.append({"type": "vp", "seat": win, "vp": 1, "why": "battle won by an Emperor"})
@@ -553,7 +575,7 @@ def _resolve(S: State, top: dict[str, Any], ev: Events) -> None:
             ev.append({"type": "crowned", "seat": win, "how": "battle"})
     if win == dfn:
         _halt(S, ev, "lost")
-    if any(lg[0] == lose and lg[1] == prov for lg in S["L"]):
+    if lose != B.UNC and any(lg[0] == lose and lg[1] == prov for lg in S["L"]):
         came = None if lose == att else (g["from"] if S["mv"]["g"] else None)
         if retreat_targets(S, lose, prov, came, True):
             S["pend"].append({"k": "retreat", "seat": lose, "prov": prov, "from": came,

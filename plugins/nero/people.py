@@ -1,5 +1,6 @@
-"""Nero in words and numbers for people and bots: action labels, event sentences, the
-board as text, and the heuristic the ``greedy`` and ``mcts`` bots use.
+"""Nero in words and numbers for people and bots: action labels, the board as text
+(event sentences are in :mod:`.sentences`), and the heuristic the ``greedy`` and
+``mcts`` bots use.
 
 Everything here reads only what a view has (clients pass their seat's view), except the
 heuristic, which is given a full (sampled) state.
@@ -14,6 +15,8 @@ from rich.table import Table
 
 from . import board as B
 from .data import AREA_NAMES, AREA_OF, CARDS, EVENTS, LEADER_ADJ, NAMES, ROME
+from .sentences import card_name, moment
+from .sentences import who as _who
 
 State = dict[str, Any]
 
@@ -70,19 +73,6 @@ def heuristic(S: State, seat: int) -> float:
 # --- words --------------------------------------------------------------------------
 
 
-def card_name(c: int) -> str:
-    card = CARDS[c]
-    return f"{EVENTS[card['ev']][0]} ({card['mp']} MP, {card['bp']} BP)"
-
-
-def _who(names: list[str], s: int | None) -> str:
-    if s is None:
-        return "?"
-    if s < 0:
-        return "the Uncontrolled"
-    return names[s] if s < len(names) else f"seat {s}"
-
-
 def describe_action(v: State, seat: int, a: dict[str, Any], names: list[str]) -> str:
     t = a.get("type")
     P = NAMES
@@ -104,6 +94,8 @@ def describe_action(v: State, seat: int, a: dict[str, Any], names: list[str]) ->
         return "pick up your Legions here (+1 MP)" if a["kind"] == "own" else \
             "recruit the Uncontrolled Legions here (+2 MP)"
     if t == "attack":
+        if a["seat"] < 0:
+            return "attack the Uncontrolled Legions here (A20: they play no cards)"
         return f"attack {_who(names, a['seat'])}'s Legions here"
     if t == "passage":
         return "ask passage (+1 MP if granted)"
@@ -143,81 +135,33 @@ def describe_action(v: State, seat: int, a: dict[str, Any], names: list[str]) ->
         bp = sum(CARDS[c]["bp"] for c in a["cards"])
         return f"commit {len(a['cards'])} battle card(s), +{bp} BP, secretly"
     if t == "stay":
-        return "stay"
+        top = (v.get("pend") or [{}])[-1]
+        return f"stay in {P[top['prov']]}" if "prov" in top else "stay where you are"
     if t == "retreat":
         return f"retreat to {P[a['to']]}"
     if t in ("grant", "refuse"):
         return f"{t} passage"
     if t == "pass":
-        return f"let it happen: {_moment(v, names)}"
+        return f"let it happen: {moment(v, names)}"
     if t == "answer":
         use = {"strip": " to cancel a protecting Guard", "corrupt": " against a protecting "
                "Guard (2 needed)", "block": " to stop the assassination"}.get(a.get("use"), "")
-        return f"answer with {card_name(a['card'])}{use} against {_moment(v, names)}"
+        if use:
+            return f"answer with {card_name(a['card'])}{use} against {moment(v, names)}"
+        verb = {"bad_omens": "cancel", "bad_weather": "stop", "wounded": "stop the General "
+                "of", "corruption": "void a Senate Influence in"}[CARDS[a["card"]]["ev"]]
+        return f"play {card_name(a['card'])} to {verb} {moment(v, names)}"
+    if t == "base":
+        return f"take {AREA_NAMES[a['area']]} as your Base"
+    if t == "place":
+        return f"place a Legion in {P[a['prov']]}"
+    if t == "general":
+        return f"place your General in {P[a['prov']]}"
     if t == "go":
         return f"withdraw to {P[a['to']]}"
     if t == "bring":
         return f"bring a Legion from {P[a['from']]}"
     return str(t)
-
-
-def _moment(v: State, names: list[str]) -> str:
-    """What an answer window is about, from the public stack in the view."""
-    pend = v.get("pend") or []
-    top = pend[-1] if pend else {}
-    act = _who(names, v.get("act"))
-    if top.get("k") == "assas":
-        return f"{act}'s assassination attempt"
-    kind = top.get("kind")
-    if kind in ("move", "attack"):
-        return f"{act}'s army " + ("attacking" if kind == "attack" else "on the move")
-    if kind == "retreat":
-        below = pend[-2] if len(pend) > 1 else {}
-        return f"{_who(names, below.get('seat'))}'s retreat"
-    if kind == "declare":
-        return f"{act}'s declaration in Rome (Corruption cancels a Senate Influence)"
-    below = pend[-2] if len(pend) > 1 else {}
-    what = below.get("ev") or below.get("what", "")
-    name = EVENTS[what][0] if what in EVENTS else what.replace("_", " ")
-    cancelled = " (now cancelled by Bad Omens)" if below.get("omens", 0) % 2 else ""
-    return f"{_who(names, below.get('seat'))}'s {name}{cancelled}"
-
-
-def describe_event(v: State, seat: int | None, e: dict[str, Any], names: list[str]) -> str | None:
-    t = e.get("type")
-    w = _who(names, e.get("seat"))
-    P = NAMES
-    if t == "march":
-        return f"{w} moves from {P[e['from']]} with {e['mp']} MP"
-    if t == "step":
-        return f"{w} enters {P[e['dest']]} ({e['mp']} MP)"
-    if t == "battle":
-        return (f"Battle in {P[e['prov']]}: {_who(names, e['att'])} {e['att_bp']} BP against "
-                f"{_who(names, e['def'])} {e['def_bp']} BP")
-    if t == "battle_won":
-        return f"{w} wins the battle in {P[e['prov']]} and takes a Legion"
-    if t == "crowned":
-        return f"{w} is Emperor ({e['how']})!"
-    if t == "event":
-        return f"{w} plays {EVENTS[e['ev']][0]}"
-    if t == "answer":
-        return f"{w} answers with {EVENTS[e['ev']][0]}"
-    if t == "cancelled":
-        return f"{EVENTS[e['ev']][0] if e['ev'] in EVENTS else e['ev']} is cancelled"
-    if t == "retreated":
-        return f"{w} retreats {e['legions']} Legions from {P[e['from']]} to {P[e['dest']]}"
-    if t == "scored":
-        return f"Game Turn {e['game_turn']} scored: VP now {e['vp']}"
-    if t == "round":
-        return f"{w}'s round (Game Turn {e['game_turn']})"
-    if t == "declared":
-        return f"{w} declares in Rome with {e['dp']} DP: " + \
-            ("crowned" if e["crowned"] else "fails")
-    if t == "assassinated":
-        return f"{w}, Emperor, is assassinated in Rome"
-    if t == "automatic_victory":
-        return f"{w} wins outright (automatic victory)"
-    return None
 
 
 def render(v: State, seat: int | None, names: list[str]) -> Table:
@@ -263,6 +207,11 @@ def render(v: State, seat: int | None, names: list[str]) -> Table:
     lines = [f"{_who(names, s)}: {B.RANKS[ld[1]]}, {v['vp'][s]} VP, {v['hand_sizes'][s]} "
              f"cards, Base {AREA_NAMES.get(v['base'][s], '-')}"
              for s, ld in enumerate(v["ldr"])]
+    pend = v.get("pend") or []
+    if pend and pend[-1].get("k") in ("win", "assas"):  # an answer window is open
+        asked = _who(names, pend[-1]["ask"][pend[-1]["i"]]) if pend[-1]["i"] < len(
+            pend[-1]["ask"]) else "nobody"
+        lines.append(f"now: any-time cards may answer {moment(v, names)} ({asked} to answer)")
     if seat is not None and "hand" in v:
         lines.append("your hand: " + "; ".join(card_name(c) for c in v["hand"]))
     table.caption = "\n".join(lines)

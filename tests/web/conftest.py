@@ -11,9 +11,7 @@ from typing import Any
 
 import pytest
 
-from .webhost import CHROMIUM_ARGS, PHONE, HostProcess, chromium_path, screenshot
-
-__all__ = ["HostProcess", "screenshot"]  # tests that import them from here still work
+from .webhost import CHROMIUM_ARGS, PHONE, HostProcess, chromium_path
 
 
 @pytest.fixture

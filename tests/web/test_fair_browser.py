@@ -18,8 +18,8 @@ import pytest
 
 from lantable.protocol import fairplay as fp
 
-from .conftest import HostProcess, screenshot
 from .test_browser import manila_pick, open_table, play_until_over
+from .webhost import HostProcess, screenshot
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -11,7 +11,7 @@ import random
 from lantable.plugins.kaisers_pirates import rounds, solo, turn
 from lantable.plugins.kaisers_pirates.data import ACTIONS, SHIPS, SOLO
 
-from .conftest import GAME, Dice, act, check_cards, commit, of, sid, table
+from .helpers import GAME, Dice, act, check_cards, commit, of, sid, table
 from .test_cards import FORCES as CARD_FORCES
 from .test_cards import R
 from .test_variants import FORCES

@@ -8,6 +8,8 @@ import pytest
 
 from lantable.plugins.kaisers_pirates.data import ACTIONS, SHIPS
 
+from . import helpers as kp
+
 FORCES = {
     0: {"ger": ["Leipzig", "Leopard", "Meteor"], "mer": ["Matheran", "Lovat", "Maria"]},
     1: {"ger": ["Prinz Eitel Friedrich", "Emden", "Wolf"],
@@ -67,7 +69,7 @@ def rx_card(S, seat: int, t: str) -> int:
 # ---------------------------------------------------------------------------
 
 
-def test_6_1_amc_duel_sinks_the_interceptor(kp) -> None:
+def test_6_1_amc_duel_sinks_the_interceptor() -> None:
     S = start(kp, {0: ["amc"], 1: ["fair_seas"]}, seat=1)
     c = intercept(kp, S, 1, "Prinz Eitel Friedrich", "Matheran")
     kp.act(S, {"type": "done"})
@@ -85,7 +87,7 @@ def test_6_1_amc_duel_sinks_the_interceptor(kp) -> None:
     kp.check_cards(S)
 
 
-def test_6_2_blockade_runner_removes_limited_supply(kp) -> None:
+def test_6_2_blockade_runner_removes_limited_supply() -> None:
     S = start(kp, {0: ["blockade_runner"]})
     lz = kp.sid("Leipzig")
     S["ships"][lz]["limited_supply"] = True
@@ -96,7 +98,7 @@ def test_6_2_blockade_runner_removes_limited_supply(kp) -> None:
     assert not S["ships"][lz]["limited_supply"]
 
 
-def test_6_3_boarding_party_captures_a_prize(kp) -> None:
+def test_6_3_boarding_party_captures_a_prize() -> None:
     S = start(kp, {0: ["fair_seas", "boarding_party"]})
     lz = kp.sid("Leipzig")
     S["ships"][lz]["limited_supply"] = True
@@ -117,7 +119,7 @@ def test_6_3_boarding_party_captures_a_prize(kp) -> None:
     kp.check_cards(S)
 
 
-def test_6_4_bounding_main_skips_next_player_in_team_game(kp) -> None:
+def test_6_4_bounding_main_skips_next_player_in_team_game() -> None:
     S = kp.table(seats=4, options={"team_game": True}, hands={0: ["bounding_main"]},
                  forces={0: FORCES[0], 1: FORCES[1], 2: FORCES[2], 3: {}})
     c = card(S, 0, "bounding_main")
@@ -129,7 +131,7 @@ def test_6_4_bounding_main_skips_next_player_in_team_game(kp) -> None:
     assert S["players"][1]["skip"] is False
 
 
-def test_6_5_break_contact_cancels_interception_without_passage(kp) -> None:
+def test_6_5_break_contact_cancels_interception_without_passage() -> None:
     S = start(kp, {0: ["break_contact"], 1: ["fair_seas"]}, seat=1)
     c = intercept(kp, S, 1, "Emden", "Matheran")
     kp.act(S, {"type": "done"})
@@ -141,7 +143,7 @@ def test_6_5_break_contact_cancels_interception_without_passage(kp) -> None:
     assert S["players"][0]["vp_pile"] == []
 
 
-def test_6_6_breakdown_damages_undamaged_enemy(kp) -> None:
+def test_6_6_breakdown_damages_undamaged_enemy() -> None:
     S = start(kp, {0: ["breakdown"]})
     c = card(S, 0, "breakdown")
     kp.commit(S, c, "act")
@@ -154,7 +156,7 @@ def test_6_6_breakdown_damages_undamaged_enemy(kp) -> None:
 
 
 @pytest.mark.parametrize(("c", "r", "n"), [(9, 4, 2), (7, 4, 1), (4, 4, 0)])
-def test_6_7_breakout_draws_one_or_two(kp, c: int, r: int, n: int) -> None:
+def test_6_7_breakout_draws_one_or_two(c: int, r: int, n: int) -> None:
     S = start(kp, {0: ["breakout"]})
     b = card(S, 0, "breakout")
     kp.commit(S, b, "act")
@@ -163,7 +165,7 @@ def test_6_7_breakout_draws_one_or_two(kp, c: int, r: int, n: int) -> None:
     assert len(S["players"][0]["german"]) == 3 + n
 
 
-def test_6_8_collier_and_6_9_damage_control(kp) -> None:
+def test_6_8_collier_and_6_9_damage_control() -> None:
     S = start(kp, {0: ["collier", "damage_control"]})
     for s in ("Leipzig", "Meteor"):
         S["ships"][kp.sid(s)]["limited_supply"] = True
@@ -178,7 +180,7 @@ def test_6_8_collier_and_6_9_damage_control(kp) -> None:
     assert S["ships"][kp.sid("Maria")]["damage"] == 0
 
 
-def test_6_10_deception_forces_one_random_action_half(kp) -> None:
+def test_6_10_deception_forces_one_random_action_half() -> None:
     S = start(kp, {0: ["deception"], 1: ["collier"]})
     d = card(S, 0, "deception")
     kp.commit(S, d, "act")
@@ -200,7 +202,7 @@ def test_6_10_deception_forces_one_random_action_half(kp) -> None:
     kp.check_cards(S)
 
 
-def test_6_11_exchange_information_swaps_blind(kp) -> None:
+def test_6_11_exchange_information_swaps_blind() -> None:
     S = kp.table(seats=4, options={"team_game": True},
                  hands={0: ["exchange_information", "collier"], 2: ["reflag"]},
                  forces={0: FORCES[0], 1: FORCES[1], 2: FORCES[2], 3: {}})
@@ -219,7 +221,7 @@ def test_6_11_exchange_information_swaps_blind(kp) -> None:
     assert rf in S["players"][0]["hand"]
 
 
-def test_6_12_fair_seas_passage_plus_one(kp) -> None:
+def test_6_12_fair_seas_passage_plus_one() -> None:
     S = start(kp, {0: ["fair_seas"]})
     fs = card(S, 0, "fair_seas")
     kp.commit(S, fs, "act")
@@ -230,7 +232,7 @@ def test_6_12_fair_seas_passage_plus_one(kp) -> None:
     assert kp.of(ev, "passage_failed")
 
 
-def test_6_13_fast_ship_only_against_raiders(kp) -> None:
+def test_6_13_fast_ship_only_against_raiders() -> None:
     fs, co = DAY[0], DAY[1]
     S = start(kp, {0: ["fast_ship"], 1: [fs, co]}, seat=1)
     kp.commit(S, fs, "icpt", kp.sid("Emden"))
@@ -248,7 +250,7 @@ def test_6_13_fast_ship_only_against_raiders(kp) -> None:
     assert kp.of(ev, "roll")[0]["a_mod"] == -2
 
 
-def test_6_14_fog_bank_no_play_no_draw_untargetable(kp) -> None:
+def test_6_14_fog_bank_no_play_no_draw_untargetable() -> None:
     S = start(kp, {0: ["fog_bank", "fair_seas"]})
     fb, fs = card(S, 0, "fog_bank"), card(S, 0, "fair_seas")
     kp.commit(S, fb, "act")
@@ -265,7 +267,7 @@ def test_6_14_fog_bank_no_play_no_draw_untargetable(kp) -> None:
     assert fb in S["discards"]
 
 
-def test_6_15_good_hunting_two_merchants(kp) -> None:
+def test_6_15_good_hunting_two_merchants() -> None:
     S = start(kp, {0: ["fair_seas", "good_hunting"]})
     fs, gh = card(S, 0, "fair_seas"), card(S, 0, "good_hunting")
     kp.commit(S, fs, "icpt", kp.sid("Leopard"))
@@ -283,7 +285,7 @@ def test_6_15_good_hunting_two_merchants(kp) -> None:
     assert ev
 
 
-def test_6_16_heavy_weather_sinks_without_vp(kp) -> None:
+def test_6_16_heavy_weather_sinks_without_vp() -> None:
     S = start(kp, {0: ["heavy_weather"]})
     hw = card(S, 0, "heavy_weather")
     kp.commit(S, hw, "act")
@@ -297,7 +299,7 @@ def test_6_16_heavy_weather_sinks_without_vp(kp) -> None:
     assert kp.sid("Prinz Eitel Friedrich") in S["german_used"]
 
 
-def test_6_17_intelligence_hand_and_deck(kp) -> None:
+def test_6_17_intelligence_hand_and_deck() -> None:
     S = start(kp, {0: ["intelligence", "intelligence"], 1: ["reflag", "trap"]})
     i1, i2 = [c for c in S["players"][0]["hand"]]
     kp.commit(S, i1, "act")
@@ -324,7 +326,7 @@ def test_6_17_intelligence_hand_and_deck(kp) -> None:
     assert kp.GAME.view(S, 0)["me"]["known_deck_top"] == order[1:]
 
 
-def test_6_18_interned_plus_two_per_condition(kp) -> None:
+def test_6_18_interned_plus_two_per_condition() -> None:
     S = start(kp, {0: ["interned"]})
     em = kp.sid("Emden")
     S["ships"][em]["limited_supply"] = True
@@ -338,7 +340,7 @@ def test_6_18_interned_plus_two_per_condition(kp) -> None:
     assert S["players"][0]["vp_pile"] == []
 
 
-def test_6_19_interrogate_reveals_then_intercepts(kp) -> None:
+def test_6_19_interrogate_reveals_then_intercepts() -> None:
     S = start(kp, {0: ["interrogate"]})
     c = card(S, 0, "interrogate")
     pef = kp.sid("Prinz Eitel Friedrich")
@@ -353,7 +355,7 @@ def test_6_19_interrogate_reveals_then_intercepts(kp) -> None:
     assert S["players"][0]["vp_pile"][0]["ship"] == pef
 
 
-def test_6_20_island_refuge_hides_and_shelters(kp) -> None:
+def test_6_20_island_refuge_hides_and_shelters() -> None:
     S = start(kp, {1: ["island_refuge"]}, seat=1)
     pef = kp.sid("Prinz Eitel Friedrich")
     S["ships"][pef]["revealed"] = True
@@ -370,7 +372,7 @@ def test_6_20_island_refuge_hides_and_shelters(kp) -> None:
     kp.check_cards(S)
 
 
-def test_6_21_lay_mines_attack_every_merchant(kp) -> None:
+def test_6_21_lay_mines_attack_every_merchant() -> None:
     S = start(kp, {0: ["lay_mines"]})
     lm = card(S, 0, "lay_mines")
     legal = kp.GAME.legal_actions(S, 0)
@@ -390,7 +392,7 @@ def test_6_21_lay_mines_attack_every_merchant(kp) -> None:
     assert len(S["players"][1]["vp_pile"]) == 0
 
 
-def test_6_22_minesweeper_cancels_mines(kp) -> None:
+def test_6_22_minesweeper_cancels_mines() -> None:
     S = start(kp, {0: ["lay_mines"], 1: ["minesweeper"]})
     lm = card(S, 0, "lay_mines")
     kp.commit(S, lm, "mines", kp.sid("Meteor"))
@@ -401,7 +403,7 @@ def test_6_22_minesweeper_cancels_mines(kp) -> None:
     assert not kp.of(ev, "roll")
 
 
-def test_6_23_mistaken_identity_swaps_sunk_merchants(kp) -> None:
+def test_6_23_mistaken_identity_swaps_sunk_merchants() -> None:
     S = start(kp, {0: ["fair_seas"], 1: ["mistaken_identity"]})
     lovat = kp.sid("Lovat")
     S["players"][0]["merchants"].remove(lovat)
@@ -420,7 +422,7 @@ def test_6_23_mistaken_identity_swaps_sunk_merchants(kp) -> None:
     ]
 
 
-def test_6_24_monitor_intercepts_refuge_with_plus_two(kp) -> None:
+def test_6_24_monitor_intercepts_refuge_with_plus_two() -> None:
     S = start(kp, {0: ["monitor"]})
     em = kp.sid("Emden")
     ir = next(c["id"] for c in ACTIONS if c["type"] == "island_refuge")
@@ -438,7 +440,7 @@ def test_6_24_monitor_intercepts_refuge_with_plus_two(kp) -> None:
     kp.check_cards(S)
 
 
-def test_6_25_non_combatant_capture_or_passage_bonus(kp) -> None:
+def test_6_25_non_combatant_capture_or_passage_bonus() -> None:
     S = start(kp, {0: ["fair_seas"], 1: ["non_combatant"]})
     fs = card(S, 0, "fair_seas")
     kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
@@ -455,7 +457,7 @@ def test_6_25_non_combatant_capture_or_passage_bonus(kp) -> None:
     assert kp.of(ev, "passage_failed")
 
 
-def test_6_26_pull_the_plug_scuttles_target(kp) -> None:
+def test_6_26_pull_the_plug_scuttles_target() -> None:
     S = start(kp, {0: ["fair_seas"], 1: ["pull_the_plug"]})
     fs = card(S, 0, "fair_seas")
     kp.commit(S, fs, "brit")
@@ -466,7 +468,7 @@ def test_6_26_pull_the_plug_scuttles_target(kp) -> None:
     assert S["players"][0]["vp_pile"] == []
 
 
-def test_6_27_qqq_reveals_and_6_32_phasing_reflag(kp) -> None:
+def test_6_27_qqq_reveals_and_6_32_phasing_reflag() -> None:
     S = start(kp, {0: ["fair_seas", "reflag"], 1: ["qqq"]})
     fs, rf = card(S, 0, "fair_seas"), card(S, 0, "reflag")
     leo = kp.sid("Leopard")
@@ -491,7 +493,7 @@ def _torpedo(kp, S, sub_type: str, target: str):
     return sub
 
 
-def test_6_28_q_ship_lure_then_gun_duel(kp) -> None:
+def test_6_28_q_ship_lure_then_gun_duel() -> None:
     S = start(kp, {0: ["submarine_u"], 1: ["q_ship"]})
     sub = _torpedo(kp, S, "submarine_u", "Mount Temple")
     q = card(S, 1, "q_ship")
@@ -504,7 +506,7 @@ def test_6_28_q_ship_lure_then_gun_duel(kp) -> None:
     kp.check_cards(S)
 
 
-def test_6_28_q_ship_failed_lure_torpedo_then_depth_charges(kp) -> None:
+def test_6_28_q_ship_failed_lure_torpedo_then_depth_charges() -> None:
     S = start(kp, {0: ["submarine_u"], 1: ["q_ship"]})
     sub = _torpedo(kp, S, "submarine_u", "Mount Temple")
     q = card(S, 1, "q_ship")
@@ -516,7 +518,7 @@ def test_6_28_q_ship_failed_lure_torpedo_then_depth_charges(kp) -> None:
     assert kp.of(ev, "roll")[-1]["a_mod"] == -2  # depth charges "considering damage"
 
 
-def test_6_29_razzle_dazzle_cancels_torpedo(kp) -> None:
+def test_6_29_razzle_dazzle_cancels_torpedo() -> None:
     S = start(kp, {0: ["submarine_u"], 1: ["razzle_dazzle"]})
     _torpedo(kp, S, "submarine_u", "Mount Temple")
     ev = kp.act(S, {"type": "react", "card": card(S, 1, "razzle_dazzle")},
@@ -525,7 +527,7 @@ def test_6_29_razzle_dazzle_cancels_torpedo(kp) -> None:
     assert not kp.of(ev, "result")
 
 
-def test_6_30_recalled_removes_interceptor(kp) -> None:
+def test_6_30_recalled_removes_interceptor() -> None:
     S = start(kp, {0: ["fair_seas"], 1: ["recalled"]})
     fs = card(S, 0, "fair_seas")
     kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
@@ -538,7 +540,7 @@ def test_6_30_recalled_removes_interceptor(kp) -> None:
     assert S["players"][0]["vp_pile"][0]["ship"] == kp.sid("Mount Temple")
 
 
-def test_6_31_recon_aircraft_takes_two_random(kp) -> None:
+def test_6_31_recon_aircraft_takes_two_random() -> None:
     S = start(kp, {0: ["recon_aircraft"], 1: ["reflag", "trap", "qqq"]})
     c = card(S, 0, "recon_aircraft")
     kp.commit(S, c, "act")
@@ -549,7 +551,7 @@ def test_6_31_recon_aircraft_takes_two_random(kp) -> None:
     assert kp.of(ev, "cards_taken_were")[0]["to"] == [0, 1]
 
 
-def test_6_32_reflag_cancels_british_interception(kp) -> None:
+def test_6_32_reflag_cancels_british_interception() -> None:
     S = start(kp, {0: ["fair_seas"], 1: ["reflag"]})
     pef = kp.sid("Prinz Eitel Friedrich")
     S["ships"][pef]["revealed"] = True
@@ -562,7 +564,7 @@ def test_6_32_reflag_cancels_british_interception(kp) -> None:
     assert not S["ships"][pef]["revealed"]
 
 
-def test_6_33_rendezvous_missed_limited_supply(kp) -> None:
+def test_6_33_rendezvous_missed_limited_supply() -> None:
     S = start(kp, {0: ["rendezvous_missed"]})
     c = card(S, 0, "rendezvous_missed")
     kp.commit(S, c, "act")
@@ -576,7 +578,7 @@ def test_6_33_rendezvous_missed_limited_supply(kp) -> None:
     ]
 
 
-def test_6_34_sail_q_ship_only_for_sailing_merchants(kp) -> None:
+def test_6_34_sail_q_ship_only_for_sailing_merchants() -> None:
     S = start(kp, {0: ["submarine_u"], 1: ["sail_q_ship"]})
     _torpedo(kp, S, "submarine_u", "Mount Temple")
     sq = card(S, 1, "sail_q_ship")
@@ -590,7 +592,7 @@ def test_6_34_sail_q_ship_only_for_sailing_merchants(kp) -> None:
     assert len(kp.of(ev, "roll")) == 2
 
 
-def test_6_35_scuttle_damaged_own_ship(kp) -> None:
+def test_6_35_scuttle_damaged_own_ship() -> None:
     S = start(kp, {0: ["scuttle"]})
     S["ships"][kp.sid("Leopard")]["damage"] = 1
     c = card(S, 0, "scuttle")
@@ -602,7 +604,7 @@ def test_6_35_scuttle_damaged_own_ship(kp) -> None:
     assert kp.sid("Leopard") in S["german_used"]
 
 
-def test_6_36_searchlight_only_at_night_and_6_44_surprise_attack(kp) -> None:
+def test_6_36_searchlight_only_at_night_and_6_44_surprise_attack() -> None:
     night = [c["id"] for c in ACTIONS if c["night"] and c["kind"] == "N"][0]
     S = start(kp, {0: [night, "searchlight", "surprise_attack"], 1: ["break_contact"]})
     sl, sa = card(S, 0, "searchlight"), card(S, 0, "surprise_attack")
@@ -619,7 +621,7 @@ def test_6_36_searchlight_only_at_night_and_6_44_surprise_attack(kp) -> None:
     assert kp.of(ev, "roll")[0]["a_mod"] == -1 + 3 + 2
 
 
-def test_6_37_second_chance_extra_turn(kp) -> None:
+def test_6_37_second_chance_extra_turn() -> None:
     S = start(kp, {0: ["second_chance", "second_chance"]})
     a, b = S["players"][0]["hand"]
     kp.commit(S, a, "act")
@@ -635,7 +637,7 @@ def test_6_37_second_chance_extra_turn(kp) -> None:
     assert S["turn_seat"] == 1
 
 
-def test_6_38_shallow_run_escape_and_damage_or_sink(kp) -> None:
+def test_6_38_shallow_run_escape_and_damage_or_sink() -> None:
     fs, co = DAY[0], DAY[1]
     S = start(kp, {0: [fs, co], 1: ["shallow_run", "shallow_run"]})
     kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
@@ -654,7 +656,7 @@ def test_6_38_shallow_run_escape_and_damage_or_sink(kp) -> None:
     assert S["players"][0]["vp_pile"][-1]["ship"] == em
 
 
-def test_6_39_shipping_lanes_and_6_40_slim_pickings(kp) -> None:
+def test_6_39_shipping_lanes_and_6_40_slim_pickings() -> None:
     S = start(kp, {0: ["fair_seas", "shipping_lanes"], 1: ["slim_pickings"]})
     fs, sl = card(S, 0, "fair_seas"), card(S, 0, "shipping_lanes")
     S["players"][0]["hand"] = [DAY[0], sl]
@@ -675,7 +677,7 @@ def test_6_39_shipping_lanes_and_6_40_slim_pickings(kp) -> None:
     assert S["players"][0]["vp_pile"] == [{"ship": inv, "mult": 1, "how": "sunk_m"}]
 
 
-def test_6_41_special_cargo_doubles(kp) -> None:
+def test_6_41_special_cargo_doubles() -> None:
     S = start(kp, {0: ["fair_seas", "special_cargo"]})
     fs, sc = card(S, 0, "fair_seas"), card(S, 0, "special_cargo")
     kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
@@ -688,7 +690,7 @@ def test_6_41_special_cargo_doubles(kp) -> None:
     ]
 
 
-def test_6_42_submarine_torpedo_and_6_43_uc_mines(kp) -> None:
+def test_6_42_submarine_torpedo_and_6_43_uc_mines() -> None:
     S = start(kp, {0: ["submarine_u", "submarine_uc"]})
     u = card(S, 0, "submarine_u")
     uc = card(S, 0, "submarine_uc")
@@ -710,7 +712,7 @@ def test_6_42_submarine_torpedo_and_6_43_uc_mines(kp) -> None:
     assert [e["result"] for e in kp.of(ev, "result")] == ["none", "none"]
 
 
-def test_6_45_transfer_command_takes_revealed_ship(kp) -> None:
+def test_6_45_transfer_command_takes_revealed_ship() -> None:
     S = start(kp, {0: ["transfer_command"]})
     em = kp.sid("Emden")
     S["ships"][em]["damage"] = 1
@@ -723,7 +725,7 @@ def test_6_45_transfer_command_takes_revealed_ship(kp) -> None:
     assert S["ships"][em]["damage"] == 1
 
 
-def test_6_46_trap_duel_reveals_raider(kp) -> None:
+def test_6_46_trap_duel_reveals_raider() -> None:
     S = start(kp, {0: ["fair_seas"], 1: ["trap"]})
     fs = card(S, 0, "fair_seas")
     leo = kp.sid("Leopard")
@@ -739,7 +741,7 @@ def test_6_46_trap_duel_reveals_raider(kp) -> None:
     assert S["ships"][kp.sid("Mount Temple")]["damage"] == 1
 
 
-def test_6_47_wireless_intercept_not_in_consecutive_turns(kp) -> None:
+def test_6_47_wireless_intercept_not_in_consecutive_turns() -> None:
     S = start(kp, {0: ["wireless_intercept", "wireless_intercept", "collier"]})
     w1, w2, co = S["players"][0]["hand"]
     S["discards"] = [co]
@@ -769,12 +771,12 @@ def test_6_1_every_card_type_has_a_test() -> None:
     assert {t for t, *_ in TYPES} <= tested
 
 
-def test_random_seeded_card_effects_replay(kp) -> None:
+def test_random_seeded_card_effects_replay() -> None:
     S = kp.GAME.setup(2, {}, random.Random(11))
     assert S == kp.GAME.setup(2, {}, random.Random(11))
 
 
-def test_5_9_prize_survives_british_interception_then_passage_double(kp) -> None:
+def test_5_9_prize_survives_british_interception_then_passage_double() -> None:
     S = start(kp, {0: [DAY[0]]})
     inv = kp.sid("Invercoe")
     S["players"][1]["merchants"].remove(inv)
@@ -790,7 +792,7 @@ def test_5_9_prize_survives_british_interception_then_passage_double(kp) -> None
     assert S["players"][1]["vp_pile"] == [{"ship": inv, "mult": 2, "how": "passage"}]
 
 
-def test_6_2_blockade_runner_prize_bonus_and_6_33_prize_penalty(kp) -> None:
+def test_6_2_blockade_runner_prize_bonus_and_6_33_prize_penalty() -> None:
     S = start(kp, {0: ["blockade_runner", "rendezvous_missed"]})
     lovat = kp.sid("Lovat")
     S["players"][0]["merchants"].remove(lovat)
@@ -812,7 +814,7 @@ def test_6_2_blockade_runner_prize_bonus_and_6_33_prize_penalty(kp) -> None:
     assert pef in S["players"][1]["german"]
 
 
-def test_6_20_refuge_repair_and_resupply_at_later_turn_start(kp) -> None:
+def test_6_20_refuge_repair_and_resupply_at_later_turn_start() -> None:
     S = start(kp, {0: ["island_refuge"]})
     lz = kp.sid("Leipzig")
     S["ships"][lz]["damage"] = 1
@@ -841,7 +843,7 @@ def test_6_20_refuge_repair_and_resupply_at_later_turn_start(kp) -> None:
     assert {"type": "leave_refuge", "ship": lz} in kp.GAME.legal_actions(S, 0)
 
 
-def test_6_37_no_wireless_intercept_in_the_extra_turn(kp) -> None:
+def test_6_37_no_wireless_intercept_in_the_extra_turn() -> None:
     S = start(kp, {0: ["second_chance", "wireless_intercept"]})
     sc, wi = S["players"][0]["hand"]
     S["discards"] = [S["action_deck"].pop(0), S["action_deck"].pop(0)]

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from lantable.plugins.kaisers_pirates.data import ACTIONS
 
+from . import helpers as kp
+
 
 def _card(S, seat: int, t: str) -> int:
     return next(c for c in S["players"][seat]["hand"] if ACTIONS[c]["type"] == t)
 
 
-def test_appendix_b_worked_three_player_example(kp) -> None:
+def test_appendix_b_worked_three_player_example() -> None:
     S = kp.table(
         forces={0: {"ger": ["Emden", "Geier", "Iltis"], "mer": ["Matheran", "Lovat", "Maria"]},
                 1: {"ger": ["Leopard", "Prinz Eitel Friedrich", "Cormoran"],

@@ -12,7 +12,7 @@ from collections import Counter
 from lantable.clients.bots import make_bot
 from lantable.plugins.kaisers_pirates.data import ACTIONS
 
-from .conftest import GAME, cards_of, commit, sid, table
+from .helpers import GAME, cards_of, commit, sid, table
 
 ATTACKS = ("icpt", "brit", "mines")
 

@@ -11,6 +11,8 @@ import os
 import pathlib
 import random
 
+from . import helpers as kp
+
 GOLDEN = pathlib.Path(__file__).with_name("playthrough_2p_seed1.txt")
 
 
@@ -39,7 +41,7 @@ def _transcript(kp) -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_seeded_playthrough_matches_golden(kp) -> None:
+def test_seeded_playthrough_matches_golden() -> None:
     text = _transcript(kp)
     if os.environ.get("KP_REGEN"):
         GOLDEN.write_text(text)

@@ -7,6 +7,8 @@ import random
 from lantable.plugins.kaisers_pirates import rounds, rules
 from lantable.plugins.kaisers_pirates.data import ACTIONS, SHIPS
 
+from . import helpers as kp
+
 FORCES = {
     0: {"ger": ["Leipzig", "Leopard", "Meteor"], "mer": ["Matheran", "Lovat", "Maria"]},
     1: {"ger": ["Prinz Eitel Friedrich", "Emden", "Wolf"],
@@ -15,7 +17,7 @@ FORCES = {
 }
 
 
-def test_2_4_highest_single_die_not_sum(kp) -> None:
+def test_2_4_highest_single_die_not_sum() -> None:
     ev: list = []
     a, d = rules.opposed({}, kp.Dice((10, 4), (8, 2), (6, 3)), ev, "x", 0, [10, 8], 0, 1, [6], 0)
     assert (a, d) == (4, 3)  # red 4 + green 2 -> 4, never 6
@@ -28,18 +30,18 @@ def test_5_2_combat_result_table() -> None:
         assert rules.combat_result(a, d) == res
 
 
-def test_5_4_modifiers_never_below_1(kp) -> None:
+def test_5_4_modifiers_never_below_1() -> None:
     a, d = rules.opposed({}, kp.Dice((10, 5), (6, 2)), [], "x", 0, [10], 0, 1, [6], -2)
     assert (a, d) == (5, 1)
 
 
-def test_5_3_challenge_needs_strictly_higher(kp) -> None:
+def test_5_3_challenge_needs_strictly_higher() -> None:
     ok, c, r = rules.challenge({}, kp.Dice((10, 6), (10, 6)), [], "x", 0, [10], 0, 1, [10])
     assert not ok
     assert c == r == 6
 
 
-def test_3_1_action_deck_sizes_per_player_count(kp) -> None:
+def test_3_1_action_deck_sizes_per_player_count() -> None:
     for seats, deck in [(2, 40), (3, 60), (4, 80)]:
         S = kp.GAME.setup(seats, {}, random.Random(1))
         assert len(S["set_aside"]) == 100 - deck
@@ -50,18 +52,18 @@ def test_3_1_action_deck_sizes_per_player_count(kp) -> None:
                    if SHIPS[s]["kind"] == "raider")
 
 
-def test_3_1_extra_removed_option(kp) -> None:
+def test_3_1_extra_removed_option() -> None:
     S = kp.GAME.setup(3, {"extra_removed": 10}, random.Random(1))
     assert len(S["set_aside"]) == 50
 
 
-def test_3_3_lowest_vp_first_player(kp) -> None:
+def test_3_3_lowest_vp_first_player() -> None:
     S = kp.GAME.setup(3, {"first_player": "lowest_vp"}, random.Random(3))
     vps = [sum(SHIPS[s]["vp"] for s in p["german"]) for p in S["players"]]
     assert vps[S["first_seat"]] == min(vps)
 
 
-def test_4_1_commit_then_resolve_then_draw_one(kp) -> None:
+def test_4_1_commit_then_resolve_then_draw_one() -> None:
     S = kp.table(forces=FORCES, hands={0: ["collier", "fair_seas", "breakout"], 1: [], 2: []})
     hand = list(S["players"][0]["hand"])
     kp.commit(S, hand[1], "act")
@@ -74,7 +76,7 @@ def test_4_1_commit_then_resolve_then_draw_one(kp) -> None:
     kp.check_cards(S)
 
 
-def test_4_3_committed_cards_only_are_playable(kp) -> None:
+def test_4_3_committed_cards_only_are_playable() -> None:
     S = kp.table(forces=FORCES, hands={0: ["collier", "fair_seas"], 1: [], 2: []})
     fs = S["players"][0]["hand"][1]
     kp.act(S, {"type": "done"})
@@ -83,7 +85,7 @@ def test_4_3_committed_cards_only_are_playable(kp) -> None:
     assert fs in S["players"][0]["hand"]
 
 
-def test_4_3_one_interception_card_per_ship_and_team_cards(kp) -> None:
+def test_4_3_one_interception_card_per_ship_and_team_cards() -> None:
     S = kp.table(forces=FORCES, hands={0: ["fair_seas", "breakout", "bounding_main"]})
     fs, bo, bm = S["players"][0]["hand"]
     leipzig = kp.sid("Leipzig")
@@ -94,7 +96,7 @@ def test_4_3_one_interception_card_per_ship_and_team_cards(kp) -> None:
     assert [a["use"] for a in legal if a.get("card") == bm] == ["brit"]
 
 
-def test_4_6_1_one_opponent_per_turn(kp) -> None:
+def test_4_6_1_one_opponent_per_turn() -> None:
     S = kp.table(forces=FORCES, hands={0: ["fair_seas", "breakout"], 1: [], 2: []})
     fs, bo = S["players"][0]["hand"]
     kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
@@ -107,7 +109,7 @@ def test_4_6_1_one_opponent_per_turn(kp) -> None:
     assert targets == {kp.sid("Invercoe"), kp.sid("Mount Temple")}  # seat 1 only, once each
 
 
-def test_4_6_6_german_ships_intercept_only_merchants_british_only_recognized(kp) -> None:
+def test_4_6_6_german_ships_intercept_only_merchants_british_only_recognized() -> None:
     S = kp.table(forces=FORCES, hands={0: ["fair_seas", "breakout"], 1: [], 2: []})
     fs, bo = S["players"][0]["hand"]
     kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
@@ -121,7 +123,7 @@ def test_4_6_6_german_ships_intercept_only_merchants_british_only_recognized(kp)
     assert brit_targets == {kp.sid("Emden"), kp.sid("Karlsruhe")}
 
 
-def test_5_6_1_interception_sinks_merchant_into_attackers_pile(kp) -> None:
+def test_5_6_1_interception_sinks_merchant_into_attackers_pile() -> None:
     S = kp.table(forces=FORCES, hands={0: ["fair_seas"], 1: [], 2: []})
     fs = S["players"][0]["hand"][0]
     kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
@@ -135,7 +137,7 @@ def test_5_6_1_interception_sinks_merchant_into_attackers_pile(kp) -> None:
     kp.check_cards(S)
 
 
-def test_5_10_passage_after_surviving_interception(kp) -> None:
+def test_5_10_passage_after_surviving_interception() -> None:
     S = kp.table(forces=FORCES, hands={0: [], 1: ["fair_seas"], 2: []}, turn_seat=1)
     fs = S["players"][1]["hand"][0]
     kp.commit(S, fs, "icpt", kp.sid("Prinz Eitel Friedrich"))
@@ -149,7 +151,7 @@ def test_5_10_passage_after_surviving_interception(kp) -> None:
     assert S["players"][0]["vp_pile"] == [{"ship": kp.sid("Matheran"), "mult": 1, "how": "passage"}]
 
 
-def test_5_5_limited_supply_damage_and_night_modifiers(kp) -> None:
+def test_5_5_limited_supply_damage_and_night_modifiers() -> None:
     S = kp.table(forces=FORCES, hands={0: [], 1: [], 2: []})
     night = next(c["id"] for c in ACTIONS if c["night"] and c["type"] == "fair_seas") \
         if any(c["night"] and c["type"] == "fair_seas" for c in ACTIONS) else \
@@ -168,7 +170,7 @@ def test_5_5_limited_supply_damage_and_night_modifiers(kp) -> None:
     assert (r["a_mod"], r["a"], r["d_mod"], r["d"]) == (-5, 4, -2, 2)
 
 
-def test_7_4_round_points_with_ties_and_zero(kp) -> None:
+def test_7_4_round_points_with_ties_and_zero() -> None:
     S = kp.GAME.setup(4, {}, random.Random(0))
     for seat, _vp in enumerate([39, 39, 72, 18]):
         S["players"][seat]["vp_pile"] = []
@@ -181,7 +183,7 @@ def test_7_4_round_points_with_ties_and_zero(kp) -> None:
     assert [0 if v == 0 else 3 - sum(1 for w in vps if w > v) for v in vps] == [2, 0, 3]
 
 
-def test_7_3_warship_limit_discards_excess_at_random(kp) -> None:
+def test_7_3_warship_limit_discards_excess_at_random() -> None:
     S = kp.table(forces=FORCES, hands={0: [], 1: [], 2: []})
     p = S["players"][0]
     for name in ["Emden", "Wolf", "Karlsruhe"]:
@@ -199,7 +201,7 @@ def test_7_3_warship_limit_discards_excess_at_random(kp) -> None:
     assert S["players"][0]["round_vp"][0] == rules.vp_total(S, 0)
 
 
-def test_7_2_prizes_in_force_count_double_at_round_end(kp) -> None:
+def test_7_2_prizes_in_force_count_double_at_round_end() -> None:
     S = kp.table(forces=FORCES, hands={0: [], 1: [], 2: []})
     lovat = kp.sid("Lovat")
     S["ships"][lovat]["prize"] = True
@@ -211,7 +213,7 @@ def test_7_2_prizes_in_force_count_double_at_round_end(kp) -> None:
     assert S["players"][1]["round_points"] == 0
 
 
-def test_7_1_round_ends_when_last_card_drawn_then_keep_and_next_round(kp) -> None:
+def test_7_1_round_ends_when_last_card_drawn_then_keep_and_next_round() -> None:
     S = kp.table(forces=FORCES, hands={0: [], 1: [], 2: []})
     S["set_aside"] += S["action_deck"][:-1]
     S["action_deck"] = S["action_deck"][-1:]
@@ -238,7 +240,7 @@ def test_7_1_round_ends_when_last_card_drawn_then_keep_and_next_round(kp) -> Non
     kp.check_cards(S)
 
 
-def test_7_6_game_ends_after_three_rounds_with_unique_leader(kp) -> None:
+def test_7_6_game_ends_after_three_rounds_with_unique_leader() -> None:
     S = kp.GAME.setup(2, {}, random.Random(2))
     S["round"] = 3
     S["players"][0]["round_points"], S["players"][1]["round_points"] = 5, 5
@@ -249,7 +251,7 @@ def test_7_6_game_ends_after_three_rounds_with_unique_leader(kp) -> None:
     assert rounds.ranks(S) == [1, 2]
 
 
-def test_4_8_merchant_refill_for_every_player(kp) -> None:
+def test_4_8_merchant_refill_for_every_player() -> None:
     S = kp.table(forces=FORCES, hands={0: ["fair_seas"], 1: [], 2: []})
     fs = S["players"][0]["hand"][0]
     kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
@@ -261,7 +263,7 @@ def test_4_8_merchant_refill_for_every_player(kp) -> None:
     assert len(S["players"][1]["merchants"]) == 3
 
 
-def test_4_7_views_hide_hands_committed_cards_and_deck(kp) -> None:
+def test_4_7_views_hide_hands_committed_cards_and_deck() -> None:
     S = kp.table(forces=FORCES, hands={0: ["fair_seas", "collier"], 1: ["reflag"], 2: []})
     fs = S["players"][0]["hand"][0]
     kp.commit(S, fs, "act")

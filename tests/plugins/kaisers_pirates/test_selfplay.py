@@ -10,6 +10,8 @@ import pytest
 
 from lantable.plugins import IllegalAction
 
+from . import helpers as kp
+
 OPTIONAL = ["coal", "sails", "woelfchen", "tournament", "fast_raiders", "keep_three",
             "additional_damage", "torpedo_prizes", "sailing_merchants", "prize_resupply",
             "a13_any_interception", "a18_owner_rolls", "a39_strict", "shallow_pursuit",
@@ -93,12 +95,12 @@ def _play(kp, seats: int, seed: int) -> int:
 
 
 @pytest.mark.parametrize(("seats", "games"), PLAN)
-def test_random_selfplay_ends_and_conserves_cards(kp, seats: int, games: int) -> None:
+def test_random_selfplay_ends_and_conserves_cards(seats: int, games: int) -> None:
     for seed in range(games):
         _play(kp, seats, seed)
 
 
-def test_sampled_states_play_on(kp) -> None:
+def test_sampled_states_play_on() -> None:
     """Worlds from game_sample_state are complete: they can be played to the end."""
     for seats in (1, 2, 3, 4):
         rng = random.Random(seats)
@@ -117,7 +119,7 @@ def test_sampled_states_play_on(kp) -> None:
             kp.GAME.apply(S, seat, rng.choice(kp.GAME.legal_actions(S, seat)), rng)
 
 
-def test_same_seed_same_game(kp) -> None:
+def test_same_seed_same_game() -> None:
     def run() -> list:
         rng = random.Random(5)
         S = kp.GAME.setup(3, {}, rng)
@@ -130,7 +132,7 @@ def test_same_seed_same_game(kp) -> None:
     assert run() == run()
 
 
-def test_describe_every_offered_action_and_heuristic_prefers_vp(kp) -> None:
+def test_describe_every_offered_action_and_heuristic_prefers_vp() -> None:
     rng = random.Random(3)
     S = kp.GAME.setup(4, {"team_game": True, "prize_resupply": True}, rng)
     kinds = set()

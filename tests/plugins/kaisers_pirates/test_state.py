@@ -15,7 +15,7 @@ import pytest
 
 from lantable.plugins.kaisers_pirates import state as st
 
-from .conftest import GAME
+from .helpers import GAME
 
 HINTS = {cls: get_type_hints(cls) for cls in (
     st.GameState, st.Player, st.VPEntry, st.Waiting, st.Seen, st.ShipStatus, st.Turn,

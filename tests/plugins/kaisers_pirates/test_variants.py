@@ -7,6 +7,8 @@ import random
 from lantable.plugins.kaisers_pirates import solo
 from lantable.plugins.kaisers_pirates.data import ACTIONS, SHIPS, SOLO
 
+from . import helpers as kp
+
 FORCES = {
     0: {"ger": ["Leipzig", "Leopard", "Meteor"], "mer": ["Matheran", "Lovat", "Maria"]},
     1: {"ger": ["Prinz Eitel Friedrich", "Emden", "Wolf"],
@@ -27,7 +29,7 @@ def _card(S, seat: int, t: str) -> int:
 # ---------------------------------------------------------------------------
 
 
-def test_8_1_4_3_team_targets_only_the_other_team(kp) -> None:
+def test_8_1_4_3_team_targets_only_the_other_team() -> None:
     S = kp.table(seats=4, options={"team_game": True}, forces=FORCES, hands={0: [DAY[0]]})
     kp.commit(S, DAY[0], "icpt", kp.sid("Leipzig"))
     kp.act(S, {"type": "done"})
@@ -36,14 +38,14 @@ def test_8_1_4_3_team_targets_only_the_other_team(kp) -> None:
     assert owners == {1, 3}
 
 
-def test_8_1_4_10_team_scores_rank_by_team_total(kp) -> None:
+def test_8_1_4_10_team_scores_rank_by_team_total() -> None:
     S = kp.GAME.setup(4, {"team_game": True}, random.Random(0))
     for seat, (rp, vp) in enumerate([(4, 30), (1, 5), (2, 10), (3, 20)]):
         S["players"][seat]["round_points"], S["players"][seat]["round_vp"] = rp, [vp]
     assert kp.GAME.scores(S)["rank"] == [1, 2, 1, 2]
 
 
-def test_8_1_team_cards_usable_for_their_action(kp) -> None:
+def test_8_1_team_cards_usable_for_their_action() -> None:
     S = kp.table(seats=4, options={"team_game": True}, forces=FORCES,
                  hands={0: ["bounding_main", "exchange_information"]})
     uses = {(a["card"], a["use"]) for a in kp.GAME.legal_actions(S, 0) if a["type"] == "commit"}
@@ -56,7 +58,7 @@ def test_8_1_team_cards_usable_for_their_action(kp) -> None:
 # ---------------------------------------------------------------------------
 
 
-def test_8_2_2_solitaire_setup_removes_twelve_cards_and_deals_40(kp) -> None:
+def test_8_2_2_solitaire_setup_removes_twelve_cards_and_deals_40() -> None:
     S = kp.GAME.setup(1, {}, random.Random(4))
     assert len(S["action_cards"]) == 88
     removed_types = {"intelligence", "wireless_intercept", "bounding_main", "breakdown",
@@ -77,7 +79,7 @@ def test_8_2_solitaire_deck_data_is_complete() -> None:
         assert all(isinstance(d, int) for k in ("att", "ch", "def", "re") for d in sc[k])
 
 
-def test_8_2_3_phantom_reacts_from_the_solitaire_deck(kp) -> None:
+def test_8_2_3_phantom_reacts_from_the_solitaire_deck() -> None:
     S = kp.GAME.setup(1, {}, random.Random(4))
     # rebuild a simple position: the human intercepts one phantom merchant
     S2 = kp.table(seats=2, forces={0: FORCES[0], 1: FORCES[1]}, hands={0: [DAY[0]]})
@@ -95,7 +97,7 @@ def test_8_2_3_phantom_reacts_from_the_solitaire_deck(kp) -> None:
     assert kp.of(ev, "interception_cancelled")
 
 
-def test_8_2_4_phantom_turn_intercepts_with_specials(kp) -> None:
+def test_8_2_4_phantom_turn_intercepts_with_specials() -> None:
     S = kp.GAME.setup(1, {}, random.Random(4))
     S2 = kp.table(seats=2, forces={0: FORCES[0], 1: FORCES[1]}, hands={0: []}, turn_seat=1)
     # the helper started seat 1's turn as a normal seat; make it the phantom's
@@ -124,12 +126,12 @@ def test_8_2_4_phantom_turn_intercepts_with_specials(kp) -> None:
     assert SHIPS[kp.of(ev, "result")[0]["ship"]]["kind"] == "merchant"
 
 
-def test_8_2_phantom_keeps_its_best_ship(kp) -> None:
+def test_8_2_phantom_keeps_its_best_ship() -> None:
     S = kp.table(seats=2, forces={0: FORCES[0], 1: FORCES[1]})
     assert solo.phantom_keep(S) == [kp.sid("Emden")]
 
 
-def test_8_2_solitaire_discards_are_hidden(kp) -> None:
+def test_8_2_solitaire_discards_are_hidden() -> None:
     S = kp.GAME.setup(1, {}, random.Random(8))
     v = kp.GAME.view(S, 0)
     assert v["discards"] is None
@@ -141,7 +143,7 @@ def test_8_2_solitaire_discards_are_hidden(kp) -> None:
 # ---------------------------------------------------------------------------
 
 
-def test_6_1_coal_rendezvous_missed_plus_two(kp) -> None:
+def test_6_1_coal_rendezvous_missed_plus_two() -> None:
     S = kp.table(forces=FORCES, hands={0: ["rendezvous_missed"]}, options={"coal": True})
     c = _card(S, 0, "rendezvous_missed")
     kp.commit(S, c, "act")
@@ -151,7 +153,7 @@ def test_6_1_coal_rendezvous_missed_plus_two(kp) -> None:
     assert mods == [0, 2, 0]  # PEF (no coal), Emden (Warship: coal), Wolf
 
 
-def test_6_3_woelfchen_no_slim_pickings_and_double_surprise(kp) -> None:
+def test_6_3_woelfchen_no_slim_pickings_and_double_surprise() -> None:
     S = kp.table(forces=FORCES, hands={1: [DAY[0], "surprise_attack"], 0: ["slim_pickings"]},
                  options={"woelfchen": True}, turn_seat=1)
     sa = _card(S, 1, "surprise_attack")
@@ -165,7 +167,7 @@ def test_6_3_woelfchen_no_slim_pickings_and_double_surprise(kp) -> None:
     assert kp.of(ev, "roll")[0]["a_mod"] == 4
 
 
-def test_6_4_tournament_balanced_first_deal(kp) -> None:
+def test_6_4_tournament_balanced_first_deal() -> None:
     S = kp.GAME.setup(4, {"tournament": True}, random.Random(1))
     names = ["Dresden", "Emden", "Koenigsberg", "Nuernberg"]
     for p in S["players"]:
@@ -173,7 +175,7 @@ def test_6_4_tournament_balanced_first_deal(kp) -> None:
         assert sorted(SHIPS[s]["vp"] for s in p["merchants"]) == [5, 7, 9]
 
 
-def test_6_5_beyond_1914_removes_ships(kp) -> None:
+def test_6_5_beyond_1914_removes_ships() -> None:
     S = kp.GAME.setup(2, {"beyond_1914": "ships_and_merchants"}, random.Random(1))
     assert kp.sid("Emden") in S["removed_ships"]
     assert kp.sid("Lovat") in S["removed_ships"]
@@ -181,7 +183,7 @@ def test_6_5_beyond_1914_removes_ships(kp) -> None:
     kp.check_cards(S)
 
 
-def test_6_7_keep_three_and_hand_size(kp) -> None:
+def test_6_7_keep_three_and_hand_size() -> None:
     S = kp.table(forces=FORCES, options={"keep_three": True})
     S["set_aside"] += S["action_deck"][:-1]
     S["action_deck"] = S["action_deck"][-1:]
@@ -195,7 +197,7 @@ def test_6_7_keep_three_and_hand_size(kp) -> None:
     assert sorted(S["players"][0]["german"]) == three
 
 
-def test_6_8_additional_damage_stacks(kp) -> None:
+def test_6_8_additional_damage_stacks() -> None:
     S = kp.table(forces=FORCES, hands={0: [DAY[0]]}, options={"additional_damage": True})
     bc = kp.sid("Bowes Castle")
     S["ships"][bc]["damage"] = 1
@@ -207,7 +209,7 @@ def test_6_8_additional_damage_stacks(kp) -> None:
     assert kp.of(ev, "damaged")[0]["markers"] == 2
 
 
-def test_6_9_torpedo_hidden_prize_after_finding_it(kp) -> None:
+def test_6_9_torpedo_hidden_prize_after_finding_it() -> None:
     S = kp.table(forces=FORCES, hands={0: ["submarine_u"]}, options={"torpedo_prizes": True})
     inv = kp.sid("Invercoe")
     S["players"][1]["merchants"].remove(inv)
@@ -223,7 +225,7 @@ def test_6_9_torpedo_hidden_prize_after_finding_it(kp) -> None:
     assert not kp.of(ev, "result")
 
 
-def test_6_11_sailing_merchant_no_amc_break_contact_minus_two(kp) -> None:
+def test_6_11_sailing_merchant_no_amc_break_contact_minus_two() -> None:
     S = kp.table(forces=FORCES, hands={0: [DAY[0]], 1: ["amc", "break_contact"]},
                  options={"sailing_merchants": True})
     kp.commit(S, DAY[0], "icpt", kp.sid("Leipzig"))
@@ -236,7 +238,7 @@ def test_6_11_sailing_merchant_no_amc_break_contact_minus_two(kp) -> None:
     assert kp.of(ev, "roll")[0]["a_mod"] == -2
 
 
-def test_6_12_prize_resupply_and_exhaustion(kp) -> None:
+def test_6_12_prize_resupply_and_exhaustion() -> None:
     S = kp.table(forces=FORCES, options={"prize_resupply": True})
     lovat, lz = kp.sid("Lovat"), kp.sid("Leipzig")
     S["players"][0]["merchants"].remove(lovat)
@@ -252,7 +254,7 @@ def test_6_12_prize_resupply_and_exhaustion(kp) -> None:
     assert ev
 
 
-def test_6_6_fast_raider_may_pursue(kp) -> None:
+def test_6_6_fast_raider_may_pursue() -> None:
     S = kp.table(forces=FORCES, hands={1: [DAY[0]], 0: ["fast_ship"]},
                  options={"fast_raiders": True}, turn_seat=1)
     kp.commit(S, DAY[0], "icpt", kp.sid("Prinz Eitel Friedrich"))
@@ -266,7 +268,7 @@ def test_6_6_fast_raider_may_pursue(kp) -> None:
     assert S["ships"][kp.sid("Prinz Eitel Friedrich")]["limited_supply"]  # failed the 6.6.1 check
 
 
-def test_6_10_shallow_water_pursuit(kp) -> None:
+def test_6_10_shallow_water_pursuit() -> None:
     S = kp.table(forces=FORCES, hands={0: [DAY[0]], 1: ["shallow_run"]},
                  options={"shallow_pursuit": True})
     kp.commit(S, DAY[0], "icpt", kp.sid("Leipzig"))
@@ -285,7 +287,7 @@ def test_6_10_shallow_water_pursuit(kp) -> None:
     assert S["ships"][kp.sid("Bowes Castle")]["damage"] == 1
 
 
-def test_a7_recon_cards_playable_same_turn_option(kp) -> None:
+def test_a7_recon_cards_playable_same_turn_option() -> None:
     S = kp.table(forces=FORCES, hands={0: ["recon_aircraft"], 1: ["collier", "fair_seas"]},
                  options={"a7_recon_immediate": True})
     c = _card(S, 0, "recon_aircraft")
@@ -299,7 +301,7 @@ def test_a7_recon_cards_playable_same_turn_option(kp) -> None:
     assert kp.GAME.view(S, 1)["this_turn"]["recon_cards"] == []
 
 
-def test_8_1_4_7_team_breakout_second_ship_to_teammate(kp) -> None:
+def test_8_1_4_7_team_breakout_second_ship_to_teammate() -> None:
     S = kp.table(seats=4, options={"team_game": True}, forces=FORCES, hands={0: ["breakout"]})
     c = _card(S, 0, "breakout")
     kp.commit(S, c, "act")
@@ -314,7 +316,7 @@ def test_8_1_4_7_team_breakout_second_ship_to_teammate(kp) -> None:
     kp.check_cards(S)
 
 
-def test_8_1_4_6_refuge_ship_may_join_teammate(kp) -> None:
+def test_8_1_4_6_refuge_ship_may_join_teammate() -> None:
     S = kp.table(seats=4, options={"team_game": True}, forces=FORCES)
     lz = kp.sid("Leipzig")
     ir = next(c["id"] for c in ACTIONS if c["type"] == "island_refuge")
@@ -325,7 +327,7 @@ def test_8_1_4_6_refuge_ship_may_join_teammate(kp) -> None:
     assert ir in S["discards"]
 
 
-def test_8_1_4_9_team_pools_ships_when_keeping(kp) -> None:
+def test_8_1_4_9_team_pools_ships_when_keeping() -> None:
     S = kp.table(seats=4, options={"team_game": True}, forces=FORCES)
     S["set_aside"] += S["action_deck"][:-1]
     S["action_deck"] = S["action_deck"][-1:]
@@ -341,7 +343,7 @@ def test_8_1_4_9_team_pools_ships_when_keeping(kp) -> None:
     kp.check_cards(S)
 
 
-def test_6_5_3_no_breakout_with_four_players(kp) -> None:
+def test_6_5_3_no_breakout_with_four_players() -> None:
     S = kp.GAME.setup(4, {"beyond_1914": "ships", "no_breakout": True}, random.Random(1))
     assert len(S["action_cards"]) == 97
     assert not any(ACTIONS[c]["type"] == "breakout" for c in S["action_cards"])
@@ -358,7 +360,7 @@ def _phantom_table(kp, **kw):
     return S2, turn
 
 
-def test_8_2_4_item_9_deception_on_the_phantom_one_card(kp) -> None:
+def test_8_2_4_item_9_deception_on_the_phantom_one_card() -> None:
     S, turn = _phantom_table(kp)
     dec = next(c["id"] for c in ACTIONS if c["type"] == "deception")
     S["action_deck"].remove(dec) if dec in S["action_deck"] else S["set_aside"].remove(dec)
@@ -372,7 +374,7 @@ def test_8_2_4_item_9_deception_on_the_phantom_one_card(kp) -> None:
     kp.check_cards(S)
 
 
-def test_8_2_4_item_6_phantom_fog_bank_is_no_card(kp) -> None:
+def test_8_2_4_item_6_phantom_fog_bank_is_no_card() -> None:
     S, turn = _phantom_table(kp)
     fog = next(i for i in range(20) if SOLO[i]["cols"][2][0] == "fog_bank")
     rng = kp.Dice(seed=1)

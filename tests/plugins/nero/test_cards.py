@@ -363,3 +363,63 @@ def test_6_2_02_a4_bad_omens_against_a_declarations_guard(nx) -> None:
     declared = next(e for e in ev if e["type"] == "declared")
     assert declared["dp"] == 5
     assert declared["crowned"]
+
+
+def test_6_2_02_a4_bad_omens_against_a_corruption(nx) -> None:
+    """A4: Bad Omens may cancel a Corruption; Tom (the declarer) answers Frank's
+    Corruption against one of his Senate Influence cards: 6 DP stay 6, crowned."""
+    S, hand = _rome_with(nx, {1: [nx.cards("corruption")[0]], 2: []},
+                         extra=[nx.cards("bad_omens")[0]])
+    nx.play(S, 0, {"type": "declare", "cards": hand})
+    assert nx.GAME.to_act(S) == [1]
+    nx.play(S, 1, {"type": "answer", "card": nx.cards("corruption")[0]})
+    assert nx.GAME.to_act(S) == [0]  # the declarer holds Bad Omens: asked, Frank is not
+    labels = [nx.GAME.describe(nx.GAME.view(S, 0), 0, a, ["Tom", "Frank", "Livia", "Otho"])
+              for a in nx.GAME.legal_actions(S, 0)]
+    assert any("Bad Omens" in x and "Frank's Corruption" in x for x in labels), labels
+    ev = nx.play(S, 0, {"type": "answer", "card": nx.cards("bad_omens")[0]})
+    assert {"type": "cancelled", "ev": "corruption", "seat": 1} in ev
+    declared = next(e for e in ev if e["type"] == "declared")
+    assert declared["dp"] == 6
+    assert declared["crowned"]
+
+
+def test_6_2_02_a4_bad_omens_on_the_bad_omens_restores_the_corruption(nx) -> None:
+    """Livia's Bad Omens cancels Tom's: Frank's Corruption stands, 5 DP, still crowned
+    (one Senate card void); a second Corruption would have stopped him."""
+    S, hand = _rome_with(nx, {1: [nx.cards("corruption")[0]], 2: [nx.cards("bad_omens")[1]]},
+                         extra=[nx.cards("bad_omens")[0]])
+    nx.play(S, 0, {"type": "declare", "cards": hand})
+    nx.play(S, 1, {"type": "answer", "card": nx.cards("corruption")[0]})
+    nx.play(S, 0, {"type": "answer", "card": nx.cards("bad_omens")[0]})
+    assert nx.GAME.to_act(S) == [2]
+    ev = nx.play(S, 2, {"type": "answer", "card": nx.cards("bad_omens")[1]})
+    assert "corrupted" in nx.types(ev)
+    while not any(e["type"] == "declared" for e in ev):
+        ev = nx.play(S, nx.GAME.to_act(S)[0], {"type": "pass"})
+    assert next(e for e in ev if e["type"] == "declared")["dp"] == 5
+
+
+def test_6_2_02_bad_omens_never_against_an_assassinations_corruption(nx) -> None:
+    """A4 / R 9.0: nobody is asked for Bad Omens during an assassination attempt."""
+    c = nx.cards("corruption")
+    S = _assassination(nx, {0: [_ev(nx, "assassin"), nx.cards("praetorian")[0]],
+                            1: c[:2], 2: nx.cards("bad_omens")[:1]})
+    nx.play(S, 0, {"type": "event", "card": _ev(nx, "assassin"), "target": 1,
+                   "guards": [nx.cards("praetorian")[0]], "corr": []})
+    assert nx.GAME.to_act(S) == [1]
+    nx.play(S, 1, {"type": "answer", "card": c[0], "use": "corrupt"})
+    assert nx.GAME.to_act(S) == [1]  # Livia (Bad Omens only) is never asked
+    assert S["pend"][-1]["k"] == "assas"
+
+
+def _rome_with(nx, others: dict[int, list[int]], extra: list[int]):
+    """The R 7.1 example (Tom: 3 DP on the board, 2 Senate + 1 Guard), with Tom also
+    holding ``extra`` and the other seats ``others``."""
+    senate = nx.cards("senate")[:2]
+    guard = nx.cards("praetorian")[0]
+    S = nx.board(legions={"Italia del Nord": {0: 4}, "Italia del Sud": {1: 3},
+                          "Judaea": {0: 1}, "Syria": {0: 1}, "Aegyptus": {0: 1}},
+                 leaders={0: "Roma"}, hands={0: senate + [guard] + extra, **others},
+                 park="Dacia")
+    return S, senate + [guard]

@@ -59,8 +59,8 @@ def test_a3_two_corruptions_stop_the_declaration_7_1(nx) -> None:
     nx.play(S, 0, {"type": "declare", "cards": hand})
     assert nx.GAME.to_act(S) == [1]
     nx.play(S, 1, {"type": "answer", "card": nx.cards("corruption")[0]})
-    nx.play(S, 1, {"type": "answer", "card": nx.cards("corruption")[1]})
-    ev = nx.play(S, 1, {"type": "pass"})
+    # Frank's last fitting card is gone, so he is not asked again: the window closes.
+    ev = nx.play(S, 1, {"type": "answer", "card": nx.cards("corruption")[1]})
     declared = next(e for e in ev if e["type"] == "declared")
     assert declared["dp"] == 4
     assert not declared["crowned"]

@@ -124,6 +124,46 @@ def test_5_2_empty_hands_are_skipped(nx) -> None:
     assert S["act"] == 2
 
 
+def test_5_2_events_between_the_groups_of_a_movement_action(nx) -> None:
+    """R 4.3 / 5.2: own-round Events and the declaration may be played whenever no army
+    is on the move, also between the groups of one Movement Action; the pool stays for
+    the Legions still in the source province."""
+    five = nx.card("crisis", mp=5)
+    traitor = nx.cards("traitor")[0]
+    S = nx.board(legions={"Syria": {0: 3}}, hands={0: [five, traitor],
+                                                   1: nx.cards("senate")[:2]}, park="Dacia")
+    _march(nx, S, 0, "Syria", 1, five)
+    nx.play(S, 0, {"type": "step", "to": nx.P["Asia Minor"]})
+    assert not [a for a in nx.GAME.legal_actions(S, 0) if a["type"] == "event"]  # moving
+    nx.play(S, 0, {"type": "halt"})
+    assert {"type": "event", "card": traitor, "seat": 1} in nx.GAME.legal_actions(S, 0)
+    ev = nx.play(S, 0, {"type": "event", "card": traitor, "seat": 1})
+    assert "stolen" in nx.types(ev)
+    assert S["mv"]["pool"] == 4  # the Movement Action goes on
+    nx.play(S, 0, {"type": "group", "legions": 2, "leader": False})
+    ev = nx.play(S, 0, {"type": "step", "to": nx.P["Judaea"]})
+    assert nx.count(S, "Judaea", 0) == 2
+    with pytest.raises(IllegalAction):  # never in mid-move
+        nx.play(S, 0, {"type": "discard", "card": S["hands"][0][0]})
+
+
+def test_5_2_declaration_between_groups_r_4_3(nx) -> None:
+    """The General reaches Rome in one group; he may declare before the Legions left in
+    Italia del Nord move on with the rest of the pool."""
+    four = nx.card("bad_weather", mp=4)
+    senate = nx.cards("senate")[:3]
+    S = nx.board(legions={"Italia del Nord": {0: 3}, "Italia del Sud": {0: 2}},
+                 leaders={0: "Italia del Nord"}, hands={0: [four] + senate}, park="Dacia")
+    _march(nx, S, 0, "Italia del Nord", 0, four, leader=True)
+    nx.play(S, 0, {"type": "step", "to": ROME})
+    ev = nx.play(S, 0, {"type": "halt"})
+    assert {"type": "declare", "cards": senate} in nx.GAME.legal_actions(S, 0)
+    ev = nx.play(S, 0, {"type": "declare", "cards": senate})
+    assert next(e for e in ev if e["type"] == "declared")["crowned"]
+    assert S["mv"] is not None and S["mv"]["pool"] == 3
+    assert {"type": "group", "legions": 3, "leader": False} in nx.GAME.legal_actions(S, 0)
+
+
 # --- 5.4 movement -------------------------------------------------------------------
 
 
@@ -379,6 +419,67 @@ def test_5_6_1_a20_uncontrolled_cannot_be_attacked(nx) -> None:
     S = nx.board(legions={"Judaea": {0: 2}}, unc={"Judaea": 1}, hands={0: [a]}, park="Dacia")
     _march(nx, S, 0, "Judaea", 2, a)
     assert not [x for x in nx.GAME.legal_actions(S, 0) if x["type"] == "attack"]
+
+
+def test_5_6_1_a20_option_uncontrolled_may_be_attacked(nx) -> None:
+    """A20 alternative: the attacker alone commits cards (the Uncontrolled play none);
+    a win takes one of them; a loss stops the army and loses nothing (the Uncontrolled
+    never capture: they would outgrow their cap of 4)."""
+    a, bp = nx.card("crisis", mp=5), nx.card("crisis", bp=3)
+    S = nx.board(legions={"Judaea": {0: 2}}, unc={"Judaea": 2}, hands={0: [a, bp]},
+                 park="Dacia", a20_attack_uncontrolled=True)
+    _march(nx, S, 0, "Judaea", 2, a)
+    nx.play(S, 0, {"type": "attack", "seat": -1})
+    assert nx.GAME.to_act(S) == [0]  # nobody answers for the Uncontrolled
+    assert nx.GAME.view(S, None)["pend"][-1]["commit"] == {"-1": 0}
+    ev = nx.play(S, 0, {"type": "commit", "cards": [bp]})
+    battle = next(e for e in ev if e["type"] == "battle")
+    assert (battle["att_bp"], battle["def_bp"]) == (5, 2)
+    assert (nx.count(S, "Judaea", 0), nx.count(S, "Judaea", -1)) == (3, 1)
+    assert {"type": "attack", "seat": -1} not in nx.GAME.legal_actions(S, 0)  # once a round
+    S = nx.board(legions={"Judaea": {0: 1}}, unc={"Judaea": 3}, hands={0: [a]},
+                 park="Dacia", a20_attack_uncontrolled=True)
+    _march(nx, S, 0, "Judaea", 1, a)
+    nx.play(S, 0, {"type": "attack", "seat": -1})
+    ev = nx.play(S, 0, {"type": "commit", "cards": []})
+    assert next(e for e in ev if e["type"] == "battle_won") == {
+        "type": "battle_won", "seat": -1, "loser": 0, "prov": nx.P["Judaea"], "captured": False}
+    assert (nx.count(S, "Judaea", 0), nx.count(S, "Judaea", -1)) == (1, 3)
+    assert S["mv"] is None or S["mv"]["g"] is None  # the army stops
+
+
+def test_5_6_4_a22_option_no_capture_beyond_20_markers(nx) -> None:
+    """A22 alternative: a player with all 20 of his Legion markers on the map captures
+    nothing (the loser keeps the Legion) and recruits no Uncontrolled Legion."""
+    a = nx.card("crisis", mp=5)
+    S = nx.board(seats=3, legions={"Judaea": {0: 3}, "Syria": {1: 1}}, hands={0: [a]},
+                 park="Dacia", a22_legion_cap=True)
+    for lg in S["L"]:
+        if lg[0] != 0 and not (lg[0] == 1 and lg[1] == nx.P["Syria"]):
+            lg[0] = 0  # seat 0 now has 20 of the 21 Legions
+    assert sum(1 for lg in S["L"] if lg[0] == 0) == 20
+    _to_battle(nx, S, 0, "Judaea", "Syria", 3, a, 1)
+    nx.play(S, 1, {"type": "commit", "cards": []})
+    ev = nx.play(S, 0, {"type": "commit", "cards": []})
+    assert next(e for e in ev if e["type"] == "battle_won")["captured"] is False
+    assert (nx.count(S, "Syria", 0), nx.count(S, "Syria", 1)) == (3, 1)
+    assert sum(1 for lg in S["L"] if lg[0] == 0) == 20
+
+
+def test_5_4_4_a22_option_recruits_only_up_to_20(nx) -> None:
+    """With 19 markers on the map, a player recruits one of the two Uncontrolled."""
+    a = nx.card("crisis", mp=5)
+    S = nx.board(seats=3, legions={"Judaea": {0: 2}}, unc={"Syria": 2}, hands={0: [a]},
+                 park="Dacia", a22_legion_cap=True)
+    for lg in S["L"]:
+        if lg[0] > 0:
+            lg[0] = 0
+    assert sum(1 for lg in S["L"] if lg[0] == 0) == 19
+    _march(nx, S, 0, "Judaea", 2, a)
+    nx.play(S, 0, {"type": "step", "to": nx.P["Syria"]})
+    ev = nx.play(S, 0, {"type": "pick", "kind": "unc"})
+    assert next(e for e in ev if e["type"] == "picked")["legions"] == 1
+    assert (nx.count(S, "Syria", 0), nx.count(S, "Syria", -1)) == (3, 1)
 
 
 def test_5_6_4_tie_ends_the_attacking_army(nx) -> None:

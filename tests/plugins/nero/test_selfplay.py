@@ -48,11 +48,11 @@ def _no_leak(nx, S: dict[str, Any], n: int) -> None:
             assert view["hand"] == S["hands"][seat]
 
 
-def play(nx, n: int, seed: int, every: int = 0) -> dict[str, Any]:
+def play(nx, n: int, seed: int, every: int = 0, options: dict | None = None) -> dict[str, Any]:
     G = nx.GAME
     rng = random.Random(seed)
     pick = random.Random(seed + 7)
-    S = G.setup(n, None, rng)
+    S = G.setup(n, G.options(options) if options else None, rng)
     steps = 0
     while not G.is_over(S):
         steps += 1
@@ -77,6 +77,17 @@ def play(nx, n: int, seed: int, every: int = 0) -> dict[str, Any]:
 def test_selfplay_views_and_illegal_actions(nx, seats: int) -> None:
     for seed in range(6):
         play(nx, seats, 10_000 + seed, every=3)
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_selfplay_with_every_alternative_option(nx, seats: int) -> None:
+    """The A-options' alternatives (digest 8.1) keep every invariant too."""
+    alternatives = {k: next(c for c in spec["choices"] if c != spec["default"])
+                    for k, spec in nx.GAME.info["options"].items()
+                    if k[0] == "a" and k[1].isdigit() and "choices" in spec}
+    assert {"a20_attack_uncontrolled", "a22_legion_cap"} <= set(alternatives)
+    for seed in range(20):
+        play(nx, seats, 20_000 + seed, every=11, options=alternatives)
 
 
 @pytest.mark.slow

@@ -1,11 +1,11 @@
-"""Helpers for Kaiser's Pirates tests: scripted tables, fixed dice, invariants."""
+"""Helpers for Kaiser's Pirates tests: scripted tables, fixed dice, invariants.
+
+Imported as a module (``from . import helpers as kp``), not handed out by a fixture."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
-
-import pytest
 
 from lantable.plugins import Game
 from lantable.plugins.kaisers_pirates import game as G
@@ -150,16 +150,3 @@ def check_cards(S: dict[str, Any]) -> None:
 
 def of(events: list[dict[str, Any]], t: str) -> list[dict[str, Any]]:
     return [e for e in events if e["type"] == t]
-
-
-@pytest.fixture
-def kp() -> Any:
-    class _K:
-        pass
-
-    k = _K()
-    for name, fn in {"Dice": Dice, "sid": sid, "cards_of": cards_of, "table": table,
-                     "act": act, "commit": commit, "check_cards": check_cards, "of": of,
-                     "GAME": GAME}.items():
-        setattr(k, name, fn)
-    return k
