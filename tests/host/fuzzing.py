@@ -655,6 +655,9 @@ class SeatBot:
         self.scores: Any = None
         self.reconnects = 0
         self.error: str | None = None
+        # the same join_id on every try: a join whose `joined` was lost to a SIGKILL
+        # gets the same seat back after the restart instead of table_full
+        self.join_id = f"{table}/{seat}/{seed}".encode().ljust(8, b".")[:32]
 
     def run(self, deadline: float) -> None:
         acted = -1
@@ -673,7 +676,8 @@ class SeatBot:
                     self.error = "refused"
                     return
                 if self.token is None:
-                    w.send(frame({"t": "join", "id": 1, "table": self.table, "seat": self.seat}))
+                    w.send(frame({"t": "join", "id": 1, "table": self.table, "seat": self.seat,
+                                  "join_id": self.join_id}))
                 while True:
                     m = w.next()
                     if m["t"] == "joined":
