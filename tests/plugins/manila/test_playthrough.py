@@ -14,7 +14,7 @@ import os
 import pathlib
 import random
 
-from .conftest import GAME
+from .helpers import GAME
 
 GOLDEN = pathlib.Path(__file__).with_name("playthrough_4p_seed3.txt")
 

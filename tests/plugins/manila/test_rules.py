@@ -10,6 +10,8 @@ from lantable.plugins import IllegalAction
 from lantable.plugins.manila import board as B
 from lantable.plugins.manila import engine
 
+from . import helpers as mn
+
 
 def legal(mn, S):
     (seat,) = mn.GAME.to_act(S)
@@ -20,7 +22,7 @@ def legal(mn, S):
 
 
 @pytest.mark.parametrize(("n", "supply", "acc"), [(3, 14, 4), (4, 12, 3), (5, 10, 3)])
-def test_3_setup_per_player_count(mn, n, supply, acc) -> None:
+def test_3_setup_per_player_count(n, supply, acc) -> None:
     for seed in range(20):
         S = mn.new(n, seed)
         assert S["cash"] == [30] * n
@@ -37,7 +39,7 @@ def test_3_setup_per_player_count(mn, n, supply, acc) -> None:
 # --- 4.1 auction -----------------------------------------------------------------
 
 
-def test_4_1_auction_bid_limit_cash_plus_mortgage(mn) -> None:
+def test_4_1_auction_bid_limit_cash_plus_mortgage() -> None:
     S = mn.new(4)
     bids = [a["amount"] for a in mn.GAME.legal_actions(S, 0) if a["type"] == "bid"]
     assert bids[0] == 1 and max(bids) == 30 + 2 * 12
@@ -53,7 +55,7 @@ def test_4_1_auction_bid_limit_cash_plus_mortgage(mn) -> None:
     assert max(a["amount"] for a in mn.GAME.legal_actions(S, 0) if a["type"] == "bid") == 30
 
 
-def test_4_1_passes_are_final(mn) -> None:
+def test_4_1_passes_are_final() -> None:
     S = mn.new(4)
     rng = mn.Dice()
     mn.act(S, rng, {"type": "bid", "amount": 1}, mn.PASS, {"type": "bid", "amount": 2}, mn.PASS,
@@ -63,14 +65,14 @@ def test_4_1_passes_are_final(mn) -> None:
     assert S["hm"] == 0 and S["cash"][0] == 27 and S["phase"] == "buy"
 
 
-def test_4_1_first_voyage_no_bid_opener_free(mn) -> None:  # decision 3
+def test_4_1_first_voyage_no_bid_opener_free() -> None:  # decision 3
     S = mn.new(4)
     ev = mn.act(S, mn.Dice(), *[mn.PASS] * 4)
     assert S["hm"] == 0 and S["cash"][0] == 30
     assert {"type": "harbour_master", "seat": 0, "paid": 0} in ev
 
 
-def test_4_1_last_player_may_still_bid(mn) -> None:  # decision 4
+def test_4_1_last_player_may_still_bid() -> None:  # decision 4
     S = mn.new(4)
     mn.act(S, mn.Dice(), mn.PASS, mn.PASS, mn.PASS)
     assert S["turn"] == 3 and S["phase"] == "auction"
@@ -86,7 +88,7 @@ def _finish_empty_voyage(mn, S, rng):
         mn.act(S, rng, mn.DECLINE)
 
 
-def test_4_1_no_bid_previous_hm_keeps_role(mn) -> None:
+def test_4_1_no_bid_previous_hm_keeps_role() -> None:
     S = mn.new(4)
     rng = mn.Dice()
     mn.act(S, rng, mn.PASS, mn.PASS, {"type": "bid", "amount": 1}, mn.PASS)
@@ -99,7 +101,7 @@ def test_4_1_no_bid_previous_hm_keeps_role(mn) -> None:
     assert S["declined"] == [False] * 4  # decision 21: reset each voyage
 
 
-def test_4_1_min_raise_option(mn) -> None:  # decision 4 option
+def test_4_1_min_raise_option() -> None:  # decision 4 option
     S = mn.new(4, min_raise=5)
     mn.act(S, mn.Dice(), {"type": "bid", "amount": 3})
     bids = [a["amount"] for a in legal(mn, S) if a["type"] == "bid"]
@@ -116,7 +118,7 @@ def test_4_1_min_raise_option(mn) -> None:  # decision 4 option
 
 @pytest.mark.parametrize(("good", "step", "cost"),
                          [("nutmeg", 2, 10), ("silk", 3, 20), ("ginseng", 0, 5), ("jade", 1, 5)])
-def test_4_2a_share_price_minimum_5(mn, good, step, cost) -> None:  # worked example 2
+def test_4_2a_share_price_minimum_5(good, step, cost) -> None:  # worked example 2
     S = mn.new(4)
     mn.act(S, mn.Dice(), *[mn.PASS] * 4)
     S["step"][B.GOODS.index(good)] = step
@@ -129,7 +131,7 @@ def test_4_2a_share_price_minimum_5(mn, good, step, cost) -> None:  # worked exa
     assert S["phase"] == "launch"
 
 
-def test_4_2a_supply_exhausted_cannot_buy(mn) -> None:  # decision 19
+def test_4_2a_supply_exhausted_cannot_buy() -> None:  # decision 19
     S = mn.new(4)
     mn.act(S, mn.Dice(), *[mn.PASS] * 4)
     S["supply"][1] = 0
@@ -138,7 +140,7 @@ def test_4_2a_supply_exhausted_cannot_buy(mn) -> None:  # decision 19
         mn.GAME.apply(S, 0, {"type": "buy", "good": "silk"}, random.Random())
 
 
-def test_4_2b_exactly_three_distinct_goods(mn) -> None:  # decision 1
+def test_4_2b_exactly_three_distinct_goods() -> None:  # decision 1
     S = mn.new(4)
     mn.act(S, mn.Dice(), *[mn.PASS] * 4, mn.NO_BUY)
     for bad in (mn.launch(["silk", "silk", "jade"], [3, 3, 3]), mn.launch(["silk", "jade"], [4, 5]),
@@ -150,7 +152,7 @@ def test_4_2b_exactly_three_distinct_goods(mn) -> None:  # decision 1
     assert all(len(set(a["goods"])) == 3 for a in acts)
 
 
-def test_4_2c_start_positions_sum_9(mn) -> None:  # worked example 1
+def test_4_2c_start_positions_sum_9() -> None:  # worked example 1
     S = mn.new(4)
     mn.act(S, mn.Dice(), *[mn.PASS] * 4, mn.NO_BUY)
     starts = {tuple(a["starts"]) for a in legal(mn, S) if a["type"] == "launch"}
@@ -166,7 +168,7 @@ def test_4_2c_start_positions_sum_9(mn) -> None:  # worked example 1
 # --- 4.3 placement ----------------------------------------------------------------------
 
 
-def test_4_3_cheapest_free_seat(mn) -> None:
+def test_4_3_cheapest_free_seat() -> None:
     S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"))
     ev = mn.act(S, rng, mn.boat("jade"), mn.boat("jade"), mn.boat("jade"), mn.boat("jade"))
     assert [e["cost"] for e in ev if e["type"] == "placed"] == [3, 4, 5, 5]
@@ -178,7 +180,7 @@ def test_4_3_cheapest_free_seat(mn) -> None:
     assert S["cash"] == [28, 27, 29, 27]
 
 
-def test_4_3_hm_first_then_clockwise(mn) -> None:  # decision 20
+def test_4_3_hm_first_then_clockwise() -> None:  # decision 20
     S = mn.new(4)
     rng = mn.Dice(*[1] * 9)
     mn.act(S, rng, mn.PASS, mn.PASS, {"type": "bid", "amount": 1}, mn.PASS, mn.NO_BUY,
@@ -191,7 +193,7 @@ def test_4_3_hm_first_then_clockwise(mn) -> None:  # decision 20
     assert order == [2, 3, 0, 1, 2, 3, 0, 1]
 
 
-def test_4_3_decline_is_final_for_the_voyage(mn) -> None:  # decision 21
+def test_4_3_decline_is_final_for_the_voyage() -> None:  # decision 21
     S, rng = mn.voyage(4)
     rng.push(1, 1, 1)
     mn.act(S, rng, mn.boat("nutmeg"), mn.DECLINE, mn.boat("silk"), mn.boat("jade"))
@@ -201,7 +203,7 @@ def test_4_3_decline_is_final_for_the_voyage(mn) -> None:  # decision 21
     assert S["left"][1] == 3
 
 
-def test_4_3_insurance_pays_10(mn) -> None:
+def test_4_3_insurance_pays_10() -> None:
     S, rng = mn.voyage(4)
     ev = mn.act(S, rng, mn.space("insurance"))
     assert S["cash"][0] == 40 and S["insurance"] == 0
@@ -209,7 +211,7 @@ def test_4_3_insurance_pays_10(mn) -> None:
     assert mn.space("insurance") not in legal(mn, S)
 
 
-def test_4_3_pirate_bow_first_and_one_player_both(mn) -> None:
+def test_4_3_pirate_bow_first_and_one_player_both() -> None:
     S, rng = mn.voyage(4)
     mn.act(S, rng, mn.space("pirate"))
     assert S["pirates"] == [0, None]
@@ -218,7 +220,7 @@ def test_4_3_pirate_bow_first_and_one_player_both(mn) -> None:
     assert mn.space("pirate") not in legal(mn, S)
 
 
-def test_4_0_three_players_two_rounds_before_first_roll(mn) -> None:
+def test_4_0_three_players_two_rounds_before_first_roll() -> None:
     S, rng = mn.voyage(3, dice=mn.Dice(*[1] * 9))
     spaces = [mn.dock("A"), mn.dock("B"), mn.dock("C"), mn.yard("A"), mn.yard("B"), mn.yard("C")]
     turns = []
@@ -243,7 +245,7 @@ def test_4_0_three_players_two_rounds_before_first_roll(mn) -> None:
 # --- 4.4 movement -----------------------------------------------------------------------
 
 
-def test_4_4_surplus_movement_lost(mn) -> None:  # worked example 3
+def test_4_4_surplus_movement_lost() -> None:  # worked example 3
     S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (2, 2, 5), dice=mn.Dice(1, 1, 6, 4, 2, 5))
     mn.act(S, rng, mn.dock("A"), *[mn.DECLINE] * 3)
     assert S["pos"] == [3, 3, 11]
@@ -254,7 +256,7 @@ def test_4_4_surplus_movement_lost(mn) -> None:  # worked example 3
     assert {"type": "roll", "roll": 2, "dice": {"nutmeg": 4, "silk": 2, "jade": 5}} in ev
 
 
-def test_4_4_docked_boats_do_not_move(mn) -> None:
+def test_4_4_docked_boats_do_not_move() -> None:
     S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (2, 2, 5),
                        dice=mn.Dice(1, 1, 6, 1, 1, 6, 1, 1, 6))
     mn.act(S, rng, mn.dock("A"), *[mn.DECLINE] * 3, mn.dock("B"))
@@ -281,7 +283,7 @@ def _pilot_position(mn, **options):
     return S, rng
 
 
-def test_4_5_pilots_small_then_large(mn) -> None:  # worked example 8
+def test_4_5_pilots_small_then_large() -> None:  # worked example 8
     S, rng = _pilot_position(mn)
     small = [a["moves"] for a in legal(mn, S) if a["type"] == "pilot"]
     assert sorted(map(str, small)) == sorted(map(str, [[], [["nutmeg", -1]], [["nutmeg", 1]],
@@ -304,7 +306,7 @@ def test_4_5_pilots_small_then_large(mn) -> None:  # worked example 8
     assert S["voyage"] == 2
 
 
-def test_4_5_large_pilot_options(mn) -> None:  # decision 9
+def test_4_5_large_pilot_options() -> None:  # decision 9
     S, rng = _pilot_position(mn)
     mn.act(S, rng, {"type": "pilot", "moves": []})
     large = [a["moves"] for a in legal(mn, S) if a["type"] == "pilot"]
@@ -316,7 +318,7 @@ def test_4_5_large_pilot_options(mn) -> None:  # decision 9
     assert {"type": "arrived", "good": "nutmeg", "dock": "A"} in ev
 
 
-def test_4_5_pilot_never_below_zero(mn) -> None:
+def test_4_5_pilot_never_below_zero() -> None:
     S, rng = _pilot_position(mn)
     S["pos"] = [13, 1, 0]
     moves = [a["moves"] for a in legal(mn, S) if a["type"] == "pilot"]
@@ -326,7 +328,7 @@ def test_4_5_pilot_never_below_zero(mn) -> None:
     assert [["jade", -2]] not in moves and [["jade", -1]] in moves
 
 
-def test_4_5_no_pilots_roll_directly(mn) -> None:
+def test_4_5_no_pilots_roll_directly() -> None:
     S, rng = mn.voyage(4, dice=mn.Dice(*[1] * 6))
     mn.act(S, rng, mn.space("pilot_large"), *[mn.DECLINE] * 4)
     assert S["phase"] == "pilot_large" and S["turn"] == 0 and S["rolls"] == 2
@@ -335,7 +337,7 @@ def test_4_5_no_pilots_roll_directly(mn) -> None:
 # --- 4.6 docks, 4.8 shipyard ----------------------------------------------------------------
 
 
-def test_4_6_dock_order(mn) -> None:  # worked example 4
+def test_4_6_dock_order() -> None:  # worked example 4
     S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (2, 2, 5),
                        dice=mn.Dice(1, 1, 6, 5, 5, 3, 6, 6, 1))
     mn.act(S, rng, mn.dock("A"), mn.dock("B"), mn.dock("C"), mn.yard("A"))
@@ -354,7 +356,7 @@ def test_4_6_dock_order(mn) -> None:  # worked example 4
     assert deltas == [6, 8, 0, 6]  # dock C empty: nothing
 
 
-def test_4_8_shipyard(mn) -> None:  # worked example 5
+def test_4_8_shipyard() -> None:  # worked example 5
     S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (3, 3, 3),
                        dice=mn.Dice(1, 5, 1, 1, 5, 1, 1, 5, 1))
     ev = mn.act(S, rng, *[mn.DECLINE] * 4)
@@ -379,13 +381,13 @@ def _boarding_position(mn, **options):
     return S, rng
 
 
-def test_4_7a_boarding_only_after_roll_2(mn) -> None:
+def test_4_7a_boarding_only_after_roll_2() -> None:
     S, rng = _boarding_position(mn)
     assert S["phase"] == "board" and S["turn"] == 2
     assert legal(mn, S)[:2] == [{"type": "board", "good": "ginseng"}, {"type": "stay"}]
 
 
-def test_4_7a_second_becomes_captain(mn) -> None:  # worked example 6
+def test_4_7a_second_becomes_captain() -> None:  # worked example 6
     S, rng = _boarding_position(mn)
     cash = list(S["cash"])
     mn.act(S, rng, {"type": "board", "good": "ginseng"})
@@ -394,7 +396,7 @@ def test_4_7a_second_becomes_captain(mn) -> None:  # worked example 6
     assert S["phase"] == "place" and S["turn"] == 0  # both boats full: seat 3 not asked
 
 
-def test_4_7a_second_may_board_when_captain_stays(mn) -> None:  # decision 6
+def test_4_7a_second_may_board_when_captain_stays() -> None:  # decision 6
     S, rng = _boarding_position(mn)
     mn.act(S, rng, {"type": "stay"})
     assert S["phase"] == "board" and S["turn"] == 3 and S["pirates"] == [2, 3]
@@ -405,7 +407,7 @@ def test_4_7a_second_may_board_when_captain_stays(mn) -> None:  # decision 6
     assert S["phase"] == "place" and S["pirates"] == [2, 3]
 
 
-def test_4_7a_vacated_pirate_space_refilled_bow_first(mn) -> None:  # decision 7
+def test_4_7a_vacated_pirate_space_refilled_bow_first() -> None:  # decision 7
     S, rng = mn.voyage(4, ("jade", "ginseng", "nutmeg"), (3, 3, 3), dice=mn.Dice(5, 5, 1, 5, 5, 1))
     mn.act(S, rng, mn.boat("jade"), mn.boat("ginseng"), mn.space("pirate"), mn.space("pirate"),
            mn.DECLINE, mn.DECLINE, mn.dock("A"), mn.dock("B"))
@@ -429,7 +431,7 @@ def _plunder_position(mn, pirates: int = 2, **options):
     return S, rng
 
 
-def test_4_7b_plunder_split_and_captain_chooses(mn) -> None:  # worked example 7
+def test_4_7b_plunder_split_and_captain_chooses() -> None:  # worked example 7
     S, rng = _plunder_position(mn)
     assert S["phase"] == "plunder" and S["turn"] == 0 and S["pos"][0] == 13
     assert legal(mn, S)[:2] == [{"type": "send", "good": "nutmeg", "to": "manila"},
@@ -440,28 +442,28 @@ def test_4_7b_plunder_split_and_captain_chooses(mn) -> None:  # worked example 7
     assert S["step"][0] == 1  # price rises even when plundered (decision 12)
 
 
-def test_4_7b_plunder_sent_to_shipyard(mn) -> None:
+def test_4_7b_plunder_sent_to_shipyard() -> None:
     S, rng = _plunder_position(mn)
     ev = mn.act(S, rng, {"type": "send", "good": "nutmeg", "to": "shipyard"})
     assert [e["space"] for e in ev if e["type"] == "shipyard"] == ["C"]  # after silk, jade
     assert S["step"] == [0, 0, 0, 0]
 
 
-def test_4_7b_lone_pirate_takes_all(mn) -> None:
+def test_4_7b_lone_pirate_takes_all() -> None:
     S, rng = _plunder_position(mn, pirates=1)
     cash = S["cash"][0]
     mn.act(S, rng, {"type": "send", "good": "nutmeg", "to": "manila"})
     assert S["cash"][0] - cash == 24
 
 
-def test_4_7b_boat_on_13_no_pirates_arrives(mn) -> None:  # decision 11
+def test_4_7b_boat_on_13_no_pirates_arrives() -> None:  # decision 11
     S, rng = _plunder_position(mn, pirates=0)
     assert S["voyage"] == 2 and S["step"][0] == 1
     # seats 2, 3 crew paid 12 each (paid 2 and 3), seat 0 on dock A paid 6 (cost 4)
     assert S["cash"] == [32, 27, 40, 39]  # seat 1 on dock B: one boat, unpaid
 
 
-def test_4_7b_several_plundered_boats(mn) -> None:  # decision 14
+def test_4_7b_several_plundered_boats() -> None:  # decision 14
     S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (3, 3, 3),
                        dice=mn.Dice(3, 3, 1, 3, 3, 1, 4, 4, 1))
     mn.act(S, rng, mn.space("pirate"), mn.space("pirate"), mn.boat("silk"), *[mn.DECLINE] * 4)
@@ -475,7 +477,7 @@ def test_4_7b_several_plundered_boats(mn) -> None:  # decision 14
 # --- 4.9 payouts ----------------------------------------------------------------------------
 
 
-def test_4_9_payout_order_and_amounts(mn) -> None:
+def test_4_9_payout_order_and_amounts() -> None:
     # 3 players: seat 0 pirate, seat 1 insurance; nutmeg plundered, silk docks (crew seat 2),
     # jade to the shipyard; seat 2 on dock A and on shipyard A.
     S, rng = mn.voyage(3, ("nutmeg", "silk", "jade"), (3, 3, 3),
@@ -490,7 +492,7 @@ def test_4_9_payout_order_and_amounts(mn) -> None:
                     (1, -6, "insurance"), (2, 6, "shipyard A")]
 
 
-def test_4_9b_crew_payout(mn) -> None:  # worked example 9
+def test_4_9b_crew_payout() -> None:  # worked example 9
     S, rng = mn.voyage(3, ("jade", "silk", "nutmeg"), (5, 3, 1), dice=mn.Dice(5, 1, 1, 5, 1, 1))
     mn.act(S, rng, mn.boat("jade"), mn.boat("jade"), mn.boat("jade"), *[mn.DECLINE] * 3)
     # red = seat 0 x 2? seats 0 and 2 give red x2: re-seat so one player has two seats
@@ -501,7 +503,7 @@ def test_4_9b_crew_payout(mn) -> None:  # worked example 9
     assert S["cash"][0] == 30 - 3 - 5 + 24 and S["cash"][1] == 30 - 4 + 12
 
 
-def test_4_9c_dock_payout(mn) -> None:  # worked example 10
+def test_4_9c_dock_payout() -> None:  # worked example 10
     S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (3, 3, 3),
                        dice=mn.Dice(6, 6, 1, 6, 6, 1, 1, 1, 1))
     ev = mn.act(S, rng, mn.dock("A"), mn.dock("B"), mn.dock("C"), *[mn.DECLINE] * 4)
@@ -509,7 +511,7 @@ def test_4_9c_dock_payout(mn) -> None:  # worked example 10
     assert mn.cash_deltas(ev, 4) == [-4 + 6, -3 + 8, -2, 0]
 
 
-def test_4_9d_shipyard_no_insurance_bank_pays(mn) -> None:  # worked example 11
+def test_4_9d_shipyard_no_insurance_bank_pays() -> None:  # worked example 11
     S, rng = mn.voyage(4, ("ginseng", "silk", "jade"), (3, 3, 3),
                        dice=mn.Dice(1, 6, 6, 1, 6, 6, 1, 1, 1))
     ev = mn.act(S, rng, mn.yard("A"), mn.yard("B"), *[mn.DECLINE] * 4)
@@ -517,7 +519,7 @@ def test_4_9d_shipyard_no_insurance_bank_pays(mn) -> None:  # worked example 11
     assert mn.cash_deltas(ev, 4) == [-4 + 6, -3, 0, 0]
 
 
-def test_4_9d_insurance(mn) -> None:  # worked example 12
+def test_4_9d_insurance() -> None:  # worked example 12
     S, rng = mn.voyage(4, ("ginseng", "silk", "jade"), (3, 3, 3),
                        dice=mn.Dice(1, 1, 6, 1, 1, 6, 1, 1, 1))
     mn.act(S, rng, mn.space("insurance"), mn.yard("B"), mn.DECLINE, mn.DECLINE, mn.yard("A"))
@@ -529,13 +531,13 @@ def test_4_9d_insurance(mn) -> None:  # worked example 12
     assert cash[0] == 30 + 10 - 4
 
 
-def test_4_9d_insurance_pays_bank_for_empty_space(mn) -> None:
+def test_4_9d_insurance_pays_bank_for_empty_space() -> None:
     S, rng = mn.voyage(4, ("ginseng", "silk", "jade"), (3, 3, 3), dice=mn.Dice(*[1] * 9))
     ev = mn.act(S, rng, mn.space("insurance"), *[mn.DECLINE] * 4)
     assert mn.cash_deltas(ev, 4) == [10 - 29, 0, 0, 0]
 
 
-def test_4_9d_insurance_agent_short_bank_covers(mn) -> None:
+def test_4_9d_insurance_agent_short_bank_covers() -> None:
     S, rng = mn.voyage(4, ("ginseng", "silk", "jade"), (3, 3, 3), dice=mn.Dice(*[1] * 9))
     S["dealt"][1] = []  # no shares: nothing to mortgage
     mn.act(S, rng, mn.yard("A"), mn.space("insurance"), mn.yard("B"), mn.yard("C"))
@@ -546,7 +548,7 @@ def test_4_9d_insurance_agent_short_bank_covers(mn) -> None:
     assert sum(e["amount"] for e in ev if e["type"] == "bank_covers") == 29 - 3
 
 
-def test_4_9d_insurance_agent_forced_mortgage(mn) -> None:
+def test_4_9d_insurance_agent_forced_mortgage() -> None:
     S, rng = mn.voyage(4, ("ginseng", "silk", "jade"), (3, 3, 3), dice=mn.Dice(*[1] * 9))
     mn.act(S, rng, mn.yard("A"), mn.space("insurance"), mn.yard("B"), mn.yard("C"))
     S["cash"][1] = 3
@@ -555,7 +557,7 @@ def test_4_9d_insurance_agent_forced_mortgage(mn) -> None:
     assert {"type": "bank_covers", "seat": 1, "amount": 2} in ev
 
 
-def test_4_9d_agent_collects_other_payouts_first(mn) -> None:
+def test_4_9d_agent_collects_other_payouts_first() -> None:
     # the agent holds dock A; one boat arrives, two go to the shipyard (6 + 8 = 14 owed)
     S, rng = mn.voyage(4, ("ginseng", "silk", "jade"), (3, 3, 3),
                        dice=mn.Dice(6, 1, 1, 6, 1, 1, 1, 1, 1))
@@ -570,7 +572,7 @@ def test_4_9d_agent_collects_other_payouts_first(mn) -> None:
 # --- 4.10 price, 6.3 end ------------------------------------------------------------------
 
 
-def test_4_10_price_rise_and_end_at_30(mn) -> None:
+def test_4_10_price_rise_and_end_at_30() -> None:
     S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (3, 3, 3),
                        dice=mn.Dice(6, 6, 1, 6, 6, 1, 1, 1, 1))
     S["step"] = [3, 1, 2, 0]
@@ -583,7 +585,7 @@ def test_4_10_price_rise_and_end_at_30(mn) -> None:
     assert S["cash"][0] == 30 - 2 + 24
 
 
-def test_4_10_prices_never_fall_and_cleanup(mn) -> None:
+def test_4_10_prices_never_fall_and_cleanup() -> None:
     S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (3, 3, 3), dice=mn.Dice(*[1] * 9))
     S["step"] = [2, 1, 0, 3]
     mn.act(S, rng, mn.space("pirate"), mn.space("insurance"), *[mn.DECLINE] * 4)
@@ -595,7 +597,7 @@ def test_4_10_prices_never_fall_and_cleanup(mn) -> None:
 # --- 6 money and end --------------------------------------------------------------------------
 
 
-def test_6_1_mortgage_and_redeem(mn) -> None:  # worked example 13
+def test_6_1_mortgage_and_redeem() -> None:  # worked example 13
     S = mn.new(4)
     g = B.GOODS[S["dealt"][0][0]]
     ev = mn.act(S, mn.Dice(), {"type": "mortgage", "good": g})
@@ -617,7 +619,7 @@ def test_6_1_mortgage_and_redeem(mn) -> None:  # worked example 13
         mn.GAME.apply(S, 1, {"type": "mortgage", "good": g}, random.Random())
 
 
-def test_6_1_mortgage_any_time_option(mn) -> None:  # decision 15
+def test_6_1_mortgage_any_time_option() -> None:  # decision 15
     S = mn.new(4, mortgage_any_time=False)
     assert not [a for a in legal(mn, S) if a["type"] in ("mortgage", "redeem")]
     with pytest.raises(IllegalAction):
@@ -627,7 +629,7 @@ def test_6_1_mortgage_any_time_option(mn) -> None:  # decision 15
     assert max(a["amount"] for a in legal(mn, S) if a["type"] == "bid") == 54
 
 
-def test_6_1_forced_mortgage(mn) -> None:
+def test_6_1_forced_mortgage() -> None:
     S, rng = mn.voyage(4)
     S["cash"][0] = 3
     S["dealt"][0] = [1, 3]  # silk and jade
@@ -640,7 +642,7 @@ def test_6_1_forced_mortgage(mn) -> None:
     assert private == [{"type": "mortgaged_good", "seat": 0, "good": "jade", "to": [0]}]
 
 
-def test_6_2_stowaway(mn) -> None:
+def test_6_2_stowaway() -> None:
     S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"))
     S["cash"][0], S["dealt"][0] = 0, []
     acts = legal(mn, S)
@@ -656,7 +658,7 @@ def test_6_2_stowaway(mn) -> None:
         mn.GAME.apply(S, 1, mn.boat("silk", True), random.Random())
 
 
-def test_6_2_stowaway_all_spaces_too_expensive(mn) -> None:  # decision 10
+def test_6_2_stowaway_all_spaces_too_expensive() -> None:  # decision 10
     S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"))
     S["cash"][0], S["dealt"][0] = 1, []
     acts = legal(mn, S)
@@ -667,7 +669,7 @@ def test_6_2_stowaway_all_spaces_too_expensive(mn) -> None:  # decision 10
     assert not [a for a in legal(mn, S) if a.get("stowaway")]
 
 
-def test_6_2_stowaway_insurance_agent_cannot(mn) -> None:  # decision 10, reading A
+def test_6_2_stowaway_insurance_agent_cannot() -> None:  # decision 10, reading A
     S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"))
     mn.act(S, rng, mn.space("insurance"), *[mn.DECLINE] * 3)
     S["cash"][0], S["dealt"][0] = 0, []
@@ -675,7 +677,7 @@ def test_6_2_stowaway_insurance_agent_cannot(mn) -> None:  # decision 10, readin
     assert not [a for a in legal(mn, S) if a.get("stowaway")]
 
 
-def test_6_2_stowaway_rule_broke_no_insurance(mn) -> None:  # decision 10, reading B
+def test_6_2_stowaway_rule_broke_no_insurance() -> None:  # decision 10, reading B
     S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), stowaway_rule="broke_no_insurance")
     S["cash"][0], S["dealt"][0] = 0, []
     acts = legal(mn, S)
@@ -685,7 +687,7 @@ def test_6_2_stowaway_rule_broke_no_insurance(mn) -> None:  # decision 10, readi
     assert mn.space("insurance") in legal(mn, S)
 
 
-def test_6_3_final_scoring_mortgaged_minus_15(mn) -> None:  # worked example 13
+def test_6_3_final_scoring_mortgaged_minus_15() -> None:  # worked example 13
     S = mn.new(4)
     S["dealt"] = [[0, 1], [1, 1], [2, 3], [0, 3]]
     S["step"] = [4, 3, 1, 0]  # 30, 20, 5, 0
@@ -696,7 +698,7 @@ def test_6_3_final_scoring_mortgaged_minus_15(mn) -> None:  # worked example 13
     assert sc["rank"] == [3, 2, 3, 1]  # 45, 60, 45, 76: shared 3rd
 
 
-def test_6_3_ties_shared_or_cash(mn) -> None:  # decision 17
+def test_6_3_ties_shared_or_cash() -> None:  # decision 17
     S = mn.new(4)
     S["dealt"] = [[2, 2], [2, 2], [2, 2], [2, 2]]
     S["cash"] = [30, 30, 20, 10]
@@ -710,7 +712,7 @@ def test_6_3_ties_shared_or_cash(mn) -> None:  # decision 17
     assert mn.GAME.scores(S)["rank"][:2] == [1, 2]
 
 
-def test_6_4_views_hide_secret_shares(mn) -> None:
+def test_6_4_views_hide_secret_shares() -> None:
     S = mn.new(4)
     mn.act(S, mn.Dice(), {"type": "mortgage", "good": B.GOODS[S["dealt"][0][0]]})
     for seat in (1, 2, 3, None):
@@ -728,7 +730,7 @@ def test_6_4_views_hide_secret_shares(mn) -> None:
     assert mn.GAME.view(S, 1) == before
 
 
-def test_6_4_events_hide_secret_goods(mn) -> None:
+def test_6_4_events_hide_secret_goods() -> None:
     S = mn.new(4)
     rng = mn.Dice()
     g = B.GOODS[S["dealt"][0][0]]
@@ -738,7 +740,7 @@ def test_6_4_events_hide_secret_goods(mn) -> None:
             assert e.get("to") == [0], e
 
 
-def test_option_hide_cash(mn) -> None:  # decision 16
+def test_option_hide_cash() -> None:  # decision 16
     S, rng = mn.voyage(4, hide_cash=True)
     v = mn.GAME.view(S, 1)
     assert "cash" not in v and v["my_cash"] == 30
@@ -750,7 +752,7 @@ def test_option_hide_cash(mn) -> None:  # decision 16
     assert all("to" not in e for e in ev if e["type"] == "cash")
 
 
-def test_option_crew_docked_boats(mn) -> None:  # decision 8
+def test_option_crew_docked_boats() -> None:  # decision 8
     for allowed in (True, False):
         S, rng = mn.voyage(4, ("nutmeg", "silk", "jade"), (2, 2, 5),
                            dice=mn.Dice(1, 1, 6, 1, 1, 6, 1, 1, 1),
@@ -763,7 +765,7 @@ def test_option_crew_docked_boats(mn) -> None:  # decision 8
             assert S["voyage"] == 2 and S["cash"][0] == 30 - 2 - 4 - 3 + 6 + 36
 
 
-def test_options_declared_and_checked(mn) -> None:
+def test_options_declared_and_checked() -> None:
     from lantable.plugins import BadOptions  # noqa: PLC0415
     opts = mn.GAME.info["options"]
     assert set(opts) == {"pirates_displace", "mortgage_any_time", "crew_docked_boats",
@@ -785,7 +787,7 @@ def test_options_declared_and_checked(mn) -> None:
 # --- 7.2 variant ---------------------------------------------------------------------------
 
 
-def test_7_2_variant_pirates_displace(mn) -> None:
+def test_7_2_variant_pirates_displace() -> None:
     S, rng = _boarding_position(mn, pirates_displace=True)
     acts = legal(mn, S)
     # free seats first: ginseng has one, so only jade may be boarded by displacement

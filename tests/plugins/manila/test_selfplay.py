@@ -10,6 +10,8 @@ import pytest
 
 from lantable.plugins import IllegalAction
 
+from . import helpers as mn
+
 
 def _play(mn, n: int, seed: int, checks: bool):
     G = mn.GAME
@@ -50,17 +52,17 @@ def _play(mn, n: int, seed: int, checks: bool):
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
-def test_selfplay_invariants(mn, n) -> None:
+def test_selfplay_invariants(n) -> None:
     for seed in range(667 if n == 4 else 666):
         _play(mn, n, seed, checks=seed < 40)
 
 
-def test_selfplay_deterministic(mn) -> None:
+def test_selfplay_deterministic() -> None:
     for seed in range(5):
         assert _play(mn, 4, seed, False) == _play(mn, 4, seed, False)
 
 
-def test_greedy_beats_random(mn) -> None:
+def test_greedy_beats_random() -> None:
     from lantable.clients.selfplay import simulate  # noqa: PLC0415
     r = simulate(mn.GAME, games=6, players=4, strategies=["greedy", "random", "random", "random"],
                  seed=1)

@@ -1,12 +1,11 @@
-"""Helpers for Manila tests: scripted dice, scripted voyages."""
+"""Helpers for Manila tests: scripted dice, scripted voyages.
+
+Imported as a module (``from . import helpers as mn``), not handed out by a fixture."""
 
 from __future__ import annotations
 
 import random
-import sys
 from typing import Any
-
-import pytest
 
 from lantable.plugins import load_registry
 from lantable.plugins.manila import engine
@@ -97,9 +96,3 @@ def cash_deltas(events: list[dict[str, Any]], n: int) -> list[int]:
 
 def owned(S: dict[str, Any], seat: int) -> list[int]:
     return engine.owned(S, seat)
-
-
-@pytest.fixture
-def mn() -> Any:
-    """This module (tests run with --import-mode=importlib, so helpers come by fixture)."""
-    return sys.modules[__name__]
