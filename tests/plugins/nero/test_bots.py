@@ -10,20 +10,22 @@ import pytest
 
 from lantable.clients.bots import MCTSBot, make_bot
 
+from . import helpers as nx
 
-def test_mcts_takes_neros_defaults_and_arguments_win(nx) -> None:
+
+def test_mcts_takes_neros_defaults_and_arguments_win() -> None:
     bot = make_bot("mcts", nx.GAME)
     assert (bot.rollout_depth, bot.reward) == (0, "heuristic")
     bot = make_bot("mcts", nx.GAME, rollout_depth=5, reward="rank")
     assert (bot.rollout_depth, bot.reward) == (5, "rank")
 
 
-def test_mcts_refuses_an_unknown_reward(nx) -> None:
+def test_mcts_refuses_an_unknown_reward() -> None:
     with pytest.raises(ValueError, match="reward"):
         MCTSBot(nx.GAME, reward="votes")
 
 
-def test_mcts_heuristic_reward_is_each_seats_heuristic_squashed(nx) -> None:
+def test_mcts_heuristic_reward_is_each_seats_heuristic_squashed() -> None:
     """A leaf is worth 0.5 + tanh(h)/2 to each seat: the seat ahead gets more than 0.5,
     the others less, and a wider lead more."""
     S = nx.board(legions={"Britannia": {0: 3}, "Hispania": {0: 3}, "Lusitania": {0: 1}})
@@ -36,7 +38,7 @@ def test_mcts_heuristic_reward_is_each_seats_heuristic_squashed(nx) -> None:
 
 
 @pytest.mark.parametrize("strategy", ["greedy", "mcts"])
-def test_bots_march_and_do_not_just_discard(nx, strategy: str) -> None:
+def test_bots_march_and_do_not_just_discard(strategy: str) -> None:
     """Over one Game Turn of a short game a bot at seat 0 uses cards to move (it must
     move, fight and go for the throne, not pass)."""
     game = nx.GAME

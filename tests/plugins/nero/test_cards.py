@@ -8,6 +8,8 @@ from lantable.plugins import IllegalAction
 from lantable.plugins.nero import board as B
 from lantable.plugins.nero.data import ASIA, CENTRAL, ROME
 
+from . import helpers as nx
+
 
 def _ev(nx, key: str, k: int = 0) -> int:
     return nx.cards(key)[k]
@@ -22,7 +24,7 @@ def _assassination(nx, hands, **options):
     return S
 
 
-def test_6_2_01_assassin_unopposed_succeeds(nx) -> None:
+def test_6_2_01_assassin_unopposed_succeeds() -> None:
     S = _assassination(nx, {0: [_ev(nx, "assassin")]})
     ev = nx.play(S, 0, {"type": "event", "card": _ev(nx, "assassin"), "target": 1,
                         "guards": [], "corr": []})
@@ -30,7 +32,7 @@ def test_6_2_01_assassin_unopposed_succeeds(nx) -> None:
     assert S["ldr"][1] == [ROME, B.GENERAL, False]
 
 
-def test_6_2_01_assassin_only_an_emperor_in_rome(nx) -> None:
+def test_6_2_01_assassin_only_an_emperor_in_rome() -> None:
     S = _assassination(nx, {0: [_ev(nx, "assassin")]})
     S["ldr"][1][0] = nx.P["Syria"]
     assert not [a for a in nx.GAME.legal_actions(S, 0) if a["type"] == "event"]
@@ -39,7 +41,7 @@ def test_6_2_01_assassin_only_an_emperor_in_rome(nx) -> None:
                        "guards": [], "corr": []})
 
 
-def test_6_2_11_praetorian_guard_blocks_an_unprotected_attempt(nx) -> None:
+def test_6_2_11_praetorian_guard_blocks_an_unprotected_attempt() -> None:
     S = _assassination(nx, {0: [_ev(nx, "assassin")], 2: [_ev(nx, "praetorian")]})
     nx.play(S, 0, {"type": "event", "card": _ev(nx, "assassin"), "target": 1,
                    "guards": [], "corr": []})
@@ -49,7 +51,7 @@ def test_6_2_11_praetorian_guard_blocks_an_unprotected_attempt(nx) -> None:
     assert S["ldr"][1][1] == B.EMPEROR
 
 
-def test_6_2_11_protecting_guard_must_be_stripped_first(nx) -> None:
+def test_6_2_11_protecting_guard_must_be_stripped_first() -> None:
     g = nx.cards("praetorian")
     S = _assassination(nx, {0: [_ev(nx, "assassin"), g[0]], 2: [g[1]], 3: [g[2]]})
     nx.play(S, 0, {"type": "event", "card": _ev(nx, "assassin"), "target": 1,
@@ -63,7 +65,7 @@ def test_6_2_11_protecting_guard_must_be_stripped_first(nx) -> None:
     assert "assassination_failed" in nx.types(ev)
 
 
-def test_6_2_04_two_corruptions_strip_a_guard_but_do_not_block(nx) -> None:
+def test_6_2_04_two_corruptions_strip_a_guard_but_do_not_block() -> None:
     g = nx.cards("praetorian")
     c = nx.cards("corruption")
     S = _assassination(nx, {0: [_ev(nx, "assassin"), g[0]], 2: [c[0]], 3: [c[1]]})
@@ -77,7 +79,7 @@ def test_6_2_04_two_corruptions_strip_a_guard_but_do_not_block(nx) -> None:
     assert {"type": "assassinated", "seat": 1} in ev
 
 
-def test_6_2_01_a2_assassins_corruption_voids_a_blocking_guard(nx) -> None:
+def test_6_2_01_a2_assassins_corruption_voids_a_blocking_guard() -> None:
     c = nx.cards("corruption")
     g = nx.cards("praetorian")
     S = _assassination(nx, {0: [_ev(nx, "assassin"), c[0], c[1]], 2: [g[0]]})
@@ -102,7 +104,7 @@ def _crisis(nx, hands):
     return S
 
 
-def test_6_2_02_bad_omens_cancels_an_event(nx) -> None:
+def test_6_2_02_bad_omens_cancels_an_event() -> None:
     S = _crisis(nx, {0: [_ev(nx, "crisis")], 2: [_ev(nx, "bad_omens")]})
     nx.play(S, 0, {"type": "event", "card": _ev(nx, "crisis"), "target": 1})
     assert nx.GAME.to_act(S) == [2]  # only the holder is asked
@@ -111,7 +113,7 @@ def test_6_2_02_bad_omens_cancels_an_event(nx) -> None:
     assert S["ldr"][1][0] == nx.P["Syria"]
 
 
-def test_6_2_02_bad_omens_on_bad_omens(nx) -> None:
+def test_6_2_02_bad_omens_on_bad_omens() -> None:
     S = _crisis(nx, {0: [_ev(nx, "crisis")], 2: [_ev(nx, "bad_omens", 0)],
                      3: [_ev(nx, "bad_omens", 1)]})
     nx.play(S, 0, {"type": "event", "card": _ev(nx, "crisis"), "target": 1})
@@ -121,7 +123,7 @@ def test_6_2_02_bad_omens_on_bad_omens(nx) -> None:
     assert {"type": "to_rome", "seat": 1} in ev
 
 
-def test_6_2_02_bad_omens_never_against_legion_declares(nx) -> None:
+def test_6_2_02_bad_omens_never_against_legion_declares() -> None:
     S = nx.board(legions={p: {1: 1} for p in ("Germania Superior", "Raetia", "Noricum")},
                  leaders={1: "Germania Superior"}, act=1,
                  hands={1: [_ev(nx, "legion_declares")], 2: [_ev(nx, "bad_omens")]},
@@ -133,7 +135,7 @@ def test_6_2_02_bad_omens_never_against_legion_declares(nx) -> None:
 # --- 3 Bad Weather and 5 Wounded General ------------------------------------------
 
 
-def test_6_2_03_bad_weather_stops_an_army_for_the_round(nx) -> None:
+def test_6_2_03_bad_weather_stops_an_army_for_the_round() -> None:
     a = nx.card("galley", mp=4)
     S = nx.board(legions={"Syria": {0: 3}}, hands={0: [a, nx.card("crisis", mp=5)],
                                                    1: [_ev(nx, "bad_weather")]}, park="Dacia")
@@ -147,7 +149,7 @@ def test_6_2_03_bad_weather_stops_an_army_for_the_round(nx) -> None:
                 if a["type"] == "march" and a["from"] == nx.P["Syria"]]
 
 
-def test_6_2_03_a23_bad_weather_cancels_an_announced_attack(nx) -> None:
+def test_6_2_03_a23_bad_weather_cancels_an_announced_attack() -> None:
     a = nx.card("galley", mp=4)
     S = nx.board(legions={"Judaea": {0: 3}, "Syria": {1: 1}},
                  hands={0: [a], 2: [_ev(nx, "bad_weather")]}, park="Dacia")
@@ -163,7 +165,7 @@ def test_6_2_03_a23_bad_weather_cancels_an_announced_attack(nx) -> None:
     assert "battle" not in nx.types(ev)
 
 
-def test_6_2_05_wounded_general_stops_the_leader_not_the_legions(nx) -> None:
+def test_6_2_05_wounded_general_stops_the_leader_not_the_legions() -> None:
     a = nx.card("galley", mp=4)
     S = nx.board(legions={"Syria": {0: 2}}, leaders={0: "Syria"},
                  hands={0: [a], 1: [_ev(nx, "wounded")]}, park="Dacia")
@@ -175,7 +177,7 @@ def test_6_2_05_wounded_general_stops_the_leader_not_the_legions(nx) -> None:
     assert nx.count(S, "Judaea", 0) == 2
 
 
-def test_6_2_05_wounded_never_against_an_emperor(nx) -> None:
+def test_6_2_05_wounded_never_against_an_emperor() -> None:
     a = nx.card("galley", mp=4)
     S = nx.board(leaders={0: "Syria"}, hands={0: [a], 1: [_ev(nx, "wounded")]}, park="Dacia")
     S["ldr"][0][1] = B.EMPEROR
@@ -187,7 +189,7 @@ def test_6_2_05_wounded_never_against_an_emperor(nx) -> None:
 # --- 6 Crisis in Rome ---------------------------------------------------------------
 
 
-def test_6_2_06_crisis_in_rome(nx) -> None:
+def test_6_2_06_crisis_in_rome() -> None:
     S = nx.board(legions={"Syria": {1: 2}}, leaders={1: "Syria"},
                  hands={0: [_ev(nx, "crisis")]}, park="Dacia")
     assert not [a for a in nx.GAME.legal_actions(S, 0) if a["type"] == "event"]
@@ -200,7 +202,7 @@ def test_6_2_06_crisis_in_rome(nx) -> None:
 # --- 7 Galley Fleet -----------------------------------------------------------------
 
 
-def test_6_2_07_galley_fleet(nx) -> None:
+def test_6_2_07_galley_fleet() -> None:
     S = nx.board(legions={"Thracia": {0: 4}, "Hispania": {1: 1}}, leaders={0: "Thracia"},
                  hands={0: [_ev(nx, "galley"), nx.card("crisis", mp=5)]}, park="Dacia")
     with pytest.raises(IllegalAction):  # never Rome, never a landlocked province
@@ -216,7 +218,7 @@ def test_6_2_07_galley_fleet(nx) -> None:
                 if a["type"] == "march" and a["from"] == nx.P["Hispania"]]
 
 
-def test_6_2_07_a11_bad_weather_cancels_the_fleet(nx) -> None:
+def test_6_2_07_a11_bad_weather_cancels_the_fleet() -> None:
     S = nx.board(legions={"Thracia": {0: 3}}, hands={0: [_ev(nx, "galley")],
                                                      1: [_ev(nx, "bad_weather")]}, park="Dacia")
     nx.play(S, 0, {"type": "event", "card": _ev(nx, "galley"), "from": nx.P["Thracia"],
@@ -228,7 +230,7 @@ def test_6_2_07_a11_bad_weather_cancels_the_fleet(nx) -> None:
 # --- 8 Germanic Tribes --------------------------------------------------------------
 
 
-def test_6_2_08_germanic_tribes(nx) -> None:
+def test_6_2_08_germanic_tribes() -> None:
     gs = nx.P["Germania Superior"]
     S = nx.board(legions={"Germania Superior": {1: 2, 2: 1}, "Raetia": {0: 2}},
                  leaders={1: "Germania Superior"}, unc={"Germania Superior": 1},
@@ -245,7 +247,7 @@ def test_6_2_08_germanic_tribes(nx) -> None:
     assert B.province_owner(S, gs) is None
 
 
-def test_5_10_germanic_entry_costs_3_and_a_start_there_lifts_it(nx) -> None:
+def test_5_10_germanic_entry_costs_3_and_a_start_there_lifts_it() -> None:
     gs = nx.P["Germania Superior"]
     five = nx.card("crisis", mp=5)
     S = nx.board(legions={"Raetia": {0: 2}}, hands={0: [five]}, park="Dacia")
@@ -264,7 +266,7 @@ def test_5_10_germanic_entry_costs_3_and_a_start_there_lifts_it(nx) -> None:
 # --- 9 Legion Declares Emperor ------------------------------------------------------
 
 
-def test_6_2_09_legion_declares_needs_at_most_one_emperor_a3(nx) -> None:
+def test_6_2_09_legion_declares_needs_at_most_one_emperor_a3() -> None:
     legions = {p: {1: 1} for p in ("Germania Superior", "Raetia", "Noricum")}
     S = nx.board(legions=legions, leaders={1: "Germania Superior"}, act=1,
                  hands={1: [_ev(nx, "legion_declares")]}, park="Dacia")
@@ -278,7 +280,7 @@ def test_6_2_09_legion_declares_needs_at_most_one_emperor_a3(nx) -> None:
 # --- 10 Rebel Legions ---------------------------------------------------------------
 
 
-def test_6_2_10_rebel_legions_and_the_cap_of_4(nx) -> None:
+def test_6_2_10_rebel_legions_and_the_cap_of_4() -> None:
     S = nx.board(legions={"Syria": {1: 2}}, hands={0: [_ev(nx, "rebel")]}, park="Dacia")
     nx.play(S, 0, {"type": "event", "card": _ev(nx, "rebel"), "seat": 1,
                    "prov": nx.P["Syria"]})
@@ -292,7 +294,7 @@ def test_6_2_10_rebel_legions_and_the_cap_of_4(nx) -> None:
 # --- 12 Revolt in the Provinces -----------------------------------------------------
 
 
-def test_6_2_12_revolt_brings_two_then_all_rebel(nx) -> None:
+def test_6_2_12_revolt_brings_two_then_all_rebel() -> None:
     S = nx.board(legions={"Judaea": {3: 1, 1: 1}, "Syria": {3: 2}},
                  hands={0: [_ev(nx, "revolt")]}, park="Dacia")
     nx.play(S, 0, {"type": "event", "card": _ev(nx, "revolt"), "area": ASIA})
@@ -303,7 +305,7 @@ def test_6_2_12_revolt_brings_two_then_all_rebel(nx) -> None:
     assert nx.count(S, "Syria", 3) == 1
 
 
-def test_6_2_12_revolt_refused_over_the_cap_and_in_the_empty_area(nx) -> None:
+def test_6_2_12_revolt_refused_over_the_cap_and_in_the_empty_area() -> None:
     S = nx.board(legions={"Germania Superior": {1: 2}}, unc={"Judaea": 3},
                  hands={0: [_ev(nx, "revolt")]}, park="Dacia")
     with pytest.raises(IllegalAction):
@@ -316,7 +318,7 @@ def test_6_2_12_revolt_refused_over_the_cap_and_in_the_empty_area(nx) -> None:
 # --- 13 Senate Influence ------------------------------------------------------------
 
 
-def test_6_2_13_senate_influence_and_11_guards_add_dp(nx) -> None:
+def test_6_2_13_senate_influence_and_11_guards_add_dp() -> None:
     S = nx.board(leaders={0: "Roma"}, hands={0: nx.cards("senate")[:3] +
                                              nx.cards("praetorian")[:1]}, park="Dacia")
     ev = nx.play(S, 0, {"type": "declare", "cards": nx.cards("senate")[:3] +
@@ -325,7 +327,7 @@ def test_6_2_13_senate_influence_and_11_guards_add_dp(nx) -> None:
     assert S["ldr"][0][1] == B.GENERAL  # 4 < 5
 
 
-def test_6_2_04_corruption_cannot_touch_a_guard_used_for_dp(nx) -> None:
+def test_6_2_04_corruption_cannot_touch_a_guard_used_for_dp() -> None:
     S = nx.board(leaders={0: "Roma"}, hands={0: nx.cards("praetorian")[:3],
                                              1: nx.cards("corruption")[:2]}, park="Dacia")
     nx.play(S, 0, {"type": "declare", "cards": nx.cards("praetorian")[:3]})
@@ -335,7 +337,7 @@ def test_6_2_04_corruption_cannot_touch_a_guard_used_for_dp(nx) -> None:
 # --- 14 Traitor ---------------------------------------------------------------------
 
 
-def test_6_2_14_traitor_once_per_round(nx) -> None:
+def test_6_2_14_traitor_once_per_round() -> None:
     t = nx.cards("traitor")
     S = nx.board(hands={0: t[:2], 1: nx.cards("senate")[:2]}, park="Dacia")
     ev = nx.play(S, 0, {"type": "event", "card": t[0], "seat": 1})
@@ -348,7 +350,7 @@ def test_6_2_14_traitor_once_per_round(nx) -> None:
         nx.play(S, 0, {"type": "event", "card": t[1], "seat": 1})
 
 
-def test_6_2_02_a4_bad_omens_against_a_declarations_guard(nx) -> None:
+def test_6_2_02_a4_bad_omens_against_a_declarations_guard() -> None:
     """A4: Bad Omens may cancel a Praetorian Guard (or a Senate Influence) of a
     declaration in Rome; Tom's 6 DP of the R 7.1 example drop to 5, still enough."""
     senate = nx.cards("senate")[:2]
@@ -365,7 +367,7 @@ def test_6_2_02_a4_bad_omens_against_a_declarations_guard(nx) -> None:
     assert declared["crowned"]
 
 
-def test_6_2_02_a4_bad_omens_against_a_corruption(nx) -> None:
+def test_6_2_02_a4_bad_omens_against_a_corruption() -> None:
     """A4: Bad Omens may cancel a Corruption; Tom (the declarer) answers Frank's
     Corruption against one of his Senate Influence cards: 6 DP stay 6, crowned."""
     S, hand = _rome_with(nx, {1: [nx.cards("corruption")[0]], 2: []},
@@ -384,7 +386,7 @@ def test_6_2_02_a4_bad_omens_against_a_corruption(nx) -> None:
     assert declared["crowned"]
 
 
-def test_6_2_02_a4_bad_omens_on_the_bad_omens_restores_the_corruption(nx) -> None:
+def test_6_2_02_a4_bad_omens_on_the_bad_omens_restores_the_corruption() -> None:
     """Livia's Bad Omens cancels Tom's: Frank's Corruption stands, 5 DP, still crowned
     (one Senate card void); a second Corruption would have stopped him."""
     S, hand = _rome_with(nx, {1: [nx.cards("corruption")[0]], 2: [nx.cards("bad_omens")[1]]},
@@ -400,7 +402,7 @@ def test_6_2_02_a4_bad_omens_on_the_bad_omens_restores_the_corruption(nx) -> Non
     assert next(e for e in ev if e["type"] == "declared")["dp"] == 5
 
 
-def test_6_2_02_bad_omens_never_against_an_assassinations_corruption(nx) -> None:
+def test_6_2_02_bad_omens_never_against_an_assassinations_corruption() -> None:
     """A4 / R 9.0: nobody is asked for Bad Omens during an assassination attempt."""
     c = nx.cards("corruption")
     S = _assassination(nx, {0: [_ev(nx, "assassin"), nx.cards("praetorian")[0]],

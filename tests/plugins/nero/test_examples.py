@@ -11,8 +11,10 @@ from lantable.plugins.nero import events as E
 from lantable.plugins.nero import moves as M
 from lantable.plugins.nero.data import WEST
 
+from . import helpers as nx
 
-def test_a1_area_control_11_2(nx) -> None:
+
+def test_a1_area_control_11_2() -> None:
     """P = 0, F = 1, T = 2. P controls West Europe; one more Legion in Britannia ends it."""
     S = nx.board(legions={"Britannia": {0: 1}, "Gallia Narbonensis": {0: 2, 2: 1},
                           "Hispania": {0: 2}, "Lusitania": {1: 1}}, park="Aegyptus")
@@ -25,7 +27,7 @@ def test_a1_area_control_11_2(nx) -> None:
     assert B.area_owner(S, WEST) is None
 
 
-def test_a2_legion_superiority_7_1(nx) -> None:
+def test_a2_legion_superiority_7_1() -> None:
     """Italy: P (0) 5, T (1) 1, F (2) 2: P gets 5 - (1 + 2) = 2 DP."""
     S = nx.board(legions={"Italia del Nord": {0: 3, 1: 1}, "Italia del Sud": {0: 2, 2: 2}},
                  park="Dacia")
@@ -42,7 +44,7 @@ def _rome(nx, frank_cards: list[int]):
     return S, senate + [guard]
 
 
-def test_a3_declaration_in_rome_7_1(nx) -> None:
+def test_a3_declaration_in_rome_7_1() -> None:
     """Tom (0): 1 DP from Italy, 2 from Asia/Africa, 2 Senate + 1 Guard: 6 >= 5."""
     S, hand = _rome(nx, [])
     assert B.base_dp(S, 0) == 3
@@ -53,7 +55,7 @@ def test_a3_declaration_in_rome_7_1(nx) -> None:
     assert S["ldr"][0][1] == B.EMPEROR
 
 
-def test_a3_two_corruptions_stop_the_declaration_7_1(nx) -> None:
+def test_a3_two_corruptions_stop_the_declaration_7_1() -> None:
     """Frank (1) cancels both Senate Influence cards: 4 DP (A8: the source says 3), fails."""
     S, hand = _rome(nx, nx.cards("corruption")[:2])
     nx.play(S, 0, {"type": "declare", "cards": hand})
@@ -67,7 +69,7 @@ def test_a3_two_corruptions_stop_the_declaration_7_1(nx) -> None:
     assert S["ldr"][0][1] == B.GENERAL
 
 
-def test_a4_movement_with_pick_up_5_4(nx) -> None:
+def test_a4_movement_with_pick_up_5_4() -> None:
     """3 Legions in Aegyptus, a 4-MP card: Judaea (1) + pick-up (1) + Syria + Asia Minor."""
     four = nx.card("bad_weather", mp=4)
     S = nx.board(legions={"Aegyptus": {0: 3}, "Judaea": {0: 1}}, hands={0: [four]},
@@ -91,7 +93,7 @@ def _battle(nx, S, att_cards=(), def_cards=()):
     return ev
 
 
-def test_a5_war_fatigue_5_3(nx) -> None:
+def test_a5_war_fatigue_5_3() -> None:
     """After two won battles, entering costs 3 MP and attacking costs 3 MP."""
     fives = [nx.card("crisis", mp=5), nx.card("revolt", mp=5)]
     S = nx.board(legions={"Syria": {0: 5}, "Judaea": {1: 1}, "Aegyptus": {1: 1}},
@@ -113,7 +115,7 @@ def test_a5_war_fatigue_5_3(nx) -> None:
     assert M.attack_cost(S, g) == 3
 
 
-def test_a6_passage_5_5(nx) -> None:
+def test_a6_passage_5_5() -> None:
     """Peter (0): Thracia -> Dalmatia (1 MP), Tom (1) grants passage: +1, 2 MP in all (A8)."""
     four = nx.card("bad_weather", mp=4)
     S = nx.board(legions={"Thracia": {0: 3}, "Dalmatia": {1: 1}}, hands={0: [four]},
@@ -130,7 +132,7 @@ def test_a6_passage_5_5(nx) -> None:
     assert nx.count(S, "Italia del Nord", 0) == 3
 
 
-def test_a7_no_passage_5_5(nx) -> None:
+def test_a7_no_passage_5_5() -> None:
     """Peter's (0) Legion stops in Dalmatia (Marcus, 1, refuses); next round it leaves."""
     c1, c2 = nx.card("bad_weather", mp=4), nx.card("bad_weather", mp=3)
     S = nx.board(legions={"Thracia": {0: 1}, "Dalmatia": {1: 3}}, hands={0: [c1, c2]},
@@ -155,7 +157,7 @@ def test_a7_no_passage_5_5(nx) -> None:
     assert S["mv"]["pool"] == 2
 
 
-def test_a8_retreat_5_6(nx) -> None:
+def test_a8_retreat_5_6() -> None:
     """Frank (0): 2 Legions Judaea -> Syria; Tom (1) retreats his 1 to Asia Minor (2 more
     there), under a Retreat marker; Frank pays nothing extra."""
     four = nx.card("bad_weather", mp=4)
@@ -173,7 +175,7 @@ def test_a8_retreat_5_6(nx) -> None:
     assert S["mv"]["g"]["block"] == []
 
 
-def test_a9_battle_6(nx) -> None:
+def test_a9_battle_6() -> None:
     """Tom (0) 3 Legions + a 3-BP card = 6; Peter (1) 2 Legions + Contender + two 2-BP
     cards = 7. Peter wins and takes one of Tom's Legions; Tom stays; Peter stays Contender."""
     move = nx.card("bad_weather", mp=4)
@@ -202,7 +204,7 @@ def test_a9_battle_6(nx) -> None:
     assert S["ldr"][1][1] == B.CONTENDER
 
 
-def test_a10_legion_declaration_precondition_7_2(nx) -> None:
+def test_a10_legion_declaration_precondition_7_2() -> None:
     """Frank's (1) Base is Central Europe; his General and a Legion in Germania Superior;
     he also needs Central Europe."""
     S = nx.board(legions={"Germania Superior": {1: 1}}, leaders={1: "Germania Superior"},
@@ -216,7 +218,7 @@ def test_a10_legion_declaration_precondition_7_2(nx) -> None:
     assert S["ldr"][1][1] == B.CONTENDER
 
 
-def test_a11_last_player_4_3(nx) -> None:
+def test_a11_last_player_4_3() -> None:
     """Peter (0) holds 6 cards, all others none: he uses up to 4, then the phase ends."""
     six = nx.cards("senate")
     S = nx.board(hands={0: six, 1: [nx.cards("corruption")[0]]}, act=1, park="Dacia")

@@ -12,6 +12,8 @@ from lantable.plugins.nero import engine, hands
 from lantable.plugins.nero import moves as M
 from lantable.plugins.nero.data import AREAS, ASIA, CENTRAL, EAST, IN_AREA, ROME, WEST
 
+from . import helpers as nx
+
 
 def _march(nx, S, seat, src, legions, card, leader=False):
     return nx.play(S, seat, {"type": "march", "cards": [card], "from": nx.P[src],
@@ -21,7 +23,7 @@ def _march(nx, S, seat, src, legions, card, leader=False):
 # --- 4 setup ----------------------------------------------------------------------
 
 
-def test_4_setup_bases_legions_generals_cards(nx) -> None:
+def test_4_setup_bases_legions_generals_cards() -> None:
     S = nx.fresh(4, seed=3)
     assert sorted(S["base"]) == sorted(AREAS)
     for seat in range(4):
@@ -35,7 +37,7 @@ def test_4_setup_bases_legions_generals_cards(nx) -> None:
     assert S["act"] == 0  # the youngest (option) starts
 
 
-def test_4_setup_draw_order_picks_bases(nx) -> None:
+def test_4_setup_draw_order_picks_bases() -> None:
     S = nx.GAME.setup(4, None, random.Random(5))
     order = []
     while S["pend"] and S["pend"][-1]["k"] == "base":
@@ -47,7 +49,7 @@ def test_4_setup_draw_order_picks_bases(nx) -> None:
     assert sorted(order) == [0, 1, 2, 3]
 
 
-def test_4_setup_places_from_the_youngest_clockwise(nx) -> None:
+def test_4_setup_places_from_the_youngest_clockwise() -> None:
     S = nx.GAME.setup(4, nx.opts(youngest=2), random.Random(1))
     while S["pend"][-1]["k"] == "base":
         seat = nx.GAME.to_act(S)[0]
@@ -62,7 +64,7 @@ def test_4_setup_places_from_the_youngest_clockwise(nx) -> None:
     assert S["act"] == 2
 
 
-def test_5_13_three_players_setup(nx) -> None:
+def test_5_13_three_players_setup() -> None:
     S = nx.fresh(3)
     assert len(S["L"]) == 21
     assert S["empty"] not in S["base"]
@@ -70,12 +72,12 @@ def test_5_13_three_players_setup(nx) -> None:
     assert not [lg for lg in S["L"] if lg[1] in IN_AREA[S["empty"]]]
 
 
-def test_3_0_short_game_hands(nx) -> None:
+def test_3_0_short_game_hands() -> None:
     assert all(len(h) == 6 for h in nx.fresh(4, short_game=True)["hands"])
     assert all(len(h) == 8 for h in nx.fresh(3, short_game=True)["hands"])
 
 
-def test_4_bad_youngest_option_refused(nx) -> None:
+def test_4_bad_youngest_option_refused() -> None:
     with pytest.raises(Exception, match="youngest must be a seat"):
         nx.GAME.setup(4, nx.opts(youngest=7), random.Random(0))
 
@@ -83,7 +85,7 @@ def test_4_bad_youngest_option_refused(nx) -> None:
 # --- 5.1 / 5.2 the turn -------------------------------------------------------------
 
 
-def test_5_1_first_player_has_fewest_vp_and_cards_are_redealt(nx) -> None:
+def test_5_1_first_player_has_fewest_vp_and_cards_are_redealt() -> None:
     S = nx.board(hands={0: [nx.cards("senate")[0]]}, park="Dacia")
     S["vp"] = [3, 1, 2, 5]
     S["L"][0][3] = True
@@ -95,7 +97,7 @@ def test_5_1_first_player_has_fewest_vp_and_cards_are_redealt(nx) -> None:
     assert not any(lg[3] for lg in S["L"])  # 5.1 step 4: Retreat markers off
 
 
-def test_5_1_first_player_tie_drawn_at_random(nx) -> None:
+def test_5_1_first_player_tie_drawn_at_random() -> None:
     firsts = set()
     for seed in range(12):
         S = nx.board(hands={0: [nx.cards("senate")[0]]}, park="Dacia")
@@ -106,7 +108,7 @@ def test_5_1_first_player_tie_drawn_at_random(nx) -> None:
     assert len(firsts) > 1
 
 
-def test_5_2_at_least_one_card_at_most_four(nx) -> None:
+def test_5_2_at_least_one_card_at_most_four() -> None:
     hand = nx.cards("senate")
     S = nx.board(hands={0: hand, 1: [nx.cards("corruption")[0]]}, park="Dacia")
     assert {"type": "end"} not in nx.GAME.legal_actions(S, 0)
@@ -117,14 +119,14 @@ def test_5_2_at_least_one_card_at_most_four(nx) -> None:
     assert S["act"] == 1  # the fourth card ends the round
 
 
-def test_5_2_empty_hands_are_skipped(nx) -> None:
+def test_5_2_empty_hands_are_skipped() -> None:
     S = nx.board(hands={0: [nx.cards("senate")[0]], 2: nx.cards("corruption")[:2],
                         3: [nx.cards("praetorian")[0]]}, park="Dacia")
     nx.play(S, 0, {"type": "discard", "card": nx.cards("senate")[0]})
     assert S["act"] == 2
 
 
-def test_5_2_events_between_the_groups_of_a_movement_action(nx) -> None:
+def test_5_2_events_between_the_groups_of_a_movement_action() -> None:
     """R 4.3 / 5.2: own-round Events and the declaration may be played whenever no army
     is on the move, also between the groups of one Movement Action; the pool stays for
     the Legions still in the source province."""
@@ -147,7 +149,7 @@ def test_5_2_events_between_the_groups_of_a_movement_action(nx) -> None:
         nx.play(S, 0, {"type": "discard", "card": S["hands"][0][0]})
 
 
-def test_5_2_declaration_between_groups_r_4_3(nx) -> None:
+def test_5_2_declaration_between_groups_r_4_3() -> None:
     """The General reaches Rome in one group; he may declare before the Legions left in
     Italia del Nord move on with the rest of the pool."""
     four = nx.card("bad_weather", mp=4)
@@ -167,7 +169,7 @@ def test_5_2_declaration_between_groups_r_4_3(nx) -> None:
 # --- 5.4 movement -------------------------------------------------------------------
 
 
-def test_5_4_1_one_source_province_and_lost_mp(nx) -> None:
+def test_5_4_1_one_source_province_and_lost_mp() -> None:
     five = nx.card("crisis", mp=5)
     S = nx.board(legions={"Syria": {0: 3}, "Judaea": {0: 2}}, hands={0: [five]}, park="Dacia")
     _march(nx, S, 0, "Syria", 1, five)
@@ -180,7 +182,7 @@ def test_5_4_1_one_source_province_and_lost_mp(nx) -> None:
     assert S["mv"] is None  # 4 MP left, lost
 
 
-def test_5_4_2_naval_passage_costs_1(nx) -> None:
+def test_5_4_2_naval_passage_costs_1() -> None:
     four = nx.card("bad_weather", mp=4)
     S = nx.board(legions={"Britannia": {0: 2}}, hands={0: [four]}, park="Dacia")
     _march(nx, S, 0, "Britannia", 2, four)
@@ -188,7 +190,7 @@ def test_5_4_2_naval_passage_costs_1(nx) -> None:
     assert S["mv"]["pool"] == 3
 
 
-def test_5_4_3_no_fatigue_for_a_leader_alone(nx) -> None:
+def test_5_4_3_no_fatigue_for_a_leader_alone() -> None:
     S = nx.board(park="Dacia")
     g = {"legs": [], "ldr": True, "fat": 2, "at": 0}
     assert M.step_cost(S, g, 1) == 1
@@ -196,7 +198,7 @@ def test_5_4_3_no_fatigue_for_a_leader_alone(nx) -> None:
     assert M.step_cost(S, g, 1) == 3
 
 
-def test_5_4_4_uncontrolled_pick_up_costs_2_and_converts(nx) -> None:
+def test_5_4_4_uncontrolled_pick_up_costs_2_and_converts() -> None:
     four = nx.card("bad_weather", mp=4)
     S = nx.board(legions={"Syria": {0: 1}}, unc={"Judaea": 2}, hands={0: [four]}, park="Dacia")
     _march(nx, S, 0, "Syria", 1, four)
@@ -208,7 +210,7 @@ def test_5_4_4_uncontrolled_pick_up_costs_2_and_converts(nx) -> None:
     assert nx.count(S, "Judaea", -1) == 0
 
 
-def test_5_4_4_a5_per_legion_option(nx) -> None:
+def test_5_4_4_a5_per_legion_option() -> None:
     four = nx.card("bad_weather", mp=4)
     S = nx.board(legions={"Syria": {0: 1}}, unc={"Judaea": 2}, hands={0: [four]},
                  park="Dacia", a5_pickup="per_legion")
@@ -217,7 +219,7 @@ def test_5_4_4_a5_per_legion_option(nx) -> None:
     assert {"type": "pick", "kind": "unc"} not in nx.GAME.legal_actions(S, 0)  # 4 > 3 MP
 
 
-def test_5_4_4_moved_legions_cannot_be_picked_up_or_move_again(nx) -> None:
+def test_5_4_4_moved_legions_cannot_be_picked_up_or_move_again() -> None:
     a, b = nx.card("bad_weather", mp=4), nx.card("bad_weather", mp=3)
     S = nx.board(legions={"Syria": {0: 2}}, hands={0: [a, b]}, park="Dacia")
     _march(nx, S, 0, "Syria", 2, a)
@@ -228,7 +230,7 @@ def test_5_4_4_moved_legions_cannot_be_picked_up_or_move_again(nx) -> None:
                 if x["type"] == "march" and x["from"] == nx.P["Judaea"]]
 
 
-def test_5_4_4_dropped_legions_stay_put(nx) -> None:
+def test_5_4_4_dropped_legions_stay_put() -> None:
     a = nx.card("bad_weather", mp=4)
     S = nx.board(legions={"Syria": {0: 2}}, leaders={0: "Syria"}, hands={0: [a]},
                  park="Dacia")
@@ -241,7 +243,7 @@ def test_5_4_4_dropped_legions_stay_put(nx) -> None:
     assert M.free_legions(S, 0, nx.P["Judaea"]) == []
 
 
-def test_5_4_5_enemy_leader_alone_does_not_block(nx) -> None:
+def test_5_4_5_enemy_leader_alone_does_not_block() -> None:
     a = nx.card("bad_weather", mp=4)
     S = nx.board(legions={"Syria": {0: 2}}, leaders={1: "Judaea"}, hands={0: [a]},
                  park="Dacia")
@@ -251,7 +253,7 @@ def test_5_4_5_enemy_leader_alone_does_not_block(nx) -> None:
     assert S["mv"]["g"]["block"] == []
 
 
-def test_5_4_5_a7_beat_only_the_refusers(nx) -> None:
+def test_5_4_5_a7_beat_only_the_refusers() -> None:
     a = nx.card("crisis", mp=5)
     S = nx.board(legions={"Thracia": {0: 4}, "Dalmatia": {1: 1, 2: 1}}, hands={0: [a]},
                  park="Aegyptus")
@@ -268,7 +270,7 @@ def test_5_4_5_a7_beat_only_the_refusers(nx) -> None:
     assert not [x for x in legal if x["type"] in ("step", "passage")]
 
 
-def test_5_4_7_leader_alone_enters_rome_and_pays_passage(nx) -> None:
+def test_5_4_7_leader_alone_enters_rome_and_pays_passage() -> None:
     a = nx.card("crisis", mp=5)
     S = nx.board(legions={"Italia del Nord": {1: 2}}, leaders={0: "Gallia Narbonensis"},
                  hands={0: [a]}, park="Dacia")
@@ -283,7 +285,7 @@ def test_5_4_7_leader_alone_enters_rome_and_pays_passage(nx) -> None:
     assert S["ldr"][0][0] == ROME
 
 
-def test_3_4_legions_never_enter_rome(nx) -> None:
+def test_3_4_legions_never_enter_rome() -> None:
     a = nx.card("crisis", mp=5)
     S = nx.board(legions={"Italia del Nord": {0: 2}}, leaders={0: "Italia del Nord"},
                  hands={0: [a]}, park="Dacia")
@@ -296,7 +298,7 @@ def test_3_4_legions_never_enter_rome(nx) -> None:
 # --- 5.5 retreats -------------------------------------------------------------------
 
 
-def test_5_5_retreat_marker_blocks_moves_until_2_mp(nx) -> None:
+def test_5_5_retreat_marker_blocks_moves_until_2_mp() -> None:
     a = nx.card("bad_weather", mp=4)
     S = nx.board(legions={"Syria": {0: 2}}, hands={0: [a]}, park="Dacia")
     for lg in S["L"]:
@@ -310,7 +312,7 @@ def test_5_5_retreat_marker_blocks_moves_until_2_mp(nx) -> None:
     assert S["mv"]["pool"] == 2
 
 
-def test_5_5_no_naval_retreat_after_battle_nor_back_where_the_enemy_came(nx) -> None:
+def test_5_5_no_naval_retreat_after_battle_nor_back_where_the_enemy_came() -> None:
     S = nx.board(park="Dacia")
     dal = nx.P["Dalmatia"]
     before = M.retreat_targets(S, 1, nx.P["Achaea"], dal, after=False)
@@ -320,14 +322,14 @@ def test_5_5_no_naval_retreat_after_battle_nor_back_where_the_enemy_came(nx) -> 
     assert dal not in before and dal not in after
 
 
-def test_5_5_a12_retreat_into_own_legions_among_enemies(nx) -> None:
+def test_5_5_a12_retreat_into_own_legions_among_enemies() -> None:
     S = nx.board(legions={"Asia Minor": {1: 1, 2: 1}}, park="Dacia")
     assert nx.P["Asia Minor"] in M.retreat_targets(S, 1, nx.P["Syria"], None, False)
     S["opt"]["a12_retreat"] = "no_enemy"
     assert nx.P["Asia Minor"] not in M.retreat_targets(S, 1, nx.P["Syria"], None, False)
 
 
-def test_5_5_bad_weather_stops_a_retreat(nx) -> None:
+def test_5_5_bad_weather_stops_a_retreat() -> None:
     a = nx.card("bad_weather", mp=4)
     bw = nx.cards("bad_weather")[1]
     S = nx.board(legions={"Judaea": {0: 2}, "Syria": {1: 1}}, hands={0: [a, bw]},
@@ -341,7 +343,7 @@ def test_5_5_bad_weather_stops_a_retreat(nx) -> None:
     assert S["mv"]["g"]["block"] == [1]
 
 
-def test_5_5_a19_leader_stays_behind(nx) -> None:
+def test_5_5_a19_leader_stays_behind() -> None:
     a = nx.card("bad_weather", mp=4)
     S = nx.board(legions={"Judaea": {0: 2}, "Syria": {1: 1}}, leaders={1: "Syria"},
                  hands={0: [a]}, park="Dacia")
@@ -361,7 +363,7 @@ def _to_battle(nx, S, seat, src, dst, legions, card, defender):
     nx.play(S, seat, {"type": "attack", "seat": defender})
 
 
-def test_5_6_3_commitments_are_secret_until_both_are_in(nx) -> None:
+def test_5_6_3_commitments_are_secret_until_both_are_in() -> None:
     a, bp = nx.card("bad_weather", mp=4), nx.card("crisis", bp=3)
     d1, d2 = nx.card("senate", bp=3), nx.card("senate", bp=2)
     S = nx.board(legions={"Judaea": {0: 2}, "Syria": {1: 2}}, hands={0: [a, bp], 1: [d1, d2]},
@@ -382,7 +384,7 @@ def test_5_6_3_commitments_are_secret_until_both_are_in(nx) -> None:
     assert (battle["att_bp"], battle["def_bp"]) == (5, 7)
 
 
-def test_5_6_3_defender_at_most_three_cards(nx) -> None:
+def test_5_6_3_defender_at_most_three_cards() -> None:
     a = nx.card("bad_weather", mp=4)
     four = nx.cards("senate")[:4]
     S = nx.board(legions={"Judaea": {0: 2}, "Syria": {1: 2}}, hands={0: [a], 1: four},
@@ -393,7 +395,7 @@ def test_5_6_3_defender_at_most_three_cards(nx) -> None:
         nx.play(S, 1, {"type": "commit", "cards": four})
 
 
-def test_5_6_3_attacker_within_his_four_cards(nx) -> None:
+def test_5_6_3_attacker_within_his_four_cards() -> None:
     a = nx.card("bad_weather", mp=4)
     more = nx.cards("senate")[:4]
     S = nx.board(legions={"Judaea": {0: 2}, "Syria": {1: 2}}, hands={0: [a] + more},
@@ -402,7 +404,7 @@ def test_5_6_3_attacker_within_his_four_cards(nx) -> None:
     assert max(len(x["cards"]) for x in nx.GAME.legal_actions(S, 0)) == 3
 
 
-def test_5_6_1_same_army_attacked_once_per_round(nx) -> None:
+def test_5_6_1_same_army_attacked_once_per_round() -> None:
     a = nx.card("crisis", mp=5)
     S = nx.board(legions={"Judaea": {0: 4}, "Syria": {1: 2}}, hands={0: [a]}, park="Dacia")
     _to_battle(nx, S, 0, "Judaea", "Syria", 4, a, 1)
@@ -414,14 +416,14 @@ def test_5_6_1_same_army_attacked_once_per_round(nx) -> None:
     assert {"type": "attack", "seat": 1} not in nx.GAME.legal_actions(S, 0)
 
 
-def test_5_6_1_a20_uncontrolled_cannot_be_attacked(nx) -> None:
+def test_5_6_1_a20_uncontrolled_cannot_be_attacked() -> None:
     a = nx.card("crisis", mp=5)
     S = nx.board(legions={"Judaea": {0: 2}}, unc={"Judaea": 1}, hands={0: [a]}, park="Dacia")
     _march(nx, S, 0, "Judaea", 2, a)
     assert not [x for x in nx.GAME.legal_actions(S, 0) if x["type"] == "attack"]
 
 
-def test_5_6_1_a20_option_uncontrolled_may_be_attacked(nx) -> None:
+def test_5_6_1_a20_option_uncontrolled_may_be_attacked() -> None:
     """A20 alternative: the attacker alone commits cards (the Uncontrolled play none);
     a win takes one of them; a loss stops the army and loses nothing (the Uncontrolled
     never capture: they would outgrow their cap of 4)."""
@@ -448,7 +450,7 @@ def test_5_6_1_a20_option_uncontrolled_may_be_attacked(nx) -> None:
     assert S["mv"] is None or S["mv"]["g"] is None  # the army stops
 
 
-def test_5_6_4_a22_option_no_capture_beyond_20_markers(nx) -> None:
+def test_5_6_4_a22_option_no_capture_beyond_20_markers() -> None:
     """A22 alternative: a player with all 20 of his Legion markers on the map captures
     nothing (the loser keeps the Legion) and recruits no Uncontrolled Legion."""
     a = nx.card("crisis", mp=5)
@@ -466,7 +468,7 @@ def test_5_6_4_a22_option_no_capture_beyond_20_markers(nx) -> None:
     assert sum(1 for lg in S["L"] if lg[0] == 0) == 20
 
 
-def test_5_4_4_a22_option_recruits_only_up_to_20(nx) -> None:
+def test_5_4_4_a22_option_recruits_only_up_to_20() -> None:
     """With 19 markers on the map, a player recruits one of the two Uncontrolled."""
     a = nx.card("crisis", mp=5)
     S = nx.board(seats=3, legions={"Judaea": {0: 2}}, unc={"Syria": 2}, hands={0: [a]},
@@ -482,7 +484,7 @@ def test_5_4_4_a22_option_recruits_only_up_to_20(nx) -> None:
     assert (nx.count(S, "Syria", 0), nx.count(S, "Syria", -1)) == (3, 1)
 
 
-def test_5_6_4_tie_ends_the_attacking_army(nx) -> None:
+def test_5_6_4_tie_ends_the_attacking_army() -> None:
     a = nx.card("crisis", mp=5)
     S = nx.board(legions={"Judaea": {0: 2}, "Syria": {1: 2}}, hands={0: [a]}, park="Dacia")
     _to_battle(nx, S, 0, "Judaea", "Syria", 2, a, 1)
@@ -493,7 +495,7 @@ def test_5_6_4_tie_ends_the_attacking_army(nx) -> None:
     assert S["mv"] is None or S["mv"]["g"] is None
 
 
-def test_5_6_4_emperor_led_win_vp_and_7_3_crown_taken_in_battle(nx) -> None:
+def test_5_6_4_emperor_led_win_vp_and_7_3_crown_taken_in_battle() -> None:
     a = nx.card("crisis", mp=5)
     S = nx.board(legions={"Judaea": {0: 4}, "Syria": {1: 1}}, leaders={0: "Judaea",
                  1: "Syria"}, hands={0: [a]}, park="Dacia")
@@ -510,7 +512,7 @@ def test_5_6_4_emperor_led_win_vp_and_7_3_crown_taken_in_battle(nx) -> None:
     assert S["vp"][0] == 0  # he was a General when the battle was won
 
 
-def test_5_6_4_emperor_wins_a_battle_plus_1_vp(nx) -> None:
+def test_5_6_4_emperor_wins_a_battle_plus_1_vp() -> None:
     a = nx.card("crisis", mp=5)
     S = nx.board(legions={"Judaea": {0: 2}, "Syria": {1: 1}}, leaders={0: "Judaea"},
                  hands={0: [a]}, park="Dacia")
@@ -528,7 +530,7 @@ def test_5_6_4_emperor_wins_a_battle_plus_1_vp(nx) -> None:
 # --- 5.7 control --------------------------------------------------------------------
 
 
-def test_5_7_a16_uncontrolled_do_not_count_and_germanic_blocks_control(nx) -> None:
+def test_5_7_a16_uncontrolled_do_not_count_and_germanic_blocks_control() -> None:
     S = nx.board(legions={"Raetia": {1: 1}}, unc={"Raetia": 2}, park="Dacia")
     assert B.province_owner(S, nx.P["Raetia"]) == 1
     S["germ"] = [nx.P["Raetia"]]
@@ -538,14 +540,14 @@ def test_5_7_a16_uncontrolled_do_not_count_and_germanic_blocks_control(nx) -> No
 # --- 5.8 Emperor --------------------------------------------------------------------
 
 
-def test_5_8_1_no_declaration_with_an_emperor_in_play(nx) -> None:
+def test_5_8_1_no_declaration_with_an_emperor_in_play() -> None:
     S = nx.board(leaders={0: "Roma"}, hands={0: nx.cards("senate")[:3]}, park="Dacia")
     assert [x for x in nx.GAME.legal_actions(S, 0) if x["type"] == "declare"]
     S["ldr"][2][1] = B.EMPEROR
     assert not [x for x in nx.GAME.legal_actions(S, 0) if x["type"] == "declare"]
 
 
-def test_5_8_2_contender_in_rome_at_start_of_round(nx) -> None:
+def test_5_8_2_contender_in_rome_at_start_of_round() -> None:
     S = nx.board(leaders={1: "Roma"}, hands={0: [nx.cards("senate")[0]],
                                             1: [nx.cards("senate")[1]]}, park="Dacia")
     S["ldr"][1][1] = B.CONTENDER
@@ -553,7 +555,7 @@ def test_5_8_2_contender_in_rome_at_start_of_round(nx) -> None:
     assert {"type": "crowned", "seat": 1, "how": "legions"} in ev
 
 
-def test_5_8_4_never_more_than_two_emperors(nx) -> None:
+def test_5_8_4_never_more_than_two_emperors() -> None:
     S = nx.board(leaders={1: "Roma"}, hands={0: [nx.cards("senate")[0]],
                                             1: [nx.cards("senate")[1]]}, park="Dacia")
     S["ldr"][1][1] = B.CONTENDER
@@ -566,7 +568,7 @@ def test_5_8_4_never_more_than_two_emperors(nx) -> None:
 # --- 5.12 / 5.13 ------------------------------------------------------------------
 
 
-def test_5_12_no_legions_rebuilds_with_uncontrolled(nx) -> None:
+def test_5_12_no_legions_rebuilds_with_uncontrolled() -> None:
     a = nx.card("crisis", mp=5)
     S = nx.board(leaders={0: "Syria"}, unc={"Judaea": 2}, hands={0: [a]}, park="Dacia")
     for lg in S["L"]:
@@ -580,7 +582,7 @@ def test_5_12_no_legions_rebuilds_with_uncontrolled(nx) -> None:
     assert S["mv"]["pool"] == 2
 
 
-def test_5_13_empty_area_gives_no_vp_but_counts_for_dp(nx) -> None:
+def test_5_13_empty_area_gives_no_vp_but_counts_for_dp() -> None:
     S = nx.board(3, legions={p: {0: 1} for p in ("Asia Minor", "Syria", "Judaea")},
                  park="Dacia")
     assert S["empty"] == ASIA
@@ -594,7 +596,7 @@ def test_5_13_empty_area_gives_no_vp_but_counts_for_dp(nx) -> None:
 # --- 7 scoring --------------------------------------------------------------------
 
 
-def test_7_2_vp_table(nx) -> None:
+def test_7_2_vp_table() -> None:
     S = nx.board(legions={"Britannia": {0: 1}, "Gallia Lugdunensis": {0: 1},
                           "Hispania": {0: 1}, "Italia del Nord": {0: 1}}, park="Dacia")
     S["ldr"][0] = [ROME, B.EMPEROR, False]
@@ -606,7 +608,7 @@ def test_7_2_vp_table(nx) -> None:
     assert B.turn_vp(S, 1, False) == {"emperor": 2}  # not in Rome: no bonus
 
 
-def test_7_1_automatic_victory(nx) -> None:
+def test_7_1_automatic_victory() -> None:
     S = nx.board(park="Dacia")  # every Legion waits in Dacia
     spare = [lg for lg in S["L"] if lg[0] != 0]
     for lg, p in zip(spare, IN_AREA[WEST][:3] + IN_AREA[CENTRAL][:3] + IN_AREA[ASIA][:3],
@@ -630,7 +632,7 @@ def test_7_1_automatic_victory(nx) -> None:
     assert B.ranks(S)[0] == 1
 
 
-def test_7_3_ties_share_the_win_or_break_by_option(nx) -> None:
+def test_7_3_ties_share_the_win_or_break_by_option() -> None:
     S = nx.board(park="Dacia")
     S["vp"] = [7, 7, 3, 1]
     assert B.ranks(S)[:2] == [1, 1]
@@ -639,7 +641,7 @@ def test_7_3_ties_share_the_win_or_break_by_option(nx) -> None:
     assert B.ranks(S)[:2] == [2, 1]
 
 
-def test_5_2_an_answer_counts_only_for_its_player(nx) -> None:
+def test_5_2_an_answer_counts_only_for_its_player() -> None:
     """Another seat's last card never counts toward the active player's four, even when
     both hands end up equal (both empty)."""
     c = nx.cards("bad_omens")[0]
@@ -650,7 +652,7 @@ def test_5_2_an_answer_counts_only_for_its_player(nx) -> None:
     assert S["hands"][2] == [] and c in S["seen"]
 
 
-def test_5_8_1_a17_retries_must_add_cards(nx) -> None:
+def test_5_8_1_a17_retries_must_add_cards() -> None:
     """A failed declaration may be retried (A17), but only with new cards: a declaration
     with none, once failed, is not offered again (it would change nothing, forever)."""
     S = nx.board(leaders={0: "Roma"}, hands={0: [nx.cards("senate")[0]]}, park="Dacia")

@@ -17,6 +17,8 @@ from lantable.plugins import IllegalAction
 from lantable.plugins.nero import board as B
 from lantable.plugins.nero.data import NCARDS, ROME
 
+from . import helpers as nx
+
 GAMES = 500  # per seat count: 1,000 games in all
 
 
@@ -74,13 +76,13 @@ def play(nx, n: int, seed: int, every: int = 0, options: dict | None = None) -> 
 
 
 @pytest.mark.parametrize("seats", [3, 4])
-def test_selfplay_views_and_illegal_actions(nx, seats: int) -> None:
+def test_selfplay_views_and_illegal_actions(seats: int) -> None:
     for seed in range(6):
         play(nx, seats, 10_000 + seed, every=3)
 
 
 @pytest.mark.parametrize("seats", [3, 4])
-def test_selfplay_with_every_alternative_option(nx, seats: int) -> None:
+def test_selfplay_with_every_alternative_option(seats: int) -> None:
     """The A-options' alternatives (digest 8.1) keep every invariant too."""
     alternatives = {k: next(c for c in spec["choices"] if c != spec["default"])
                     for k, spec in nx.GAME.info["options"].items()
@@ -92,7 +94,7 @@ def test_selfplay_with_every_alternative_option(nx, seats: int) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seats", [3, 4])
-def test_selfplay_1000_games_invariants(nx, seats: int) -> None:
+def test_selfplay_1000_games_invariants(seats: int) -> None:
     autos = 0
     for seed in range(GAMES):
         S = play(nx, seats, seed, every=97)
@@ -100,7 +102,7 @@ def test_selfplay_1000_games_invariants(nx, seats: int) -> None:
     assert autos < GAMES  # most random games run the full four Game Turns
 
 
-def test_views_hide_other_hands(nx) -> None:
+def test_views_hide_other_hands() -> None:
     """Changing only another seat's hand never changes this seat's view."""
     S = nx.fresh(4, seed=2)
     before = nx.GAME.view(S, 0)

@@ -7,10 +7,12 @@ import random
 
 from lantable.plugins.nero import people, sentences
 
+from . import helpers as nx
+
 NAMES = ["Tom", "Frank", "Livia", "Otho"]
 
 
-def test_every_event_and_choice_of_20_games_is_in_words(nx) -> None:
+def test_every_event_and_choice_of_20_games_is_in_words() -> None:
     game = nx.GAME
     kinds: set[str] = set()
     for seed in range(20):

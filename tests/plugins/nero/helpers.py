@@ -1,12 +1,11 @@
-"""Helpers for Nero tests: scripted boards, hands and a short way to play actions."""
+"""Helpers for Nero tests: scripted boards, hands and a short way to play actions.
+
+Imported as a module (``from . import helpers as nx``), not handed out by a fixture."""
 
 from __future__ import annotations
 
 import random
-import sys
 from typing import Any
-
-import pytest
 
 from lantable.plugins import Game
 from lantable.plugins import nero as N
@@ -93,9 +92,3 @@ def types(events: list[dict[str, Any]]) -> list[str]:
 
 def count(S: dict[str, Any], prov: str, seat: int) -> int:
     return sum(1 for lg in S["L"] if lg[0] == seat and lg[1] == P[prov])
-
-
-@pytest.fixture
-def nx() -> Any:
-    """These helpers, as a module (tests take the fixture instead of importing)."""
-    return sys.modules[__name__]
