@@ -186,6 +186,24 @@ def test_5_4_3_docking_at_home_unloads_and_reveals_the_gold():
     assert all(t["face_up"] for t in st["treasure"] if t["where"] == "home")
 
 
+def test_5_4_2_crew_unload_and_load_at_a_dock_once_a_turn():
+    st = new()
+    my_turn(st, 0)
+    s = next(x for x in ships_of(st, 0) if x["crew"])  # docked at home from the start
+    cid = st["crew"][s["crew"][0]]["id"]
+    act(st, random.Random(), {"type": "unload_crew", "crew": cid})
+    crew = st["crew"][int(cid[1:])]
+    assert crew["island"] == s["docked"] and crew["ship"] is None
+    # [DESIGN] the same crew may not come back aboard this turn (no endless shuffling)
+    legal = GAME.legal_actions(st, 0)
+    assert not any(a.get("crew") == cid for a in legal)
+    with pytest.raises(IllegalAction):
+        act(st, random.Random(), {"type": "load_crew", "crew": cid, "ship": s["id"]})
+    act(st, random.Random(), END)
+    act(st, random.Random(), END)
+    assert {"type": "load_crew", "crew": cid, "ship": s["id"]} in GAME.legal_actions(st, 0)
+
+
 def test_5_4_1_no_docking_at_an_enemy_home_island():
     st = new()
     clear(st, ["s0"])
