@@ -48,12 +48,14 @@ def _near(poly: g.Poly, origin: g.Point, reach: float) -> bool:
 
 
 def can_hit(state: State, shooter: Ship, origin: g.Point, reach: int, target: Ship,
-            own_sails: bool = True, firing_mast: int | None = None) -> bool:
+            own_sails: bool = True, firing_mast: int | None = None,
+            m: dict[Any, Any] | None = None) -> bool:
     """8.9 with A-23: some point of the target is within ``reach`` of ``origin`` and
     the open segment to that same point crosses no island, no other ship and none of
     the shooter's other standing sails (a Junk ignores its own sails). Memoised
     per table geometry (:func:`world.memo`)."""
-    m = world.memo(state)
+    if m is None:
+        m = world.memo(state)
     key = ("hit", shooter["id"], origin, reach, target["id"], own_sails, firing_mast)
     found = m.get(key)
     if found is None:
@@ -112,7 +114,8 @@ def shot_ok(state: State, s: Ship, cannon: Any, target: Ship) -> bool:
     return False
 
 
-def gun_ok(state: State, s: Ship, gun: tuple[Any, int, str], target: Ship) -> bool:
+def gun_ok(state: State, s: Ship, gun: tuple[Any, int, str], target: Ship,
+           m: dict[Any, Any] | None = None) -> bool:
     """One cannon ``(cannon, rank, range)`` of ``s`` can fire at ``target`` (8.9)."""
     c, _rank, rng_ = gun
     reach = state["S"] if rng_ == "S" else state["L"]
@@ -121,9 +124,9 @@ def gun_ok(state: State, s: Ship, gun: tuple[Any, int, str], target: Ship) -> bo
     masts = hull.mast_points(s["masts"], world.pose(s))
     if c == "musket":
         # fires from any mast position, even an eliminated one (5.14)
-        return any(can_hit(state, s, m, reach, target, firing_mast=i)
-                   for i, m in enumerate(masts))
-    return can_hit(state, s, masts[c], reach, target, firing_mast=c)
+        return any(can_hit(state, s, p, reach, target, firing_mast=i, m=m)
+                   for i, p in enumerate(masts))
+    return can_hit(state, s, masts[c], reach, target, firing_mast=c, m=m)
 
 
 def may_reach(s: Ship, target: Ship, reach: int) -> bool:

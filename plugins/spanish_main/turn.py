@@ -47,12 +47,12 @@ def to_act(state: State) -> list[int]:
 # -- what a ship may do now ------------------------------------------------------------
 
 
-def may_move(state: State, s: Ship) -> bool:
+def may_move(state: State, s: Ship, m: dict[str, Any] | None = None) -> bool:
     if s["acted"] not in (None, "shoot") or s["moved"]:
         return False
     if s["acted"] == "shoot" and not world.has(state, s, "Captain"):
         return False
-    return world.can_move(state, s)
+    return world.can_move(state, s, m)
 
 
 def may_fire(state: State, s: Ship) -> bool:
@@ -63,7 +63,7 @@ def may_fire(state: State, s: Ship) -> bool:
     return s["acted"] == "move" and world.has(state, s, "Captain")
 
 
-def fire_actions(state: State, s: Ship) -> list[Action]:
+def fire_actions(state: State, s: Ship, m: dict[Any, Any] | None = None) -> list[Action]:
     out: list[Action] = []
     targets = [e for e in state["ships"] if not combat.target_forbidden(state, e, s["owner"])]
     if not targets:
@@ -78,7 +78,7 @@ def fire_actions(state: State, s: Ship) -> list[Action]:
         if gun[0] in s["fired"]:
             continue
         for e in targets:
-            if combat.gun_ok(state, s, gun, e):
+            if combat.gun_ok(state, s, gun, e, m):
                 out.append({"type": "fire", "ship": s["id"], "cannon": gun[0],
                             "target": e["id"]})
     return out
@@ -109,15 +109,16 @@ def legal(state: State, seat: int) -> list[Action]:
         return [{"type": "choose_home", "island": i["id"]} for i in state["islands"]
                 if i["home"] is None and deal.place_fleet(state, for_seat, i) is not None]
     out: list[Action] = []
+    m = world.memo(state)  # once for every ship's questions about the table
     for s in state["ships"]:
         if s["owner"] != seat or s["sunk"]:
             continue
-        if may_move(state, s):
+        if may_move(state, s, m):
             out.append(move_template(state, s))
             if s["towing"] is None and not s["moved"] and s["lost_in"] is None:
                 out.append(heading_template("pivot", s))
         if may_fire(state, s):
-            out += fire_actions(state, s)
+            out += fire_actions(state, s, m)
         if s["acted"] is None and s["trapped_in"] is not None:
             out.append({"type": "free", "ship": s["id"]})  # 5.18.3
         if s["acted"] is None:

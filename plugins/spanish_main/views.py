@@ -21,13 +21,13 @@ _SHIP_KEYS = ("id", "card", "owner", "origin", "masts", "up", "armor", "placed",
               "cannoneer", "pinned_before", "lost_in", "trapped_in", "wreck")
 
 
-def _ship(state: State, s: dict[str, Any]) -> dict[str, Any]:
+def _ship(state: State, s: dict[str, Any], m: dict[Any, Any]) -> dict[str, Any]:
     out = {k: (list(s[k]) if isinstance(s[k], list) else s[k]) for k in _SHIP_KEYS}
     out["pose"] = list(s["pose"])
     out["hold"] = [state["treasure"][t]["id"] for t in s["hold"]]
     out["crew"] = [state["crew"][c]["id"] for c in s["crew"]]
     out["name"] = world.card(s)["name"]
-    out["pinned"] = False if s["sunk"] else world.pinned(state, s)
+    out["pinned"] = False if s["sunk"] else world.pinned(state, s, m)
     out["derelict"] = world.derelict(s)
     return out
 
@@ -58,6 +58,7 @@ def _crew(c: dict[str, Any], seat: int | None) -> dict[str, Any]:
 def view(state: State, seat: int | None) -> View:
     """Island outlines never change after set-up, so views share them with the state
     (read-only, like every view) rather than copy 72 points per island each time."""
+    m = world.memo(state)
     out: View = {
         "game": "pirates-spanish-main", "n": state["n"], "seat": seat,
         "opt": dict(state["opt"]),
@@ -75,7 +76,7 @@ def view(state: State, seat: int | None) -> View:
                      "treasure": [state["treasure"][t]["id"] for t in i["treasure"]]}
                     for i in state["islands"]],
         "terrain": [_terrain(t) for t in state["terrain"]],
-        "ships": [_ship(state, s) for s in state["ships"]],
+        "ships": [_ship(state, s, m) for s in state["ships"]],
         "treasure": [_treasure(t, seat) for t in state["treasure"]],
         "crew": [_crew(c, seat) for c in state["crew"]],
         "pending": [dict(p, asked=list(p["asked"])) if "asked" in p else dict(p)

@@ -171,9 +171,11 @@ def towed(s: Ship) -> bool:
     return s["towed_by"] is not None
 
 
-def pinned(state: State, s: Ship) -> bool:
-    """5.6.2: the bow touches a non-derelict enemy ship (not for ghosts or Galleys)."""
-    m = memo(state)
+def pinned(state: State, s: Ship, m: dict[Any, Any] | None = None) -> bool:
+    """5.6.2: the bow touches a non-derelict enemy ship (not for ghosts or Galleys).
+    ``m``: the table's :func:`memo`, when the caller already has it."""
+    if m is None:
+        m = memo(state)
     key = ("pinned", s["id"])
     found = m.get(key)
     if found is None:
@@ -203,7 +205,7 @@ def _pinned(state: State, s: Ship) -> bool:
     return False
 
 
-def can_move(state: State, s: Ship) -> bool:
+def can_move(state: State, s: Ship, m: dict[Any, Any] | None = None) -> bool:
     """5.2.4: not derelict (unless an ability gives it S), not pinned, not towed."""
     if s["sunk"] or towed(s) or s["trapped_in"] is not None:
         return False
@@ -211,7 +213,7 @@ def can_move(state: State, s: Ship) -> bool:
         return True  # its move action is the way out of the fog (5.18.1)
     if derelict(s) and not derelict_moves(state, s):
         return False
-    return not pinned(state, s)
+    return not pinned(state, s, m)
 
 
 def derelict_moves(state: State, s: Ship) -> bool:
