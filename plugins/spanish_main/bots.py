@@ -267,8 +267,11 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
     for c in view["crew"]:
         kind = c["kind"] if c["kind"] is not None else rng.choice(kinds)
         nation = c["nation"] if c["nation"] is not None else "?"
-        crew.append({"id": c["id"], "kind": kind, "nation": nation,
-                     "points": d["crew_types"][kind]["points"], "owner": c["owner"],
+        card = c["card"]
+        points = (data.named_crew()[card]["points"] if card else d["crew_types"][kind]["points"])
+        crew.append({"id": c["id"], "kind": kind, "nation": nation, "card": card,
+                     "cursed": bool(c["cursed"]), "points": points + (1 if c["cursed"] else 0),
+                     "owner": c["owner"],
                      "ship": c["ship"], "island": c["island"], "face_up": c["face_up"],
                      "gone": c["gone"], "moved": c["moved"]})
     ships = []

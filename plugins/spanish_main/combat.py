@@ -206,7 +206,8 @@ def sink(state: State, s: Ship, by: int | None, events: list[Event]) -> None:
             t["where"] = "gone"
             t["face_up"] = True
     s["hold"] = []
-    for c in world.crew_aboard(state, s):
+    lost_crew = world.crew_aboard(state, s)
+    for c in lost_crew:
         c["gone"], c["ship"] = True, None
     s["crew"] = []
     if s["towing"] is not None:
@@ -228,6 +229,8 @@ def sink(state: State, s: Ship, by: int | None, events: list[Event]) -> None:
     events.append(event)
     if by is not None and total:
         check_victory(state, events)
+    if by is not None and state["phase"] != "over":
+        ransom(state, lost_crew, by, events)
 
 
 def check_victory(state: State, events: list[Event]) -> None:
@@ -324,3 +327,17 @@ def plunder(state: State, winner: Ship, loser: Ship, what: str, rng: random.Rand
         crew["gone"], crew["ship"], crew["face_up"] = True, None, True
         events.append({"type": "crew_eliminated", "ship": loser["id"], "crew": crew["id"],
                        "kind": crew["kind"]})
+        ransom(state, [crew], winner["owner"], events)
+
+
+def ransom(state: State, crew: list[dict[str, Any]], by: int, events: list[Event]) -> None:
+    """Ransom (5.15, A-34): a Ransom crew eliminated by an opponent becomes 1 gold on
+    that player's home island at once (new gold: it counts, G0 stays, 7.2)."""
+    paid = [c for c in crew if c["kind"] == "Ransom" and c["owner"] != by]
+    for c in paid:
+        state["home_gold"][by] += 1
+        state["gold_made"] += 1
+        events.append({"type": "ransom", "crew": c["id"], "seat": by,
+                       "home_gold": state["home_gold"][by]})
+    if paid:
+        check_victory(state, events)

@@ -39,10 +39,13 @@ def sample_fleet(seat: int) -> list[dict[str, Any]]:
 
 def random_fleet(points: int, rng: random.Random) -> list[dict[str, Any]]:
     """A random legal fleet of at most ``points`` (ships first, then generic crew of
-    the ship's nation within its crew-point cap and cargo, 5.9)."""
+    the ship's nation within its crew-point cap and cargo, 5.9; now and then one of
+    the designed named crew of that nation, 9.3, each at most once; Black Tom may
+    sail as Cursed, 5.15, for a point more)."""
     ships = sorted(data.ships().values(), key=lambda s: s["id"])
     kinds = sorted(k for k in data.load()["crew_types"] if not k.startswith("_"))
     fleet: list[dict[str, Any]] = []
+    used: set[str] = set()
     left = points
     while True:
         options = [s for s in ships if s["points"] <= left]
@@ -63,6 +66,18 @@ def random_fleet(points: int, rng: random.Random) -> list[dict[str, Any]]:
                 left -= cost
                 crew_pts += cost
                 slots -= takes
+        for card, c in sorted(data.named_crew().items()):
+            if c["ability"] == "Marine":
+                continue  # not implemented yet: it would sail with no ability
+            cursed = "Black Mark" in c.get("keywords", []) and rng.random() < 0.5
+            cost = c["points"] + (1 if cursed else 0)
+            if (c["nation"] == s["nation"] and card not in used and cost <= left
+                    and crew_pts + cost <= s["points"] and slots >= 1 and rng.random() < 0.3):
+                entry["crew"].append([c["ability"], c["nation"], card, cursed])
+                used.add(card)
+                left -= cost
+                crew_pts += cost
+                slots -= 1
     return fleet
 
 
@@ -172,13 +187,23 @@ def add_ship(state: State, seat: int, entry: dict[str, Any]) -> None:
         "fire_closed": False, "pinned_before": False, "lost_in": None, "trapped_in": None,
         "wreck": False,
     })
-    for kind, nation in entry["crew"]:
-        cid = len(state["crew"])
-        state["crew"].append({"id": f"c{cid}", "kind": kind, "nation": nation,
-                              "points": data.crew_points(kind), "owner": seat, "ship": sid,
-                              "island": None, "face_up": False, "gone": False,
-                              "moved": False})
-        state["ships"][-1]["crew"].append(cid)
+    for kind, nation, *named in entry["crew"]:
+        add_crew(state, seat, sid, kind, nation, *named)
+
+
+def add_crew(state: State, seat: int, sid: str, kind: str, nation: str,
+             card: str | None = None, cursed: bool = False) -> dict[str, Any]:
+    """One crew aboard ``sid``: a generic type (``kind``, 2.4) or a designed named
+    crew (``card``, whose ability is ``kind``). A Black Mark crew played as Cursed
+    (5.15) costs a point more and is placed face up."""
+    cid = len(state["crew"])
+    points = data.named_crew()[card]["points"] if card else data.crew_points(kind)
+    crew = {"id": f"c{cid}", "kind": kind, "nation": nation, "card": card,
+            "cursed": cursed, "points": points + (1 if cursed else 0), "owner": seat,
+            "ship": sid, "island": None, "face_up": cursed, "gone": False, "moved": False}
+    state["crew"].append(crew)
+    world.ship(state, sid)["crew"].append(cid)
+    return crew
 
 
 def home_order(state: State) -> list[list[int]]:

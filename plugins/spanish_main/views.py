@@ -52,7 +52,8 @@ def _crew(c: dict[str, Any], seat: int | None) -> dict[str, Any]:
     known = c["face_up"] or c["owner"] == seat
     return {"id": c["id"], "owner": c["owner"], "ship": c["ship"], "island": c["island"],
             "gone": c["gone"], "face_up": c["face_up"], "moved": c["moved"],
-            "kind": c["kind"] if known else None, "nation": c["nation"] if known else None}
+            "kind": c["kind"] if known else None, "nation": c["nation"] if known else None,
+            "card": c["card"] if known else None, "cursed": c["cursed"] if known else None}
 
 
 def view(state: State, seat: int | None) -> View:

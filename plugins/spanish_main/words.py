@@ -150,6 +150,9 @@ def describe_event(view: View, seat: int | None, event: dict[str, Any],
         return f"{ship} sinks{gold}"
     if kind == "docked":
         return f"{ship} docks at {event['island']}"
+    if kind == "ransom":
+        return (f"a Ransom crew is worth 1 gold to {_name(names, event['seat'])}: "
+                f"{event['home_gold']} at home")
     if kind == "lost":
         return f"{ship} sails into fog bank {event['fog']} and is lost"
     if kind == "fog_exit":

@@ -163,8 +163,21 @@ def has(state: State, s: Ship, ability: str) -> bool:
         return True
     if ability == "Oarsman" and "Oars" in keywords(s):
         return True
-    nation = card(s)["nation"]
-    return any(c["kind"] == ability and c["nation"] == nation for c in crew_aboard(state, s))
+    ship_nation = nation(state, s)
+    return any(c["kind"] == ability and crew_nation(c) == ship_nation
+               for c in crew_aboard(state, s))
+
+
+def nation(state: State, s: Ship) -> str:
+    """The ship's flag: Cursed while a Black Mark crew sails aboard as Cursed (5.15,
+    A-35: then only Cursed crew aboard use their abilities), else the card's."""
+    if any(c.get("cursed") for c in crew_aboard(state, s)):
+        return "Cursed"
+    return str(card(s)["nation"])
+
+
+def crew_nation(c: dict[str, Any]) -> str | None:
+    return "Cursed" if c.get("cursed") else c["nation"]
 
 
 def towed(s: Ship) -> bool:
@@ -238,7 +251,18 @@ def term_length(state: State, term: str) -> int:
 
 
 def capacity(state: State, s: Ship) -> int:
-    return card(s)["cargo"]
+    """5.9.3 with A-8: printed cargo, +1 for each crew aboard the ship it is linked
+    to, +1 for each pair of mutually linked crew aboard together."""
+    aboard = [c for c in crew_aboard(state, s) if c.get("card")]
+    if not aboard:
+        return int(card(s)["cargo"])
+    named = data.named_crew()
+    links = {c["card"]: set(named[c["card"]]["links"]) for c in aboard}
+    bonus = sum(1 for c in aboard if s["card"] in links[c["card"]])
+    cards = sorted(links)
+    bonus += sum(1 for i, a in enumerate(cards) for b in cards[i + 1:]
+                 if b in links[a] and a in links[b])
+    return int(card(s)["cargo"]) + bonus
 
 
 def load(state: State, s: Ship) -> int:
