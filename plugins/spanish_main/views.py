@@ -15,15 +15,18 @@ from . import world
 State = dict[str, Any]
 View = dict[str, Any]
 
-_SHIP_KEYS = ("id", "card", "owner", "origin", "masts", "up", "armor", "placed", "docked",
-              "towing", "towed_by", "sunk", "acted", "moved", "fired", "rammed", "ghost",
-              "scuttle", "scuttle_rolled", "fear", "explore_ok", "pivoted", "fire_closed",
-              "cannoneer", "pinned_before", "lost_in", "trapped_in", "wreck")
+# the ship's fields a view shows as they are (plain values), and those it copies (lists)
+_SHIP_VALUES = ("id", "card", "owner", "origin", "masts", "armor", "placed", "docked",
+                "towing", "towed_by", "sunk", "acted", "moved", "ghost", "scuttle",
+                "scuttle_rolled", "fear", "explore_ok", "pivoted", "fire_closed", "cannoneer",
+                "pinned_before", "lost_in", "trapped_in", "wreck")
+_SHIP_LISTS = ("up", "fired", "rammed", "pose")
 
 
 def _ship(state: State, s: dict[str, Any], m: dict[Any, Any]) -> dict[str, Any]:
-    out = {k: (list(s[k]) if isinstance(s[k], list) else s[k]) for k in _SHIP_KEYS}
-    out["pose"] = list(s["pose"])
+    out = {k: s[k] for k in _SHIP_VALUES}
+    for k in _SHIP_LISTS:
+        out[k] = s[k][:]
     out["hold"] = [state["treasure"][t]["id"] for t in s["hold"]]
     out["crew"] = [state["crew"][c]["id"] for c in s["crew"]]
     out["name"] = world.card(s)["name"]
