@@ -11,13 +11,15 @@
 
 Usage: python bench/spanish_main.py selfplay --games 500
        python bench/spanish_main.py speed --games 100 --runs 3
-       python bench/spanish_main.py versus mcts random --games 200 --iterations 30
+       python bench/spanish_main.py versus mcts random --games 200 --iterations 30 \
+           --rollout-depth 0 --workers 2
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import random
 import statistics
 import sys
@@ -96,27 +98,53 @@ def speed(games: int, runs: int, seed: int) -> dict:
             "median_cpu": round(statistics.median(cpu), 2)}
 
 
-def versus(a: str, b: str, games: int, seed: int, iterations: int, depth: int) -> dict:
+def _versus_game(args: tuple[str, str, int, int, int]) -> dict:
+    a, b, k, iterations, depth = args
     opts = {"iterations": iterations, "rollout_depth": depth}
-    wins = 0.0
+    first = k % 2  # which seat plays ``a``
+    names = [a, b] if first == 0 else [b, a]
+    bots = [make_bot(n, GAME, **(opts if n == "mcts" else {})) for n in names]
+    rng = random.Random(k)
+    st = GAME.setup(2, None, rng)
     c0 = time.process_time()
-    for k in range(games):
-        first = k % 2  # which seat plays ``a``
-        names = [a, b] if first == 0 else [b, a]
-        bots = [make_bot(n, GAME, **(opts if n == "mcts" else {})) for n in names]
-        rng = random.Random(seed + k)
-        st = GAME.setup(2, None, rng)
-        while GAME.to_act(st):
-            (seat,) = GAME.to_act(st)
-            legal = GAME.legal_actions(st, seat)
-            view = GAME.view(st, seat)
-            GAME.apply(st, seat, bots[seat].choose(view, seat, legal, rng), rng)
-        ranks = GAME.scores(st)["rank"]
-        if ranks[first] == 1:
-            wins += 0.5 if ranks[1 - first] == 1 else 1.0
+    while GAME.to_act(st):
+        (seat,) = GAME.to_act(st)
+        legal = GAME.legal_actions(st, seat)
+        view = GAME.view(st, seat)
+        GAME.apply(st, seat, bots[seat].choose(view, seat, legal, rng), rng)
+    ranks = GAME.scores(st)["rank"]
+    win = (0.5 if ranks[1 - first] == 1 else 1.0) if ranks[first] == 1 else 0.0
+    out = {"game": k, "a_seat": first, "a_result": win, "end": st["end"],
+           "gold": [st["home_gold"][first], st["home_gold"][1 - first]],
+           "round": st["round"], "cpu_s": round(time.process_time() - c0, 2)}
+    print(json.dumps(out), file=sys.stderr, flush=True)
+    return out
+
+
+def versus(a: str, b: str, games: int, seed: int, iterations: int, depth: int,
+           workers: int = 1) -> dict:
+    """``a`` against ``b`` over seeded 2-player games (seed .. seed+games-1), seats
+    alternating; a shared first place counts half."""
+    jobs = [(a, b, seed + k, iterations, depth) for k in range(games)]
+    c0 = time.perf_counter()
+    if workers > 1:
+        with multiprocessing.Pool(workers) as pool:
+            results = pool.map(_versus_game, jobs, chunksize=1)
+    else:
+        results = [_versus_game(j) for j in jobs]
+    wins = sum(r["a_result"] for r in results)
+    ends: dict[str, int] = {}
+    for r in results:
+        ends[r["end"]] = ends.get(r["end"], 0) + 1
     return {"check": "versus", "a": a, "b": b, "games": games, "seed": seed,
             "iterations": iterations, "rollout_depth": depth, "a_wins": wins,
-            "a_win_rate": round(wins / games, 3), "cpu_s": round(time.process_time() - c0, 1)}
+            "a_win_rate": round(wins / games, 3),
+            "a_outright_wins": sum(r["a_result"] == 1.0 for r in results),
+            "draws": sum(r["a_result"] == 0.5 for r in results), "ends": ends,
+            "a_mean_gold": round(statistics.mean(r["gold"][0] for r in results), 2),
+            "b_mean_gold": round(statistics.mean(r["gold"][1] for r in results), 2),
+            "cpu_s_per_game": round(statistics.mean(r["cpu_s"] for r in results), 2),
+            "wall_s": round(time.perf_counter() - c0, 1)}
 
 
 def main() -> None:
@@ -128,7 +156,9 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--iterations", type=int, default=30)
-    parser.add_argument("--rollout-depth", type=int, default=6)
+    parser.add_argument("--rollout-depth", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1,
+                        help="versus: games played in parallel processes")
     args = parser.parse_args()
     if args.what == "selfplay":
         out = selfplay(args.games, args.seats, args.seed)
@@ -136,7 +166,7 @@ def main() -> None:
         out = speed(args.games, args.runs, args.seed)
     else:
         out = versus(*args.strategies[:2], args.games, args.seed, args.iterations,
-                     args.rollout_depth)
+                     args.rollout_depth, args.workers)
     print(json.dumps(out, indent=2))
 
 

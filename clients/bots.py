@@ -151,9 +151,10 @@ class MCTSBot:
     Each iteration samples a full state from the view, descends the tree by UCB
     among the actions legal in that sample, expands one node, plays
     ``rollout_depth`` random actions and scores the result for every seat: the
-    final ranking if the game ended, else the ranking by the game's heuristic, or
-    with ``reward="heuristic"`` each seat's heuristic itself, squashed into 0..1
-    (a ranking cannot tell a move that widens a lead from one that does not).
+    final ranking if the game ended, else each seat's chance to be ahead of the
+    others, a logistic of the gaps between the game's heuristics, or with
+    ``reward="heuristic"`` each seat's heuristic itself, squashed into 0..1
+    (a bare ranking cannot tell a move that widens a lead from one that does not).
 
     A game may give its own defaults for these arguments in ``game_info()["bots"]``
     (for example ``{"mcts": {"rollout_depth": 0, "reward": "heuristic"}}``); the
@@ -252,12 +253,24 @@ class MCTSBot:
             ranks = game.scores(state)["rank"]
         elif self.reward == "heuristic":
             return [0.5 + 0.5 * math.tanh(game.heuristic(state, s)) for s in range(n)]
-        else:
+        elif n > 1:
+            # Not over: the chance to be ahead of each other seat, a logistic of the
+            # heuristic gap (heuristics are roughly in [-1, 1]), so that a move that
+            # widens a lead or narrows a gap counts even when no rank changes; with
+            # ranks alone, few iterations cannot tell most moves apart.
             values = [game.heuristic(state, s) for s in range(n)]
-            ranks = [1 + sum(1 for w in values if w > v) for v in values]
+            return [sum(_ahead(v - w) for j, w in enumerate(values) if j != i) / (n - 1)
+                    for i, v in enumerate(values)]
+        else:
+            ranks = [1]
         if n == 1:
             return [1.0 if ranks[0] == 1 else 0.0]
         return [(n - r) / (n - 1) for r in ranks]
+
+
+def _ahead(gap: float) -> float:
+    """A heuristic gap as a chance to be ahead: 0.5 when level, ~0.98 a whole unit up."""
+    return 1.0 / (1.0 + math.exp(-4.0 * max(-50.0, min(50.0, gap))))
 
 
 def _ucb(node: _Node, log_n: float, c: float) -> float:

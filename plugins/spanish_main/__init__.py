@@ -36,9 +36,11 @@ INFO = {
         "unique_treasure": {"default": False,
                             "help": "3.7 / A-5: each player adds one designed unique "
                                     "treasure (Lodestone Compass, Golden Idol)"},
-        "max_rounds": {"default": 20,
-                       "help": "7.4: the fallback round cap, most gold wins (the digest "
-                               "suggests 40; 20 keeps random self-play affordable)"},
+        "max_rounds": {"default": 40,
+                       "help": "7.4: the fallback round cap; then most gold wins"},
+        "terrain": {"default": 0, "min": 0, "max": 3,
+                    "help": "3.4: terrain pieces per player (fog banks, reefs, Sargasso "
+                            "seas, laid out by the game), 0 for none"},
         "S_mm": {"default": 57.5, "help": "2.3: the S measure in millimetres"},
         "L_mm": {"default": 83.8, "help": "2.3: the L measure in millimetres"},
     },

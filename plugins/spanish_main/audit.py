@@ -16,13 +16,14 @@ from . import views, world
 
 def problems(st: dict[str, Any]) -> list[str]:
     out: list[str] = []
-    afloat = [s for s in st["ships"] if not s["sunk"] and s["placed"]]
+    afloat = [s for s in st["ships"] if world.on_plane(s) and s["placed"]]
     islands = [world.island_poly(i) for i in st["islands"]]
+    islands += [world.foot(s) for s in st["ships"] if s["wreck"]]
     w, h = st["table"]
     for k, s in enumerate(afloat):
         f = world.foot(s)
         if any(g.overlapping(f, p) for p in islands):
-            out.append(f"{s['id']} lies over an island")
+            out.append(f"{s['id']} lies over an island or a wreck")
         for e in afloat[k + 1:]:
             if g.overlapping(f, world.foot(e)):
                 out.append(f"{s['id']} lies over {e['id']}")

@@ -28,19 +28,30 @@ def _centre(poly: list[Any]) -> g.Point:
     return g.centroid([(x, y) for x, y in poly])
 
 
-def aims(state: State, s: dict[str, Any]) -> list[int]:
-    """Eight compass headings, then one at each island and each enemy ship."""
+def aims(state: State, s: dict[str, Any], open_water: bool = True) -> list[int]:
+    """A heading at each island and each enemy ship (the engine stops at first
+    contact, so sailing at an island docks there), then the compass: all eight points
+    in open water, the four diagonals near land (enough to get clear)."""
     x, y, _ = s["pose"]
-    out = list(COMPASS)
+    out = []
     for isl in state["islands"]:
         cx, cy = _centre(isl["poly"])
         out.append(g.heading_of(cx - x, cy - y))
     for e in state["ships"]:
-        if not e["sunk"] and e["owner"] != s["owner"]:
+        if world.on_plane(e) and e["owner"] != s["owner"]:
             cx, cy = hull.centre(e["masts"], world.pose(e))
             out.append(g.heading_of(cx - x, cy - y))
+    out += COMPASS if open_water else COMPASS[1::2]
     seen: set[int] = set()
     return [h for h in out if not (h in seen or seen.add(h))]
+
+
+def _reach(state: State, s: dict[str, Any]) -> float:
+    """How far from the bow tip the ship (and its tow) can reach, with a margin."""
+    reach = hull.length(s["masts"]) + hull.radius(s["masts"]) + 2 * g.EPS_TOUCH
+    if s["towing"] is not None:
+        reach += 2 * hull.length(world.ship(state, s["towing"])["masts"])
+    return reach
 
 
 def _open_water(state: State, s: dict[str, Any]) -> bool:
@@ -64,14 +75,33 @@ _CACHE_SIZE = 4096
 
 
 def _signature(state: State, template: Action) -> Any:
-    """Everything a discretisation depends on: the template, the table, every ship's
-    place and form, the islands. Equal signatures give equal candidates."""
-    ships = tuple((e["id"], tuple(e["pose"]), e["masts"], e["owner"], e["sunk"], e["ghost"],
-                   e["towing"]) for e in state["ships"])
-    islands = tuple(tuple(map(tuple, i["poly"])) for i in state["islands"])
+    """Everything a discretisation depends on, and nothing more, so that a ship's
+    candidates are computed again only when something near it moved: the template,
+    the table and islands, the ship's place, form and tow, the headings it aims at,
+    and every ship within reach of its whole course (obstacles it could turn into,
+    touch, or stop at). Equal signatures give equal candidates."""
+    s = world.ship(state, template.get("ship"))
     lengths = tuple(template["params"].get("segments", {}).get("lengths", ()))
-    return (template["type"], template.get("ship"), lengths, tuple(state["table"]), ships,
-            islands)
+    tow = None if s["towing"] is None else world.ship(state, s["towing"])["masts"]
+    if template["type"] == "move":
+        reach = sum(lengths) + _reach(state, s)
+        point: g.Point = (s["pose"][0], s["pose"][1])
+        heads = tuple(aims(state, s))
+    else:
+        reach = 2 * hull.length(s["masts"]) + 2 * g.EPS_TOUCH
+        point = hull.centre(s["masts"], world.pose(s))
+        heads = ()
+    px, py = point
+    near = []
+    for e in state["ships"]:
+        if not (world.on_plane(e) or e["wreck"]) or e["id"] in (s["id"], s["towing"]):
+            continue
+        x0, y0, x1, y1 = g.box(world.foot(e))
+        if x0 - reach <= px <= x1 + reach and y0 - reach <= py <= y1 + reach:
+            near.append((e["id"], e["masts"], *e["pose"]))
+    islands = tuple(world.island_key(i) for i in state["islands"])
+    return (template["type"], s["id"], lengths, tuple(state["table"]), tuple(s["pose"]),
+            s["masts"], s["ghost"], s["lost_in"], tow, heads, tuple(near), islands)
 
 
 def discretise(state: State, seat: int, template: Action) -> list[Action] | None:
@@ -109,6 +139,13 @@ def _discretise(state: State, seat: int, template: Action) -> list[Action] | Non
     s = world.ship(state, template.get("ship"))
     kind = template["type"]
     out: list[Action] = []
+    if kind == "move" and s["lost_in"] is not None:
+        # 5.18.1: a lost ship leaves from a point the die picks; any course is
+        # accepted (it sails from there as far as it fits)
+        lengths = template["params"]["segments"]["lengths"]
+        return [{"type": "move", "ship": s["id"],
+                 "segments": [{"heading": h, "distance": d} for d in lengths]}
+                for h in COMPASS]
     if kind == "move":
         lengths = template["params"]["segments"]["lengths"]
         free = _open_water(state, s) and not s["ghost"]
@@ -118,7 +155,9 @@ def _discretise(state: State, seat: int, template: Action) -> list[Action] | Non
             touched = world.touching_now(state, s, obs)
             area = world.area(state)
             away = _away(state, s, obs, touched)
-        for h in aims(state, s) + ([away] if not free and not s["ghost"] and away is not None
+            # a turn about the bow tip stays within the body's reach of it
+            obs = motion.nearby(obs, (s["pose"][0], s["pose"][1]), _reach(state, s))
+        for h in aims(state, s, free) + ([away] if not free and not s["ghost"] and away is not None
                                    else []):
             legs = [(h, d) for d in lengths]
             if not free:
@@ -146,7 +185,8 @@ def _discretise(state: State, seat: int, template: Action) -> list[Action] | Non
                 "rotate": hull.stern_point}
     if kind in pivot_of:
         p0 = world.pose(s)
-        obs = world.obstacles(state, skip=world.moving_ids(s))
+        obs = motion.nearby(world.obstacles(state, skip=world.moving_ids(s)),
+                            hull.centre(s["masts"], p0), 2 * hull.length(s["masts"]))
         for h in COMPASS:
             p = hull.pose_about(s["masts"], p0, pivot_of[kind](s["masts"], p0), h)
             if motion.overlaps([hull.footprint(s["masts"], p)], obs, world.area(state)) is None:
@@ -227,10 +267,13 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
     for c in view["crew"]:
         kind = c["kind"] if c["kind"] is not None else rng.choice(kinds)
         nation = c["nation"] if c["nation"] is not None else "?"
-        crew.append({"id": c["id"], "kind": kind, "nation": nation,
-                     "points": d["crew_types"][kind]["points"], "owner": c["owner"],
+        card = c["card"]
+        points = (data.named_crew()[card]["points"] if card else d["crew_types"][kind]["points"])
+        crew.append({"id": c["id"], "kind": kind, "nation": nation, "card": card,
+                     "cursed": bool(c["cursed"]), "points": points + (1 if c["cursed"] else 0),
+                     "owner": c["owner"],
                      "ship": c["ship"], "island": c["island"], "face_up": c["face_up"],
-                     "gone": c["gone"]})
+                     "gone": c["gone"], "moved": c["moved"]})
     ships = []
     for s in view["ships"]:
         out = {k: (list(v) if isinstance(v, list) else v) for k, v in s.items()
@@ -242,11 +285,14 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
         out["scuttle_rolled"] = s["scuttle_rolled"]
         out["pinned_before"] = s["pinned_before"]
         ships.append(out)
-    islands = [{"id": i["id"], "poly": [list(p) for p in i["poly"]], "home": i["home"],
+    islands = [{"id": i["id"], "poly": i["poly"], "home": i["home"],
                 "visited": list(i["visited"]),
                 "treasure": [int(t[1:]) for t in i["treasure"]]} for i in view["islands"]]
+    terrain = [{k: ([list(p) for p in v] if k == "points" else v) for k, v in t.items()}
+               for t in view["terrain"]]
     return {
         "n": n, "opt": opt, "S": view["S"], "L": view["L"], "table": list(view["table"]),
+        "terrain": terrain,
         "phase": view["phase"], "round": view["round"], "turn": view["turn"],
         "first": view["first"], "islands": islands, "ships": ships, "crew": crew,
         "treasure": treasure, "home_gold": list(view["home_gold"]), "g0": view["g0"],

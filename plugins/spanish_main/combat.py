@@ -11,7 +11,7 @@ import math
 import random
 from typing import Any
 
-from . import data, hull, world
+from . import data, hull, terrain, world
 from . import geometry as g
 
 State = dict[str, Any]
@@ -34,9 +34,10 @@ def _blockers(state: State, shooter: Ship, target: Ship, origin: g.Point, reach:
     for isl in state["islands"]:
         out.append(world.island_poly(isl))
     for e in state["ships"]:
-        if e["sunk"] or e is shooter or e is target:
+        if not (world.on_plane(e) or e["wreck"]) or e is shooter or e is target:
             continue
         out.append(world.foot(e))
+    out += terrain.fogs(state)  # 5.18.1: fog banks block lines of fire
     # only what lies within reach of the origin can block
     return [p for p in out if _near(p, origin, reach)]
 
@@ -47,10 +48,24 @@ def _near(poly: g.Poly, origin: g.Point, reach: float) -> bool:
 
 
 def can_hit(state: State, shooter: Ship, origin: g.Point, reach: int, target: Ship,
-            own_sails: bool = True, firing_mast: int | None = None) -> bool:
+            own_sails: bool = True, firing_mast: int | None = None,
+            m: dict[Any, Any] | None = None) -> bool:
     """8.9 with A-23: some point of the target is within ``reach`` of ``origin`` and
     the open segment to that same point crosses no island, no other ship and none of
-    the shooter's other standing sails (a Junk ignores its own sails)."""
+    the shooter's other standing sails (a Junk ignores its own sails). Memoised
+    per table geometry (:func:`world.memo`)."""
+    if m is None:
+        m = world.memo(state)
+    key = ("hit", shooter["id"], origin, reach, target["id"], own_sails, firing_mast)
+    found = m.get(key)
+    if found is None:
+        found = m[key] = _can_hit(state, shooter, origin, reach, target, own_sails,
+                                  firing_mast)
+    return found
+
+
+def _can_hit(state: State, shooter: Ship, origin: g.Point, reach: int, target: Ship,
+             own_sails: bool, firing_mast: int | None) -> bool:
     tf = world.foot(target)
     limit = reach + g.EPS_TOUCH
     near = g.closest_point(origin, tf)
@@ -88,30 +103,51 @@ def cannons(state: State, s: Ship) -> list[tuple[Any, int, str]]:
 
 def target_forbidden(state: State, target: Ship, seat: int) -> bool:
     """5.10.4: own ships, sunk ships, and a ship docked at its own home island (A-24)."""
-    return (target["sunk"] or target["owner"] == seat or world.docked_home(state, target))
+    return (not world.on_plane(target) or target["owner"] == seat
+            or world.docked_home(state, target))
 
 
 def shot_ok(state: State, s: Ship, cannon: Any, target: Ship) -> bool:
-    for c, _rank, rng_ in cannons(state, s):
-        if c != cannon:
-            continue
-        reach = state["S"] if rng_ == "S" else state["L"]
-        if c == "musket":
-            # fires from any mast position, even an eliminated one (5.14)
-            return any(can_hit(state, s, m, reach, target, firing_mast=i)
-                       for i, m in enumerate(hull.mast_points(s["masts"], world.pose(s))))
-        origin = hull.mast_points(s["masts"], world.pose(s))[c]
-        return can_hit(state, s, origin, reach, target, firing_mast=c)
+    for gun in cannons(state, s):
+        if gun[0] == cannon:
+            return gun_ok(state, s, gun, target)
     return False
+
+
+def gun_ok(state: State, s: Ship, gun: tuple[Any, int, str], target: Ship,
+           m: dict[Any, Any] | None = None) -> bool:
+    """One cannon ``(cannon, rank, range)`` of ``s`` can fire at ``target`` (8.9)."""
+    c, _rank, rng_ = gun
+    reach = state["S"] if rng_ == "S" else state["L"]
+    if not may_reach(s, target, reach):
+        return False
+    masts = hull.mast_points(s["masts"], world.pose(s))
+    if c == "musket":
+        # fires from any mast position, even an eliminated one (5.14)
+        return any(can_hit(state, s, p, reach, target, firing_mast=i, m=m)
+                   for i, p in enumerate(masts))
+    return can_hit(state, s, masts[c], reach, target, firing_mast=c, m=m)
+
+
+def may_reach(s: Ship, target: Ship, reach: int) -> bool:
+    """The cheap test first: hull centres further apart than both hulls' radii and
+    the reach cannot be in range (every mast lies within its hull's radius)."""
+    cs, ce = hull.centre(s["masts"], world.pose(s)), hull.centre(target["masts"],
+                                                                  world.pose(target))
+    gap = reach + hull.radius(s["masts"]) + hull.radius(target["masts"]) + g.EPS_TOUCH
+    dx, dy = cs[0] - ce[0], cs[1] - ce[1]
+    return dx * dx + dy * dy <= gap * gap
 
 
 def broadside_cannons(state: State, s: Ship, target: Ship) -> list[tuple[int, int]]:
     """A-29: the cannons (mast, rank) with the target in S range and line of fire."""
-    out = []
-    for i, m in zip(world.standing(s), [hull.mast_points(s["masts"], world.pose(s))[i]
-                                         for i in world.standing(s)], strict=True):
+    out: list[tuple[int, int]] = []
+    if not may_reach(s, target, state["S"]):
+        return out
+    masts = hull.mast_points(s["masts"], world.pose(s))
+    for i in world.standing(s):
         rank, _ = data.cannon(world.card(s)["cannons"][i])
-        if can_hit(state, s, m, state["S"], target, firing_mast=i):
+        if can_hit(state, s, masts[i], state["S"], target, firing_mast=i):
             out.append((i, rank))
     return out
 
@@ -170,7 +206,8 @@ def sink(state: State, s: Ship, by: int | None, events: list[Event]) -> None:
             t["where"] = "gone"
             t["face_up"] = True
     s["hold"] = []
-    for c in world.crew_aboard(state, s):
+    lost_crew = world.crew_aboard(state, s)
+    for c in lost_crew:
         c["gone"], c["ship"] = True, None
     s["crew"] = []
     if s["towing"] is not None:
@@ -192,6 +229,8 @@ def sink(state: State, s: Ship, by: int | None, events: list[Event]) -> None:
     events.append(event)
     if by is not None and total:
         check_victory(state, events)
+    if by is not None and state["phase"] != "over":
+        ransom(state, lost_crew, by, events)
 
 
 def check_victory(state: State, events: list[Event]) -> None:
@@ -220,7 +259,7 @@ def ram_targets(state: State, s: Ship) -> list[Ship]:
         return []
     b = world.bow(s)
     return [e for e in state["ships"]
-            if not e["sunk"] and e["owner"] != s["owner"] and not e["ghost"]
+            if world.on_plane(e) and e["owner"] != s["owner"] and not e["ghost"]
             and g.touching(b, world.aft(e))]
 
 
@@ -288,3 +327,17 @@ def plunder(state: State, winner: Ship, loser: Ship, what: str, rng: random.Rand
         crew["gone"], crew["ship"], crew["face_up"] = True, None, True
         events.append({"type": "crew_eliminated", "ship": loser["id"], "crew": crew["id"],
                        "kind": crew["kind"]})
+        ransom(state, [crew], winner["owner"], events)
+
+
+def ransom(state: State, crew: list[dict[str, Any]], by: int, events: list[Event]) -> None:
+    """Ransom (5.15, A-34): a Ransom crew eliminated by an opponent becomes 1 gold on
+    that player's home island at once (new gold: it counts, G0 stays, 7.2)."""
+    paid = [c for c in crew if c["kind"] == "Ransom" and c["owner"] != by]
+    for c in paid:
+        state["home_gold"][by] += 1
+        state["gold_made"] += 1
+        events.append({"type": "ransom", "crew": c["id"], "seat": by,
+                       "home_gold": state["home_gold"][by]})
+    if paid:
+        check_victory(state, events)

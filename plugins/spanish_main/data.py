@@ -36,6 +36,12 @@ def crew_points(kind: str) -> int:
     return load()["crew_types"][kind]["points"]
 
 
+@lru_cache(maxsize=1)
+def named_crew() -> dict[str, dict[str, Any]]:
+    """The designed named crew (9.3) by card id: ability, nation, points, links."""
+    return {c["id"]: c for c in load()["named_crew"]}
+
+
 def cannon(code: str) -> tuple[int, str]:
     """``"3S"`` -> ``(3, "S")``: rank and range."""
     return int(code[:-1]), code[-1]

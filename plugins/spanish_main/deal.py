@@ -19,7 +19,7 @@ from typing import Any
 
 from lantable.plugins import IllegalAction
 
-from . import data, hull, motion, world
+from . import data, hull, motion, terrain, world
 from . import geometry as g
 
 State = dict[str, Any]
@@ -39,10 +39,13 @@ def sample_fleet(seat: int) -> list[dict[str, Any]]:
 
 def random_fleet(points: int, rng: random.Random) -> list[dict[str, Any]]:
     """A random legal fleet of at most ``points`` (ships first, then generic crew of
-    the ship's nation within its crew-point cap and cargo, 5.9)."""
+    the ship's nation within its crew-point cap and cargo, 5.9; now and then one of
+    the designed named crew of that nation, 9.3, each at most once; Black Tom may
+    sail as Cursed, 5.15, for a point more)."""
     ships = sorted(data.ships().values(), key=lambda s: s["id"])
     kinds = sorted(k for k in data.load()["crew_types"] if not k.startswith("_"))
     fleet: list[dict[str, Any]] = []
+    used: set[str] = set()
     left = points
     while True:
         options = [s for s in ships if s["points"] <= left]
@@ -63,6 +66,18 @@ def random_fleet(points: int, rng: random.Random) -> list[dict[str, Any]]:
                 left -= cost
                 crew_pts += cost
                 slots -= takes
+        for card, c in sorted(data.named_crew().items()):
+            if c["ability"] == "Marine":
+                continue  # not implemented yet: it would sail with no ability
+            cursed = "Black Mark" in c.get("keywords", []) and rng.random() < 0.5
+            cost = c["points"] + (1 if cursed else 0)
+            if (c["nation"] == s["nation"] and card not in used and cost <= left
+                    and crew_pts + cost <= s["points"] and slots >= 1 and rng.random() < 0.3):
+                entry["crew"].append([c["ability"], c["nation"], card, cursed])
+                used.add(card)
+                left -= cost
+                crew_pts += cost
+                slots -= 1
     return fleet
 
 
@@ -118,6 +133,8 @@ def setup(seats: int, options: dict[str, Any], rng: random.Random) -> State:
     if options["points"] < 6:
         raise IllegalAction(
             f"points must be at least 6 (the cheapest ship), got {options['points']}")
+    if not isinstance(options["terrain"], int) or not 0 <= options["terrain"] <= 3:
+        raise IllegalAction(f"terrain must be 0..3 pieces per player, got {options['terrain']!r}")
     S, L = g.mm(options["S_mm"]), g.mm(options["L_mm"])
     if not 1000 <= S <= L <= 20000:
         raise IllegalAction("S and L must be 10..200 mm with S <= L")
@@ -128,7 +145,7 @@ def setup(seats: int, options: dict[str, Any], rng: random.Random) -> State:
         "phase": "home", "round": 1, "islands": [], "ships": [], "crew": [],
         "treasure": [], "home_gold": [0] * seats, "g0": 0, "pending": [], "log": [],
         "acted_any": False, "winner": None, "end": None,
-        "gold_lost": 0, "gold_made": 0,
+        "gold_lost": 0, "gold_made": 0, "terrain": [],
     }
     # 3.2: everyone rolls, ties reroll
     while True:
@@ -143,6 +160,8 @@ def setup(seats: int, options: dict[str, Any], rng: random.Random) -> State:
     for k, poly in enumerate(layout(seats, count, table, L, rng)):
         state["islands"].append({"id": f"I{k + 1}", "poly": [[x, y] for x, y in poly],
                                  "home": None, "treasure": [], "visited": [False] * seats})
+    # 3.4: terrain, when asked for (pieces per player)
+    terrain.lay_out(state, seats * options["terrain"], rng)
     # 3.1: fleets
     for seat in range(seats):
         fleet = (sample_fleet(seat) if options["fleets"] == "sample"
@@ -165,14 +184,26 @@ def add_ship(state: State, seat: int, entry: dict[str, Any]) -> None:
         "towed_by": None, "sunk": False, "acted": None, "fired": [], "rammed": [],
         "ghost": False, "scuttle": False, "scuttle_rolled": False, "fear": "",
         "explore_ok": False, "cannoneer": False, "pivoted": False, "moved": False,
-        "fire_closed": False, "pinned_before": False,
+        "fire_closed": False, "pinned_before": False, "lost_in": None, "trapped_in": None,
+        "wreck": False,
     })
-    for kind, nation in entry["crew"]:
-        cid = len(state["crew"])
-        state["crew"].append({"id": f"c{cid}", "kind": kind, "nation": nation,
-                              "points": data.crew_points(kind), "owner": seat, "ship": sid,
-                              "island": None, "face_up": False, "gone": False})
-        state["ships"][-1]["crew"].append(cid)
+    for kind, nation, *named in entry["crew"]:
+        add_crew(state, seat, sid, kind, nation, *named)
+
+
+def add_crew(state: State, seat: int, sid: str, kind: str, nation: str,
+             card: str | None = None, cursed: bool = False) -> dict[str, Any]:
+    """One crew aboard ``sid``: a generic type (``kind``, 2.4) or a designed named
+    crew (``card``, whose ability is ``kind``). A Black Mark crew played as Cursed
+    (5.15) costs a point more and is placed face up."""
+    cid = len(state["crew"])
+    points = data.named_crew()[card]["points"] if card else data.crew_points(kind)
+    crew = {"id": f"c{cid}", "kind": kind, "nation": nation, "card": card,
+            "cursed": cursed, "points": points + (1 if cursed else 0), "owner": seat,
+            "ship": sid, "island": None, "face_up": cursed, "gone": False, "moved": False}
+    state["crew"].append(crew)
+    world.ship(state, sid)["crew"].append(cid)
+    return crew
 
 
 def home_order(state: State) -> list[list[int]]:
@@ -219,7 +250,10 @@ def place_fleet(state: State, seat: int, isl: dict[str, Any]
     towards = g.heading_of(w / 2 - cx, h / 2 - cy)
     obs = [o for o in world.obstacles(state) if o[0] == "island" and o[1] != isl["id"]]
     obs += [("ship", s["id"], world.foot(s)) for s in state["ships"] if s["placed"]]
+    # ships start clear of terrain (none begins lost, trapped or on a reef)
+    obs += [("terrain", t["id"], terrain.poly(t)) for t in state["terrain"]]
     out: list[tuple[str, g.Pose]] = []
+    start = g.bounding_radius(poly, (cx, cy)) + 100  # the bow tip 1 mm off the island
     # every 30 degrees round the island first, then the 15-degree steps between
     offsets = [0, 300, -300, 600, -600, 900, -900, 1200, -1200, 1500, -1500, 1800]
     offsets += [sign * k * 150 for k in range(1, 12, 2) for sign in (1, -1)]
@@ -231,7 +265,7 @@ def place_fleet(state: State, seat: int, isl: dict[str, Any]
         bodyf = (lambda m: lambda p: [hull.footprint(m, p)])(masts)
         for off in list(free):
             heading = (towards + off + 1800) % g.TURN
-            p = motion.snap_to(bodyf, poly, heading, 40000, obs, world.area(state))
+            p = motion.snap_to(bodyf, poly, heading, start, obs, world.area(state))
             if p is not None and g.touching(hull.bow_region(masts, p), poly):
                 out.append((s["id"], p))
                 obs.append(("ship", s["id"], hull.footprint(masts, p)))

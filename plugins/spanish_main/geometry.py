@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import lru_cache
 
 Point = tuple[float, float]
 Poly = list[Point]
@@ -109,75 +108,98 @@ def _cross(ax: float, ay: float, bx: float, by: float) -> float:
     return ax * by - ay * bx
 
 
-def _axes(poly: Poly) -> list[Point]:
-    return _axes_of(tuple(poly))
+# Identity caches: a shape is never mutated once built (footprints come from an lru
+# cache, islands are converted once), so its axes and bounding box are computed once
+# per object. Each entry keeps its shape alive, so an id is never reused while cached.
+_AXES: dict[int, tuple[Poly, list[tuple[float, float, float, float]]]] = {}
+_BOXES: dict[int, tuple[Poly, tuple[float, float, float, float]]] = {}
+_CACHE_LIMIT = 50000
 
 
-@lru_cache(maxsize=16384)
-def _axes_of(poly: tuple[Point, ...]) -> list[Point]:
+def _axes(poly: Poly) -> list[tuple[float, float, float, float]]:
+    """The polygon's edge normals ``(nx, ny)``, each with the polygon's own extent
+    ``(lo, hi)`` along it (so a separating-axis test projects only the other shape)."""
+    hit = _AXES.get(id(poly))
+    if hit is not None and hit[0] is poly:
+        return hit[1]
     n = len(poly)
-    out = []
+    out: list[tuple[float, float, float, float]] = []
     for i in range(n):
         x0, y0 = poly[i]
         x1, y1 = poly[(i + 1) % n]
         ex, ey = x1 - x0, y1 - y0
         norm = math.sqrt(ex * ex + ey * ey)
         if norm > 0:
-            out.append((ey / norm, -ex / norm))
+            ax, ay = ey / norm, -ex / norm
+            # a parallel edge (a hull's two sides, an island's opposite edges) gives
+            # the same axis: test it once
+            if not any(abs(ax * b[1] - ay * b[0]) < 1e-12 for b in out):
+                ds = [x * ax + y * ay for x, y in poly]
+                out.append((ax, ay, min(ds), max(ds)))
+    if len(_AXES) >= _CACHE_LIMIT:
+        _AXES.clear()
+    _AXES[id(poly)] = (poly, out)
     return out
 
 
-def penetration(a: Poly, b: Poly) -> float:
+def remember_axes(poly: Poly, like: Poly, dx: float, dy: float) -> None:
+    """Give ``poly`` (``like`` translated by ``dx, dy``) ``like``'s axes, shifted,
+    instead of computing them again (a hull's axes depend only on its heading)."""
+    out = [(nx, ny, lo + dx * nx + dy * ny, hi + dx * nx + dy * ny)
+           for nx, ny, lo, hi in _axes(like)]
+    if len(_AXES) >= _CACHE_LIMIT:
+        _AXES.clear()
+    _AXES[id(poly)] = (poly, out)
+
+
+def penetration(a: Poly, b: Poly, stop: float = 0.0) -> float:
     """Separating-axis overlap depth: > 0 when the interiors intersect (by that
-    much along the best axis), <= 0 when separated (minus a lower bound of the gap)."""
+    much along the best axis), <= 0 when separated (minus a lower bound of the gap).
+    Stops early, returning that axis's depth, once an axis shows a depth <= ``stop``."""
     best = math.inf
-    for nx, ny in _axes(a) + _axes(b):
-        amin = bmin = math.inf
-        amax = bmax = -math.inf
-        for x, y in a:
-            d = x * nx + y * ny
-            if d < amin:
-                amin = d
-            if d > amax:
-                amax = d
-        for x, y in b:
-            d = x * nx + y * ny
-            if d < bmin:
-                bmin = d
-            if d > bmax:
-                bmax = d
-        depth = amax - bmin if amax - bmin < bmax - amin else bmax - amin
-        if depth < best:
-            best = depth
-            if best <= 0:
-                return best
+    for own, other in ((a, b), (b, a)):
+        for nx, ny, lo, hi in _axes(own):
+            olo = ohi = other[0][0] * nx + other[0][1] * ny
+            for x, y in other:
+                d = x * nx + y * ny
+                if d < olo:
+                    olo = d
+                elif d > ohi:
+                    ohi = d
+            depth = hi - olo if hi - olo < ohi - lo else ohi - lo
+            if depth < best:
+                best = depth
+                if best <= stop:
+                    return best
     return best
 
 
 def bbox_gap(a: Poly, b: Poly) -> float:
     """The larger gap between the two bounding boxes along x or y (a lower bound of
     the distance; <= 0 when the boxes meet): the cheap broad phase of every test."""
-    ax0, ay0, ax1, ay1 = _box(tuple(a))
-    bx0, by0, bx1, by1 = _box(tuple(b))
+    ax0, ay0, ax1, ay1 = box(a)
+    bx0, by0, bx1, by1 = box(b)
     return max(bx0 - ax1, ax0 - bx1, by0 - ay1, ay0 - by1)
 
 
 def box(poly: Poly) -> tuple[float, float, float, float]:
-    """The bounding box ``(x0, y0, x1, y1)``."""
-    return _box(tuple(poly))
-
-
-@lru_cache(maxsize=16384)
-def _box(poly: tuple[Point, ...]) -> tuple[float, float, float, float]:
-    xs = [x for x, _ in poly]
-    ys = [y for _, y in poly]
-    return min(xs), min(ys), max(xs), max(ys)
+    """The bounding box ``(x0, y0, x1, y1)`` (cached per shape object)."""
+    hit = _BOXES.get(id(poly))
+    if hit is not None and hit[0] is poly:
+        return hit[1]
+    xs = [p[0] for p in poly]
+    ys = [p[1] for p in poly]
+    out = (min(xs), min(ys), max(xs), max(ys))
+    if len(_BOXES) >= _CACHE_LIMIT:
+        _BOXES.clear()
+    _BOXES[id(poly)] = (poly, out)
+    return out
 
 
 def overlapping(a: Poly, b: Poly) -> bool:
     if bbox_gap(a, b) >= 0:
         return False
-    return penetration(a, b) > EPS_PEN
+    return penetration(a, b, EPS_PEN) > EPS_PEN
 
 
 def point_segment_distance(p: Point, a: Point, b: Point) -> float:
@@ -258,6 +280,9 @@ def distance(a: Poly, b: Poly) -> float:
 
 def touching(a: Poly, b: Poly) -> bool:
     if bbox_gap(a, b) > EPS_TOUCH:
+        return False
+    # an axis that separates them by more than the tolerance is the cheap answer
+    if penetration(a, b, -EPS_TOUCH) < -EPS_TOUCH:
         return False
     return distance(a, b) <= EPS_TOUCH
 

@@ -8,6 +8,7 @@ the bow region is the part between the tip and the foremost mast; the stern edge
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 from . import geometry as g
@@ -36,7 +37,16 @@ def length(masts: int) -> float:
 @lru_cache(maxsize=8192)
 def footprint(masts: int, pose: g.Pose) -> g.Poly:
     """The hull polygon at ``pose`` (counter-clockwise; cached, do not mutate)."""
-    return g.transform(_ccw(_local(masts)["hull"]), pose)  # type: ignore[arg-type]
+    x, y, h = pose
+    at_origin = _turned(masts, h)
+    out = [(x + px, y + py) for px, py in at_origin]
+    g.remember_axes(out, at_origin, x, y)
+    return out
+
+
+@lru_cache(maxsize=8192)
+def _turned(masts: int, heading: int) -> g.Poly:
+    return g.transform(_ccw(_local(masts)["hull"]), (0, 0, heading))  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=8192)
@@ -54,6 +64,14 @@ def aft_region(masts: int, pose: g.Pose) -> g.Poly:
     return g.transform(_ccw([(m1, half), (tail, half), (tail, -half), (m1, -half)]), pose)
 
 
+@lru_cache(maxsize=16)
+def radius(masts: int) -> float:
+    """How far any point of the hull lies from its centre, at most."""
+    loc = _local(masts)
+    half_l, half_w = loc["length"] / 2, loc["beam"] / 2  # type: ignore[operator]
+    return math.hypot(half_l, half_w)
+
+
 def stern_edge(masts: int, pose: g.Pose) -> g.Poly:
     half = _local(masts)["beam"] / 2  # type: ignore[operator]
     tail = -length(masts)
@@ -64,11 +82,14 @@ def stern_point(masts: int, pose: g.Pose) -> g.Point:
     return g.transform([(-length(masts), 0.0)], pose)[0]
 
 
+@lru_cache(maxsize=8192)
 def centre(masts: int, pose: g.Pose) -> g.Point:
     return g.transform([(-length(masts) / 2, 0.0)], pose)[0]
 
 
+@lru_cache(maxsize=8192)
 def mast_points(masts: int, pose: g.Pose) -> list[g.Point]:
+    """The mast centres, foremost first (cached, do not mutate)."""
     return g.transform([(x, 0.0) for x in _local(masts)["masts"]], pose)  # type: ignore[union-attr]
 
 

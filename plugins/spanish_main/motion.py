@@ -37,6 +37,18 @@ def overlaps(polys: list[g.Poly], obstacles: Sequence[Obstacle],
     return None
 
 
+def nearby(obstacles: Sequence[Obstacle], point: g.Point, reach: float) -> list[Obstacle]:
+    """The obstacles whose bounding box comes within ``reach`` of ``point``: all that
+    a body within ``reach`` of that point can overlap (the broad phase for turns)."""
+    px, py = point
+    out = []
+    for o in obstacles:
+        x0, y0, x1, y1 = g.box(o[2])
+        if x0 - reach <= px <= x1 + reach and y0 - reach <= py <= y1 + reach:
+            out.append(o)
+    return out
+
+
 def _circle(polys: list[g.Poly]) -> tuple[g.Point, float]:
     pts = [v for p in polys for v in p]
     c = (sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts))
@@ -48,13 +60,16 @@ def sweep(polys: list[g.Poly], u: g.Point, limit: float, obstacles: Sequence[Obs
     """How far the polygons can travel along ``u`` (up to ``limit``) before first
     contact, and what they meet (None if nothing within ``limit``)."""
     best, hit = math.inf, None
-    (cx, cy), r = _circle(polys)
+    # broad phase: the box swept by the body's boxes against each obstacle's box
+    boxes = [g.box(p) for p in polys]
+    dx, dy = u[0] * limit, u[1] * limit
+    sx0 = min(b[0] for b in boxes) + min(0.0, dx) - g.EPS_TOUCH
+    sy0 = min(b[1] for b in boxes) + min(0.0, dy) - g.EPS_TOUCH
+    sx1 = max(b[2] for b in boxes) + max(0.0, dx) + g.EPS_TOUCH
+    sy1 = max(b[3] for b in boxes) + max(0.0, dy) + g.EPS_TOUCH
     for kind, oid, poly in obstacles:
-        (ox, oy), orad = _circle([poly])
-        # broad phase: the swept circle's distance to the obstacle's circle
-        ex, ey = ox - cx, oy - cy
-        along = max(0.0, min(limit, ex * u[0] + ey * u[1]))
-        if math.hypot(ex - along * u[0], ey - along * u[1]) > r + orad + g.EPS_TOUCH:
+        ox0, oy0, ox1, oy1 = g.box(poly)
+        if ox0 > sx1 or ox1 < sx0 or oy0 > sy1 or oy1 < sy0:
             continue
         for p in polys:
             t = g.first_contact(p, u, poly)
@@ -98,11 +113,21 @@ def sail(body: Body, pose: g.Pose, heading: int, distance: int,
     u = g.cos_sin(heading)
     t, hit = sweep(polys, u, distance, others, area)
     d = distance if hit is None else max(0, math.ceil(t) - 1)
-    while True:
+    end = g.round_pose(x + u[0] * d, y + u[1] * d, heading)
+    if d > 0 and overlaps(body(end), others, area) is not None:
+        # Rounding, or a ship that already touched what it sails into (the sweep sees
+        # no new contact): back off to the last clear whole unit. The turned pose
+        # (d = 0) is clear and the overlap ahead is one interval, so bisect.
+        lo, hi = 0, d
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if overlaps(body(g.round_pose(x + u[0] * mid, y + u[1] * mid, heading)),
+                        others, area) is None:
+                lo = mid
+            else:
+                hi = mid
+        d = lo
         end = g.round_pose(x + u[0] * d, y + u[1] * d, heading)
-        if d == 0 or overlaps(body(end), others, area) is None:
-            break
-        d -= 1
     if swung:
         bad = overlaps(body(end), swung, None)
         if bad is not None:

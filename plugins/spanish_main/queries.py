@@ -96,7 +96,7 @@ def answer(view: View, seat: int | None, query: dict[str, Any]) -> Any:
             origin = hull.mast_points(s["masts"], world.pose(s))[i]
             length = view["S"] if reach == "S" else view["L"]
             out[str(i)] = [e["id"] for e in view["ships"]
-                           if not e["sunk"] and e["owner"] != seat
+                           if world.on_plane(e) and e["owner"] != seat
                            and not (e["docked"] is not None
                                     and world.island(view, e["docked"])["home"] == e["owner"])
                            and combat.can_hit(view, s, origin, length, e, firing_mast=i)]
@@ -104,7 +104,7 @@ def answer(view: View, seat: int | None, query: dict[str, Any]) -> Any:
     if kind == "ram_candidates":
         s = _own_ship(view, seat, query)
         b = world.bow(s)
-        return [e["id"] for e in view["ships"] if not e["sunk"] and e["owner"] != seat
+        return [e["id"] for e in view["ships"] if world.on_plane(e) and e["owner"] != seat
                 and not e["ghost"] and g.touching(b, world.aft(e))]
     raise IllegalAction(f"unknown query {kind!r}; known: sail, course, dock_approaches, "
                         "shootable_targets, ram_candidates")

@@ -22,7 +22,7 @@ from typing import Any
 
 from lantable.plugins import IllegalAction
 
-from . import combat, deal, hull, motion, world
+from . import combat, deal, hull, motion, terrain, world
 from . import geometry as g
 
 State = dict[str, Any]
@@ -47,23 +47,23 @@ def to_act(state: State) -> list[int]:
 # -- what a ship may do now ------------------------------------------------------------
 
 
-def may_move(state: State, s: Ship) -> bool:
+def may_move(state: State, s: Ship, m: dict[str, Any] | None = None) -> bool:
     if s["acted"] not in (None, "shoot") or s["moved"]:
         return False
     if s["acted"] == "shoot" and not world.has(state, s, "Captain"):
         return False
-    return world.can_move(state, s)
+    return world.can_move(state, s, m)
 
 
 def may_fire(state: State, s: Ship) -> bool:
-    if s["sunk"] or world.derelict(s) or s["fire_closed"]:
+    if not world.on_plane(s) or world.derelict(s) or s["fire_closed"]:
         return False
     if s["acted"] in (None, "shoot"):
         return True
     return s["acted"] == "move" and world.has(state, s, "Captain")
 
 
-def fire_actions(state: State, s: Ship) -> list[Action]:
+def fire_actions(state: State, s: Ship, m: dict[Any, Any] | None = None) -> list[Action]:
     out: list[Action] = []
     targets = [e for e in state["ships"] if not combat.target_forbidden(state, e, s["owner"])]
     if not targets:
@@ -74,12 +74,12 @@ def fire_actions(state: State, s: Ship) -> list[Action]:
                 if combat.broadside_cannons(state, s, e):
                     out.append({"type": "broadside", "ship": s["id"], "target": e["id"]})
         return out
-    for cannon, _rank, _range in combat.cannons(state, s):
-        if cannon in s["fired"]:
+    for gun in combat.cannons(state, s):
+        if gun[0] in s["fired"]:
             continue
         for e in targets:
-            if combat.shot_ok(state, s, cannon, e):
-                out.append({"type": "fire", "ship": s["id"], "cannon": cannon,
+            if combat.gun_ok(state, s, gun, e, m):
+                out.append({"type": "fire", "ship": s["id"], "cannon": gun[0],
                             "target": e["id"]})
     return out
 
@@ -109,15 +109,18 @@ def legal(state: State, seat: int) -> list[Action]:
         return [{"type": "choose_home", "island": i["id"]} for i in state["islands"]
                 if i["home"] is None and deal.place_fleet(state, for_seat, i) is not None]
     out: list[Action] = []
+    m = world.memo(state)  # once for every ship's questions about the table
     for s in state["ships"]:
         if s["owner"] != seat or s["sunk"]:
             continue
-        if may_move(state, s):
+        if may_move(state, s, m):
             out.append(move_template(state, s))
-            if s["towing"] is None and not s["moved"]:
+            if s["towing"] is None and not s["moved"] and s["lost_in"] is None:
                 out.append(heading_template("pivot", s))
         if may_fire(state, s):
-            out += fire_actions(state, s)
+            out += fire_actions(state, s, m)
+        if s["acted"] is None and s["trapped_in"] is not None:
+            out.append({"type": "free", "ship": s["id"]})  # 5.18.3
         if s["acted"] is None:
             isl = world.island(state, s["docked"]) if s["docked"] else None
             if s["explore_ok"] and isl is not None and isl["home"] is None and isl["treasure"]:
@@ -142,6 +145,7 @@ def free_actions(state: State, s: Ship) -> list[Action]:
     if "Ghost Ship" in kw and not state["acted_any"]:
         out.append({"type": "ghost", "ship": s["id"], "on": not s["ghost"]})
     if ("Galley" in kw and not s["pivoted"] and not world.derelict(s) and not s["towed_by"]
+            and world.on_plane(s)
             and "5" not in s["fear"]):
         out.append(heading_template("galley_pivot", s))
     if s["towing"] is not None:
@@ -151,11 +155,14 @@ def free_actions(state: State, s: Ship) -> list[Action]:
         out.append({"type": "scuttle", "ship": s["id"]})
     if s["docked"] is not None:
         isl = world.island(state, s["docked"])
+        # [DESIGN] a crew moves once a turn: unloading and loading again could
+        # otherwise go on for ever (the rules set no limit on free actions)
         for c in s["crew"]:
-            out.append({"type": "unload_crew", "crew": state["crew"][c]["id"]})
+            if not state["crew"][c]["moved"]:
+                out.append({"type": "unload_crew", "crew": state["crew"][c]["id"]})
         for c in state["crew"]:
             if (c["island"] == isl["id"] and c["owner"] == s["owner"] and not c["gone"]
-                    and crew_fits(state, s, c)):
+                    and not c["moved"] and crew_fits(state, s, c)):
                 out.append({"type": "load_crew", "crew": c["id"], "ship": s["id"]})
     return out
 
@@ -207,7 +214,7 @@ def take_actions(state: State, p: dict[str, Any]) -> list[Action]:
 def after_move_actions(state: State, p: dict[str, Any]) -> list[Action]:
     s = world.ship(state, p["ship"])
     out: list[Action] = []
-    if s["sunk"]:
+    if not world.on_plane(s):
         return [dict(DONE)]
     if p["ram"]:
         out += [{"type": "ram", "target": e["id"]} for e in combat.ram_targets(state, s)]
@@ -229,7 +236,7 @@ def tow_targets(state: State, s: Ship) -> list[Ship]:
     out = []
     f = world.foot(s)
     for e in state["ships"]:
-        if (e is s or e["sunk"] or not world.derelict(e) or e["towed_by"] is not None
+        if (e is s or not world.on_plane(e) or not world.derelict(e) or e["towed_by"] is not None
                 or e["towing"] is not None or not g.touching(f, world.bow(e))):
             continue
         p = world.towed_pose(state, s)
@@ -280,6 +287,12 @@ def _heading(action: Action, key: str = "heading") -> int:
 def plan_course(state: State, s: Ship, segments: Any) -> tuple[list[g.Pose], Any]:
     """Check a course and sail it on paper: the pose after each segment and the
     contact that ended it, or IllegalAction. Mutates nothing."""
+    return sail_course(state, s, check_segments(state, s, segments))
+
+
+def check_segments(state: State, s: Ship, segments: Any) -> list[tuple[int, int]]:
+    """The course's shape: 1..n segments of heading and distance that fit the
+    ship's measures (5.2.1), as ``(heading, distance)`` legs, or IllegalAction."""
     terms = world.move_terms(state, s)
     if not isinstance(segments, list) or not 1 <= len(segments) <= len(terms):
         raise IllegalAction(f"segments must be a list of 1..{len(terms)} "
@@ -295,7 +308,7 @@ def plan_course(state: State, s: Ship, segments: Any) -> tuple[list[g.Pose], Any
         if not 0 <= d <= room:
             raise IllegalAction(f"segment distances {asked} do not fit the measures "
                                 f"{'+'.join(terms)} ({lengths})")
-    return sail_course(state, s, legs)
+    return legs
 
 
 def sail_course(state: State, s: Ship, legs: list[tuple[int, int]]
@@ -328,17 +341,51 @@ def do_move(state: State, seat: int, s: Ship, action: Action, rng: random.Random
             ) -> list[Event]:
     if not may_move(state, s):
         raise IllegalAction(f"{s['id']} cannot move now")
+    if s["lost_in"] is not None:
+        return fog_move(state, s, action, rng)
     poses, contact = plan_course(state, s, action.get("segments"))
+    return sail_planned(state, s, action["segments"], poses, contact, rng, [])
+
+
+def sail_planned(state: State, s: Ship, segments: list[Any], poses: list[g.Pose],
+                 contact: Any, rng: random.Random, events: list[Event]) -> list[Event]:
+    """Sail a checked course: terrain met on the way first (5.18), then the end."""
     s["pinned_before"] = world.pinned(state, s)
-    end = poses[-1]
-    events: list[Event] = [{"type": "moved", "ship": s["id"], "from": list(s["pose"]),
-                            "at": list(end), "contact": None if contact is None
-                            else contact[1]}]
-    set_pose(state, s, end)
+    legs = [(seg["heading"], seg["distance"]) for seg in segments]
+    start = list(s["pose"])
+    met: list[Event] = []
+    stop = terrain.walk(state, s, legs, poses, rng, met)
+    end = poses[-1] if stop is None else stop
+    if stop is not None:
+        contact = None
+    events.append({"type": "moved", "ship": s["id"], "from": start, "at": list(end),
+                   "contact": None if contact is None else contact[1]})
+    events += met
+    if not s["wreck"]:
+        set_pose(state, s, end)
     if s["acted"] == "shoot":
         s["fire_closed"] = True  # A-12: the Captain's shots come before or after the move
     s["acted"], s["moved"] = ("move" if s["acted"] is None else s["acted"]), True
+    if not world.on_plane(s):
+        return events  # lost in fog or wrecked: the move ends there
     return events + after_move(state, s)
+
+
+def fog_move(state: State, s: Ship, action: Action, rng: random.Random) -> list[Event]:
+    """5.18.1 / A-38: a lost ship's move starts outside the numbered point a d6
+    picks, then sails its course from there (or stays lost: the action is spent)."""
+    segments = action.get("segments")
+    check_segments(state, s, segments)  # the shape only: it sails from the exit
+    events: list[Event] = []
+    s["acted"], s["moved"] = "move", True
+    if not terrain.fog_exit(state, s, rng, events):
+        return events
+    try:
+        poses, contact = plan_course(state, s, segments)
+    except IllegalAction:
+        return events  # the course does not fit from the exit: the ship stays there
+    s["acted"], s["moved"] = None, False
+    return sail_planned(state, s, segments, poses, contact, rng, events)
 
 
 def set_pose(state: State, s: Ship, p: g.Pose) -> None:
@@ -409,7 +456,7 @@ def unload(state: State, s: Ship) -> list[Event]:
 def do_pivot(state: State, seat: int, s: Ship, action: Action, rng: random.Random
              ) -> list[Event]:
     """5.3 / 8.7: turn in place about the midpoint (a move action)."""
-    if not may_move(state, s) or s["towing"] is not None:
+    if not may_move(state, s) or s["towing"] is not None or s["lost_in"] is not None:
         raise IllegalAction(f"{s['id']} cannot pivot now")
     h = _heading(action)
     p = hull.pose_about(s["masts"], world.pose(s), hull.centre(s["masts"], world.pose(s)), h)
@@ -536,6 +583,17 @@ def do_repair(state: State, seat: int, s: Ship, action: Action, rng: random.Rand
     return events
 
 
+def do_free(state: State, seat: int, s: Ship, action: Action, rng: random.Random
+            ) -> list[Event]:
+    """5.18.3: a trapped ship uses its action to try to get out of the weed."""
+    if s["trapped_in"] is None or s["acted"] is not None:
+        raise IllegalAction(f"{s['id']} is not trapped, or has acted this turn")
+    s["acted"] = "free"
+    events: list[Event] = []
+    terrain.free(state, s, rng, events)
+    return events
+
+
 def do_ghost(state: State, seat: int, s: Ship, action: Action, rng: random.Random
              ) -> list[Event]:
     if action != {"type": "ghost", "ship": s["id"], "on": not s["ghost"]} \
@@ -577,13 +635,13 @@ def do_crew(state: State, seat: int, s: Ship | None, action: Action, rng: random
         if s is None or action not in free_actions(state, s):
             raise IllegalAction(f"{cid} cannot be unloaded now")
         s["crew"].remove(int(cid[1:]))
-        crew["ship"], crew["island"] = None, s["docked"]
+        crew["ship"], crew["island"], crew["moved"] = None, s["docked"], True
         return [{"type": "crew_unloaded", "crew": cid, "ship": s["id"], "island": s["docked"]}]
     s = world.ship(state, action.get("ship"))
     if s["owner"] != seat or action not in free_actions(state, s):
         raise IllegalAction(f"{cid} cannot be loaded onto {s['id']} now")
     s["crew"].append(int(cid[1:]))
-    crew["ship"], crew["island"] = s["id"], None
+    crew["ship"], crew["island"], crew["moved"] = s["id"], None, True
     return [{"type": "crew_loaded", "crew": cid, "ship": s["id"]}]
 
 
@@ -591,9 +649,10 @@ HANDLERS = {
     "move": do_move, "pivot": do_pivot, "galley_pivot": do_stern_turn, "fire": do_fire,
     "broadside": do_broadside, "explore": do_explore, "repair": do_repair, "ghost": do_ghost,
     "release": do_release, "scuttle": do_scuttle, "unload_crew": do_crew, "load_crew": do_crew,
+    "free": do_free,
 }
 SHIP_ACTIONS = {"move", "pivot", "galley_pivot", "fire", "broadside", "explore", "repair",
-                "ghost", "release", "scuttle"}
+                "ghost", "release", "scuttle", "free"}
 
 
 def apply_pending(state: State, seat: int, p: dict[str, Any], action: Action,
@@ -692,6 +751,7 @@ def end_turn(state: State, rng: random.Random) -> list[Event]:
         state["round"] += 1
     state["turn"] = nxt
     state["acted_any"] = False
+    terrain.end_of_turn(state)
     events: list[Event] = [{"type": "turn", "seat": nxt, "round": state["round"]}]
     return events + start_turn(state, rng)
 
@@ -705,6 +765,9 @@ def start_turn(state: State, rng: random.Random) -> list[Event]:
         if s["owner"] == seat and s["scuttle"] and not s["sunk"]:
             combat.sink(state, s, None, events)
             events[-1]["scuttled"] = True
+    for c in state["crew"]:
+        if c["owner"] == seat:
+            c["moved"] = False
     for s in state["ships"]:
         if s["owner"] != seat or s["sunk"]:
             continue
@@ -713,7 +776,7 @@ def start_turn(state: State, rng: random.Random) -> list[Event]:
                  explore_ok=s["docked"] is not None)
         if "Fear" in world.keywords(s) and "5" not in s["fear"] and not world.derelict(s):
             for e in state["ships"]:
-                if (not e["sunk"] and e["owner"] != seat
+                if (world.on_plane(e) and e["owner"] != seat
                         and g.distance(world.foot(s), world.foot(e)) <= state["S"] + g.EPS_TOUCH):
                     r = combat.roll(rng)
                     if r >= 5:

@@ -15,20 +15,31 @@ from . import world
 State = dict[str, Any]
 View = dict[str, Any]
 
-_SHIP_KEYS = ("id", "card", "owner", "origin", "masts", "up", "armor", "placed", "docked",
-              "towing", "towed_by", "sunk", "acted", "moved", "fired", "rammed", "ghost",
-              "scuttle", "scuttle_rolled", "fear", "explore_ok", "pivoted", "fire_closed",
-              "cannoneer", "pinned_before")
+# the ship's fields a view shows as they are (plain values), and those it copies (lists)
+_SHIP_VALUES = ("id", "card", "owner", "origin", "masts", "armor", "placed", "docked",
+                "towing", "towed_by", "sunk", "acted", "moved", "ghost", "scuttle",
+                "scuttle_rolled", "fear", "explore_ok", "pivoted", "fire_closed", "cannoneer",
+                "pinned_before", "lost_in", "trapped_in", "wreck")
+_SHIP_LISTS = ("up", "fired", "rammed", "pose")
 
 
-def _ship(state: State, s: dict[str, Any]) -> dict[str, Any]:
-    out = {k: (list(s[k]) if isinstance(s[k], list) else s[k]) for k in _SHIP_KEYS}
-    out["pose"] = list(s["pose"])
+def _ship(state: State, s: dict[str, Any], m: dict[Any, Any]) -> dict[str, Any]:
+    out = {k: s[k] for k in _SHIP_VALUES}
+    for k in _SHIP_LISTS:
+        out[k] = s[k][:]
     out["hold"] = [state["treasure"][t]["id"] for t in s["hold"]]
     out["crew"] = [state["crew"][c]["id"] for c in s["crew"]]
     out["name"] = world.card(s)["name"]
-    out["pinned"] = False if s["sunk"] else world.pinned(state, s)
+    out["pinned"] = False if s["sunk"] else world.pinned(state, s, m)
     out["derelict"] = world.derelict(s)
+    return out
+
+
+def _terrain(t: dict[str, Any]) -> dict[str, Any]:
+    """Public: every piece, its outline (shared, like islands), its danger this turn."""
+    out = {"id": t["id"], "kind": t["kind"], "poly": t["poly"], "danger": t["danger"]}
+    if "points" in t:
+        out["points"] = [list(p) for p in t["points"]]
     return out
 
 
@@ -43,11 +54,15 @@ def _treasure(t: dict[str, Any], seat: int | None) -> dict[str, Any]:
 def _crew(c: dict[str, Any], seat: int | None) -> dict[str, Any]:
     known = c["face_up"] or c["owner"] == seat
     return {"id": c["id"], "owner": c["owner"], "ship": c["ship"], "island": c["island"],
-            "gone": c["gone"], "face_up": c["face_up"],
-            "kind": c["kind"] if known else None, "nation": c["nation"] if known else None}
+            "gone": c["gone"], "face_up": c["face_up"], "moved": c["moved"],
+            "kind": c["kind"] if known else None, "nation": c["nation"] if known else None,
+            "card": c["card"] if known else None, "cursed": c["cursed"] if known else None}
 
 
 def view(state: State, seat: int | None) -> View:
+    """Island outlines never change after set-up, so views share them with the state
+    (read-only, like every view) rather than copy 72 points per island each time."""
+    m = world.memo(state)
     out: View = {
         "game": "pirates-spanish-main", "n": state["n"], "seat": seat,
         "opt": dict(state["opt"]),
@@ -60,11 +75,12 @@ def view(state: State, seat: int | None) -> View:
         "winner": None if state["winner"] is None else list(state["winner"]),
         "end": state["end"], "log": [dict(e) for e in state["log"]],
         "home_queue": [list(q) for q in state.get("home_queue", [])],
-        "islands": [{"id": i["id"], "poly": [list(p) for p in i["poly"]], "home": i["home"],
+        "islands": [{"id": i["id"], "poly": i["poly"], "home": i["home"],
                      "visited": list(i["visited"]),
                      "treasure": [state["treasure"][t]["id"] for t in i["treasure"]]}
                     for i in state["islands"]],
-        "ships": [_ship(state, s) for s in state["ships"]],
+        "terrain": [_terrain(t) for t in state["terrain"]],
+        "ships": [_ship(state, s, m) for s in state["ships"]],
         "treasure": [_treasure(t, seat) for t in state["treasure"]],
         "crew": [_crew(c, seat) for c in state["crew"]],
         "pending": [dict(p, asked=list(p["asked"])) if "asked" in p else dict(p)

@@ -84,6 +84,8 @@ def describe_action(view: View, seat: int, action: dict[str, Any], names: list[s
         return f"{who}: explore the island it is docked at"
     if kind == "repair":
         return f"{who}: repair {_cannon(view, sid, action['mast'])}"
+    if kind == "free":
+        return f"{who}: try to break out of the weed (a d6 plus her masts above 6)"
     if kind == "scuttle":
         return f"{who}: try to scuttle (5-6 sinks her at the start of your next turn)"
     if kind == "release":
@@ -148,6 +150,29 @@ def describe_event(view: View, seat: int | None, event: dict[str, Any],
         return f"{ship} sinks{gold}"
     if kind == "docked":
         return f"{ship} docks at {event['island']}"
+    if kind == "ransom":
+        return (f"a Ransom crew is worth 1 gold to {_name(names, event['seat'])}: "
+                f"{event['home_gold']} at home")
+    if kind == "lost":
+        return f"{ship} sails into fog bank {event['fog']} and is lost"
+    if kind == "fog_exit":
+        return f"{ship} comes out of fog bank {event['fog']} at point {event['roll']}"
+    if kind == "still_lost":
+        return f"{ship} finds no way out of fog bank {event['fog']} (rolled {event['roll']})"
+    if kind == "danger":
+        return (f"{TERRAIN_NAMES[event['kind']]} {event['terrain']}: danger "
+                f"{event['roll']} this turn")
+    if kind == "trapped":
+        return (f"{ship} is trapped in the Sargasso Sea {event['sea']} (danger "
+                f"{event['danger']} beats {event['masts']} masts)")
+    if kind == "reef":
+        return f"{ship} scrapes reef {event['reef']}: {event['loss']} masts lost"
+    if kind == "wrecked":
+        return f"{ship} founders on the reef: the wreck stays there with its cargo"
+    if kind == "freed":
+        return f"{ship} breaks free of the weed (rolled {event['roll']})"
+    if kind == "still_trapped":
+        return f"{ship} stays stuck in the weed (rolled {event['roll']})"
     if kind == "unloaded":
         who = _name(names, event["seat"])
         return f"{ship} unloads {event['gold']} gold: {who} has {event['home_gold']} at home"
@@ -174,22 +199,27 @@ def _letter(sid: str) -> str:
     return "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[int(sid[1:]) % 26]
 
 
+TERRAIN_MARKS = {"fog": "~", "reef": ":", "sargasso": "%"}
+TERRAIN_NAMES = {"fog": "fog bank", "reef": "reef", "sargasso": "Sargasso Sea"}
+
+
 def render(view: View, seat: int | None, names: list[str]) -> str:
     """A character map of the table (wild islands ``#``, a home island its owner's
     seat number, each ship a letter at its bow tip: s0 = A) and a ship list."""
     w, h = view["table"]
     cols, rows = 72, 30
     grid = [[" "] * cols for _ in range(rows)]
-    for isl in view["islands"]:
-        poly = [(x, y) for x, y in isl["poly"]]
-        mark = "#" if isl["home"] is None else str(isl["home"])
+    pieces = [(t["poly"], TERRAIN_MARKS[t["kind"]]) for t in view.get("terrain", [])]
+    pieces += [(i["poly"], "#" if i["home"] is None else str(i["home"])) for i in view["islands"]]
+    for raw, mark in pieces:
+        poly = [(x, y) for x, y in raw]
         for r in range(rows):
             for c in range(cols):
                 p = ((c + 0.5) * w / cols, (rows - r - 0.5) * h / rows)
                 if g.inside(p, poly):
                     grid[r][c] = mark
     for s in view["ships"]:
-        if s["sunk"]:
+        if (s["sunk"] and not s["wreck"]) or s["lost_in"]:
             continue
         c = min(cols - 1, int(s["pose"][0] * cols / w))
         r = min(rows - 1, rows - 1 - int(s["pose"][1] * rows / h))
@@ -199,11 +229,18 @@ def render(view: View, seat: int | None, names: list[str]) -> str:
     gold = ", ".join(f"{_name(names, p)} {v}" for p, v in enumerate(view["home_gold"]))
     lines.append(f"round {view['round']} of {view['max_rounds']}; gold at home: {gold}; "
                  f"{view['need']} wins")
+    for t in view.get("terrain", []):
+        danger = f", danger {t['danger']} this turn" if t["danger"] else ""
+        lines.append(f"{TERRAIN_MARKS[t['kind']]} {t['id']} {TERRAIN_NAMES[t['kind']]}{danger}")
     for s in view["ships"]:
-        if s["sunk"]:
+        if s["sunk"] and not s["wreck"]:
             continue
         up = sum(s["up"])
-        flags = [f for f, on in (("derelict", s["derelict"]), ("pinned", s["pinned"]),
+        flags = [f for f, on in (("WRECK", s["wreck"]),
+                                 (f"lost in fog {s['lost_in']}", s["lost_in"]),
+                                 (f"trapped in {s['trapped_in']}", s["trapped_in"]),
+                                 ("derelict", s["derelict"] and not s["wreck"]),
+                                 ("pinned", s["pinned"]),
                                  ("ghost", s["ghost"]), (f"docked {s['docked']}", s["docked"]),
                                  (f"towing {s['towing']}", s["towing"]),
                                  (f"acted: {s['acted']}", s["acted"])) if on]

@@ -56,7 +56,8 @@ def afloat(s: Ship) -> bool:
 
 
 def on_plane(s: Ship) -> bool:
-    return not s["sunk"]
+    """Afloat and not lost in a fog bank (5.18.1): a piece other ships can meet."""
+    return not s["sunk"] and s["lost_in"] is None
 
 
 def foot(s: Ship) -> g.Poly:
@@ -71,13 +72,67 @@ def aft(s: Ship) -> g.Poly:
     return hull.aft_region(s["masts"], pose(s))
 
 
+_ISLANDS: dict[int, tuple[list[Any], g.Poly, tuple[Any, ...]]] = {}
+_CANON: dict[tuple[Any, ...], g.Poly] = {}
+
+
+def _island(i: dict[str, Any]) -> tuple[list[Any], g.Poly, tuple[Any, ...]]:
+    raw = i["poly"]
+    hit = _ISLANDS.get(id(raw))
+    if hit is not None and hit[0] is raw:
+        return hit
+    key = tuple(map(tuple, raw))
+    poly = _CANON.get(key)
+    if poly is None:
+        if len(_CANON) >= 4096:
+            _CANON.clear()
+        poly = _CANON[key] = [(x, y) for x, y in raw]
+    if len(_ISLANDS) >= 4096:
+        _ISLANDS.clear()
+    hit = _ISLANDS[id(raw)] = (raw, poly, key)
+    return hit
+
+
 def island_poly(i: dict[str, Any]) -> g.Poly:
-    return [(x, y) for x, y in i["poly"]]
+    """The island's polygon as a shape. Islands never change after set-up, so every
+    copy of a state (clones, sampled states, views) gets the same shape object for
+    the same outline, and the shape caches of :mod:`.geometry` keep working."""
+    return _island(i)[1]
+
+
+def island_key(i: dict[str, Any]) -> tuple[Any, ...]:
+    """The island's outline as a hashable value (for cache keys)."""
+    return _island(i)[2]
 
 
 def area(state: State) -> g.Poly:
     w, h = state["table"]
     return g.rect(0, 0, w, h)
+
+
+# -- a memo per table geometry -----------------------------------------------------
+
+_MEMOS: dict[Any, tuple[list[Any], dict[Any, Any]]] = {}
+_MEMO_LIMIT = 512
+
+
+def memo(state: State) -> dict[Any, Any]:
+    """A scratch dict shared by every state (or view) with the same table: the same
+    islands and, for every ship, the same pose, card, masts standing, owner, form,
+    tow and rams. Pure answers about the table (pinned, line of fire) are kept here,
+    so the many questions of one decision, and of the next ones while nothing moved,
+    are answered once. Entries keep the island outlines alive (their ids are keys)."""
+    islands = [island_poly(i) for i in state["islands"]]
+    key = (tuple(id(p) for p in islands),
+           tuple((e["card"], e["sunk"], e["owner"], e["ghost"], e["towed_by"], e["towing"],
+                  e["lost_in"], e["wreck"], *e["pose"], *e["up"], *e["rammed"])
+                 for e in state["ships"]))
+    hit = _MEMOS.get(key)
+    if hit is None:
+        if len(_MEMOS) >= _MEMO_LIMIT:
+            _MEMOS.clear()
+        hit = _MEMOS[key] = (islands, {})
+    return hit[1]
 
 
 # -- status --------------------------------------------------------------------------
@@ -108,37 +163,70 @@ def has(state: State, s: Ship, ability: str) -> bool:
         return True
     if ability == "Oarsman" and "Oars" in keywords(s):
         return True
-    nation = card(s)["nation"]
-    return any(c["kind"] == ability and c["nation"] == nation for c in crew_aboard(state, s))
+    ship_nation = nation(state, s)
+    return any(c["kind"] == ability and crew_nation(c) == ship_nation
+               for c in crew_aboard(state, s))
+
+
+def nation(state: State, s: Ship) -> str:
+    """The ship's flag: Cursed while a Black Mark crew sails aboard as Cursed (5.15,
+    A-35: then only Cursed crew aboard use their abilities), else the card's."""
+    if any(c.get("cursed") for c in crew_aboard(state, s)):
+        return "Cursed"
+    return str(card(s)["nation"])
+
+
+def crew_nation(c: dict[str, Any]) -> str | None:
+    return "Cursed" if c.get("cursed") else c["nation"]
 
 
 def towed(s: Ship) -> bool:
     return s["towed_by"] is not None
 
 
-def pinned(state: State, s: Ship) -> bool:
-    """5.6.2: the bow touches a non-derelict enemy ship (not for ghosts or Galleys)."""
-    if s["sunk"] or s["ghost"] or "Galley" in keywords(s) or towed(s):
+def pinned(state: State, s: Ship, m: dict[Any, Any] | None = None) -> bool:
+    """5.6.2: the bow touches a non-derelict enemy ship (not for ghosts or Galleys).
+    ``m``: the table's :func:`memo`, when the caller already has it."""
+    if m is None:
+        m = memo(state)
+    key = ("pinned", s["id"])
+    found = m.get(key)
+    if found is None:
+        found = m[key] = _pinned(state, s)
+    return found
+
+
+def _pinned(state: State, s: Ship) -> bool:
+    if not on_plane(s) or s["ghost"] or towed(s) or "Galley" in keywords(s):
         return False
     b = bow(s)
+    bx0, by0, bx1, by1 = g.box(b)
+    eps = g.EPS_TOUCH
     for e in state["ships"]:
-        if (e is s or e["sunk"] or e["owner"] == s["owner"] or derelict(e) or e["ghost"]
-                or towed(e)):
+        if e is s or not on_plane(e) or e["owner"] == s["owner"]:
+            continue
+        f = foot(e)
+        fx0, fy0, fx1, fy1 = g.box(f)
+        if fx0 - bx1 > eps or bx0 - fx1 > eps or fy0 - by1 > eps or by0 - fy1 > eps:
+            continue  # the broad phase first: most ships are far apart
+        if derelict(e) or e["ghost"] or towed(e):
             continue
         if "Galley" in keywords(e) and e["id"] in s["rammed"]:
             continue
-        if g.touching(b, foot(e)):
+        if g.touching(b, f):
             return True
     return False
 
 
-def can_move(state: State, s: Ship) -> bool:
+def can_move(state: State, s: Ship, m: dict[Any, Any] | None = None) -> bool:
     """5.2.4: not derelict (unless an ability gives it S), not pinned, not towed."""
-    if s["sunk"] or towed(s):
+    if s["sunk"] or towed(s) or s["trapped_in"] is not None:
         return False
+    if s["lost_in"] is not None:
+        return True  # its move action is the way out of the fog (5.18.1)
     if derelict(s) and not derelict_moves(state, s):
         return False
-    return not pinned(state, s)
+    return not pinned(state, s, m)
 
 
 def derelict_moves(state: State, s: Ship) -> bool:
@@ -163,7 +251,18 @@ def term_length(state: State, term: str) -> int:
 
 
 def capacity(state: State, s: Ship) -> int:
-    return card(s)["cargo"]
+    """5.9.3 with A-8: printed cargo, +1 for each crew aboard the ship it is linked
+    to, +1 for each pair of mutually linked crew aboard together."""
+    aboard = [c for c in crew_aboard(state, s) if c.get("card")]
+    if not aboard:
+        return int(card(s)["cargo"])
+    named = data.named_crew()
+    links = {c["card"]: set(named[c["card"]]["links"]) for c in aboard}
+    bonus = sum(1 for c in aboard if s["card"] in links[c["card"]])
+    cards = sorted(links)
+    bonus += sum(1 for i, a in enumerate(cards) for b in cards[i + 1:]
+                 if b in links[a] and a in links[b])
+    return int(card(s)["cargo"]) + bonus
 
 
 def load(state: State, s: Ship) -> int:
@@ -193,11 +292,11 @@ def docked_home(state: State, s: Ship) -> bool:
 
 
 def obstacles(state: State, skip: tuple[str, ...] = ()) -> list[Obstacle]:
-    """Islands and every ship on the plane except ``skip`` (8.6.3)."""
+    """Islands, wrecks and every ship on the plane except ``skip`` (8.6.3)."""
     out: list[Obstacle] = [("island", i["id"], island_poly(i)) for i in state["islands"]]
     for e in state["ships"]:
-        if not e["sunk"] and e["id"] not in skip:
-            out.append(("ship", e["id"], foot(e)))
+        if (on_plane(e) or e["wreck"]) and e["id"] not in skip:
+            out.append(("wreck" if e["wreck"] else "ship", e["id"], foot(e)))
     return out
 
 

@@ -57,10 +57,11 @@ def test_3_1_random_fleets_are_legal():
         pts = 0
         for entry in fleet:
             ship = data.ship(entry["ship"])
-            crew_pts = sum(data.crew_points(k) for k, _ in entry["crew"])
+            crew_pts = sum(data.named_crew()[c[2]]["points"] + c[3] if len(c) > 2
+                           else data.crew_points(c[0]) for c in entry["crew"])
             assert crew_pts <= ship["points"]  # 5.9.2
-            assert sum(k != "Oarsman" for k, _ in entry["crew"]) <= ship["cargo"]
-            assert all(n == ship["nation"] for _, n in entry["crew"])
+            assert sum(c[0] != "Oarsman" for c in entry["crew"]) <= ship["cargo"]
+            assert all(c[1] == ship["nation"] for c in entry["crew"])
             pts += ship["points"] + crew_pts
         assert 0 < pts <= 40
 
@@ -184,6 +185,24 @@ def test_5_4_3_docking_at_home_unloads_and_reveals_the_gold():
     assert st["home_gold"][0] == 5
     assert sorted(e["gold"] for e in events if e["type"] == "unloaded") == [2, 3]
     assert all(t["face_up"] for t in st["treasure"] if t["where"] == "home")
+
+
+def test_5_4_2_crew_unload_and_load_at_a_dock_once_a_turn():
+    st = new()
+    my_turn(st, 0)
+    s = next(x for x in ships_of(st, 0) if x["crew"])  # docked at home from the start
+    cid = st["crew"][s["crew"][0]]["id"]
+    act(st, random.Random(), {"type": "unload_crew", "crew": cid})
+    crew = st["crew"][int(cid[1:])]
+    assert crew["island"] == s["docked"] and crew["ship"] is None
+    # [DESIGN] the same crew may not come back aboard this turn (no endless shuffling)
+    legal = GAME.legal_actions(st, 0)
+    assert not any(a.get("crew") == cid for a in legal)
+    with pytest.raises(IllegalAction):
+        act(st, random.Random(), {"type": "load_crew", "crew": cid, "ship": s["id"]})
+    act(st, random.Random(), END)
+    act(st, random.Random(), END)
+    assert {"type": "load_crew", "crew": cid, "ship": s["id"]} in GAME.legal_actions(st, 0)
 
 
 def test_5_4_1_no_docking_at_an_enemy_home_island():
@@ -449,3 +468,62 @@ def test_3_5_every_offered_home_has_room_for_the_fleet():
         (seat,) = GAME.to_act(st)
         act(st, rng, chooser.choice(GAME.legal_actions(st, seat)))
     assert st["phase"] == "play" and all(s["placed"] for s in st["ships"])
+
+
+# -- named crew, links and crew keywords (5.9.3, 5.15; designed crew of 9.3) ------------
+
+
+def _named(st, sid, card, cursed=False):
+    c = data.named_crew()[card]
+    return deal.add_crew(st, world.ship(st, sid)["owner"], sid, c["ability"], c["nation"],
+                         card, cursed)
+
+
+def test_5_9_3_links_add_cargo_for_the_linked_ship_and_each_mutual_pair():
+    st = new()
+    kestrel = world.ship(st, "s0")  # D-S02, cargo 3, already an Explorer aboard
+    assert world.capacity(st, kestrel) == 3
+    _named(st, "s0", "D-C02")  # Mr. Hale: linked to Vane only
+    assert world.capacity(st, kestrel) == 3
+    _named(st, "s0", "D-C01")  # Vane: linked to Hale (mutual) and to the Kestrel
+    assert world.capacity(st, kestrel) == 5
+    assert world.has(st, kestrel, "Captain") and world.has(st, kestrel, "Helmsman")
+
+
+def test_5_15_black_mark_played_cursed_makes_the_ship_cursed():
+    st = new(fleets="sample")
+    tern = world.ship(st, "s2")  # D-S01 Tern, Pirates, a Helmsman (Pirates) aboard
+    assert world.has(st, tern, "Helmsman")
+    tom = _named(st, "s2", "D-C05", cursed=True)
+    assert tom["face_up"] and tom["points"] == 3  # placed visibly, a point more
+    assert world.nation(st, tern) == "Cursed"
+    assert world.has(st, tern, "Cannoneer")  # Tom is Cursed too: his ability works
+    assert not world.has(st, tern, "Helmsman")  # the Pirates Helmsman's does not
+    assert GAME.view(st, 1)["crew"][int(tom["id"][1:])]["cursed"] is True
+
+
+def test_5_15_ransom_crew_eliminated_by_an_opponent_pays_1_gold():
+    st = new()
+    alvaro = _named(st, "s1", "D-C03")  # San Telmo, Spain
+    events: list = []
+    world.ship(st, "s1")["crew"] = [int(alvaro["id"][1:])]
+    combat.plunder(st, world.ship(st, "s3"), world.ship(st, "s1"), "crew", Dice(), events)
+    assert alvaro["gone"] and st["home_gold"][1] == 1 and st["gold_made"] == 1
+    assert events[-1]["type"] == "ransom"
+
+
+def test_3_1_random_fleets_may_carry_named_crew_within_the_caps():
+    seen = set()
+    for seed in range(40):
+        for entry in deal.random_fleet(40, random.Random(seed)):
+            ship = data.ship(entry["ship"])
+            pts = 0
+            for kind, nation, *named in entry["crew"]:
+                assert nation == ship["nation"]
+                if named:
+                    seen.add(named[0])
+                    pts += data.named_crew()[named[0]]["points"] + (1 if named[1] else 0)
+                else:
+                    pts += data.crew_points(kind)
+            assert pts <= ship["points"]  # 5.9.2
+    assert seen

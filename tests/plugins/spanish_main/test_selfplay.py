@@ -37,6 +37,7 @@ def play(seats: int, seed: int, **options: Any) -> tuple[dict[str, Any], list[An
 @pytest.mark.parametrize(("seats", "seed", "options"), [
     (2, 0, {}), (2, 1, {"unique_treasure": True}), (2, 2, {"fleets": "random"}),
     (3, 3, {"max_rounds": 8}), (4, 4, {"max_rounds": 6, "fleets": "random"}),
+    (2, 10, {"terrain": 3, "max_rounds": 15, "fleets": "random"}),  # fog, weed and reef met
 ])
 def test_selfplay_invariants_and_exact_replay(seats: int, seed: int,
                                               options: dict[str, Any]) -> None:
