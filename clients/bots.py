@@ -137,12 +137,13 @@ def _key(action: Action) -> str:
 
 
 class _Node:
-    __slots__ = ("children", "visits", "value")
+    __slots__ = ("children", "visits", "value", "margin")
 
     def __init__(self) -> None:
         self.children: dict[str, _Node] = {}
         self.visits = 0
-        self.value = 0.0
+        self.value = 0.0  # sum of rank rewards, 0..1
+        self.margin = 0.0  # sum of heuristic margins (the game's own units)
 
 
 class MCTSBot:
@@ -153,24 +154,35 @@ class MCTSBot:
     ``rollout_depth`` random actions and scores the result for every seat: the
     final ranking if the game ended, else the ranking by the game's heuristic.
 
+    A rank alone saturates: a seat far ahead (or far behind) after every rollout
+    sees the same reward for every action and plays at random, which throws leads
+    away in games that end at a random moment. So each seat's value also counts its
+    heuristic margin (weight ``margin_weight``), normalised to 0..1 over the margins
+    this search has seen (the game's units need not be known), and the search keeps
+    pressing its lead and cutting its losses.
+
     Args:
         game: the game (must implement ``game_sample_state``).
         time_budget: seconds per decision (default 0.1).
         iterations: a fixed number of iterations instead of a time budget.
         rollout_depth: random actions after the tree before evaluating.
         exploration: the UCB constant.
+        margin_weight: share of the heuristic margin in a node's value (0: rank only).
     """
 
     name = "mcts"
 
     def __init__(self, game: Game, *, time_budget: float = 0.1, iterations: int | None = None,
-                 rollout_depth: int = 20, exploration: float = 0.7) -> None:
+                 rollout_depth: int = 20, exploration: float = 0.7,
+                 margin_weight: float = 0.5) -> None:
         _require_sampler(game, "mcts")
         self.game = game
         self.time_budget = time_budget
         self.iterations = iterations
         self.rollout_depth = rollout_depth
         self.exploration = exploration
+        self.margin_weight = margin_weight
+        self._lo = self._hi = 0.0  # the margins seen in the current search
 
     def choose(self, view: View, seat: int, legal: list[Action], rng: random.Random) -> Action:
         legal = expand(self.game, view, seat, legal)
@@ -178,6 +190,7 @@ class MCTSBot:
             return legal[0]
         root = _Node()
         by_key = {_key(a): a for a in legal}
+        self._lo, self._hi = math.inf, -math.inf
         deadline = time.perf_counter() + self.time_budget
         done = 0
         while True:
@@ -188,9 +201,25 @@ class MCTSBot:
                 break
             self._iterate(root, view, seat, legal, rng)
             done += 1
-        best = max(by_key, key=lambda k: (root.children[k].visits if k in root.children else -1,
-                                          root.children[k].value if k in root.children else 0))
-        return by_key[best]
+
+        def rank(k: str) -> tuple[int, float]:
+            child = root.children.get(k)
+            return (child.visits, self._mean(child)) if child and child.visits else (-1, 0.0)
+        return by_key[max(by_key, key=rank)]
+
+    def _mean(self, node: _Node) -> float:
+        """The node's value for the seat that chose it: rank and normalised margin."""
+        mean = node.value / node.visits
+        w = self.margin_weight
+        if w and self._hi > self._lo:
+            margin = (node.margin / node.visits - self._lo) / (self._hi - self._lo)
+            mean = (1 - w) * mean + w * margin
+        return mean
+
+    def _ucb(self, node: _Node, log_n: float) -> float:
+        if node.visits == 0:
+            return math.inf
+        return self._mean(node) + self.exploration * math.sqrt(log_n / node.visits)
 
     def _iterate(self, root: _Node, view: View, seat: int, legal: list[Action],
                  rng: random.Random) -> None:
@@ -207,8 +236,7 @@ class MCTSBot:
                 child = node.children[_key(action)] = _Node()
             else:
                 log_n = math.log(max(1, node.visits))
-                c = self.exploration
-                action = max(actions, key=lambda a: _ucb(node.children[_key(a)], log_n, c))
+                action = max(actions, key=lambda a: self._ucb(node.children[_key(a)], log_n))
                 child = node.children[_key(action)]
             try:
                 game.apply(state, actor, action, rng)
@@ -221,13 +249,16 @@ class MCTSBot:
             to_act = game.to_act(state)
             actor = to_act[0]
             actions = game.concrete_actions(state, actor)
-        rewards = self._rollout(state, rng)
+        rewards, margins = self._rollout(state, rng)
+        self._lo, self._hi = min(self._lo, *margins), max(self._hi, *margins)
         root.visits += 1
         for child, who in path:
             child.visits += 1
             child.value += rewards[who]
+            child.margin += margins[who]
 
-    def _rollout(self, state: State, rng: random.Random) -> list[float]:
+    def _rollout(self, state: State, rng: random.Random) -> tuple[list[float], list[float]]:
+        """Random play, then (rank reward, heuristic margin) for every seat."""
         game = self.game
         for _ in range(self.rollout_depth):
             to_act = game.to_act(state)
@@ -236,20 +267,14 @@ class MCTSBot:
             actor = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
             game.apply(state, actor, random_action(game, state, actor, rng), rng)
         n = len(game.scores(state)["scores"])
+        values = [game.heuristic(state, s) for s in range(n)]
         if game.is_over(state):
             ranks = game.scores(state)["rank"]
         else:
-            values = [game.heuristic(state, s) for s in range(n)]
             ranks = [1 + sum(1 for w in values if w > v) for v in values]
         if n == 1:
-            return [1.0 if ranks[0] == 1 else 0.0]
-        return [(n - r) / (n - 1) for r in ranks]
-
-
-def _ucb(node: _Node, log_n: float, c: float) -> float:
-    if node.visits == 0:
-        return math.inf
-    return node.value / node.visits + c * math.sqrt(log_n / node.visits)
+            return [1.0 if ranks[0] == 1 else 0.0], values
+        return [(n - r) / (n - 1) for r in ranks], values
 
 
 def make_bot(strategy: str, game: Game, **kwargs: Any) -> RandomBot | GreedyBot | MCTSBot:
