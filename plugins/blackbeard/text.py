@@ -248,7 +248,7 @@ def _ap_or_answer(v: View, seat: int, a: dict[str, Any], names: list[str]) -> st
         frm = f" from {where(k['area'])}" if k else ""
         return f"your {kc_label(a['kc'])}{frm} reacts: intercept {him}"
     if t == "pass":
-        return "let him be"
+        return f"let {him} be (no AP action)"
     if t == "fight":
         return "stand and fight"
     if t == "escape":
@@ -415,6 +415,52 @@ def _merchant(mid: Any) -> str:
 
 # -- the board --------------------------------------------------------------------------
 
+# What a pirate is doing when an AP window opens (the window's trigger).
+DOING = {"move": "sails to {where}", "leave_port": "leaves port for {where}",
+         "find": "hunts a merchant in {where}", "loot": "loots a merchant in {where}",
+         "convert": "takes a merchant as his ship in {where}",
+         "attack_port": "attacks {where}", "sack": "sacks {where}",
+         "port": "does business in {where}"}
+
+
+def situation(v: View, seat: int | None, names: list[str]) -> str | None:
+    """One line: whose turn it is and what is being decided now, so a choice such as
+    "let Kidd be" reads in its context."""
+    if not v["stack"] or v["over"]:
+        return None
+    top = v["stack"][-1]
+    k = top["k"]
+    phasing = v["order"][v["turn"]]
+    turn = "Your turn" if phasing == seat else f"{_who(names, phasing)}'s turn"
+    if k == "setup":
+        return "Setting up: each player puts his first pirate to sea."
+    if v["T"] and v["T"]["act"]:
+        turn += f", {v['T']['act']} Action(s) left"
+    p = v["pir"][top["pid"]] if isinstance(top.get("pid"), int) else None
+    if p is None:
+        him = "the pirate"
+    elif p["owner"] == seat:
+        him = f"your {pname(p['id'])}"
+    else:
+        him = f"{pname(p['id'])} ({_who(names, p['owner'])})"
+    here = where(p["area"], p["port"]) if p else ""
+    act = next((f for f in reversed(v["stack"]) if f["k"] == "act"), None)
+    if k == "win" and top.get("trig") == "attack_port" and act and "port" in act:
+        here = PORTS[act["port"]]["name"]
+    doing = {
+        "win": f"{him} {DOING.get(top.get('trig'), 'acts').format(where=here)}: each other "
+               "player may answer with one AP action",
+        "flee": f"{him} is attacked: fight, or try to escape",
+        "cun": f"Cunning: keep the {str(top.get('why', '')).replace('_', ' ')} roll "
+               f"{top.get('dice')} for {him} or roll it again",
+        "hostage": f"{him} has taken a hostage: ransom or torture?",
+        "convert": f"{him} may take the merchant as his ship",
+        "pardon": "The second General Pardon: pirates in English ports may retire",
+        "new_captain": f"Mutiny: {him} is marooned; who takes command?",
+        "discard": "End of the turn: discard down to 4 cards",
+    }.get(k)
+    return f"{turn}. {doing[0].upper()}{doing[1:]}." if doing else f"{turn}."
+
 
 def render(v: View, seat: int | None, names: list[str]) -> Any:
     from rich.console import Group
@@ -466,8 +512,9 @@ def render(v: View, seat: int | None, names: list[str]) -> Any:
              f"Deck {v['deck_n']} cards; General Pardons played {v['pardons']}"
              + (f" (pass {v['pass_no']})" if v["opt"]["game_length"] == "long" else "")
              + "; AP VP " + ", ".join(f"{_who(names, s)} {x}" for s, x in enumerate(v["vp"]))]
-    if v["T"]:
-        lines.append(f"Actions left this turn: {v['T']['act']}")
+    now = situation(v, seat, names)
+    if now:
+        lines.append(now)
     if seat is not None and "hand" in v:
         lines.append("Your hand: " + (", ".join(card(c) for c in v["hand"]) or "empty"))
     from rich.text import Text
