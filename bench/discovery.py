@@ -32,7 +32,7 @@ _spec = importlib.util.spec_from_file_location(
 netns = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(netns)
 
-DISCOVERY = ("-m", "lantable.host.discovery")
+DISCOVERY = ("-m", "lantable.clients.commands.discovery")
 IF = ("--interface", netns.IFNAME)
 
 

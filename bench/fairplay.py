@@ -35,7 +35,8 @@ import trio
 from lantable.clients.bots import RandomBot
 from lantable.clients.client import open_client
 from lantable.clients.fairplay import FairSeats
-from lantable.clients.runner import bot_decider, play_seat
+from lantable.clients.runner import bot_decider
+from lantable.clients.seat import play_seat
 from lantable.host.journal import Journal
 from lantable.host.peer import serve_peer
 from lantable.plugins import load_registry

@@ -24,8 +24,8 @@ import msgpack
 import trio
 
 from lantable.clients import client as client_module
-from lantable.clients.cli import run_bot
 from lantable.clients.client import open_client
+from lantable.clients.runner import run_bot
 from lantable.host.peer import serve_peer
 from lantable.plugins import load_registry
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import logging
+import secrets
 from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -70,6 +71,11 @@ READ_SIZE: Final = 65536
 UPDATE_BACKLOG: Final = 32  # updates a table's feed keeps before folding new ones together
 EVENT_BACKLOG: Final = 2000  # events a folded update keeps (the oldest go first)
 MAX_TABLE_PAGES: Final = 100  # pages of the table list fetched by list_tables
+# Seconds without sending anything after which the client pings: the host closes a
+# connection that holds no seat and watches no table after 300 s of silence
+# (docs/limits.md, idle_timeout), and a person reading the lobby says nothing.
+PING_EVERY: Final = 60.0
+JOIN_ID_BYTES: Final = 16  # random bytes of a join's nonce (docs/protocol.md, join)
 
 LOGGER = logging.getLogger(__name__)
 
@@ -167,9 +173,10 @@ class _Pending:
 class Client:
     """A connected, welcomed client. Build it with :func:`open_client`."""
 
-    def __init__(self, stream: trio.SocketStream, conn: Connection, welcome: Welcome,
+    def __init__(self, stream: trio.abc.Stream, conn: Connection, welcome: Welcome,
                  fair: FairSeats | None = None) -> None:
         self._stream = stream
+        self._last_sent = trio.current_time()  # for the keep-alive ping
         self._conn = conn
         self.welcome = welcome
         self._ids = itertools.count(1)
@@ -196,6 +203,19 @@ class Client:
             except BaseException:
                 self._conn.send_failed()
                 raise
+        self._last_sent = trio.current_time()
+
+    async def _keep_alive(self, every: float = PING_EVERY) -> None:
+        """Ping after ``every`` seconds in which nothing was sent, so the host never
+        takes a person who only reads the lobby for an idle connection. The ``pong``
+        needs no one waiting for it."""
+        try:
+            while True:
+                await trio.sleep_until(self._last_sent + every)
+                if trio.current_time() - self._last_sent >= every:
+                    await self._send(Ping(id=next(self._ids)))
+        except (trio.BrokenResourceError, trio.ClosedResourceError, ProtocolError):
+            pass
 
     async def _request(self, make: Any, **fields: Any) -> Message:
         rid = next(self._ids)
@@ -325,10 +345,16 @@ class Client:
         assert isinstance(reply, Created)
         return reply.table
 
-    async def join(self, table: str, seat: int | None = None, *, spectate: bool = False) -> Joined:
-        """Take a seat (the lowest free one by default) or watch; keep ``.token`` to resume."""
+    async def join(self, table: str, seat: int | None = None, *, spectate: bool = False,
+                   join_id: bytes | None = None) -> Joined:
+        """Take a seat (the lowest free one by default) or watch; keep ``.token`` to resume.
+
+        ``join_id`` (from :func:`new_join_id`, kept by the caller) makes the join safe to
+        retry on a new connection when the reply was lost: the same ``join_id`` gets
+        the same seat and token back (docs/protocol.md, "Retrying a join")."""
         self._feed(table)
-        reply = await self._request(Join, table=table, seat=seat, spectate=spectate)
+        reply = await self._request(Join, table=table, seat=seat, spectate=spectate,
+                                    join_id=join_id)
         assert isinstance(reply, Joined)
         return reply
 
@@ -391,6 +417,11 @@ class Client:
             pass
 
 
+def new_join_id() -> bytes:
+    """A fresh nonce for :meth:`Client.join`: keep it for the join's retries only."""
+    return secrets.token_bytes(JOIN_ID_BYTES)
+
+
 @asynccontextmanager
 async def open_client(host: str, port: int, *, name: str, token: str | None = None,
                       proto: int = PROTOCOL_VERSION, identity: fp.Identity | None = None
@@ -406,6 +437,17 @@ async def open_client(host: str, port: int, *, name: str, token: str | None = No
     """
     with trio.fail_after(CONNECT_TIMEOUT):
         stream = await trio.open_tcp_stream(host, port)
+    async with open_session(stream, name=name, token=token, proto=proto,
+                            identity=identity) as client:
+        yield client
+
+
+@asynccontextmanager
+async def open_session(stream: trio.abc.Stream, *, name: str, token: str | None = None,
+                       proto: int = PROTOCOL_VERSION, identity: fp.Identity | None = None
+                       ) -> AsyncIterator[Client]:
+    """:func:`open_client` on a stream already connected to a host (closed on exit);
+    tests use it on memory streams."""
     async with stream:
         conn = Connection("client")
         store = None
@@ -431,6 +473,7 @@ async def open_client(host: str, port: int, *, name: str, token: str | None = No
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(client._read_loop, nursery)
+                nursery.start_soon(client._keep_alive)
                 try:
                     yield client
                 finally:

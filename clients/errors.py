@@ -14,6 +14,7 @@ import errno
 import trio
 
 from lantable.plugins import load_registry
+from lantable.protocol.discovery import DEFAULT_PORT
 
 from .client import ClientError, RequestError
 from .session import HostGone
@@ -33,14 +34,13 @@ def leaves(group: BaseException) -> list[BaseException]:
     return out
 
 
-def explain(exc: BaseException, args: argparse.Namespace | None = None, *,
-            default_port: int = 47800) -> str | None:
+def explain(exc: BaseException, args: argparse.Namespace | None = None) -> str | None:
     """The one line that tells a person what went wrong, or None for a real bug."""
     where = ""
     if args is not None and getattr(args, "connect", None):
         where = f" at {args.connect[0]}:{args.connect[1]}"
     elif args is not None and args.command in ("new", "bot", "play"):
-        where = f" at 127.0.0.1:{default_port}"
+        where = f" at 127.0.0.1:{DEFAULT_PORT}"
     if isinstance(exc, CliError):
         return str(exc)
     if isinstance(exc, OSError) and exc.__cause__ is not None:
@@ -54,7 +54,7 @@ def explain(exc: BaseException, args: argparse.Namespace | None = None, *,
     if isinstance(exc, OSError) and exc.errno == errno.EADDRINUSE:
         port = getattr(args, "port", "")
         return (f"port {port} is already in use (another lantable host?); choose another "
-                f"with --port, e.g. --port {int(port or default_port) + 1}")
+                f"with --port, e.g. --port {int(port or DEFAULT_PORT) + 1}")
     if isinstance(exc, OSError) and exc.errno == errno.EADDRNOTAVAIL:
         return f"cannot listen on {getattr(args, 'bind', None)!r}: not an address of this machine"
     if isinstance(exc, trio.TooSlowError):

@@ -1,6 +1,6 @@
 """The LAN side of the CLI: list peers and their tables, find a free seat.
 
-Peers are found with zeroconf (``lantable.host.discovery``); their tables are then
+Peers are found with zeroconf (:mod:`.discovery`); their tables are then
 fetched over TCP with the ordinary client library, since DNS-SD TXT records carry
 only a summary.
 """
@@ -18,7 +18,7 @@ from lantable.protocol import ProtocolError
 from .client import Client, ClientError, Disconnected, RequestError, open_client
 
 if TYPE_CHECKING:
-    from lantable.host.discovery import PeerInfo
+    from lantable.protocol.discovery import PeerInfo
 
 LOGGER = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ async def mark_connected(client: Client, tables: list[dict[str, Any]]) -> None:
 
 async def lan_peers(timeout: float, interfaces: list[str] | None) -> list[dict[str, Any]]:
     """Every peer found within ``timeout`` seconds, with its tables."""
-    from lantable.host.discovery import find_peers
+    from .discovery import find_peers
 
     peers = await find_peers(timeout=timeout, interfaces=interfaces)
     results: list[dict[str, Any]] = []

@@ -1,23 +1,31 @@
-"""Sitting at a table: the loop that turns updates into decisions."""
+"""Bots at a table: which strategy decides, with what randomness, under what name.
+
+The bot policy of ``lantable bot`` and ``lantable demo``: :func:`run_bot` seats one
+bot (holding the seat through drops with :mod:`.session`) and plays it to the end;
+:func:`decision_rng` makes each decision a function of (seed, seat, update number),
+so a bot that comes back after a host restart decides exactly as it would have.
+"""
 
 from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Awaitable, Callable
+import socket
 from typing import TYPE_CHECKING, Any
 
-import trio
+from lantable.plugins import load_registry
 
-from .client import Client, RequestError
+from .bots import make_bot
+from .seat import Decide
+from .session import SeatPlan, hold_seat
 
 if TYPE_CHECKING:
-    from lantable.plugins import Action, View
+    from lantable.plugins import Action, Registry, View
     from lantable.protocol import Update
 
-LOGGER = logging.getLogger(__name__)
+    from .tokens import TokenStore
 
-Decide = Callable[["Update", list["Action"]], Awaitable["Action"]]
+LOGGER = logging.getLogger(__name__)
 
 
 def bot_decider(bot: Any, seat: int, rng: random.Random) -> Decide:
@@ -30,65 +38,53 @@ def bot_decider(bot: Any, seat: int, rng: random.Random) -> Decide:
     return decide
 
 
-async def play_seat(client: Client, table: str, seat: int | None, decide: Decide,
-                    on_update: Callable[[Update], None] | None = None,
-                    on_refused: Callable[[Action, RequestError], None] | None = None,
-                    on_idle: Callable[[], None] | None = None,
-                    ) -> dict[str, Any] | None:
-    """Follow ``table`` as ``seat`` (None: watch) and decide whenever it must, until the
-    game ends. A refused action is reported to ``on_refused`` (default: a log warning)
-    and the seat decides again on a fresh view. ``on_idle`` is called when no update
-    is waiting and the seat has nothing to decide (a screen redraws then, once, rather
-    than for every update of a burst).
+def decision_rng(seed: int, seat: int, seq: int) -> random.Random:
+    """A bot's randomness for one decision: a function of (seed, seat, update number),
+    so a bot that reconnects after a host restart decides exactly as it would have."""
+    return random.Random(f"{seed}:{seat}:{seq}")
+
+
+def _host_name() -> str:
+    return socket.gethostname().split(".")[0] or "localhost"
+
+
+def bot_name(strategy: str, index: int, where: str | None = None) -> str:
+    """A bot's display name, unique across laptops: ``greedy-1@den``."""
+    return f"{strategy}-{index}@{where or _host_name()}"
+
+
+async def run_bot(host: str, port: int, table: str, strategy: str, seed: int, *, name: str,
+                  seat: int | None = None, bot_options: dict[str, Any] | None = None,
+                  store: TokenStore | None = None, quiet: bool = False,
+                  registry: Registry | None = None) -> tuple[int, dict[str, Any]]:
+    """One bot: take a seat (``seat``, else the lowest free one; a seat whose token is
+    remembered here is resumed, so a bot can take over a person's abandoned seat), say
+    where it sat, and play to the end, reconnecting and resuming after any drop.
+
+    ``registry``: the games the bot knows (default: those installed).
 
     Returns:
-        The final scores, or None if the connection ended first.
+        (seat, final scores).
     """
-    # Updates already queued when our action was accepted describe the table before
-    # it (other seats may have acted in between): decide only on updates numbered at
-    # least the one our last action produced.
-    fresh_from = 0
-    feed = client.updates(table)
-    async for update in feed:
-        if on_update is not None:
-            on_update(update)
-        if update.status == "finished":
-            return update.scores
-        if (seat is None or update.seat != seat or not update.legal
-                or update.status != "playing" or update.seq < fresh_from):
-            if on_idle is not None and not len(feed):
-                on_idle()
-            continue
-        action = await _decide_unless_lost(client, table, decide, update)
-        if action is None:  # the connection ended while we were deciding
-            return None
-        try:
-            fresh_from = await client.act(table, action, seat=seat)
-        except RequestError as exc:
-            if on_refused is not None:
-                on_refused(action, exc)
-            else:
-                LOGGER.warning("table %s seat %d: %s refused (%s); resyncing",
-                               table, seat, action, exc)
-            fresh_from = (await client.sync(table)).seq
-    return None
+    games = registry if registry is not None else load_registry()
 
+    def make_decider(game_id: str, at: int | None) -> Decide:
+        bot = make_bot(strategy, games[game_id], **(bot_options or {}))
 
-async def _decide_unless_lost(client: Client, table: str, decide: Decide,
-                              update: Update) -> Action | None:
-    """The decision, or None as soon as the seat is lost (the connection closed, or the
-    seat was resumed elsewhere): a person thinking at the keyboard hears it at once,
-    not when they act."""
-    chosen: list[Action] = []
-    async with trio.open_nursery() as nursery:
-        async def choose() -> None:
-            chosen.append(await decide(update, update.legal or []))
-            nursery.cancel_scope.cancel()
+        async def decide(update: Update, legal: list[Action]) -> Action:
+            rng = decision_rng(seed, at if at is not None else -1, update.seq)
+            return bot.choose(update.view or {}, at, legal, rng)
 
-        async def watch() -> None:
-            await client.lost(table).wait()
-            nursery.cancel_scope.cancel()
+        return decide
 
-        nursery.start_soon(choose)
-        nursery.start_soon(watch)
-    return chosen[0] if chosen else None
+    def notify(kind: str, text: str) -> None:
+        if kind == "sat" and not quiet:
+            print(text, flush=True)
+        elif kind in ("lost", "back"):
+            LOGGER.info("%s: %s", name, text)
+
+    plan = SeatPlan(table=table, seat=seat, any_remembered=seat is not None)
+    held = await hold_seat(host, port, plan, name=name, make_decider=make_decider,
+                           store=store, notify=notify)
+    assert held.seat is not None and held.scores is not None
+    return held.seat, held.scores

@@ -3,23 +3,23 @@
 :func:`hold_seat` is what ``lantable play`` and ``lantable bot`` run. It takes the
 seat (a token given by hand, else a token remembered for this peer and table, else
 a fresh ``join``), writes the token to the :class:`~.tokens.TokenStore` at once, and
-plays with :func:`~.runner.play_seat`. When the connection drops after the first
-welcome (a host restart, a flaky link, even before ``joined`` arrived) it reconnects
-and resumes on its own for up to ``reconnect_for`` seconds; a first connection that
+plays with :func:`~.seat.play_seat`. When the connection drops after the first
+welcome (a host restart, a flaky link, even before ``joined`` arrived: the join is
+retried with the same ``join_id``, which gets the same seat) it reconnects and
+resumes on its own for up to ``reconnect_for`` seconds; a first connection that
 fails is the caller's error to report.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 import trio
 
-from .client import Client, ClientError, RequestError, open_client
-from .runner import Decide, play_seat
+from .client import Client, ClientError, RequestError, new_join_id, open_client
+from .seat import Decide, play_seat
 
 if TYPE_CHECKING:
     from .tokens import TokenStore
@@ -66,12 +66,6 @@ class Held:
     scores: dict[str, Any] | None = None
 
 
-def decision_rng(seed: int, seat: int, seq: int) -> random.Random:
-    """A bot's randomness for one decision: a function of (seed, seat, update number),
-    so a bot that reconnects after a host restart decides exactly as it would have."""
-    return random.Random(f"{seed}:{seat}:{seq}")
-
-
 async def game_of(client: Client, table: str) -> str | None:
     """The game id of ``table``: from the welcome's list, else from the whole lobby;
     None for a table the lobby no longer lists (a finished one)."""
@@ -85,8 +79,10 @@ async def game_of(client: Client, table: str) -> str | None:
 
 
 async def _take(client: Client, plan: SeatPlan, name: str, store: TokenStore | None,
-                held: Held) -> None:
-    """Get the seat on a welcomed connection; fills ``held``."""
+                held: Held, join_id: bytes) -> None:
+    """Get the seat on a welcomed connection; fills ``held``. Every attempt of one
+    :func:`hold_seat` joins with the same ``join_id``, so a join whose ``joined`` was
+    lost gets its seat back on the next connection instead of taking another."""
     peer, table = client.welcome.peer, plan.table
     resumed = client.welcome.resumed
     if resumed is not None:
@@ -108,7 +104,7 @@ async def _take(client: Client, plan: SeatPlan, name: str, store: TokenStore | N
             else:
                 held.seat, held.token = joined.seat, joined.token
                 return
-    joined = await client.join(table, plan.seat)
+    joined = await client.join(table, plan.seat, join_id=join_id)
     held.seat, held.token = joined.seat, joined.token
     if store is not None and joined.token is not None:
         store.remember(peer, table, joined.seat, joined.token, name=name)
@@ -134,6 +130,7 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
                 token=plan.token)
     welcomed = False
     deadline: float | None = None
+    join_id = new_join_id()
     while True:
         try:
             async with open_client(host, port, name=name, token=held.token) as client:
@@ -143,7 +140,7 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
                 held.peer, held.peer_name = client.welcome.peer, client.welcome.name
                 if client.fair is not None:  # fair play: faults and failed checks, in words
                     client.fair.on_notice = lambda text: say("fair", f"Fair play: {text}")
-                await _take(client, plan, name, store, held)
+                await _take(client, plan, name, store, held, join_id)
                 plan.table = held.table
                 game = await game_of(client, held.table)
                 if game is None:  # finished while we were away: the lobby lists it no more

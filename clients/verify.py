@@ -1,8 +1,8 @@
 """``lantable verify``: replay a table's journal and check everything fair play signs.
 
-Pure: it takes the journal's records as plain data (``clients/cli.py`` reads them
-from the SQLite file) and the game plugin, so a seat can check a copy of the journal
-on its own machine. For a fair table it checks every commitment's and every reveal's
+Pure: it takes the journal's records as plain data (``clients/commands/journal.py``
+reads them from the SQLite file) and the game plugin, so a seat can check a copy of
+the journal on its own machine. For a fair table it checks every commitment's and every reveal's
 signature, every revealed link against the seat's previous link (its commitment),
 every event's digest against the history before it, every seed, every roll and
 shuffle (by replaying the game from the seeds and comparing its events with the

@@ -125,6 +125,16 @@ class FairTable:
         self.pending: Pending | None = None
         self.probe = fp.FairRandom()  # no stream: the first draw raises NeedRandomness
 
+    def _waiting(self) -> Pending:
+        """The pending event, for the steps that run only while one waits."""
+        assert self.pending is not None
+        return self.pending
+
+    def _chained(self) -> str:
+        """The transcript so far, for the steps that run only once the table started."""
+        assert self.transcript is not None
+        return self.transcript
+
     # -- creation and restoration ---------------------------------------------------
 
     @classmethod
@@ -178,7 +188,7 @@ class FairTable:
 
     def replay_rng(self, seq: int, seat: int, action: dict[str, Any]) -> fp.FairRandom:
         """The rng that served action ``seq`` (the probe if it drew nothing)."""
-        self.transcript = fp.transcript_next(self.transcript, seq, seat, action)
+        self.transcript = fp.transcript_next(self._chained(), seq, seat, action)
         seed = self.seeds.get(seq)
         return self.probe if seed is None else fp.FairRandom(seed)
 
@@ -194,8 +204,8 @@ class FairTable:
         if getattr(client, "key", None) is None:
             client.send(Error(code=ErrorCode.NO_KEY, id=req_id, table=self.table.id,
                               message="this table plays fair: a seat needs a client that "
-                                      "signs (hello.key: `lantable play`, `lantable bot`); "
-                                      "you may still watch it"))
+                                      "signs (hello.key: `lantable play`, `lantable bot`, "
+                                      "the web app); you may still watch it"))
             return False
         return True
 
@@ -246,6 +256,8 @@ class FairTable:
             return
         key = client.key
         try:
+            if key is None:  # a seat resumed on a connection whose hello had no key
+                raise fp.FairPlayError("this connection's hello carried no public key")
             fp.unhex(tip, "tip")
             if length != self.config.length:
                 raise fp.FairPlayError(f"this table asks for chains of {self.config.length} "
@@ -297,13 +309,13 @@ class FairTable:
             return
         except fp.NeedRandomness:
             seq = t.seq + 1
-            digest = fp.event_digest(self.transcript, self.event + 1, seq, seat, action)
+            digest = fp.event_digest(self._chained(), self.event + 1, seq, seat, action)
             self._hold(Pending(self.event + 1, seq, seat, action, digest, signed=signed))
             client.send(Accepted(id=req_id, table=t.id, seq=seq))
             return
         t.journal.fair_append(t.id, signed)
         t.state = trial
-        self.transcript = fp.transcript_next(self.transcript, t.seq + 1, seat, action)
+        self.transcript = fp.transcript_next(self._chained(), t.seq + 1, seat, action)
         t.accept(seat, action, events, reply=(client, req_id))
 
     def _signed(self, client: ClientLink, req_id: int, seat: int, action: dict[str, Any],
@@ -344,7 +356,7 @@ class FairTable:
         self.arm_timer()
 
     def _ask_all(self) -> None:
-        p = self.pending
+        p = self._waiting()
         for seat, slot in enumerate(self.table.seats):
             if slot.client is not None and self._asked(seat):
                 slot.client.send(FairRequest(table=self.table.id, seat=seat, kind="reveal",
@@ -385,7 +397,7 @@ class FairTable:
     def _settle(self, withheld: list[int]) -> None:
         """Every asked seat revealed (or the rest withheld under host_rng): derive the
         seed, journal the event, tell the table, then run the game call it serves."""
-        t, p = self.table, self.pending
+        t, p = self.table, self._waiting()
         if p.cancel is not None:
             p.cancel.cancel()
         # The host's value, when some seat withheld or none is left to reveal (host_rng).
@@ -405,10 +417,11 @@ class FairTable:
         if p.seq == 0:
             t.start()
             return
+        assert p.seat is not None and p.action is not None and p.signed is not None
         t.journal.fair_append(t.id, p.signed)
         rng = fp.FairRandom(seed)
         events = t.g.apply(t.state, p.seat, p.action, rng)
-        self.transcript = fp.transcript_next(self.transcript, p.seq, p.seat, p.action)
+        self.transcript = fp.transcript_next(self._chained(), p.seq, p.seat, p.action)
         t.accept(p.seat, p.action, events, reply=None)
 
     def _message(self, rec: dict[str, Any]) -> FairEvent:
@@ -432,7 +445,7 @@ class FairTable:
 
     def _fault(self, seat: int, reason: str, outcome: str, message: str,
                evidence: dict[str, Any] | None = None) -> None:
-        t, p = self.table, self.pending
+        t, p = self.table, self._waiting()
         t.journal.fair_append(t.id, {"kind": "fault", "event": p.event, "seat": seat,
                                      "reason": reason, "outcome": outcome, "message": message,
                                      **(evidence or {})})
@@ -443,7 +456,7 @@ class FairTable:
     def arm_timer(self) -> None:
         """Start the reveal timeout of the pending event: a trio system task that calls
         :meth:`Table.handle_timeout` (outside trio, call :meth:`check_timeout`)."""
-        p = self.pending
+        p = self._waiting()
         p.deadline = time.monotonic() + self.config.timeout
         try:
             p.cancel = trio.CancelScope(deadline=trio.current_time() + self.config.timeout)
@@ -464,7 +477,7 @@ class FairTable:
     def tell_late(self) -> None:
         """The table has waited a while: tell everyone who it waits for, and until when
         (people see the game stand still; this says why)."""
-        p = self.pending
+        p = self._waiting()
         t = self.table
         left = max(0, round(p.deadline - time.monotonic()))
         then = ("the table ends and that seat forfeits" if self.config.on_withhold == FORFEIT

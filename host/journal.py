@@ -1,14 +1,14 @@
 """The journal: one SQLite file per peer, the source of truth for every table.
 
 Every accepted action is appended before its update is broadcast, so a table
-can always be rebuilt by replaying its actions from its seed (DESIGN.md, "The
-host"). Writes open a transaction that :func:`commit_all` commits once per trio
-scheduler batch, just before the batch's output is written to the sockets
-(:func:`lantable.host.link.flush`): one commit covers every table that acted in
-the batch (group commit), and nothing a client sees is ever uncommitted. The
-database runs in WAL mode with ``synchronous=NORMAL``: a commit survives the
-process being killed (SIGKILL), which is what a restart relies on. Calls are
-short and made from the trio thread.
+can always be rebuilt by replaying its actions from its seed (docs/architecture.md).
+Writes open a transaction that the peer's batch end
+(:class:`lantable.host.link.BatchEnd`) commits once per trio scheduler batch, just
+before the batch's output is written to the sockets: one commit covers every table
+that acted in the batch (group commit), and nothing a client sees is ever
+uncommitted. The database runs in WAL mode with ``synchronous=NORMAL``: a commit
+survives the process being killed (SIGKILL), which is what a restart relies on.
+Calls are short and made from the trio thread.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, NoReturn
 
 import msgpack
 
-SCHEMA_VERSION: Final = 2  # bump with a migration (_MIGRATIONS) when the tables below change
+SCHEMA_VERSION: Final = 3  # bump with a migration (_MIGRATIONS) when the tables below change
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -42,6 +42,7 @@ CREATE TABLE IF NOT EXISTS seats (
     seat INTEGER NOT NULL,
     name TEXT NOT NULL,
     token TEXT NOT NULL UNIQUE,
+    join_id BLOB,  -- the client's nonce for the join that took the seat (a retry's key)
     PRIMARY KEY (table_id, seat)
 );
 -- An append-only log with no index: rowid order is write order, and a table's
@@ -76,6 +77,7 @@ INSERT INTO actions_v2 SELECT table_id, seq, seat, action, events, at FROM actio
 DROP TABLE actions;
 ALTER TABLE actions_v2 RENAME TO actions;
 """,
+    2: "ALTER TABLE seats ADD COLUMN join_id BLOB;",
 }
 
 
@@ -105,6 +107,7 @@ class TableRecord:
     created: float
     names: dict[int, str]
     tokens: dict[int, str]
+    join_ids: dict[int, bytes] = field(default_factory=dict)  # seats taken with a join_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,28 +139,14 @@ class JournalFailed(Exception):
     """
 
 
-_open: set[Journal] = set()  # journals with uncommitted writes; trio is single-threaded
-
-
-def commit_all() -> None:
-    """Commit every journal's open transaction.
-
-    Raises:
-        JournalFailed: a commit failed. That journal is rolled back and refuses every
-            later write, so the caller must discard whatever it was about to send.
-    """
-    while _open:
-        _open.pop().commit()
-
-
 class Journal:
     """Append-only record of tables, seats and accepted actions.
 
     Args:
         path: the SQLite file (created if missing); ``":memory:"`` for tests.
 
-    Writes are grouped into a transaction that :meth:`commit` (or :func:`commit_all`)
-    ends; reads through this object see them at once. :meth:`close` commits.
+    Writes are grouped into a transaction that :meth:`commit` ends (the peer's batch
+    end calls it); reads through this object see them at once. :meth:`close` commits.
     """
 
     def __init__(self, path: str | Path) -> None:
@@ -208,10 +197,14 @@ class Journal:
                                    " COMMIT;")
             version += 1
 
+    @property
+    def uncommitted(self) -> bool:
+        """Whether writes wait for :meth:`commit` (never, once the journal failed)."""
+        return self.failed is None and (bool(self._pending) or self._db.in_transaction)
+
     def close(self) -> None:
-        if self.failed is None and (self._pending or self._db.in_transaction):
+        if self.uncommitted:
             self.commit()
-        _open.discard(self)
         self._db.close()
 
     def commit(self) -> None:
@@ -221,18 +214,14 @@ class Journal:
             JournalFailed: the commit failed; the writes since the last commit are
                 rolled back and this journal refuses every later write.
         """
-        try:
-            if self.failed is not None:
-                raise self.failed
-            self._insert_pending()  # opens the transaction if only appends were pending
-            if self._db.in_transaction:
-                try:
-                    self._db.execute("COMMIT")
-                except sqlite3.Error as exc:
-                    self._fail("commit", exc)
-        finally:
-            # Last: inserting the pending actions marks the journal open again.
-            _open.discard(self)
+        if self.failed is not None:
+            raise self.failed
+        self._insert_pending()  # opens the transaction if only appends were pending
+        if self._db.in_transaction:
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                self._fail("commit", exc)
 
     def _fail(self, what: str, exc: sqlite3.Error) -> NoReturn:
         """Roll back what is not committed, refuse everything from now on, tell the owner."""
@@ -251,9 +240,8 @@ class Journal:
             raise self.failed
         if not self._db.in_transaction:
             self._db.execute("BEGIN")
-        _open.add(self)
 
-    def _write(self, sql: str, params: tuple) -> None:
+    def _write(self, sql: str, params: tuple[Any, ...]) -> None:
         self._begin()
         self._db.execute(sql, params)
 
@@ -285,8 +273,10 @@ class Journal:
             (table_id, game, game_version, seats, _pack(options), seed, time.time()),
         )
 
-    def take_seat(self, table_id: str, seat: int, name: str, token: str) -> None:
-        self._write("INSERT INTO seats VALUES (?, ?, ?, ?)", (table_id, seat, name, token))
+    def take_seat(self, table_id: str, seat: int, name: str, token: str,
+                  join_id: bytes | None = None) -> None:
+        self._write("INSERT INTO seats (table_id, seat, name, token, join_id)"
+                    " VALUES (?, ?, ?, ?, ?)", (table_id, seat, name, token, join_id))
 
     def free_seat(self, table_id: str, seat: int) -> None:
         self._write("DELETE FROM seats WHERE table_id=? AND seat=?", (table_id, seat))
@@ -301,7 +291,6 @@ class Journal:
         if self.failed is not None:
             raise self.failed
         self._pending.append((table_id, seq, seat, _pack(action), _pack(events), time.time()))
-        _open.add(self)
 
     def fair_append(self, table_id: str, record: dict[str, Any]) -> None:
         """Record one fair-play fact of a table (committed with the batch)."""
@@ -345,16 +334,18 @@ class Journal:
                     damaged.append((str(table_id), f"{type(exc).__name__}: {exc}"))
         return [r for r in out if r is not None]
 
-    def _record(self, row: tuple) -> TableRecord:
+    def _record(self, row: tuple[Any, ...]) -> TableRecord:
         """Raises ValueError (a blob that is not msgpack) or sqlite3.DatabaseError."""
-        names, tokens = {}, {}
-        for seat, name, token in self._db.execute(
-            "SELECT seat, name, token FROM seats WHERE table_id=?", (row[0],)
+        names, tokens, join_ids = {}, {}, {}
+        for seat, name, token, join_id in self._db.execute(
+            "SELECT seat, name, token, join_id FROM seats WHERE table_id=?", (row[0],)
         ):
             names[seat] = name
             tokens[seat] = token
+            if join_id is not None:
+                join_ids[seat] = bytes(join_id)
         return TableRecord(row[0], row[1], row[2], row[3], _unpack(row[4]), row[5], row[6],
-                           row[7], names, tokens)
+                           row[7], names, tokens, join_ids)
 
     def actions(self, table_id: str) -> list[ActionRecord]:
         """The table's actions in order (a scan of the log from the table's creation on)."""

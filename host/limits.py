@@ -12,6 +12,7 @@ limit never depends on how a client connected.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -146,6 +147,7 @@ def depth_at_most(value: Any, limit: int) -> bool:
     stack = [(value, 0)]
     while stack:
         item, depth = stack.pop()
+        children: Iterable[Any]
         if isinstance(item, dict):
             children = item.values()
         elif isinstance(item, list):

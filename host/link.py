@@ -1,13 +1,16 @@
 """What a table knows of a connected client: a name, its seats, and its output.
 
 A table never waits on a client. :meth:`ClientLink.send` only encodes and
-buffers. :func:`flush` runs once per trio scheduler batch, just before trio waits
-for I/O (:class:`FlushAtBatchEnd`): it commits the journal once for everything
-the batch did (group commit), then writes each client's buffer straight to its
-socket when nothing is queued before it, and otherwise hands it to the
-connection's writer task through an outbox bounded in writes and in bytes
+buffers, and tells its peer's :class:`BatchEnd`. The batch end runs once per trio
+scheduler batch, just before trio waits for I/O: it commits the peer's journal
+once for everything the batch did (group commit), then flushes each client's
+buffer: straight to its socket when nothing is queued before it, and otherwise to
+the connection's writer task through an outbox bounded in writes and in bytes
 (``Limits.max_outbox_bytes``). A client whose outbox fills up is dropped
 (``too_slow``). If the commit fails, nothing buffered is written.
+
+Each peer owns its :class:`BatchEnd` (its journal and the links with output), so two
+peers in one process share nothing (docs/decisions.md, "One batch end per peer").
 
 The direct write saves a task switch per client per action, and the batch-end
 flush one commit and one write per client for all the tables that acted in the
@@ -17,6 +20,7 @@ everything at once.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import os
@@ -26,12 +30,14 @@ import trio
 
 from lantable.protocol import ERROR, Error
 
-from .journal import JournalFailed, commit_all
+from .journal import JournalFailed
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from lantable.protocol import Connection, Message, SharedUpdate
+
+    from .journal import Journal
 
 LOGGER = logging.getLogger(__name__)
 
@@ -40,10 +46,6 @@ LOGGER = logging.getLogger(__name__)
 OUTBOX_SIZE: Final = 512
 
 _ids = itertools.count(1)
-# Links with buffered bytes, in the order they were first written to (a dict as an
-# ordered set): the client whose request caused a change (its ``accepted``) is
-# written first. trio is single-threaded, so one module-level set serves every peer.
-_dirty: dict[ClientLink, None] = {}
 
 
 class ClientLink:
@@ -53,13 +55,14 @@ class ClientLink:
         name: the client's name from its hello.
         peer: its address, for logs.
         conn: the connection's protocol state, which encodes what we send.
+        batch: the peer's batch end, which writes the buffer out.
         fd: the socket's file descriptor for direct writes, or None to always queue.
         frame: what the transport wraps around each write of lantable frames (a
             WebSocket's binary messages, ``lantable.web``), or None for TCP.
     """
 
-    def __init__(self, name: str, peer: str, conn: Connection, fd: int | None = None,
-                 max_outbox_bytes: int = 8 << 20,
+    def __init__(self, name: str, peer: str, conn: Connection, batch: BatchEnd,
+                 fd: int | None = None, max_outbox_bytes: int = 8 << 20,
                  frame: Callable[[bytes], bytes] | None = None) -> None:
         self.id = next(_ids)
         self.name = name
@@ -70,6 +73,7 @@ class ClientLink:
         self.outbox, self.outbox_receive = trio.open_memory_channel[bytes](OUTBOX_SIZE)
         self.dropped = trio.Event()
         self.conn = conn
+        self.batch = batch
         self.fd = fd
         self.frame = frame
         self.queued = 0  # writes handed to the writer task and not yet sent
@@ -97,7 +101,7 @@ class ClientLink:
         else:
             data = self.conn.send(msg)
         self._buf.append(data)
-        _dirty[self] = None
+        self.batch.dirty[self] = None
         return True
 
     def send_update(self, shared: SharedUpdate, **own: Any) -> bool:
@@ -108,7 +112,7 @@ class ClientLink:
         if self.conn.state is ERROR:
             return True
         self._buf.append(self.conn.send_update(shared, **own))
-        _dirty[self] = None
+        self.batch.dirty[self] = None
         return True
 
     @property
@@ -132,7 +136,7 @@ class ClientLink:
         if self.conn.state is ERROR:
             return True
         self._buf.append(data)
-        _dirty[self] = None
+        self.batch.dirty[self] = None
         return True
 
     def flush(self) -> bool:
@@ -172,6 +176,10 @@ class ClientLink:
             return False
         return True
 
+    def discard_output(self) -> None:
+        """Forget what is buffered (the batch's commit failed: it must not be seen)."""
+        self._buf.clear()
+
     def close_direct(self) -> None:
         """No more direct writes (the socket is about to close, or failed)."""
         self.fd = None
@@ -181,47 +189,80 @@ class ClientLink:
         self.dropped.set()
 
 
-def flush() -> bool:
-    """Commit the journal, then write out what every link has buffered.
+class BatchEnd(trio.abc.Instrument):
+    """One peer's end of every trio scheduler batch: commit its journal, then flush
+    what its links buffered.
 
-    Returns True if a task was woken (a writer, a drop watcher, or the peer told of
-    a failed commit). Never raises: after a failed commit every buffer is discarded,
-    since it may hold updates the journal does not (the peer then stops).
+    Installed as a trio instrument (:meth:`installed`), :meth:`before_io_wait` runs
+    each time trio is about to wait for I/O, which is once per scheduler batch:
+    everything the batch's tasks sent goes out together, after the one commit that
+    covers it. trio computes the I/O wait's timeout before this hook runs, so when a
+    flush wakes a task the loop is poked (``run_sync_soon``) rather than left asleep.
+
+    Args:
+        journal: the peer's journal, or None (a test of the output alone).
     """
-    try:
-        commit_all()
-    except JournalFailed:
-        LOGGER.critical("journal commit failed; discarding the batch's output", exc_info=True)
-        for link in _dirty:
-            link._buf.clear()
-        _dirty.clear()
+
+    def __init__(self, journal: Journal | None = None) -> None:
+        self.journal = journal
+        # Links with buffered bytes, in the order they were first written to (a dict as
+        # an ordered set): the client whose request caused a change (its ``accepted``)
+        # is written first.
+        self.dirty: dict[ClientLink, None] = {}
+        self._token: trio.lowlevel.TrioToken | None = None
+
+    def commit(self) -> bool:
+        """Commit the journal; False if that failed, after discarding every buffer (it
+        may hold updates the journal does not; the peer then stops)."""
+        journal = self.journal
+        if journal is None or not journal.uncommitted:
+            return True
+        try:
+            journal.commit()
+        except JournalFailed:
+            LOGGER.critical("journal commit failed; discarding the batch's output",
+                            exc_info=True)
+            for link in self.dirty:
+                link.discard_output()
+            self.dirty.clear()
+            return False
         return True
-    woke = False
-    while _dirty:
-        links = list(_dirty)
-        _dirty.clear()
-        for link in links:
-            woke |= link.flush()
-    return woke
 
+    def flush(self) -> bool:
+        """Write out what every link has buffered (call :meth:`commit` first); True if
+        that woke a task (a writer or a drop watcher)."""
+        woke = False
+        dirty = self.dirty
+        while dirty:
+            links = list(dirty)
+            dirty.clear()
+            for link in links:
+                woke |= link.flush()
+        return woke
 
-class FlushAtBatchEnd(trio.abc.Instrument):
-    """Calls :func:`flush` each time trio is about to wait for I/O, which is once per
-    scheduler batch: everything the batch's tasks sent goes out together.
-
-    trio computes the I/O wait's timeout before this hook runs, so when a flush wakes
-    a task the loop is poked (``run_sync_soon``) rather than left asleep.
-    """
-
-    def __init__(self) -> None:
-        self._token = trio.lowlevel.current_trio_token()
+    def end(self) -> bool:
+        """The batch's end: :meth:`commit`, then :meth:`flush`. True if a task was woken
+        (a writer, a drop watcher, or the peer told of a failed commit). Never raises."""
+        if not self.commit():
+            return True
+        return self.flush()
 
     def before_io_wait(self, timeout: float) -> None:
         try:
-            if flush() and timeout > 0:
+            if self.end() and timeout > 0 and self._token is not None:
                 self._token.run_sync_soon(_nothing)
         except Exception:  # trio would remove a raising instrument; keep flushing
             LOGGER.exception("flush failed")
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[BatchEnd]:
+        """Run :meth:`end` at every batch's end while in this block (inside trio)."""
+        self._token = trio.lowlevel.current_trio_token()
+        trio.lowlevel.add_instrument(self)
+        try:
+            yield self
+        finally:
+            trio.lowlevel.remove_instrument(self)
 
 
 def _nothing() -> None:

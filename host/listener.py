@@ -1,4 +1,4 @@
-"""One connection: the thin I/O wrapper, the handshake, and request routing.
+"""One connection: the thin I/O wrapper, the handshake, and the session's tasks.
 
 Each connection runs in its own nursery with a reader (this task), a writer
 (draining the client's bounded outbox) and a watchdog (idle and frame timeouts).
@@ -6,8 +6,9 @@ Protocol errors, broken streams and slow readers end only this connection; they
 never reach a table or another client.
 
 The TCP specifics stay in this module's I/O functions. What happens to a message
-once decoded (:func:`check_hello`, :func:`route`) takes a :class:`ClientLink` and the
-frame's size only, so another transport reuses it with the same limits.
+once decoded (:func:`check_hello` here, :func:`~.requests.route` in host/requests.py)
+takes a :class:`ClientLink` and the frame's size only, so another transport reuses
+it with the same limits.
 """
 
 from __future__ import annotations
@@ -20,56 +21,29 @@ from typing import TYPE_CHECKING, Any, Final
 
 import trio
 
-from lantable.plugins import BadOptions
 from lantable.protocol import (
     MIN_PROTOCOL_VERSION,
     NEED_DATA,
     PROTOCOL_VERSION,
-    Act,
     Bye,
-    Commit,
     Connection,
     ConnectionClosed,
-    Create,
-    Created,
     Error,
     ErrorCode,
-    Games,
     Hello,
-    Join,
-    Leave,
-    ListGames,
-    ListTables,
     Message,
-    Ping,
-    Pong,
     ProtocolError,
-    Query,
-    Resume,
-    Reveal,
-    Sync,
-    Tables,
     Welcome,
     fairplay,
     negotiate,
 )
 
-from .limits import LimitExceeded, Limits, depth_at_most
-from .link import ClientLink, flush
-from .table import (
-    ActRequest,
-    CommitRequest,
-    DetachRequest,
-    JoinRequest,
-    LeaveRequest,
-    QueryRequest,
-    ResumeRequest,
-    RevealRequest,
-    SyncRequest,
-)
+from .limits import Limits
+from .link import ClientLink
+from .requests import route
 
 if TYPE_CHECKING:
-    from .peer import Peer
+    from .lobby import Peer
     from .table import Table
 
 LOGGER = logging.getLogger(__name__)
@@ -148,9 +122,10 @@ async def _next_message(stream: trio.abc.Stream, conn: Connection,
 
 async def _next_message_from(stream: trio.abc.Stream, conn: Connection,
                              clock: _Clock | None = None) -> Message | ConnectionClosed:
-    """:func:`_next_message` for any other stream that carries lantable frames. The
-    WebSocket adapter hands over whole frames only, so it marks a half-received
-    message on the clock itself (``stream.clock``), for the same ``frame_timeout``."""
+    """:func:`_next_message` for any other stream that carries lantable frames (a
+    WebSocket, a test's memory stream). The WebSocket adapter hands over whole frames
+    only, so it marks a half-received message on the clock itself (``stream.clock``),
+    for the same ``frame_timeout``."""
     if clock is not None and hasattr(stream, "clock"):
         stream.clock = clock
     while True:
@@ -160,7 +135,9 @@ async def _next_message_from(stream: trio.abc.Stream, conn: Connection,
                 clock.last_message = trio.current_time()
                 clock.partial_since = None
             return event  # type: ignore[return-value]
-        conn.receive_data(await stream.receive_some(READ_SIZE))
+        if clock is not None and clock.partial_since is None and conn.trailing_data:
+            clock.partial_since = trio.current_time()
+        conn.receive_data(bytes(await stream.receive_some(READ_SIZE)))  # no copy of bytes
 
 
 async def _send_now(stream: trio.abc.Stream, data: bytes, within: float = FLUSH_TIMEOUT) -> None:
@@ -184,7 +161,8 @@ async def handle_connection(stream: trio.abc.Stream, peer: Peer, where: str | No
     """
     try:
         # A WebSocket (lantable.web) counts against its TCP connection's address.
-        base = stream if isinstance(stream, trio.SocketStream) else stream.transport
+        base: Any = stream if isinstance(stream, trio.SocketStream) else getattr(
+            stream, "transport", None)
         host, port = base.socket.getpeername()[:2]
     except (OSError, AttributeError):
         host, port = "?", 0
@@ -260,9 +238,10 @@ async def _handle(stream: trio.abc.Stream, peer: Peer, conn: Connection, host: s
                         refusal.message)
             return
         proto = negotiate(hello.proto, hello.min_proto)
+        assert proto is not None  # check_hello refused the hello otherwise
         # A WebSocket (lantable.web) writes straight to its socket too, framing each
         # write as binary messages; its writer then sends those bytes unchanged.
-        link = ClientLink(hello.name, where, conn,
+        link = ClientLink(hello.name, where, conn, peer.batch,
                           fd=stream.socket.fileno() if isinstance(stream, trio.SocketStream)
                           else getattr(stream, "fd", None),
                           max_outbox_bytes=limits.max_outbox_bytes,
@@ -289,9 +268,9 @@ async def _handle(stream: trio.abc.Stream, peer: Peer, conn: Connection, host: s
             link.send(peer.lobby())  # the first of the pushes
         joined: set[str] = set()
         peer.links.add(link)
-        if found is not None:
+        if found is not None and hello.token is not None:
             joined.add(resume.id)
-            resume.handle(ResumeRequest(link, None, hello.token))
+            resume.resume(link, None, hello.token)
         LOGGER.debug("connection %s: %s welcomed", where, hello.name)
         try:
             await _serve_session(stream, conn, link, peer, joined)
@@ -301,7 +280,7 @@ async def _handle(stream: trio.abc.Stream, peer: Peer, conn: Connection, host: s
             for table_id in joined:
                 table = peer.table(table_id)
                 if table is not None:
-                    table.handle(DetachRequest(link))
+                    table.detach(link)
 
 
 def _welcome(link: ClientLink, peer: Peer, proto: int, resumed: dict[str, Any] | None,
@@ -391,12 +370,12 @@ async def _serve_session(stream: trio.abc.Stream, conn: Connection, link: Client
                     route(msg, conn.last_frame_size, link, peer, joined)
                     if conn.trailing_data:
                         await trio.lowlevel.checkpoint()  # a burst of requests yields
-            flush()  # a watchdog's error, before the outbox closes
+            peer.batch.end()  # a watchdog's error, before the outbox closes
         except ProtocolError as exc:
             LOGGER.info("connection %s (%s): protocol error %s: %s",
                         link.peer, link.name, exc.code, exc)
             link.send(Error(code=exc.code, message=str(exc)))
-            flush()
+            peer.batch.end()
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         finally:
@@ -405,92 +384,6 @@ async def _serve_session(stream: trio.abc.Stream, conn: Connection, link: Client
         with trio.move_on_after(FLUSH_TIMEOUT):
             await writer_done.wait()
         nursery.cancel_scope.cancel()
-
-
-def _too_large(what: str, value: Any, size: int, limit: int, limits: Limits) -> str | None:
-    """Why ``value`` (a request field in a frame of ``size`` bytes) is refused, or None."""
-    if size > limit:
-        return f"{what} of about {size} bytes is over the limit of {limit}"
-    if not depth_at_most(value, limits.max_depth):
-        return f"{what} nests deeper than {limits.max_depth} levels"
-    return None
-
-
-def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str]) -> None:
-    """Handle one request of ``size`` bytes (its frame body), whatever the transport.
-
-    A table request is applied by :meth:`Table.handle`, which never awaits, so
-    requests to a table run one at a time (docs/decisions.md). Every request is
-    answered; fields are checked against the peer's limits before any work.
-    """
-    limits = peer.limits
-    if isinstance(msg, Act):
-        why = _too_large("action", msg.action, size, limits.max_action_bytes, limits)
-        if why is not None:
-            link.send(Error(code=ErrorCode.TOO_LARGE, id=msg.id, table=msg.table, message=why))
-            return
-        table = _table(msg.table, msg.id, link, peer)
-        if table is not None:
-            table.handle(ActRequest(link, msg.id, msg.seat, msg.action, msg.base, msg.sig))
-    elif isinstance(msg, Query):
-        table = _table(msg.table, msg.id, link, peer)
-        if table is not None:
-            table.handle(QueryRequest(link, msg.id, msg.seat, msg.query))
-    elif isinstance(msg, Ping):
-        link.send(Pong(id=msg.id))
-    elif isinstance(msg, Sync):
-        table = _table(msg.table, msg.id, link, peer)
-        if table is not None:
-            table.handle(SyncRequest(link, msg.id))
-    elif isinstance(msg, Join):
-        table = _table(msg.table, msg.id, link, peer)
-        if table is not None:
-            joined.add(msg.table)
-            table.handle(JoinRequest(link, msg.id, msg.seat, msg.spectate))
-    elif isinstance(msg, Resume):
-        found = peer.find_token(msg.token)
-        if found is None:
-            link.send(Error(code=ErrorCode.BAD_TOKEN, id=msg.id,
-                            message="no seat has that resume token"))
-        else:
-            table = found[0]
-            joined.add(table.id)
-            table.handle(ResumeRequest(link, msg.id, msg.token))
-    elif isinstance(msg, Leave):
-        table = _table(msg.table, msg.id, link, peer)
-        if table is not None:
-            table.handle(LeaveRequest(link, msg.id))
-    elif isinstance(msg, ListTables):
-        tables, more = peer.summaries(msg.offset or 0)
-        link.send(Tables(id=msg.id, tables=tables, more=more or None))
-    elif isinstance(msg, ListGames):
-        link.send(Games(id=msg.id, games=peer.games()))
-    elif isinstance(msg, Create):
-        why = _too_large("options", msg.options, size, limits.max_options_bytes, limits)
-        if why is not None:
-            link.send(Error(code=ErrorCode.TOO_LARGE, id=msg.id, message=why))
-            return
-        try:
-            table = peer.create_table(msg.game, msg.seats, msg.options, msg.seed,
-                                      creator=link.address, fair=msg.fair)
-        except KeyError as exc:
-            link.send(Error(code=ErrorCode.NO_SUCH_GAME, id=msg.id, message=str(exc.args[0])))
-        except BadOptions as exc:
-            link.send(Error(code=ErrorCode.BAD_OPTIONS, id=msg.id, message=str(exc)))
-        except LimitExceeded as exc:
-            link.send(Error(code=exc.code, id=msg.id, message=str(exc)))
-        else:
-            link.send(Created(id=msg.id, table=table.id))
-    elif isinstance(msg, Commit):
-        table = _table(msg.table, msg.id, link, peer)
-        if table is not None:
-            table.handle(CommitRequest(link, msg.id, msg.seat, msg.tip, msg.length, msg.sig))
-    elif isinstance(msg, Reveal):
-        table = _table(msg.table, msg.id, link, peer)
-        if table is not None:
-            table.handle(RevealRequest(link, msg.id, msg.seat, msg.event, msg.link, msg.sig))
-    else:  # pragma: no cover - the state table admits no other type here
-        link.send(Error(code=ErrorCode.UNEXPECTED_MESSAGE, message=f"unexpected {msg.t!r}"))
 
 
 def _public_key(key: str | None) -> str | None:
@@ -503,12 +396,3 @@ def _public_key(key: str | None) -> str | None:
     except (fairplay.FairPlayError, ValueError):
         LOGGER.info("a hello carried a malformed public key; ignored")
         return None
-
-
-def _table(table_id: str, req_id: int, link: ClientLink, peer: Peer) -> Table | None:
-    table = peer.table(table_id)
-    if table is None:
-        link.send(Error(code=ErrorCode.NO_SUCH_TABLE, id=req_id, table=table_id,
-                        message=f"no table {table_id!r} on this peer"))
-    return table
-

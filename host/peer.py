@@ -1,218 +1,33 @@
-"""The peer: the lobby of tables on this machine and the listener that serves it."""
+"""Running a peer: its lobby (host/lobby.py) served on TCP listeners, advertised on
+the LAN, swept for abandoned tables, and stopped gently on a signal."""
 
 from __future__ import annotations
 
 import logging
-import random
-import secrets
 import signal
 import socket
-import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-import msgpack
 import trio
 
-from lantable.plugins import BadOptions
-from lantable.protocol import ErrorCode, Lobby
+from lantable.protocol import Error, ErrorCode
+from lantable.protocol.discovery import DEFAULT_PORT
 
 from .journal import Journal, JournalFailed
-from .limits import DEFAULT_LIMITS, LimitExceeded, Limits
-from .link import FlushAtBatchEnd
-from .table import FINISHED, WAITING, GameFailed, Table
+from .limits import DEFAULT_LIMITS, Limits
+from .listener import handle_connection
+from .lobby import Peer
+
+__all__ = ["DEFAULT_PORT", "STOP_TIMEOUT", "Peer", "RunningPeer", "keep_house",
+           "serve_peer", "serve_until_signalled"]
 
 if TYPE_CHECKING:
     from lantable.plugins import Registry
 
 LOGGER = logging.getLogger(__name__)
 
-DEFAULT_PORT: Final = 47800  # unassigned by IANA; any free port works (--port 0)
-SEED_RANGE: Final = range(-(2**63), 2**63)  # what the journal (SQLite INTEGER) can hold
 STOP_TIMEOUT: Final = 1.5  # seconds a gentle stop may take before it just ends
-
-
-@dataclass
-class Peer:
-    """Every table this peer owns, by id, and the tokens that resume their seats.
-
-    ``tables`` is the lobby: every unfinished table. A table that finishes leaves it
-    for ``finished`` (the newest ``limits.keep_finished``, still reachable by id for a
-    last ``sync``, a spectator or a ``leave``); the journal keeps every table for
-    ``lantable replay``.
-    """
-
-    registry: Registry
-    journal: Journal
-    name: str
-    peer_id: str = ""
-    tables: dict[str, Table] = field(default_factory=dict)
-    on_change: Any = None  # called when the table summary changes (discovery TXT)
-    limits: Limits = DEFAULT_LIMITS
-    finished: dict[str, Table] = field(default_factory=dict)  # oldest first
-    connections: dict[str, int] = field(default_factory=dict)  # open connections by address
-    links: set[Any] = field(default_factory=set)  # every welcomed client (ClientLink)
-    lobby_watchers: set[Any] = field(default_factory=set)  # links that said hello.lobby
-    lan_peers: list[dict[str, Any]] = field(default_factory=list)  # other peers, for the lobby
-
-    def __post_init__(self) -> None:
-        if not self.peer_id:
-            self.peer_id = self.journal.meta("peer_id") or uuid.uuid4().hex[:12]
-            self.journal.set_meta("peer_id", self.peer_id)
-
-    def table(self, table_id: str) -> Table | None:
-        """The table ``table_id``, in the lobby or recently finished; None if unknown."""
-        return self.tables.get(table_id) or self.finished.get(table_id)
-
-    def summaries(self, offset: int = 0) -> tuple[list[dict[str, Any]], bool]:
-        """The lobby's tables from ``offset`` on, as many as fit ``limits.max_list_bytes``
-        encoded, and whether more follow. No ``welcome`` or ``tables`` reply can then
-        outgrow a frame, however many tables the peer has."""
-        out: list[dict[str, Any]] = []
-        budget = self.limits.max_list_bytes
-        tables = list(self.tables.values())
-        for table in tables[max(offset, 0):]:
-            summary = table.summary()
-            budget -= len(msgpack.packb(summary, use_bin_type=True))
-            if budget < 0:
-                return out, True
-            out.append(summary)
-        return out, False
-
-    def open_tables(self) -> int:
-        return sum(1 for t in self.tables.values() if t.free_seats())
-
-    def games(self) -> list[dict[str, Any]]:
-        return [g.info for g in self.registry.games.values()]
-
-    def find_token(self, token: str) -> tuple[Table, int] | None:
-        """The table and seat a resume token was issued for, or None."""
-        wanted = token.encode("utf-8", "surrogatepass")  # compare_digest refuses non-ASCII str
-        for table in (*self.tables.values(), *self.finished.values()):
-            for seat, slot in enumerate(table.seats):
-                if slot.token is not None and secrets.compare_digest(slot.token.encode(), wanted):
-                    return table, seat
-        return None
-
-    def lobby(self) -> Lobby:
-        """The ``lobby`` message: every table here and the other peers on the LAN."""
-        tables, _ = self.summaries()  # as many as fit a frame, like welcome's
-        return Lobby(tables=tables, peers=self.lan_peers)
-
-    def set_lan_peers(self, peers: list[dict[str, Any]]) -> None:
-        """The other peers discovery sees now (lantable.web keeps this current)."""
-        self.lan_peers = peers
-        self._push_lobby()
-
-    def _push_lobby(self) -> None:
-        if self.lobby_watchers:
-            lobby = self.lobby()
-            for link in list(self.lobby_watchers):
-                link.send(lobby)
-
-    def _changed(self) -> None:
-        if self.on_change is not None:
-            self.on_change()
-        self._push_lobby()
-
-    def _start(self, table: Table) -> Table:
-        table.on_change = lambda: self._table_changed(table)
-        table.max_spectators = self.limits.max_spectators
-        if table.status == FINISHED:
-            self._retire(table)
-        else:
-            self.tables[table.id] = table
-        return table
-
-    def _table_changed(self, table: Table) -> None:
-        if table.status == FINISHED and table.id in self.tables:
-            del self.tables[table.id]
-            self._retire(table)
-        self._changed()
-
-    def close_abandoned(self, now: float) -> int:
-        """Close the waiting tables nobody has sat at for ``limits.waiting_ttl`` seconds
-        (trio time ``now``); how many were closed."""
-        closed = 0
-        for table in list(self.tables.values()):
-            if table.status != WAITING or any(s.token for s in table.seats):
-                table.empty_since = None
-                continue
-            if table.empty_since is None:
-                table.empty_since = now
-            elif now - table.empty_since >= self.limits.waiting_ttl:
-                table.close_abandoned()
-                del self.tables[table.id]
-                closed += 1
-        if closed:
-            self._changed()
-        return closed
-
-    def _retire(self, table: Table) -> None:
-        self.finished[table.id] = table
-        while len(self.finished) > self.limits.keep_finished:
-            del self.finished[next(iter(self.finished))]
-
-    def create_table(self, game_id: str, seats: int, options: dict[str, Any] | None,
-                     seed: int | None = None, creator: str = "",
-                     fair: dict[str, Any] | None = None) -> Table:
-        """Open a table for a client at address ``creator``; with ``fair``, a fair one.
-
-        Raises:
-            KeyError: no such game. BadOptions: seats, options or seed refused.
-            LimitExceeded: the peer, or this client, has too many tables.
-        """
-        game = self.registry[game_id]
-        if seed is not None and seed not in SEED_RANGE:
-            raise BadOptions(f"seed={seed}, expected a signed 64-bit integer")
-        if len(self.tables) >= self.limits.max_tables:
-            raise LimitExceeded(ErrorCode.TOO_MANY_TABLES,
-                                f"this peer has {len(self.tables)} unfinished tables, its "
-                                "limit; join one, or wait for one to finish")
-        mine = sum(1 for t in self.tables.values() if t.creator == creator and t.status == WAITING)
-        if mine >= self.limits.max_tables_per_client:
-            raise LimitExceeded(ErrorCode.TOO_MANY_TABLES,
-                                f"you already opened {mine} tables that wait for players, "
-                                "the limit; fill or leave one first")
-        table_id = secrets.token_hex(4)
-        while table_id in self.tables or table_id in self.finished:
-            table_id = secrets.token_hex(4)
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**63)
-        try:
-            table = Table.create(table_id=table_id, game=game, seats=seats, options=options,
-                                 seed=seed, journal=self.journal, pm=self.registry.pm,
-                                 fair=fair)
-        except GameFailed as exc:
-            LOGGER.exception("game %s failed to set up a table with options %r",
-                             game_id, options)
-            raise BadOptions(f"{game_id}: the game failed to set up with these options "
-                             f"({exc.__cause__!r:.200})") from exc
-        table.creator = creator
-        self._start(table)
-        self._changed()
-        return table
-
-    def restore_tables(self) -> None:
-        """Rebuild every unfinished table of the journal (on start-up)."""
-        damaged: list[tuple[str, str]] = []
-        for record in self.journal.tables(unfinished=True, damaged=damaged):
-            if record.game not in self.registry:
-                LOGGER.error("table %s needs game %r, which is not installed; skipped",
-                             record.id, record.game)
-                continue
-            try:
-                table = Table.restore(record, self.registry[record.game], self.journal,
-                                      self.registry.pm)
-            except Exception as exc:
-                damaged.append((record.id, f"{type(exc).__name__}: {exc}"))
-                LOGGER.debug("table %s: restore failed", record.id, exc_info=True)
-                continue
-            self._start(table)
-        for table_id, why in damaged:
-            LOGGER.error("table %s could not be restored from journal %s (%s); skipped. The "
-                         "other tables are served; `lantable replay --table %s` shows what "
-                         "is left of it", table_id, self.journal.path, why, table_id)
 
 
 @dataclass
@@ -230,7 +45,8 @@ class RunningPeer:
 
     @property
     def port(self) -> int:
-        return self.listeners[0].socket.getsockname()[1]
+        port: int = self.listeners[0].socket.getsockname()[1]
+        return port
 
     @property
     def addresses(self) -> list[tuple[str, int]]:
@@ -245,10 +61,6 @@ class RunningPeer:
             await self._stopped.wait()
             return
         self._stopping = True
-        from lantable.protocol import Error
-
-        from .link import flush
-
         with trio.CancelScope(shield=True), trio.move_on_after(STOP_TIMEOUT):
             self._accepting.cancel()
             await self._accepted.wait()  # then close: never under a pending accept()
@@ -258,7 +70,7 @@ class RunningPeer:
             links = list(self.peer.links)
             for link in links:
                 link.send(Error(code=ErrorCode.SHUTTING_DOWN, message=why))
-            flush()
+            self.peer.batch.end()
             LOGGER.info("stopping: told %d connection(s): %s", len(links), why)
             # Poll: many writers, each may drain or fail; bounded by STOP_TIMEOUT.
             while any(link.queued for link in links if link.receiving):  # noqa: ASYNC110
@@ -292,8 +104,6 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
     SIGINT and SIGTERM). If the journal fails (a full disk), clients are told, and
     :class:`JournalFailed` is raised.
     """
-    from .listener import handle_connection
-
     journal = Journal(db)
     journal_failed = trio.Event()
     journal.on_failure = lambda exc: journal_failed.set()
@@ -302,55 +112,65 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
     for err in registry.errors:
         LOGGER.error("game plugin %s not loaded: %s", err.plugin, err)
     _raise_file_limit(limits.max_connections + 64)  # journal, discovery, listeners
-    instrument = FlushAtBatchEnd()
-    trio.lowlevel.add_instrument(instrument)
     try:
-        async with trio.open_nursery() as nursery:
-            peer.restore_tables()
-            listeners = await trio.open_tcp_listeners(port, host=bind)
-            running = RunningPeer(peer, listeners)
+        with peer.batch.installed():
+            async with trio.open_nursery() as nursery:
+                await nursery.start(keep_house, peer)
+                listeners = await trio.open_tcp_listeners(port, host=bind)
+                running = RunningPeer(peer, listeners)
 
-            async def stop_if_journal_fails() -> None:
-                await journal_failed.wait()
-                failure = journal.failed or JournalFailed("journal failed")
-                await running.stop(f"the host cannot write its journal ({failure}); it stops. "
-                                   "Nothing you were shown is lost: reconnect when it is back")
-                raise failure
+                async def stop_if_journal_fails() -> None:
+                    await journal_failed.wait()
+                    failure = journal.failed or JournalFailed("journal failed")
+                    await running.stop(f"the host cannot write its journal ({failure}); it stops. "
+                                       "Nothing you were shown is lost: reconnect when it is back")
+                    raise failure
 
-            nursery.start_soon(stop_if_journal_fails)
-            nursery.start_soon(_give_back_memory, peer)
-            nursery.start_soon(_close_abandoned_tables, peer)
-            LOGGER.info("peer %s (%s) listening on %s", peer.name, peer.peer_id, running.addresses)
+                nursery.start_soon(stop_if_journal_fails)
+                LOGGER.info("peer %s (%s) listening on %s", peer.name, peer.peer_id,
+                            running.addresses)
 
-            async def handler(stream: trio.SocketStream) -> None:
-                await handle_connection(stream, peer)
+                async def handler(stream: trio.SocketStream) -> None:
+                    await handle_connection(stream, peer)
 
-            async def accept() -> None:
-                try:
-                    with running._accepting:
-                        await trio.serve_listeners(handler, listeners, handler_nursery=nursery)
-                finally:
-                    running._accepted.set()
-
-            nursery.start_soon(accept)
-            if discovery is not None:
-
-                async def advertise(task_status: trio.TaskStatus[None]) -> None:
+                async def accept() -> None:
                     try:
-                        with running._advertising:
-                            await discovery(running, task_status=task_status)
+                        with running._accepting:
+                            await trio.serve_listeners(handler, listeners, handler_nursery=nursery)
                     finally:
-                        running._advertised.set()
+                        running._accepted.set()
 
-                await nursery.start(advertise)
-            else:
-                running._advertised.set()
-            task_status.started(running)
-            await running._stopped.wait()
-            nursery.cancel_scope.cancel()
+                nursery.start_soon(accept)
+                if discovery is not None:
+
+                    async def advertise(task_status: trio.TaskStatus[None]) -> None:
+                        try:
+                            with running._advertising:
+                                await discovery(running, task_status=task_status)
+                        finally:
+                            running._advertised.set()
+
+                    await nursery.start(advertise)
+                else:
+                    running._advertised.set()
+                task_status.started(running)
+                await running._stopped.wait()
+                nursery.cancel_scope.cancel()
     finally:
-        trio.lowlevel.remove_instrument(instrument)
         journal.close()
+
+
+async def keep_house(peer: Peer, *,
+                     task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+    """A peer's own work besides its connections, until cancelled: restore its tables
+    from the journal (started once done), then close abandoned tables and give freed
+    memory back. Runs under the peer's installed batch end (``peer.batch.installed()``);
+    :func:`serve_peer` runs it beside its listeners, tests beside memory streams."""
+    peer.restore_tables()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_give_back_memory, peer)
+        nursery.start_soon(_close_abandoned_tables, peer)
+        task_status.started()
 
 
 async def _close_abandoned_tables(peer: Peer) -> None:

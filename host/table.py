@@ -1,23 +1,27 @@
-"""One game table: its seats, its state, and the one entry point that changes them.
+"""One game table: its seats, its state, and the requests that change them.
 
 :class:`Table` is synchronous and does no I/O but journal writes, so it can be
-tested without a network. The connection task that reads a request calls
-:meth:`Table.handle` directly; since ``handle`` never awaits and trio runs one task
-at a time, a table's requests are applied one at a time with no locks around game
-state (docs/decisions.md, "Tables are handled where the request is read").
-Replies and updates are only buffered on each client's link and written at the end
-of the scheduler batch; the table never waits on a peer (DESIGN.md, "The host").
+tested without a network. The connection task that reads a request calls the
+table's request method (:meth:`Table.act`, :meth:`Table.join`, ...) directly; since
+none of them awaits and trio runs one task at a time, a table's requests are
+applied one at a time with no locks around game state (docs/decisions.md, "Tables
+are handled where the request is read"). Replies and updates are only buffered on
+each client's link and written at the end of the scheduler batch; the table never
+waits on a peer (docs/architecture.md).
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Concatenate, Final, ParamSpec, TypeVar
 
 from lantable.plugins import BadOptions, IllegalAction
+from lantable.plugins.types import Action, Event, Scores, State, View
 from lantable.protocol import (
     Accepted,
     Answer,
@@ -50,6 +54,16 @@ FINISHED: Final = "finished"
 FAULTED: Final = "faulted"
 ABANDONED: Final = "abandoned"  # journal only: a waiting table closed with no seat taken
 
+# How long a join's nonce (join.join_id) may be: long enough not to be guessed, short
+# enough to cost nothing to keep per seat.
+JOIN_ID_SIZES: Final = range(8, 33)
+
+
+_R = TypeVar("_R")
+_T = TypeVar("_T", bound="Table")
+_Id = TypeVar("_Id", bound=int | None)
+_P = ParamSpec("_P")
+
 
 class GameFailed(Exception):
     """The game plugin raised something other than :class:`IllegalAction` (its bug).
@@ -71,38 +85,38 @@ class GuardedGame:
         self.game = game
         self.id = game.id
 
-    def _call(self, name: str, *args: Any) -> Any:
+    def _call(self, fn: Callable[_P, _R], *args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
-            return getattr(self.game, name)(*args)
+            return fn(*args, **kwargs)
         except (IllegalAction, BadOptions):
             raise
         except Exception as exc:
-            raise GameFailed(f"game {self.id}: {name} raised {exc!r}") from exc
+            raise GameFailed(f"game {self.id}: {fn.__name__} raised {exc!r}") from exc
 
-    def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> Any:
-        return self._call("setup", seats, options, rng)
+    def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> State:
+        return self._call(self.game.setup, seats, options, rng)
 
-    def to_act(self, state: Any) -> list[int]:
-        return self._call("to_act", state)
+    def to_act(self, state: State) -> list[int]:
+        return self._call(self.game.to_act, state)
 
-    def is_over(self, state: Any) -> bool:
-        return self._call("is_over", state)
+    def is_over(self, state: State) -> bool:
+        return self._call(self.game.is_over, state)
 
-    def legal_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
-        return self._call("legal_actions", state, seat)
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return self._call(self.game.legal_actions, state, seat)
 
-    def apply(self, state: Any, seat: int, action: dict[str, Any],
-              rng: random.Random) -> list[dict[str, Any]]:
-        return self._call("apply", state, seat, action, rng)
+    def apply(self, state: State, seat: int, action: Action,
+              rng: random.Random) -> list[Event]:
+        return self._call(self.game.apply, state, seat, action, rng)
 
-    def view(self, state: Any, seat: int | None) -> Any:
-        return self._call("view", state, seat)
+    def view(self, state: State, seat: int | None) -> View:
+        return self._call(self.game.view, state, seat)
 
-    def view_parts(self, state: Any) -> Any:
-        return self._call("view_parts", state)
+    def view_parts(self, state: State) -> tuple[View, list[View]] | None:
+        return self._call(self.game.view_parts, state)
 
-    def scores(self, state: Any) -> dict[str, Any]:
-        return self._call("scores", state)
+    def scores(self, state: State) -> Scores:
+        return self._call(self.game.scores, state)
 
 
 def canonical_action(action: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
@@ -119,87 +133,37 @@ def canonical_action(action: dict[str, Any], legal: list[dict[str, Any]]) -> dic
     return action
 
 
-# -- requests the connections send to a table ---------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class JoinRequest:
-    client: ClientLink
-    id: int
-    seat: int | None
-    spectate: bool
+def _request(method: Callable[Concatenate[_T, ClientLink, _Id, _P], None]
+             ) -> Callable[Concatenate[_T, ClientLink, _Id, _P], None]:
+    """Make a table method a request a connection calls directly: a game plugin
+    failure faults the table, then restores it; any other failure is the host's:
+    logged, answered ``internal``, the table unchanged. Either way the request with an
+    id (``req_id``) is answered, and nothing reaches the caller."""
 
+    @functools.wraps(method)
+    def request(table: _T, client: ClientLink, req_id: _Id, /, *args: _P.args,
+                **kwargs: _P.kwargs) -> None:
+        try:
+            method(table, client, req_id, *args, **kwargs)
+        except GameFailed:
+            LOGGER.exception("table %s: game %s failed; restoring from the journal",
+                             table.id, table.game.id)
+            if req_id is not None:
+                client.send(Error(code=ErrorCode.TABLE_FAULTED, id=req_id, table=table.id,
+                                  message="the game failed on that request; "
+                                          "the table was restored"))
+            table._restore_after_fault()
+        except Exception:
+            LOGGER.exception("table %s: host error while handling %s; the table goes on",
+                             table.id, method.__name__)
+            if req_id is not None:
+                client.send(Error(code=ErrorCode.INTERNAL, id=req_id, table=table.id,
+                                  message="the host failed on that request (a bug, logged "
+                                          "there); the table is unchanged"))
 
-@dataclass(frozen=True, slots=True)
-class ResumeRequest:
-    client: ClientLink
-    id: int | None
-    token: str
-
-
-@dataclass(frozen=True, slots=True)
-class LeaveRequest:
-    client: ClientLink
-    id: int
-
-
-@dataclass(frozen=True, slots=True)
-class ActRequest:
-    client: ClientLink
-    id: int
-    seat: int | None
-    action: dict[str, Any]
-    base: int | None = None  # at a fair table: the signed action (host/fairplay.py)
-    sig: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SyncRequest:
-    client: ClientLink
-    id: int
-
-
-@dataclass(frozen=True, slots=True)
-class QueryRequest:
-    client: ClientLink
-    id: int
-    seat: int | None
-    query: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class DetachRequest:
-    """The client's connection ended; forget it (its seats stay reserved)."""
-
-    client: ClientLink
-
-
-@dataclass(frozen=True, slots=True)
-class CommitRequest:
-    """A seat's commitment at a fair table (host/fairplay.py)."""
-
-    client: ClientLink
-    id: int
-    seat: int
-    tip: str
-    length: int
-    sig: str
-
-
-@dataclass(frozen=True, slots=True)
-class RevealRequest:
-    """A seat's link for a random event at a fair table (host/fairplay.py)."""
-
-    client: ClientLink
-    id: int
-    seat: int
-    event: int
-    link: str
-    sig: str
-
-
-TableRequest = (JoinRequest | ResumeRequest | LeaveRequest | ActRequest | SyncRequest
-                | DetachRequest | CommitRequest | RevealRequest | QueryRequest)
+    return request
 
 
 @dataclass(slots=True)
@@ -207,11 +171,15 @@ class Seat:
     name: str | None = None
     token: str | None = None
     client: ClientLink | None = None
+    join_id: bytes | None = None  # the nonce of the join that took it, if it had one
 
 
 @dataclass(slots=True)
 class Table:
-    """A table's seats, state and history; all mutation goes through :meth:`handle`."""
+    """A table's seats, state and history.
+
+    A connection calls the request methods (:meth:`join`, :meth:`act`, ...) directly;
+    each answers its request and never raises (see :func:`_request`)."""
 
     id: str
     game: Game
@@ -223,8 +191,8 @@ class Table:
     status: str = WAITING
     seats: list[Seat] = field(default_factory=list)
     spectators: set[ClientLink] = field(default_factory=set)
-    state: dict[str, Any] | None = None
-    rng: random.Random | None = None
+    state: State = field(default_factory=dict)  # the game's, set up by _setup
+    rng: random.Random = field(default_factory=random.Random)  # replaced by _setup
     seq: int = 0
     on_change: Any = None  # called with no arguments when the summary changes
     fair: FairTable | None = None  # fair play: the seats' commit-reveal feeds the rng
@@ -271,7 +239,8 @@ class Table:
                 pm: pluggy.PluginManager | None = None) -> Table:
         """Rebuild a table from the journal by replaying every recorded action."""
         table = cls(record.id, game, record.seats, record.options, record.seed, journal, pm)
-        table.seats = [Seat(record.names.get(s), record.tokens.get(s)) for s in range(record.seats)]
+        table.seats = [Seat(record.names.get(s), record.tokens.get(s),
+                            join_id=record.join_ids.get(s)) for s in range(record.seats)]
         fair = journal.fair_records(record.id)
         if fair:
             table.fair = FairTable.restore(table, fair)
@@ -333,53 +302,26 @@ class Table:
 
     # -- the one entry point --------------------------------------------------
 
-    def handle(self, req: TableRequest) -> None:
-        """Apply one request. A game plugin failure faults the table, then restores it;
-        any other failure is the host's: logged, answered ``internal``, table unchanged."""
-        try:
-            if isinstance(req, ActRequest):
-                self._act(req)
-            elif isinstance(req, JoinRequest):
-                self._join(req)
-            elif isinstance(req, ResumeRequest):
-                self._resume(req)
-            elif isinstance(req, LeaveRequest):
-                self._leave(req)
-            elif isinstance(req, SyncRequest):
-                self._sync(req)
-            elif isinstance(req, DetachRequest):
-                self._detach(req.client)
-            elif isinstance(req, RevealRequest | CommitRequest):
-                self._fair_request(req)
-            elif isinstance(req, QueryRequest):
-                self._query(req)
-        except GameFailed:
-            LOGGER.exception("table %s: game %s failed; restoring from the journal",
-                             self.id, self.game.id)
-            client = getattr(req, "client", None)
-            if client is not None and getattr(req, "id", None) is not None:
-                client.send(Error(code=ErrorCode.TABLE_FAULTED, id=req.id, table=self.id,
-                                  message="the game failed on that request; "
-                                          "the table was restored"))
-            self._restore_after_fault()
-        except Exception:
-            LOGGER.exception("table %s: host error while handling %s; the table goes on",
-                             self.id, type(req).__name__)
-            client = getattr(req, "client", None)
-            if client is not None and getattr(req, "id", None) is not None:
-                client.send(Error(code=ErrorCode.INTERNAL, id=req.id, table=self.id,
-                                  message="the host failed on that request (a bug, logged "
-                                          "there); the table is unchanged"))
+    def commit(self, client: ClientLink, req_id: int, seat: int, tip: str, length: int,
+               sig: str) -> None:
+        """A seat's commitment at a fair table (host/fairplay.py)."""
+        if self._plays_fair(client, req_id):
+            assert self.fair is not None
+            self.fair.commit(client, req_id, seat, tip, length, sig)
 
-    def _fair_request(self, req: CommitRequest | RevealRequest) -> None:
+    def reveal(self, client: ClientLink, req_id: int, seat: int, event: int, link: str,
+               sig: str) -> None:
+        """A seat's link for a random event at a fair table (host/fairplay.py)."""
+        if self._plays_fair(client, req_id):
+            assert self.fair is not None
+            self.fair.reveal(client, req_id, seat, event, link, sig)
+
+    def _plays_fair(self, client: ClientLink, req_id: int) -> bool:
         if self.fair is None:
-            req.client.send(Error(code=ErrorCode.BAD_REVEAL, id=req.id, table=self.id,
-                                  message="this table does not play fair: nothing to "
-                                          "commit or reveal"))
-        elif isinstance(req, CommitRequest):
-            self.fair.commit(req.client, req.id, req.seat, req.tip, req.length, req.sig)
-        else:
-            self.fair.reveal(req.client, req.id, req.seat, req.event, req.link, req.sig)
+            client.send(Error(code=ErrorCode.BAD_REVEAL, id=req_id, table=self.id,
+                              message="this table does not play fair: nothing to "
+                                      "commit or reveal"))
+        return self.fair is not None
 
     def handle_late(self) -> None:
         """A fair table has waited a while for reveals (host/fairplay.py); never raises."""
@@ -420,49 +362,58 @@ class Table:
 
     # -- requests ---------------------------------------------------------------
 
-    def _join(self, req: JoinRequest) -> None:
-        client = req.client
-        if req.spectate:
+    @_request
+    def join(self, client: ClientLink, req_id: int, seat: int | None = None,
+             spectate: bool = False, join_id: bytes | None = None) -> None:
+        """Seat ``client`` (at ``seat``, or the lowest free one), or let it watch.
+
+        A join with the ``join_id`` of a join that already took a seat here is that
+        join's retry (its ``joined`` was lost): it gets the same seat and token back,
+        at any table status, like a resume (docs/decisions.md, "Idempotent join")."""
+        if join_id is not None and not spectate:
+            taken = self._seat_of_join(join_id)
+            if taken is not None:
+                self._attach(client, req_id, taken)
+                return
+        if spectate:
             if client not in self.spectators and len(self.spectators) >= self.max_spectators:
-                client.send(Error(code=ErrorCode.TOO_MANY_SPECTATORS, id=req.id, table=self.id,
+                client.send(Error(code=ErrorCode.TOO_MANY_SPECTATORS, id=req_id, table=self.id,
                                   message=f"this table already has {len(self.spectators)} "
                                           "spectators, its limit"))
                 return
             self.spectators.add(client)
             client.watching.add(self.id)
-            client.send(Joined(id=req.id, table=self.id, seat=None, token=None))
+            client.send(Joined(id=req_id, table=self.id, seat=None, token=None))
             self._send_update(client, None, events=None)
             return
-        if self.fair is not None and not self.fair.may_join(client, req.id):
+        if self.fair is not None and not self.fair.may_join(client, req_id):
             return
         if self.status != WAITING:
-            client.send(Error(code=ErrorCode.TABLE_FULL, id=req.id, table=self.id,
+            client.send(Error(code=ErrorCode.TABLE_FULL, id=req_id, table=self.id,
                               message=f"table is {self.status}; "
                                       "join as a spectator or resume with a token"))
             return
-        if req.seat is None:
+        if seat is None:
             free = [i for i, s in enumerate(self.seats) if not s.token]
             if not free:
-                client.send(Error(code=ErrorCode.TABLE_FULL, id=req.id, table=self.id,
+                client.send(Error(code=ErrorCode.TABLE_FULL, id=req_id, table=self.id,
                                   message="no free seat"))
                 return
             seat = free[0]
-        else:
-            seat = req.seat
-            if not 0 <= seat < self.seats_n:
-                client.send(Error(code=ErrorCode.SEAT_TAKEN, id=req.id, table=self.id,
-                                  message=f"seat {seat} does not exist; "
-                                          f"seats are 0..{self.seats_n - 1}"))
-                return
-            if self.seats[seat].token:
-                client.send(Error(code=ErrorCode.SEAT_TAKEN, id=req.id, table=self.id,
-                                  message=f"seat {seat} is taken by {self.seats[seat].name!r}"))
-                return
+        elif not 0 <= seat < self.seats_n:
+            client.send(Error(code=ErrorCode.SEAT_TAKEN, id=req_id, table=self.id,
+                              message=f"seat {seat} does not exist; "
+                                      f"seats are 0..{self.seats_n - 1}"))
+            return
+        elif self.seats[seat].token:
+            client.send(Error(code=ErrorCode.SEAT_TAKEN, id=req_id, table=self.id,
+                              message=f"seat {seat} is taken by {self.seats[seat].name!r}"))
+            return
         token = secrets.token_urlsafe(18)
-        self.seats[seat] = Seat(client.name, token, client)
-        self.journal.take_seat(self.id, seat, client.name, token)
+        self.seats[seat] = Seat(client.name, token, client, join_id)
+        self.journal.take_seat(self.id, seat, client.name, token, join_id)
         client.seats.setdefault(self.id, set()).add(seat)
-        client.send(Joined(id=req.id, table=self.id, seat=seat, token=token))
+        client.send(Joined(id=req_id, table=self.id, seat=seat, token=token))
         LOGGER.info("table %s: %s took seat %d", self.id, client.name, seat)
         if all(s.token for s in self.seats) and self.fair is None:
             self.start()
@@ -485,15 +436,29 @@ class Table:
         self._broadcast(events=None, full=True)
         self._changed()
 
-    def _resume(self, req: ResumeRequest) -> None:
-        client = req.client
-        for seat, slot in enumerate(self.seats):  # noqa: B007 - seat is used after the loop
-            if slot.token is not None and secrets.compare_digest(slot.token, req.token):
-                break
-        else:
-            client.send(Error(code=ErrorCode.BAD_TOKEN, id=req.id, table=self.id,
-                              message="no seat at this table has that token"))
-            return
+    @_request
+    def resume(self, client: ClientLink, req_id: int | None, token: str) -> None:
+        """Give ``client`` the seat ``token`` was issued for (``req_id`` None: in the
+        hello, answered by the welcome)."""
+        for seat, slot in enumerate(self.seats):
+            if slot.token is not None and secrets.compare_digest(slot.token, token):
+                self._attach(client, req_id, seat)
+                return
+        client.send(Error(code=ErrorCode.BAD_TOKEN, id=req_id, table=self.id,
+                          message="no seat at this table has that token"))
+
+    def _seat_of_join(self, join_id: bytes) -> int | None:
+        """The seat a join with this ``join_id`` took, if it still holds it."""
+        for seat, slot in enumerate(self.seats):
+            if slot.join_id is not None and slot.token is not None and \
+                    secrets.compare_digest(slot.join_id, join_id):
+                return seat
+        return None
+
+    def _attach(self, client: ClientLink, req_id: int | None, seat: int) -> None:
+        """Hand a taken seat to ``client`` (a resume, or a join's retry): ``joined``
+        with its token, a full update; a connection that held it before is told."""
+        slot = self.seats[seat]
         old = slot.client
         if old is not None and old is not client:
             old.seats.get(self.id, set()).discard(seat)
@@ -501,15 +466,17 @@ class Table:
                            message=f"seat {seat} was resumed by another connection"))
         slot.client = client
         client.seats.setdefault(self.id, set()).add(seat)
-        if req.id is not None:
-            client.send(Joined(id=req.id, table=self.id, seat=seat, token=slot.token))
+        if req_id is not None:
+            client.send(Joined(id=req_id, table=self.id, seat=seat, token=slot.token))
         LOGGER.info("table %s: %s resumed seat %d", self.id, client.name, seat)
         self._send_update(client, seat, events=None)
         if self.fair is not None:
             self.fair.seated(seat, client)
 
-    def _leave(self, req: LeaveRequest) -> None:
-        client = req.client
+    @_request
+    def leave(self, client: ClientLink, req_id: int) -> None:
+        """Give up ``client``'s seats (kept for a resume once the game began) or stop
+        watching."""
         mine = client.seats.pop(self.id, set())
         self.spectators.discard(client)
         client.watching.discard(self.id)
@@ -521,97 +488,105 @@ class Table:
                     self.fair.freed(seat)
             elif self.seats[seat].client is client:
                 self.seats[seat].client = None
-        client.send(Left(id=req.id, table=self.id))
+        client.send(Left(id=req_id, table=self.id))
         if mine and self.status == WAITING:
             self._broadcast(events=None, full=True, status_only=True)
             self._changed()
 
-    def _detach(self, client: ClientLink) -> None:
+    def detach(self, client: ClientLink) -> None:
+        """The client's connection ended: forget it (its seats stay reserved)."""
         self.spectators.discard(client)
         for slot in self.seats:
             if slot.client is client:
                 slot.client = None
 
-    def _sync(self, req: SyncRequest) -> None:
-        seats = req.client.seats.get(self.id)
-        if not seats and req.client not in self.spectators:
-            req.client.send(Error(code=ErrorCode.NOT_SEATED, id=req.id, table=self.id,
+    @_request
+    def sync(self, client: ClientLink, req_id: int) -> None:
+        """A full update for each of ``client``'s seats (or its spectator's one)."""
+        seats = client.seats.get(self.id)
+        if not seats and client not in self.spectators:
+            client.send(Error(code=ErrorCode.NOT_SEATED, id=req_id, table=self.id,
                                   message="join or resume before asking for a sync"))
             return
-        for seat in sorted(seats or ()) or [None]:
-            self._send_update(req.client, seat, events=None, reply_to=req.id)
+        targets: list[int | None] = [*sorted(seats)] if seats else [None]
+        for seat in targets:
+            self._send_update(client, seat, events=None, reply_to=req_id)
 
-    def _query(self, req: QueryRequest) -> None:
+    @_request
+    def query(self, client: ClientLink, req_id: int, seat: int | None,
+              query: dict[str, Any]) -> None:
         """Answer from the asker's view only (a spectator asks as ``None``); nothing
         changes and nothing is journalled (docs/decisions.md, "Queries")."""
-        client = req.client
         mine = client.seats.get(self.id, set())
-        if req.seat is not None and req.seat not in mine:
-            client.send(Error(code=ErrorCode.NOT_SEATED, id=req.id, table=self.id,
-                              message=f"this connection does not hold seat {req.seat}"))
+        if seat is not None and seat not in mine:
+            client.send(Error(code=ErrorCode.NOT_SEATED, id=req_id, table=self.id,
+                              message=f"this connection does not hold seat {seat}"))
             return
-        if req.seat is None and len(mine) > 1:
-            client.send(Error(code=ErrorCode.NOT_SEATED, id=req.id, table=self.id,
+        if seat is None and len(mine) > 1:
+            client.send(Error(code=ErrorCode.NOT_SEATED, id=req_id, table=self.id,
                               message="this connection holds several seats; say which"))
             return
         if not mine and client not in self.spectators:
-            client.send(Error(code=ErrorCode.NOT_SEATED, id=req.id, table=self.id,
+            client.send(Error(code=ErrorCode.NOT_SEATED, id=req_id, table=self.id,
                               message="join or watch the table before asking it"))
             return
         if self.status not in (PLAYING, FINISHED):
-            client.send(Error(code=ErrorCode.BAD_QUERY, id=req.id, table=self.id,
+            client.send(Error(code=ErrorCode.BAD_QUERY, id=req_id, table=self.id,
                               message=f"table is {self.status}"))
             return
-        seat = req.seat if req.seat is not None else (next(iter(mine)) if mine else None)
+        if seat is None:
+            seat = next(iter(mine)) if mine else None
         try:
-            answer = self.game.query(self.game.view(self.state, seat), seat, req.query)
-            client.send(Answer(id=req.id, table=self.id, answer=answer))
+            answer = self.game.query(self.game.view(self.state, seat), seat, query)
+            client.send(Answer(id=req_id, table=self.id, answer=answer))
         except IllegalAction as exc:
-            client.send(Error(code=ErrorCode.BAD_QUERY, id=req.id, table=self.id,
+            client.send(Error(code=ErrorCode.BAD_QUERY, id=req_id, table=self.id,
                               message=str(exc)))
         except Exception:
             # A query changes nothing, so a failing one never faults the table.
             LOGGER.exception("table %s: game %s failed to answer a query", self.id,
                              self.game.id)
-            client.send(Error(code=ErrorCode.INTERNAL, id=req.id, table=self.id,
+            client.send(Error(code=ErrorCode.INTERNAL, id=req_id, table=self.id,
                               message="the game failed to answer that query"))
 
-    def _act(self, req: ActRequest) -> None:
-        client = req.client
+    @_request
+    def act(self, client: ClientLink, req_id: int, seat: int | None,
+            action: dict[str, Any], base: int | None = None, sig: str | None = None) -> None:
+        """Apply ``client``'s action for ``seat`` (its only seat if None); at a fair
+        table ``base`` and ``sig`` sign it (host/fairplay.py)."""
         mine = client.seats.get(self.id, set())
-        if req.seat is not None:
-            seat = req.seat
+        if seat is not None:
             if seat not in mine:
-                client.send(Error(code=ErrorCode.NOT_SEATED, id=req.id, table=self.id,
+                client.send(Error(code=ErrorCode.NOT_SEATED, id=req_id, table=self.id,
                                   message=f"this connection does not hold seat {seat}"))
                 return
         elif len(mine) == 1:
             (seat,) = mine
         else:
-            client.send(Error(code=ErrorCode.NOT_SEATED, id=req.id, table=self.id,
+            client.send(Error(code=ErrorCode.NOT_SEATED, id=req_id, table=self.id,
                               message="this connection holds no seat here" if not mine
                               else "this connection holds several seats; say which"))
             return
         if self.status != PLAYING:
             code = ErrorCode.TABLE_FAULTED if self.status == FAULTED else ErrorCode.NOT_TO_ACT
-            client.send(Error(code=code, id=req.id, table=self.id,
+            client.send(Error(code=code, id=req_id, table=self.id,
                               message=f"table is {self.status}"))
             return
         if seat not in self.g.to_act(self.state):
-            client.send(Error(code=ErrorCode.NOT_TO_ACT, id=req.id, table=self.id,
+            client.send(Error(code=ErrorCode.NOT_TO_ACT, id=req_id, table=self.id,
                               message=f"seat {seat} is not to act now"))
             return
-        action = canonical_action(req.action, self.g.legal_actions(self.state, seat))
+        action = canonical_action(action, self.g.legal_actions(self.state, seat))
         if self.fair is not None:  # signed; may hold a random event
-            self.fair.act(client, req.id, seat, action, req.base, req.sig)
+            self.fair.act(client, req_id, seat, action, base, sig)
             return
         try:
             events = self.g.apply(self.state, seat, action, self.rng)
         except IllegalAction as exc:
-            client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req.id, table=self.id,
+            client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req_id, table=self.id,
                               message=str(exc)))
             return
-        self.accept(seat, action, events, reply=(client, req.id))
+        self.accept(seat, action, events, reply=(client, req_id))
 
     def accept(self, seat: int, action: dict[str, Any], events: list[dict[str, Any]],
                reply: tuple[ClientLink, int] | None) -> None:
@@ -673,6 +648,8 @@ class Table:
     def _observe(self, hook: str, **kwargs: Any) -> None:
         """Tell every observer, one by one: a failing observer is logged and skipped,
         and never keeps the others from hearing (pluggy would stop at the first error)."""
+        if self.pm is None:
+            return
         for impl in getattr(self.pm.hook, hook).get_hookimpls():
             try:
                 impl.function(*[kwargs[name] for name in impl.argnames])
@@ -756,7 +733,7 @@ class Table:
             table=self.id, seq=self.seq, status=self.status,
             seats=[{"name": s.name, "taken": bool(s.token), "connected": s.client is not None}
                    for s in self.seats],
-            to_act=to_act if started else [],
+            to_act=to_act if started and to_act is not None else [],
             scores=(self.final_scores or self.g.scores(self.state))
             if started and self.status == FINISHED else None,
             full=full,

@@ -55,20 +55,12 @@ def _thread_packer() -> msgpack.Packer:
     making one per use costs more than the packing). One per connection would keep, for
     the connection's life, a buffer as large as the largest message it ever sent: a
     thousand spectators of a table with large views held a gigabyte (issue 9, finding 5)."""
+    packer: msgpack.Packer
     try:
-        return _local.packer
+        packer = _local.packer
     except AttributeError:
-        _local.packer = new_packer()
-        return _local.packer
-
-
-def _map_header(count: int) -> bytes:
-    """The msgpack header of a map with ``count`` entries."""
-    if count < 16:
-        return bytes((0x80 | count,))
-    if count < 1 << 16:
-        return b"\xde" + count.to_bytes(2, "big")
-    return b"\xdf" + count.to_bytes(4, "big")
+        packer = _local.packer = new_packer()
+    return packer
 
 
 def _pack_pairs(mapping: dict[str, Any], what: str) -> bytes:
@@ -77,11 +69,12 @@ def _pack_pairs(mapping: dict[str, Any], what: str) -> bytes:
     Raises:
         LocalProtocolError: a value cannot be encoded.
     """
+    packer = _thread_packer()
     try:
-        data = _thread_packer().pack(mapping)
+        data = packer.pack(mapping)
     except (TypeError, ValueError, OverflowError) as exc:
         raise LocalProtocolError(f"cannot encode {what}: {exc}") from exc
-    return data[len(_map_header(len(mapping))):]
+    return data[len(packer.pack_map_header(len(mapping))):]
 
 
 class PackedMap:
@@ -107,7 +100,7 @@ class PackedMap:
         return out
 
     def encode(self) -> bytes:
-        return _map_header(self.count) + self.packed
+        return _thread_packer().pack_map_header(self.count) + self.packed
 
 
 class SharedUpdate:
@@ -123,7 +116,7 @@ class SharedUpdate:
     def __init__(self, *, table: str, seq: int, status: str, seats: list[dict[str, Any]],
                  to_act: list[int], scores: dict[str, Any] | None = None,
                  full: bool = False) -> None:
-        self.fields = {"table": table, "seq": seq, "status": status, "seats": seats,
+        self.fields: dict[str, Any] = {"table": table, "seq": seq, "status": status, "seats": seats,
                        "to_act": to_act, "scores": scores, "full": full}
         present = {"t": "update", **{k: v for k, v in self.fields.items() if v is not None}}
         self.packed = _pack_pairs(present, "'update'")
@@ -235,7 +228,8 @@ class Connection:
         new_state = self.state
         if self.state is not CLOSED:
             new_state = next_state(self.state, HOST, "update", remote=False)
-        pack = _thread_packer().pack
+        packer = _thread_packer()
+        pack = packer.pack
         try:
             parts = [shared.packed, _KEY_SEAT, pack(seat), _KEY_VIEW,
                      view.encode() if type(view) is PackedMap else pack(view)]
@@ -257,7 +251,7 @@ class Connection:
                 count += 1
         except (TypeError, ValueError, OverflowError) as exc:
             raise LocalProtocolError(f"cannot encode 'update': {exc}") from exc
-        body = _map_header(count) + b"".join(parts)
+        body = packer.pack_map_header(count) + b"".join(parts)
         if len(body) > self.max_frame:
             raise LocalProtocolError(
                 f"frame of {len(body)} bytes exceeds the limit of {self.max_frame}",

@@ -43,6 +43,7 @@ class ErrorCode(StrEnum):
     FRAME_TIMEOUT = "frame_timeout"  # a frame started but did not finish in time
     NO_KEY = "no_key"  # a fair table needs a public key in hello
     BAD_REVEAL = "bad_reveal"  # a commitment or reveal that does not check, or is not asked
+    BAD_JOIN_ID = "bad_join_id"  # join.join_id is not 8 to 32 bytes
 
 
 FATAL_CODES = frozenset({

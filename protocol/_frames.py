@@ -14,12 +14,11 @@ HEADER: Final = struct.Struct(">I")
 # peer can make us buffer (h11 uses 16 KiB for headers, nginx 1 MiB for bodies).
 DEFAULT_MAX_FRAME: Final = 1 << 20
 
-_packer_options: Final = {"use_bin_type": True}
 
 
 def new_packer() -> msgpack.Packer:
     """A packer that encodes exactly as :func:`encode_frame` does."""
-    return msgpack.Packer(**_packer_options)
+    return msgpack.Packer(use_bin_type=True)
 
 
 def encode_frame(payload: dict[str, Any], max_frame: int = DEFAULT_MAX_FRAME,
@@ -37,7 +36,7 @@ def encode_frame(payload: dict[str, Any], max_frame: int = DEFAULT_MAX_FRAME,
         if packer is not None:
             body = packer.pack(payload)
         else:
-            body = msgpack.packb(payload, **_packer_options)
+            body = msgpack.packb(payload, use_bin_type=True)
     except (TypeError, ValueError, OverflowError) as exc:
         raise LocalProtocolError(f"cannot encode {payload.get('t')!r}: {exc}") from exc
     if len(body) > max_frame:

@@ -1,7 +1,9 @@
 """One class per message type ``t``, built only from checked data.
 
 Each class is a frozen, slotted, keyword-only dataclass whose fields are the map's
-keys (``t`` excluded). :func:`from_map` is the only way in from the wire and checks
+keys (``t`` excluded). The decorator is marked ``typing.dataclass_transform``, so a
+type checker knows each class's constructor (``Update(table=..., seq=...)``) and
+that its fields are read-only. :func:`from_map` is the only way in from the wire and checks
 every field; :meth:`Message.to_map` is the only way out. The raw map never leaves
 this module and :mod:`._connection`.
 """
@@ -14,7 +16,7 @@ import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar, TypeVar, Union, dataclass_transform
 
 from ._errors import ErrorCode, RemoteProtocolError
 
@@ -40,20 +42,26 @@ class Message:
         return out
 
 
-def _message(t: str, sender: str):  # noqa: ANN202 - class decorator
-    def wrap(cls: type) -> type:
+_M = TypeVar("_M", bound=Message)
+
+
+@dataclass_transform(frozen_default=True, kw_only_default=True)
+def _message(t: str, sender: str) -> Callable[[type[_M]], type[_M]]:
+    """Make ``cls`` the message of type ``t`` that ``sender`` sends: a frozen, slotted,
+    keyword-only dataclass, registered in ``CLIENT_TYPES`` or ``HOST_TYPES``."""
+
+    def wrap(cls: type[_M]) -> type[_M]:
         cls = dataclass(frozen=True, slots=True, kw_only=True)(cls)
         cls.t = t
         cls.sender = sender
         hints = typing.get_type_hints(cls)
+        fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # a dataclass by now
         cls._checks = tuple(
             (f.name, hints[f.name], _checker(hints[f.name]), f.default is dataclasses.MISSING)
-            for f in dataclasses.fields(cls)
+            for f in fields
         )
-        cls._names = tuple(
-            (f.name, f.default is dataclasses.MISSING) for f in dataclasses.fields(cls)
-        )
-        cls.to_map = _compile_to_map(t, cls._names)
+        cls._names = tuple((f.name, f.default is dataclasses.MISSING) for f in fields)
+        setattr(cls, "to_map", _compile_to_map(t, cls._names))  # noqa: B010 - a method
         (CLIENT_TYPES if sender == "client" else HOST_TYPES)[t] = cls
         return cls
 
@@ -72,7 +80,7 @@ def _compile_to_map(t: str, names: tuple[tuple[str, bool], ...]
     lines.append("    return out")
     namespace: dict[str, Any] = {}
     exec("\n".join(lines), namespace)  # noqa: S102 - source built from field names only
-    to_map = namespace["to_map"]
+    to_map: Callable[[Message], dict[str, Any]] = namespace["to_map"]
     to_map.__doc__ = Message.to_map.__doc__
     return to_map
 
@@ -206,6 +214,7 @@ class Join(Message):
     table: str
     seat: int | None = None  # a specific seat, or the lowest free one
     spectate: bool = False
+    join_id: bytes | None = None  # the client's nonce: a retry gets the same seat back
 
 
 @_message("resume", "client")

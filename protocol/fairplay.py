@@ -269,15 +269,18 @@ def signed_bytes(kind: str, *fields: Any) -> bytes:
     return canonical([DOMAIN, kind, *fields])
 
 
-def commit_fields(table: str, seat: int, key: str, tip: str, length: int) -> tuple:
+def commit_fields(table: str, seat: int, key: str, tip: str,
+                  length: int) -> tuple[str, int, str, str, int]:
     return (table, seat, key, tip, length)
 
 
-def reveal_fields(table: str, seat: int, event: int, link: str, digest: str) -> tuple:
+def reveal_fields(table: str, seat: int, event: int, link: str,
+                  digest: str) -> tuple[str, int, int, str, str]:
     return (table, seat, event, link, digest)
 
 
-def act_fields(table: str, seat: int, base: int, action: dict[str, Any]) -> tuple:
+def act_fields(table: str, seat: int, base: int,
+               action: dict[str, Any]) -> tuple[str, int, int, dict[str, Any]]:
     """What a seat signs for an action at a fair table: ``base`` is the number of the
     last update it had seen (the action lands after it)."""
     return (table, seat, base, action)
@@ -317,7 +320,8 @@ def verify_signature(key: str, sig: str, kind: str, *fields: Any) -> None:
 def check_key(key: Any) -> str:
     """A well-formed Ed25519 public key in hex, or FairPlayError."""
     Ed25519PublicKey.from_public_bytes(unhex(key, "public key"))
-    return key
+    checked: str = key  # unhex accepts only a str
+    return checked
 
 
 # -- the transcript -----------------------------------------------------------------------

@@ -33,6 +33,7 @@ import hashlib
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 import rbcl
 
@@ -40,20 +41,31 @@ Point = bytes  # a ristretto255 point, 32 bytes
 Scalar = bytes  # a ristretto255 scalar, 32 bytes, little-endian mod the group order
 
 
+class DeckSecrets(TypedDict):
+    """What :meth:`DeckSeat.secrets` publishes at the end of a game for the audit."""
+
+    shuffle_key: Scalar
+    permutation: list[int]
+    card_keys: list[Scalar]
+
+
 class DeckError(Exception):
     """A dealt or opened card is not a card of the deck, or a pass does not check."""
 
 
 def _mul(scalar: Scalar, point: Point) -> Point:
-    return rbcl.crypto_scalarmult_ristretto255(scalar, point)
+    product: Point = rbcl.crypto_scalarmult_ristretto255(scalar, point)
+    return product
 
 
 def _smul(a: Scalar, b: Scalar) -> Scalar:
-    return rbcl.crypto_core_ristretto255_scalar_mul(a, b)
+    product: Scalar = rbcl.crypto_core_ristretto255_scalar_mul(a, b)
+    return product
 
 
 def _inv(a: Scalar) -> Scalar:
-    return rbcl.crypto_core_ristretto255_scalar_invert(a)
+    inverse: Scalar = rbcl.crypto_core_ristretto255_scalar_invert(a)
+    return inverse
 
 
 def card_points(tag: str, n: int) -> list[Point]:
@@ -95,7 +107,7 @@ class DeckSeat:
         or by everyone): the inverse of its key there."""
         return _inv(self.card_keys[position])
 
-    def secrets(self) -> dict[str, object]:
+    def secrets(self) -> DeckSecrets:
         """Everything, published at the end of the game for the audit."""
         return {"shuffle_key": self.shuffle_key, "permutation": list(self.permutation),
                 "card_keys": list(self.card_keys)}
@@ -119,7 +131,7 @@ def open_card(locked: Point, unlock_keys: Sequence[Scalar], cards: Sequence[Poin
 
 
 def audit(cards: Sequence[Point], shuffled: Sequence[Sequence[Point]],
-          locked: Sequence[Sequence[Point]], seats: Sequence[dict[str, object]]) -> list[str]:
+          locked: Sequence[Sequence[Point]], seats: Sequence[DeckSecrets]) -> list[str]:
     """Recompute every published pass from the seats' published secrets.
 
     ``shuffled[s]`` and ``locked[s]`` are the decks seat ``s`` published after its

@@ -1,33 +1,83 @@
 """The layer rules of docs/architecture.md, checked on the source.
 
-Every ``import`` of a ``lantable`` module in every package folder is read from the
-source (the AST, so nothing is executed), including imports inside functions and
-under ``TYPE_CHECKING``: a layer may not even *mention* a layer it must not use.
+The rules are read from the page itself (the table under "Who may import whom"), so
+the documentation and this test cannot drift apart. Every ``import`` of a
+``lantable`` module in every package folder is read from the source (the AST, so
+nothing is executed), including imports inside functions and under
+``TYPE_CHECKING``: a layer may not even *mention* a layer it must not use.
 Module-level runtime imports must also form no cycle.
 """
 
 from __future__ import annotations
 
 import ast
+import re
+import tomllib
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "architecture.md"
 
+
+def _doc_rules(text: str) -> list[tuple[str, set[str]]]:
+    """(code, the packages it may import) for each row of the doc's import table.
+
+    A row's first cell is one path in backticks (``host/``, ``clients/cli.py``); the
+    packages are the backticked words of the second cell (prose in it is for people).
+    """
+    section = text.split("## Who may import whom", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("|")]
+    assert rows and [c.strip() for c in rows[0].strip("|").split("|")] == ["code", "may import"]
+    rules = []
+    for row in rows[2:]:  # past the header and its |---| line
+        code, allowed = (c.strip() for c in row.strip("|").split("|", 1))
+        match = re.fullmatch(r"`([\w./]+)`", code)
+        assert match, f"not a path in backticks: {code!r}"
+        rules.append((match.group(1), set(re.findall(r"`(\w+)`", allowed))))
+    return rules
+
+
+def _folders() -> set[str]:
+    """The top-level folders installed as ``lantable.<folder>`` (pyproject's package-dir)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return set(config["tool"]["setuptools"]["package-dir"].values())
+
+
+RULES = _doc_rules(DOC.read_text(encoding="utf-8"))
 # Folder -> the lantable packages its modules may import (besides its own).
-LAYERS: dict[str, set[str]] = {
-    "protocol": set(),
-    "plugins": set(),
-    "host": {"protocol", "plugins"},
-    "web": {"protocol", "plugins", "host"},
-    "clients": {"protocol", "plugins"},
-}
-# Documented exceptions (docs/architecture.md, "Who may import whom").
-EXCEPTIONS: dict[str, set[str]] = {
-    "clients/cli.py": {"host", "web"},  # the composition root starts a host
-    "clients/lan.py": {"host"},  # browsing the LAN reuses the host's discovery records
-}
+LAYERS: dict[str, set[str]] = {c.rstrip("/"): a for c, a in RULES if c.count("/") == 1
+                               and c.endswith("/")}
+# Modules (a file, or every file under a folder ending in /) allowed more than their layer.
+EXCEPTIONS: dict[str, set[str]] = {c: a for c, a in RULES if c.rstrip("/") not in LAYERS}
+
+
+def test_the_doc_names_every_layer_once_and_only_real_code() -> None:
+    assert set(LAYERS) == _folders(), "docs/architecture.md must give a row to every folder"
+    codes = [c for c, _ in RULES]
+    assert len(codes) == len(set(codes)), f"a row appears twice: {codes}"
+    for code, allowed in RULES:
+        assert (ROOT / code).exists(), f"docs/architecture.md names {code}, which is not there"
+        assert allowed <= set(LAYERS), f"{code} may import {sorted(allowed - set(LAYERS))}?"
+    for code, allowed in EXCEPTIONS.items():
+        layer = code.split("/")[0]
+        assert LAYERS[layer] < allowed, f"{code} is listed but allowed nothing more than {layer}/"
+
+
+def test_the_table_parser_reads_a_table() -> None:
+    text = ("## Who may import whom\n\n| code | may import |\n|---|---|\n"
+            "| `a/` | nothing of ours |\n| `b/` | `a` (because) |\n| `b/x.py` | `a`, `c`: root |\n"
+            "\n## Next\n| `z/` | `a` |\n")
+    assert _doc_rules(text) == [("a/", set()), ("b/", {"a"}), ("b/x.py", {"a", "c"})]
+
+
+def _allowed(folder: str, rel: str) -> set[str]:
+    allowed = {folder} | LAYERS[folder]
+    for where, extra in EXCEPTIONS.items():
+        if rel == where or (where.endswith("/") and rel.startswith(where)):
+            allowed |= extra
+    return allowed
 
 
 def _modules() -> list[tuple[str, Path]]:
@@ -73,7 +123,7 @@ def _imports(folder: str, path: Path) -> set[str]:
                          ids=[str(p.relative_to(ROOT)) for _, p in _modules()])
 def test_layer_rules(folder: str, path: Path) -> None:
     rel = str(path.relative_to(ROOT))
-    allowed = {folder} | LAYERS[folder] | EXCEPTIONS.get(rel, set())
+    allowed = _allowed(folder, rel)
     used = {name.split(".")[1] for name in _imports(folder, path)}
     assert used <= allowed, f"{rel} imports {sorted(used - allowed)} (allowed: {sorted(allowed)})"
 
@@ -116,10 +166,7 @@ def _module_graph() -> dict[str, set[str]]:
 # Cycles that exist today, each hidden by an import inside a function or under
 # TYPE_CHECKING (a cycle in the design all the same). The list may
 # only shrink: a new cycle fails the test, and so does an entry that no longer exists.
-KNOWN_CYCLES: set[frozenset[str]] = {
-    frozenset({"lantable.host.peer", "lantable.host.listener"}),
-    frozenset({"lantable.plugins.kaisers_pirates.turn", "lantable.plugins.kaisers_pirates.solo"}),
-}
+KNOWN_CYCLES: set[frozenset[str]] = set()
 
 
 def _cycles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
@@ -170,3 +217,16 @@ def test_no_import_cycles() -> None:
 def test_cycle_finder_finds_a_cycle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _cycles(graph) == {frozenset({"a", "b", "c"})}
+
+
+@pytest.mark.parametrize("name", ["DEFAULT_PORT", "DEFAULT_WEB_PORT"])
+def test_each_default_port_is_defined_once_where_every_layer_may_import_it(name: str) -> None:
+    """Every layer uses the default ports; defined twice, they could disagree."""
+    where = []
+    for _, path in _modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets = (node.targets if isinstance(node, ast.Assign) else
+                       [node.target] if isinstance(node, ast.AnnAssign) else [])
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                where.append(str(path.relative_to(ROOT)))
+    assert where == ["protocol/discovery.py"]

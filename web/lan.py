@@ -1,4 +1,7 @@
-"""The other peers on the LAN, for the browser's lobby: the host's own discovery browser.
+"""The other peers on the LAN, for the browser's lobby, as a discovery browser reports them.
+
+The browser (``lantable.clients.discovery.open_browser``) is handed in by the CLI,
+which composes the peer; ``web/`` does not import the clients.
 
 Each peer that advertises a web port (TXT ``web``) is listed with the URL of its web
 app, so a person can walk from one peer's tables to another's. Peers come and go as
@@ -15,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 from .join import join_url
 
 if TYPE_CHECKING:
-    from lantable.host.discovery_records import PeerInfo
     from lantable.host.peer import Peer
+    from lantable.protocol.discovery import PeerInfo
 
 LOGGER = logging.getLogger(__name__)
 

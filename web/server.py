@@ -34,6 +34,7 @@ from wsproto.events import AcceptConnection, RejectConnection, RejectData, Reque
 from wsproto.utilities import RemoteProtocolError as WsRemoteError
 
 from lantable.host.listener import handle_connection
+from lantable.protocol.discovery import DEFAULT_WEB_PORT
 
 from .lan import watch_lan_peers
 from .websocket import FrameStream
@@ -45,7 +46,6 @@ if TYPE_CHECKING:
 
 LOGGER = logging.getLogger(__name__)
 
-DEFAULT_WEB_PORT: Final = 47880  # next to the protocol's 47800; --web-port changes it
 REQUEST_TIMEOUT: Final = 10.0  # seconds to send a whole request head
 IDLE_TIMEOUT: Final = 60.0  # seconds a kept-alive HTTP connection may idle
 MAX_REQUEST_HEAD: Final = 16384  # bytes of request line and headers (h11's default)
@@ -154,7 +154,7 @@ async def serve_web(*, peer: Peer, bind: str | None = None, port: int = DEFAULT_
 
     Args:
         listeners: from :func:`open_web_listeners`; else ``bind:port`` is opened here.
-        browse_lan: the host's discovery browser (``lantable.host.discovery.open_browser``)
+        browse_lan: a discovery browser (``lantable.clients.discovery.open_browser``)
             to list the other peers in the lobby, or None for none.
         interfaces: the interfaces to browse on (None: every LAN interface).
     """

@@ -383,8 +383,6 @@ SHIPS: Final = _build_ships()
 ACTIONS: Final = _build_actions()
 SOLO: Final = _build_solo()
 N_GERMAN: Final = 20  # ids 0..19 are Warships & Raiders, 20..79 Merchants
-TYPE_NAME: Final = {key: name for key, name, _kind, _n in TYPES}
-TYPE_KIND: Final = {key: kind for key, _name, kind, _n in TYPES}
 SHIP_BY_NAME: Final = {s["name"]: s["id"] for s in SHIPS}
 
 assert len(SHIPS) == 80

@@ -99,7 +99,7 @@ def game_apply(state: dict[str, Any], seat: int, action: dict[str, Any],
                rng: random.Random) -> list[dict[str, Any]]:
     events = turn.apply(state, seat, action, rng)
     n = state["seats"]
-    if state["np"] > n:  # solitaire: the phantom is the engine, not a seat at the table
+    if state["n_players"] > n:  # solitaire: the phantom is the engine, not a seat at the table
         for event in events:
             if "to" in event:
                 event["to"] = [s for s in event["to"] if s < n]
@@ -115,10 +115,10 @@ def game_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
 def game_scores(state: dict[str, Any]) -> dict[str, Any]:
     n = state["seats"]
     rank = rounds.ranks(state)
-    return {"scores": [p["rp"] for p in state["p"]][:n], "rank": rank[:n],
-            "detail": {"round_vp": [p["rvp"] for p in state["p"]],
-                       "vp_now": [vp_total(state, s) for s in range(state["np"])],
-                       "rp": [p["rp"] for p in state["p"]], "mode": state["mode"],
+    return {"scores": [p["round_points"] for p in state["players"]][:n], "rank": rank[:n],
+            "detail": {"round_vp": [p["round_vp"] for p in state["players"]],
+                       "vp_now": [vp_total(state, s) for s in range(state["n_players"])],
+                       "rp": [p["round_points"] for p in state["players"]], "mode": state["mode"],
                        "rounds": state["round"]}}
 
 
@@ -135,7 +135,7 @@ def game_heuristic(state: dict[str, Any], seat: int) -> float:
         return 1000.0 if rounds.ranks(state)[seat] == 1 else -1000.0
     mine = value.position(state, seat, keys)
     team = state["mode"] == "team"
-    others = [value.position(state, s, keys) for s in range(state["np"])
+    others = [value.position(state, s, keys) for s in range(state["n_players"])
               if s != seat and not (team and s % 2 == seat % 2)]
     return mine - (max(others) if others else 0.0)
 
@@ -167,7 +167,11 @@ def game_describe_action(state: dict[str, Any], seat: int, action: dict[str, Any
                "act": "for its action"}[action["use"]]
         return f"commit {_card(c)} {use}"
     if t == "play":
-        entry = next((e for e in state["T"]["com"] if e["c"] == c), None) if state["T"] else None
+        entry = (
+            next((e for e in state["this_turn"]["committed"] if e["card"] == c), None)
+            if state["this_turn"]
+            else None
+        )
         use = entry["use"] if entry else "act"
         if use == "icpt":
             bits = [f"{_ship(entry['ship'])} intercepts with {_card(c)}"]
@@ -181,7 +185,7 @@ def game_describe_action(state: dict[str, Any], seat: int, action: dict[str, Any
             bits.append(f"({action['mode']})")
         if "target" in action:
             tg = action["target"]
-            owner = state["sh"][tg]["o"] if state["sh"][tg] else "?"
+            owner = state["ships"][tg]["owner"] if state["ships"][tg] else "?"
             bits.append(f"at {_ship(tg)} (seat {owner})")
         if "target_seat" in action:
             bits.append(f"against seat {action['target_seat']}")
@@ -226,10 +230,10 @@ def game_describe_action(state: dict[str, Any], seat: int, action: dict[str, Any
         return f"resupply {_ship(action['ship'])} from prize {_ship(action['prize'])}"
     if t == "passage":
         return f"{_ship(action['ship'])} tries Passage to a friendly port"
-    if t == "pass" and state["pend"] and state["pend"]["k"] == "passage":
-        return f"{_ship(state['pend']['ships'][0])} stays at sea (no Passage attempt)"
+    if t == "pass" and state["pending"] and state["pending"]["kind"] == "passage":
+        return f"{_ship(state['pending']['ships'][0])} stays at sea (no Passage attempt)"
     if t == "pursue":
-        if state["pend"] and state["pend"]["k"] == "shallows":
+        if state["pending"] and state["pending"]["kind"] == "shallows":
             return "pursue into the shallows (both ships cross, then attack)"
         return "pursue the fast merchant (no -2, Limited Supply check after)"
     return {"done": "done", "pass": "no reaction", "end_turn": "end the turn"}.get(t, str(t))

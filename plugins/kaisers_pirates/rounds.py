@@ -1,23 +1,6 @@
 """Set-up, the start and end of each round, round points and the final ranking.
 
-State (plain msgpack data; ids: ships 0..79, Action cards 0..99):
-
-- ``np`` players at the table (2 in solitaire: seat 0 and the phantom, seat 1),
-  ``seats`` real seats, ``mode`` ``"ffa"``/``"team"``/``"solo"``, ``o`` options.
-- ``round``, ``phase`` (``"play"``, ``"keep"``, ``"over"``), ``turn`` (phasing seat),
-  ``tno`` (turns begun so far), ``first``.
-- Ship decks ``wdeck``/``wused`` and ``mdeck``/``mused`` (draw from the end); Action
-  cards ``adeck`` (secret order, draw from the end), ``adisc`` (face up, top = end),
-  ``aside`` (removed this round, secret).
-- ``p``: per player ``hand``, ``ger`` (Warships, Raiders, Prizes), ``mer`` (Merchants),
-  ``vp`` (pile entries ``{"s": ship | "a": card, "m": 1|2, "h": how}``), ``wait``
-  (Deception/Fog Bank waiting), ``skip``, ``wi``/``turns`` (Wireless Intercept),
-  ``rp``, ``rvp`` (VP per round), ``peek`` (known top of the Action deck),
-  ``seen`` (last hand seen with Intelligence), ``give`` (Exchange Information).
-- ``sh``: per ship id the status while in play (owner, revealed, damage markers,
-  Limited Supply, Island Refuge card and turn, prize) or ``None``.
-- ``T``: this turn (committed cards, attacked opponent, intercepted ships, ...),
-  ``stack``: resolution contexts, ``pend``: the decision now awaited.
+The state these functions build and change is declared in :mod:`.state`.
 """
 
 from __future__ import annotations
@@ -35,24 +18,17 @@ from .data import (
     TOURNAMENT_REMOVED,
     TOURNAMENT_WARSHIPS,
 )
-from .rules import draw_ship, place_ship, roll, to_used, vp_total
+from .rules import draw_ship, place_ship, roll, to_used, to_vp, vp_total
+from .state import Events, State, new_player
 
 if TYPE_CHECKING:
     import random
 
-State = dict[str, Any]
-Events = list[dict[str, Any]]
 
 REMOVED_PER_PLAYERS = {4: 20, 3: 40, 2: 60}  # R 2.1.1-2.1.3: 80/60/40-card rounds
 SOLO_RANDOM_REMOVED = 48  # R 5.2.1: 88 - 48 = 40-card rounds
 ROUNDS = 3  # R 2.0
 MAX_ROUNDS = 6  # A-29 tie-break rounds stop here; still tied seats share a place
-
-
-def new_player() -> dict[str, Any]:
-    return {"hand": [], "ger": [], "mer": [], "vp": [], "wait": None, "skip": False,
-            "wi": -9, "turns": 0, "rp": 0, "rvp": [], "peek": [], "seen": None, "give": [],
-            "kept": 0}
 
 
 def new_state(seats: int, o: dict[str, Any], rng: random.Random, ev: Events) -> State:
@@ -76,16 +52,34 @@ def new_state(seats: int, o: dict[str, Any], rng: random.Random, ev: Events) -> 
                 keep.append(c)
         actions = keep
     S: State = {
-        "np": np_, "seats": seats, "mode": mode, "o": o, "round": 0, "phase": "play",
-        "turn": 0, "tno": 0, "first": 0, "actions": actions, "removed": removed,
-        "wdeck": [s for s in range(N_GERMAN) if s not in removed], "wused": [],
-        "mdeck": [s for s in range(N_GERMAN, len(SHIPS)) if s not in removed], "mused": [],
-        "adeck": [], "adisc": [], "aside": [],
-        "p": [new_player() for _ in range(np_)], "sh": [None] * len(SHIPS),
-        "T": None, "stack": [], "pend": None, "hist": [], "solo": None,
+        "n_players": np_,
+        "seats": seats,
+        "mode": mode,
+        "options": o,
+        "round": 0,
+        "phase": "play",
+        "turn_seat": 0,
+        "turns_begun": 0,
+        "first_seat": 0,
+        "action_cards": actions,
+        "removed_ships": removed,
+        "german_deck": [s for s in range(N_GERMAN) if s not in removed],
+        "german_used": [],
+        "merchant_deck": [s for s in range(N_GERMAN, len(SHIPS)) if s not in removed],
+        "merchant_used": [],
+        "action_deck": [],
+        "discards": [],
+        "set_aside": [],
+        "players": [new_player() for _ in range(np_)],
+        "ships": [None] * len(SHIPS),
+        "this_turn": None,
+        "stack": [],
+        "pending": None,
+        "history": [],
+        "solo": None,
     }
-    rng.shuffle(S["wdeck"])
-    rng.shuffle(S["mdeck"])
+    rng.shuffle(S["german_deck"])
+    rng.shuffle(S["merchant_deck"])
     if mode == "solo":
         S["solo"] = {"deck": [], "recon": False}  # Solitaire deck, Recon on the phantom
     return S
@@ -96,24 +90,24 @@ def _deal_ships_tournament(S: State, rng: random.Random, ev: Events) -> None:
     four = [SHIP_BY_NAME[n] for n in TOURNAMENT_WARSHIPS]
     rng.shuffle(four)
     out = set(four) | {SHIP_BY_NAME[n] for n in TOURNAMENT_REMOVED}
-    raiders = [s for s in S["wdeck"] if s not in out]
-    rest_w = [s for s in S["wdeck"] if s in out]
+    raiders = [s for s in S["german_deck"] if s not in out]
+    rest_w = [s for s in S["german_deck"] if s in out]
     frye = SHIP_BY_NAME["William P. Frye"]
     by_vp: dict[int, list[int]] = {5: [], 7: [], 9: []}
-    for s in S["mdeck"]:
+    for s in S["merchant_deck"]:
         if s != frye and SHIPS[s]["vp"] in by_vp:
             by_vp[SHIPS[s]["vp"]].append(s)
-    for seat in range(S["np"]):
+    for seat in range(S["n_players"]):
         picks = [four[seat % 4]] + [raiders.pop() for _ in range(2)]
         merch = [by_vp[v].pop() for v in (5, 7, 9)]
         for sid in picks + merch:
             place_ship(S, seat, sid)
         ev.append({"type": "ships_dealt", "seat": seat, "ships": picks + merch})
-    used = {s for p in S["p"] for s in p["ger"] + p["mer"]}
-    S["wdeck"] = [s for s in raiders + rest_w if s not in used]
-    S["mdeck"] = [s for s in S["mdeck"] if s not in used]
-    rng.shuffle(S["wdeck"])
-    rng.shuffle(S["mdeck"])
+    used = {s for p in S["players"] for s in p["german"] + p["merchants"]}
+    S["german_deck"] = [s for s in raiders + rest_w if s not in used]
+    S["merchant_deck"] = [s for s in S["merchant_deck"] if s not in used]
+    rng.shuffle(S["german_deck"])
+    rng.shuffle(S["merchant_deck"])
 
 
 def start_round(S: State, rng: random.Random, ev: Events) -> None:
@@ -121,92 +115,93 @@ def start_round(S: State, rng: random.Random, ev: Events) -> None:
     S["round"] += 1
     S["phase"] = "play"
     ev.append({"type": "round_started", "round": S["round"]})
-    if S["round"] == 1 and S["o"]["tournament"]:
+    if S["round"] == 1 and S["options"]["tournament"]:
         _deal_ships_tournament(S, rng, ev)
     else:
-        for seat, p in enumerate(S["p"]):
+        for seat, p in enumerate(S["players"]):
             got = []
-            while len(p["mer"]) < 3:
+            while len(p["merchants"]) < 3:
                 sid = draw_ship(S, rng, False, ev, deal=True)
                 if sid is None:
                     break
                 place_ship(S, seat, sid)
                 got.append(sid)
-            while len(p["ger"]) < 3:
+            while len(p["german"]) < 3:
                 sid = draw_ship(S, rng, True, ev, deal=True)
                 if sid is None:
                     break
                 place_ship(S, seat, sid)
                 got.append(sid)
             ev.append({"type": "ships_dealt", "seat": seat, "ships": got})
-    deck = list(S["actions"])
+    deck = list(S["action_cards"])
     rng.shuffle(deck)
-    n_out = (SOLO_RANDOM_REMOVED if S["mode"] == "solo" else REMOVED_PER_PLAYERS[S["np"]])
-    n_out = max(0, min(len(deck) - 6 * S["np"] - 1, n_out + S["o"]["extra_removed"]))
-    S["aside"] = deck[:n_out]
-    S["adeck"] = deck[n_out:]
-    S["adisc"] = []
-    for seat, p in enumerate(S["p"]):
-        n = 6 - p["kept"]  # R 2.4 / 6.7: 5, 4 or 3 after keeping ships
-        p["hand"] = [S["adeck"].pop() for _ in range(n)]
-        p["kept"] = 0
+    n_out = (SOLO_RANDOM_REMOVED if S["mode"] == "solo" else REMOVED_PER_PLAYERS[S["n_players"]])
+    n_out = max(0, min(len(deck) - 6 * S["n_players"] - 1, n_out + S["options"]["extra_removed"]))
+    S["set_aside"] = deck[:n_out]
+    S["action_deck"] = deck[n_out:]
+    S["discards"] = []
+    for seat, p in enumerate(S["players"]):
+        n = 6 - p["n_kept"]  # R 2.4 / 6.7: 5, 4 or 3 after keeping ships
+        p["hand"] = [S["action_deck"].pop() for _ in range(n)]
+        p["n_kept"] = 0
         ev.append({"type": "hand_dealt", "seat": seat, "n": n})
         # The solitaire phantom (seat 1) is the engine, not a seat at the table: its
         # hand is told to nobody ("to": []), never to a seat number that does not exist.
         phantom = seat >= S["seats"]
         ev.append({"type": "hand", "seat": seat, "cards": list(p["hand"]),
                    "to": [] if phantom else [seat]})
-    ev.append({"type": "action_deck", "n": len(S["adeck"]), "set_aside": n_out})
+    ev.append({"type": "action_deck", "n": len(S["action_deck"]), "set_aside": n_out})
     # R 3.1 / 3.3: round 1 by a d10 roll-off; later rounds fewest RP, ties rolled off.
-    if S["round"] == 1 and S["o"]["first_player"] == "lowest_vp":
-        vps = [sum(SHIPS[x]["vp"] for x in p["ger"]) for p in S["p"]]
-        cands = [s for s in range(S["np"]) if vps[s] == min(vps)]
+    if S["round"] == 1 and S["options"]["first_player"] == "lowest_vp":
+        vps = [sum(SHIPS[x]["vp"] for x in p["german"]) for p in S["players"]]
+        cands = [s for s in range(S["n_players"]) if vps[s] == min(vps)]
     elif S["round"] == 1:
-        cands = list(range(S["np"]))
+        cands = list(range(S["n_players"]))
     else:
-        low = min(p["rp"] for p in S["p"])
-        cands = [s for s in range(S["np"]) if S["p"][s]["rp"] == low]
+        low = min(p["round_points"] for p in S["players"])
+        cands = [s for s in range(S["n_players"]) if S["players"][s]["round_points"] == low]
     while len(cands) > 1:
         faces = [roll(rng, [10])[0] for _ in cands]
         ev.append({"type": "roll_off", "seats": cands, "faces": faces})
         best = max(faces)
         cands = [s for s, f in zip(cands, faces, strict=True) if f == best]
-    S["first"] = S["turn"] = cands[0]
+    S["first_seat"] = S["turn_seat"] = cands[0]
     ev.append({"type": "first_player", "seat": cands[0]})
 
 
 def score_round(S: State, rng: random.Random, ev: Events) -> None:
     """7.1-7.4: prizes count double, the Warship limit, VP, Round Points."""
-    for seat, p in enumerate(S["p"]):
-        for sid in [s for s in p["ger"] if S["sh"][s]["prize"]]:
-            from .rules import to_vp
+    for seat, p in enumerate(S["players"]):
+        for sid in [s for s in p["german"] if S["ships"][s]["prize"]]:
             to_vp(S, sid, seat, 2, "prize_kept", ev)
     vps = []
-    for seat, p in enumerate(S["p"]):
-        german = [e for e in p["vp"] if "s" in e and e["s"] < N_GERMAN]
-        merch = [e for e in p["vp"] if "s" in e and e["s"] >= N_GERMAN]
+    for seat, p in enumerate(S["players"]):
+        german = [e for e in p["vp_pile"] if "ship" in e and e["ship"] < N_GERMAN]
+        merch = [e for e in p["vp_pile"] if "ship" in e and e["ship"] >= N_GERMAN]
         excess = len(german) - len(merch)
         while excess > 0:  # 7.3: excess Warship & Raider cards discarded at random
             e = german.pop(int(rng.random() * len(german)))
-            p["vp"].remove(e)
-            S["wused"].append(e["s"])
-            ev.append({"type": "warship_limit_discard", "seat": seat, "ship": e["s"]})
+            p["vp_pile"].remove(e)
+            S["german_used"].append(e["ship"])
+            ev.append({"type": "warship_limit_discard", "seat": seat, "ship": e["ship"]})
             excess -= 1
         vps.append(vp_total(S, seat))
-    n = S["np"]
-    for seat, p in enumerate(S["p"]):
+    n = S["n_players"]
+    for seat, p in enumerate(S["players"]):
         v = vps[seat]
         rp = 0 if v == 0 else n - sum(1 for w in vps if w > v)  # 7.4
-        p["rp"] += rp
-        p["rvp"].append(v)
-    S["hist"].append({"round": S["round"], "vp": vps, "rp": [p["rp"] for p in S["p"]]})
+        p["round_points"] += rp
+        p["round_vp"].append(v)
+    S["history"].append(
+        {"round": S["round"], "vp": vps, "round_points": [p["round_points"] for p in S["players"]]}
+    )
     ev.append({"type": "round_scored", "round": S["round"], "vp": vps,
-               "rp_total": [p["rp"] for p in S["p"]]})
+               "rp_total": [p["round_points"] for p in S["players"]]})
 
 
 def standings(S: State) -> list[tuple[int, int]]:
     """Sort key per player: (RP, total VP); in the team game the team's sums (4.10, A-28)."""
-    keys = [(p["rp"], sum(p["rvp"])) for p in S["p"]]
+    keys = [(p["round_points"], sum(p["round_vp"])) for p in S["players"]]
     if S["mode"] == "team":
         team = [(keys[0][0] + keys[2][0], keys[0][1] + keys[2][1]),
                 (keys[1][0] + keys[3][0], keys[1][1] + keys[3][1])]
@@ -222,7 +217,9 @@ def game_decided(S: State) -> bool:
         return True
     keys = standings(S)
     best = max(keys)
-    leaders = {s % 2 if S["mode"] == "team" else s for s in range(S["np"]) if keys[s] == best}
+    leaders = {
+        s % 2 if S["mode"] == "team" else s for s in range(S["n_players"]) if keys[s] == best
+    }
     return len(leaders) == 1
 
 
@@ -230,45 +227,53 @@ def ranks(S: State) -> list[int]:
     """Place per player: 1 + the number of players (teams) strictly ahead."""
     keys = standings(S)
     rivals = keys[:2] if S["mode"] == "team" else keys
-    return [1 + sum(1 for k in rivals if k > keys[s]) for s in range(S["np"])]
+    return [1 + sum(1 for k in rivals if k > keys[s]) for s in range(S["n_players"])]
 
 
 def cleanup_round(S: State, keep: dict[int, list[int]], ev: Events) -> None:
     """7.5 steps 1-5: everything back to the decks except the kept ships."""
     S["stack"] = []
-    S["pend"] = None
-    S["T"] = None
+    S["pending"] = None
+    S["this_turn"] = None
     for seat, sids in keep.items():  # 8.1 4.9: a pooled ship joins the keeper's Force
         for sid in sids:
-            o = S["sh"][sid]["o"]
+            o = S["ships"][sid]["owner"]
             if o != seat:
-                S["p"][o]["ger"].remove(sid)
-                S["p"][seat]["ger"].append(sid)
-                S["sh"][sid]["o"] = seat
-    for seat, p in enumerate(S["p"]):
+                S["players"][o]["german"].remove(sid)
+                S["players"][seat]["german"].append(sid)
+                S["ships"][sid]["owner"] = seat
+    for seat, p in enumerate(S["players"]):
         p["wait"] = None
         p["skip"] = False
-        p["peek"] = []
+        p["known_deck_top"] = []
         p["seen"] = None
-        p["give"] = []
+        p["giving"] = []
         p["hand"] = []
-        for e in p["vp"]:  # A-10: every ship card of the pile back to its deck
-            if "s" in e:
-                (S["wused"] if e["s"] < N_GERMAN else S["mused"]).append(e["s"])
-        p["vp"] = []
-        for sid in list(p["mer"]):
+        for e in p["vp_pile"]:  # A-10: every ship card of the pile back to its deck
+            if "ship" in e:
+                (S["german_used"] if e["ship"] < N_GERMAN else S["merchant_used"]).append(e["ship"])
+        p["vp_pile"] = []
+        for sid in list(p["merchants"]):
             to_used(S, sid, ev, "round_end")
         kept = keep.get(seat, [])
-        for sid in list(p["ger"]):
+        for sid in list(p["german"]):
             if sid in kept:
-                st = S["sh"][sid]
-                st.update({"rev": False, "dmg": 0, "ls": False, "ref": None, "reft": -1})
+                st = S["ships"][sid]
+                st.update(
+                    {
+                        "revealed": False,
+                        "damage": 0,
+                        "limited_supply": False,
+                        "refuge": None,
+                        "refuge_turn": -1,
+                    }
+                )
             else:
                 to_used(S, sid, ev, "round_end")
-        p["kept"] = len(kept)
-        p["wi"] = -9
-    S["adeck"] = []
-    S["adisc"] = []
-    S["aside"] = []
+        p["n_kept"] = len(kept)
+        p["wireless_turn"] = -9
+    S["action_deck"] = []
+    S["discards"] = []
+    S["set_aside"] = []
     if S["solo"] is not None:
         S["solo"].update({"deck": [], "recon": False})

@@ -6,15 +6,13 @@ Everything here works on the plain-data state described in the docstring of
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .data import ACTIONS, N_GERMAN, SHIPS
+from .state import Events, State, new_status
 
 if TYPE_CHECKING:
     import random
-
-State = dict[str, Any]
-Events = list[dict[str, Any]]
 
 
 # ---------------------------------------------------------------------------
@@ -70,19 +68,19 @@ def challenge(S: State, rng: random.Random, ev: Events, what: str, c_seat: int |
 def opponents(S: State, seat: int) -> list[int]:
     """Opponents of ``seat`` (8.1 4.3: the other team in the team game; the phantom in solo)."""
     if S["mode"] == "team":
-        return [o for o in range(S["np"]) if o % 2 != seat % 2]
-    return [o for o in range(S["np"]) if o != seat]
+        return [o for o in range(S["n_players"]) if o % 2 != seat % 2]
+    return [o for o in range(S["n_players"]) if o != seat]
 
 
 def targetable(S: State, seat: int, heavy: bool = False) -> bool:
     """A player under a waiting Fog Bank may be targeted only by Heavy Weather (R 3.3.14)."""
-    w = S["p"][seat]["wait"]
-    return heavy or not (w and w["t"] == "fog_bank")
+    w = S["players"][seat]["wait"]
+    return heavy or not (w and w["card_type"] == "fog_bank")
 
 
 def attack_targets(S: State, me: int) -> list[int]:
     """Opponents this turn's interceptions, mines and torpedoes may hit (4.6.1)."""
-    att = S["T"]["att"]
+    att = S["this_turn"]["attacked_seat"]
     if att is not None:
         return [att] if targetable(S, att) else []
     return [o for o in opponents(S, me) if targetable(S, o)]
@@ -93,10 +91,9 @@ def attack_targets(S: State, me: int) -> list[int]:
 # ---------------------------------------------------------------------------
 
 
-
 def kind(S: State, sid: int) -> str:
     """warship, raider, merchant or prize (a captured merchant)."""
-    st = S["sh"][sid]
+    st = S["ships"][sid]
     if st is not None and st["prize"]:
         return "prize"
     return SHIPS[sid]["kind"]
@@ -105,68 +102,61 @@ def kind(S: State, sid: int) -> str:
 def hidden(S: State, sid: int) -> bool:
     """Raiders and prizes are hidden unless revealed; Warships and Merchants never are."""
     k = kind(S, sid)
-    return k in ("raider", "prize") and not S["sh"][sid]["rev"]
-
-
-
-
-def new_status(owner_seat: int, prize: bool = False) -> dict[str, Any]:
-    return {"o": owner_seat, "rev": False, "dmg": 0, "ls": False, "ref": None, "reft": -1,
-            "prize": prize}
+    return k in ("raider", "prize") and not S["ships"][sid]["revealed"]
 
 
 def damage(S: State, sid: int, ev: Events) -> None:
     """Place a damage marker; a damaged ship gets no more unless 6.8 is on."""
-    st = S["sh"][sid]
-    if st["dmg"] == 0 or S["o"]["additional_damage"]:
-        st["dmg"] += 1
-        ev.append({"type": "damaged", "ship": sid, "markers": st["dmg"]})
+    st = S["ships"][sid]
+    if st["damage"] == 0 or S["options"]["additional_damage"]:
+        st["damage"] += 1
+        ev.append({"type": "damaged", "ship": sid, "markers": st["damage"]})
     else:
         ev.append({"type": "no_further_damage", "ship": sid})
 
 
 def dmg_mod(S: State, sid: int) -> int:
     """-2 per marker with 6.8, else -2 if damaged at all."""
-    n = S["sh"][sid]["dmg"]
+    n = S["ships"][sid]["damage"]
     if not n:
         return 0
-    return -2 * n if S["o"]["additional_damage"] else -2
+    return -2 * n if S["options"]["additional_damage"] else -2
 
 
 def remove_ship(S: State, sid: int) -> None:
     """Take a ship out of its owner's Force (any row); its refuge card is discarded."""
-    st = S["sh"][sid]
-    p = S["p"][st["o"]]
-    if sid in p["ger"]:
-        p["ger"].remove(sid)
+    st = S["ships"][sid]
+    p = S["players"][st["owner"]]
+    if sid in p["german"]:
+        p["german"].remove(sid)
     else:
-        p["mer"].remove(sid)
-    if st["ref"] is not None and st["ref"] >= 0:  # -1: the phantom's refuge has no card
-        S["adisc"].append(st["ref"])
-    S["sh"][sid] = None
+        p["merchants"].remove(sid)
+    if st["refuge"] is not None and st["refuge"] >= 0:  # -1: the phantom's refuge has no card
+        S["discards"].append(st["refuge"])
+    S["ships"][sid] = None
 
 
 def to_used(S: State, sid: int, ev: Events, why: str) -> None:
     """Remove from play to the bottom of its ship deck, used, no VP."""
     remove_ship(S, sid)
-    (S["wused"] if sid < N_GERMAN else S["mused"]).append(sid)
+    (S["german_used"] if sid < N_GERMAN else S["merchant_used"]).append(sid)
     ev.append({"type": "ship_removed", "ship": sid, "why": why})
 
 
 def to_vp(S: State, sid: int, seat: int, mult: int, how: str, ev: Events) -> None:
     """Remove from play into ``seat``'s VP pile (``mult`` 2 = double-value group)."""
     remove_ship(S, sid)
-    S["p"][seat]["vp"].append({"s": sid, "m": mult, "h": how})
+    S["players"][seat]["vp_pile"].append({"ship": sid, "mult": mult, "how": how})
     ev.append({"type": "to_vp_pile", "ship": sid, "seat": seat, "mult": mult, "how": how})
 
 
 def action_to_vp(S: State, aid: int, seat: int, ev: Events) -> None:
-    S["p"][seat]["vp"].append({"a": aid, "m": 1, "h": "duel"})
+    S["players"][seat]["vp_pile"].append({"card": aid, "mult": 1, "how": "duel"})
     ev.append({"type": "to_vp_pile", "card": aid, "seat": seat, "mult": 1, "how": "duel"})
 
 
 def in_refuge(S: State, sid: int) -> bool:
-    return S["sh"][sid]["ref"] is not None
+    return S["ships"][sid]["refuge"] is not None
 
 
 def draw_ship(S: State, rng: random.Random, german: bool, ev: Events,
@@ -177,26 +167,30 @@ def draw_ship(S: State, rng: random.Random, german: bool, ev: Events,
     the start of a round (``deal``) reshuffles as usual, or with 4 players round 2
     would start with the ships nobody kept missing.
     """
-    deck, used = ("wdeck", "wused") if german else ("mdeck", "mused")
+    # the event names the deck as it always has: "wdeck" (German) or "mdeck"
+    deck, used, name = (("german_deck", "german_used", "wdeck") if german
+                        else ("merchant_deck", "merchant_used", "mdeck"))
     if not S[deck]:
-        if not S[used] or (german and S["o"]["beyond_1914"] != "off" and not deal):
+        if not S[used] or (german and S["options"]["beyond_1914"] != "off" and not deal):
             return None  # 6.5.2: no German reshuffle during a round
         S[deck] = S[used]
         S[used] = []
         rng.shuffle(S[deck])
-        ev.append({"type": "reshuffle", "deck": deck, "n": len(S[deck])})
+        ev.append({"type": "reshuffle", "deck": name, "n": len(S[deck])})
     return S[deck].pop()
 
 
 def place_ship(S: State, seat: int, sid: int) -> None:
-    S["sh"][sid] = new_status(seat)
-    (S["p"][seat]["ger"] if sid < N_GERMAN else S["p"][seat]["mer"]).append(sid)
+    S["ships"][sid] = new_status(seat)
+    (S["players"][seat]["german"] if sid < N_GERMAN else S["players"][seat]["merchants"]).append(
+        sid
+    )
 
 
 def refill_merchants(S: State, rng: random.Random, ev: Events) -> None:
     """R 3.1.6: every player tops his merchants back up to 3."""
-    for seat, p in enumerate(S["p"]):
-        while len(p["mer"]) < 3:
+    for seat, p in enumerate(S["players"]):
+        while len(p["merchants"]) < 3:
             sid = draw_ship(S, rng, False, ev)
             if sid is None:
                 break
@@ -212,7 +206,70 @@ def refill_merchants(S: State, rng: random.Random, ev: Events) -> None:
 def vp_total(S: State, seat: int) -> int:
     """Printed VP of the pile, double group counted twice (7.2)."""
     tot = 0
-    for e in S["p"][seat]["vp"]:
-        vp = SHIPS[e["s"]]["vp"] if "s" in e else ACTIONS[e["a"]]["vp"]
-        tot += vp * e["m"]
+    for e in S["players"][seat]["vp_pile"]:
+        vp = SHIPS[e["ship"]]["vp"] if "ship" in e else ACTIONS[e["card"]]["vp"]
+        tot += vp * e["mult"]
     return tot
+
+
+# ---------------------------------------------------------------------------
+# Who and what a card may aim at
+# ---------------------------------------------------------------------------
+
+
+def can_intercept(S: State, sid: int) -> bool:
+    """4.6.4 / 4.6.9: not yet intercepted this turn, not in an Island Refuge."""
+    return sid not in S["this_turn"]["intercepted"] and S["ships"][sid]["refuge"] is None
+
+
+def ship_can_act(S: State, seat: int, sid: int) -> bool:
+    """A ship of ``seat``'s Force that may still carry out a committed card this turn."""
+    st = S["ships"][sid]
+    T = S["this_turn"]
+    return (
+        st is not None
+        and st["owner"] == seat
+        and st["refuge"] is None
+        and sid not in T["acted"]
+        and sid not in T["left_refuge"]
+    )
+
+
+def enemy_ships(S: State, seat: int, heavy: bool = False) -> list[tuple[int, int]]:
+    """(owner, ship) of every German ship/prize of targetable opponents."""
+    return [
+        (o, s)
+        for o in opponents(S, seat)
+        if targetable(S, o, heavy)
+        for s in S["players"][o]["german"]
+    ]
+
+
+def opp_seats(S: State, seat: int, heavy: bool = False) -> list[int]:
+    """The opponents ``seat`` may aim a card at."""
+    return [o for o in opponents(S, seat) if targetable(S, o, heavy)]
+
+
+def other(S: State, seat: int) -> int:
+    """The opponent who rolls the Response to ``seat``'s Challenge (the first one)."""
+    return opponents(S, seat)[0]
+
+
+def coal_sails(S: State, sid: int, coal: int, sails: int) -> int:
+    """6.1 / 6.2 Challenge modifiers for coal ships and Seeadler."""
+    mod = 0
+    if S["options"]["coal"] and SHIPS[sid]["coal"]:
+        mod += coal
+    if S["options"]["sails"] and SHIPS[sid]["sails"]:
+        mod += sails
+    return mod
+
+
+def move_to_mate(S: State, seat: int, ships: list[int], ev: Events) -> None:
+    """8.1 4.6 / 4.7: ships handed to the teammate keep their status."""
+    mate = (seat + 2) % 4
+    for s in ships:
+        S["players"][seat]["german"].remove(s)
+        S["players"][mate]["german"].append(s)
+        S["ships"][s]["owner"] = mate
+        ev.append({"type": "transferred", "ship": s, "seat": mate})

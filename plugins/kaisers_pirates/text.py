@@ -34,8 +34,12 @@ _PENDING = {
     "post": "react after the attack", "reflag": "reflag a ship", "give_ships": "give ships",
     "passage": "decide whether to try Passage", "late": "decide whether to answer a sinking",
 }
-_ATTACKS = {"gi": "intercepts", "bi": "British forces intercept", "mi": "lays mines against",
-            "to": "torpedoes"}
+_ATTACKS = {
+    "interception": "intercepts",
+    "british": "British forces intercept",
+    "mines": "lays mines against",
+    "torpedo": "torpedoes",
+}
 
 
 def _name(names: list[str], seat: Any) -> str:
@@ -86,14 +90,14 @@ def _odds(att: tuple[int, ...], a_mod: int, dfn: tuple[int, ...],
 
 
 def _ship_state(view: View, sid: int) -> dict[str, Any]:
-    return (view.get("sh") or [])[sid] or {} if sid < len(view.get("sh") or []) else {}
+    return (view.get("ships") or [])[sid] or {} if sid < len(view.get("ships") or []) else {}
 
 
 def interception_odds(view: View, ship: int, target: int, night: bool) -> str:
     """"sinks 31%, damages 40%" for ``ship`` intercepting ``target`` before any card."""
     me, it = _ship_state(view, ship), _ship_state(view, target)
-    a_mod = -2 * bool(me.get("ls")) - 2 * bool(me.get("dmg")) - int(night)
-    d_mod = -2 * bool(it.get("dmg"))
+    a_mod = -2 * bool(me.get("limited_supply")) - 2 * bool(me.get("damage")) - int(night)
+    d_mod = -2 * bool(it.get("damage"))
     sunk, dmg = _odds(tuple(SHIPS[ship]["att"]), a_mod, tuple(SHIPS[target]["def"]), d_mod)
     return f"{_dice(SHIPS[ship]['att'])} vs {_dice(SHIPS[target]['def'])}: " \
            f"sinks {round(100 * sunk)}%, damages {round(100 * dmg)}%"
@@ -115,8 +119,10 @@ def game_describe_action(state: View, seat: int, action: dict[str, Any],
     target = action.get("target")
     if action.get("type") == "play" and isinstance(target, int) and 0 <= target < len(SHIPS):
         bits = [f"{SHIPS[target]['vp']} VP"]
-        T = state.get("T") or {}
-        entry = next((e for e in T.get("com", []) if e.get("c") == action.get("card")), None)
+        T = state.get("this_turn") or {}
+        entry = next(
+            (e for e in T.get("committed", []) if e.get("card") == action.get("card")), None
+        )
         if entry and entry.get("use") == "icpt" and entry.get("ship") is not None:
             night = bool(ACTIONS[action["card"]]["night"])
             bits.append(interception_odds(state, entry["ship"], target, night))
@@ -282,17 +288,17 @@ def game_describe_event(view: View, seat: int | None, event: dict[str, Any],
 
 def _vp(view: View, seat: int) -> int:
     total = 0
-    for e in view["players"][seat]["vp"]:
-        vp = SHIPS[e["s"]]["vp"] if "s" in e else ACTIONS[e["a"]].get("vp", 0) or 0
-        total += vp * e.get("m", 1)
+    for e in view["players"][seat]["vp_pile"]:
+        vp = SHIPS[e["ship"]]["vp"] if "ship" in e else ACTIONS[e["card"]].get("vp", 0) or 0
+        total += vp * e.get("mult", 1)
     return total
 
 
 def _ship_line(view: View, sid: int) -> str:
     s = SHIPS[sid]
     st = _ship_state(view, sid)
-    marks = [m for m, on in (("damaged", st.get("dmg")), ("LS", st.get("ls")),
-                             ("refuge", st.get("ref") is not None), ("prize", st.get("prize")))
+    marks = [m for m, on in (("damaged", st.get("damage")), ("LS", st.get("limited_supply")),
+                             ("refuge", st.get("refuge") is not None), ("prize", st.get("prize")))
              if on]
     dice = f"att {_dice(s['att'])} " if s["att"] else ""
     extra = f" [{', '.join(marks)}]" if marks else ""
@@ -305,9 +311,9 @@ def _players(view: View, seat: int | None, names: list[str]) -> Table:
         table.add_column(col)
     for s, p in enumerate(view["players"][:view.get("seats", len(view["players"]))]):
         table.add_row(_name(names, s) + (" (you)" if s == seat else ""), str(_vp(view, s)),
-                      str(p["rp"]), str(p["hand_n"]),
-                      "\n".join(_ship_line(view, x) for x in p["ger"]) or "—",
-                      "\n".join(_ship_line(view, x) for x in p["mer"]) or "—")
+                      str(p["round_points"]), str(p["hand_n"]),
+                      "\n".join(_ship_line(view, x) for x in p["german"]) or "—",
+                      "\n".join(_ship_line(view, x) for x in p["merchants"]) or "—")
     return table
 
 
@@ -322,42 +328,44 @@ def _hand(view: View) -> Text:
 
 
 def _turn(view: View, names: list[str]) -> list[Any]:
-    T = view.get("T")
+    T = view.get("this_turn")
     out: list[Any] = []
     if not T:
         return out
     com = []
-    for e in T.get("com", []):
-        card = _card(e["c"]) if e.get("c") is not None else "face down"
+    for e in T.get("committed", []):
+        card = _card(e["card"]) if e.get("card") is not None else "face down"
         on = f" on {_ship(e['ship'])}" if e.get("ship") is not None else ""
-        done = " (played)" if e.get("done") else ""
+        done = " (played)" if e.get("played") else ""
         com.append(f"{e['use']}{on}: {card}{done}")
     if com:
         out.append(Text("Committed this turn: " + "; ".join(com)))
     for ctx in reversed(view.get("stack") or []):
-        verb = _ATTACKS.get(ctx.get("k"))
+        verb = _ATTACKS.get(ctx.get("kind"))
         if verb is None:
             continue
-        targets = _ships(ctx.get("tg") or [])
+        targets = _ships(ctx.get("targets") or [])
         by = _ship(ctx["ship"]) + " " if ctx.get("ship") is not None else ""
         night = " at night" if ctx.get("night") else ""
         out.append(Text(f"Pending attack: {by}{verb} {targets} of "
-                        f"{_name(names, ctx.get('d'))}{night}"))
+                        f"{_name(names, ctx.get('defender'))}{night}"))
         break
     return out
 
 
 @hookimpl
 def game_render_text(view: View, seat: int | None, names: list[str]) -> Any:
-    T = view.get("T") or {}
-    phase = _PHASES.get(T.get("ph"), T.get("ph") or "between turns")
-    turn = f"; {_name(names, T['p'])}'s turn ({phase})" if T.get("p") is not None else ""
-    pend = view.get("pend") or {}
+    T = view.get("this_turn") or {}
+    phase = _PHASES.get(T.get("stage"), T.get("stage") or "between turns")
+    turn = f"; {_name(names, T['seat'])}'s turn ({phase})" if T.get("seat") is not None else ""
+    pend = view.get("pending") or {}
     waiting = ""
-    if pend.get("k") in _PENDING and pend.get("s") is not None:
-        waiting = f"; {_name(names, pend['s'])} must {_PENDING[pend['k']]}"
-    head = Text(f"Round {view['round']} of 3{turn}{waiting}\n"
-                f"Action deck {view['adeck_n']} cards, merchants left {view['mdeck_n']}")
+    if pend.get("kind") in _PENDING and pend.get("seat") is not None:
+        waiting = f"; {_name(names, pend['seat'])} must {_PENDING[pend['kind']]}"
+    head = Text(
+        f"Round {view['round']} of 3{turn}{waiting}\n"
+        f"Action deck {view['action_deck_n']} cards, merchants left {view['merchant_deck_n']}"
+    )
     parts: list[Any] = [head, _players(view, seat, names), *_turn(view, names)]
     if view.get("me") is not None:
         parts.append(_hand(view))

@@ -1,6 +1,6 @@
 """The turn as decision points (digest 4), the round's end and the keep decision (7).
 
-Decision kinds in ``S["pend"]["k"]`` and their actions, in the order listed by
+Decision kinds in ``S["pending"]["kind"]`` and their actions, in the order listed by
 ``legal_actions``:
 
 - ``commit`` (phasing): ``commit`` card/use/ship (cards by id; uses ``icpt`` on each
@@ -25,35 +25,33 @@ Decision kinds in ``S["pend"]["k"]`` and their actions, in the order listed by
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from itertools import combinations
+from typing import TYPE_CHECKING
 
-from . import cards, fights, rounds, solo
+from lantable.plugins import IllegalAction
+
+from . import fights, plays, rounds, solo
+from .cardtypes import CARD_TYPES, DECEPTION, FOG_BANK, FOLLOW_UPS, ISLAND_REFUGE
 from .data import ACTIONS, SHIPS
-from .rules import kind, refill_merchants
+from .rules import kind, move_to_mate, refill_merchants
+from .state import Action, Events, State, new_turn_record
 
 if TYPE_CHECKING:
     import random
 
-State = dict[str, Any]
-Events = list[dict[str, Any]]
-Action = dict[str, Any]
-
 
 def new_turn(S: State, seat: int, extra: bool = False) -> None:
-    S["turn"] = seat
-    S["T"] = {"p": seat, "ph": "start", "com": [], "att": None, "icpt": [], "acted": [],
-              "sc": False, "extra": extra, "wi": False, "rev0": [], "rx": [], "dec": False,
-              "fog": False, "left": [], "resup": [], "stolen": [], "pl": 0, "pend_end": False,
-              "rxo": [], "sank": [], "late": []}
+    S["turn_seat"] = seat
+    S["this_turn"] = new_turn_record(seat, extra)
 
 
 def to_act(S: State) -> list[int]:
-    pend = S["pend"]
+    pend = S["pending"]
     if pend is None:
         return []
-    if pend["k"] == "keep":
-        return [s for s in pend["seats"] if str(s) not in pend["ch"]]
-    return [pend["s"]]
+    if pend["kind"] == "keep":
+        return [s for s in pend["seats"] if str(s) not in pend["chosen"]]
+    return [pend["seat"]]
 
 
 # ---------------------------------------------------------------------------
@@ -64,20 +62,16 @@ def to_act(S: State) -> list[int]:
 def legal_actions(S: State, seat: int) -> list[Action]:
     if seat not in to_act(S):
         return []
-    pend = S["pend"]
-    k = pend["k"]
+    pend = S["pending"]
+    k = pend["kind"]
     if k == "commit":
         return _commit_offers(S, seat)
     if k == "resolve":
         return _resolve_offers(S, seat)
     if k == "keep":
         return _keep_offers(S, seat)
-    if k == "order":
-        return cards.order_offers(S, seat)
-    if k == "exchange":
-        return cards.exchange_offers(S, seat)
-    if k == "give_ships":
-        return cards.give_ships_offers(S, seat)
+    if k in FOLLOW_UPS:  # Intelligence, Exchange Information, a team Breakout
+        return FOLLOW_UPS[k].follow_up_offers(S, seat)
     if k == "discard":
         return _discard_offers(S, seat)
     if k == "late":
@@ -91,21 +85,24 @@ def _discard_offers(S: State, seat: int) -> list[Action]:
     ``top`` is [second from top, top]; the phasing player's other cards go first in
     commit order, a defender's other reaction cards in the order played.
     """
-    T = S["T"]
-    if seat == T["p"]:
-        mine = sorted(e["c"] for e in T["com"])
+    T = S["this_turn"]
+    if seat == T["seat"]:
+        mine = sorted(e["card"] for e in T["committed"])
     else:
-        mine = sorted(c for s, c in T["rx"] if s == seat)
+        mine = sorted(c for s, c in T["reactions"] if s == seat)
     return [{"type": "discard", "top": [a, b]} for a in mine for b in mine if a != b]
 
 
 def _next_rx_discarder(S: State) -> int | None:
     """R 3.1.5: after the phasing player each defender discards his reactions in the
     order he chooses (clockwise from the phasing player); one card needs no choice."""
-    T = S["T"]
-    for i in range(1, S["np"]):
-        seat = (T["p"] + i) % S["np"]
-        if seat not in T["rxo"] and sum(1 for s, _c in T["rx"] if s == seat) > 1:
+    T = S["this_turn"]
+    for i in range(1, S["n_players"]):
+        seat = (T["seat"] + i) % S["n_players"]
+        if (
+            seat not in T["reactions_ordered"]
+            and sum(1 for s, _c in T["reactions"] if s == seat) > 1
+        ):
             return seat
     return None
 
@@ -116,26 +113,22 @@ def _commit_offers(S: State, seat: int, only: list[int] | None = None) -> list[A
     ``only``: the cards just taken with Recon Aircraft (A-7 option), committed
     during the resolution; no refuge exits or ``done`` then.
     """
-    T = S["T"]
-    P = S["p"][seat]
-    busy = {e["ship"] for e in T["com"] if e["ship"] is not None}
-    sh = S["sh"]
-    ships = [s for s in P["ger"] if not sh[s]["prize"] and sh[s]["ref"] is None
-             and s not in busy and s not in T["left"]]
+    T = S["this_turn"]
+    P = S["players"][seat]
+    busy = {e["ship"] for e in T["committed"] if e["ship"] is not None}
+    sh = S["ships"]
+    ships = [s for s in P["german"] if not sh[s]["prize"] and sh[s]["refuge"] is None
+             and s not in busy and s not in T["left_refuge"]]
     miners = [s for s in ships if SHIPS[s]["mines"] and SHIPS[s]["kind"] == "raider"]
     team = S["mode"] == "team"
     out: list[Action] = []
     for c in sorted(P["hand"] if only is None else only):
         cd = ACTIONS[c]
-        k, t = cd["kind"], cd["type"]
-        team_card = k == "T" and not team
-        if not team_card or S["o"]["a13_any_interception"]:
+        team_card = cd["kind"] == "T" and not team
+        if not team_card or S["options"]["a13_any_interception"]:
             out += [{"type": "commit", "card": c, "use": "icpt", "ship": s} for s in ships]
         out.append({"type": "commit", "card": c, "use": "brit"})
-        if t == "lay_mines":
-            out += [{"type": "commit", "card": c, "use": "mines", "ship": s} for s in miners]
-        elif k in ("N", "A") or t == "reflag" or (k == "T" and team):
-            out.append({"type": "commit", "card": c, "use": "act"})
+        out += CARD_TYPES[cd["type"]].own_uses(c, miners, team)
     if only is not None:
         return out
     out += _refuge_exits(S, seat)
@@ -146,30 +139,26 @@ def _commit_offers(S: State, seat: int, only: list[int] | None = None) -> list[A
 def _refuge_exits(S: State, seat: int) -> list[Action]:
     """A-15: a ship may leave its refuge at any time of a later own turn."""
     out: list[Action] = []
-    for s in S["p"][seat]["ger"]:
-        if S["sh"][s]["ref"] is not None and S["sh"][s]["reft"] < S["tno"]:
+    for s in S["players"][seat]["german"]:
+        if S["ships"][s]["refuge"] is not None and S["ships"][s]["refuge_turn"] < S["turns_begun"]:
             out.append({"type": "leave_refuge", "ship": s})
             if S["mode"] == "team":  # 8.1 4.6: it may go to the teammate
                 out.append({"type": "leave_refuge", "ship": s, "to_mate": True})
     return out
 
 
-def _mines(sid: int) -> bool:
-    return SHIPS[sid]["mines"]
-
-
 def _resolve_offers(S: State, seat: int) -> list[Action]:
-    T = S["T"]
+    T = S["this_turn"]
     out: list[Action] = []
-    for e in T["com"]:
-        if not e["done"]:
-            out += cards.plays(S, seat, e)
-    if T["dec"] and out:
+    for e in T["committed"]:
+        if not e["played"]:
+            out += plays.plays(S, seat, e)
+    if T["deception"] and out:
         return out  # R 3.3.10: the Deception card must be performed if it can be
-    stolen = [c for c in T["stolen"] if c in S["p"][seat]["hand"]]
+    stolen = [c for c in T["recon_cards"] if c in S["players"][seat]["hand"]]
     if stolen:
         out += _commit_offers(S, seat, stolen)
-    out += cards.prize_resupply_offers(S, seat)
+    out += plays.prize_resupply_offers(S, seat)
     out += _refuge_exits(S, seat)
     out.append({"type": "end_turn"})
     return out
@@ -181,21 +170,20 @@ def _keep_offers(S: State, seat: int) -> list[Action]:
     Team game (8.1 4.9): the teammates' surviving ships form one pool; a ship the
     teammate has already chosen is no longer offered.
     """
-    ships = [s for s in S["p"][seat]["ger"] if not S["sh"][s]["prize"]]
+    ships = [s for s in S["players"][seat]["german"] if not S["ships"][s]["prize"]]
     if S["mode"] == "team":
         mate = (seat + 2) % 4
-        taken = S["pend"]["ch"].get(str(mate), [])
-        ships = [s for s in ships + S["p"][mate]["ger"]
-                 if not S["sh"][s]["prize"] and s not in taken]
+        taken = S["pending"]["chosen"].get(str(mate), [])
+        ships = [s for s in ships + S["players"][mate]["german"]
+                 if not S["ships"][s]["prize"] and s not in taken]
     ships.sort()
     out: list[Action] = [{"type": "keep", "ships": []}]
     out += [{"type": "keep", "ships": [s]} for s in ships]
-    if S["o"]["keep_three"]:
+    if S["options"]["keep_three"]:
         n = len(ships)
         out += [{"type": "keep", "ships": [ships[i], ships[j]]} for i in range(n)
                 for j in range(i + 1, n)]
         if n >= 3:
-            from itertools import combinations
             out += [{"type": "keep", "ships": list(c)} for c in combinations(ships, 3)]
     return out
 
@@ -207,12 +195,10 @@ def _keep_offers(S: State, seat: int) -> list[Action]:
 
 def apply(S: State, seat: int, action: Action, rng: random.Random) -> Events:
     """Validate against the legal list, then apply and run to the next decision."""
-    from lantable.plugins import IllegalAction
-
     legal = legal_actions(S, seat)
     if action not in legal:
         raise IllegalAction(f"action {action!r} is not legal now for seat {seat} "
-                            f"(decision {S['pend']['k'] if S['pend'] else None!r})")
+                            f"(decision {S['pending']['kind'] if S['pending'] else None!r})")
     ev: Events = []
     apply_legal(S, seat, action, rng, ev)
     advance(S, rng, ev)
@@ -220,72 +206,68 @@ def apply(S: State, seat: int, action: Action, rng: random.Random) -> Events:
 
 
 def apply_legal(S: State, seat: int, action: Action, rng: random.Random, ev: Events) -> None:
-    pend = S["pend"]
-    k = pend["k"]
+    pend = S["pending"]
+    k = pend["kind"]
     typ = action["type"]
-    T = S["T"]
+    T = S["this_turn"]
     if k == "keep":
-        pend["ch"][str(seat)] = action["ships"]
+        pend["chosen"][str(seat)] = action["ships"]
         ev.append({"type": "keep_chosen", "seat": seat})
         if not to_act(S):
             _next_round(S, rng, ev)
         return
-    S["pend"] = None
+    S["pending"] = None
     if typ == "leave_refuge":
-        st = S["sh"][action["ship"]]
-        S["adisc"].append(st["ref"])
-        st["ref"] = None
-        T["left"].append(action["ship"])
+        st = S["ships"][action["ship"]]
+        S["discards"].append(st["refuge"])
+        st["refuge"] = None
+        T["left_refuge"].append(action["ship"])
         ev.append({"type": "left_refuge", "ship": action["ship"]})
         if action.get("to_mate"):
-            cards.move_to_mate(S, seat, [action["ship"]], ev)
+            move_to_mate(S, seat, [action["ship"]], ev)
         return
     if k == "commit":
         if typ == "commit":
-            S["p"][seat]["hand"].remove(action["card"])
-            T["com"].append({"c": action["card"], "use": action["use"],
-                             "ship": action.get("ship"), "done": False})
+            S["players"][seat]["hand"].remove(action["card"])
+            T["committed"].append({"card": action["card"], "use": action["use"],
+                             "ship": action.get("ship"), "played": False})
             ev.append({"type": "committed", "seat": seat, "use": action["use"],
                        "ship": action.get("ship")})
         else:
-            T["ph"] = "resolve"
+            T["stage"] = "resolve"
         return
     if k == "resolve":
         if typ == "commit":  # A-7 option: a card taken with Recon Aircraft
-            S["p"][seat]["hand"].remove(action["card"])
-            T["stolen"].remove(action["card"])
-            T["com"].append({"c": action["card"], "use": action["use"],
-                             "ship": action.get("ship"), "done": False})
+            S["players"][seat]["hand"].remove(action["card"])
+            T["recon_cards"].remove(action["card"])
+            T["committed"].append({"card": action["card"], "use": action["use"],
+                             "ship": action.get("ship"), "played": False})
             ev.append({"type": "committed", "seat": seat, "use": action["use"],
                        "ship": action.get("ship")})
         elif typ == "play":
-            cards.play(S, rng, action, ev)
+            plays.play(S, rng, action, ev)
         elif typ == "resupply":
-            cards.apply_prize_resupply(S, rng, action, ev)
+            plays.apply_prize_resupply(S, rng, action, ev)
         else:
-            T["ph"] = "end"
+            T["stage"] = "end"
         return
-    if k == "order":
-        cards.apply_order(S, seat, action, ev)
-        return
-    if k == "exchange":
-        cards.apply_exchange(S, seat, action, ev)
-        return
-    if k == "give_ships":
-        S["stack"].pop()
-        cards.move_to_mate(S, seat, action["ships"], ev)
+    if k in FOLLOW_UPS:
+        FOLLOW_UPS[k].follow_up_apply(S, seat, action, ev)
         return
     if k == "late":
         fights.late_apply(S, rng, seat, action, ev)
         return
     if k == "discard":
         top = action["top"]
-        if seat == T["p"]:
-            T["com"] = [e for e in T["com"] if e["c"] not in top] + \
-                [next(e for e in T["com"] if e["c"] == c) for c in top]
+        if seat == T["seat"]:
+            T["committed"] = [e for e in T["committed"] if e["card"] not in top] + \
+                [next(e for e in T["committed"] if e["card"] == c) for c in top]
         else:  # this defender's reactions go last, the chosen two on top
-            T["rx"] = [x for x in T["rx"] if x[0] != seat] + \
-                [x for x in T["rx"] if x[0] == seat and x[1] not in top] + [[seat, c] for c in top]
+            T["reactions"] = (
+                [x for x in T["reactions"] if x[0] != seat]
+                + [x for x in T["reactions"] if x[0] == seat and x[1] not in top]
+                + [[seat, c] for c in top]
+            )
         return
     fights.decide(S, rng, pend, action, ev)
 
@@ -293,132 +275,125 @@ def apply_legal(S: State, seat: int, action: Action, rng: random.Random, ev: Eve
 def advance(S: State, rng: random.Random, ev: Events) -> None:
     """Run automatic steps until a seat must decide or the game is over."""
     while S["phase"] == "play":
-        pend = S["pend"]
+        pend = S["pending"]
         if pend is not None:
-            if S["mode"] == "solo" and pend["s"] == 1:
-                solo.decide(S, rng, ev)  # the phantom's choices are the engine's
+            if S["mode"] == "solo" and pend["seat"] == solo.PHANTOM:
+                # the phantom's choices are the engine's
+                chosen = solo.decide(S, rng, legal_actions(S, solo.PHANTOM), ev)
+                if chosen is not None:
+                    apply_legal(S, solo.PHANTOM, chosen, rng, ev)
                 continue
             return
         if S["stack"]:
             top = S["stack"][-1]
-            if top["k"] == "ex":
-                S["pend"] = {"k": "exchange", "s": top["seats"][top["i"]]}
-            elif top["k"] in ("order", "give_ships"):
-                raise AssertionError(f"{top['k']} context without a pending decision")
+            if top["kind"] == "exchange":
+                S["pending"] = {"kind": "exchange", "seat": top["seats"][top["index"]]}
+            elif top["kind"] in ("order", "give_ships"):
+                raise AssertionError(f"{top['kind']} context without a pending decision")
             else:
                 fights.step(S, rng, ev)
             continue
-        T = S["T"]
-        ph = T["ph"]
+        T = S["this_turn"]
+        ph = T["stage"]
         if ph == "start":
             _pre_turn(S, rng, ev)
         elif ph == "commit":
-            S["pend"] = {"k": "commit", "s": T["p"]}
+            S["pending"] = {"kind": "commit", "seat": T["seat"]}
         elif ph in ("resolve", "phantom") and fights.late_seat(S) is not None:
-            S["pend"] = {"k": "late", "s": fights.late_seat(S)}  # R 3.3.30, 3.3.23
+            S["pending"] = {"kind": "late", "seat": fights.late_seat(S)}  # R 3.3.30, 3.3.23
         elif ph == "resolve":
-            S["pend"] = {"k": "resolve", "s": T["p"]}
+            S["pending"] = {"kind": "resolve", "seat": T["seat"]}
         elif ph == "phantom":
-            T["late"] = []  # each step of the phantom's loop is a new card
+            T["late_asked"] = []  # each step of the phantom's loop is a new card
             solo.phantom_turn(S, rng, ev)
-        elif ph == "end" and not T["fog"] and len(T["com"]) > 1:
-            T["ph"] = "discard"  # R 3.1.5: the phasing player orders his discards
-            S["pend"] = {"k": "discard", "s": T["p"]}
+        elif ph == "end" and not T["fog"] and len(T["committed"]) > 1:
+            T["stage"] = "discard"  # R 3.1.5: the phasing player orders his discards
+            S["pending"] = {"kind": "discard", "seat": T["seat"]}
         elif ph in ("end", "discard") and not T["fog"] and _next_rx_discarder(S) is not None:
-            T["ph"] = "discard"  # R 3.1.5: then each defender orders his reactions
+            T["stage"] = "discard"  # R 3.1.5: then each defender orders his reactions
             d = _next_rx_discarder(S)
-            T["rxo"].append(d)
-            S["pend"] = {"k": "discard", "s": d}
+            T["reactions_ordered"].append(d)
+            S["pending"] = {"kind": "discard", "seat": d}
         else:
             _end_turn(S, rng, ev)
 
 
 def _pre_turn(S: State, rng: random.Random, ev: Events) -> None:
     """4.2: skipped turn, refuge rolls, Fog Bank, Deception."""
-    T = S["T"]
-    seat = T["p"]
-    P = S["p"][seat]
-    S["tno"] += 1
+    T = S["this_turn"]
+    seat = T["seat"]
+    P = S["players"][seat]
+    S["turns_begun"] += 1
     P["turns"] += 1
     ev.append({"type": "turn_started", "seat": seat, "extra": T["extra"]})
     if P["skip"]:  # Bounding Main (A-41): no commit, no play, no draw
         P["skip"] = False
         ev.append({"type": "turn_skipped", "seat": seat})
-        T["ph"] = "skipped"
+        T["stage"] = "skipped"
         return
-    T["rev0"] = [s for s in P["ger"] if S["sh"][s]["rev"] and kind(S, s) != "warship"]
-    for s in list(P["ger"]):
-        st = S["sh"][s]
-        if st is not None and st["ref"] is not None and st["reft"] < S["tno"]:
-            cards.refuge_rolls(S, rng, s, ev)
+    T["revealed_at_start"] = [
+        s for s in P["german"] if S["ships"][s]["revealed"] and kind(S, s) != "warship"
+    ]
+    for s in list(P["german"]):
+        st = S["ships"][s]
+        if st is not None and st["refuge"] is not None and st["refuge_turn"] < S["turns_begun"]:
+            ISLAND_REFUGE.refuge_rolls(S, rng, s, ev)
     w = P["wait"]
-    if w is not None and w["t"] == "fog_bank":
-        T["fog"] = True
-        T["ph"] = "end"
-        ev.append({"type": "fog_bank_turn", "seat": seat})
+    if w is not None and w["card_type"] == "fog_bank":
+        FOG_BANK.begin_turn(S, rng, seat, ev)
         return
-    if S["mode"] == "solo" and seat == 1:
-        T["dec"] = w is not None and w["t"] == "deception"
-        T["ph"] = "phantom"
+    if S["mode"] == "solo" and seat == solo.PHANTOM:
+        T["deception"] = w is not None and w["card_type"] == "deception"
+        T["stage"] = "phantom"
         return
-    if w is not None and w["t"] == "deception":  # R 3.3.10
-        T["dec"] = True
-        T["ph"] = "resolve"
-        if P["hand"]:
-            c = P["hand"].pop(int(rng.random() * len(P["hand"])))
-            use = "act"
-            ship = None
-            if ACTIONS[c]["type"] == "lay_mines":
-                miners = [s for s in P["ger"] if kind(S, s) == "raider" and _mines(s)
-                          and S["sh"][s]["ref"] is None]
-                if miners:
-                    use, ship = "mines", miners[0]
-            T["com"].append({"c": c, "use": use, "ship": ship, "done": False})
-            ev.append({"type": "deception_card", "seat": seat, "card": c, "to": [seat]})
+    if w is not None and w["card_type"] == "deception":  # R 3.3.10
+        DECEPTION.begin_turn(S, rng, seat, ev)
         return
-    T["ph"] = "commit"
+    T["stage"] = "commit"
 
 
 def _end_turn(S: State, rng: random.Random, ev: Events) -> None:
     """4.1 steps 4-8: discard, draw one, refill merchants, Second Chance, next seat."""
-    T = S["T"]
-    seat = T["p"]
-    P = S["p"][seat]
-    if T["ph"] != "skipped":
-        for e in T["com"]:
-            S["adisc"].append(e["c"])
-        for _s, c in T["rx"]:
-            S["adisc"].append(c)
-        if (T["fog"] or T["dec"]) and P["wait"] is not None:
-            if P["wait"]["c"] is not None:  # the phantom's are no cards (R 5.4.3)
-                S["adisc"].append(P["wait"]["c"])
+    T = S["this_turn"]
+    seat = T["seat"]
+    P = S["players"][seat]
+    if T["stage"] != "skipped":
+        for e in T["committed"]:
+            S["discards"].append(e["card"])
+        for _s, c in T["reactions"]:
+            S["discards"].append(c)
+        if (T["fog"] or T["deception"]) and P["wait"] is not None:
+            if P["wait"]["card"] is not None:  # the phantom's are no cards (R 5.4.3)
+                S["discards"].append(P["wait"]["card"])
             P["wait"] = None
-        ev.append({"type": "discarded", "seat": seat, "cards": [e["c"] for e in T["com"]]
-                   + [c for _s, c in T["rx"]]})
-        T["com"] = []
-        T["rx"] = []
+        ev.append({"type": "discarded", "seat": seat, "cards": [e["card"] for e in T["committed"]]
+                   + [c for _s, c in T["reactions"]]})
+        T["committed"] = []
+        T["reactions"] = []
         if not T["fog"]:
-            c = S["adeck"].pop()
-            for p in S["p"]:
-                if c in p["peek"]:
-                    p["peek"].remove(c)
+            c = S["action_deck"].pop()
+            for p in S["players"]:
+                if c in p["known_deck_top"]:
+                    p["known_deck_top"].remove(c)
             if S["mode"] == "solo" and seat == 1:
-                S["adisc"].append(c)  # R 5.4.2: the phantom's draw goes face down to the discards
+                S["discards"].append(
+                    c
+                )  # R 5.4.2: the phantom's draw goes face down to the discards
                 ev.append({"type": "drew", "seat": seat})
             else:
                 P["hand"].append(c)
                 ev.append({"type": "drew", "seat": seat})
                 ev.append({"type": "drew_card", "card": c, "to": [seat]})
-            if not S["adeck"]:  # R 2.0, A-2: the round ends at once
+            if not S["action_deck"]:  # R 2.0, A-2: the round ends at once
                 _end_round(S, rng, ev)
                 return
     if S["mode"] == "solo" and seat == solo.PHANTOM:
         solo.reshuffle(S, rng, ev)  # R 5.4.1: at the end of every phantom turn
     refill_merchants(S, rng, ev)
-    if T["sc"] and not T["extra"]:
+    if T["second_chance"] and not T["extra"]:
         new_turn(S, seat, extra=True)
     else:
-        new_turn(S, (seat + 1) % S["np"])
+        new_turn(S, (seat + 1) % S["n_players"])
 
 
 def _end_round(S: State, rng: random.Random, ev: Events) -> None:
@@ -427,26 +402,26 @@ def _end_round(S: State, rng: random.Random, ev: Events) -> None:
     S["stack"] = []
     if rounds.game_decided(S):
         S["phase"] = "over"
-        S["pend"] = None
+        S["pending"] = None
         ev.append({"type": "game_over", "rank": rounds.ranks(S)})
         return
     S["phase"] = "keep"
     def has_ships(s: int) -> bool:
-        return any(not S["sh"][x]["prize"] for x in S["p"][s]["ger"])
+        return any(not S["ships"][x]["prize"] for x in S["players"][s]["german"])
 
     team = S["mode"] == "team"
     seats = [s for s in range(S["seats"]) if has_ships(s) or (team and has_ships((s + 2) % 4))]
-    S["pend"] = {"k": "keep", "seats": seats, "ch": {}}
+    S["pending"] = {"kind": "keep", "seats": seats, "chosen": {}}
     if S["mode"] == "solo":
-        S["pend"]["ch"]["1"] = solo.phantom_keep(S)
+        S["pending"]["chosen"]["1"] = solo.phantom_keep(S)
     if not seats:
         _next_round(S, rng, ev)
 
 
 def _next_round(S: State, rng: random.Random, ev: Events) -> None:
-    ch = S["pend"]["ch"]
+    ch = S["pending"]["chosen"]
     keep = {int(k): v for k, v in ch.items()}
-    ev.append({"type": "ships_kept", "kept": [keep.get(s, []) for s in range(S["np"])]})
+    ev.append({"type": "ships_kept", "kept": [keep.get(s, []) for s in range(S["n_players"])]})
     rounds.cleanup_round(S, keep, ev)
     _start_round(S, rng, ev)
 
@@ -455,7 +430,7 @@ def _start_round(S: State, rng: random.Random, ev: Events) -> None:
     rounds.start_round(S, rng, ev)
     if S["mode"] == "solo":  # R 5.2.5: the Solitaire deck is reshuffled for every round
         solo.reshuffle(S, rng, ev)
-    new_turn(S, S["turn"])
+    new_turn(S, S["turn_seat"])
     advance(S, rng, ev)
 
 

@@ -21,11 +21,10 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from . import cards
+from . import plays
 from .data import ACTIONS, SHIPS
 from .rules import attack_targets, dmg_mod, kind, vp_total
-
-State = dict[str, Any]
+from .state import State
 
 RP_WEIGHT = 12.0  # one Round Point is worth about a good round's VP margin
 HAND_CARD = 0.3  # a card in hand: options for later turns and reactions
@@ -80,11 +79,11 @@ def beats(ch: tuple[int, ...], mod: int, re: tuple[int, ...]) -> float:
 
 def _merchant_ev(S: State, att: list[int], a_mod: int, m: int, mult: int = 1) -> float:
     """Expected VP of an attack on merchant ``m``: sinkings, less the Passage a miss allows."""
-    st = S["sh"][m]
+    st = S["ships"][m]
     sunk, dmg = odds(tuple(att), a_mod, tuple(SHIPS[m]["def"]), dmg_mod(S, m))
     vp = SHIPS[m]["vp"]
     ev = sunk * vp * mult
-    if not st["dmg"] and not st["prize"]:
+    if not st["damage"] and not st["prize"]:
         miss = 1.0 - sunk - dmg
         ev -= miss * beats(tuple(SHIPS[m]["pch"]), 0, tuple(SHIPS[m]["pre"])) * vp
     return ev
@@ -98,7 +97,7 @@ def _german_ev(S: State, att: list[int], a_mod: int, t: int) -> float:
 
 def _gi_mod(S: State, x: int, night: bool) -> int:
     """5.5.1: damage, Limited Supply and Night modifiers of an intercepting ship."""
-    return dmg_mod(S, x) - (2 if S["sh"][x]["ls"] else 0) - (1 if night else 0)
+    return dmg_mod(S, x) - (2 if S["ships"][x]["limited_supply"] else 0) - (1 if night else 0)
 
 
 def _options(S: State, seat: int, e: dict[str, Any], o: int) -> list[tuple[float, Any]]:
@@ -107,12 +106,12 @@ def _options(S: State, seat: int, e: dict[str, Any], o: int) -> list[tuple[float
     The key is what two attacks cannot share this turn (a merchant intercepted, a ship
     intercepted by British forces, a merchant torpedoed); None for mines.
     """
-    c, use = e["c"], e["use"]
+    c, use = e["card"], e["use"]
     cd = ACTIONS[c]
     out: list[tuple[float, Any]] = []
-    for a in cards.plays(S, seat, e):
+    for a in plays.plays(S, seat, e):
         tg, ts = a.get("target"), a.get("target_seat")
-        if (ts if tg is None else S["sh"][tg]["o"]) != o:
+        if (ts if tg is None else S["ships"][tg]["owner"]) != o:
             continue
         if use == "icpt":
             x = e["ship"]
@@ -121,14 +120,16 @@ def _options(S: State, seat: int, e: dict[str, Any], o: int) -> list[tuple[float
         elif use == "brit":
             out.append((_german_ev(S, cd["icpt"], -1 if cd["night"] else 0, tg), ("g", tg)))
         elif use == "mines" or a.get("mode") == "mines":
-            out.append((sum(_merchant_ev(S, cd["mine"], 0, m) for m in S["p"][o]["mer"]), None))
+            out.append(
+                (sum(_merchant_ev(S, cd["mine"], 0, m) for m in S["players"][o]["merchants"]), None)
+            )
         elif kind(S, tg) == "merchant":
             out.append((_merchant_ev(S, cd["torp"], 0, tg), ("t", tg)))
     return out
 
 
 def _is_attack(e: dict[str, Any]) -> bool:
-    return e["use"] != "act" or ACTIONS[e["c"]]["type"] in ("submarine_u", "submarine_uc")
+    return e["use"] != "act" or ACTIONS[e["card"]]["type"] in ("submarine_u", "submarine_uc")
 
 
 def _attacks_ev(S: State, seat: int, entries: list[dict[str, Any]]) -> float:
@@ -154,10 +155,10 @@ def _attacks_ev(S: State, seat: int, entries: list[dict[str, Any]]) -> float:
 
 def _assist_ev(S: State, e: dict[str, Any]) -> float:
     """An Assist card counts when an attack it can join is committed or under way."""
-    t = ACTIONS[e["c"]]["type"]
-    T = S["T"]
-    attacks = [x for x in T["com"] if not x["done"] and x["use"] in ("icpt", "brit")]
-    attacks += [ctx for ctx in S["stack"] if ctx["k"] in ("gi", "bi")]
+    t = ACTIONS[e["card"]]["type"]
+    T = S["this_turn"]
+    attacks = [x for x in T["committed"] if not x["played"] and x["use"] in ("icpt", "brit")]
+    attacks += [ctx for ctx in S["stack"] if ctx["kind"] in ("interception", "british")]
     if t in ("surprise_attack", "searchlight", "boarding_party"):
         return ASSIST if attacks else 0.0
     if t in ("good_hunting", "shipping_lanes"):
@@ -171,62 +172,84 @@ def _assist_ev(S: State, e: dict[str, Any]) -> float:
 
 def _stack_ev(S: State, ctx: dict[str, Any]) -> float:
     """Expected VP still to come from an attack under way."""
-    if ctx.get("st") == "end":
+    if ctx.get("step") == "end":
         return 0.0
-    k = ctx["k"]
-    if k == "gi":
+    k = ctx["kind"]
+    if k == "interception":
         x = ctx["ship"]
-        if S["sh"][x] is None:
+        if S["ships"][x] is None:
             return 0.0
-        mod = _gi_mod(S, x, ctx["night"]) + (2 if ctx["sa"] else 0) + (3 if ctx["sl"] else 0)
-        mult = 2 if ctx["sc"] else 1
-        rest = [m for m in ctx["tg"][ctx["i"]:] if S["sh"][m] is not None
-                and S["sh"][m]["o"] == ctx["d"]]
+        mod = (
+            _gi_mod(S, x, ctx["night"])
+            + (2 if ctx["surprise_attack"] else 0)
+            + (3 if ctx["searchlight"] else 0)
+        )
+        mult = 2 if ctx["special_cargo"] else 1
+        rest = [m for m in ctx["targets"][ctx["index"]:] if S["ships"][m] is not None
+                and S["ships"][m]["owner"] == ctx["defender"]]
         return sum(_merchant_ev(S, SHIPS[x]["att"], mod, m, mult) for m in rest)
-    if k == "bi":
-        t = ctx["tg"][0]
-        if S["sh"][t] is None or ctx.get("rx") is not None:
+    if k == "british":
+        t = ctx["targets"][0]
+        if S["ships"][t] is None or ctx.get("reaction") is not None:
             return 0.0
-        mod = (-1 if ctx["night"] else 0) + (2 if ctx["sa"] else 0) + (3 if ctx["sl"] else 0)
+        mod = (
+            (-1 if ctx["night"] else 0)
+            + (2 if ctx["surprise_attack"] else 0)
+            + (3 if ctx["searchlight"] else 0)
+        )
         return _german_ev(S, ctx["dice"], mod, t)
-    if k == "mi":
-        tg = ctx["tg"][ctx["i"]:] if ctx["tg"] else S["p"][ctx["d"]]["mer"]
+    if k == "mines":
+        tg = (
+            ctx["targets"][ctx["index"] :]
+            if ctx["targets"]
+            else S["players"][ctx["defender"]]["merchants"]
+        )
         return sum(_merchant_ev(S, ctx["dice"], 0, m) for m in tg
-                   if S["sh"][m] is not None and S["sh"][m]["o"] == ctx["d"])
-    if k == "to":
-        m = ctx["tg"][0]
-        if S["sh"][m] is None or kind(S, m) != "merchant":
+                   if S["ships"][m] is not None and S["ships"][m]["owner"] == ctx["defender"])
+    if k == "torpedo":
+        m = ctx["targets"][0]
+        if S["ships"][m] is None or kind(S, m) != "merchant":
             return 0.0
-        return _merchant_ev(S, ctx["sub"]["torp"], 0, m)
+        return _merchant_ev(S, ctx["submarine"]["torp"], 0, m)
     return 0.0
 
 
 def pending(S: State, seat: int) -> float:
     """Expected VP of ``seat``'s committed cards and attacks under way (0 off its turn)."""
-    T = S["T"]
-    if T is None or T["p"] != seat or S["phase"] != "play" or T["ph"] not in ("commit", "resolve"):
+    T = S["this_turn"]
+    if (
+        T is None
+        or T["seat"] != seat
+        or S["phase"] != "play"
+        or T["stage"] not in ("commit", "resolve")
+    ):
         return 0.0  # once the turn ends, what was not played is lost
     total = 0.0
     attacks = []
-    for e in T["com"]:
-        if e["done"]:
+    for e in T["committed"]:
+        if e["played"]:
             continue
         if _is_attack(e):
             attacks.append(e)
-        elif ACTIONS[e["c"]]["kind"] == "A":
+        elif ACTIONS[e["card"]]["kind"] == "A":
             total += _assist_ev(S, e)
-        elif cards.plays(S, seat, e):  # any other action: about what it was worth in hand,
+        elif plays.plays(S, seat, e):  # any other action: about what it was worth in hand,
             total += COMMITTED_CARD  # a little less, as it is lost if it finds no use
     total += _attacks_ev(S, seat, attacks)
     for ctx in S["stack"]:
-        if ctx["k"] in ("gi", "bi", "mi", "to"):  # after a reaction there is no more risk
-            total += _stack_ev(S, ctx) * (REACTION_RISK if ctx.get("rx") is None else 1.0)
+        if ctx["kind"] in (
+            "interception",
+            "british",
+            "mines",
+            "torpedo",
+        ):  # after a reaction there is no more risk
+            total += _stack_ev(S, ctx) * (REACTION_RISK if ctx.get("reaction") is None else 1.0)
     return total
 
 
 def position(S: State, seat: int, keys: list[tuple[int, int]]) -> float:
     """The value of one seat's position, before comparing with the others."""
-    p = S["p"][seat]
-    live = sum(SHIPS[x]["vp"] * 2 for x in p["ger"] if S["sh"][x]["prize"])
+    p = S["players"][seat]
+    live = sum(SHIPS[x]["vp"] * 2 for x in p["german"] if S["ships"][x]["prize"])
     return (RP_WEIGHT * keys[seat][0] + vp_total(S, seat) + LIVE_PRIZE * live
             + HAND_CARD * len(p["hand"]) + pending(S, seat))

@@ -12,21 +12,27 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
+from .cardtypes import CARD_TYPES
 from .data import ACTIONS
+from .state import State
 from .turn import to_act
 
 if TYPE_CHECKING:
     import random
 
-State = dict[str, Any]
 
-_PUBLIC = ("np", "seats", "mode", "o", "round", "phase", "turn", "tno", "first", "actions",
-           "removed", "wused", "mused", "adisc", "hist", "sh")
-_PLAYER_PUBLIC = ("ger", "mer", "vp", "wait", "skip", "wi", "turns", "rp", "rvp", "kept")
-# pl/pend_end: where the phantom is in its turn; sank/late: sinkings still answerable
-_TURN_PUBLIC = ("p", "ph", "att", "icpt", "acted", "sc", "extra", "wi", "rev0", "rx", "dec",
-                "fog", "left", "resup", "pl", "pend_end", "rxo", "sank", "late")
-# T["stolen"] is secret (which cards were taken): only the phasing seat sees it
+_PUBLIC = ("n_players", "seats", "mode", "options", "round", "phase", "turn_seat", "turns_begun",
+           "first_seat", "action_cards", "removed_ships", "german_used", "merchant_used",
+           "discards", "history", "ships")
+_PLAYER_PUBLIC = ("german", "merchants", "vp_pile", "wait", "skip", "wireless_turn", "turns",
+                  "round_points", "round_vp", "n_kept")
+# phantom_began/phantom_ends: where the phantom is in its turn; sinkings/late_asked:
+# sinkings still answerable
+_TURN_PUBLIC = ("seat", "stage", "attacked_seat", "intercepted", "acted", "second_chance",
+                "extra", "wireless_used", "revealed_at_start", "reactions", "deception", "fog",
+                "left_refuge", "resupplied_from", "phantom_began", "phantom_ends",
+                "reactions_ordered", "sinkings", "late_asked")
+# this_turn["recon_cards"] is secret (which cards were taken): only the phasing seat sees it
 
 
 _PLACEMENT_ORDER = {"mines": 0, "act": 1, "icpt": 2, "brit": 3}
@@ -35,14 +41,13 @@ _PLACEMENT_ORDER = {"mines": 0, "act": 1, "icpt": 2, "brit": 3}
 def _fits(v: dict[str, Any], c: int, use: str) -> bool:
     """Could card ``c`` have been committed for ``use`` (turn._commit_offers)?"""
     cd = ACTIONS[c]
-    k, t = cd["kind"], cd["type"]
     team = v["mode"] == "team"
     if use == "mines":
-        return t == "lay_mines"
+        return cd["type"] == "lay_mines"
     if use == "act":
-        return (k in ("N", "A") and t != "lay_mines") or t == "reflag" or (k == "T" and team)
+        return CARD_TYPES[cd["type"]].acts_when_committed(team)
     if use == "icpt":
-        return not (k == "T" and not team and not v["o"]["a13_any_interception"])
+        return not (cd["kind"] == "T" and not team and not v["options"]["a13_any_interception"])
     return True
 
 
@@ -50,49 +55,56 @@ def view(S: State, seat: int | None) -> dict[str, Any]:
     v: dict[str, Any] = {k: copy.deepcopy(S[k]) for k in _PUBLIC}
     v["seat"] = seat
     v["to_act"] = to_act(S)
-    v["wdeck_n"] = len(S["wdeck"])
-    v["mdeck_n"] = len(S["mdeck"])
-    v["adeck_n"] = len(S["adeck"])
-    v["aside_n"] = len(S["aside"])
+    v["german_deck_n"] = len(S["german_deck"])
+    v["merchant_deck_n"] = len(S["merchant_deck"])
+    v["action_deck_n"] = len(S["action_deck"])
+    v["set_aside_n"] = len(S["set_aside"])
     v["players"] = []
-    for p in S["p"]:
+    for p in S["players"]:
         pv = {k: copy.deepcopy(p[k]) for k in _PLAYER_PUBLIC}
         pv["hand_n"] = len(p["hand"])
         v["players"].append(pv)
-    T = S["T"]
+    T = S["this_turn"]
     if T is None:
-        v["T"] = None
+        v["this_turn"] = None
     else:
         tv = {k: copy.deepcopy(T[k]) for k in _TURN_PUBLIC if k in T}
-        tv["com"] = [{"c": e["c"] if e["done"] or seat == T["p"] else None, "use": e["use"],
-                      "ship": e["ship"], "done": e["done"]} for e in T["com"]]
-        tv["stolen"] = list(T["stolen"]) if seat == T["p"] else []
-        v["T"] = tv
+        tv["committed"] = [{"card": e["card"] if e["played"] or seat == T["seat"] else None,
+                            "use": e["use"], "ship": e["ship"], "played": e["played"]}
+                           for e in T["committed"]]
+        tv["recon_cards"] = list(T["recon_cards"]) if seat == T["seat"] else []
+        v["this_turn"] = tv
     v["stack"] = copy.deepcopy(S["stack"])  # contexts hold only announced, public facts
-    pend = S["pend"]
+    pend = S["pending"]
     if pend is None:
-        v["pend"] = None
-    elif pend["k"] == "keep":
-        v["pend"] = {"k": "keep", "seats": list(pend["seats"]), "done": sorted(pend["ch"])}
+        v["pending"] = None
+    elif pend["kind"] == "keep":
+        v["pending"] = {
+            "kind": "keep",
+            "seats": list(pend["seats"]),
+            "done": sorted(pend["chosen"]),
+        }
     else:
-        v["pend"] = {k: copy.deepcopy(x) for k, x in pend.items() if k in ("k", "s", "ships")}
+        v["pending"] = {k: copy.deepcopy(x) for k, x in pend.items()
+                        if k in ("kind", "seat", "ships")}
     v["solo"] = copy.deepcopy(S["solo"])
     if S["mode"] == "solo":  # R 5.3.1: the discard pile is face down all game
-        v["adisc"] = None
-        v["adisc_n"] = len(S["adisc"])
+        v["discards"] = None
+        v["discards_n"] = len(S["discards"])
         # the order of the Solitaire deck is secret, which cards are left is not: every
         # card drawn since the last reshuffle was shown (R 5.4.1)
         v["solo"]["deck"] = sorted(S["solo"]["deck"])
     if seat is not None:
-        p = S["p"][seat]
-        deck = set(S["adeck"])
-        v["me"] = {"hand": sorted(p["hand"]), "peek": [c for c in p["peek"] if c in deck],
-                   "seen": copy.deepcopy(p["seen"]), "give": list(p["give"]),
+        p = S["players"][seat]
+        deck = set(S["action_deck"])
+        v["me"] = {"hand": sorted(p["hand"]),
+                   "known_deck_top": [c for c in p["known_deck_top"] if c in deck],
+                   "seen": copy.deepcopy(p["seen"]), "giving": list(p["giving"]),
                    "keep": None, "mate_keep": None}
-        if pend is not None and pend["k"] == "keep":
-            v["me"]["keep"] = copy.deepcopy(pend["ch"].get(str(seat)))
+        if pend is not None and pend["kind"] == "keep":
+            v["me"]["keep"] = copy.deepcopy(pend["chosen"].get(str(seat)))
             if S["mode"] == "team":  # 8.1 4.9: teammates pool their ships
-                v["me"]["mate_keep"] = copy.deepcopy(pend["ch"].get(str((seat + 2) % 4)))
+                v["me"]["mate_keep"] = copy.deepcopy(pend["chosen"].get(str((seat + 2) % 4)))
     return v
 
 
@@ -101,19 +113,19 @@ def sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
     S: State = {k: copy.deepcopy(v[k]) for k in _PUBLIC}
     S["solo"] = copy.deepcopy(v["solo"])
     me = v["me"]
-    known = set(me["hand"]) | set(v["adisc"] or ()) | set(me["peek"])
+    known = set(me["hand"]) | set(v["discards"] or ()) | set(me["known_deck_top"])
     for p in v["players"]:
-        if p["wait"] and p["wait"]["c"] is not None:
-            known.add(p["wait"]["c"])
-        known |= {e["a"] for e in p["vp"] if "a" in e}
-    for st in v["sh"]:
-        if st is not None and st["ref"] is not None and st["ref"] >= 0:
-            known.add(st["ref"])
-    T = v["T"]
+        if p["wait"] and p["wait"]["card"] is not None:
+            known.add(p["wait"]["card"])
+        known |= {e["card"] for e in p["vp_pile"] if "card" in e}
+    for st in v["ships"]:
+        if st is not None and st["refuge"] is not None and st["refuge"] >= 0:
+            known.add(st["refuge"])
+    T = v["this_turn"]
     if T is not None:
-        known |= {e["c"] for e in T["com"] if e["c"] is not None}
-        known |= {c for _s, c in T["rx"]}
-    pool = [c for c in v["actions"] if c not in known]
+        known |= {e["card"] for e in T["committed"] if e["card"] is not None}
+        known |= {c for _s, c in T["reactions"]}
+    pool = [c for c in v["action_cards"] if c not in known]
     rng.shuffle(pool)
     # cards seen in a hand with Intelligence and not seen leaving it since are
     # assumed to be still there (up to the hand's size)
@@ -123,51 +135,56 @@ def sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
         room = v["players"][seen["seat"]]["hand_n"]
         still = [c for c in seen["cards"] if c in pool][:room]
         pool = [c for c in pool if c not in still]
-    S["T"] = None
+    S["this_turn"] = None
     if T is not None:  # face-down committed cards first: their placement constrains them
         Tn = copy.deepcopy(T)
-        for e in sorted(Tn["com"], key=lambda e: _PLACEMENT_ORDER[e["use"]]):
-            if e["c"] is None:
+        for e in sorted(Tn["committed"], key=lambda e: _PLACEMENT_ORDER[e["use"]]):
+            if e["card"] is None:
                 fits = [c for c in pool if _fits(v, c, e["use"])]
-                e["c"] = fits[-1] if fits else pool[-1]
-                pool.remove(e["c"])
-        S["T"] = Tn
-    S["p"] = []
+                e["card"] = fits[-1] if fits else pool[-1]
+                pool.remove(e["card"])
+        S["this_turn"] = Tn
+    S["players"] = []
     for i, pv in enumerate(v["players"]):
         p = {k: copy.deepcopy(pv[k]) for k in pv if k != "hand_n"}
         if i == seat:
-            p.update({"hand": list(me["hand"]), "peek": list(me["peek"]),
-                      "seen": copy.deepcopy(me["seen"]), "give": list(me["give"])})
+            p.update({"hand": list(me["hand"]), "known_deck_top": list(me["known_deck_top"]),
+                      "seen": copy.deepcopy(me["seen"]), "giving": list(me["giving"])})
         else:
             mine = still if seen is not None and i == seen["seat"] else []
             hand = mine + [pool.pop() for _ in range(pv["hand_n"] - len(mine))]
-            p.update({"hand": hand, "peek": [],
-                      "seen": None, "give": []})
-        S["p"].append(p)
-    if v["adisc"] is None:
-        S["adisc"] = [pool.pop() for _ in range(v["adisc_n"])]
+            p.update({"hand": hand, "known_deck_top": [], "seen": None, "giving": []})
+        S["players"].append(p)
+    if v["discards"] is None:
+        S["discards"] = [pool.pop() for _ in range(v["discards_n"])]
     if S["solo"] is not None:  # the cards left are known, their order is not
         rng.shuffle(S["solo"]["deck"])
-    n_unknown_deck = v["adeck_n"] - len(me["peek"])
-    S["adeck"] = [pool.pop() for _ in range(n_unknown_deck)] + list(reversed(me["peek"]))
-    S["aside"] = [pool.pop() for _ in range(v["aside_n"])]
+    n_unknown_deck = v["action_deck_n"] - len(me["known_deck_top"])
+    S["action_deck"] = [pool.pop() for _ in range(n_unknown_deck)] + list(
+        reversed(me["known_deck_top"])
+    )
+    S["set_aside"] = [pool.pop() for _ in range(v["set_aside_n"])]
     # ship decks: the draw piles are the ships not seen anywhere, in random order
-    seen_ships = set(v["wused"]) | set(v["mused"]) | set(v["removed"])
-    for p in S["p"]:
-        seen_ships |= set(p["ger"]) | set(p["mer"]) | {e["s"] for e in p["vp"] if "s" in e}
-    rest = [s for s in range(len(v["sh"])) if s not in seen_ships]
+    seen_ships = set(v["german_used"]) | set(v["merchant_used"]) | set(v["removed_ships"])
+    for p in S["players"]:
+        seen_ships |= (
+            set(p["german"])
+            | set(p["merchants"])
+            | {e["ship"] for e in p["vp_pile"] if "ship" in e}
+        )
+    rest = [s for s in range(len(v["ships"])) if s not in seen_ships]
     rng.shuffle(rest)
-    S["wdeck"] = [s for s in rest if s < 20]
-    S["mdeck"] = [s for s in rest if s >= 20]
+    S["german_deck"] = [s for s in rest if s < 20]
+    S["merchant_deck"] = [s for s in rest if s >= 20]
     S["stack"] = copy.deepcopy(v["stack"])
-    pend = v["pend"]
-    if pend is not None and pend["k"] == "keep":
+    pend = v["pending"]
+    if pend is not None and pend["kind"] == "keep":
         ch = {str(s): [] for s in pend["done"]}
         if me.get("keep") is not None:
             ch[str(seat)] = me["keep"]
         if me.get("mate_keep") is not None:
             ch[str((seat + 2) % 4)] = me["mate_keep"]
-        S["pend"] = {"k": "keep", "seats": pend["seats"], "ch": ch}
+        S["pending"] = {"kind": "keep", "seats": pend["seats"], "chosen": ch}
     else:
-        S["pend"] = copy.deepcopy(pend)
+        S["pending"] = copy.deepcopy(pend)
     return S

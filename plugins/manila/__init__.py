@@ -1,19 +1,23 @@
 """Manila (Zoch / Z-Man), 3 to 5 seats: the lantable game plugin.
 
-Rules: ``docs/rules/manila.md`` (cited by section); engine in :mod:`.engine`,
-board values in :mod:`.board`, decisions and options in ``docs/rules/manila.md``.
+Rules: ``docs/rules/manila.md`` (cited by section; its "Modules" table says where each
+rule lives); the rules engine is :mod:`.engine` and the modules it names, the state's
+schema :mod:`.state`, board values :mod:`.board`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 from lantable.plugins import IllegalAction, hookimpl
 
 from . import board as B
-from . import engine
+from . import engine, voyage
 from .heuristic import evaluate
+from .state import Options, State
 from .text import game_describe_action, game_describe_event, game_render_text
+from .voyage import schedule_view
 
 if TYPE_CHECKING:
     import random
@@ -54,13 +58,16 @@ INFO = {
     "traits": {"chance": True, "hidden_information": True, "simultaneous": False},
 }
 
-# Everything in the state that every seat may see (6.4). The secret keys are
-# "dealt" (the shares dealt at setup) and "mort" (which goods are mortgaged).
-_PUBLIC = ("n", "opt", "bought", "supply", "step", "voyage", "opener", "prev_hm", "hm", "phase",
-           "turn", "bid", "leader", "passed", "goods", "pos", "where", "docked", "yarded",
-           "plundered", "crew", "docks", "yards", "pirates", "pilots", "insurance", "left",
-           "declined", "plan", "pi", "queue", "rolls", "boarding", "boarded", "plunder",
-           "pilot_done", "over")
+# Everything in the state that every seat may see (6.4), in the order of the view.
+# The secret keys are "dealt" (the shares dealt at setup) and "mort" (which goods are
+# mortgaged). Views also carry the voyage's schedule as they always have, derived
+# from the state's "at" (voyage.schedule_view): "plan" and "pi" come after
+# _PUBLIC_1, "pilot_done" after _PUBLIC_2, and "over" last.
+_PUBLIC_1 = ("n", "opt", "bought", "supply", "step", "voyage", "opener", "prev_hm", "hm",
+             "phase", "turn", "bid", "leader", "passed", "goods", "pos", "where", "docked",
+             "yarded", "plundered", "crew", "docks", "yards", "pirates", "pilots", "insurance",
+             "left", "declined")
+_PUBLIC_2 = ("queue", "rolls", "boarding", "boarded", "plunder")  # written out in _public_view
 
 
 @hookimpl
@@ -69,23 +76,23 @@ def game_info() -> dict[str, Any]:
 
 
 @hookimpl
-def game_setup(seats: int, options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def game_setup(seats: int, options: Options, rng: random.Random) -> State:
     state, _ = engine.setup(seats, options, rng)
     return state
 
 
 @hookimpl
-def game_to_act(state: dict[str, Any]) -> list[int]:
+def game_to_act(state: State) -> list[int]:
     return [] if state["over"] else [state["turn"]]
 
 
 @hookimpl
-def game_legal_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+def game_legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     return engine.legal_actions(state, seat)
 
 
 @hookimpl
-def game_apply(state: dict[str, Any], seat: int, action: dict[str, Any],
+def game_apply(state: State, seat: int, action: dict[str, Any],
                rng: random.Random) -> list[dict[str, Any]]:
     try:
         return engine.apply(state, seat, action, rng)
@@ -97,7 +104,7 @@ def game_apply(state: dict[str, Any], seat: int, action: dict[str, Any],
 
 
 @hookimpl
-def game_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+def game_view(state: State, seat: int | None) -> dict[str, Any]:
     view = _public_view(state)
     if seat is not None:
         view.update(_own_view(state, seat))
@@ -105,12 +112,21 @@ def game_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
 
 
 @hookimpl
-def game_view_parts(state: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def game_view_parts(state: State) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return _public_view(state), [_own_view(state, s) for s in range(state["n"])]
 
 
-def _public_view(state: dict[str, Any]) -> dict[str, Any]:
-    view = {key: _copy(state[key]) for key in _PUBLIC}
+def _public_view(state: State) -> dict[str, Any]:
+    keyed: Mapping[str, object] = state  # read by the names in _PUBLIC_1
+    view: dict[str, Any] = {key: _copy(keyed[key]) for key in _PUBLIC_1}
+    view["plan"], view["pi"], pilot_done = schedule_view(state)
+    view["queue"] = state["queue"][:]
+    view["rolls"] = state["rolls"]
+    view["boarding"] = [pair[:] for pair in state["boarding"]]
+    view["boarded"] = _copy(state["boarded"])
+    view["plunder"] = state["plunder"][:]
+    view["pilot_done"] = pilot_done
+    view["over"] = state["over"]
     view["shares"] = [sum(engine.owned(state, s)) for s in range(state["n"])]
     view["mortgaged"] = [sum(m) for m in state["mort"]]
     view["prices"] = {B.GOODS[g]: engine.price(state, g) for g in range(4)}
@@ -119,7 +135,7 @@ def _public_view(state: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
-def _own_view(state: dict[str, Any], seat: int) -> dict[str, Any]:
+def _own_view(state: State, seat: int) -> dict[str, Any]:
     return {
         "seat": seat,
         "my_cash": state["cash"][seat],
@@ -142,16 +158,17 @@ def _copy(obj: Any) -> Any:
 
 
 @hookimpl
-def game_scores(state: dict[str, Any]) -> dict[str, Any]:
+def game_scores(state: State) -> dict[str, Any]:
     return engine.scores(state)
 
 
 @hookimpl
-def game_sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+def game_sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
     """Deal the shares this seat cannot see: the dealt shares of the others come from
     the known pool (5 per good minus supply, purchases and its own), 2 each; each
     other seat's public mortgage count is spread over its shares at random."""
-    state = {key: _copy(view[key]) for key in _PUBLIC}
+    state: dict[str, Any] = {key: _copy(view[key]) for key in (*_PUBLIC_1, *_PUBLIC_2, "over")}
+    state["at"] = voyage.at_from_view(view)
     n = state["n"]
     state["cash"] = _copy(view["cash"]) if "cash" in view else [B.START_CASH] * n
     state["cash"][seat] = view["my_cash"]
@@ -160,7 +177,8 @@ def game_sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> di
         total = B.SHARES_PER_GOOD - view["supply"][g] - sum(b[g] for b in view["bought"])
         pool += [g] * (total - view["my_dealt"].count(g))
     rng.shuffle(pool)
-    dealt, mort = [], []
+    dealt: list[list[int]] = []
+    mort: list[list[int]] = []
     for s in range(n):
         if s == seat:
             dealt.append(list(view["my_dealt"]))
@@ -175,11 +193,11 @@ def game_sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> di
             m[g] += 1
         mort.append(m)
     state["dealt"], state["mort"] = dealt, mort
-    return state
+    return cast("State", state)  # every key of State is set above
 
 
 @hookimpl
-def game_heuristic(state: dict[str, Any], seat: int) -> float:
+def game_heuristic(state: State, seat: int) -> float:
     return evaluate(state, seat)
 
 

@@ -24,10 +24,11 @@ Three terms keep a one-ply greedy player from doing what no person would do:
 from __future__ import annotations
 
 from itertools import product
-from typing import Any
 
 from . import board as B
-from .engine import DOCK, SEA, YARD, fortune, owned
+from .money import owned
+from .payout import fortune
+from .state import DOCK, SEA, YARD, State
 
 
 def _sum_at_least() -> list[list[float]]:
@@ -72,7 +73,7 @@ LIQUID_CAP = 30
 LAUNCH_EDGE = 4.0  # what choosing the loads and starts is worth to the harbour master
 
 
-def hm_worth(state: dict[str, Any], seat: int) -> float:
+def hm_worth(state: State, seat: int) -> float:
     """What the harbour master's duties are worth to ``seat`` before the auction ends.
 
     The best share it may buy (its price now plus the rise it can expect, less what
@@ -89,14 +90,14 @@ def hm_worth(state: dict[str, Any], seat: int) -> float:
     return best + LAUNCH_EDGE
 
 
-def _bid_cost(state: dict[str, Any], seat: int, bid: int) -> float:
+def _bid_cost(state: State, seat: int, bid: int) -> float:
     """The bid, plus 3 for every share it would force into mortgage (12 in, 15 out)."""
     short = bid - state["cash"][seat]
     forced = -(-short // B.MORTGAGE_VALUE) if short > 0 else 0
     return bid + (B.REDEEM_COST - B.MORTGAGE_VALUE) * forced
 
 
-def evaluate(state: dict[str, Any], seat: int) -> float:
+def evaluate(state: State, seat: int) -> float:
     value = float(fortune(state, seat)) + LIQUIDITY * min(state["cash"][seat], LIQUID_CAP)
     if state["over"]:
         return value

@@ -123,7 +123,7 @@ def _boat_seat_label(view: View, action: dict[str, Any]) -> str:
 
 
 def _place_label(view: View, action: dict[str, Any]) -> str:
-    space = action["space"]
+    space: str = action["space"]
     if space == "boat":
         return _boat_seat_label(view, action)
     if space in ("dock", "shipyard"):

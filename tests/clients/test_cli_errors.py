@@ -9,6 +9,7 @@ import subprocess
 import pytest
 
 from lantable.clients import cli, client
+from lantable.clients.commands import common
 from lantable.plugins import hookimpl, load_registry
 
 from .tty import LANTABLE, Host, free_port
@@ -139,7 +140,7 @@ class NoSampler:
 
 @pytest.mark.parametrize("strategy", ["greedy", "mcts"])
 def test_a_search_bot_for_a_game_without_a_sampler_says_so(monkeypatch, capfd, strategy):
-    monkeypatch.setattr(cli, "load_registry",
+    monkeypatch.setattr(common, "load_registry",
                         lambda: load_registry(autoload=False, plugins={"blind": NoSampler()}))
     assert cli.main(["demo", "--game", "blind", "--strategy", strategy]) == 1
     err = capfd.readouterr().err

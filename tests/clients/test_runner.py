@@ -9,7 +9,8 @@ import trio
 
 from lantable.clients.bots import RandomBot
 from lantable.clients.client import open_client
-from lantable.clients.runner import bot_decider, play_seat
+from lantable.clients.runner import bot_decider
+from lantable.clients.seat import play_seat
 from lantable.host.peer import serve_peer
 from lantable.plugins import IllegalAction, hookimpl, load_registry
 
@@ -75,7 +76,7 @@ class Chorus:
 
 async def test_simultaneous_and_consecutive_decisions_never_act_on_stale_updates(tmp_path, caplog):
     registry = load_registry(autoload=False, plugins={"chorus": Chorus()})
-    caplog.set_level(logging.WARNING, logger="lantable.clients.runner")
+    caplog.set_level(logging.WARNING, logger="lantable.clients.seat")
     async with trio.open_nursery() as nursery:
         running = await nursery.start(lambda task_status: serve_peer(
             registry=registry, db=str(tmp_path / "j.sqlite"), bind="127.0.0.1", port=0,

@@ -4,10 +4,20 @@ are remembered per peer and table."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import msgpack
+import pytest
 import trio
 
-from lantable.clients.cli import run_bot
-from lantable.clients.client import EVENT_BACKLOG, UpdateFeed, open_client
+from lantable.clients.client import (
+    EVENT_BACKLOG,
+    RequestError,
+    UpdateFeed,
+    new_join_id,
+    open_client,
+)
+from lantable.clients.runner import run_bot
 from lantable.clients.tokens import TokenStore
 from lantable.host.peer import serve_peer
 from lantable.plugins import load_registry
@@ -104,6 +114,101 @@ async def test_finding_11_a_bot_cut_off_before_joined_retries_and_plays_to_the_e
         assert proxy.cut >= 2 and seat == 0 and scores["rank"] == [1]
         assert running.peer.table(table).status == "finished"
         assert store.find(running.peer.peer_id, table, name="random-1@test") is not None
+        nursery.cancel_scope.cancel()
+
+
+class _DropJoined:
+    """A TCP proxy to the host that passes the first connection's join to the host,
+    then cuts the connection instead of passing back its ``joined``: the host took
+    and journalled the seat, the client never heard."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.connections = 0
+        self.dropped: dict[str, Any] | None = None
+
+    async def handle(self, client: trio.SocketStream) -> None:
+        first = self.connections == 0
+        self.connections += 1
+        async with client, await trio.open_tcp_stream("127.0.0.1", self.target) as host:
+            async with trio.open_nursery() as nursery:
+                async def up() -> None:
+                    async for data in client:
+                        await host.send_all(data)
+                    nursery.cancel_scope.cancel()
+
+                async def down() -> None:
+                    buf = b""
+                    async for data in host:
+                        buf += data
+                        while len(buf) >= 4 and len(buf) >= 4 + int.from_bytes(buf[:4]):
+                            n = 4 + int.from_bytes(buf[:4])
+                            body, buf = buf[:n], buf[n:]
+                            msg = msgpack.unpackb(body[4:], raw=False)
+                            if first and msg["t"] == "joined":
+                                self.dropped = msg
+                                nursery.cancel_scope.cancel()  # cut: joined is lost
+                                return
+                            await client.send_all(body)
+                    nursery.cancel_scope.cancel()
+
+                nursery.start_soon(up)
+                nursery.start_soon(down)
+
+
+async def test_finding_11_a_bot_whose_joined_was_lost_gets_the_same_seat_back(tmp_path):
+    """The join reached the host (the seat is journalled and the one-seat table has
+    started), only the reply was lost: the bot's retry, with the same join_id, gets
+    that seat and token back and plays it to the end, rather than being refused."""
+    registry = load_registry()
+    async with trio.open_nursery() as nursery:
+        running = await nursery.start(lambda task_status: serve_peer(
+            registry=registry, db=str(tmp_path / "j.sqlite"), bind="127.0.0.1", port=0,
+            task_status=task_status))
+        proxy = _DropJoined(running.port)
+        listeners = await nursery.start(trio.serve_tcp, proxy.handle, 0)
+        proxy_port = listeners[0].socket.getsockname()[1]
+        async with open_client("127.0.0.1", running.port, name="maker") as maker:
+            table = await maker.create("race", 1, {"target": 6}, seed=1)
+        store = TokenStore(tmp_path / "seats.json")
+        with trio.fail_after(30):
+            seat, scores = await run_bot("127.0.0.1", proxy_port, table, "random", 0,
+                                         name="random-1@test", store=store, quiet=True)
+        assert proxy.dropped is not None and proxy.connections >= 2
+        assert seat == proxy.dropped["seat"] == 0 and scores["rank"] == [1]
+        record = running.peer.journal.table(table)
+        assert record.status == "finished" and record.tokens == {0: proxy.dropped["token"]}
+        assert store.find(running.peer.peer_id, table, name="random-1@test") == (
+            0, proxy.dropped["token"])
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_join_retried_with_its_join_id_survives_a_host_restart(tmp_path):
+    registry = load_registry()
+    join_id = new_join_id()
+    seen = []
+    for _restart in range(2):  # the same join, before and after a restart
+        async with trio.open_nursery() as nursery:
+            running = await nursery.start(lambda task_status: serve_peer(
+                registry=registry, db=str(tmp_path / "j.sqlite"), bind="127.0.0.1", port=0,
+                task_status=task_status))
+            async with open_client("127.0.0.1", running.port, name="ann") as ann:
+                if not seen:
+                    table = await ann.create("race", 2, seed=1)
+                for _ in range(2):
+                    joined = await ann.join(table, join_id=join_id)
+                    seen.append((joined.seat, joined.token))
+                with pytest.raises(RequestError) as info:
+                    await ann.join(table, join_id=b"short")
+                assert info.value.code == "bad_join_id"
+            nursery.cancel_scope.cancel()
+    assert len(seen) == 4 and len(set(seen)) == 1  # one seat, one token
+    async with trio.open_nursery() as nursery:  # another nonce is another join
+        running = await nursery.start(lambda task_status: serve_peer(
+            registry=registry, db=str(tmp_path / "j.sqlite"), bind="127.0.0.1", port=0,
+            task_status=task_status))
+        async with open_client("127.0.0.1", running.port, name="bob") as bob:
+            assert (await bob.join(table, join_id=new_join_id())).seat == 1 - seen[0][0]
         nursery.cancel_scope.cancel()
 
 

@@ -12,16 +12,7 @@ import pytest
 from lantable.clients.fairplay import FairSeats
 from lantable.clients.verify import JournalCopy, verify
 from lantable.host.journal import Journal
-from lantable.host.table import (
-    FINISHED,
-    PLAYING,
-    ActRequest,
-    CommitRequest,
-    JoinRequest,
-    ResumeRequest,
-    RevealRequest,
-    Table,
-)
+from lantable.host.table import FINISHED, PLAYING, Table
 from lantable.plugins import load_registry
 from lantable.protocol import Accepted, Error, FairEvent, FairRequest, Joined
 from lantable.protocol import fairplay as fp
@@ -57,7 +48,7 @@ def act(table: Table, seats: dict[int, tuple[FakeLink, FairSeats]], seat: int,
         action: dict[str, Any], rid: int = 7) -> None:
     """The seat's signed action, as the client library sends it."""
     base, sig = seats[seat][1].sign_action(table.id, seat, table.seq, action)
-    table.handle(ActRequest(seats[seat][0], rid, seat, action, base, sig))
+    table.act(seats[seat][0], rid, seat, action, base, sig)
 
 
 def answer_all(table: Table, seats: dict[int, tuple[FakeLink, FairSeats]]) -> int:
@@ -68,11 +59,11 @@ def answer_all(table: Table, seats: dict[int, tuple[FakeLink, FairSeats]]) -> in
             make, fields = fair.answer(req)
             n += 1
             if make.t == "commit":
-                table.handle(CommitRequest(link, 100 + n, seat, fields["tip"], fields["length"],
-                                           fields["sig"]))
+                table.commit(link, 100 + n, seat, fields["tip"], fields["length"],
+                             fields["sig"])
             else:
-                table.handle(RevealRequest(link, 100 + n, seat, fields["event"], fields["link"],
-                                           fields["sig"]))
+                table.reveal(link, 100 + n, seat, fields["event"], fields["link"],
+                             fields["sig"])
     return n
 
 
@@ -86,7 +77,7 @@ def test_a_fair_table_restored_mid_event_carries_on(tmp_path, dice_registry) -> 
         link = FakeLink(f"p{s}")
         seats[s] = (link, FairSeats(fp.Identity()))
         link.key = seats[s][1].identity.public
-        table.handle(JoinRequest(link, 1, s, False))
+        table.join(link, 1, s, False)
     tokens = {s: link.take(Joined)[0].token for s, (link, _) in seats.items()}
     while answer_all(table, seats):  # commitments, then the set-up event
         pass
@@ -111,7 +102,7 @@ def test_a_fair_table_restored_mid_event_carries_on(tmp_path, dice_registry) -> 
         link = FakeLink(old.name)
         link.key = old.key
         fresh[s] = (link, fair)
-        again.handle(ResumeRequest(link, 3, tokens[s]))
+        again.resume(link, 3, tokens[s])
         (req,) = [m for m in link.sent if isinstance(m, FairRequest)]
         assert (req.kind, req.event, req.digest) == ("reveal", pending.event, pending.digest)
     answer_all(again, fresh)
@@ -149,7 +140,7 @@ def _fair_table(game: Any, seats_n: int, journal: Journal, table_id: str
         link = FakeLink(f"p{s}")
         link.key = fair.identity.public
         seats[s] = (link, fair)
-        table.handle(JoinRequest(link, 1, s, False))
+        table.join(link, 1, s, False)
     while answer_all(table, seats):
         pass
     return table, seats
@@ -196,48 +187,46 @@ def test_bad_commitments_and_reveals_get_clear_errors_and_change_nothing(tmp_pat
     fairs = [FairSeats(fp.Identity()), FairSeats(fp.Identity())]
     for s, link in enumerate(links):
         link.key = fairs[s].identity.public
-        table.handle(JoinRequest(link, 1, s, False))
+        table.join(link, 1, s, False)
     a = links[0]
     (req,) = a.take(FairRequest)
     _, good = fairs[0].answer(req)
 
-    def refused(request) -> str:
-        table.handle(request)
+    def refused(request, *args) -> str:
+        request(a, *args)
         (err,) = a.take(Error)
         return f"{err.code}: {err.message}"
 
-    assert refused(CommitRequest(a, 2, 1, good["tip"], 8, good["sig"])).startswith(
+    assert refused(table.commit, 2, 1, good["tip"], 8, good["sig"]).startswith(
         "not_seated: this connection does not hold seat 1")
     assert "must be 64 lowercase hex digits" in refused(
-        CommitRequest(a, 3, 0, "xyz", 8, good["sig"]))
+        table.commit, 3, 0, "xyz", 8, good["sig"])
     assert "asks for chains of 8 links, got 9" in refused(
-        CommitRequest(a, 4, 0, good["tip"], 9, good["sig"]))
+        table.commit, 4, 0, good["tip"], 9, good["sig"])
     assert "commit signature does not match" in refused(
-        CommitRequest(a, 5, 0, "00" * 32, 8, good["sig"]))
+        table.commit, 5, 0, "00" * 32, 8, good["sig"])
     assert "no reveal of event 1 is asked of seat 0 now" in refused(
-        RevealRequest(a, 6, 0, 1, "00" * 32, "00" * 64))
+        table.reveal, 6, 0, 1, "00" * 32, "00" * 64)
     assert not table.fair.commits and table.status == "waiting"
     faults = lambda: [r for r in journal.fair_records("h") if r["kind"] == "fault"]  # noqa: E731
-    table.handle(CommitRequest(a, 7, 0, good["tip"], 8, good["sig"]))
+    table.commit(a, 7, 0, good["tip"], 8, good["sig"])
     assert a.take(Accepted) and "already committed" in refused(
-        CommitRequest(a, 8, 0, good["tip"], 8, good["sig"]))
+        table.commit, 8, 0, good["tip"], 8, good["sig"])
     # a seat that leaves while the set-up event waits: the event is held again
     b = links[1]
     answer_all(table, {1: (b, fairs[1])})
     assert table.fair.pending is not None and table.fair.pending.seq == 0
     # a seat that sends bad reveals again and again is named once, and refused each time
     for rid in (20, 21, 22):
-        assert refused(RevealRequest(a, rid, 0, 1, "00" * 32, "00" * 64)).startswith(
+        assert refused(table.reveal, rid, 0, 1, "00" * 32, "00" * 64).startswith(
             "bad_reveal: reveal of event 1: the reveal signature does not match")
     assert [(f["seat"], f["reason"]) for f in faults()] == [(0, "bad_reveal")]
     a.sent.clear()
-    from lantable.host.table import LeaveRequest
-
-    table.handle(LeaveRequest(b, 9))
+    table.leave(b, 9)
     assert table.fair.pending is None and 1 not in table.fair.commits
     c = FakeLink("c")
     c.key = fairs[1].identity.public
-    table.handle(JoinRequest(c, 10, 1, False))
+    table.join(c, 10, 1, False)
     a.take(FairRequest)
     answer_all(table, {1: (c, fairs[1])})
     assert table.fair.pending is not None  # a new set-up event, with c's commitment
@@ -257,13 +246,13 @@ def test_bad_commitments_and_reveals_get_clear_errors_and_change_nothing(tmp_pat
             (0, fairs[1 - seat].identity.sign("act", "h", seat, 0, roll), "does not match"),
             (5, fair.identity.sign("act", "h", seat, 5, roll), "act.base 5 is not an update"),
             (0, fair.sign_action("h", seat, 0, {"type": "stand"})[1], "does not match")]:
-        table.handle(ActRequest(link, 12, seat, roll, base, sig))
+        table.act(link, 12, seat, roll, base, sig)
         (err,) = link.take(Error)
         assert err.code == "bad_reveal" and why in err.message, err.message
     assert table.seq == 0 and table.fair.pending is None
     # a table without fair play refuses fair-play requests plainly
     plain = Table.create(table_id="p", game=game, seats=2, options=None, seed=1,
                          journal=journal)
-    plain.handle(CommitRequest(a, 11, 0, good["tip"], 8, good["sig"]))
+    plain.commit(a, 11, 0, good["tip"], 8, good["sig"])
     (err,) = a.take(Error)
     assert err.code == "bad_reveal" and "does not play fair" in err.message

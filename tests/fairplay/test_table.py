@@ -18,6 +18,8 @@ from lantable.host.peer import serve_peer
 from lantable.host.table import FINISHED, Table
 from lantable.plugins import load_registry
 
+from .fairgames import Equivocating, Timeline, Withholding, play_fair
+
 
 def copy_of(db: str, table: str) -> JournalCopy:
     from lantable.host.journal import Journal
@@ -33,10 +35,9 @@ def copy_of(db: str, table: str) -> JournalCopy:
 
 
 @pytest.fixture(scope="module")
-def manila(tmp_path_factory, helpers):
+def manila(tmp_path_factory):
     """One whole fair game of Manila between four random bots over TCP (seeded bots;
     the randomness is the seats' own)."""
-    play_fair = helpers["play_fair"]
     registry = load_registry()
     db = str(tmp_path_factory.mktemp("manila") / "journal.sqlite")
     game = trio.run(lambda: play_fair(registry, "manila", 4, db))
@@ -189,10 +190,7 @@ async def test_a_table_without_fair_play_says_so_and_is_verified_as_such(
     assert report.ok and not report.fair and "NOT FAIR PLAY" in report.verdict()
 
 
-async def test_a_seat_that_equivocates_is_caught_and_named(tmp_path, dice_registry,
-                                                           helpers) -> None:
-    Equivocating, play_fair = helpers["Equivocating"], helpers["play_fair"]
-
+async def test_a_seat_that_equivocates_is_caught_and_named(tmp_path, dice_registry) -> None:
     game = await play_fair(dice_registry, "dice", 3, str(tmp_path / "j.sqlite"),
                            fair={"timeout": 0.5, "on_withhold": "host_rng"},
                            options={"turns": 12},
@@ -212,9 +210,7 @@ async def test_a_seat_that_equivocates_is_caught_and_named(tmp_path, dice_regist
 
 
 async def test_a_seat_that_withholds_is_named_after_the_timeout_and_forfeits(
-        tmp_path, dice_registry, helpers) -> None:
-    Withholding, play_fair = helpers["Withholding"], helpers["play_fair"]
-
+        tmp_path, dice_registry) -> None:
     with trio.fail_after(20):
         game = await play_fair(dice_registry, "dice", 3, str(tmp_path / "j.sqlite"),
                                fair={"timeout": 0.3}, options={"turns": 30},
@@ -233,9 +229,7 @@ async def test_a_seat_that_withholds_is_named_after_the_timeout_and_forfeits(
 
 
 async def test_a_withheld_reveal_falls_back_to_the_host_rng_with_everyone_told(
-        tmp_path, dice_registry, helpers) -> None:
-    Withholding, play_fair = helpers["Withholding"], helpers["play_fair"]
-
+        tmp_path, dice_registry) -> None:
     game = await play_fair(dice_registry, "dice", 3, str(tmp_path / "j.sqlite"),
                            fair={"timeout": 0.3, "on_withhold": "host_rng"},
                            options={"turns": 30},
@@ -255,11 +249,10 @@ async def test_a_withheld_reveal_falls_back_to_the_host_rng_with_everyone_told(
 
 @pytest.mark.parametrize("live", [False, True])
 async def test_links_and_seeds_reach_the_seats_at_the_end_unless_live(tmp_path, dice_registry,
-                                                                      helpers, live) -> None:
+                                                                      live) -> None:
     """A seed lets anyone compute every card it dealt: by default the seats see the
     links and seeds only once the table has ended (option ``live`` sends them at once,
     for games whose every draw is public)."""
-    Timeline, play_fair = helpers["Timeline"], helpers["play_fair"]
     game = await play_fair(dice_registry, "dice", 2, str(tmp_path / "j.sqlite"),
                            fair={"live": live}, options={"turns": 10},
                            cheat=lambda i, f: Timeline(f))
@@ -313,12 +306,12 @@ async def test_fair_tables_refuse_bad_options_and_keyless_seats(tmp_path, dice_r
 
 
 async def test_chains_that_run_out_are_withholding_and_the_host_rng_takes_over(
-        tmp_path, dice_registry, helpers) -> None:
+        tmp_path, dice_registry) -> None:
     """Past its chain's length no seat can reveal: every seat is named, and under
     host_rng the rest of the game is drawn by the host, announced and noted."""
-    game = await helpers["play_fair"](dice_registry, "dice", 2, str(tmp_path / "j.sqlite"),
-                                      fair={"timeout": 0.2, "on_withhold": "host_rng",
-                                            "length": 3}, options={"turns": 12})
+    game = await play_fair(dice_registry, "dice", 2, str(tmp_path / "j.sqlite"),
+                           fair={"timeout": 0.2, "on_withhold": "host_rng", "length": 3},
+                           options={"turns": 12})
     withheld = [f for f in game.spectator.faults if f.reason == "withheld"]
     assert sorted(f.seat for f in withheld) == [0, 1] and {f.event for f in withheld} == {4}
     report = verify(copy_of(game.db, game.table), dice_registry["dice"])
@@ -326,8 +319,7 @@ async def test_chains_that_run_out_are_withholding_and_the_host_rng_takes_over(
     assert any("no seat was left to reveal" in n for n in report.notes)
 
 
-async def test_people_are_told_of_faults_and_of_what_was_checked(tmp_path, dice_registry,
-                                                                helpers) -> None:
+async def test_people_are_told_of_faults_and_of_what_was_checked(tmp_path, dice_registry) -> None:
     told: dict[int, list[str]] = {}
 
     def listening(i, fair):
@@ -335,10 +327,9 @@ async def test_people_are_told_of_faults_and_of_what_was_checked(tmp_path, dice_
         fair.on_notice = told[i].append
         return fair
 
-    game = await helpers["play_fair"](dice_registry, "dice", 2, str(tmp_path / "j.sqlite"),
-                                      fair={"timeout": 0.2, "on_withhold": "host_rng",
-                                            "length": 3}, options={"turns": 12},
-                                      cheat=listening)
+    game = await play_fair(dice_registry, "dice", 2, str(tmp_path / "j.sqlite"),
+                           fair={"timeout": 0.2, "on_withhold": "host_rng", "length": 3},
+                           options={"turns": 12}, cheat=listening)
     assert told[0] and told[0] == told[1]
     assert told[0][0].startswith("waiting for seat 0 (bot0) to reveal its link for event 4")
     assert told[0][2].startswith("seat 0 (bot0) did not reveal its link for event 4 within")

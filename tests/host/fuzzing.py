@@ -227,6 +227,8 @@ def _valid(name: str, hint: Any) -> st.SearchStrategy[Any]:
         return st.one_of(st.just(1), st.sampled_from([0, 2, 99]))
     if name == "spectate":
         return st.booleans()
+    if name == "join_id":  # 8 to 32 bytes, else bad_join_id
+        return st.one_of(st.binary(min_size=8, max_size=32), st.binary(max_size=40))
     if name == "fair":  # fair play (docs/fair-play.md): mostly a plain table
         return st.one_of(st.none(), st.none(), st.none(), st.just({}),
                          st.just({"timeout": 5, "on_withhold": "host_rng"}),

@@ -18,19 +18,16 @@ import ifaddr
 import pytest
 import trio
 
+from lantable.clients import discovery as browsing
+from lantable.clients.discovery import find_peers, open_browser
 from lantable.host import discovery
-from lantable.host.discovery import (
+from lantable.host.discovery import make_peer_advertiser, run_advertiser
+from lantable.protocol.discovery import (
+    MAX_GAMES_BYTES,
+    MAX_LABEL,
     SERVICE_TYPE,
     PeerEvent,
     PeerInfo,
-    find_peers,
-    make_peer_advertiser,
-    open_browser,
-    run_advertiser,
-)
-from lantable.host.discovery_records import (
-    MAX_GAMES_BYTES,
-    MAX_LABEL,
     decode_txt,
     encode_txt,
     instance_label,
@@ -168,7 +165,7 @@ def _peer(n=0, **changes):
 
 
 async def _directory(nursery):
-    directory = discovery._Directory()
+    directory = browsing._Directory()
     send, receive = trio.open_memory_channel(10)
     nursery.start_soon(directory.publish, send)
     return directory, receive
@@ -196,7 +193,7 @@ async def test_directory_hides_a_peer_after_failed_checks_and_shows_it_again(
     async def reachable(peer):
         return up[peer.peer_id]
 
-    monkeypatch.setattr(discovery, "_reachable", reachable)
+    monkeypatch.setattr(browsing, "_reachable", reachable)
     directory, events = await _directory(nursery)
     nursery.start_soon(directory.check_liveness)
     directory.put("a", _peer(0))
@@ -205,10 +202,10 @@ async def test_directory_hides_a_peer_after_failed_checks_and_shows_it_again(
     up["id1"] = False
     start = trio.current_time()
     assert await events.receive() == PeerEvent("removed", _peer(1))
-    assert trio.current_time() - start <= discovery.CHECK_INTERVAL * discovery.DROP_AFTER
+    assert trio.current_time() - start <= browsing.CHECK_INTERVAL * browsing.DROP_AFTER
     up["id1"] = True
     assert await events.receive() == PeerEvent("added", _peer(1))
-    assert trio.current_time() - start <= discovery.CHECK_INTERVAL * (discovery.DROP_AFTER + 1)
+    assert trio.current_time() - start <= browsing.CHECK_INTERVAL * (browsing.DROP_AFTER + 1)
 
 
 async def test_reachable_tries_each_address(nursery):
@@ -217,8 +214,8 @@ async def test_reachable_tries_each_address(nursery):
     with socket.socket() as closed:
         closed.bind(("127.0.0.1", 0))
         dead_port = closed.getsockname()[1]
-    assert await discovery._reachable(_peer(addresses=("127.0.0.2", "127.0.0.1"), port=port))
-    assert not await discovery._reachable(_peer(addresses=("127.0.0.1",), port=dead_port))
+    assert await browsing._reachable(_peer(addresses=("127.0.0.2", "127.0.0.1"), port=port))
+    assert not await browsing._reachable(_peer(addresses=("127.0.0.1",), port=dead_port))
     await listener.aclose()
 
 
@@ -305,7 +302,7 @@ async def test_find_peers_sees_two_peers_with_the_same_name(nursery):
 
 @needs_lo_multicast
 async def test_a_peer_that_stops_answering_tcp_is_hidden_then_shown(nursery, monkeypatch):
-    monkeypatch.setattr(discovery, "CHECK_INTERVAL", 0.2)
+    monkeypatch.setattr(browsing, "CHECK_INTERVAL", 0.2)
     listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
     port = listener.socket.getsockname()[1]
     async with open_browser(interfaces=LO) as events:
@@ -363,7 +360,7 @@ async def test_peer_advertiser_coalesces_bursts_and_survives_a_stuck_zeroconf(
     await nursery.start(make_peer_advertiser(interfaces=["lan0"]), running)
     assert started == {"name": "host.one", "peer_id": ID["dddd"], "port": 47800,
                        "games": ["manila", "race"], "interfaces": ["lan0"], "open_tables": 1,
-                       "addresses": None}
+                       "addresses": None, "web_port": None}
     await trio.sleep(1)
     assert fake.counts == []  # the first update hit EventLoopBlocked; still running
     for n in range(2, 12):
@@ -406,7 +403,7 @@ async def test_an_open_count_that_returns_to_an_old_value_is_seen(nursery):
 
 @needs_lo_multicast
 def test_command_line_advertise_and_browse_on_loopback():
-    cmd = [sys.executable, "-m", "lantable.host.discovery"]
+    cmd = [sys.executable, "-m", "lantable.clients.commands.discovery"]
     with socket.socket() as probe:  # a free port for the advertiser's listener
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]

@@ -23,7 +23,7 @@ _spec.loader.exec_module(netns)
 _why_not = netns.netns_unavailable()
 pytestmark = [pytest.mark.netns, pytest.mark.skipif(_why_not is not None, reason=_why_not or "")]
 
-DISCOVERY = ("-m", "lantable.host.discovery")
+DISCOVERY = ("-m", "lantable.clients.commands.discovery")
 CLI = ("-m", "lantable.clients.cli")
 IF = ("--interface", netns.IFNAME)
 

@@ -23,7 +23,9 @@ from lantable.host.limits import DEFAULT_LIMITS
 from lantable.plugins import hookimpl, load_registry
 from lantable.protocol import Hello, ListTables, encode_frame
 
-from .conftest import Tally
+from .memory import memory_peer
+from .rawclient import RawClient
+from .tally import Tally
 
 
 class SetView(Tally):
@@ -47,8 +49,8 @@ def registry():
                                                   "kaisers-pirates": kaisers_pirates})
 
 
-async def _session(raw_client, port: int, name: str = "raw"):
-    raw = await raw_client(port)
+async def _session(port: int, name: str = "raw"):
+    raw = await RawClient.open(port)
     await raw.send(Hello(proto=1, name=name))
     assert (await raw.next_map())["t"] == "welcome"
     return raw
@@ -143,12 +145,12 @@ async def test_finding_3_float_for_int_options_are_refused_or_made_the_game_own(
 # -- 4. a table faulted when the game did nothing wrong ------------------------------
 
 
-async def test_finding_4_an_update_too_large_to_encode_is_a_host_error(peer, raw_client):
+async def test_finding_4_an_update_too_large_to_encode_is_a_host_error(peer):
     """The game's view is over the frame limit: the requester hears ``internal``, the
     table is not faulted, and it goes on once the views fit again."""
     async with open_client("127.0.0.1", peer.port, name="maker") as a:
         table_id = await a.create("tally", 1, {"pad": 2 << 20}, seed=1)
-    raw = await _session(raw_client, peer.port)
+    raw = await _session(peer.port)
     await raw.send_map({"t": "join", "id": 1, "table": table_id})
     frames = [await raw.next_map(), await raw.next_map()]
     assert frames[0]["t"] == "joined"
@@ -163,10 +165,10 @@ async def test_finding_4_an_update_too_large_to_encode_is_a_host_error(peer, raw
     assert table.status == "playing"
 
 
-async def test_finding_4_an_unencodable_update_is_a_host_error(peer, raw_client):
+async def test_finding_4_an_unencodable_update_is_a_host_error(peer):
     async with open_client("127.0.0.1", peer.port, name="maker") as a:
         table_id = await a.create("setview", 1, {"target": 5}, seed=1)
-    raw = await _session(raw_client, peer.port)
+    raw = await _session(peer.port)
     await raw.send_map({"t": "join", "id": 1, "table": table_id})
     assert (await raw.next_map())["t"] == "joined"
     assert (await raw.next_map())["t"] == "update"  # counter 0: fine
@@ -185,21 +187,21 @@ async def test_finding_4_an_unencodable_update_is_a_host_error(peer, raw_client)
 # -- 6. well-framed input that closed the connection without an error ----------------
 
 
-async def test_finding_6_non_ascii_token_gets_bad_token(peer, raw_client):
+async def test_finding_6_non_ascii_token_gets_bad_token(peer):
     async with open_client("127.0.0.1", peer.port, name="holder") as a:
         await a.join(await a.create("tally", 2))  # a token to compare with
-    raw = await raw_client(peer.port)
+    raw = await RawClient.open(peer.port)
     await raw.send(Hello(proto=1, name="x", token="jeton-\u00e9t\u00e9-\u2603"))
     frames = await raw.read_all()
     assert [f["code"] for f in frames] == ["bad_token"]
-    raw = await _session(raw_client, peer.port)
+    raw = await _session(peer.port)
     await raw.send_map({"t": "resume", "id": 4, "token": "\u00e9" * 30})
     reply = await raw.next_map()
     assert reply["code"] == "bad_token" and reply["id"] == 4
 
 
-async def test_finding_6_seed_out_of_64_bits_gets_bad_options(peer, raw_client):
-    raw = await _session(raw_client, peer.port)
+async def test_finding_6_seed_out_of_64_bits_gets_bad_options(peer):
+    raw = await _session(peer.port)
     for i, seed in enumerate((2**63, 2**64 - 1)):
         await raw.send_map({"t": "create", "id": i, "game": "tally", "seats": 2, "seed": seed})
         reply = await raw.next_map()
@@ -216,8 +218,8 @@ def _deep(depth: int):
 
 
 @pytest.mark.parametrize("field", ["table", "action", "options"])
-async def test_finding_6_a_thousand_deep_map_gets_an_error(peer, raw_client, field):
-    raw = await _session(raw_client, peer.port)
+async def test_finding_6_a_thousand_deep_map_gets_an_error(peer, field):
+    raw = await _session(peer.port)
     msg = {"t": "act", "id": 1, "table": "t1", "action": {"type": "x"}}
     if field == "options":
         msg = {"t": "create", "id": 1, "game": "tally", "seats": 2}
@@ -229,8 +231,8 @@ async def test_finding_6_a_thousand_deep_map_gets_an_error(peer, raw_client, fie
     assert len(reply["message"]) < 300
 
 
-async def test_finding_6_float_option_in_kaisers_pirates_setup_is_answered(peer, raw_client):
-    raw = await _session(raw_client, peer.port)
+async def test_finding_6_float_option_in_kaisers_pirates_setup_is_answered(peer):
+    raw = await _session(peer.port)
     for i, options in enumerate(({"extra_removed": 2.5}, {"first_player": 1.0},
                                  {"coal": 1.0})):
         await raw.send_map({"t": "create", "id": i, "game": "kaisers-pirates", "seats": 2,
@@ -265,9 +267,9 @@ async def test_finding_7_padded_actions_are_refused_and_the_journal_stays_small(
     assert sum(len(repr(a.action)) for a in actions) < DEFAULT_LIMITS.max_action_bytes + 20 * 30
 
 
-async def test_finding_7_no_request_frame_over_the_request_limit_is_buffered(peer, raw_client):
+async def test_finding_7_no_request_frame_over_the_request_limit_is_buffered(peer):
 
-    raw = await _session(raw_client, peer.port)
+    raw = await _session(peer.port)
     await raw.send_bytes(struct.pack(">I", DEFAULT_LIMITS.max_request_bytes + 1))
     frames = await raw.read_all()
     assert frames[-1]["code"] == "frame_too_large"
@@ -279,13 +281,13 @@ async def test_finding_7_no_request_frame_over_the_request_limit_is_buffered(pee
 # -- 2. lock-out by table list -------------------------------------------------------
 
 
-async def test_finding_2_long_or_control_names_are_refused(peer, raw_client):
+async def test_finding_2_long_or_control_names_are_refused(peer):
     for name in ("n" * 1000, "\u00e9" * 33, "bell\x07", "esc\x1b[2J"):
-        raw = await raw_client(peer.port)
+        raw = await RawClient.open(peer.port)
         await raw.send(Hello(proto=1, name=name))
         frames = await raw.read_all()
         assert [f["code"] for f in frames] == ["bad_name"], name
-    raw = await _session(raw_client, peer.port, name="\u00e9" * 32)  # 64 bytes is fine
+    raw = await _session(peer.port, name="\u00e9" * 32)  # 64 bytes is fine
 
 
 async def test_finding_2_the_table_list_is_paged_and_never_outgrows_a_frame(make_peer):
@@ -332,51 +334,94 @@ async def test_finding_2_tables_per_client_and_per_peer_are_capped(make_peer):
         assert info.value.code == "too_many_tables" and "this peer" in str(info.value)
 
 
-async def test_finding_2_abandoned_waiting_tables_close_and_free_the_limits(make_peer):
-    running = await make_peer(DEFAULT_LIMITS.replace(max_tables_per_client=2, waiting_ttl=0.3))
-    async with open_client("127.0.0.1", running.port, name="a") as a, \
-            open_client("127.0.0.1", running.port, name="watcher") as w:
-        empty = await a.create("tally", 2)
-        seated = await a.create("tally", 2)
-        await a.join(seated)
-        await w.join(empty, spectate=True)
-        with pytest.raises(RequestError) as info:
-            await a.create("tally", 2)
-        assert info.value.code == "too_many_tables"
-        with trio.fail_after(5):
-            while empty in running.peer.tables:
-                await trio.sleep(0.05)
+async def test_finding_2_abandoned_waiting_tables_close_and_free_the_limits(registry,
+                                                                            autojump_clock):
+    limits = DEFAULT_LIMITS.replace(max_tables_per_client=2, waiting_ttl=300, idle_timeout=3600)
+    async with memory_peer(registry, limits) as running:
+        a, w = await running.connect("a"), await running.connect("watcher")
+        await a.send_map({"t": "create", "id": 1, "game": "tally", "seats": 2})
+        empty = (await a.next_map())["table"]
+        await a.send_map({"t": "create", "id": 2, "game": "tally", "seats": 2})
+        seated = (await a.next_map())["table"]
+        await a.send_map({"t": "join", "id": 3, "table": seated})
+        assert (await a.next_map())["t"] == "joined"
+        await w.send_map({"t": "join", "id": 1, "table": empty, "spectate": True})
+        assert (await w.next_map())["t"] == "joined"
+        await a.send_map({"t": "create", "id": 4, "game": "tally", "seats": 2})
+        while (reply := await a.next_map()).get("id") != 4:
+            pass
+        assert reply["code"] == "too_many_tables"
+        await trio.sleep(299)
+        assert empty in running.peer.tables  # not yet
+        while (closed := await w.next_map())["t"] != "error":
+            pass  # the spectator is told (after its updates)
+        assert closed["code"] == "table_closed" and trio.current_time() < 400
+        assert empty not in running.peer.tables
         assert seated in running.peer.tables  # a table someone sat at stays
-        assert empty not in [t["id"] for t in await w.list_tables()]
-        assert await a.create("tally", 2)
-    assert running.peer.journal.table(empty).status == "abandoned"
+        await w.send_map({"t": "list_tables", "id": 2})
+        assert empty not in [t["id"] for t in (await w.next_map())["tables"]]
+        await a.send_map({"t": "create", "id": 5, "game": "tally", "seats": 2})
+        while (reply := await a.next_map()).get("id") != 5:
+            pass
+        assert reply["t"] == "created"
+        assert running.peer.journal.table(empty).status == "abandoned"
 
 
 # -- 5. memory held by slow or idle clients ------------------------------------------
 
 
-async def test_finding_5_idle_lobby_connections_time_out_seated_ones_stay(make_peer, raw_client):
-    running = await make_peer(DEFAULT_LIMITS.replace(idle_timeout=0.3))
-    async with open_client("127.0.0.1", running.port, name="seated") as seated:
-        await seated.join(await seated.create("tally", 2))
-        raw = await _session(raw_client, running.port)
-        with trio.fail_after(5):
-            frames = await raw.read_all()
-        assert frames[-1]["code"] == "idle_timeout"
-        await trio.sleep(0.5)
-        assert await seated.list_tables()  # a seat holder is never idle
+async def test_finding_5_idle_lobby_connections_time_out_seated_ones_stay(registry,
+                                                                          autojump_clock):
+    async with memory_peer(registry, DEFAULT_LIMITS.replace(idle_timeout=300)) as running:
+        seated = await running.connect("seated")
+        await seated.send_map({"t": "create", "id": 1, "game": "tally", "seats": 2})
+        table = (await seated.next_map())["table"]
+        await seated.send_map({"t": "join", "id": 2, "table": table})
+        pinger = await running.connect("pinger")
+        idle = await running.connect("idle")
+        start = trio.current_time()
+        closed: list[tuple[float, list]] = []
+
+        async def watch_idle() -> None:
+            frames = await idle.read_all()
+            closed.append((trio.current_time() - start, frames))
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(watch_idle)
+            for n in range(1, 8):  # a ping every 100 s keeps a lobby connection alive
+                await trio.sleep(100)
+                await pinger.send_map({"t": "ping", "id": n})
+        ((after, frames),) = closed
+        assert frames[-1]["code"] == "idle_timeout" and 300 <= after < 400
+        await seated.send_map({"t": "list_tables", "id": 3})  # a seat holder is never idle
+        while (reply := await seated.next_map()).get("id") != 3:
+            pass
+        assert reply["t"] == "tables"
+        while (reply := await pinger.next_map())["t"] == "pong" and reply["id"] < 7:
+            pass
+        assert reply == {"t": "pong", "id": 7}
 
 
-async def test_finding_5_a_frame_that_never_finishes_times_out(make_peer, raw_client):
-    running = await make_peer(DEFAULT_LIMITS.replace(frame_timeout=0.3))
-    raw = await _session(raw_client, running.port)
-    await raw.send_bytes(b"\x00\x00\x10\x00" + b"\x81")  # 4 KiB announced, 1 byte sent
-    with trio.fail_after(5):
-        frames = await raw.read_all()
-    assert frames[-1]["code"] == "frame_timeout"
+async def test_finding_5_a_frame_that_never_finishes_times_out(registry, autojump_clock):
+    async with memory_peer(registry, DEFAULT_LIMITS.replace(frame_timeout=30)) as running:
+        slow = await running.connect()
+        start = trio.current_time()
+        await slow.send_bytes(b"\x00\x00\x10\x00" + b"\x81")  # 4 KiB announced, 1 byte sent
+        sent = 0
+        try:
+            for _ in range(20):  # a slow loris: one more byte every 5 s does not help
+                await trio.sleep(5)
+                await slow.send_bytes(b"\xa0")
+                sent += 1
+        except trio.BrokenResourceError:  # the host hung up
+            pass
+        assert sent < 20
+        frames = await slow.read_all()
+        assert frames[-1]["code"] == "frame_timeout"
+        assert 30 <= trio.current_time() - start < 40
 
 
-async def test_finding_5_connections_and_spectators_are_capped(make_peer, raw_client):
+async def test_finding_5_connections_and_spectators_are_capped(make_peer):
     running = await make_peer(DEFAULT_LIMITS.replace(max_connections=3, max_spectators=1))
     async with open_client("127.0.0.1", running.port, name="a") as a, \
             open_client("127.0.0.1", running.port, name="b") as b:
@@ -385,16 +430,16 @@ async def test_finding_5_connections_and_spectators_are_capped(make_peer, raw_cl
         with pytest.raises(RequestError) as info:
             await b.join(table, spectate=True)
         assert info.value.code == "too_many_spectators"
-        c = await raw_client(running.port)
+        c = await RawClient.open(running.port)
         await c.send(Hello(proto=1, name="c"))
         assert (await c.next_map())["t"] == "welcome"
-        d = await raw_client(running.port)
+        d = await RawClient.open(running.port)
         frames = await d.read_all()
         assert [f["code"] for f in frames] == ["too_many_connections"]
     with trio.fail_after(5):  # a and b left: room again
         while sum(running.peer.connections.values()) > 1:
             await trio.sleep(0.01)
-    e = await _session(raw_client, running.port, name="e")
+    e = await _session(running.port, name="e")
     await e.send_map({"t": "ping", "id": 1})
     assert (await e.next_map())["t"] == "pong"
 
@@ -475,7 +520,7 @@ class _FullDisk:
         return self._db.execute(sql, *args)
 
 
-async def test_finding_8_a_full_disk_is_told_to_clients(registry, tmp_path, raw_client):
+async def test_finding_8_a_full_disk_is_told_to_clients(registry, tmp_path):
     from lantable.host.journal import JournalFailed
     from lantable.host.peer import serve_peer
 
@@ -485,7 +530,7 @@ async def test_finding_8_a_full_disk_is_told_to_clients(registry, tmp_path, raw_
             running = await nursery.start(lambda task_status: serve_peer(
                 registry=registry, db=str(tmp_path / "j.sqlite"), bind="127.0.0.1", port=0,
                 task_status=task_status))
-            raw = await _session(raw_client, running.port)
+            raw = await _session(running.port)
             running.peer.journal._db = _FullDisk(running.peer.journal._db)
             await raw.send_map({"t": "create", "id": 1, "game": "tally", "seats": 2})
             frames = await raw.read_all()
@@ -598,7 +643,7 @@ async def _stranger(nursery, behaviour: str) -> int:
 
 async def test_finding_10_peers_shows_strangers_as_unreachable(peer, nursery, monkeypatch):
     from lantable.clients import lan
-    from lantable.host.discovery_records import PeerInfo
+    from lantable.protocol.discovery import PeerInfo
 
     monkeypatch.setattr(lan, "FETCH_TIMEOUT", 1.0)
     infos = [PeerInfo(instance="good", name="good", peer_id="g", addresses=("127.0.0.1",),
@@ -612,7 +657,7 @@ async def test_finding_10_peers_shows_strangers_as_unreachable(peer, nursery, mo
     async def found(**kwargs):
         return infos
 
-    monkeypatch.setattr("lantable.host.discovery.find_peers", found)
+    monkeypatch.setattr("lantable.clients.discovery.find_peers", found)
     peers = await lan.lan_peers(0.1, None)
     by_name = {p["name"]: p for p in peers}
     assert by_name["good"]["error"] is None and by_name["good"]["tables"] == []
@@ -635,8 +680,6 @@ async def test_finding_5_a_client_that_reads_is_never_dropped_by_the_byte_bound(
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # writes go via the outbox
     sock.connect(("127.0.0.1", running.port))
     stream = trio.SocketStream(trio.socket.from_stdlib_socket(sock))
-    from .conftest import RawClient
-
     raw = RawClient(stream)
     await raw.send(Hello(proto=1, name="steady"))
     await raw.next_map()

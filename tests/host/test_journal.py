@@ -132,10 +132,12 @@ def test_a_version_1_journal_is_migrated_and_keeps_every_action(tmp_path):
         for table in ("bbbb", "aaaa"):
             db.execute("INSERT INTO actions VALUES (?, ?, 0, ?, ?, 0)",
                        (table, seq, msgpack.packb({"n": seq}), msgpack.packb([])))
+    db.execute("INSERT INTO seats VALUES ('aaaa', 0, 'ann', 'tok-ann')")
     db.commit()
     db.close()
     journal = Journal(path)
-    assert journal.meta("schema") == "2"
+    assert journal.meta("schema") == "3"
+    assert journal.table("aaaa").tokens == {0: "tok-ann"} and not journal.table("aaaa").join_ids
     for table in ("aaaa", "bbbb"):
         assert [(a.seq, a.action) for a in journal.actions(table)] == \
             [(s, {"n": s}) for s in (1, 2, 3)]
@@ -143,6 +145,8 @@ def test_a_version_1_journal_is_migrated_and_keeps_every_action(tmp_path):
     journal.create_table("cccc", "tally", "1", 2, {}, 1)
     journal.append("cccc", 1, 0, {"n": 9}, [])
     assert [a.action for a in journal.actions("cccc")] == [{"n": 9}]
+    journal.take_seat("cccc", 1, "bob", "tok-bob", b"nonce-of-bob-123")
+    assert journal.table("cccc").join_ids == {1: b"nonce-of-bob-123"}
     journal.close()
 
 
@@ -175,11 +179,13 @@ def test_actions_of_interleaved_tables_come_back_in_order(tmp_path):
 
 
 def test_a_commit_leaves_nothing_open():
-    from lantable.host import journal as module
-
     journal = Journal(":memory:")
+    assert not journal.uncommitted
     journal.create_table("t1", "tally", "1", 2, {}, 7)
     journal.append("t1", 1, 0, {"n": 1}, [])  # pending: inserted by the commit itself
+    assert journal.uncommitted
     journal.commit()
-    assert journal not in module._open
+    assert not journal.uncommitted
+    journal.append("t1", 2, 1, {"n": 2}, [])  # appends alone wait for a commit too
+    assert journal.uncommitted
     journal.close()

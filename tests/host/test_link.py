@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import trio
 
-from lantable.host.link import ClientLink, FlushAtBatchEnd
+from lantable.host.link import BatchEnd, ClientLink
 from lantable.protocol import Connection, Hello, Pong, Welcome
 
 
@@ -19,10 +19,8 @@ def _session_conn() -> Connection:
 
 
 async def test_a_flush_that_wakes_a_writer_wakes_the_loop_too():
-    instrument = FlushAtBatchEnd()
-    trio.lowlevel.add_instrument(instrument)
-    try:
-        link = ClientLink("c", "test", _session_conn(), fd=None)  # no socket: always queue
+    with BatchEnd().installed() as batch:
+        link = ClientLink("c", "test", _session_conn(), batch, fd=None)  # no socket: queue
         got: list[float] = []
 
         async def writer() -> None:
@@ -41,16 +39,12 @@ async def test_a_flush_that_wakes_a_writer_wakes_the_loop_too():
                     await trio.sleep(1)  # a long timeout for trio's I/O wait
             assert got and got[0] - start < 0.5, got
             nursery.cancel_scope.cancel()
-    finally:
-        trio.lowlevel.remove_instrument(instrument)
 
 
 async def test_output_is_written_once_per_batch_in_first_written_order():
-    instrument = FlushAtBatchEnd()
-    trio.lowlevel.add_instrument(instrument)
-    try:
-        first = ClientLink("a", "test", _session_conn(), fd=None)
-        second = ClientLink("b", "test", _session_conn(), fd=None)
+    with BatchEnd().installed() as batch:
+        first = ClientLink("a", "test", _session_conn(), batch, fd=None)
+        second = ClientLink("b", "test", _session_conn(), batch, fd=None)
         second.send(Pong(id=1))
         first.send(Pong(id=2))
         second.send(Pong(id=3))  # same batch, same link: one write with both frames
@@ -63,8 +57,6 @@ async def test_output_is_written_once_per_batch_in_first_written_order():
         reader.receive_data(two)
         assert reader.next_event().id == 2
         assert second.queued == 1 and first.queued == 1
-    finally:
-        trio.lowlevel.remove_instrument(instrument)
 
 
 def _client_after_welcome() -> Connection:

@@ -13,9 +13,13 @@ import pytest
 import trio
 
 from lantable.clients.client import RequestError, open_client
-from lantable.clients.runner import bot_decider, play_seat
+from lantable.clients.runner import bot_decider
+from lantable.clients.seat import play_seat
 from lantable.host.limits import DEFAULT_LIMITS
 from lantable.protocol import Hello
+
+from .memory import memory_peer
+from .rawclient import RawClient
 
 
 async def _play_table(port: int, table: str, seats: int, seed: int = 1) -> list[dict]:
@@ -95,8 +99,8 @@ async def test_whole_game_over_tcp_matches_in_process_play(peer):
     assert game.scores(state) == results[0]
 
 
-async def test_garbage_bytes_get_bad_frame_and_close(peer, raw_client, other_table):
-    raw = await raw_client(peer.port)
+async def test_garbage_bytes_get_bad_frame_and_close(peer, other_table):
+    raw = await RawClient.open(peer.port)
     await raw.send(Hello(proto=1, name="junk"))
     welcome = await raw.next_map()
     assert welcome["t"] == "welcome"
@@ -106,8 +110,8 @@ async def test_garbage_bytes_get_bad_frame_and_close(peer, raw_client, other_tab
     await _assert_other_table_finishes(other_table)
 
 
-async def test_garbage_instead_of_hello(peer, raw_client, other_table):
-    raw = await raw_client(peer.port)
+async def test_garbage_instead_of_hello(peer, other_table):
+    raw = await RawClient.open(peer.port)
     await raw.send_bytes(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
     frames = await raw.read_all()
     assert frames and frames[-1]["t"] == "error"
@@ -115,8 +119,8 @@ async def test_garbage_instead_of_hello(peer, raw_client, other_table):
     await _assert_other_table_finishes(other_table)
 
 
-async def test_four_gib_length_prefix_refused_before_buffering(peer, raw_client, other_table):
-    raw = await raw_client(peer.port)
+async def test_four_gib_length_prefix_refused_before_buffering(peer, other_table):
+    raw = await RawClient.open(peer.port)
     await raw.send(Hello(proto=1, name="big"))
     await raw.next_map()
     await raw.send_bytes(b"\xff\xff\xff\xff" + b"\x00" * 100)
@@ -125,8 +129,8 @@ async def test_four_gib_length_prefix_refused_before_buffering(peer, raw_client,
     await _assert_other_table_finishes(other_table)
 
 
-async def test_unknown_message_type(peer, raw_client, other_table):
-    raw = await raw_client(peer.port)
+async def test_unknown_message_type(peer, other_table):
+    raw = await RawClient.open(peer.port)
     await raw.send(Hello(proto=1, name="u"))
     await raw.next_map()
     await raw.send_map({"t": "teleport", "id": 1})
@@ -135,25 +139,26 @@ async def test_unknown_message_type(peer, raw_client, other_table):
     await _assert_other_table_finishes(other_table)
 
 
-async def test_wrong_protocol_version(peer, raw_client):
-    raw = await raw_client(peer.port)
+async def test_wrong_protocol_version(peer):
+    raw = await RawClient.open(peer.port)
     await raw.send_map({"t": "hello", "proto": 99, "min_proto": 7, "name": "future"})
     frames = await raw.read_all()
     assert frames == [frames[-1]] and frames[-1]["code"] == "version_unsupported"
 
 
-async def test_request_before_hello(peer, raw_client):
-    raw = await raw_client(peer.port)
+async def test_request_before_hello(peer):
+    raw = await RawClient.open(peer.port)
     await raw.send_map({"t": "list_tables", "id": 1})
     frames = await raw.read_all()
     assert frames[-1]["code"] == "unexpected_message"
 
 
-async def test_no_hello_in_time(make_peer, raw_client):
-    peer = await make_peer(DEFAULT_LIMITS.replace(hello_timeout=0.2))
-    raw = await raw_client(peer.port)
-    frames = await raw.read_all()
-    assert frames[-1]["code"] == "hello_timeout"
+async def test_no_hello_in_time(registry, autojump_clock):
+    async with memory_peer(registry, DEFAULT_LIMITS.replace(hello_timeout=10)) as running:
+        silent = running.open()
+        frames = await silent.read_all()
+        assert frames == [frames[-1]] and frames[-1]["code"] == "hello_timeout"
+        assert trio.current_time() >= 10
 
 
 async def test_out_of_turn_and_illegal_actions_are_refused_and_the_game_goes_on(peer):
@@ -201,8 +206,8 @@ async def test_create_errors(peer):
         assert info.value.code == "table_full"
 
 
-async def test_forged_token_in_hello_is_refused(peer, raw_client):
-    raw = await raw_client(peer.port)
+async def test_forged_token_in_hello_is_refused(peer):
+    raw = await RawClient.open(peer.port)
     await raw.send_map({"t": "hello", "proto": 1, "name": "thief", "token": "forged-token"})
     frames = await raw.read_all()
     assert frames[-1]["code"] == "bad_token"
@@ -233,11 +238,11 @@ async def test_resume_with_token_takes_the_seat_over(peer):
             assert info.value.code == "bad_token"
 
 
-async def test_a_client_that_never_reads_is_dropped(peer, raw_client, other_table):
+async def test_a_client_that_never_reads_is_dropped(peer, other_table):
     async with open_client("127.0.0.1", peer.port, name="maker") as client:
         table = await client.create("tally", 1, {"target": 100000, "pad": 60000}, seed=1)
         await client.join(table)
-        raw = await raw_client(peer.port)
+        raw = await RawClient.open(peer.port)
         raw.stream.setsockopt(__import__("socket").SOL_SOCKET, __import__("socket").SO_RCVBUF, 4096)
         await raw.send(Hello(proto=1, name="sleeper"))
         await raw.next_map()  # welcome; then never read again
@@ -256,12 +261,12 @@ async def test_a_client_that_never_reads_is_dropped(peer, raw_client, other_tabl
 
 
 async def test_a_burst_of_requests_in_one_write_is_answered_and_others_keep_playing(
-        peer, raw_client, other_table):
+        peer, other_table):
     """2,000 pings in a single send: every one is answered, in order, and the game at
     another table keeps going meanwhile (the reader yields between buffered requests)."""
     from lantable.protocol import encode_frame
 
-    raw = await raw_client(peer.port)
+    raw = await RawClient.open(peer.port)
     await raw.send(Hello(proto=1, name="burst"))
     await raw.next_map()
     n = 2000
@@ -271,14 +276,14 @@ async def test_a_burst_of_requests_in_one_write_is_answered_and_others_keep_play
     await _assert_other_table_finishes(other_table)
 
 
-async def test_a_slow_reader_catches_up_with_every_update_in_order(peer, raw_client):
+async def test_a_slow_reader_catches_up_with_every_update_in_order(peer):
     """A spectator that stops reading long enough to fill its socket (but not its
     outbox) gets every update, in order and without a gap, once it reads again: the
     host queued what the socket refused and went back to direct writes after."""
     async with open_client("127.0.0.1", peer.port, name="player") as player:
         table = await player.create("tally", 1, {"target": 100000, "pad": 30000}, seed=1)
         await player.join(table)
-        raw = await raw_client(peer.port)
+        raw = await RawClient.open(peer.port)
         await raw.send(Hello(proto=1, name="slow"))
         await raw.next_map()  # welcome
         await raw.send_map({"t": "join", "id": 1, "table": table, "spectate": True})
@@ -302,7 +307,7 @@ async def test_a_slow_reader_catches_up_with_every_update_in_order(peer, raw_cli
         assert msg["t"] == "update" and msg["seq"] == actions + 1 and link.queued == 0
 
 
-async def test_a_connection_reset_mid_game_frees_nothing_and_the_seat_resumes(peer, raw_client,
+async def test_a_connection_reset_mid_game_frees_nothing_and_the_seat_resumes(peer,
                                                                                other_table):
     """A client whose connection is reset (RST, not a clean close) while seated: the
     host notices, shows the seat disconnected, and the token still resumes it."""
@@ -311,7 +316,7 @@ async def test_a_connection_reset_mid_game_frees_nothing_and_the_seat_resumes(pe
     async with open_client("127.0.0.1", peer.port, name="a") as a:
         table = await a.create("tally", 2, {"target": 30}, seed=2)
         await a.join(table, seat=0)
-        raw = await raw_client(peer.port)
+        raw = await RawClient.open(peer.port)
         await raw.send(Hello(proto=1, name="flaky"))
         await raw.next_map()  # welcome
         await raw.send_map({"t": "join", "id": 1, "table": table, "seat": 1})

@@ -37,7 +37,7 @@ class _BrokenObserver:
 async def test_observers_see_the_table_and_a_broken_one_changes_nothing(tmp_path, nursery):
     from lantable.plugins import load_registry
 
-    from .conftest import Tally
+    from .tally import Tally
 
     watcher = _Observer()
     registry = load_registry(autoload=False, plugins={"tally": Tally(), "watch": watcher,

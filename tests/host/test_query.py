@@ -10,7 +10,7 @@ from lantable.host.peer import serve_peer
 from lantable.plugins import load_registry
 from lantable.plugins import spanish_main as spanish
 
-from .conftest import Tally
+from .tally import Tally
 
 
 @pytest.fixture

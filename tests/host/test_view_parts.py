@@ -11,7 +11,7 @@ import trio
 from lantable.clients.client import open_client
 from lantable.plugins import hookimpl, load_registry
 
-from .conftest import Tally
+from .tally import Tally
 
 
 class SplitTally(Tally):

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from lantable.clients import cli
+from lantable.clients.commands import common
 from lantable.plugins import load_registry
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "plugins.md"
@@ -27,7 +28,7 @@ def _coinflip() -> types.ModuleType:
 @pytest.fixture
 def coinflip(monkeypatch):
     module = _coinflip()
-    monkeypatch.setattr(cli, "load_registry",
+    monkeypatch.setattr(common, "load_registry",
                         lambda: load_registry(autoload=True, plugins={"coinflip": module}))
     return module
 

@@ -38,6 +38,8 @@ from lantable.protocol import (
     negotiate,
 )
 
+from .pairs import connection_at
+
 HELLO = Hello(proto=1, name="ann")
 WELCOME = Welcome(proto=1, peer="p1", name="den", tables=[])
 
@@ -127,10 +129,10 @@ def test_the_state_table_is_symmetric_in_shape() -> None:
 
 @pytest.mark.parametrize("state", [START, HELLO_SENT, SESSION])
 @pytest.mark.parametrize("t", sorted(_ONE_OF_EACH))
-def test_receiving_follows_the_state_table(state, t, at) -> None:
+def test_receiving_follows_the_state_table(state, t) -> None:
     msg = _ONE_OF_EACH[t]
     role = "host" if msg.sender == "client" else "client"
-    conn = at(role, state)
+    conn = connection_at(role, state)
     conn.receive_data(_frame(msg.to_map()))
     allowed = TRANSITIONS[msg.sender].get(state, {})
     if t in allowed:
@@ -146,9 +148,9 @@ def test_receiving_follows_the_state_table(state, t, at) -> None:
 
 @pytest.mark.parametrize("state", [START, HELLO_SENT, SESSION])
 @pytest.mark.parametrize("t", sorted(_ONE_OF_EACH))
-def test_sending_follows_the_state_table(state, t, at) -> None:
+def test_sending_follows_the_state_table(state, t) -> None:
     msg = _ONE_OF_EACH[t]
-    conn = at(msg.sender, state)
+    conn = connection_at(msg.sender, state)
     allowed = TRANSITIONS[msg.sender].get(state, {})
     if t in allowed:
         assert conn.send(msg)
@@ -160,8 +162,8 @@ def test_sending_follows_the_state_table(state, t, at) -> None:
         assert conn.state is state  # a refused send emits nothing and changes nothing
 
 
-def test_request_before_hello(at) -> None:
-    conn = at("host", START)
+def test_request_before_hello() -> None:
+    conn = connection_at("host", START)
     conn.receive_data(_frame({"t": "ping", "id": 1}))
     with pytest.raises(RemoteProtocolError) as excinfo:
         conn.next_event()
@@ -176,8 +178,8 @@ def test_second_hello(pair) -> None:
     assert excinfo.value.code == ErrorCode.UNEXPECTED_MESSAGE
 
 
-def test_second_hello_before_welcome(at) -> None:
-    conn = at("host", HELLO_SENT)
+def test_second_hello_before_welcome() -> None:
+    conn = connection_at("host", HELLO_SENT)
     conn.receive_data(_frame(HELLO.to_map()))
     with pytest.raises(RemoteProtocolError):
         conn.next_event()
@@ -208,16 +210,16 @@ def test_a_side_cannot_send_the_other_sides_messages() -> None:
         Connection("client").send_error(Error(code="internal", message="m"))
 
 
-def test_a_host_message_arriving_at_a_host_is_an_unknown_type(at) -> None:
-    conn = at("host", SESSION)
+def test_a_host_message_arriving_at_a_host_is_an_unknown_type() -> None:
+    conn = connection_at("host", SESSION)
     conn.receive_data(_frame(Pong(id=1).to_map()))
     with pytest.raises(RemoteProtocolError) as excinfo:
         conn.next_event()
     assert excinfo.value.code == ErrorCode.UNKNOWN_TYPE
 
 
-def test_a_client_message_arriving_at_a_client_is_an_unknown_type(at) -> None:
-    conn = at("client", SESSION)
+def test_a_client_message_arriving_at_a_client_is_an_unknown_type() -> None:
+    conn = connection_at("client", SESSION)
     conn.receive_data(_frame(Ping(id=1).to_map()))
     with pytest.raises(RemoteProtocolError) as excinfo:
         conn.next_event()
@@ -277,8 +279,8 @@ def test_after_a_remote_error_every_later_call_raises(data, pair) -> None:
     assert host.send_error(error) == _frame(error.to_map())
 
 
-def test_after_a_remote_error_on_the_client_every_later_call_raises(at) -> None:
-    client = at("client", SESSION)
+def test_after_a_remote_error_on_the_client_every_later_call_raises() -> None:
+    client = connection_at("client", SESSION)
     client.receive_data(_frame({"t": "update"}))
     with pytest.raises(RemoteProtocolError):
         client.next_event()
@@ -288,8 +290,8 @@ def test_after_a_remote_error_on_the_client_every_later_call_raises(at) -> None:
             call()
 
 
-def test_send_failed_moves_to_error(at) -> None:
-    conn = at("client", SESSION)
+def test_send_failed_moves_to_error() -> None:
+    conn = connection_at("client", SESSION)
     conn.send_failed()
     assert conn.state is ERROR
     with pytest.raises(LocalProtocolError):
@@ -300,16 +302,16 @@ def test_send_failed_moves_to_error(at) -> None:
 
 
 @pytest.mark.parametrize("state", [START, HELLO_SENT, SESSION])
-def test_eof_gives_connection_closed(state, at) -> None:
-    conn = at("host", state)
+def test_eof_gives_connection_closed(state) -> None:
+    conn = connection_at("host", state)
     conn.receive_data(b"")
     assert isinstance(conn.next_event(), ConnectionClosed)
     assert conn.state is CLOSED
     assert isinstance(conn.next_event(), ConnectionClosed)  # and keeps giving it
 
 
-def test_eof_after_complete_frames_delivers_them_first(at) -> None:
-    conn = at("host", SESSION)
+def test_eof_after_complete_frames_delivers_them_first() -> None:
+    conn = connection_at("host", SESSION)
     conn.receive_data(_frame(Ping(id=1).to_map()) + _frame(Bye().to_map()))
     conn.receive_data(b"")
     assert conn.next_event() == Ping(id=1)
@@ -317,8 +319,8 @@ def test_eof_after_complete_frames_delivers_them_first(at) -> None:
     assert isinstance(conn.next_event(), ConnectionClosed)
 
 
-def test_eof_inside_a_frame_is_a_close(at) -> None:
-    conn = at("host", SESSION)
+def test_eof_inside_a_frame_is_a_close() -> None:
+    conn = connection_at("host", SESSION)
     conn.receive_data(_frame(Ping(id=1).to_map())[:-1])
     assert conn.next_event() is NEED_DATA
     conn.receive_data(b"")
@@ -342,8 +344,8 @@ SSH_BANNER = b"SSH-2.0-OpenSSH_9.6\r\n"
 @pytest.mark.parametrize("junk", [TLS_CLIENT_HELLO, HTTP_REQUEST, SSH_BANNER],
                          ids=["tls", "http", "ssh"])
 @pytest.mark.parametrize("role", ["host", "client"])
-def test_junk_fails_at_once(junk, role, at) -> None:
-    conn = at(role, START if role == "host" else HELLO_SENT)
+def test_junk_fails_at_once(junk, role) -> None:
+    conn = connection_at(role, START if role == "host" else HELLO_SENT)
     with pytest.raises(RemoteProtocolError) as excinfo:
         conn.receive_data(junk)
     assert excinfo.value.code == ErrorCode.FRAME_TOO_LARGE
@@ -351,8 +353,8 @@ def test_junk_fails_at_once(junk, role, at) -> None:
     assert conn.trailing_data == 0
 
 
-def test_http_fails_on_its_first_four_bytes(at) -> None:
-    conn = at("host", START)
+def test_http_fails_on_its_first_four_bytes() -> None:
+    conn = connection_at("host", START)
     conn.receive_data(b"GE")
     conn.receive_data(b"T")
     with pytest.raises(RemoteProtocolError):

@@ -57,6 +57,8 @@ from lantable.protocol import (
     encode_frame,
 )
 
+from .pairs import connection_at, receiver_for, sender_for
+
 # (message, its frame as hex: the length prefix, then the msgpack body)
 SIMPLE_CASES = [
     (
@@ -326,10 +328,10 @@ def test_case_length_prefixes_match_their_bodies() -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=_ids)
-def test_writer(case, sender) -> None:
+def test_writer(case) -> None:
     msg, data = case
     assert encode_frame(msg.to_map()) == data
-    assert sender(msg).send(msg) == data
+    assert sender_for(msg).send(msg) == data
 
 
 # -- reader: whole, byte by byte, with trailing bytes ----------------------------------
@@ -346,17 +348,17 @@ def _read_all(conn: Connection, chunks: list[bytes]) -> list[object]:
 
 
 @pytest.mark.parametrize("case", CASES, ids=_ids)
-def test_reader_whole(case, receiver) -> None:
+def test_reader_whole(case) -> None:
     msg, data = case
-    conn = receiver(msg)
+    conn = receiver_for(msg)
     assert _read_all(conn, [data]) == [msg]
     assert conn.trailing_data == 0
 
 
 @pytest.mark.parametrize("case", CASES, ids=_ids)
-def test_reader_byte_by_byte(case, receiver) -> None:
+def test_reader_byte_by_byte(case) -> None:
     msg, data = case
-    conn = receiver(msg)
+    conn = receiver_for(msg)
     for i in range(len(data) - 1):
         assert _read_all(conn, [data[i:i + 1]]) == []
         assert conn.trailing_data == i + 1
@@ -366,18 +368,18 @@ def test_reader_byte_by_byte(case, receiver) -> None:
 
 @pytest.mark.parametrize("trailing", [b"\x00", b"\x00\x00\x00", b"\x00\x00\x00\x07\x81\xa1t"])
 @pytest.mark.parametrize("case", CASES, ids=_ids)
-def test_reader_with_trailing_bytes(case, trailing, receiver) -> None:
+def test_reader_with_trailing_bytes(case, trailing) -> None:
     msg, data = case
-    conn = receiver(msg)
+    conn = receiver_for(msg)
     assert _read_all(conn, [data + trailing]) == [msg]
     assert conn.trailing_data == len(trailing)
 
 
-def test_reader_several_frames_in_one_chunk(receiver) -> None:
+def test_reader_several_frames_in_one_chunk() -> None:
     # What the host's writer does: it batches whatever is ready into one write.
     msgs = [Tables(id=1, tables=[]), Pong(id=2), Update(
         table="t1", seq=0, status="waiting", seats=[], seat=None, view=None, to_act=[])]
-    conn = receiver(msgs[0])
+    conn = receiver_for(msgs[0])
     assert _read_all(conn, [b"".join(encode_frame(m.to_map()) for m in msgs)]) == msgs
 
 
@@ -396,14 +398,15 @@ READ_ONLY_CASES = [
 
 
 @pytest.mark.parametrize(("obj", "msg"), READ_ONLY_CASES)
-def test_reader_is_liberal_in_form(obj, msg, receiver) -> None:
-    assert _read_all(receiver(msg), [_frame(obj)]) == [msg]
+def test_reader_is_liberal_in_form(obj, msg) -> None:
+    assert _read_all(receiver_for(msg), [_frame(obj)]) == [msg]
 
 
-def test_reader_accepts_non_minimal_encodings(receiver) -> None:
+def test_reader_accepts_non_minimal_encodings() -> None:
     # "t" as str8 (d9) and id as uint64 (cf): valid msgpack, just not the shortest form.
     body = bytes.fromhex("82" "d901" "74" "a4" "70696e67" "a2" "6964" "cf000000000000000b")
-    assert _read_all(receiver(Ping(id=11)), [struct.pack(">I", len(body)) + body]) == [Ping(id=11)]
+    framed = struct.pack(">I", len(body)) + body
+    assert _read_all(receiver_for(Ping(id=11)), [framed]) == [Ping(id=11)]
 
 
 def test_decode_body_gives_the_map() -> None:
@@ -418,8 +421,8 @@ def _code(excinfo: pytest.ExceptionInfo[RemoteProtocolError]) -> ErrorCode:
 
 
 @pytest.mark.parametrize("length", [DEFAULT_MAX_FRAME + 1, 1 << 31, 0xFFFFFFFF])
-def test_oversize_length_refused_on_the_header_alone(length, at) -> None:
-    conn = at("host", START)
+def test_oversize_length_refused_on_the_header_alone(length) -> None:
+    conn = connection_at("host", START)
     header = struct.pack(">I", length)
     conn.receive_data(header[:3])
     assert conn.next_event() is NEED_DATA
@@ -431,8 +434,8 @@ def test_oversize_length_refused_on_the_header_alone(length, at) -> None:
 
 
 @pytest.mark.parametrize("length", [DEFAULT_MAX_FRAME + 1, 0xFFFFFFFF])
-def test_oversize_length_with_body_bytes_in_the_same_chunk(length, at) -> None:
-    conn = at("host", START)
+def test_oversize_length_with_body_bytes_in_the_same_chunk(length) -> None:
+    conn = connection_at("host", START)
     with pytest.raises(RemoteProtocolError) as excinfo:
         conn.receive_data(struct.pack(">I", length) + b"\x00" * 1000)
     assert _code(excinfo) == ErrorCode.FRAME_TOO_LARGE
@@ -449,9 +452,9 @@ def test_frame_limit_is_inclusive() -> None:
     assert _code(excinfo) == ErrorCode.FRAME_TOO_LARGE
 
 
-def test_oversize_frame_after_a_good_one_delivers_the_good_one_first(receiver) -> None:
+def test_oversize_frame_after_a_good_one_delivers_the_good_one_first() -> None:
     hello = Hello(proto=1, name="ann")
-    conn = receiver(hello)
+    conn = receiver_for(hello)
     conn.receive_data(encode_frame(hello.to_map()) + struct.pack(">I", 0xFFFFFFFF))
     assert conn.next_event() == hello
     with pytest.raises(RemoteProtocolError) as excinfo:
@@ -471,8 +474,8 @@ def test_sender_refuses_an_oversize_frame() -> None:
     assert excinfo.value.code == ErrorCode.FRAME_TOO_LARGE
 
 
-def test_sender_refuses_what_msgpack_cannot_carry(at) -> None:
-    conn = at("client", SESSION)
+def test_sender_refuses_what_msgpack_cannot_carry() -> None:
+    conn = connection_at("client", SESSION)
     with pytest.raises(LocalProtocolError):
         conn.send(Act(id=1, table="t1", action={"type": "x", "bad": {1, 2}}))
     with pytest.raises(LocalProtocolError):
@@ -534,8 +537,8 @@ HOSTILE_BODIES = [
 
 
 @pytest.mark.parametrize(("body", "code"), HOSTILE_BODIES)
-def test_hostile_body_at_hello(body, code, at) -> None:
-    conn = at("host", START)
+def test_hostile_body_at_hello(body, code) -> None:
+    conn = connection_at("host", START)
     conn.receive_data(struct.pack(">I", len(body)) + body)
     with pytest.raises(RemoteProtocolError) as excinfo:
         conn.next_event()
@@ -560,8 +563,8 @@ SESSION_HOSTILE = [
 
 
 @pytest.mark.parametrize(("obj", "why"), SESSION_HOSTILE, ids=[w for _, w in SESSION_HOSTILE])
-def test_ill_typed_request_in_session(obj, why, at) -> None:
-    conn = at("host", SESSION)
+def test_ill_typed_request_in_session(obj, why) -> None:
+    conn = connection_at("host", SESSION)
     conn.receive_data(_frame(obj))
     with pytest.raises(RemoteProtocolError) as excinfo:
         conn.next_event()
@@ -585,8 +588,9 @@ HOST_HOSTILE = [
 
 
 @pytest.mark.parametrize("obj", HOST_HOSTILE, ids=lambda o: o["t"])
-def test_ill_typed_host_message(obj, receiver) -> None:
-    conn = receiver(Update(table="t", seq=0, status="w", seats=[], seat=None, view=None, to_act=[]))
+def test_ill_typed_host_message(obj) -> None:
+    conn = receiver_for(Update(table="t", seq=0, status="w", seats=[], seat=None, view=None,
+                               to_act=[]))
     conn.receive_data(_frame(obj))
     with pytest.raises(RemoteProtocolError) as excinfo:
         conn.next_event()

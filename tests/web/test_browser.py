@@ -11,7 +11,7 @@ from typing import Any
 import msgpack
 import pytest
 
-from .conftest import HostProcess, screenshot
+from .webhost import HostProcess, screenshot
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -169,7 +169,7 @@ def test_the_page_resumes_after_the_host_is_killed_and_restarted(host, phone) ->
     phone.wait_for_selector("#link[data-state='online']", timeout=20000)
     phone.wait_for_selector("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT)
     assert "(you)" in phone.inner_text("ol.players li.me")
-    # The bot reconnects on its own (clients.cli.run_bot), so the game plays on to its end.
+    # The bot reconnects on its own (clients.runner.run_bot), so the game plays on to its end.
     assert play_until_over(phone) > 0
 
 

@@ -7,11 +7,10 @@ import msgpack
 import pytest
 import trio
 
-from lantable.clients.cli import DEFAULT_WEB_PORT as CLI_WEB_PORT
-from lantable.clients.cli import run_bot
+from lantable.clients.runner import run_bot
 from lantable.host.peer import serve_peer
 from lantable.plugins import load_registry
-from lantable.web import DEFAULT_WEB_PORT, same_origin, serve_web
+from lantable.web import same_origin, serve_web
 from lantable.web.join import join_url, qr_text
 from lantable.web.wsclient import Refused, open_ws
 
@@ -268,10 +267,6 @@ async def test_a_valid_frame_with_an_exact_limit_size_is_not_refused_for_size(si
 # -- the join URL ------------------------------------------------------------------------
 
 
-def test_the_cli_default_web_port_is_the_servers() -> None:
-    assert CLI_WEB_PORT == DEFAULT_WEB_PORT
-
-
 def test_join_url_and_qr() -> None:
     assert join_url("192.168.1.5", 47880) == "http://192.168.1.5:47880/"
     assert join_url("fe80::1", 8) == "http://[fe80::1]:8/"
@@ -296,7 +291,7 @@ async def test_hello_lobby_gets_the_lobby_at_once_and_lan_peers_are_pushed(site)
 
 
 def test_the_web_port_travels_in_the_txt_record() -> None:
-    from lantable.host.discovery_records import decode_txt, encode_txt
+    from lantable.protocol.discovery import decode_txt, encode_txt
 
     txt = encode_txt(name="ann", peer_id="a1", games=["race"], open_tables=0, web_port=47880)
     assert txt["web"] == "47880"
@@ -312,9 +307,9 @@ async def test_lan_peers_come_and_go_from_discovery(registry, tmp_path) -> None:
     tested on network namespaces in tests/host): itself left out, URLs built."""
     from contextlib import asynccontextmanager
 
-    from lantable.host.discovery_records import PeerEvent, PeerInfo
     from lantable.host.journal import Journal
     from lantable.host.peer import Peer
+    from lantable.protocol.discovery import PeerEvent, PeerInfo
     from lantable.web.lan import best_address, watch_lan_peers
 
     journal = Journal(str(tmp_path / "j.sqlite"))

@@ -4,6 +4,8 @@
 // hello with `words` (the host adds the game's own action labels and event sentences
 // to each update) and `lobby` (the host pushes the table list when it changes).
 // Nothing is optimistic: the board only changes when an update arrives.
+// At a fair table the page takes part on its own (fairplay.js): its key is in
+// `hello`, it commits and reveals when asked, signs its actions, checks every event.
 "use strict";
 
 (function () {
@@ -39,6 +41,9 @@
     table: null,                          // the table on screen: {id, seat, spectate, update, log}
     busy: false,                          // an action is on its way: no double moves
     notice: null,
+    started: false,                       // the first connect waits for the key
+    fair: null,                           // this page's fair-play seats (fairplay.js)
+    fairQueue: Promise.resolve(),         // fair-play answers and checks, in arrival order
   };
   const renderers = {};
   const wanted = ($('meta[name="lantable-renderers"]') || {}).content || "";
@@ -98,8 +103,9 @@
     ws.binaryType = "arraybuffer";
     S.ws = ws;
     setLink(S.attempt ? "reconnecting" : "connecting", S.attempt ? "reconnecting…" : "connecting…");
+    const key = S.fair && S.fair.key;  // no key: fair tables can be watched, not played
     ws.onopen = () => ws.send(encode({ t: "hello", proto: PROTO, name: myName(), words: true,
-                                       lobby: true, id: 0 }));
+                                       lobby: true, id: 0, ...(key ? { key } : {}) }));
     ws.onmessage = (ev) => {
       let msg;
       try { msg = decode(new Uint8Array(ev.data)); } catch (e) { console.error(e); return; }
@@ -128,7 +134,7 @@
   }
 
   function reconnectNow() {  // the phone woke up, or the network came back
-    if (S.ws && S.ws.readyState <= 1) return;
+    if (!S.started || (S.ws && S.ws.readyState <= 1)) return;
     S.attempt = Math.min(S.attempt, 1);
     connect();
   }
@@ -178,6 +184,9 @@
         return draw();
       case "update": return updated(msg);
       case "error": return failed(msg, pending);
+      case "fair_request": return fairLater(() => fairAnswer(msg));
+      case "fair_event": return fairLater(() => fairCheck(msg));
+      case "fair_fault": return fairFault(msg);
       default:
         if (pending && pending.onOk) pending.onOk(msg);
     }
@@ -187,6 +196,7 @@
     S.open = true;
     S.attempt = 0;
     S.peer = msg.peer;
+    if (S.fair) S.fair.peer = msg.peer;  // chain secrets are kept per host
     S.hostName = msg.name;
     S.tables = msg.tables;
     $("#peer").textContent = `at ${msg.name}`;
@@ -234,6 +244,7 @@
         `Joined at move ${msg.seq}.` });
     }
     t.update = msg;
+    if (msg.status === "finished" && S.fair) S.fair.forget(t.id);
     draw();
   }
 
@@ -354,6 +365,8 @@
     return el("li", { class: `table ${t.status}`, "data-table": t.id },
       el("div", { class: "what" },
         el("strong", {}, gameTitle(t.game)), " ",
+        t.fair ? [el("span", { class: "badge", title: "dice and shuffles from every seat's secret" },
+          "fair play"), " "] : null,
         el("span", { class: `status ${t.status}` }, t.status === "waiting"
           ? `${free} seat${free === 1 ? "" : "s"} free` : t.status),
         el("div", { class: "who" }, names)),
@@ -384,7 +397,11 @@
     };
     select.addEventListener("change", fill);
     fill();
-    form.append(el("h2", {}, "Open a table"), el("label", {}, "Game ", select), fields,
+    const fair = el("label", { class: "fair-option" },
+      el("input", { type: "checkbox", name: "fair", id: "create-fair" }), " Fair play",
+      el("small", {}, "Every seat helps roll the dice and shuffle, so no one, the host "
+        + "included, can choose or foresee them; the table's journal can be checked afterwards."));
+    form.append(el("h2", {}, "Open a table"), el("label", {}, "Game ", select), fields, fair,
       el("button", { class: "primary", type: "submit" }, "Open and sit down"));
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
@@ -395,7 +412,8 @@
         options[key] = readOption(input, spec);
       }
       const seats = parseInt(form.querySelector('[name="seats"]').value, 10);
-      request("create", { game: g.id, seats, options }, (created) => sit(created.table),
+      const extra = form.querySelector('[name="fair"]').checked ? { fair: {} } : {};
+      request("create", { game: g.id, seats, options, ...extra }, (created) => sit(created.table),
         (err) => notify(`Cannot open the table: ${err.message}`, "error"));
     });
     return form;
@@ -437,7 +455,8 @@
     const t = S.table;
     const u = t.update;
     const summary = S.tables.find((x) => x.id === t.id);
-    const game = summary ? summary.game : null;
+    if (summary) t.game = summary.game;  // a finished table leaves the lobby: keep its board
+    const game = t.game || null;
     const head = el("div", { class: "table-head" },
       el("a", { class: "button", href: "#/" }, "← Tables"),
       el("h1", {}, game ? gameTitle(game) : `Table ${t.id}`),
@@ -449,7 +468,7 @@
       "Connection lost: reconnecting. Your seat is kept; the board shows the last thing the host said.");
     return el("section", { class: `table-screen ${u.status}`, "data-status": u.status }, head,
       offline, players(u), turnLine(u), waitingHelp(u, summary), board(u, game), actions(u),
-      scores(u), eventLog(t));
+      scores(u), fairLine(t, summary), eventLog(t));
   }
 
   function players(u) {
@@ -561,18 +580,88 @@
       }, labels[i] || `${a.type} ${JSON.stringify(a)}`))));
   }
 
-  function act(action) {
+  async function act(action) {
     const t = S.table;
     if (S.busy || !S.open || !t || !t.update) return;
     S.busy = true;
     draw();
-    request("act", { table: t.id, seat: t.seat, action }, () => {
+    const fields = { table: t.id, seat: t.seat, action };
+    if (S.fair && t.seat !== null && t.seat !== undefined) {  // a fair table: sign it
+      const signed = await S.fair.signAction(t.id, t.seat, t.update.seq, action);
+      if (signed) Object.assign(fields, signed);
+      else if (t.fair) {  // the host would refuse it unsigned: say why instead
+        S.busy = false;
+        notify("This browser does not hold this seat's fair-play secret (the seat was taken "
+          + "in another browser, or this one's storage was cleared), so it cannot sign moves "
+          + "here. Play this seat from the browser that sat down.", "error");
+        draw();
+        return;
+      }
+    }
+    const sent = request("act", fields, () => {
       S.busy = false;  // accepted; its update follows at once
     }, (err) => {
       S.busy = false;
       if (err.code !== "disconnected") notify(`Refused (${err.code}): ${err.message}`, "error");
       draw();
     });
+    if (sent === null) { S.busy = false; draw(); }  // the link dropped while signing
+  }
+
+  // -- fair play (fairplay.js does the crypto) -------------------------------------
+
+  // Answers and checks take a few awaits each; one queue keeps them in arrival order
+  // (a seat's links must be checked event after event).
+  function fairLater(job) {
+    S.fairQueue = S.fairQueue.then(job).catch((e) => console.error("fair play:", e));
+  }
+
+  async function fairAnswer(req) {
+    if (!S.fair || !S.fair.key) {
+      notify("This browser cannot sign, so it cannot play at a fair table (it can watch).", "error");
+      return;
+    }
+    const answer = await S.fair.answer(req);
+    if (!answer) {
+      notify(`The table asked this page for a ${req.kind} it cannot give (seat ${req.seat}); `
+        + "the seat's secret is kept in the browser that sat down.", "error");
+      return;
+    }
+    const [t, fields] = answer;
+    request(t, fields, null, (err) => {
+      if (err.code !== "disconnected") notify(`Fair play: the ${t} was refused: ${err.message}`, "error");
+    });
+  }
+
+  async function fairCheck(ev) {
+    if (!S.fair || !S.fair.id) return;
+    const found = await S.fair.check(ev);
+    if (found.length) notify(`The host sent a random event that does not check: ${found[0]}`, "error");
+    if (S.table && S.table.id === ev.table) draw();
+  }
+
+  function fairFault(msg) {
+    const t = S.table;
+    const line = msg.message.charAt(0).toUpperCase() + msg.message.slice(1);
+    if (t && t.id === msg.table) {
+      t.log.push({ seq: t.update ? t.update.seq : 0, line });
+      draw();
+    }
+    notify(line, msg.reason === "late" ? "info" : "error");
+  }
+
+  function fairLine(t, summary) {  // what fair play means here, and what this page checked
+    if (summary && summary.fair) t.fair = true;  // a finished table may leave the lobby list
+    if (!t.fair && !(S.fair && S.fair.events.has(t.id))) return null;
+    const checked = S.fair && S.fair.summary(t.id);
+    const bad = checked && S.fair.problems.has(t.id);
+    const over = t.update && t.update.status === "finished";
+    const text = checked || (over ? "Fair play: no random event was settled at this table."
+      : S.fair && S.fair.key
+      ? "Fair play: every die and shuffle comes from all the seats' secrets; this page "
+        + "checks each random event when the host sends it."
+      : "Fair play: this browser cannot sign, so it can watch this table but not sit.");
+    return el("p", { class: `fair ${bad ? "bad" : ""}`.trim(), id: "fair" }, text);
   }
 
   function scores(u) {
@@ -580,10 +669,12 @@
     const n = names(u);
     const rows = n.map((name, i) => ({ name, i, score: u.scores.scores[i], rank: u.scores.rank[i] }))
       .sort((a, b) => a.rank - b.rank);
+    const forfeit = new Set(u.scores.forfeit || []);  // fair play: seats that withheld
     return el("div", { class: "scores", id: "scores" }, el("h2", {}, "Final scores"),
       el("table", {}, el("tr", {}, el("th", {}, "Place"), el("th", {}, "Player"), el("th", {}, "Score")),
         rows.map((r) => el("tr", { class: r.i === u.seat ? "me" : "" },
-          el("td", {}, r.rank), el("td", {}, r.name), el("td", {}, r.score)))));
+          el("td", {}, r.rank), el("td", {}, r.name, forfeit.has(r.i) ? " (forfeit)" : ""),
+          el("td", {}, r.score)))));
   }
 
   function eventLog(t) {
@@ -603,5 +694,10 @@
     nameInput.value = myName();
     notify("Your name is used at the next table you sit at.");
   });
-  connect();
+  window.lantableFair.start().then((fair) => { S.fair = fair; }, (e) => {
+    console.error("fair play unavailable", e);
+  }).finally(() => {  // the key goes in hello, so it comes first
+    S.started = true;
+    connect();
+  });
 })();

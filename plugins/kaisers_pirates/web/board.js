@@ -42,21 +42,21 @@
     let y = 0;
 
     // -- header: round, phasing player, the decision awaited ------------------------------
-    const T = v.T;
-    const pend = v.pend;
+    const T = v.this_turn;
+    const pend = v.pending;
     parts.push(s("rect", { x: 0, y: 0, width: W, height: 26, fill: "#1d3557" }),
-      label(8, 17, `Round ${v.round}${T ? ` · ${name(T.p)}'s turn` : ""}`, { fill: "#fff", "font-weight": 600, "font-size": 12 }),
-      label(W - 8, 17, `Action deck ${v.adeck_n} · discards ${v.adisc ? v.adisc.length : v.adisc_n}`,
+      label(8, 17, `Round ${v.round}${T ? ` · ${name(T.seat)}'s turn` : ""}`, { fill: "#fff", "font-weight": 600, "font-size": 12 }),
+      label(W - 8, 17, `Action deck ${v.action_deck_n} · discards ${v.discards ? v.discards.length : v.discards_n}`,
         { fill: "#dbe4f0", "text-anchor": "end", "font-size": 9 }));
     y = 32;
     if (pend) {
-      const who = pend.k === "keep" ? pend.seats.filter((x) => !pend.done.includes(x)) : [pend.s];
+      const who = pend.kind === "keep" ? pend.seats.filter((x) => !pend.done.includes(x)) : [pend.seat];
       const mine = who.includes(ctx.seat);
-      const reaction = REACTIONS.has(pend.k);
+      const reaction = REACTIONS.has(pend.kind);
       const text = mine
-        ? (reaction ? YOUR_REACTION[pend.k] : `You ${ASK[pend.k] || pend.k}.`)
-        : `${who.map(name).join(", ")} ${ASK[pend.k] || pend.k}.`;
-      parts.push(s("g", { class: reaction ? "reaction" : "pending", "data-pending": pend.k },
+        ? (reaction ? YOUR_REACTION[pend.kind] : `You ${ASK[pend.kind] || pend.kind}.`)
+        : `${who.map(name).join(", ")} ${ASK[pend.kind] || pend.kind}.`;
+      parts.push(s("g", { class: reaction ? "reaction" : "pending", "data-pending": pend.kind },
         s("rect", { x: 4, y, width: W - 8, height: 22, rx: 5,
           fill: mine && reaction ? "#e07a1f" : mine ? "#2b9348" : "#e8e2d2" }),
         label(12, y + 15, text, { fill: mine ? "#fff" : "#1b1f24", "font-weight": 600, "font-size": 11 })));
@@ -64,11 +64,11 @@
     }
 
     // -- ships ------------------------------------------------------------------------
-    const attacked = new Set(T ? T.icpt : []);
+    const attacked = new Set(T ? T.intercepted : []);
     const acted = new Set(T ? T.acted : []);
     function shipCard(x, y0, id, w) {
       const ship = data.ships[id];
-      const st = v.sh[id] || {};
+      const st = v.ships[id] || {};
       const german = ship.kind !== "merchant";
       const hit = attacked.has(id);
       const g = s("g", { class: "ship", "data-ship": id },
@@ -78,9 +78,9 @@
         label(x + 4, y0 + 12, cut(ship.name, Math.floor(w / 6)), { "font-weight": 600, "font-size": 9.5 }),
         label(x + 4, y0 + 24, german ? `${ship.kind === "warship" ? "Warship" : "Raider"} A ${dice(ship.att)}`
           : `Merchant ${ship.vp} VP`, { "font-size": 8.5, fill: "#3d4650" }),
-        label(x + 4, y0 + 34, `D ${dice(ship.def)}${german ? ` · ${ship.vp} VP` : ""}${st.rev ? " · revealed" : ""}`,
+        label(x + 4, y0 + 34, `D ${dice(ship.def)}${german ? ` · ${ship.vp} VP` : ""}${st.revealed ? " · revealed" : ""}`,
           { "font-size": 8.5, fill: "#3d4650" }));
-      for (let d = 0; d < (st.dmg || 0); d++) {
+      for (let d = 0; d < (st.damage || 0); d++) {
         g.append(s("circle", { cx: x + w - 7 - d * 9, cy: y0 + 8, r: 3.5, fill: "#b3261e" },
           s("title", { text: "damage" })));
       }
@@ -95,17 +95,17 @@
 
     v.players.forEach((p, seat) => {
       const me = seat === ctx.seat;
-      const vp = p.vp.reduce((sum, e) => sum + (data.ships[e.s] ? data.ships[e.s].vp * (e.m || 1) : 0), 0);
+      const vp = p.vp_pile.reduce((sum, e) => sum + (data.ships[e.ship] ? data.ships[e.ship].vp * (e.mult || 1) : 0), 0);
       parts.push(s("rect", { x: 4, y, width: W - 8, height: 20, rx: 4,
         fill: update.to_act.includes(seat) ? "#ffe8cc" : me ? "#e7eef8" : "#f1ece0" }),
       s("circle", { cx: 14, cy: y + 10, r: 5, fill: SEAT_COLOUR[seat % 4] }),
       label(24, y + 14, `${name(seat)}${me ? " (you)" : ""}`, { "font-weight": 700, "font-size": 11 }),
-      label(W - 10, y + 14, `${p.hand_n} card${p.hand_n === 1 ? "" : "s"} · VP pile ${p.vp.length} (${vp})`,
+      label(W - 10, y + 14, `${p.hand_n} card${p.hand_n === 1 ? "" : "s"} · VP pile ${p.vp_pile.length} (${vp})`,
         { "text-anchor": "end", "font-size": 9.5 }));
       y += 24;
-      if (p.ger.length) y += row(p.ger, y);
-      if (p.mer.length) y += row(p.mer, y);
-      if (!p.ger.length && !p.mer.length) {
+      if (p.german.length) y += row(p.german, y);
+      if (p.merchants.length) y += row(p.merchants, y);
+      if (!p.german.length && !p.merchants.length) {
         parts.push(label(10, y + 10, "no ships in play", { fill: "#5c6670" }));
         y += 16;
       }
@@ -124,17 +124,17 @@
         label(x + 4, y0 + 25, known ? `${KIND[c.kind] || c.kind} · #${id}` : "", { "font-size": 8.5, fill: "#5c6670" }),
         label(x + 4, y0 + 38, sub, { "font-size": 8.5, fill: known ? "#3d4650" : "#dbe4f0" }));
     }
-    if (T && T.com.length) {
-      parts.push(label(8, y + 10, `Committed by ${name(T.p)}`, { "font-weight": 600, "font-size": 11 }));
+    if (T && T.committed.length) {
+      parts.push(label(8, y + 10, `Committed by ${name(T.seat)}`, { "font-weight": 600, "font-size": 11 }));
       y += 16;
       const per = 4, w = (W - 16 - (per - 1) * 4) / per;
-      T.com.forEach((e, i) => {
+      T.committed.forEach((e, i) => {
         const use = USE[e.use] + (e.ship !== null && e.ship !== undefined ? `: ${cut(data.ships[e.ship].name, 10)}` : "");
-        const g = card(8 + (i % per) * (w + 4), y + Math.floor(i / per) * 48, w, e.c, e.done ? `${use} ✓` : use);
-        if (e.done) g.setAttribute("opacity", "0.55");
+        const g = card(8 + (i % per) * (w + 4), y + Math.floor(i / per) * 48, w, e.card, e.played ? `${use} ✓` : use);
+        if (e.played) g.setAttribute("opacity", "0.55");
         parts.push(g);
       });
-      y += Math.ceil(T.com.length / per) * 48 + 4;
+      y += Math.ceil(T.committed.length / per) * 48 + 4;
     }
 
     // -- your hand ------------------------------------------------------------------
@@ -154,7 +154,7 @@
       parts.push(box);
       y += 26 + Math.max(1, Math.ceil(hand.length / per)) * 48;
     }
-    parts.push(label(8, y + 12, `Ship decks: ${v.wdeck_n} German · ${v.mdeck_n} merchants`, { fill: "#5c6670", "font-size": 9 }));
+    parts.push(label(8, y + 12, `Ship decks: ${v.german_deck_n} German · ${v.merchant_deck_n} merchants`, { fill: "#5c6670", "font-size": 9 }));
     y += 18;
 
     host.replaceChildren(s("svg", { viewBox: `0 0 ${W} ${y}`, class: "kp", role: "img",

@@ -11,7 +11,7 @@ from lantable.plugins import Game
 from lantable.plugins.kaisers_pirates import game as G
 from lantable.plugins.kaisers_pirates import turn
 from lantable.plugins.kaisers_pirates.data import ACTIONS, SHIP_BY_NAME, SHIPS
-from lantable.plugins.kaisers_pirates.rules import new_status
+from lantable.plugins.kaisers_pirates.state import new_status
 
 GAME = Game(G, "kaisers-pirates")
 
@@ -61,39 +61,39 @@ def table(seats: int = 3, forces: dict[int, dict[str, list[str]]] | None = None,
     S = GAME.setup(seats, options or {}, random.Random(seed))
     forces = forces or {}
     hands = hands or {}
-    for p in S["p"]:
-        for s in p["ger"]:
-            S["wdeck"].append(s)
-        for s in p["mer"]:
-            S["mdeck"].append(s)
-        p["ger"], p["mer"] = [], []
-        S["adeck"] += p["hand"]
+    for p in S["players"]:
+        for s in p["german"]:
+            S["german_deck"].append(s)
+        for s in p["merchants"]:
+            S["merchant_deck"].append(s)
+        p["german"], p["merchants"] = [], []
+        S["action_deck"] += p["hand"]
         p["hand"] = []
-    S["sh"] = [None] * len(SHIPS)
+    S["ships"] = [None] * len(SHIPS)
     for seat, f in forces.items():
-        if seat >= S["np"]:
+        if seat >= S["n_players"]:
             continue
         for name in f.get("ger", []) + f.get("mer", []):
             s = sid(name)
-            for deck in ("wdeck", "mdeck"):
+            for deck in ("german_deck", "merchant_deck"):
                 if s in S[deck]:
                     S[deck].remove(s)
-            S["sh"][s] = new_status(seat)
-            (S["p"][seat]["ger"] if s < 20 else S["p"][seat]["mer"]).append(s)
+            S["ships"][s] = new_status(seat)
+            (S["players"][seat]["german"] if s < 20 else S["players"][seat]["merchants"]).append(s)
     taken: set[int] = set()
     for seat, hs in hands.items():
         for h in hs:
             c = h if isinstance(h, int) else next(x for x in cards_of(h) if x not in taken)
             taken.add(c)
-            for pile in ("adeck", "aside"):
+            for pile in ("action_deck", "set_aside"):
                 if c in S[pile]:
                     S[pile].remove(c)
-            S["p"][seat]["hand"].append(c)
+            S["players"][seat]["hand"].append(c)
     # keep a long deck so nothing ends the round by accident
-    S["adeck"] += S["aside"]
-    S["aside"] = []
+    S["action_deck"] += S["set_aside"]
+    S["set_aside"] = []
     turn.new_turn(S, turn_seat)
-    S["pend"] = None
+    S["pending"] = None
     S["stack"] = []
     turn.advance(S, random.Random(seed), [])
     return S
@@ -118,24 +118,34 @@ def commit(S: dict[str, Any], card: int, use: str, ship: int | None = None) -> N
 def check_cards(S: dict[str, Any]) -> None:
     """Every Action card and every ship card is in exactly one place."""
     locs: list[int] = []
-    locs += S["adeck"] + S["adisc"] + S["aside"]
-    for p in S["p"]:
+    locs += S["action_deck"] + S["discards"] + S["set_aside"]
+    for p in S["players"]:
         locs += p["hand"]
-        if p["wait"] and p["wait"]["c"] is not None:
-            locs.append(p["wait"]["c"])
-        locs += [e["a"] for e in p["vp"] if "a" in e]
-    locs += [st["ref"] for st in S["sh"] if st and st["ref"] is not None and st["ref"] >= 0]
-    if S["T"]:
-        locs += [e["c"] for e in S["T"]["com"]] + [c for _s, c in S["T"]["rx"]]
-    assert sorted(locs) == sorted(S["actions"])
-    ships: list[int] = S["wdeck"] + S["wused"] + S["mdeck"] + S["mused"] + S["removed"]
-    for i, p in enumerate(S["p"]):
-        for s in p["ger"] + p["mer"]:
-            assert S["sh"][s]["o"] == i
-        ships += p["ger"] + p["mer"] + [e["s"] for e in p["vp"] if "s" in e]
+        if p["wait"] and p["wait"]["card"] is not None:
+            locs.append(p["wait"]["card"])
+        locs += [e["card"] for e in p["vp_pile"] if "card" in e]
+    locs += [
+        st["refuge"] for st in S["ships"] if st and st["refuge"] is not None and st["refuge"] >= 0
+    ]
+    if S["this_turn"]:
+        locs += [e["card"] for e in S["this_turn"]["committed"]] + [
+            c for _s, c in S["this_turn"]["reactions"]
+        ]
+    assert sorted(locs) == sorted(S["action_cards"])
+    ships: list[int] = (
+        S["german_deck"]
+        + S["german_used"]
+        + S["merchant_deck"]
+        + S["merchant_used"]
+        + S["removed_ships"]
+    )
+    for i, p in enumerate(S["players"]):
+        for s in p["german"] + p["merchants"]:
+            assert S["ships"][s]["owner"] == i
+        ships += p["german"] + p["merchants"] + [e["ship"] for e in p["vp_pile"] if "ship" in e]
     assert sorted(ships) == list(range(len(SHIPS)))
-    in_play = {s for p in S["p"] for s in p["ger"] + p["mer"]}
-    assert {s for s in range(len(SHIPS)) if S["sh"][s] is not None} == in_play
+    in_play = {s for p in S["players"] for s in p["german"] + p["merchants"]}
+    assert {s for s in range(len(SHIPS)) if S["ships"][s] is not None} == in_play
 
 
 def of(events: list[dict[str, Any]], t: str) -> list[dict[str, Any]]:

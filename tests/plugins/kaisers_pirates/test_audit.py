@@ -18,7 +18,7 @@ from .test_variants import FORCES
 
 
 def _card(S, seat: int, t: str) -> int:
-    return next(c for c in S["p"][seat]["hand"] if ACTIONS[c]["type"] == t)
+    return next(c for c in S["players"][seat]["hand"] if ACTIONS[c]["type"] == t)
 
 
 # ---------------------------------------------------------------------------
@@ -38,14 +38,14 @@ def test_6_5_2_beyond_1914_deals_full_forces_in_later_rounds() -> None:
         S = GAME.setup(seats, {"beyond_1914": "ships"}, rng)
         for _round in (2, 3):
             _next_round(S, rng)
-            assert [len(p["ger"]) for p in S["p"]] == [3] * seats, (seats, _round)
+            assert [len(p["german"]) for p in S["players"]] == [3] * seats, (seats, _round)
             check_cards(S)
 
 
 def test_6_5_2_without_the_option_the_german_deck_reshuffles_as_usual() -> None:
     S = table(3, forces={0: {"ger": ["Leipzig"]}}, hands={0: ["breakout"]})
-    S["wused"] += S["wdeck"]
-    S["wdeck"] = []
+    S["german_used"] += S["german_deck"]
+    S["german_deck"] = []
     rng = random.Random(0)
     from lantable.plugins.kaisers_pirates.rules import draw_ship
     assert draw_ship(S, rng, True, []) is not None  # 4.8: reshuffle the used pile
@@ -53,8 +53,8 @@ def test_6_5_2_without_the_option_the_german_deck_reshuffles_as_usual() -> None:
 
 def test_6_5_2_with_the_option_no_reshuffle_during_a_round() -> None:
     S = table(3, forces={0: {"ger": ["Leipzig"]}}, options={"beyond_1914": "ships"})
-    S["wused"] += S["wdeck"]
-    S["wdeck"] = []
+    S["german_used"] += S["german_deck"]
+    S["german_deck"] = []
     from lantable.plugins.kaisers_pirates.rules import draw_ship
     assert draw_ship(S, random.Random(0), True, []) is None
 
@@ -69,7 +69,7 @@ def _phantom_turn(seed: int = 4):
     S = table(seats=2, forces={0: FORCES[0], 1: FORCES[1]}, turn_seat=1)
     S["mode"], S["seats"], S["solo"] = "solo", 1, base["solo"]
     turn.new_turn(S, 1)
-    S["pend"] = None
+    S["pending"] = None
     return S
 
 
@@ -79,7 +79,7 @@ def test_5_4_1_solitaire_deck_reshuffled_at_the_end_of_the_phantom_turn() -> Non
         S["solo"]["deck"] = S["solo"]["deck"][:5]  # most cards drawn earlier
         ev: list = []
         turn.advance(S, random.Random(seed), ev)
-        if S["turn"] != 0 or S["pend"] is None or S["pend"]["s"] != 0:
+        if S["turn_seat"] != 0 or S["pending"] is None or S["pending"]["seat"] != 0:
             continue  # the phantom's turn is not over yet (a reaction of the player)
         assert sorted(S["solo"]["deck"]) == list(range(20))
         assert of(ev, "solitaire_shuffle")
@@ -95,12 +95,14 @@ def test_5_4_1_sampled_state_keeps_the_phantom_turn_and_the_cards_left() -> None
         if GAME.is_over(S) or seen >= 20:
             break
         seat = GAME.to_act(S)[0]
-        if S["T"]["p"] == 1 and S["T"]["pl"]:  # a decision inside the phantom's turn
+        if (
+            S["this_turn"]["seat"] == 1 and S["this_turn"]["phantom_began"]
+        ):  # a decision inside the phantom's turn
             seen += 1
             view = GAME.view(S, 0)
             world = GAME.sample_state(view, 0, random.Random(seen))
-            assert world["T"]["pl"] == S["T"]["pl"]
-            assert world["T"]["pend_end"] == S["T"]["pend_end"]
+            assert world["this_turn"]["phantom_began"] == S["this_turn"]["phantom_began"]
+            assert world["this_turn"]["phantom_ends"] == S["this_turn"]["phantom_ends"]
             assert sorted(world["solo"]["deck"]) == sorted(S["solo"]["deck"])
         GAME.apply(S, seat, rng.choice(GAME.legal_actions(S, seat)), rng)
     assert seen
@@ -146,7 +148,7 @@ def _trap_then_sink(options: dict) -> list[dict]:
                 *R(SHIPS[sid("Leipzig")]["att"], 10), *R([10], 2))
     ev = act(S, {"type": "react", "card": trap}, dice)
     assert of(ev, "to_vp_pile")[0]["ship"] == sid("Mount Temple")
-    assert S["pend"]["k"] == "post"
+    assert S["pending"]["kind"] == "post"
     return GAME.legal_actions(S, 1)
 
 
@@ -184,7 +186,7 @@ def test_3_3_31_recon_cards_may_be_played_the_same_turn_by_default() -> None:
     commit(S, c, "act")
     act(S, {"type": "done"})
     act(S, {"type": "play", "card": c, "target_seat": 1})
-    taken = S["T"]["stolen"]
+    taken = S["this_turn"]["recon_cards"]
     assert len(taken) == 2
     assert {"type": "commit", "card": taken[0], "use": "brit"} in GAME.legal_actions(S, 0)
     S = table(3, forces=FORCES, hands={0: ["recon_aircraft"], 1: ["collier", "fair_seas"]},
@@ -203,24 +205,26 @@ def test_3_3_31_recon_cards_may_be_played_the_same_turn_by_default() -> None:
 def test_3_3_45_transfer_command_takes_a_warship_in_an_island_refuge() -> None:
     S = table(3, forces=FORCES, hands={0: ["transfer_command"]})
     emden = sid("Emden")
-    ir = next(c for c in S["adeck"] if ACTIONS[c]["type"] == "island_refuge")
-    S["adeck"].remove(ir)
-    S["sh"][emden].update({"ref": ir, "reft": 0, "dmg": 1})
+    ir = next(c for c in S["action_deck"] if ACTIONS[c]["type"] == "island_refuge")
+    S["action_deck"].remove(ir)
+    S["ships"][emden].update({"refuge": ir, "refuge_turn": 0, "damage": 1})
     tc = _card(S, 0, "transfer_command")
     commit(S, tc, "act")
     act(S, {"type": "done"})
     assert {"type": "play", "card": tc, "target": emden} in GAME.legal_actions(S, 0)
     ev = act(S, {"type": "play", "card": tc, "target": emden}, Dice((10, 9), (10, 1), (4, 1)))
     assert of(ev, "transferred")
-    assert emden in S["p"][0]["ger"]
-    assert S["sh"][emden]["ref"] == ir and S["sh"][emden]["dmg"] == 1  # keeps its status
+    assert emden in S["players"][0]["german"]
+    assert (
+        S["ships"][emden]["refuge"] == ir and S["ships"][emden]["damage"] == 1
+    )  # keeps its status
     check_cards(S)
 
 
 def _aimed_at_revealed_raider(t: str) -> tuple[dict, int]:
     S = table(3, forces=FORCES, hands={0: [t], 1: ["reflag"]})
     wolf = sid("Wolf")
-    S["sh"][wolf]["rev"] = True
+    S["ships"][wolf]["revealed"] = True
     c = _card(S, 0, t)
     commit(S, c, "act")
     act(S, {"type": "done"})
@@ -231,12 +235,12 @@ def _aimed_at_revealed_raider(t: str) -> tuple[dict, int]:
 def test_3_3_32_reflag_answers_interned_and_transfer_command() -> None:
     for t in ("interned", "transfer_command"):
         S, wolf = _aimed_at_revealed_raider(t)
-        assert S["pend"] == {"k": "react", "s": 1}
+        assert S["pending"] == {"kind": "react", "seat": 1}
         rf = _card(S, 1, "reflag")
         ev = act(S, {"type": "react", "card": rf})
         assert of(ev, "hidden") and of(ev, "action_cancelled")
         assert not [e for e in of(ev, "roll") if e["what"] == t]
-        assert wolf in S["p"][1]["ger"] and not S["sh"][wolf]["rev"]
+        assert wolf in S["players"][1]["german"] and not S["ships"][wolf]["revealed"]
         check_cards(S)
 
 
@@ -244,7 +248,7 @@ def test_3_3_32_without_reflag_the_action_goes_ahead() -> None:
     S, wolf = _aimed_at_revealed_raider("interned")
     ev = act(S, {"type": "pass"}, Dice((10, 9), (8, 1), (10, 1)))
     assert [e for e in of(ev, "roll") if e["what"] == "interned"]
-    assert wolf in S["wused"]
+    assert wolf in S["german_used"]
 
 
 # ---------------------------------------------------------------------------
@@ -261,13 +265,13 @@ def test_3_2_6_passage_is_the_owners_choice() -> None:
     ev = act(S, {"type": "play", "card": fs, "target": matheran}, Dice((10, 5), (8, 2), (8, 6)))
     assert of(ev, "result")[0]["result"] == "none"
     assert not [e for e in of(ev, "roll") if e["what"] == "passage"]
-    assert S["pend"] == {"k": "passage", "s": 0, "ships": [matheran]}
+    assert S["pending"] == {"kind": "passage", "seat": 0, "ships": [matheran]}
     assert GAME.legal_actions(S, 0) == [{"type": "pass"}, {"type": "passage", "ship": matheran}]
     assert "stays at sea" in GAME.describe(S, 0, {"type": "pass"})
     ev = act(S, {"type": "pass"})
     assert of(ev, "passage_declined") and not of(ev, "roll")
-    assert matheran in S["p"][0]["mer"]  # still at sea, still a target for later turns
-    assert S["pend"]["k"] == "resolve"
+    assert matheran in S["players"][0]["merchants"]  # still at sea, still a target for later turns
+    assert S["pending"]["kind"] == "resolve"
 
 
 def test_3_2_6_a_surviving_prize_may_choose_passage() -> None:
@@ -275,16 +279,16 @@ def test_3_2_6_a_surviving_prize_may_choose_passage() -> None:
                and c["type"] == "fair_seas")
     S = table(3, forces=FORCES, hands={0: [day]})
     inv = sid("Invercoe")
-    S["p"][1]["mer"].remove(inv)
-    S["p"][1]["ger"].append(inv)
-    S["sh"][inv].update({"prize": True, "rev": True})
+    S["players"][1]["merchants"].remove(inv)
+    S["players"][1]["german"].append(inv)
+    S["ships"][inv].update({"prize": True, "revealed": True})
     commit(S, day, "brit")
     act(S, {"type": "done"})
     faces = [(d, 1) for d in ACTIONS[day]["icpt"]]
     act(S, {"type": "play", "card": day, "target": inv}, Dice(*faces, (4, 4)))
-    assert S["pend"] == {"k": "passage", "s": 1, "ships": [inv]}
+    assert S["pending"] == {"kind": "passage", "seat": 1, "ships": [inv]}
     act(S, {"type": "pass"})
-    assert inv in S["p"][1]["ger"]  # kept afloat: it scores double at the round's end
+    assert inv in S["players"][1]["german"]  # kept afloat: it scores double at the round's end
 
 
 # ---------------------------------------------------------------------------
@@ -299,19 +303,19 @@ def test_3_1_5_each_defender_orders_his_reaction_discards() -> None:
     commit(S, fs, "icpt", sid("Leipzig"))
     commit(S, bo, "icpt", sid("Leopard"))
     act(S, {"type": "done"})
-    sp1, sp2 = sorted(S["p"][1]["hand"])
+    sp1, sp2 = sorted(S["players"][1]["hand"])
     act(S, {"type": "play", "card": fs, "target": sid("Bowes Castle")})
     act(S, {"type": "react", "card": sp1})  # one merchant only: the interception ends
     act(S, {"type": "play", "card": bo, "target": sid("Invercoe")})
     act(S, {"type": "react", "card": sp2})
     act(S, {"type": "end_turn"})
     act(S, {"type": "discard", "top": [fs, bo]})  # the phasing player first
-    assert S["pend"] == {"k": "discard", "s": 1}  # then the defender
+    assert S["pending"] == {"kind": "discard", "seat": 1}  # then the defender
     assert GAME.legal_actions(S, 1) == [{"type": "discard", "top": [sp1, sp2]},
                                         {"type": "discard", "top": [sp2, sp1]}]
     act(S, {"type": "discard", "top": [sp2, sp1]})
-    assert S["adisc"][-4:] == [fs, bo, sp2, sp1]  # sp1 on top
-    assert S["turn"] == 1
+    assert S["discards"][-4:] == [fs, bo, sp2, sp1]  # sp1 on top
+    assert S["turn_seat"] == 1
     check_cards(S)
 
 
@@ -328,14 +332,14 @@ def _sink_then_play_another(hand1: list[str]) -> dict:
     commit(S, bo, "act")
     act(S, {"type": "done"})
     act(S, {"type": "play", "card": fs, "target": sid("Mount Temple")})
-    while S["pend"]["k"] in ("attach", "board"):  # the upright Breakout is no Assist
+    while S["pending"]["kind"] in ("attach", "board"):  # the upright Breakout is no Assist
         act(S, {"type": "done"})
     act(S, {"type": "pass"}, Dice(*R(SHIPS[sid("Leipzig")]["att"], 10), *R([10], 2)))
-    assert S["pend"] == {"k": "post", "s": 1}
+    assert S["pending"] == {"kind": "post", "seat": 1}
     act(S, {"type": "pass"})  # not right after the sinking
-    assert S["pend"] == {"k": "resolve", "s": 0}  # no second question at once
+    assert S["pending"] == {"kind": "resolve", "seat": 0}  # no second question at once
     act(S, {"type": "play", "card": bo}, Dice((10, 1), (8, 8)))  # Breakout fails
-    assert S["pend"] == {"k": "late", "s": 1}  # after the next card: again
+    assert S["pending"] == {"kind": "late", "seat": 1}  # after the next card: again
     return S
 
 
@@ -347,8 +351,8 @@ def test_3_3_30_recalled_at_any_time_after_the_sinking() -> None:
     ev = act(S, {"type": "react", "card": rc, "ship": leipzig}, Dice((10, 9), (6, 1), (10, 2)))
     assert of(ev, "ship_removed")[0] == {"type": "ship_removed", "ship": leipzig,
                                          "why": "recalled"}
-    assert S["p"][0]["vp"][0]["s"] == sid("Mount Temple")  # the sinking stands
-    assert S["pend"] == {"k": "resolve", "s": 0}
+    assert S["players"][0]["vp_pile"][0]["ship"] == sid("Mount Temple")  # the sinking stands
+    assert S["pending"] == {"kind": "resolve", "seat": 0}
     act(S, {"type": "end_turn"})
     check_cards(S)
 
@@ -356,27 +360,27 @@ def test_3_3_30_recalled_at_any_time_after_the_sinking() -> None:
 def test_3_3_23_mistaken_identity_at_any_time_after_the_sinking() -> None:
     S = _sink_then_play_another(["mistaken_identity", "damage_control"])
     lovat = sid("Lovat")  # a merchant seat 1 sank in an earlier turn
-    S["p"][0]["mer"].remove(lovat)
-    S["sh"][lovat] = None
-    S["p"][1]["vp"].append({"s": lovat, "m": 1, "h": "sunk_m"})
+    S["players"][0]["merchants"].remove(lovat)
+    S["ships"][lovat] = None
+    S["players"][1]["vp_pile"].append({"ship": lovat, "mult": 1, "how": "sunk_m"})
     mi = _card(S, 1, "mistaken_identity")
     took = sid("Mount Temple")
     action = {"type": "react", "card": mi, "swap": lovat, "took": took}
     assert action in GAME.legal_actions(S, 1)
     assert "for Mount Temple" in GAME.describe(S, 1, action)
     act(S, action, Dice((10, 9), (6, 1), (10, 1)))
-    assert S["p"][0]["vp"] == [{"s": lovat, "m": 1, "h": "sunk_m"}]
-    assert {"s": took, "m": 1, "h": "sunk_m"} in S["p"][1]["vp"]
+    assert S["players"][0]["vp_pile"] == [{"ship": lovat, "mult": 1, "how": "sunk_m"}]
+    assert {"ship": took, "mult": 1, "how": "sunk_m"} in S["players"][1]["vp_pile"]
 
 
 def test_3_2_2_a_sinking_already_answered_stays_closed() -> None:
     S = _sink_then_play_another(["recalled", "mistaken_identity"])
     lovat = sid("Lovat")
-    S["p"][0]["mer"].remove(lovat)
-    S["sh"][lovat] = None
-    S["p"][1]["vp"].append({"s": lovat, "m": 1, "h": "sunk_m"})
+    S["players"][0]["merchants"].remove(lovat)
+    S["ships"][lovat] = None
+    S["players"][1]["vp_pile"].append({"ship": lovat, "mult": 1, "how": "sunk_m"})
     rc, mi = _card(S, 1, "recalled"), _card(S, 1, "mistaken_identity")
     act(S, {"type": "react", "card": rc, "ship": sid("Leipzig")}, Dice((10, 1), (6, 1), (10, 9)))
-    assert sid("Leipzig") in S["p"][0]["ger"]  # the recall failed
-    assert S["pend"] == {"k": "resolve", "s": 0}  # and the sinking is answered: no more
-    assert mi in S["p"][1]["hand"]
+    assert sid("Leipzig") in S["players"][0]["german"]  # the recall failed
+    assert S["pending"] == {"kind": "resolve", "seat": 0}  # and the sinking is answered: no more
+    assert mi in S["players"][1]["hand"]

@@ -51,7 +51,7 @@ def start(kp, hands: dict, seat: int = 0, **kw):
 
 
 def card(S, seat: int, t: str) -> int:
-    return next(c for c in S["p"][seat]["hand"] if ACTIONS[c]["type"] == t)
+    return next(c for c in S["players"][seat]["hand"] if ACTIONS[c]["type"] == t)
 
 
 def intercept(kp, S, seat: int, ship: str, target: str, dice=None, t: str = "fair_seas"):
@@ -78,28 +78,28 @@ def test_6_1_amc_duel_sinks_the_interceptor(kp) -> None:
                 D(kp, R(a["att"], 10), R(dfn("Prinz Eitel Friedrich", kp), 2),
                   R(att("Prinz Eitel Friedrich", kp), 1), R(a["def"], 5)))
     assert kp.of(ev, "duel")[0]["results"] == ["sunk", "none"]
-    assert S["p"][0]["vp"][0]["s"] == kp.sid("Prinz Eitel Friedrich")
-    assert kp.sid("Matheran") in S["p"][0]["mer"]  # merchant ignored, no passage
+    assert S["players"][0]["vp_pile"][0]["ship"] == kp.sid("Prinz Eitel Friedrich")
+    assert kp.sid("Matheran") in S["players"][0]["merchants"]  # merchant ignored, no passage
     assert not kp.of(ev, "passage_failed")
-    assert len(S["p"][0]["vp"]) == 1
+    assert len(S["players"][0]["vp_pile"]) == 1
     kp.check_cards(S)
 
 
 def test_6_2_blockade_runner_removes_limited_supply(kp) -> None:
     S = start(kp, {0: ["blockade_runner"]})
     lz = kp.sid("Leipzig")
-    S["sh"][lz]["ls"] = True
+    S["ships"][lz]["limited_supply"] = True
     c = card(S, 0, "blockade_runner")
     kp.commit(S, c, "act")
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": c}, D(kp, R([10, 6], 9), R([10], 2)))
-    assert not S["sh"][lz]["ls"]
+    assert not S["ships"][lz]["limited_supply"]
 
 
 def test_6_3_boarding_party_captures_a_prize(kp) -> None:
     S = start(kp, {0: ["fair_seas", "boarding_party"]})
     lz = kp.sid("Leipzig")
-    S["sh"][lz]["ls"] = True
+    S["ships"][lz]["limited_supply"] = True
     fs, bp = card(S, 0, "fair_seas"), card(S, 0, "boarding_party")
     kp.commit(S, fs, "icpt", lz)
     kp.commit(S, bp, "act")
@@ -110,10 +110,10 @@ def test_6_3_boarding_party_captures_a_prize(kp) -> None:
                 D(kp, R(att("Leipzig", kp), 10), R(dfn("Bowes Castle", kp), 2)))
     bc = kp.sid("Bowes Castle")
     assert kp.of(ev, "captured")
-    assert bc in S["p"][0]["ger"]
-    assert S["sh"][bc]["prize"]
-    assert not S["sh"][bc]["rev"]
-    assert not S["sh"][lz]["ls"]  # automatic resupply of the interceptor
+    assert bc in S["players"][0]["german"]
+    assert S["ships"][bc]["prize"]
+    assert not S["ships"][bc]["revealed"]
+    assert not S["ships"][lz]["limited_supply"]  # automatic resupply of the interceptor
     kp.check_cards(S)
 
 
@@ -125,8 +125,8 @@ def test_6_4_bounding_main_skips_next_player_in_team_game(kp) -> None:
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": c})
     kp.act(S, {"type": "end_turn"})
-    assert S["turn"] == 2
-    assert S["p"][1]["skip"] is False
+    assert S["turn_seat"] == 2
+    assert S["players"][1]["skip"] is False
 
 
 def test_6_5_break_contact_cancels_interception_without_passage(kp) -> None:
@@ -138,7 +138,7 @@ def test_6_5_break_contact_cancels_interception_without_passage(kp) -> None:
     ev = kp.act(S, {"type": "react", "card": bc}, D(kp, R([10, 6], 8), R([10], 3)))
     assert kp.of(ev, "interception_cancelled")
     assert not kp.of(ev, "passage_failed")
-    assert S["p"][0]["vp"] == []
+    assert S["players"][0]["vp_pile"] == []
 
 
 def test_6_6_breakdown_damages_undamaged_enemy(kp) -> None:
@@ -150,7 +150,7 @@ def test_6_6_breakdown_damages_undamaged_enemy(kp) -> None:
     assert kp.sid("Prinz Eitel Friedrich") in targets  # hidden raiders too
     kp.act(S, {"type": "play", "card": c, "target": kp.sid("Emden")},
            D(kp, R([10, 8], 9), R([10], 3)))
-    assert S["sh"][kp.sid("Emden")]["dmg"] == 1
+    assert S["ships"][kp.sid("Emden")]["damage"] == 1
 
 
 @pytest.mark.parametrize(("c", "r", "n"), [(9, 4, 2), (7, 4, 1), (4, 4, 0)])
@@ -160,22 +160,22 @@ def test_6_7_breakout_draws_one_or_two(kp, c: int, r: int, n: int) -> None:
     kp.commit(S, b, "act")
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": b}, D(kp, R([10, 8], c), R([8], r)))
-    assert len(S["p"][0]["ger"]) == 3 + n
+    assert len(S["players"][0]["german"]) == 3 + n
 
 
 def test_6_8_collier_and_6_9_damage_control(kp) -> None:
     S = start(kp, {0: ["collier", "damage_control"]})
     for s in ("Leipzig", "Meteor"):
-        S["sh"][kp.sid(s)]["ls"] = True
-    S["sh"][kp.sid("Maria")]["dmg"] = 1
+        S["ships"][kp.sid(s)]["limited_supply"] = True
+    S["ships"][kp.sid("Maria")]["damage"] = 1
     co, dc = card(S, 0, "collier"), card(S, 0, "damage_control")
     kp.commit(S, co, "act")
     kp.commit(S, dc, "act")
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": co})
     kp.act(S, {"type": "play", "card": dc, "target": kp.sid("Maria")})
-    assert not any(S["sh"][s]["ls"] for s in S["p"][0]["ger"])
-    assert S["sh"][kp.sid("Maria")]["dmg"] == 0
+    assert not any(S["ships"][s]["limited_supply"] for s in S["players"][0]["german"])
+    assert S["ships"][kp.sid("Maria")]["damage"] == 0
 
 
 def test_6_10_deception_forces_one_random_action_half(kp) -> None:
@@ -184,19 +184,19 @@ def test_6_10_deception_forces_one_random_action_half(kp) -> None:
     kp.commit(S, d, "act")
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": d, "target_seat": 1})
-    assert S["p"][1]["wait"] == {"t": "deception", "c": d}
+    assert S["players"][1]["wait"] == {"card_type": "deception", "card": d}
     # Fog Bank cannot join a waiting Deception
     kp.act(S, {"type": "end_turn"})
-    assert S["turn"] == 1
-    assert S["pend"]["k"] == "resolve"
-    assert len(S["T"]["com"]) == 1
-    assert S["T"]["dec"]
+    assert S["turn_seat"] == 1
+    assert S["pending"]["kind"] == "resolve"
+    assert len(S["this_turn"]["committed"]) == 1
+    assert S["this_turn"]["deception"]
     legal = kp.GAME.legal_actions(S, 1)
     assert legal == [{"type": "end_turn"}]  # Collier without Limited Supply has no effect
     kp.act(S, {"type": "end_turn"})
-    assert d in S["adisc"]
-    assert S["p"][1]["wait"] is None
-    assert len(S["p"][1]["hand"]) == 1  # drew normally
+    assert d in S["discards"]
+    assert S["players"][1]["wait"] is None
+    assert len(S["players"][1]["hand"]) == 1  # drew normally
     kp.check_cards(S)
 
 
@@ -212,11 +212,11 @@ def test_6_11_exchange_information_swaps_blind(kp) -> None:
     kp.act(S, {"type": "give", "card": co}, seat=0)
     kp.act(S, {"type": "done"}, seat=0)
     assert kp.GAME.to_act(S) == [2]
-    assert co in S["p"][0]["hand"]  # nothing moves until both are done
+    assert co in S["players"][0]["hand"]  # nothing moves until both are done
     kp.act(S, {"type": "give", "card": rf}, seat=2)
     kp.act(S, {"type": "done"}, seat=2)
-    assert co in S["p"][2]["hand"]
-    assert rf in S["p"][0]["hand"]
+    assert co in S["players"][2]["hand"]
+    assert rf in S["players"][0]["hand"]
 
 
 def test_6_12_fair_seas_passage_plus_one(kp) -> None:
@@ -255,14 +255,14 @@ def test_6_14_fog_bank_no_play_no_draw_untargetable(kp) -> None:
     kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": fb, "target_seat": 1})
-    targets = {S["sh"][a["target"]]["o"] for a in kp.GAME.legal_actions(S, 0)
+    targets = {S["ships"][a["target"]]["owner"] for a in kp.GAME.legal_actions(S, 0)
                if a.get("card") == fs}
     assert targets == {2}
     kp.act(S, {"type": "end_turn"})
-    hand1 = list(S["p"][1]["hand"])
-    assert S["turn"] == 2  # seat 1's fogged turn passed with no decision
-    assert S["p"][1]["hand"] == hand1
-    assert fb in S["adisc"]
+    hand1 = list(S["players"][1]["hand"])
+    assert S["turn_seat"] == 2  # seat 1's fogged turn passed with no decision
+    assert S["players"][1]["hand"] == hand1
+    assert fb in S["discards"]
 
 
 def test_6_15_good_hunting_two_merchants(kp) -> None:
@@ -276,7 +276,10 @@ def test_6_15_good_hunting_two_merchants(kp) -> None:
     assert {"type": "attach", "card": gh, "extra": [kp.sid("Invercoe")]} in legal
     ev = kp.act(S, {"type": "attach", "card": gh, "extra": [kp.sid("Invercoe")]},
                 D(kp, R(att("Leopard", kp), 10), R([6], 2), R(att("Leopard", kp), 8), R([4], 4)))
-    assert {e["s"] for e in S["p"][0]["vp"]} == {kp.sid("Bowes Castle"), kp.sid("Invercoe")}
+    assert {e["ship"] for e in S["players"][0]["vp_pile"]} == {
+        kp.sid("Bowes Castle"),
+        kp.sid("Invercoe"),
+    }
     assert ev
 
 
@@ -289,50 +292,50 @@ def test_6_16_heavy_weather_sinks_without_vp(kp) -> None:
     for i in range(6):  # first ship founders, the rest hold
         rolls += R([4], 4) + R([10], 1) if i == 0 else R([4], 1) + R([10], 5)
     kp.act(S, {"type": "play", "card": hw, "target_seat": 1}, kp.Dice(*rolls))
-    assert len(S["p"][1]["ger"]) + len(S["p"][1]["mer"]) == 5
-    assert S["p"][0]["vp"] == []
-    assert kp.sid("Prinz Eitel Friedrich") in S["wused"]
+    assert len(S["players"][1]["german"]) + len(S["players"][1]["merchants"]) == 5
+    assert S["players"][0]["vp_pile"] == []
+    assert kp.sid("Prinz Eitel Friedrich") in S["german_used"]
 
 
 def test_6_17_intelligence_hand_and_deck(kp) -> None:
     S = start(kp, {0: ["intelligence", "intelligence"], 1: ["reflag", "trap"]})
-    i1, i2 = [c for c in S["p"][0]["hand"]]
+    i1, i2 = [c for c in S["players"][0]["hand"]]
     kp.commit(S, i1, "act")
     kp.commit(S, i2, "act")
     kp.act(S, {"type": "done"})
     ev = kp.act(S, {"type": "play", "card": i1, "mode": "hand", "target_seat": 1})
     seen = kp.of(ev, "seen_hand")[0]
     assert seen["to"] == [0]
-    assert seen["cards"] == sorted(S["p"][1]["hand"])
+    assert seen["cards"] == sorted(S["players"][1]["hand"])
     sample = kp.GAME.sample_state(kp.GAME.view(S, 0), 0, random.Random(5))
-    assert sorted(sample["p"][1]["hand"]) == seen["cards"]  # what was seen stays there
+    assert sorted(sample["players"][1]["hand"]) == seen["cards"]  # what was seen stays there
     kp.act(S, {"type": "play", "card": i2, "mode": "deck"})
-    assert S["pend"]["k"] == "order"
-    top = S["adeck"][-3:][::-1]
+    assert S["pending"]["kind"] == "order"
+    top = S["action_deck"][-3:][::-1]
     order = sorted(top, reverse=True)
-    assert kp.GAME.view(S, 1)["pend"] == {"k": "order", "s": 0}
+    assert kp.GAME.view(S, 1)["pending"] == {"kind": "order", "seat": 0}
     kp.act(S, {"type": "order", "cards": order})
-    assert S["adeck"][-3:][::-1] == order
-    assert kp.GAME.view(S, 0)["me"]["peek"] == order
+    assert S["action_deck"][-3:][::-1] == order
+    assert kp.GAME.view(S, 0)["me"]["known_deck_top"] == order
     kp.act(S, {"type": "end_turn"})
     kp.act(S, {"type": "discard", "top": [i2, i1]})
-    assert S["adisc"][-2:] == [i2, i1]
-    assert order[0] in S["p"][0]["hand"]  # the player drew the first of them
-    assert kp.GAME.view(S, 0)["me"]["peek"] == order[1:]
+    assert S["discards"][-2:] == [i2, i1]
+    assert order[0] in S["players"][0]["hand"]  # the player drew the first of them
+    assert kp.GAME.view(S, 0)["me"]["known_deck_top"] == order[1:]
 
 
 def test_6_18_interned_plus_two_per_condition(kp) -> None:
     S = start(kp, {0: ["interned"]})
     em = kp.sid("Emden")
-    S["sh"][em]["ls"] = True
-    S["sh"][em]["dmg"] = 1
+    S["ships"][em]["limited_supply"] = True
+    S["ships"][em]["damage"] = 1
     c = card(S, 0, "interned")
     kp.commit(S, c, "act")
     kp.act(S, {"type": "done"})
     ev = kp.act(S, {"type": "play", "card": c, "target": em}, D(kp, R([10, 8], 3), R([10], 6)))
     assert kp.of(ev, "roll")[0]["a"] == 7  # 3 + 4 > 6
-    assert em in S["wused"]
-    assert S["p"][0]["vp"] == []
+    assert em in S["german_used"]
+    assert S["players"][0]["vp_pile"] == []
 
 
 def test_6_19_interrogate_reveals_then_intercepts(kp) -> None:
@@ -347,19 +350,19 @@ def test_6_19_interrogate_reveals_then_intercepts(kp) -> None:
                 D(kp, R([10, 6], 9), R([8], 2), R([10, 8], 9), R([8], 3)))
     assert kp.of(ev, "revealed")
     assert kp.of(ev, "result")[0]["result"] == "sunk"
-    assert S["p"][0]["vp"][0]["s"] == pef
+    assert S["players"][0]["vp_pile"][0]["ship"] == pef
 
 
 def test_6_20_island_refuge_hides_and_shelters(kp) -> None:
     S = start(kp, {1: ["island_refuge"]}, seat=1)
     pef = kp.sid("Prinz Eitel Friedrich")
-    S["sh"][pef]["rev"] = True
+    S["ships"][pef]["revealed"] = True
     c = card(S, 1, "island_refuge")
     kp.commit(S, c, "act")
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": c, "target": pef})
-    assert S["sh"][pef]["ref"] == c
-    assert not S["sh"][pef]["rev"]
+    assert S["ships"][pef]["refuge"] == c
+    assert not S["ships"][pef]["revealed"]
     # cannot intercept from refuge; cannot leave in the turn it entered
     legal = kp.GAME.legal_actions(S, 1)
     assert not any(a.get("ship") == pef for a in legal)
@@ -384,7 +387,7 @@ def test_6_21_lay_mines_attack_every_merchant(kp) -> None:
                   [(10, 5), (4, 1)], R([10], 5)))
     assert [e["result"] for e in kp.of(ev, "result")] == ["damaged", "sunk", "none"]
     assert not kp.of(ev, "passage_failed")
-    assert len(S["p"][1]["vp"]) == 0
+    assert len(S["players"][1]["vp_pile"]) == 0
 
 
 def test_6_22_minesweeper_cancels_mines(kp) -> None:
@@ -401,9 +404,9 @@ def test_6_22_minesweeper_cancels_mines(kp) -> None:
 def test_6_23_mistaken_identity_swaps_sunk_merchants(kp) -> None:
     S = start(kp, {0: ["fair_seas"], 1: ["mistaken_identity"]})
     lovat = kp.sid("Lovat")
-    S["p"][0]["mer"].remove(lovat)
-    S["sh"][lovat] = None
-    S["p"][1]["vp"].append({"s": lovat, "m": 1, "h": "sunk_m"})
+    S["players"][0]["merchants"].remove(lovat)
+    S["ships"][lovat] = None
+    S["players"][1]["vp_pile"].append({"ship": lovat, "mult": 1, "how": "sunk_m"})
     fs = card(S, 0, "fair_seas")
     kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
     kp.act(S, {"type": "done"})
@@ -411,16 +414,18 @@ def test_6_23_mistaken_identity_swaps_sunk_merchants(kp) -> None:
     kp.act(S, {"type": "pass"}, D(kp, R(att("Leipzig", kp), 10), R([10], 2)))
     mi = card(S, 1, "mistaken_identity")
     kp.act(S, {"type": "react", "card": mi, "swap": lovat}, D(kp, R([10, 6], 9), R([10], 1)))
-    assert S["p"][0]["vp"] == [{"s": lovat, "m": 1, "h": "sunk_m"}]
-    assert S["p"][1]["vp"] == [{"s": kp.sid("Mount Temple"), "m": 1, "h": "sunk_m"}]
+    assert S["players"][0]["vp_pile"] == [{"ship": lovat, "mult": 1, "how": "sunk_m"}]
+    assert S["players"][1]["vp_pile"] == [
+        {"ship": kp.sid("Mount Temple"), "mult": 1, "how": "sunk_m"}
+    ]
 
 
 def test_6_24_monitor_intercepts_refuge_with_plus_two(kp) -> None:
     S = start(kp, {0: ["monitor"]})
     em = kp.sid("Emden")
     ir = next(c["id"] for c in ACTIONS if c["type"] == "island_refuge")
-    S["adeck"].remove(ir) if ir in S["adeck"] else S["aside"].remove(ir)
-    S["sh"][em]["ref"], S["sh"][em]["reft"] = ir, 0
+    S["action_deck"].remove(ir) if ir in S["action_deck"] else S["set_aside"].remove(ir)
+    S["ships"][em]["refuge"], S["ships"][em]["refuge_turn"] = ir, 0
     m = card(S, 0, "monitor")
     kp.commit(S, m, "act")
     kp.act(S, {"type": "done"})
@@ -428,8 +433,8 @@ def test_6_24_monitor_intercepts_refuge_with_plus_two(kp) -> None:
     ev = kp.act(S, {"type": "play", "card": m, "target": em},
                 D(kp, R([10, 8, 6], 6), R([10, 4], 4)))
     assert kp.of(ev, "roll")[0]["a"] == 8
-    assert em not in S["p"][1]["ger"]
-    assert ir in S["adisc"]  # the refuge card follows the sunk ship to the discards
+    assert em not in S["players"][1]["german"]
+    assert ir in S["discards"]  # the refuge card follows the sunk ship to the discards
     kp.check_cards(S)
 
 
@@ -457,8 +462,8 @@ def test_6_26_pull_the_plug_scuttles_target(kp) -> None:
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Emden")})
     kp.act(S, {"type": "react", "card": card(S, 1, "pull_the_plug")})
-    assert kp.sid("Emden") in S["wused"]
-    assert S["p"][0]["vp"] == []
+    assert kp.sid("Emden") in S["german_used"]
+    assert S["players"][0]["vp_pile"] == []
 
 
 def test_6_27_qqq_reveals_and_6_32_phasing_reflag(kp) -> None:
@@ -472,9 +477,9 @@ def test_6_27_qqq_reveals_and_6_32_phasing_reflag(kp) -> None:
            D(kp, R(att("Leopard", kp), 5), R([10], 5)))
     ev = kp.act(S, {"type": "pass"})  # Mount Temple stays at sea
     assert kp.of(ev, "revealed")
-    assert S["pend"] == {"k": "reflag", "s": 0, "ships": [leo]}
+    assert S["pending"] == {"kind": "reflag", "seat": 0, "ships": [leo]}
     kp.act(S, {"type": "react", "card": rf, "ship": leo})
-    assert not S["sh"][leo]["rev"]
+    assert not S["ships"][leo]["revealed"]
     kp.check_cards(S)
 
 
@@ -495,7 +500,7 @@ def test_6_28_q_ship_lure_then_gun_duel(kp) -> None:
                 D(kp, R(qa["ch"], 9), R(qa["re"], 2), R(qa["gun"], 10), R(sa["def"], 3),
                   R(sa["gun"], 1), R(qa["def"], 5)))
     assert kp.of(ev, "duel")[0]["results"] == ["sunk", "none"]
-    assert S["p"][1]["vp"] == [{"a": sub, "m": 1, "h": "duel"}]
+    assert S["players"][1]["vp_pile"] == [{"card": sub, "mult": 1, "how": "duel"}]
     kp.check_cards(S)
 
 
@@ -527,10 +532,10 @@ def test_6_30_recalled_removes_interceptor(kp) -> None:
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Mount Temple")})
     kp.act(S, {"type": "pass"}, D(kp, R(att("Leipzig", kp), 10), R([10], 2)))
-    assert S["pend"]["k"] == "post"
+    assert S["pending"]["kind"] == "post"
     kp.act(S, {"type": "react", "card": card(S, 1, "recalled")}, D(kp, R([10, 6], 9), R([10], 2)))
-    assert kp.sid("Leipzig") in S["wused"]
-    assert S["p"][0]["vp"][0]["s"] == kp.sid("Mount Temple")
+    assert kp.sid("Leipzig") in S["german_used"]
+    assert S["players"][0]["vp_pile"][0]["ship"] == kp.sid("Mount Temple")
 
 
 def test_6_31_recon_aircraft_takes_two_random(kp) -> None:
@@ -539,22 +544,22 @@ def test_6_31_recon_aircraft_takes_two_random(kp) -> None:
     kp.commit(S, c, "act")
     kp.act(S, {"type": "done"})
     ev = kp.act(S, {"type": "play", "card": c, "target_seat": 1})
-    assert len(S["p"][1]["hand"]) == 1
-    assert len(S["p"][0]["hand"]) == 2
+    assert len(S["players"][1]["hand"]) == 1
+    assert len(S["players"][0]["hand"]) == 2
     assert kp.of(ev, "cards_taken_were")[0]["to"] == [0, 1]
 
 
 def test_6_32_reflag_cancels_british_interception(kp) -> None:
     S = start(kp, {0: ["fair_seas"], 1: ["reflag"]})
     pef = kp.sid("Prinz Eitel Friedrich")
-    S["sh"][pef]["rev"] = True
+    S["ships"][pef]["revealed"] = True
     fs = card(S, 0, "fair_seas")
     kp.commit(S, fs, "brit")
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": fs, "target": pef})
     ev = kp.act(S, {"type": "react", "card": card(S, 1, "reflag")})
     assert kp.of(ev, "interception_cancelled")
-    assert not S["sh"][pef]["rev"]
+    assert not S["ships"][pef]["revealed"]
 
 
 def test_6_33_rendezvous_missed_limited_supply(kp) -> None:
@@ -564,7 +569,11 @@ def test_6_33_rendezvous_missed_limited_supply(kp) -> None:
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": c, "target_seat": 1},
            D(kp, R([8], 8), R([10], 1), R([8], 1), R([10], 5), R([8], 1), R([10], 5)))
-    assert [S["sh"][s]["ls"] for s in S["p"][1]["ger"]] == [True, False, False]
+    assert [S["ships"][s]["limited_supply"] for s in S["players"][1]["german"]] == [
+        True,
+        False,
+        False,
+    ]
 
 
 def test_6_34_sail_q_ship_only_for_sailing_merchants(kp) -> None:
@@ -583,14 +592,14 @@ def test_6_34_sail_q_ship_only_for_sailing_merchants(kp) -> None:
 
 def test_6_35_scuttle_damaged_own_ship(kp) -> None:
     S = start(kp, {0: ["scuttle"]})
-    S["sh"][kp.sid("Leopard")]["dmg"] = 1
+    S["ships"][kp.sid("Leopard")]["damage"] = 1
     c = card(S, 0, "scuttle")
     kp.commit(S, c, "act")
     kp.act(S, {"type": "done"})
     assert [a["target"] for a in kp.GAME.legal_actions(S, 0) if a["type"] == "play"] == \
         [kp.sid("Leopard")]
     kp.act(S, {"type": "play", "card": c, "target": kp.sid("Leopard")})
-    assert kp.sid("Leopard") in S["wused"]
+    assert kp.sid("Leopard") in S["german_used"]
 
 
 def test_6_36_searchlight_only_at_night_and_6_44_surprise_attack(kp) -> None:
@@ -604,7 +613,7 @@ def test_6_36_searchlight_only_at_night_and_6_44_surprise_attack(kp) -> None:
     kp.act(S, {"type": "play", "card": night, "target": kp.sid("Bowes Castle")})
     kp.act(S, {"type": "attach", "card": sl})
     kp.act(S, {"type": "attach", "card": sa})
-    assert S["pend"]["k"] == "react"
+    assert S["pending"]["kind"] == "react"
     assert kp.GAME.legal_actions(S, 1) == [{"type": "pass"}]  # no Break Contact vs SA/night
     ev = kp.act(S, {"type": "pass"}, D(kp, R(att("Leipzig", kp), 2), R([6], 6)))
     assert kp.of(ev, "roll")[0]["a_mod"] == -1 + 3 + 2
@@ -612,18 +621,18 @@ def test_6_36_searchlight_only_at_night_and_6_44_surprise_attack(kp) -> None:
 
 def test_6_37_second_chance_extra_turn(kp) -> None:
     S = start(kp, {0: ["second_chance", "second_chance"]})
-    a, b = S["p"][0]["hand"]
+    a, b = S["players"][0]["hand"]
     kp.commit(S, a, "act")
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": a})
     kp.act(S, {"type": "end_turn"})
-    assert S["turn"] == 0
-    assert S["T"]["extra"]
+    assert S["turn_seat"] == 0
+    assert S["this_turn"]["extra"]
     kp.commit(S, b, "act")
     kp.act(S, {"type": "done"})
     assert kp.GAME.legal_actions(S, 0) == [{"type": "end_turn"}]  # not in the extra turn
     kp.act(S, {"type": "end_turn"})
-    assert S["turn"] == 1
+    assert S["turn_seat"] == 1
 
 
 def test_6_38_shallow_run_escape_and_damage_or_sink(kp) -> None:
@@ -633,24 +642,24 @@ def test_6_38_shallow_run_escape_and_damage_or_sink(kp) -> None:
     kp.commit(S, co, "brit")
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Bowes Castle")})
-    s1, s2 = S["p"][1]["hand"]
+    s1, s2 = S["players"][1]["hand"]
     ev = kp.act(S, {"type": "react", "card": s1}, D(kp, R([10, 4], 3), R([10], 5)))
-    assert S["sh"][kp.sid("Bowes Castle")]["dmg"] == 1
+    assert S["ships"][kp.sid("Bowes Castle")]["damage"] == 1
     assert not kp.of(ev, "result")
     em = kp.sid("Emden")
-    S["sh"][em]["dmg"] = 1
+    S["ships"][em]["damage"] = 1
     kp.act(S, {"type": "play", "card": co, "target": em})
     ev = kp.act(S, {"type": "react", "card": s2}, D(kp, R([10, 4], 9), R([10], 8)))
     assert kp.of(ev, "roll")[0]["a"] == 7  # -2 already damaged, failure sinks
-    assert S["p"][0]["vp"][-1]["s"] == em
+    assert S["players"][0]["vp_pile"][-1]["ship"] == em
 
 
 def test_6_39_shipping_lanes_and_6_40_slim_pickings(kp) -> None:
     S = start(kp, {0: ["fair_seas", "shipping_lanes"], 1: ["slim_pickings"]})
     fs, sl = card(S, 0, "fair_seas"), card(S, 0, "shipping_lanes")
-    S["p"][0]["hand"] = [DAY[0], sl]
-    S["adeck"].remove(DAY[0]) if DAY[0] in S["adeck"] else None
-    S["adeck"].append(fs)
+    S["players"][0]["hand"] = [DAY[0], sl]
+    S["action_deck"].remove(DAY[0]) if DAY[0] in S["action_deck"] else None
+    S["action_deck"].append(fs)
     fs = DAY[0]
     kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
     kp.commit(S, sl, "act")
@@ -663,7 +672,7 @@ def test_6_39_shipping_lanes_and_6_40_slim_pickings(kp) -> None:
     ev = kp.act(S, {"type": "react", "card": sp, "keep": inv},
                 D(kp, R(att("Leipzig", kp), 9), R([4], 1)))
     assert kp.of(ev, "interception_reduced")[0]["targets"] == [inv]
-    assert S["p"][0]["vp"] == [{"s": inv, "m": 1, "h": "sunk_m"}]
+    assert S["players"][0]["vp_pile"] == [{"ship": inv, "mult": 1, "how": "sunk_m"}]
 
 
 def test_6_41_special_cargo_doubles(kp) -> None:
@@ -674,7 +683,9 @@ def test_6_41_special_cargo_doubles(kp) -> None:
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Bowes Castle")})
     kp.act(S, {"type": "attach", "card": sc}, D(kp, R(att("Leipzig", kp), 10), R([6], 1)))
-    assert S["p"][0]["vp"] == [{"s": kp.sid("Bowes Castle"), "m": 2, "h": "sunk_m"}]
+    assert S["players"][0]["vp_pile"] == [
+        {"ship": kp.sid("Bowes Castle"), "mult": 2, "how": "sunk_m"}
+    ]
 
 
 def test_6_42_submarine_torpedo_and_6_43_uc_mines(kp) -> None:
@@ -692,7 +703,7 @@ def test_6_42_submarine_torpedo_and_6_43_uc_mines(kp) -> None:
     ev = kp.act(S, {"type": "done"}, D(kp, R(ACTIONS[u]["torp"], 6), R([6], 3)))
     assert kp.of(ev, "result")[0]["result"] == "sunk"
     kp.act(S, {"type": "play", "card": uc, "mode": "mines", "target_seat": 1})
-    rest = sorted(S["p"][1]["mer"])
+    rest = sorted(S["players"][1]["merchants"])
     ev = kp.act(S, {"type": "order_targets", "ships": rest},
                 D(kp, R(ACTIONS[uc]["mine"], 2), R([4], 2), R(ACTIONS[uc]["mine"], 1),
                   R([10], 1)))
@@ -702,14 +713,14 @@ def test_6_42_submarine_torpedo_and_6_43_uc_mines(kp) -> None:
 def test_6_45_transfer_command_takes_revealed_ship(kp) -> None:
     S = start(kp, {0: ["transfer_command"]})
     em = kp.sid("Emden")
-    S["sh"][em]["dmg"] = 1
+    S["ships"][em]["damage"] = 1
     c = card(S, 0, "transfer_command")
     kp.commit(S, c, "act")
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": c, "target": em}, D(kp, R([10], 9), R([10, 4], 3)))
-    assert em in S["p"][0]["ger"]
-    assert S["sh"][em]["o"] == 0
-    assert S["sh"][em]["dmg"] == 1
+    assert em in S["players"][0]["german"]
+    assert S["ships"][em]["owner"] == 0
+    assert S["ships"][em]["damage"] == 1
 
 
 def test_6_46_trap_duel_reveals_raider(kp) -> None:
@@ -724,24 +735,24 @@ def test_6_46_trap_duel_reveals_raider(kp) -> None:
                 D(kp, R(ACTIONS[tr]["att"], 8), R([8], 4), R(att("Leopard", kp), 3),
                   R([10], 2), R([8], 1), R([10], 9)))
     assert kp.of(ev, "duel")[0]["results"] == ["sunk", "damaged"]
-    assert S["p"][1]["vp"][0]["s"] == leo
-    assert S["sh"][kp.sid("Mount Temple")]["dmg"] == 1
+    assert S["players"][1]["vp_pile"][0]["ship"] == leo
+    assert S["ships"][kp.sid("Mount Temple")]["damage"] == 1
 
 
 def test_6_47_wireless_intercept_not_in_consecutive_turns(kp) -> None:
     S = start(kp, {0: ["wireless_intercept", "wireless_intercept", "collier"]})
-    w1, w2, co = S["p"][0]["hand"]
-    S["adisc"] = [co]
-    S["p"][0]["hand"].remove(co)
+    w1, w2, co = S["players"][0]["hand"]
+    S["discards"] = [co]
+    S["players"][0]["hand"].remove(co)
     kp.commit(S, w1, "act")
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": w1})
-    assert co in S["p"][0]["hand"]
+    assert co in S["players"][0]["hand"]
     for _ in range(3):  # three other... seats 1 and 2 pass
-        kp.act(S, {"type": "end_turn"}) if S["pend"]["k"] == "resolve" else \
+        kp.act(S, {"type": "end_turn"}) if S["pending"]["kind"] == "resolve" else \
             kp.act(S, {"type": "done"})
-    while S["turn"] != 0:
-        kp.act(S, {"type": "done"}) if S["pend"]["k"] == "commit" else \
+    while S["turn_seat"] != 0:
+        kp.act(S, {"type": "done"}) if S["pending"]["kind"] == "commit" else \
             kp.act(S, {"type": "end_turn"})
     kp.commit(S, w2, "act")
     kp.act(S, {"type": "done"})
@@ -766,26 +777,26 @@ def test_random_seeded_card_effects_replay(kp) -> None:
 def test_5_9_prize_survives_british_interception_then_passage_double(kp) -> None:
     S = start(kp, {0: [DAY[0]]})
     inv = kp.sid("Invercoe")
-    S["p"][1]["mer"].remove(inv)
-    S["p"][1]["ger"].append(inv)
-    S["sh"][inv]["prize"] = True
-    S["sh"][inv]["rev"] = True
+    S["players"][1]["merchants"].remove(inv)
+    S["players"][1]["german"].append(inv)
+    S["ships"][inv]["prize"] = True
+    S["ships"][inv]["revealed"] = True
     kp.commit(S, DAY[0], "brit")
     kp.act(S, {"type": "done"})
     dice = ACTIONS[DAY[0]]["icpt"]
     kp.act(S, {"type": "play", "card": DAY[0], "target": inv}, D(kp, R(dice, 1), R([4], 4)))
-    assert S["pend"] == {"k": "passage", "s": 1, "ships": [inv]}
+    assert S["pending"] == {"kind": "passage", "seat": 1, "ships": [inv]}
     kp.act(S, {"type": "passage", "ship": inv}, D(kp, R([6], 6), R([8], 1)))
-    assert S["p"][1]["vp"] == [{"s": inv, "m": 2, "h": "passage"}]
+    assert S["players"][1]["vp_pile"] == [{"ship": inv, "mult": 2, "how": "passage"}]
 
 
 def test_6_2_blockade_runner_prize_bonus_and_6_33_prize_penalty(kp) -> None:
     S = start(kp, {0: ["blockade_runner", "rendezvous_missed"]})
     lovat = kp.sid("Lovat")
-    S["p"][0]["mer"].remove(lovat)
-    S["p"][0]["ger"].append(lovat)
-    S["sh"][lovat]["prize"] = True
-    S["sh"][kp.sid("Leipzig")]["ls"] = True
+    S["players"][0]["merchants"].remove(lovat)
+    S["players"][0]["german"].append(lovat)
+    S["ships"][lovat]["prize"] = True
+    S["ships"][kp.sid("Leipzig")]["limited_supply"] = True
     br, rm = card(S, 0, "blockade_runner"), card(S, 0, "rendezvous_missed")
     kp.commit(S, br, "act")
     kp.commit(S, rm, "act")
@@ -793,19 +804,19 @@ def test_6_2_blockade_runner_prize_bonus_and_6_33_prize_penalty(kp) -> None:
     ev = kp.act(S, {"type": "play", "card": br}, D(kp, R([10, 6], 1), R([10], 9)))
     assert kp.of(ev, "roll")[0]["a_mod"] == 2
     pef = kp.sid("Prinz Eitel Friedrich")
-    S["p"][1]["mer"].remove(kp.sid("Invercoe"))
-    S["p"][1]["ger"].append(kp.sid("Invercoe"))
-    S["sh"][kp.sid("Invercoe")]["prize"] = True
+    S["players"][1]["merchants"].remove(kp.sid("Invercoe"))
+    S["players"][1]["german"].append(kp.sid("Invercoe"))
+    S["ships"][kp.sid("Invercoe")]["prize"] = True
     ev = kp.act(S, {"type": "play", "card": rm, "target_seat": 1})
     assert [e["a_mod"] for e in kp.of(ev, "roll")] == [-2, -2, -2]  # prize ignored itself
-    assert pef in S["p"][1]["ger"]
+    assert pef in S["players"][1]["german"]
 
 
 def test_6_20_refuge_repair_and_resupply_at_later_turn_start(kp) -> None:
     S = start(kp, {0: ["island_refuge"]})
     lz = kp.sid("Leipzig")
-    S["sh"][lz]["dmg"] = 1
-    S["sh"][lz]["ls"] = True
+    S["ships"][lz]["damage"] = 1
+    S["ships"][lz]["limited_supply"] = True
     c = card(S, 0, "island_refuge")
     kp.commit(S, c, "act")
     kp.act(S, {"type": "done"})
@@ -813,18 +824,18 @@ def test_6_20_refuge_repair_and_resupply_at_later_turn_start(kp) -> None:
     ev = kp.act(S, {"type": "play", "card": c, "target": lz},
                 D(kp, R(ir["ch"], 1), R(ir["re"], 5), R(ir["ch2"], 1), R(ir["re2"], 5)))
     assert [e["what"] for e in kp.of(ev, "roll")] == ["refuge_repair", "refuge_resupply"]
-    assert S["sh"][lz]["dmg"] == 1
-    S["p"][1]["hand"] = []
-    S["p"][2]["hand"] = []
+    assert S["ships"][lz]["damage"] == 1
+    S["players"][1]["hand"] = []
+    S["players"][2]["hand"] = []
     kp.act(S, {"type": "end_turn"})
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "end_turn"})
     kp.act(S, {"type": "done"})
     ev = kp.act(S, {"type": "end_turn"},
                 D(kp, R(ir["ch"], 9), R(ir["re"], 1), R(ir["ch2"], 9), R(ir["re2"], 1)))
-    assert S["turn"] == 0
-    assert S["sh"][lz]["dmg"] == 0
-    assert not S["sh"][lz]["ls"]
+    assert S["turn_seat"] == 0
+    assert S["ships"][lz]["damage"] == 0
+    assert not S["ships"][lz]["limited_supply"]
     # Heavy Weather and British interceptions cannot reach it
     assert kp.GAME.legal_actions(S, 0)[-1] == {"type": "done"}
     assert {"type": "leave_refuge", "ship": lz} in kp.GAME.legal_actions(S, 0)
@@ -832,13 +843,13 @@ def test_6_20_refuge_repair_and_resupply_at_later_turn_start(kp) -> None:
 
 def test_6_37_no_wireless_intercept_in_the_extra_turn(kp) -> None:
     S = start(kp, {0: ["second_chance", "wireless_intercept"]})
-    sc, wi = S["p"][0]["hand"]
-    S["adisc"] = [S["adeck"].pop(0), S["adeck"].pop(0)]
+    sc, wi = S["players"][0]["hand"]
+    S["discards"] = [S["action_deck"].pop(0), S["action_deck"].pop(0)]
     kp.commit(S, sc, "act")
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": sc})
     kp.act(S, {"type": "end_turn"})
-    assert S["T"]["extra"]
+    assert S["this_turn"]["extra"]
     kp.commit(S, wi, "act")
     kp.act(S, {"type": "done"})
     assert kp.GAME.legal_actions(S, 0) == [{"type": "end_turn"}]

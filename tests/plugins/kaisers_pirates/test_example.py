@@ -9,7 +9,7 @@ from lantable.plugins.kaisers_pirates.data import ACTIONS
 
 
 def _card(S, seat: int, t: str) -> int:
-    return next(c for c in S["p"][seat]["hand"] if ACTIONS[c]["type"] == t)
+    return next(c for c in S["players"][seat]["hand"] if ACTIONS[c]["type"] == t)
 
 
 def test_appendix_b_worked_three_player_example(kp) -> None:
@@ -24,8 +24,8 @@ def test_appendix_b_worked_three_player_example(kp) -> None:
                2: ["fair_seas", "lay_mines", "intelligence", "deception"]})
     sid = kp.sid
     leopard, pef = sid("Leopard"), sid("Prinz Eitel Friedrich")
-    S["sh"][leopard]["rev"] = True
-    S["sh"][sid("Maria")]["dmg"] = 1
+    S["ships"][leopard]["revealed"] = True
+    S["ships"][sid("Maria")]["damage"] = 1
     assert ACTIONS[_card(S, 1, "submarine_u")]["ship"] == "U-27"
 
     # --- Player 1: Recalled as a British interception + Surprise Attack vs Leopard
@@ -40,12 +40,12 @@ def test_appendix_b_worked_three_player_example(kp) -> None:
     ev = kp.act(S, {"type": "pass"}, kp.Dice((10, 4), (8, 6), (8, 4)))
     roll = kp.of(ev, "roll")[0]
     assert (roll["a"], roll["d"]) == (8, 4)  # 6 + 2 = 8 >= 2 x 4
-    assert S["p"][0]["vp"] == [{"s": leopard, "m": 1, "h": "sunk"}]
+    assert S["players"][0]["vp_pile"] == [{"ship": leopard, "mult": 1, "how": "sunk"}]
     kp.act(S, {"type": "end_turn"})
     ev = kp.act(S, {"type": "discard", "top": [rec, sa]})  # P1 orders his discards
     assert kp.of(ev, "discarded")[0]["cards"] == [rec, sa]
-    assert len(S["p"][0]["hand"]) == 4  # QQQ, Fast Ship, Collier + 1 drawn
-    assert S["turn"] == 1
+    assert len(S["players"][0]["hand"]) == 4  # QQQ, Fast Ship, Collier + 1 drawn
+    assert S["turn_seat"] == 1
 
     # --- Player 2: Lay Mines as an interception on PEF + Good Hunting, Boarding Party, U-27
     lm, gh = _card(S, 1, "lay_mines"), _card(S, 1, "good_hunting")
@@ -63,7 +63,7 @@ def test_appendix_b_worked_three_player_example(kp) -> None:
                 kp.Dice((10, 5), (8, 2), (8, 6)))
     assert kp.of(ev, "result")[0]["result"] == "none"
     kp.act(S, {"type": "passage", "ship": sid("Matheran")}, kp.Dice((6, 5), (8, 4)))  # P1 tries
-    assert {"s": sid("Matheran"), "m": 1, "h": "passage"} in S["p"][0]["vp"]
+    assert {"ship": sid("Matheran"), "mult": 1, "how": "passage"} in S["players"][0]["vp_pile"]
     # vs Lovat: Boarding Party, P1 answers with Fast Ship; 8 - 2 = 6 vs 2 -> captured
     kp.act(S, {"type": "board", "card": bp})
     ev = kp.act(S, {"type": "react", "card": _card(S, 0, "fast_ship")},
@@ -71,26 +71,29 @@ def test_appendix_b_worked_three_player_example(kp) -> None:
     roll = kp.of(ev, "roll")[0]
     assert (roll["a"], roll["d"]) == (6, 2)
     assert kp.of(ev, "captured")
-    assert sid("Lovat") in S["p"][1]["ger"]
-    assert S["sh"][pef]["rev"]  # QQQ reveals PEF at the end of the interception
-    assert S["pend"] == {"k": "reflag", "s": 1, "ships": [pef]}
+    assert sid("Lovat") in S["players"][1]["german"]
+    assert S["ships"][pef]["revealed"]  # QQQ reveals PEF at the end of the interception
+    assert S["pending"] == {"kind": "reflag", "seat": 1, "ships": [pef]}
     kp.act(S, {"type": "pass"})
     # U-27 torpedoes the damaged Maria: 4,5,3 -> 5 vs 2 - 2 -> 1: sunk
     kp.act(S, {"type": "play", "card": u27, "target": sid("Maria")})
     ev = kp.act(S, {"type": "pass"}, kp.Dice((10, 4), (6, 5), (4, 3), (6, 2)))
     roll = kp.of(ev, "roll")[0]
     assert (roll["a"], roll["d"]) == (5, 1)
-    assert S["p"][1]["vp"] == [{"s": sid("Maria"), "m": 1, "h": "sunk_m"}]
+    assert S["players"][1]["vp_pile"] == [{"ship": sid("Maria"), "mult": 1, "how": "sunk_m"}]
     kp.act(S, {"type": "pass"})  # P1 could answer the sinking with Mistaken Identity
     kp.act(S, {"type": "end_turn"})
     kp.act(S, {"type": "discard", "top": [bp, u27]})
-    assert S["pend"] == {"k": "discard", "s": 0}  # then P1 orders his two reactions (3.1.5)
-    qqq, fast = (c for _s, c in S["T"]["rx"])
+    assert S["pending"] == {
+        "kind": "discard",
+        "seat": 0,
+    }  # then P1 orders his two reactions (3.1.5)
+    qqq, fast = (c for _s, c in S["this_turn"]["reactions"])
     ev = kp.act(S, {"type": "discard", "top": [qqq, fast]})
     assert kp.of(ev, "discarded")[0]["cards"] == [lm, gh, bp, u27, qqq, fast]
     assert len(kp.of(ev, "merchant_drawn")) == 3
-    assert len(S["p"][0]["mer"]) == 3
-    assert S["turn"] == 2
+    assert len(S["players"][0]["merchants"]) == 3
+    assert S["turn_seat"] == 2
 
     # --- Player 3: Fair Seas British interception, Lay Mines on Meteor, Intelligence, Deception
     fs, lm3 = _card(S, 2, "fair_seas"), _card(S, 2, "lay_mines")
@@ -106,7 +109,7 @@ def test_appendix_b_worked_three_player_example(kp) -> None:
     ev = kp.act(S, {"type": "react", "card": _card(S, 1, "shallow_run")},
                 kp.Dice((10, 6), (4, 3), (10, 9)))
     assert kp.of(ev, "interception_cancelled")
-    assert S["sh"][pef]["dmg"] == 1
+    assert S["ships"][pef]["damage"] == 1
     # mines in P3's chosen order: Bowes Castle 7 vs 4, Invercoe 4 vs 2, Mount Temple 5 vs 5
     kp.act(S, {"type": "play", "card": lm3, "target_seat": 1})
     kp.act(S, {"type": "done"})
@@ -118,21 +121,21 @@ def test_appendix_b_worked_three_player_example(kp) -> None:
     ev = kp.act(S, {"type": "pass"}, kp.Dice((10, 5), (4, 1), (10, 5)))  # no Mistaken Identity
     assert [e["result"] for e in kp.of(ev, "result")] == ["none"]
     assert not kp.of(ev, "passage_failed")  # no Passage after mines
-    assert S["sh"][sid("Bowes Castle")]["dmg"] == 1
-    assert S["p"][2]["vp"] == [{"s": sid("Invercoe"), "m": 1, "h": "sunk_m"}]
+    assert S["ships"][sid("Bowes Castle")]["damage"] == 1
+    assert S["players"][2]["vp_pile"] == [{"ship": sid("Invercoe"), "mult": 1, "how": "sunk_m"}]
     kp.act(S, {"type": "play", "card": dec, "target_seat": 0})
     # after each later card P2 may still answer Invercoe's sinking (3.3.23): he does not
-    assert S["pend"] == {"k": "late", "s": 1}
+    assert S["pending"] == {"kind": "late", "seat": 1}
     kp.act(S, {"type": "pass"})
     kp.act(S, {"type": "play", "card": intel, "mode": "deck"})
-    top = S["adeck"][-3:][::-1]
+    top = S["action_deck"][-3:][::-1]
     kp.act(S, {"type": "order", "cards": sorted(top)})
     kp.act(S, {"type": "pass"})
     kp.act(S, {"type": "end_turn"})
     ev = kp.act(S, {"type": "discard", "top": [lm3, intel]})
-    assert sorted(kp.of(ev, "discarded")[0]["cards"]) == sorted([fs, lm3, intel, S["adisc"][-1]])
-    assert S["p"][0]["wait"] == {"t": "deception", "c": dec}
-    assert sorted(top)[0] in S["p"][2]["hand"]  # P3 drew the card he put on top
+    assert sorted(kp.of(ev, "discarded")[0]["cards"]) == sorted([fs, lm3, intel, S["discards"][-1]])
+    assert S["players"][0]["wait"] == {"card_type": "deception", "card": dec}
+    assert sorted(top)[0] in S["players"][2]["hand"]  # P3 drew the card he put on top
     assert len(kp.of(ev, "merchant_drawn")) == 1
-    assert len(S["p"][1]["mer"]) == 3
+    assert len(S["players"][1]["merchants"]) == 3
     kp.check_cards(S)

@@ -25,7 +25,7 @@ def _transcript(kp) -> str:
         legal = kp.GAME.legal_actions(S, seat)
         good = [a for a in legal if a["type"] not in ("pass", "done", "end_turn")]
         action = good[0] if good and rng.random() < 0.6 else legal[-1]
-        lines.append(f"seat {seat} [{S['pend']['k']}, {len(legal)} legal]: "
+        lines.append(f"seat {seat} [{S['pending']['kind']}, {len(legal)} legal]: "
                      f"{kp.GAME.describe(S, seat, action)}")
         for e in kp.GAME.apply(S, seat, action, rng):
             if e["type"] == "roll":

@@ -42,50 +42,50 @@ def test_5_3_challenge_needs_strictly_higher(kp) -> None:
 def test_3_1_action_deck_sizes_per_player_count(kp) -> None:
     for seats, deck in [(2, 40), (3, 60), (4, 80)]:
         S = kp.GAME.setup(seats, {}, random.Random(1))
-        assert len(S["aside"]) == 100 - deck
-        assert len(S["adeck"]) + sum(len(p["hand"]) for p in S["p"]) == deck
-        assert all(len(p["hand"]) == 6 and len(p["ger"]) == 3 and len(p["mer"]) == 3
-                   for p in S["p"])
-        assert all(rules.hidden(S, s) for p in S["p"] for s in p["ger"]
+        assert len(S["set_aside"]) == 100 - deck
+        assert len(S["action_deck"]) + sum(len(p["hand"]) for p in S["players"]) == deck
+        assert all(len(p["hand"]) == 6 and len(p["german"]) == 3 and len(p["merchants"]) == 3
+                   for p in S["players"])
+        assert all(rules.hidden(S, s) for p in S["players"] for s in p["german"]
                    if SHIPS[s]["kind"] == "raider")
 
 
 def test_3_1_extra_removed_option(kp) -> None:
     S = kp.GAME.setup(3, {"extra_removed": 10}, random.Random(1))
-    assert len(S["aside"]) == 50
+    assert len(S["set_aside"]) == 50
 
 
 def test_3_3_lowest_vp_first_player(kp) -> None:
     S = kp.GAME.setup(3, {"first_player": "lowest_vp"}, random.Random(3))
-    vps = [sum(SHIPS[s]["vp"] for s in p["ger"]) for p in S["p"]]
-    assert vps[S["first"]] == min(vps)
+    vps = [sum(SHIPS[s]["vp"] for s in p["german"]) for p in S["players"]]
+    assert vps[S["first_seat"]] == min(vps)
 
 
 def test_4_1_commit_then_resolve_then_draw_one(kp) -> None:
     S = kp.table(forces=FORCES, hands={0: ["collier", "fair_seas", "breakout"], 1: [], 2: []})
-    hand = list(S["p"][0]["hand"])
+    hand = list(S["players"][0]["hand"])
     kp.commit(S, hand[1], "act")
     kp.act(S, {"type": "done"})
-    assert S["pend"]["k"] == "resolve"
+    assert S["pending"]["kind"] == "resolve"
     kp.act(S, {"type": "end_turn"})  # unplayed committed card is discarded too
-    assert hand[1] in S["adisc"]
-    assert len(S["p"][0]["hand"]) == 3  # 2 left + 1 drawn
-    assert S["turn"] == 1
+    assert hand[1] in S["discards"]
+    assert len(S["players"][0]["hand"]) == 3  # 2 left + 1 drawn
+    assert S["turn_seat"] == 1
     kp.check_cards(S)
 
 
 def test_4_3_committed_cards_only_are_playable(kp) -> None:
     S = kp.table(forces=FORCES, hands={0: ["collier", "fair_seas"], 1: [], 2: []})
-    fs = S["p"][0]["hand"][1]
+    fs = S["players"][0]["hand"][1]
     kp.act(S, {"type": "done"})
     plays = [a for a in kp.GAME.legal_actions(S, 0) if a["type"] == "play"]
     assert plays == []
-    assert fs in S["p"][0]["hand"]
+    assert fs in S["players"][0]["hand"]
 
 
 def test_4_3_one_interception_card_per_ship_and_team_cards(kp) -> None:
     S = kp.table(forces=FORCES, hands={0: ["fair_seas", "breakout", "bounding_main"]})
-    fs, bo, bm = S["p"][0]["hand"]
+    fs, bo, bm = S["players"][0]["hand"]
     leipzig = kp.sid("Leipzig")
     kp.commit(S, fs, "icpt", leipzig)
     legal = kp.GAME.legal_actions(S, 0)
@@ -96,7 +96,7 @@ def test_4_3_one_interception_card_per_ship_and_team_cards(kp) -> None:
 
 def test_4_6_1_one_opponent_per_turn(kp) -> None:
     S = kp.table(forces=FORCES, hands={0: ["fair_seas", "breakout"], 1: [], 2: []})
-    fs, bo = S["p"][0]["hand"]
+    fs, bo = S["players"][0]["hand"]
     kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
     kp.commit(S, bo, "icpt", kp.sid("Leopard"))
     kp.act(S, {"type": "done"})
@@ -109,7 +109,7 @@ def test_4_6_1_one_opponent_per_turn(kp) -> None:
 
 def test_4_6_6_german_ships_intercept_only_merchants_british_only_recognized(kp) -> None:
     S = kp.table(forces=FORCES, hands={0: ["fair_seas", "breakout"], 1: [], 2: []})
-    fs, bo = S["p"][0]["hand"]
+    fs, bo = S["players"][0]["hand"]
     kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
     kp.commit(S, bo, "brit")
     kp.act(S, {"type": "done"})
@@ -123,28 +123,30 @@ def test_4_6_6_german_ships_intercept_only_merchants_british_only_recognized(kp)
 
 def test_5_6_1_interception_sinks_merchant_into_attackers_pile(kp) -> None:
     S = kp.table(forces=FORCES, hands={0: ["fair_seas"], 1: [], 2: []})
-    fs = S["p"][0]["hand"][0]
+    fs = S["players"][0]["hand"][0]
     kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
     kp.act(S, {"type": "done"})
     ev = kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Bowes Castle")},
                 kp.Dice((10, 7), (8, 2), (4, 1), (6, 3)))
     assert kp.of(ev, "result")[0]["result"] == "sunk"  # 7 >= 2 x 3
-    assert S["p"][0]["vp"] == [{"s": kp.sid("Bowes Castle"), "m": 1, "h": "sunk_m"}]
+    assert S["players"][0]["vp_pile"] == [
+        {"ship": kp.sid("Bowes Castle"), "mult": 1, "how": "sunk_m"}
+    ]
     kp.check_cards(S)
 
 
 def test_5_10_passage_after_surviving_interception(kp) -> None:
     S = kp.table(forces=FORCES, hands={0: [], 1: ["fair_seas"], 2: []}, turn_seat=1)
-    fs = S["p"][1]["hand"][0]
+    fs = S["players"][1]["hand"][0]
     kp.commit(S, fs, "icpt", kp.sid("Prinz Eitel Friedrich"))
     kp.act(S, {"type": "done"})
     # PEF 10/8 rolls 5,2 -> 5; Matheran d8 -> 6: no effect; passage 6 vs 8: 5 > 4
     ev = kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Matheran")},
                 kp.Dice((10, 5), (8, 2), (8, 6)))
     assert kp.of(ev, "result")[0]["result"] == "none"
-    assert S["pend"] == {"k": "passage", "s": 0, "ships": [kp.sid("Matheran")]}
+    assert S["pending"] == {"kind": "passage", "seat": 0, "ships": [kp.sid("Matheran")]}
     kp.act(S, {"type": "passage", "ship": kp.sid("Matheran")}, kp.Dice((6, 5), (8, 4)))
-    assert S["p"][0]["vp"] == [{"s": kp.sid("Matheran"), "m": 1, "h": "passage"}]
+    assert S["players"][0]["vp_pile"] == [{"ship": kp.sid("Matheran"), "mult": 1, "how": "passage"}]
 
 
 def test_5_5_limited_supply_damage_and_night_modifiers(kp) -> None:
@@ -152,12 +154,12 @@ def test_5_5_limited_supply_damage_and_night_modifiers(kp) -> None:
     night = next(c["id"] for c in ACTIONS if c["night"] and c["type"] == "fair_seas") \
         if any(c["night"] and c["type"] == "fair_seas" for c in ACTIONS) else \
         next(c["id"] for c in ACTIONS if c["night"] and c["kind"] == "N")
-    S["p"][0]["hand"] = [night]
-    S["adeck"].remove(night) if night in S["adeck"] else S["aside"].remove(night)
+    S["players"][0]["hand"] = [night]
+    S["action_deck"].remove(night) if night in S["action_deck"] else S["set_aside"].remove(night)
     lz = kp.sid("Leipzig")
-    S["sh"][lz]["ls"] = True
-    S["sh"][lz]["dmg"] = 1
-    S["sh"][kp.sid("Bowes Castle")]["dmg"] = 1
+    S["ships"][lz]["limited_supply"] = True
+    S["ships"][lz]["damage"] = 1
+    S["ships"][kp.sid("Bowes Castle")]["damage"] = 1
     kp.commit(S, night, "icpt", lz)
     kp.act(S, {"type": "done"})
     ev = kp.act(S, {"type": "play", "card": night, "target": kp.sid("Bowes Castle")},
@@ -169,8 +171,8 @@ def test_5_5_limited_supply_damage_and_night_modifiers(kp) -> None:
 def test_7_4_round_points_with_ties_and_zero(kp) -> None:
     S = kp.GAME.setup(4, {}, random.Random(0))
     for seat, _vp in enumerate([39, 39, 72, 18]):
-        S["p"][seat]["vp"] = []
-        S["p"][seat]["rp"] = 0
+        S["players"][seat]["vp_pile"] = []
+        S["players"][seat]["round_points"] = 0
     # fake VP piles with action-card VP is awkward; check the formula directly
     vps = [39, 39, 72, 18]
     rp = [0 if v == 0 else 4 - sum(1 for w in vps if w > v) for v in vps]
@@ -181,38 +183,38 @@ def test_7_4_round_points_with_ties_and_zero(kp) -> None:
 
 def test_7_3_warship_limit_discards_excess_at_random(kp) -> None:
     S = kp.table(forces=FORCES, hands={0: [], 1: [], 2: []})
-    p = S["p"][0]
+    p = S["players"][0]
     for name in ["Emden", "Wolf", "Karlsruhe"]:
         s = kp.sid(name)
         rules.remove_ship(S, s)
-        p["vp"].append({"s": s, "m": 1, "h": "sunk"})
+        p["vp_pile"].append({"ship": s, "mult": 1, "how": "sunk"})
     for name in ["Bowes Castle", "Kaipara"]:
         s = kp.sid(name)
         rules.remove_ship(S, s)
-        p["vp"].append({"s": s, "m": 1, "h": "sunk_m"})
+        p["vp_pile"].append({"ship": s, "mult": 1, "how": "sunk_m"})
     ev: list = []
     rounds.score_round(S, random.Random(0), ev)
     assert len(kp.of(ev, "warship_limit_discard")) == 1
-    assert sum(1 for e in p["vp"] if e["s"] < 20) == 2
-    assert S["p"][0]["rvp"][0] == rules.vp_total(S, 0)
+    assert sum(1 for e in p["vp_pile"] if e["ship"] < 20) == 2
+    assert S["players"][0]["round_vp"][0] == rules.vp_total(S, 0)
 
 
 def test_7_2_prizes_in_force_count_double_at_round_end(kp) -> None:
     S = kp.table(forces=FORCES, hands={0: [], 1: [], 2: []})
     lovat = kp.sid("Lovat")
-    S["sh"][lovat]["prize"] = True
-    S["p"][0]["mer"].remove(lovat)
-    S["p"][0]["ger"].append(lovat)
+    S["ships"][lovat]["prize"] = True
+    S["players"][0]["merchants"].remove(lovat)
+    S["players"][0]["german"].append(lovat)
     rounds.score_round(S, random.Random(0), [])
-    assert S["p"][0]["rvp"] == [2 * SHIPS[lovat]["vp"]]
-    assert S["p"][0]["rp"] == 3
-    assert S["p"][1]["rp"] == 0
+    assert S["players"][0]["round_vp"] == [2 * SHIPS[lovat]["vp"]]
+    assert S["players"][0]["round_points"] == 3
+    assert S["players"][1]["round_points"] == 0
 
 
 def test_7_1_round_ends_when_last_card_drawn_then_keep_and_next_round(kp) -> None:
     S = kp.table(forces=FORCES, hands={0: [], 1: [], 2: []})
-    S["aside"] += S["adeck"][:-1]
-    S["adeck"] = S["adeck"][-1:]
+    S["set_aside"] += S["action_deck"][:-1]
+    S["action_deck"] = S["action_deck"][-1:]
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "end_turn"})
     assert S["phase"] == "keep"
@@ -220,55 +222,55 @@ def test_7_1_round_ends_when_last_card_drawn_then_keep_and_next_round(kp) -> Non
     assert sorted(kp.GAME.to_act(S)) == [0, 1, 2]
     v1 = kp.GAME.view(S, 1)
     kp.act(S, {"type": "keep", "ships": [kp.sid("Leipzig")]}, seat=0)
-    assert kp.GAME.view(S, 1)["pend"] == {"k": "keep", "seats": [0, 1, 2], "done": ["0"]}
+    assert kp.GAME.view(S, 1)["pending"] == {"kind": "keep", "seats": [0, 1, 2], "done": ["0"]}
     assert v1["players"] == kp.GAME.view(S, 1)["players"]
     kp.act(S, {"type": "keep", "ships": []}, seat=1)
     kp.act(S, {"type": "keep", "ships": []}, seat=2)
     assert S["round"] == 2
     assert S["phase"] == "play"
-    assert kp.sid("Leipzig") in S["p"][0]["ger"]
-    assert len(S["p"][0]["hand"]) == 5
-    assert len(S["p"][1]["hand"]) == 6
-    assert all(len(p["ger"]) == 3 and len(p["mer"]) == 3 for p in S["p"])
+    assert kp.sid("Leipzig") in S["players"][0]["german"]
+    assert len(S["players"][0]["hand"]) == 5
+    assert len(S["players"][1]["hand"]) == 6
+    assert all(len(p["german"]) == 3 and len(p["merchants"]) == 3 for p in S["players"])
     # rounds 2-3: fewest RP goes first (R 3.1)
-    low = min(p["rp"] for p in S["p"])
-    assert S["p"][S["first"]]["rp"] == low
+    low = min(p["round_points"] for p in S["players"])
+    assert S["players"][S["first_seat"]]["round_points"] == low
     kp.check_cards(S)
 
 
 def test_7_6_game_ends_after_three_rounds_with_unique_leader(kp) -> None:
     S = kp.GAME.setup(2, {}, random.Random(2))
     S["round"] = 3
-    S["p"][0]["rp"], S["p"][1]["rp"] = 5, 5
-    S["p"][0]["rvp"], S["p"][1]["rvp"] = [10], [10]
+    S["players"][0]["round_points"], S["players"][1]["round_points"] = 5, 5
+    S["players"][0]["round_vp"], S["players"][1]["round_vp"] = [10], [10]
     assert not rounds.game_decided(S)  # tied -> another round
-    S["p"][0]["rvp"] = [11]
+    S["players"][0]["round_vp"] = [11]
     assert rounds.game_decided(S)
     assert rounds.ranks(S) == [1, 2]
 
 
 def test_4_8_merchant_refill_for_every_player(kp) -> None:
     S = kp.table(forces=FORCES, hands={0: ["fair_seas"], 1: [], 2: []})
-    fs = S["p"][0]["hand"][0]
+    fs = S["players"][0]["hand"][0]
     kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": fs, "target": kp.sid("Bowes Castle")},
            kp.Dice((10, 9), (8, 2), (4, 1), (6, 3)))
-    assert len(S["p"][1]["mer"]) == 2
+    assert len(S["players"][1]["merchants"]) == 2
     kp.act(S, {"type": "end_turn"})
-    assert len(S["p"][1]["mer"]) == 3
+    assert len(S["players"][1]["merchants"]) == 3
 
 
 def test_4_7_views_hide_hands_committed_cards_and_deck(kp) -> None:
     S = kp.table(forces=FORCES, hands={0: ["fair_seas", "collier"], 1: ["reflag"], 2: []})
-    fs = S["p"][0]["hand"][0]
+    fs = S["players"][0]["hand"][0]
     kp.commit(S, fs, "act")
     v1 = kp.GAME.view(S, 1)
-    assert v1["T"]["com"][0]["c"] is None
+    assert v1["this_turn"]["committed"][0]["card"] is None
     assert "hand" not in v1["players"][0]
-    assert v1["me"]["hand"] == S["p"][1]["hand"]
-    assert "adeck" not in v1
-    assert "aside" not in v1
-    assert kp.GAME.view(S, 0)["T"]["com"][0]["c"] == fs
+    assert v1["me"]["hand"] == S["players"][1]["hand"]
+    assert "action_deck" not in v1
+    assert "set_aside" not in v1
+    assert kp.GAME.view(S, 0)["this_turn"]["committed"][0]["card"] == fs
     pub = kp.GAME.view(S, None)
     assert "me" not in pub

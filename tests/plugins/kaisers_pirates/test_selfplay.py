@@ -35,18 +35,18 @@ def _leak_check(kp, S: dict, seat: int, rng: random.Random) -> None:
     v = kp.GAME.view(S, seat)
     other = copy.deepcopy(S)
     pool = []
-    for i, p in enumerate(other["p"]):
+    for i, p in enumerate(other["players"]):
         if i != seat:
             pool += p["hand"]
-    known_top = set(S["p"][seat]["peek"])
-    free_deck = [c for c in other["adeck"] if c not in known_top]
-    pool += free_deck + other["aside"]
+    known_top = set(S["players"][seat]["known_deck_top"])
+    free_deck = [c for c in other["action_deck"] if c not in known_top]
+    pool += free_deck + other["set_aside"]
     rng.shuffle(pool)
-    for i, p in enumerate(other["p"]):
+    for i, p in enumerate(other["players"]):
         if i != seat:
             p["hand"] = [pool.pop() for _ in p["hand"]]
-    other["adeck"] = [pool.pop() if c not in known_top else c for c in other["adeck"]]
-    other["aside"] = [pool.pop() for _ in other["aside"]]
+    other["action_deck"] = [pool.pop() if c not in known_top else c for c in other["action_deck"]]
+    other["set_aside"] = [pool.pop() for _ in other["set_aside"]]
     assert kp.GAME.view(other, seat) == v
 
 
@@ -148,6 +148,6 @@ def test_describe_every_offered_action_and_heuristic_prefers_vp(kp) -> None:
     assert {"commit", "play", "done", "end_turn", "pass", "react", "keep"} <= kinds
     S = kp.GAME.setup(3, {}, random.Random(1))
     base = kp.GAME.heuristic(S, 0)
-    S["p"][0]["vp"].append({"s": 25, "m": 1, "h": "sunk_m"})
+    S["players"][0]["vp_pile"].append({"ship": 25, "mult": 1, "how": "sunk_m"})
     assert kp.GAME.heuristic(S, 0) > base
     assert kp.GAME.heuristic(S, 1) < base + 1

@@ -19,7 +19,7 @@ DAY = [c["id"] for c in ACTIONS if c["kind"] == "N" and not c["night"]
 
 
 def _card(S, seat: int, t: str) -> int:
-    return next(c for c in S["p"][seat]["hand"] if ACTIONS[c]["type"] == t)
+    return next(c for c in S["players"][seat]["hand"] if ACTIONS[c]["type"] == t)
 
 
 # ---------------------------------------------------------------------------
@@ -31,7 +31,7 @@ def test_8_1_4_3_team_targets_only_the_other_team(kp) -> None:
     S = kp.table(seats=4, options={"team_game": True}, forces=FORCES, hands={0: [DAY[0]]})
     kp.commit(S, DAY[0], "icpt", kp.sid("Leipzig"))
     kp.act(S, {"type": "done"})
-    owners = {S["sh"][a["target"]]["o"] for a in kp.GAME.legal_actions(S, 0)
+    owners = {S["ships"][a["target"]]["owner"] for a in kp.GAME.legal_actions(S, 0)
               if a["type"] == "play"}
     assert owners == {1, 3}
 
@@ -39,7 +39,7 @@ def test_8_1_4_3_team_targets_only_the_other_team(kp) -> None:
 def test_8_1_4_10_team_scores_rank_by_team_total(kp) -> None:
     S = kp.GAME.setup(4, {"team_game": True}, random.Random(0))
     for seat, (rp, vp) in enumerate([(4, 30), (1, 5), (2, 10), (3, 20)]):
-        S["p"][seat]["rp"], S["p"][seat]["rvp"] = rp, [vp]
+        S["players"][seat]["round_points"], S["players"][seat]["round_vp"] = rp, [vp]
     assert kp.GAME.scores(S)["rank"] == [1, 2, 1, 2]
 
 
@@ -47,7 +47,7 @@ def test_8_1_team_cards_usable_for_their_action(kp) -> None:
     S = kp.table(seats=4, options={"team_game": True}, forces=FORCES,
                  hands={0: ["bounding_main", "exchange_information"]})
     uses = {(a["card"], a["use"]) for a in kp.GAME.legal_actions(S, 0) if a["type"] == "commit"}
-    for c in S["p"][0]["hand"]:
+    for c in S["players"][0]["hand"]:
         assert (c, "act") in uses
 
 
@@ -58,14 +58,14 @@ def test_8_1_team_cards_usable_for_their_action(kp) -> None:
 
 def test_8_2_2_solitaire_setup_removes_twelve_cards_and_deals_40(kp) -> None:
     S = kp.GAME.setup(1, {}, random.Random(4))
-    assert len(S["actions"]) == 88
+    assert len(S["action_cards"]) == 88
     removed_types = {"intelligence", "wireless_intercept", "bounding_main", "breakdown",
                      "exchange_information", "mistaken_identity", "pull_the_plug",
                      "sail_q_ship", "searchlight", "special_cargo"}
-    assert not any(ACTIONS[c]["type"] in removed_types for c in S["actions"])
-    dealt = len(S["adeck"]) + sum(len(p["hand"]) for p in S["p"])
+    assert not any(ACTIONS[c]["type"] in removed_types for c in S["action_cards"])
+    dealt = len(S["action_deck"]) + sum(len(p["hand"]) for p in S["players"])
     assert dealt == 40
-    assert len(S["aside"]) == 48
+    assert len(S["set_aside"]) == 48
     assert kp.GAME.to_act(S) in ([0], [])
 
 
@@ -102,7 +102,7 @@ def test_8_2_4_phantom_turn_intercepts_with_specials(kp) -> None:
     S2["mode"], S2["seats"], S2["solo"] = "solo", 1, S["solo"]
     from lantable.plugins.kaisers_pirates import turn
     turn.new_turn(S2, 1)
-    S2["pend"] = None
+    S2["pending"] = None
     warship_card = next(i for i in range(20)
                         if SOLO[i]["cols"][1][0] == "intercept_merchant_warship"
                         and SOLO[i]["special"] is None)
@@ -132,7 +132,7 @@ def test_8_2_phantom_keeps_its_best_ship(kp) -> None:
 def test_8_2_solitaire_discards_are_hidden(kp) -> None:
     S = kp.GAME.setup(1, {}, random.Random(8))
     v = kp.GAME.view(S, 0)
-    assert v["adisc"] is None
+    assert v["discards"] is None
     assert v["solo"]["deck"] == list(range(20))  # which cards are left, never their order
 
 
@@ -168,51 +168,51 @@ def test_6_3_woelfchen_no_slim_pickings_and_double_surprise(kp) -> None:
 def test_6_4_tournament_balanced_first_deal(kp) -> None:
     S = kp.GAME.setup(4, {"tournament": True}, random.Random(1))
     names = ["Dresden", "Emden", "Koenigsberg", "Nuernberg"]
-    for p in S["p"]:
-        assert sum(SHIPS[s]["name"] in names for s in p["ger"]) == 1
-        assert sorted(SHIPS[s]["vp"] for s in p["mer"]) == [5, 7, 9]
+    for p in S["players"]:
+        assert sum(SHIPS[s]["name"] in names for s in p["german"]) == 1
+        assert sorted(SHIPS[s]["vp"] for s in p["merchants"]) == [5, 7, 9]
 
 
 def test_6_5_beyond_1914_removes_ships(kp) -> None:
     S = kp.GAME.setup(2, {"beyond_1914": "ships_and_merchants"}, random.Random(1))
-    assert kp.sid("Emden") in S["removed"]
-    assert kp.sid("Lovat") in S["removed"]
-    assert len(S["removed"]) == 8 + 19
+    assert kp.sid("Emden") in S["removed_ships"]
+    assert kp.sid("Lovat") in S["removed_ships"]
+    assert len(S["removed_ships"]) == 8 + 19
     kp.check_cards(S)
 
 
 def test_6_7_keep_three_and_hand_size(kp) -> None:
     S = kp.table(forces=FORCES, options={"keep_three": True})
-    S["aside"] += S["adeck"][:-1]
-    S["adeck"] = S["adeck"][-1:]
+    S["set_aside"] += S["action_deck"][:-1]
+    S["action_deck"] = S["action_deck"][-1:]
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "end_turn"})
-    three = sorted(S["p"][0]["ger"])
+    three = sorted(S["players"][0]["german"])
     kp.act(S, {"type": "keep", "ships": three}, seat=0)
     kp.act(S, {"type": "keep", "ships": []}, seat=1)
     kp.act(S, {"type": "keep", "ships": []}, seat=2)
-    assert len(S["p"][0]["hand"]) == 3
-    assert sorted(S["p"][0]["ger"]) == three
+    assert len(S["players"][0]["hand"]) == 3
+    assert sorted(S["players"][0]["german"]) == three
 
 
 def test_6_8_additional_damage_stacks(kp) -> None:
     S = kp.table(forces=FORCES, hands={0: [DAY[0]]}, options={"additional_damage": True})
     bc = kp.sid("Bowes Castle")
-    S["sh"][bc]["dmg"] = 1
+    S["ships"][bc]["damage"] = 1
     kp.commit(S, DAY[0], "icpt", kp.sid("Leipzig"))
     kp.act(S, {"type": "done"})
     ev = kp.act(S, {"type": "play", "card": DAY[0], "target": bc},
                 kp.Dice((10, 5), (8, 1), (4, 1), (6, 5)))  # 5 vs 5 - 2 = 3: damaged
-    assert S["sh"][bc]["dmg"] == 2
+    assert S["ships"][bc]["damage"] == 2
     assert kp.of(ev, "damaged")[0]["markers"] == 2
 
 
 def test_6_9_torpedo_hidden_prize_after_finding_it(kp) -> None:
     S = kp.table(forces=FORCES, hands={0: ["submarine_u"]}, options={"torpedo_prizes": True})
     inv = kp.sid("Invercoe")
-    S["p"][1]["mer"].remove(inv)
-    S["p"][1]["ger"].append(inv)
-    S["sh"][inv]["prize"] = True
+    S["players"][1]["merchants"].remove(inv)
+    S["players"][1]["german"].append(inv)
+    S["ships"][inv]["prize"] = True
     c = _card(S, 0, "submarine_u")
     kp.commit(S, c, "act")
     kp.act(S, {"type": "done"})
@@ -239,16 +239,16 @@ def test_6_11_sailing_merchant_no_amc_break_contact_minus_two(kp) -> None:
 def test_6_12_prize_resupply_and_exhaustion(kp) -> None:
     S = kp.table(forces=FORCES, options={"prize_resupply": True})
     lovat, lz = kp.sid("Lovat"), kp.sid("Leipzig")
-    S["p"][0]["mer"].remove(lovat)
-    S["p"][0]["ger"].append(lovat)
-    S["sh"][lovat]["prize"] = True
-    S["sh"][lz]["ls"] = True
+    S["players"][0]["merchants"].remove(lovat)
+    S["players"][0]["german"].append(lovat)
+    S["ships"][lovat]["prize"] = True
+    S["ships"][lz]["limited_supply"] = True
     kp.act(S, {"type": "done"})
     a = {"type": "resupply", "prize": lovat, "ship": lz}
     assert a in kp.GAME.legal_actions(S, 0)
     ev = kp.act(S, a, kp.Dice((10, 9), (8, 1), (10, 2)))  # supplies exhausted
-    assert not S["sh"][lz]["ls"]
-    assert S["p"][0]["vp"] == [{"s": lovat, "m": 1, "h": "prize_exhausted"}]
+    assert not S["ships"][lz]["limited_supply"]
+    assert S["players"][0]["vp_pile"] == [{"ship": lovat, "mult": 1, "how": "prize_exhausted"}]
     assert ev
 
 
@@ -259,11 +259,11 @@ def test_6_6_fast_raider_may_pursue(kp) -> None:
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": DAY[0], "target": kp.sid("Maria")})
     kp.act(S, {"type": "react", "card": _card(S, 0, "fast_ship")})
-    assert S["pend"]["k"] == "pursue"
+    assert S["pending"]["kind"] == "pursue"
     ev = kp.act(S, {"type": "pursue"}, kp.Dice((10, 4), (8, 1), (6, 6)))
     assert kp.of(ev, "roll")[0]["a_mod"] == 0
     kp.act(S, {"type": "pass"}, kp.Dice((10, 9), (4, 1), (10, 2)))  # Maria stays at sea
-    assert S["sh"][kp.sid("Prinz Eitel Friedrich")]["ls"]  # failed the 6.6.1 check
+    assert S["ships"][kp.sid("Prinz Eitel Friedrich")]["limited_supply"]  # failed the 6.6.1 check
 
 
 def test_6_10_shallow_water_pursuit(kp) -> None:
@@ -273,7 +273,7 @@ def test_6_10_shallow_water_pursuit(kp) -> None:
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": DAY[0], "target": kp.sid("Bowes Castle")})
     kp.act(S, {"type": "react", "card": _card(S, 1, "shallow_run")})
-    assert S["pend"] == {"k": "shallows", "s": 0}
+    assert S["pending"] == {"kind": "shallows", "seat": 0}
     # merchant crossing fails (damaged), Leipzig crosses; then 6 vs 6 - 2: damage
     ev = kp.act(S, {"type": "pursue"},
                 kp.Dice((10, 1), (4, 1), (10, 5), (10, 9), (4, 1), (10, 2),
@@ -282,7 +282,7 @@ def test_6_10_shallow_water_pursuit(kp) -> None:
     assert [e["what"] for e in kp.of(ev, "roll")] == ["shallows_crossing", "shallows_crossing",
                                                       "interception"]
     assert kp.of(ev, "roll")[2]["d_mod"] == -2
-    assert S["sh"][kp.sid("Bowes Castle")]["dmg"] == 1
+    assert S["ships"][kp.sid("Bowes Castle")]["damage"] == 1
 
 
 def test_a7_recon_cards_playable_same_turn_option(kp) -> None:
@@ -292,11 +292,11 @@ def test_a7_recon_cards_playable_same_turn_option(kp) -> None:
     kp.commit(S, c, "act")
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": c, "target_seat": 1})
-    taken = S["T"]["stolen"]
+    taken = S["this_turn"]["recon_cards"]
     assert len(taken) == 2
     legal = kp.GAME.legal_actions(S, 0)
     assert {"type": "commit", "card": taken[0], "use": "brit"} in legal
-    assert kp.GAME.view(S, 1)["T"]["stolen"] == []
+    assert kp.GAME.view(S, 1)["this_turn"]["recon_cards"] == []
 
 
 def test_8_1_4_7_team_breakout_second_ship_to_teammate(kp) -> None:
@@ -306,11 +306,11 @@ def test_8_1_4_7_team_breakout_second_ship_to_teammate(kp) -> None:
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": c}, kp.Dice((10, 9), (8, 1), (8, 2)))
     a, b = S["stack"][-1]["ships"]
-    assert S["pend"] == {"k": "give_ships", "s": 0}
+    assert S["pending"] == {"kind": "give_ships", "seat": 0}
     kp.act(S, {"type": "to_mate", "ships": [b]})
-    assert a in S["p"][0]["ger"]
-    assert b in S["p"][2]["ger"]
-    assert S["sh"][b]["o"] == 2
+    assert a in S["players"][0]["german"]
+    assert b in S["players"][2]["german"]
+    assert S["ships"][b]["owner"] == 2
     kp.check_cards(S)
 
 
@@ -318,17 +318,17 @@ def test_8_1_4_6_refuge_ship_may_join_teammate(kp) -> None:
     S = kp.table(seats=4, options={"team_game": True}, forces=FORCES)
     lz = kp.sid("Leipzig")
     ir = next(c["id"] for c in ACTIONS if c["type"] == "island_refuge")
-    S["adeck"].remove(ir) if ir in S["adeck"] else S["aside"].remove(ir)
-    S["sh"][lz]["ref"], S["sh"][lz]["reft"] = ir, 0
+    S["action_deck"].remove(ir) if ir in S["action_deck"] else S["set_aside"].remove(ir)
+    S["ships"][lz]["refuge"], S["ships"][lz]["refuge_turn"] = ir, 0
     kp.act(S, {"type": "leave_refuge", "ship": lz, "to_mate": True})
-    assert lz in S["p"][2]["ger"]
-    assert ir in S["adisc"]
+    assert lz in S["players"][2]["german"]
+    assert ir in S["discards"]
 
 
 def test_8_1_4_9_team_pools_ships_when_keeping(kp) -> None:
     S = kp.table(seats=4, options={"team_game": True}, forces=FORCES)
-    S["aside"] += S["adeck"][:-1]
-    S["adeck"] = S["adeck"][-1:]
+    S["set_aside"] += S["action_deck"][:-1]
+    S["action_deck"] = S["action_deck"][-1:]
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "end_turn"})
     karlsruhe = kp.sid("Karlsruhe")  # seat 2's ship, kept by seat 0
@@ -336,15 +336,15 @@ def test_8_1_4_9_team_pools_ships_when_keeping(kp) -> None:
     assert {"type": "keep", "ships": [karlsruhe]} not in kp.GAME.legal_actions(S, 2)
     for seat in (1, 2, 3):
         kp.act(S, {"type": "keep", "ships": []}, seat=seat)
-    assert karlsruhe in S["p"][0]["ger"]
-    assert S["sh"][karlsruhe]["o"] == 0
+    assert karlsruhe in S["players"][0]["german"]
+    assert S["ships"][karlsruhe]["owner"] == 0
     kp.check_cards(S)
 
 
 def test_6_5_3_no_breakout_with_four_players(kp) -> None:
     S = kp.GAME.setup(4, {"beyond_1914": "ships", "no_breakout": True}, random.Random(1))
-    assert len(S["actions"]) == 97
-    assert not any(ACTIONS[c]["type"] == "breakout" for c in S["actions"])
+    assert len(S["action_cards"]) == 97
+    assert not any(ACTIONS[c]["type"] == "breakout" for c in S["action_cards"])
     kp.check_cards(S)
 
 
@@ -354,21 +354,21 @@ def _phantom_table(kp, **kw):
     S2["mode"], S2["seats"], S2["solo"] = "solo", 1, S["solo"]
     from lantable.plugins.kaisers_pirates import turn
     turn.new_turn(S2, 1)
-    S2["pend"] = None
+    S2["pending"] = None
     return S2, turn
 
 
 def test_8_2_4_item_9_deception_on_the_phantom_one_card(kp) -> None:
     S, turn = _phantom_table(kp)
     dec = next(c["id"] for c in ACTIONS if c["type"] == "deception")
-    S["adeck"].remove(dec) if dec in S["adeck"] else S["aside"].remove(dec)
-    S["p"][1]["wait"] = {"t": "deception", "c": dec}
+    S["action_deck"].remove(dec) if dec in S["action_deck"] else S["set_aside"].remove(dec)
+    S["players"][1]["wait"] = {"card_type": "deception", "card": dec}
     ev: list = []
     turn.advance(S, random.Random(2), ev)
     assert len(kp.of(ev, "red_die")) == 1  # one card, column 3 or 4, then the turn ends
-    assert S["turn"] == 0
-    assert S["p"][1]["wait"] is None
-    assert dec in S["adisc"]
+    assert S["turn_seat"] == 0
+    assert S["players"][1]["wait"] is None
+    assert dec in S["discards"]
     kp.check_cards(S)
 
 
@@ -383,5 +383,5 @@ def test_8_2_4_item_6_phantom_fog_bank_is_no_card(kp) -> None:
     assert kp.of(ev, "placed_on")[0] == {"type": "placed_on", "card": None, "seat": 0}
     # the fogged player's turn then passes by itself: no play, no draw
     assert kp.of(ev, "fog_bank_turn")[0]["seat"] == 0
-    assert S["p"][0]["wait"] is None
+    assert S["players"][0]["wait"] is None
     kp.check_cards(S)

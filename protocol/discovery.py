@@ -1,7 +1,9 @@
-"""What lantable puts in DNS-SD records, and which interfaces it uses: pure functions.
+"""How peers find each other on a LAN, as data: ports, DNS-SD records, interfaces.
 
-No sockets, no threads: instance naming (RFC 6763 single labels), TXT encoding and
-decoding, and turning ``--interface`` values into zeroconf's interface arguments.
+No sockets, no threads: the default ports, instance naming (RFC 6763 single labels),
+TXT encoding and decoding, and turning ``--interface`` values into zeroconf's interface
+arguments. Both sides use it: the host's advertiser (``lantable.host.discovery``) and
+the clients' browser (``lantable.clients.discovery``); docs/discovery.md specifies it.
 """
 
 from __future__ import annotations
@@ -9,9 +11,15 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
-import ifaddr
+if TYPE_CHECKING:
+    import ifaddr
+
+# The one definition of each port: the host listens on them, the CLI offers them as
+# defaults, and docs/protocol.md names the first.
+DEFAULT_PORT: Final = 47800  # unassigned by IANA; any free port works (--port 0)
+DEFAULT_WEB_PORT: Final = 47880  # the browser app, next to the protocol's; --web-port
 
 SERVICE_TYPE: Final = "_lantable._tcp.local."
 PROTO: Final = 1  # the TXT ``proto`` of this version; a browser reports others as they come
@@ -153,7 +161,7 @@ def resolve_interfaces(interfaces: list[str] | None,
     Raises:
         ValueError: an interface name or address that this machine does not have.
     """
-    adapters = list(ifaddr.get_adapters() if adapters is None else adapters)
+    adapters = list(_system_adapters() if adapters is None else adapters)
     picked: list[tuple[ifaddr.Adapter, ifaddr.IP]] = []
     if interfaces is None:
         picked = [(a, ip) for a in adapters for ip in a.ips if not _is_loopback(_ip_text(ip))]
@@ -176,6 +184,14 @@ def resolve_interfaces(interfaces: list[str] | None,
         return Interfaces(zeroconf=None, v6_indexes=[], addresses=[])
     return Interfaces(zeroconf=[*v4, *v6.values()], v6_indexes=list(v6),
                       addresses=v4 + v6_addresses)
+
+
+def _system_adapters() -> list[ifaddr.Adapter]:
+    """This machine's interfaces (ifaddr is zeroconf's own dependency; imported here so
+    that the records above load without it)."""
+    import ifaddr
+
+    return list(ifaddr.get_adapters())
 
 
 def _ip_text(ip: ifaddr.IP) -> str:

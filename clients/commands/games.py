@@ -1,0 +1,120 @@
+"""``lantable games``, ``simulate`` and ``check``: the installed games, no network."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..bots import STRATEGIES
+from ..errors import CliError
+from .common import add_command, check_strategy, installed, option, print_json, registry_game
+
+
+def add_games(sub: Any) -> None:
+    p = add_command(sub, "games", "list installed games, seats and options",
+                    "List the installed games with their seats and options, written as "
+                    "--option takes them.", "lantable games")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_games)
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    registry = installed()
+    infos = [g.info for g in registry.games.values()]
+    if args.json:
+        print_json({"games": infos, "errors": [str(e) for e in registry.errors]})
+        return 0
+    for info in infos:
+        seats = f"{info['min_seats']}-{info['max_seats']} seats"
+        print(f"{info['id']:18} {info['title']}  ({seats}, v{info['version']})")
+        for key, spec in info["options"].items():
+            print(f"    --option {key}={_option_text(spec['default'])}"
+                  + (f"  (one of: {', '.join(_option_text(c) for c in spec['choices'])})"
+                     if "choices" in spec else ""))
+            if spec.get("help"):
+                print(f"        {spec['help']}")
+    for err in registry.errors:
+        print(f"not loaded: {err}", file=sys.stderr)
+    return 0
+
+
+def _option_text(value: Any) -> str:
+    """A value as ``--option KEY=VALUE`` takes it: strings bare, the rest as JSON."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def add_simulate(sub: Any) -> None:
+    p = add_command(sub, "simulate", "in-process self-play, no network",
+                    "Play many games in this process, with no network, and report speed and "
+                    "win rates.", "lantable simulate manila --players 4 --games 20 "
+                    "--strategy greedy")
+    p.add_argument("game", help="the game id")
+    p.add_argument("--games", type=int, default=100, help="how many games")
+    p.add_argument("--players", type=int, required=True, help="seats per game")
+    p.add_argument("--strategy", default="random",
+                   help="a strategy, or a comma list by seat (e.g. mcts,random,random,random)")
+    p.add_argument("--budget", type=float, default=None,
+                   help="mcts seconds per decision (default: the bot's own, 0.1)")
+    p.add_argument("--seed", type=int, default=0, help="the first game's seed")
+    p.add_argument("--option", type=option, action="append", default=[], metavar="K=V",
+                   help="a game option (repeatable)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_simulate)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from ..selfplay import simulate
+
+    game = registry_game(args.game)
+    strategies = args.strategy.split(",")
+    for strategy in strategies:
+        if strategy not in STRATEGIES:
+            raise CliError(f"unknown strategy {strategy!r}; choose from {', '.join(STRATEGIES)}")
+        check_strategy(game, strategy)
+    lo, hi = game.info["min_seats"], game.info["max_seats"]
+    if not lo <= args.players <= hi:
+        raise CliError(f"{game.id} takes {lo}-{hi} players, not {args.players}")
+    bot_options = {"time_budget": args.budget} if args.budget else {}
+    result = simulate(game, games=args.games, players=args.players, strategies=strategies,
+                      seed=args.seed, options=dict(args.option), bot_options=bot_options)
+    report = result.report(game, args.players, strategies, args.seed)
+    if args.json:
+        print_json(report)
+    else:
+        print(f"{report['games']} games of {game.id} with {args.players} players "
+              f"({','.join(strategies)})")
+        print(f"  {report['games_per_s']} games/s, {report['actions_per_s']} actions/s, "
+              f"mean length {report['mean_length']} actions")
+        print(f"  win rate by seat: {report['win_rate_by_seat']}")
+    return 0
+
+
+def add_check(sub: Any) -> None:
+    p = add_command(sub, "check", "run the conformance checks against an installed game",
+                    "Check an installed game against the game API's rules: random self-play, "
+                    "deterministic replays, refusals that change nothing, views and events "
+                    "that leak no hidden value. Exit 1, naming what failed.",
+                    "lantable check manila")
+    p.add_argument("game", help="the game id")
+    p.add_argument("--games", type=int, default=10, help="random games to play")
+    p.add_argument("--seed", type=int, default=0, help="the first game's seed")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_check)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from lantable.plugins.conformance import check_game
+
+    game = registry_game(args.game)
+    failures = check_game(game, games=args.games, seed=args.seed,
+                          progress=None if args.json else print)
+    if args.json:
+        print_json({"game": game.id, "games": args.games, "failures": failures})
+    elif failures:
+        for failure in failures:
+            print(f"FAIL {failure}", file=sys.stderr)
+    else:
+        print(f"{game.id}: every check passed ({args.games} random games)")
+    return 1 if failures else 0

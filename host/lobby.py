@@ -1,0 +1,218 @@
+"""The lobby: every table this peer owns, the tokens that resume their seats, and
+the limits on opening more.
+
+:class:`Peer` knows nothing of sockets: the listener (host/listener.py) serves it to
+connections, and host/peer.py runs it (listeners, discovery, stopping).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+import uuid
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+import msgpack
+
+from lantable.plugins import BadOptions
+from lantable.protocol import ErrorCode, Lobby
+
+from .journal import Journal
+from .limits import DEFAULT_LIMITS, LimitExceeded, Limits
+from .link import BatchEnd
+from .table import FINISHED, WAITING, GameFailed, Table
+
+if TYPE_CHECKING:
+    from lantable.plugins import Registry
+
+LOGGER = logging.getLogger(__name__)
+
+SEED_RANGE: Final = range(-(2**63), 2**63)  # what the journal (SQLite INTEGER) can hold
+
+
+@dataclass
+class Peer:
+    """Every table this peer owns, by id, and the tokens that resume their seats.
+
+    ``tables`` is the lobby: every unfinished table. A table that finishes leaves it
+    for ``finished`` (the newest ``limits.keep_finished``, still reachable by id for a
+    last ``sync``, a spectator or a ``leave``); the journal keeps every table for
+    ``lantable replay``.
+    """
+
+    registry: Registry
+    journal: Journal
+    name: str
+    peer_id: str = ""
+    tables: dict[str, Table] = field(default_factory=dict)
+    on_change: Any = None  # called when the table summary changes (discovery TXT)
+    limits: Limits = DEFAULT_LIMITS
+    finished: dict[str, Table] = field(default_factory=dict)  # oldest first
+    connections: dict[str, int] = field(default_factory=dict)  # open connections by address
+    links: set[Any] = field(default_factory=set)  # every welcomed client (ClientLink)
+    lobby_watchers: set[Any] = field(default_factory=set)  # links that said hello.lobby
+    lan_peers: list[dict[str, Any]] = field(default_factory=list)  # other peers, for the lobby
+    # Commits the journal and writes the links' output at each scheduler batch's end.
+    batch: BatchEnd = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.batch = BatchEnd(self.journal)
+        if not self.peer_id:
+            self.peer_id = self.journal.meta("peer_id") or uuid.uuid4().hex[:12]
+            self.journal.set_meta("peer_id", self.peer_id)
+
+    def table(self, table_id: str) -> Table | None:
+        """The table ``table_id``, in the lobby or recently finished; None if unknown."""
+        return self.tables.get(table_id) or self.finished.get(table_id)
+
+    def summaries(self, offset: int = 0) -> tuple[list[dict[str, Any]], bool]:
+        """The lobby's tables from ``offset`` on, as many as fit ``limits.max_list_bytes``
+        encoded, and whether more follow. No ``welcome`` or ``tables`` reply can then
+        outgrow a frame, however many tables the peer has."""
+        out: list[dict[str, Any]] = []
+        budget = self.limits.max_list_bytes
+        tables = list(self.tables.values())
+        for table in tables[max(offset, 0):]:
+            summary = table.summary()
+            budget -= len(msgpack.packb(summary, use_bin_type=True))
+            if budget < 0:
+                return out, True
+            out.append(summary)
+        return out, False
+
+    def open_tables(self) -> int:
+        return sum(1 for t in self.tables.values() if t.free_seats())
+
+    def games(self) -> list[dict[str, Any]]:
+        return [g.info for g in self.registry.games.values()]
+
+    def find_token(self, token: str) -> tuple[Table, int] | None:
+        """The table and seat a resume token was issued for, or None."""
+        wanted = token.encode("utf-8", "surrogatepass")  # compare_digest refuses non-ASCII str
+        for table in (*self.tables.values(), *self.finished.values()):
+            for seat, slot in enumerate(table.seats):
+                if slot.token is not None and secrets.compare_digest(slot.token.encode(), wanted):
+                    return table, seat
+        return None
+
+    def lobby(self) -> Lobby:
+        """The ``lobby`` message: every table here and the other peers on the LAN."""
+        tables, _ = self.summaries()  # as many as fit a frame, like welcome's
+        return Lobby(tables=tables, peers=self.lan_peers)
+
+    def set_lan_peers(self, peers: list[dict[str, Any]]) -> None:
+        """The other peers discovery sees now (lantable.web keeps this current)."""
+        self.lan_peers = peers
+        self._push_lobby()
+
+    def _push_lobby(self) -> None:
+        if self.lobby_watchers:
+            lobby = self.lobby()
+            for link in list(self.lobby_watchers):
+                link.send(lobby)
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+        self._push_lobby()
+
+    def _start(self, table: Table) -> Table:
+        table.on_change = lambda: self._table_changed(table)
+        table.max_spectators = self.limits.max_spectators
+        if table.status == FINISHED:
+            self._retire(table)
+        else:
+            self.tables[table.id] = table
+        return table
+
+    def _table_changed(self, table: Table) -> None:
+        if table.status == FINISHED and table.id in self.tables:
+            del self.tables[table.id]
+            self._retire(table)
+        self._changed()
+
+    def close_abandoned(self, now: float) -> int:
+        """Close the waiting tables nobody has sat at for ``limits.waiting_ttl`` seconds
+        (trio time ``now``); how many were closed."""
+        closed = 0
+        for table in list(self.tables.values()):
+            if table.status != WAITING or any(s.token for s in table.seats):
+                table.empty_since = None
+                continue
+            if table.empty_since is None:
+                table.empty_since = now
+            elif now - table.empty_since >= self.limits.waiting_ttl:
+                table.close_abandoned()
+                del self.tables[table.id]
+                closed += 1
+        if closed:
+            self._changed()
+        return closed
+
+    def _retire(self, table: Table) -> None:
+        self.finished[table.id] = table
+        while len(self.finished) > self.limits.keep_finished:
+            del self.finished[next(iter(self.finished))]
+
+    def create_table(self, game_id: str, seats: int, options: dict[str, Any] | None,
+                     seed: int | None = None, creator: str = "",
+                     fair: dict[str, Any] | None = None) -> Table:
+        """Open a table for a client at address ``creator``; with ``fair``, a fair one.
+
+        Raises:
+            KeyError: no such game. BadOptions: seats, options or seed refused.
+            LimitExceeded: the peer, or this client, has too many tables.
+        """
+        game = self.registry[game_id]
+        if seed is not None and seed not in SEED_RANGE:
+            raise BadOptions(f"seed={seed}, expected a signed 64-bit integer")
+        if len(self.tables) >= self.limits.max_tables:
+            raise LimitExceeded(ErrorCode.TOO_MANY_TABLES,
+                                f"this peer has {len(self.tables)} unfinished tables, its "
+                                "limit; join one, or wait for one to finish")
+        mine = sum(1 for t in self.tables.values() if t.creator == creator and t.status == WAITING)
+        if mine >= self.limits.max_tables_per_client:
+            raise LimitExceeded(ErrorCode.TOO_MANY_TABLES,
+                                f"you already opened {mine} tables that wait for players, "
+                                "the limit; fill or leave one first")
+        table_id = secrets.token_hex(4)
+        while table_id in self.tables or table_id in self.finished:
+            table_id = secrets.token_hex(4)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        try:
+            table = Table.create(table_id=table_id, game=game, seats=seats, options=options,
+                                 seed=seed, journal=self.journal, pm=self.registry.pm,
+                                 fair=fair)
+        except GameFailed as exc:
+            LOGGER.exception("game %s failed to set up a table with options %r",
+                             game_id, options)
+            raise BadOptions(f"{game_id}: the game failed to set up with these options "
+                             f"({exc.__cause__!r:.200})") from exc
+        table.creator = creator
+        self._start(table)
+        self._changed()
+        return table
+
+    def restore_tables(self) -> None:
+        """Rebuild every unfinished table of the journal (on start-up)."""
+        damaged: list[tuple[str, str]] = []
+        for record in self.journal.tables(unfinished=True, damaged=damaged):
+            if record.game not in self.registry:
+                LOGGER.error("table %s needs game %r, which is not installed; skipped",
+                             record.id, record.game)
+                continue
+            try:
+                table = Table.restore(record, self.registry[record.game], self.journal,
+                                      self.registry.pm)
+            except Exception as exc:
+                damaged.append((record.id, f"{type(exc).__name__}: {exc}"))
+                LOGGER.debug("table %s: restore failed", record.id, exc_info=True)
+                continue
+            self._start(table)
+        for table_id, why in damaged:
+            LOGGER.error("table %s could not be restored from journal %s (%s); skipped. The "
+                         "other tables are served; `lantable replay --table %s` shows what "
+                         "is left of it", table_id, self.journal.path, why, table_id)

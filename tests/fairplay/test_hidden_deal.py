@@ -1,0 +1,143 @@
+"""A hidden deal of Nero's deck (protocol/hidden_deal.py): four seats shuffle and lock
+the 55 Event cards through a host that holds no scalar; each seat opens its own ten
+cards and nothing else, the host opens nothing, and a seat that cheats is named (at
+its step when it can be seen there, else by the audit)."""
+
+from __future__ import annotations
+
+import pytest
+
+from lantable.plugins.nero.data import HAND, NCARDS
+from lantable.protocol import fairplay as fp
+from lantable.protocol import hidden_deal as hdl
+from lantable.protocol.hidden_deck import DeckError, _mul, open_card
+
+SEATS = 4
+PER_SEAT = HAND[(SEATS, False)]  # Nero's 5.1: ten cards each at four seats
+TABLE, DECK = "0a1b2c3d", "events"
+
+
+def lock_deck(host: hdl.DealHost, players: list[hdl.DeckPlayer]) -> None:
+    """Every seat's shuffle pass, then every lock pass, each through the host."""
+    while (want := host.expected()) is not None:
+        stage, seat = want
+        host.receive_pass(players[seat].pass_(stage, host.current()))
+    for p in players:
+        p.locked = [bytes.fromhex(x) for x in host.current()]
+
+
+def deal_hands(host: hdl.DealHost, players: list[hdl.DeckPlayer]) -> list[dict]:
+    """Deal PER_SEAT positions to each seat; returns every key message the host saw."""
+    seen = []
+    for seat in range(SEATS):
+        for pos in range(seat * PER_SEAT, (seat + 1) * PER_SEAT):
+            for giver in host.deal(pos, seat):
+                msg = players[giver].key(pos, seat)
+                assert host.receive_key(msg) == seat
+                players[seat].receive_key(msg)
+                seen.append(msg)
+    return seen
+
+
+@pytest.fixture(scope="module")
+def nero():
+    ids = [fp.Identity() for _ in range(SEATS)]
+    players = [hdl.DeckPlayer(ids[s], TABLE, DECK, s, NCARDS) for s in range(SEATS)]
+    host = hdl.DealHost(TABLE, DECK, NCARDS, [i.public for i in ids])
+    lock_deck(host, players)
+    seen = deal_hands(host, players)
+    return host, players, seen
+
+
+def test_5_1_each_seat_opens_its_own_ten_cards_and_the_deal_is_the_deck(nero) -> None:
+    host, players, _ = nero
+    hands = [[players[s].open(pos, SEATS) for pos in range(s * PER_SEAT, (s + 1) * PER_SEAT)]
+             for s in range(SEATS)]
+    dealt = [c for h in hands for c in h]
+    assert len(dealt) == len(set(dealt)) == SEATS * PER_SEAT
+    assert set(dealt) <= set(range(NCARDS))
+    # Undealt positions (the face-down box) and other seats' cards stay shut.
+    with pytest.raises(DeckError, match="no unlock key"):
+        players[0].open(SEATS * PER_SEAT, SEATS)
+    with pytest.raises(DeckError, match="no unlock key"):
+        players[0].open(PER_SEAT, SEATS)  # seat 1's first card
+
+
+def test_the_host_relays_every_key_and_still_opens_nothing(nero) -> None:
+    host, _, seen = nero
+    for pos in range(SEATS * PER_SEAT):
+        keys = [bytes.fromhex(m["key"]) for m in seen if m["pos"] == pos]
+        assert len(keys) == SEATS - 1  # every seat's but the recipient's
+        locked = host.passes["lock"][-1][pos]
+        with pytest.raises(DeckError, match="not a card of this deck"):
+            open_card(locked, keys, host.cards)
+
+
+def test_a_card_opened_to_everyone_reads_the_same_for_every_seat(nero) -> None:
+    host, players, _ = nero
+    pos = NCARDS - 1  # from the box
+    host.deal(pos, None)
+    keys = [p.key(pos, None) for p in players]
+    assert all(host.receive_key(k) is None for k in keys)
+    assert len({p.open_public(pos, keys) for p in players}) == 1
+
+
+def test_the_audit_passes_an_honest_deal(nero) -> None:
+    host, players, _ = nero
+    assert host.audit([p.secrets() for p in players]) == []
+
+
+def fresh(n: int = 8):
+    ids = [fp.Identity() for _ in range(SEATS)]
+    players = [hdl.DeckPlayer(ids[s], TABLE, DECK, s, n) for s in range(SEATS)]
+    return hdl.DealHost(TABLE, DECK, n, [i.public for i in ids]), players, ids
+
+
+def test_a_pass_out_of_turn_badly_signed_or_replacing_a_card_is_refused_naming_the_seat():
+    host, players, ids = fresh()
+    with pytest.raises(hdl.DealError, match="out of turn") as err:
+        host.receive_pass(players[1].pass_("shuffle", host.current()))
+    assert err.value.seat == 1
+    forged = players[0].pass_("shuffle", host.current())
+    forged["seat"] = 0
+    forged["sig"] = ids[2].sign("deck_pass", *hdl._pass_fields(forged))
+    with pytest.raises(hdl.DealError, match="does not check") as err:
+        host.receive_pass(forged)
+    assert err.value.seat == 0
+    host.receive_pass(players[0].pass_("shuffle", host.current()))
+    cheat = players[1].pass_("shuffle", host.current())
+    cheat["points"][3] = cheat["points"][5]  # seat 1 replaces a card by a copy of another
+    cheat["sig"] = ids[1].sign("deck_pass", *hdl._pass_fields(cheat))
+    with pytest.raises(hdl.DealError, match="same card twice") as err:
+        host.receive_pass(cheat)
+    assert err.value.seat == 1
+    assert len(host.passes["shuffle"]) == 1  # nothing of the refused passes was kept
+
+
+def test_a_card_replaced_by_another_point_passes_its_step_and_the_audit_names_the_seat():
+    host, players, ids = fresh()
+    host.receive_pass(players[0].pass_("shuffle", host.current()))
+    cheat = players[1].pass_("shuffle", host.current())
+    # Seat 1 puts its own masked copy of card 0 in place of another: the points stay
+    # distinct and valid, so only opening it (a duplicate of card 0) or the audit shows it.
+    cheat["points"][2] = _mul(players[1].secret.shuffle_key, host.cards[0]).hex()
+    cheat["sig"] = ids[1].sign("deck_pass", *hdl._pass_fields(cheat))
+    host.receive_pass(cheat)
+    for seat in (2, 3):
+        host.receive_pass(players[seat].pass_("shuffle", host.current()))
+    while (want := host.expected()) is not None:
+        host.receive_pass(players[want[1]].pass_(want[0], host.current()))
+    found = host.audit([p.secrets() for p in players])
+    assert found and all(f.startswith("seat 1:") for f in found), found
+
+
+def test_a_key_not_asked_for_is_refused() -> None:
+    host, players, _ = fresh()
+    while (want := host.expected()) is not None:
+        host.receive_pass(players[want[1]].pass_(want[0], host.current()))
+    host.deal(0, 2)
+    with pytest.raises(hdl.DealError, match="not asked for"):
+        host.receive_key(players[1].key(0, 3))  # to the wrong seat
+    with pytest.raises(hdl.DealError, match="not asked for"):
+        host.receive_key(players[1].key(4, 2))  # a position not dealt
+    assert host.receive_key(players[1].key(0, 2)) == 2
