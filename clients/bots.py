@@ -137,12 +137,13 @@ def _key(action: Action) -> str:
 
 
 class _Node:
-    __slots__ = ("children", "visits", "value")
+    __slots__ = ("children", "visits", "value", "margin")
 
     def __init__(self) -> None:
         self.children: dict[str, _Node] = {}
         self.visits = 0
-        self.value = 0.0
+        self.value = 0.0  # sum of rank rewards, 0..1
+        self.margin = 0.0  # sum of heuristic margins (the game's own units)
 
 
 class MCTSBot:
@@ -151,14 +152,23 @@ class MCTSBot:
     Each iteration samples a full state from the view, descends the tree by UCB
     among the actions legal in that sample, expands one node, plays
     ``rollout_depth`` random actions and scores the result for every seat: the
-    final ranking if the game ended, else each seat's chance to be ahead of the
-    others, a logistic of the gaps between the game's heuristics, or with
-    ``reward="heuristic"`` each seat's heuristic itself, squashed into 0..1
-    (a bare ranking cannot tell a move that widens a lead from one that does not).
+    final ranking if the game ended, else by ``reward``: ``"ahead"`` (default), each
+    seat's chance to be ahead of the others, a logistic of the gaps between the
+    game's heuristics (a move that widens a lead counts even when no rank changes);
+    ``"heuristic"``, each seat's heuristic itself squashed into 0..1 (0.5 + tanh(h)/2,
+    for games whose heuristic is a margin of about +-1); or ``"rank"``, the seats'
+    ranking by heuristic.
+
+    A rank alone saturates: a seat far ahead (or far behind) after every rollout
+    sees the same reward for every action and plays at random, which throws leads
+    away in games that end at a random moment. So each seat's value also counts its
+    heuristic margin (weight ``margin_weight``), normalised to 0..1 over the margins
+    this search has seen (the game's units need not be known), and the search keeps
+    pressing its lead and cutting its losses.
 
     A game may give its own defaults for these arguments in ``game_info()["bots"]``
     (for example ``{"mcts": {"rollout_depth": 0, "reward": "heuristic"}}``); the
-    arguments given here win.
+    arguments given to the bot win.
 
     Args:
         game: the game (must implement ``game_sample_state``).
@@ -166,24 +176,28 @@ class MCTSBot:
         iterations: a fixed number of iterations instead of a time budget.
         rollout_depth: random actions after the tree before evaluating.
         exploration: the UCB constant.
-        reward: "rank" (the seats' ranking) or "heuristic" (0.5 + tanh(h) / 2 of each
-            seat's heuristic h, for games whose heuristic is a margin of about +-1).
+        reward: how a rollout that did not end is scored: "ahead", "heuristic" or
+            "rank" (see above).
+        margin_weight: share of the heuristic margin in a node's value (0: the reward
+            only).
     """
 
     name = "mcts"
 
     def __init__(self, game: Game, *, time_budget: float = 0.1, iterations: int | None = None,
                  rollout_depth: int = 20, exploration: float = 0.7,
-                 reward: str = "rank") -> None:
+                 reward: str = "ahead", margin_weight: float = 0.5) -> None:
         _require_sampler(game, "mcts")
-        if reward not in ("rank", "heuristic"):
-            raise ValueError(f"mcts reward must be 'rank' or 'heuristic', got {reward!r}")
+        if reward not in REWARDS:
+            raise ValueError(f"mcts reward must be one of {REWARDS}, got {reward!r}")
         self.reward = reward
         self.game = game
         self.time_budget = time_budget
         self.iterations = iterations
         self.rollout_depth = rollout_depth
         self.exploration = exploration
+        self.margin_weight = margin_weight
+        self._lo = self._hi = 0.0  # the margins seen in the current search
 
     def choose(self, view: View, seat: int, legal: list[Action], rng: random.Random) -> Action:
         legal = expand(self.game, view, seat, legal)
@@ -191,6 +205,7 @@ class MCTSBot:
             return legal[0]
         root = _Node()
         by_key = {_key(a): a for a in legal}
+        self._lo, self._hi = math.inf, -math.inf
         deadline = time.perf_counter() + self.time_budget
         done = 0
         while True:
@@ -201,9 +216,25 @@ class MCTSBot:
                 break
             self._iterate(root, view, seat, legal, rng)
             done += 1
-        best = max(by_key, key=lambda k: (root.children[k].visits if k in root.children else -1,
-                                          root.children[k].value if k in root.children else 0))
-        return by_key[best]
+
+        def rank(k: str) -> tuple[int, float]:
+            child = root.children.get(k)
+            return (child.visits, self._mean(child)) if child and child.visits else (-1, 0.0)
+        return by_key[max(by_key, key=rank)]
+
+    def _mean(self, node: _Node) -> float:
+        """The node's value for the seat that chose it: rank and normalised margin."""
+        mean = node.value / node.visits
+        w = self.margin_weight
+        if w and self._hi > self._lo:
+            margin = (node.margin / node.visits - self._lo) / (self._hi - self._lo)
+            mean = (1 - w) * mean + w * margin
+        return mean
+
+    def _ucb(self, node: _Node, log_n: float) -> float:
+        if node.visits == 0:
+            return math.inf
+        return self._mean(node) + self.exploration * math.sqrt(log_n / node.visits)
 
     def _iterate(self, root: _Node, view: View, seat: int, legal: list[Action],
                  rng: random.Random) -> None:
@@ -220,8 +251,7 @@ class MCTSBot:
                 child = node.children[_key(action)] = _Node()
             else:
                 log_n = math.log(max(1, node.visits))
-                c = self.exploration
-                action = max(actions, key=lambda a: _ucb(node.children[_key(a)], log_n, c))
+                action = max(actions, key=lambda a: self._ucb(node.children[_key(a)], log_n))
                 child = node.children[_key(action)]
             try:
                 game.apply(state, actor, action, rng)
@@ -234,13 +264,16 @@ class MCTSBot:
             to_act = game.to_act(state)
             actor = to_act[0]
             actions = game.concrete_actions(state, actor)
-        rewards = self._rollout(state, rng)
+        rewards, margins = self._rollout(state, rng)
+        self._lo, self._hi = min(self._lo, *margins), max(self._hi, *margins)
         root.visits += 1
         for child, who in path:
             child.visits += 1
             child.value += rewards[who]
+            child.margin += margins[who]
 
-    def _rollout(self, state: State, rng: random.Random) -> list[float]:
+    def _rollout(self, state: State, rng: random.Random) -> tuple[list[float], list[float]]:
+        """Random play, then (rank reward, heuristic margin) for every seat."""
         game = self.game
         for _ in range(self.rollout_depth):
             to_act = game.to_act(state)
@@ -249,34 +282,30 @@ class MCTSBot:
             actor = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
             game.apply(state, actor, random_action(game, state, actor, rng), rng)
         n = len(game.scores(state)["scores"])
+        values = [game.heuristic(state, s) for s in range(n)]
         if game.is_over(state):
             ranks = game.scores(state)["rank"]
         elif self.reward == "heuristic":
-            return [0.5 + 0.5 * math.tanh(game.heuristic(state, s)) for s in range(n)]
-        elif n > 1:
-            # Not over: the chance to be ahead of each other seat, a logistic of the
-            # heuristic gap (heuristics are roughly in [-1, 1]), so that a move that
-            # widens a lead or narrows a gap counts even when no rank changes; with
-            # ranks alone, few iterations cannot tell most moves apart.
-            values = [game.heuristic(state, s) for s in range(n)]
+            return [0.5 + 0.5 * math.tanh(v) for v in values], values
+        elif self.reward == "ahead" and n > 1:
+            # the chance to be ahead of each other seat, a logistic of the heuristic
+            # gap (heuristics are roughly in [-1, 1]): with ranks alone, few iterations
+            # cannot tell most moves apart
             return [sum(_ahead(v - w) for j, w in enumerate(values) if j != i) / (n - 1)
-                    for i, v in enumerate(values)]
+                    for i, v in enumerate(values)], values
         else:
-            ranks = [1]
+            ranks = [1 + sum(1 for w in values if w > v) for v in values]
         if n == 1:
-            return [1.0 if ranks[0] == 1 else 0.0]
-        return [(n - r) / (n - 1) for r in ranks]
+            return [1.0 if ranks[0] == 1 else 0.0], values
+        return [(n - r) / (n - 1) for r in ranks], values
+
+
+REWARDS = ("ahead", "heuristic", "rank")
 
 
 def _ahead(gap: float) -> float:
     """A heuristic gap as a chance to be ahead: 0.5 when level, ~0.98 a whole unit up."""
     return 1.0 / (1.0 + math.exp(-4.0 * max(-50.0, min(50.0, gap))))
-
-
-def _ucb(node: _Node, log_n: float, c: float) -> float:
-    if node.visits == 0:
-        return math.inf
-    return node.value / node.visits + c * math.sqrt(log_n / node.visits)
 
 
 def make_bot(strategy: str, game: Game, **kwargs: Any) -> RandomBot | GreedyBot | MCTSBot:

@@ -20,6 +20,9 @@ INFO: dict[str, Any] = {
     "version": "0.1",
     "min_seats": 2,
     "max_seats": 5,
+    # mcts as measured in bench/blackbeard_bots.py: rollouts ranked by the heuristic,
+    # with the heuristic margin mixed into each node's value (the default weight)
+    "bots": {"mcts": {"reward": "rank"}},
     "options": {
         "game_length": {"default": "standard", "choices": ["standard", "long"],
                         "help": "standard: ends at the 3rd General Pardon; long: two passes "
@@ -120,11 +123,16 @@ def game_sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> di
     return views.sample(view, seat, rng)
 
 
-# What a doubloon is worth, in VP/100, by where it is (D.2.12: only retired pirates bank
-# Net Worth): 1 banked in a retired pirate; less while it is still at risk at sea (Net
-# Worth of a pirate at sea, booty in the holds, hostages not yet ransomed). Tuned by
-# mcts-against-random self-play (bench numbers in docs/rules/blackbeard.md).
-NET_WORTH_AT_SEA, BOOTY, HOSTAGE = 0.9, 0.6, 0.4
+# What a doubloon is worth, in VP/100, by where it is. Only retired pirates bank Net
+# Worth (D.2.12); at the end, a pirate still at sea scores his Notoriety and nothing of
+# his wealth, and the end comes at a random draw. So wealth at sea counts at under half
+# its retired value, and retiring turns it into full VP: with these weights a bribe
+# (500, 2d6 <= 7) pays from about 1,200 Net Worth and a Safe Haven (1,000) from about
+# 2,000, and banking booty pays even at the half rate of an unfriendly port. A pirate
+# who owns a Safe Haven can retire there on his next turn, so his Net Worth counts
+# nearly in full. Tuned by mcts-against-random self-play (bench numbers in
+# docs/rules/blackbeard.md).
+NET_WORTH_AT_SEA, BOOTY, HOSTAGE, HAVEN = 0.45, 0.2, 0.2, 0.9
 
 
 def worth(state: dict[str, Any], seat: int) -> float:
@@ -137,7 +145,8 @@ def worth(state: dict[str, Any], seat: int) -> float:
         if p["st"] in ("retired", "dead"):
             total += p["noto"] + p["bonus"] + (p["nw"] // 100 if p["st"] == "retired" else 0)
         elif p["st"] == "map":
-            cash = NET_WORTH_AT_SEA * p["nw"] + BOOTY * board.booty(p)
+            cash = (HAVEN if p["haven"] is not None else NET_WORTH_AT_SEA) * p["nw"]
+            cash += BOOTY * board.booty(p)
             cash += HOSTAGE * 200 * sum(HOSTAGES[h]["value"] for h in p["host"])
             total += p["noto"] + cash / 100 - 0.5 * max(0, 3 - p["loy"])
     return total

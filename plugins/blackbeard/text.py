@@ -45,6 +45,11 @@ def short(pid: int) -> str:
     return "La Buse" if name.endswith("La Buse") else name.split()[-1]
 
 
+def actions(n: Any) -> str:
+    """"1 Action", "3 Actions"."""
+    return f"{n} Action" if n == 1 else f"{n} Actions"
+
+
 def card(c: int) -> str:
     return CARD_TYPES[CARDS[c]]["name"]
 
@@ -81,8 +86,8 @@ def describe_action(v: View, seat: int, a: dict[str, Any], names: list[str]) -> 
         n = CARD_TYPES[CARDS[a["card"]]]["action"]
         if n < 0:
             n = PIRATES[a["pirate"]]["initiative"]
-            return f"play {card(a['card'])} for {n} Actions, all for {pname(a['pirate'])}"
-        return f"play {card(a['card'])} for {n} Actions"
+            return f"play {card(a['card'])} for {actions(n)}, all for {pname(a['pirate'])}"
+        return f"play {card(a['card'])} for {actions(n)}"
     if t == "play_ae":
         return _ae(a)
     if t == "play_event" and "pirate" not in a and "card" in a:
@@ -103,12 +108,12 @@ def _ae(a: dict[str, Any]) -> str:
     n = CARD_TYPES[t]["action"]
     name = card(a["card"])
     if t == "commission_orders" and "kc" in a:
-        return f"play {name}: {n} Actions, and your {kc_label(a['kc'])} sails to {where(a['to'])}"
+        return f"play {name}: {actions(n)}, and your {kc_label(a['kc'])} sails to {where(a['to'])}"
     if t == "rumour_of_treasure" and "area" in a:
-        return f"play {name}: {n} Actions, and a merchant appears in {where(a['area'])}"
+        return f"play {name}: {actions(n)}, and a merchant appears in {where(a['area'])}"
     if t == "press_gang" and "pirate" in a:
-        return f"play {name}: {n} Actions, and {pname(a['pirate'])}'s Crew Loyalty +1"
-    return f"play {name} for {n} Actions (its event has no target)"
+        return f"play {name}: {actions(n)}, and {pname(a['pirate'])}'s Crew Loyalty +1"
+    return f"play {name} for {actions(n)} (its event has no target)"
 
 
 def _pirate_event(v: View, a: dict[str, Any], names: list[str]) -> str:
@@ -248,7 +253,7 @@ def _ap_or_answer(v: View, seat: int, a: dict[str, Any], names: list[str]) -> st
         frm = f" from {where(k['area'])}" if k else ""
         return f"your {kc_label(a['kc'])}{frm} reacts: intercept {him}"
     if t == "pass":
-        return "let him be"
+        return f"let {him} be (no AP action)"
     if t == "fight":
         return "stand and fight"
     if t == "escape":
@@ -285,10 +290,10 @@ def _ap_or_answer(v: View, seat: int, a: dict[str, Any], names: list[str]) -> st
     if t == "discard":
         return f"discard {card(a['card'])}"
     if t == "end_actions":
-        return f"give up the {v['T']['act']} Action(s) left"
+        return f"give up the {actions(v['T']['act'])} left"
     if t == "end_turn":
         left = v["T"]["act"]
-        return "end your turn" + (f" (forfeiting {left} Action(s))" if left else "")
+        return "end your turn" + (f" (forfeiting {actions(left)})" if left else "")
     return str(t)
 
 
@@ -304,7 +309,7 @@ def describe_event(v: View, seat: int | None, e: dict[str, Any],
         "turn": f"{who}'s turn {e.get('turn')}",
         "end_turn": f"{who} ends the turn",
         "deployed": f"{who} puts {pn} to sea in {where(e.get('area'))}",
-        "card_for_actions": f"{who} plays {_cname(e.get('card'))} for {e.get('actions')} Actions",
+        "card_for_actions": f"{who} plays {_cname(e.get('card'))} for {actions(e.get('actions'))}",
         "pirate_event": f"{who} plays {_cname(e.get('card'))} for {pn}",
         "ap_event": f"{who} plays {_cname(e.get('card'))} against {pn}",
         "mpi": f"{_cname(e.get('card'))} comes up and takes effect at once",
@@ -360,9 +365,9 @@ def describe_event(v: View, seat: int | None, e: dict[str, Any],
         "speed_damage": f"{pn}'s ship loses {e.get('hits')} speed (now {e.get('speed')})",
         "warship_returns": "the beaten warship goes back to the pool",
         "kc_removed": "the beaten King's Commissioner leaves play",
-        "action": f"{who}: {pn} {str(e.get('action', '')).replace('_', ' ')} "
-                  f"({e.get('left')} Action(s) left)",
-        "actions_forfeited": f"{who} gives up {e.get('n')} Action(s)",
+        "action": f"{who}: {pn} {DOES.get(e.get('action'), e.get('action'))} "
+                  f"({actions(e.get('left'))} left)",
+        "actions_forfeited": f"{who} gives up {actions(e.get('n'))}",
         "merchant_placed": f"a merchant appears in {where(e.get('area'))}",
         "merchant_removed": f"a merchant leaves {where(e.get('area'))}",
         "governor": f"{'an anti' if e.get('kind') == 'anti' else 'a pro'}-pirate governor "
@@ -398,6 +403,15 @@ def describe_event(v: View, seat: int | None, e: dict[str, Any],
     return simple.get(t)
 
 
+# A pirate action as it is announced, before its rolls ("Teach attacks a port").
+DOES = {"move": "sets sail", "find": "hunts a merchant", "loot": "boards a merchant",
+        "attack_port": "attacks a port", "sack": "sacks the port",
+        "convert_booty": "banks his booty", "ransom": "ransoms his hostages",
+        "refit": "refits his ship", "recover": "treats the scurvy",
+        "buy_haven": "buys a Safe Haven", "retire_haven": "retires to his Safe Haven",
+        "bribe": "bribes the governor"}
+
+
 def _cname(t: Any) -> str:
     return CARD_TYPES[t]["name"] if t in CARD_TYPES else str(t)
 
@@ -414,6 +428,52 @@ def _merchant(mid: Any) -> str:
 
 
 # -- the board --------------------------------------------------------------------------
+
+# What a pirate is doing when an AP window opens (the window's trigger).
+DOING = {"move": "sails to {where}", "leave_port": "leaves port for {where}",
+         "find": "hunts a merchant in {where}", "loot": "loots a merchant in {where}",
+         "convert": "takes a merchant as his ship in {where}",
+         "attack_port": "attacks {where}", "sack": "sacks {where}",
+         "port": "does business in {where}"}
+
+
+def situation(v: View, seat: int | None, names: list[str]) -> str | None:
+    """One line: whose turn it is and what is being decided now, so a choice such as
+    "let Kidd be" reads in its context."""
+    if not v["stack"] or v["over"]:
+        return None
+    top = v["stack"][-1]
+    k = top["k"]
+    phasing = v["order"][v["turn"]]
+    turn = "Your turn" if phasing == seat else f"{_who(names, phasing)}'s turn"
+    if k == "setup":
+        return "Setting up: each player puts his first pirate to sea."
+    if v["T"] and v["T"]["act"]:
+        turn += f", {actions(v['T']['act'])} left"
+    p = v["pir"][top["pid"]] if isinstance(top.get("pid"), int) else None
+    if p is None:
+        him = "the pirate"
+    elif p["owner"] == seat:
+        him = f"your {pname(p['id'])}"
+    else:
+        him = f"{pname(p['id'])} ({_who(names, p['owner'])})"
+    here = where(p["area"], p["port"]) if p else ""
+    act = next((f for f in reversed(v["stack"]) if f["k"] == "act"), None)
+    if k == "win" and top.get("trig") == "attack_port" and act and "port" in act:
+        here = PORTS[act["port"]]["name"]
+    doing = {
+        "win": f"{him} {DOING.get(top.get('trig'), 'acts').format(where=here)}: each other "
+               "player may answer with one AP action",
+        "flee": f"{him} is attacked: fight, or try to escape",
+        "cun": f"Cunning: keep the {str(top.get('why', '')).replace('_', ' ')} roll "
+               f"{top.get('dice')} for {him} or roll it again",
+        "hostage": f"{him} has taken a hostage: ransom or torture?",
+        "convert": f"{him} may take the merchant as his ship",
+        "pardon": "The second General Pardon: pirates in English ports may retire",
+        "new_captain": f"Mutiny: {him} is marooned; who takes command?",
+        "discard": "End of the turn: discard down to 4 cards",
+    }.get(k)
+    return f"{turn}. {doing[0].upper()}{doing[1:]}." if doing else f"{turn}."
 
 
 def render(v: View, seat: int | None, names: list[str]) -> Any:
@@ -466,8 +526,9 @@ def render(v: View, seat: int | None, names: list[str]) -> Any:
              f"Deck {v['deck_n']} cards; General Pardons played {v['pardons']}"
              + (f" (pass {v['pass_no']})" if v["opt"]["game_length"] == "long" else "")
              + "; AP VP " + ", ".join(f"{_who(names, s)} {x}" for s, x in enumerate(v["vp"]))]
-    if v["T"]:
-        lines.append(f"Actions left this turn: {v['T']['act']}")
+    now = situation(v, seat, names)
+    if now:
+        lines.append(now)
     if seat is not None and "hand" in v:
         lines.append("Your hand: " + (", ".join(card(c) for c in v["hand"]) or "empty"))
     from rich.text import Text

@@ -85,8 +85,9 @@ INFO: dict[str, Any] = {
     },
     "traits": {"chance": True, "hidden_information": True, "simultaneous": True},
     # Random moves say little about a Nero position and a ranking hides how far ahead a
-    # seat is: mcts scores its leaves with the heuristic itself (bench/nero_bots.py).
-    "bots": {"mcts": {"rollout_depth": 0, "reward": "heuristic"}},
+    # seat is: mcts scores its leaves with the heuristic itself (bench/nero_bots.py;
+    # measured with no margin term).
+    "bots": {"mcts": {"rollout_depth": 0, "reward": "heuristic", "margin_weight": 0}},
 }
 
 

@@ -28,6 +28,9 @@ INFO = {
     "version": "1.0",
     "min_seats": 2,
     "max_seats": 4,
+    # mcts as measured in bench/spanish_main.py: rollouts scored by the chance to be
+    # ahead (the default reward), no margin term
+    "bots": {"mcts": {"margin_weight": 0}},
     "options": {
         "points": {"default": 40, "help": "3.1: fleet points per player (random fleets)"},
         "fleets": {"default": "sample", "choices": ["sample", "random"],

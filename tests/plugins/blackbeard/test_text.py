@@ -8,6 +8,8 @@ import random
 
 from rich.console import Console
 
+from lantable.plugins.blackbeard.data import PIRATES
+
 from .conftest import GAME
 
 NAMES = ["Anne", "Bart", "Calico", "Dido", "Ned"]
@@ -53,3 +55,31 @@ def test_the_board_renders_for_players_and_spectators() -> None:
         text = out.getvalue()
         assert "Pirate Displays" in text and "Caribbean" in text
         assert ("Your hand" in text) is (seat is not None)
+
+
+def test_the_board_says_whose_turn_it_is_and_what_is_being_decided() -> None:
+    """A polled AP player reads what the pirate is doing before "let him be": the
+    board's last lines name the phasing player, his Actions left and the procedure."""
+    seen: dict[str, str] = {}
+    for seed in range(4):
+        rng, chooser = random.Random(seed), random.Random(seed + 9)
+        S = GAME.setup(4, None, rng)
+        while GAME.to_act(S) and len(seen) < 4:
+            seat = GAME.to_act(S)[0]
+            top = S["stack"][-1]
+            kind = "window" if top["k"] == "win" else top["k"]
+            if kind in ("setup", "main", "window", "flee") and kind not in seen:
+                out = io.StringIO()
+                Console(file=out, width=120).print(
+                    GAME.render_text(GAME.view(S, seat), seat, NAMES[:4]))
+                seen[kind] = " ".join(out.getvalue().split())  # rich wraps long lines
+                if kind == "window":
+                    pid = top["pid"]
+                    label = GAME.describe(GAME.view(S, seat), seat, {"type": "pass"}, NAMES)
+            GAME.apply(S, seat, chooser.choice(GAME.legal_actions(S, seat)), rng)
+    assert "Setting up: each player puts his first pirate to sea." in seen["setup"]
+    assert "Your turn" in seen["main"]
+    assert "each other player may answer with one AP action" in seen["window"]
+    assert "'s turn" in seen["window"]
+    assert "is attacked: fight, or try to escape" in seen["flee"]
+    assert label == f"let {PIRATES[pid]['name']} be (no AP action)"
