@@ -30,11 +30,11 @@ def test_mcts_heuristic_reward_is_each_seats_heuristic_squashed() -> None:
     the others less, and a wider lead more."""
     S = nx.board(legions={"Britannia": {0: 3}, "Hispania": {0: 3}, "Lusitania": {0: 1}})
     bot = MCTSBot(nx.GAME, rollout_depth=0, reward="heuristic")
-    values = bot._rollout(nx.GAME.clone(S), random.Random(0))
+    values, _ = bot._rollout(nx.GAME.clone(S), random.Random(0))
     assert values[0] > 0.5 > values[1]
     S2 = nx.GAME.clone(S)
     S2["vp"][0] += 10
-    assert bot._rollout(S2, random.Random(0))[0] > values[0]
+    assert bot._rollout(S2, random.Random(0))[0][0] > values[0]
 
 
 @pytest.mark.parametrize("strategy", ["greedy", "mcts"])
