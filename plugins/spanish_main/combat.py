@@ -11,7 +11,7 @@ import math
 import random
 from typing import Any
 
-from . import data, hull, terrain, world
+from . import data, hull, world
 from . import geometry as g
 
 State = dict[str, Any]
@@ -37,7 +37,7 @@ def _blockers(state: State, shooter: Ship, target: Ship, origin: g.Point, reach:
         if not (world.on_plane(e) or e["wreck"]) or e is shooter or e is target:
             continue
         out.append(world.foot(e))
-    out += terrain.fogs(state)  # 5.18.1: fog banks block lines of fire
+    out += world.fogs(state)  # 5.18.1: fog banks block lines of fire
     # only what lies within reach of the origin can block
     return [p for p in out if _near(p, origin, reach)]
 

@@ -112,8 +112,7 @@ def piece(state: State, tid: Any) -> dict[str, Any]:
     raise KeyError(tid)
 
 
-def fogs(state: State) -> list[g.Poly]:
-    return [poly(t) for t in state.get("terrain", []) if t["kind"] == "fog"]
+fogs = world.fogs  # kept in world, which combat may import without a cycle
 
 
 # -- a move across terrain (8.6.3) -----------------------------------------------------

@@ -338,3 +338,8 @@ def bow_island(state: State, s: Ship) -> dict[str, Any] | None:
         if g.touching(b, island_poly(i)):
             return i
     return None
+
+
+def fogs(state: State) -> list[g.Poly]:
+    """The fog banks' outlines (5.18.1: they block every line of fire)."""
+    return [island_poly(t) for t in state.get("terrain", []) if t["kind"] == "fog"]
