@@ -30,7 +30,7 @@ from .rules import (
     to_used,
     to_vp,
 )
-from .state import Ctx, Events, State, new_status
+from .state import Ctx, Events, State, new_attack, new_status
 
 if TYPE_CHECKING:
     import random
@@ -146,27 +146,14 @@ def start_gi(S: State, cid: int | None, ship_id: int, target: int,
     T["attacked_seat"] = d
     T["intercepted"].append(target)
     T["acted"].append(ship_id)
-    ctx = {
-        "kind": "interception",
-        "card": cid,
-        "ship": ship_id,
-        "defender": d,
-        "targets": [target],
-        "index": 0,
-        "night": ACTIONS[cid]["night"] if night is None else night,
-        "surprise_attack": False,
-        "searchlight": False,
-        "special_cargo": False,
-        "boarded": [],
-        "step": "attach",
-        "reaction": None,
-        "n_reactions": 0,
-        "fast_ship": False,
-        "non_combatant": False,
-        "pursued": False,
-        "reveal_at_end": False,
-        "revealed": False,
-    }
+    ctx = new_attack(
+        "interception", cid, d, [target], "attach",
+        ship=ship_id,
+        night=ACTIONS[cid]["night"] if night is None else night,
+        surprise_attack=False, searchlight=False, special_cargo=False, boarded=[],
+        fast_ship=False, non_combatant=False, pursued=False, reveal_at_end=False,
+        revealed=False,
+    )
     S["stack"].append(ctx)
     return ctx
 
@@ -292,22 +279,11 @@ def start_bi(S: State, cid: int | None, target: int, via: str,
     T["intercepted"].append(target)
     cd = ACTIONS[cid] if cd is None else cd
     dice = cd["icpt"] if via == "brit" else cd["att"]
-    ctx = {
-        "kind": "british",
-        "card": cid,
-        "targets": [target],
-        "index": 0,
-        "defender": d,
-        "via": via,
-        "dice": list(dice),
-        "night": cd["night"] and via == "brit",
-        "surprise_attack": False,
-        "searchlight": False,
-        "special_cargo": False,
-        "step": "attach" if via == "brit" else "react",
-        "reaction": None,
-        "n_reactions": 0,
-    }
+    ctx = new_attack(
+        "british", cid, d, [target], "attach" if via == "brit" else "react",
+        via=via, dice=list(dice), night=cd["night"] and via == "brit",
+        surprise_attack=False, searchlight=False, special_cargo=False,
+    )
     S["stack"].append(ctx)
     return ctx
 
@@ -318,23 +294,11 @@ def start_mines(S: State, cid: int | None, target_seat: int, dice: list[int],
     T["attacked_seat"] = target_seat
     if ship_id is not None:
         T["acted"].append(ship_id)
-    S["stack"].append(
-        {
-            "kind": "mines",
-            "card": cid,
-            "defender": target_seat,
-            "dice": list(dice),
-            "targets": [],
-            "index": 0,
-            "special_cargo": False,
-            "surprise_attack": False,
-            "searchlight": False,
-            "night": False,
-            "step": "attach",
-            "reaction": None,
-            "n_reactions": 0,
-        }
-    )
+    S["stack"].append(new_attack(
+        "mines", cid, target_seat, [], "attach",
+        dice=list(dice), special_cargo=False, surprise_attack=False, searchlight=False,
+        night=False,
+    ))
 
 
 def start_torpedo(S: State, cid: int | None, target: int,
@@ -344,23 +308,11 @@ def start_torpedo(S: State, cid: int | None, target: int,
     d = S["ships"][target]["owner"]
     T["attacked_seat"] = d
     sub = ACTIONS[cid] if sub is None else sub
-    S["stack"].append(
-        {
-            "kind": "torpedo",
-            "card": cid,
-            "defender": d,
-            "targets": [target],
-            "index": 0,
-            "special_cargo": False,
-            "surprise_attack": False,
-            "searchlight": False,
-            "night": False,
-            "step": "attach",
-            "reaction": None,
-            "n_reactions": 0,
-            "submarine": {k: list(sub[k]) for k in ("torp", "gun", "def")},
-        }
-    )
+    S["stack"].append(new_attack(
+        "torpedo", cid, d, [target], "attach",
+        special_cargo=False, surprise_attack=False, searchlight=False, night=False,
+        submarine={k: list(sub[k]) for k in ("torp", "gun", "def")},
+    ))
 
 
 def start_aimed(S: State, cid: int | None, cd: dict[str, Any], seat: int, target: int) -> None:
@@ -368,20 +320,10 @@ def start_aimed(S: State, cid: int | None, cd: dict[str, Any], seat: int, target
     play Reflag (R 3.3.32); hidden again, the ship is no longer a legal target and
     the card has no effect. At a Warship (never hidden) the effect follows at once."""
     d = S["ships"][target]["owner"]
-    S["stack"].append(
-        {
-            "kind": "aimed",
-            "card": cid,
-            "card_data": plain(cd),
-            "seat": seat,
-            "targets": [target],
-            "index": 0,
-            "defender": d,
-            "step": "react" if kind(S, target) != "warship" else "roll",
-            "reaction": None,
-            "n_reactions": 0,
-        }
-    )
+    S["stack"].append(new_attack(
+        "aimed", cid, d, [target], "react" if kind(S, target) != "warship" else "roll",
+        card_data=plain(cd), seat=seat,
+    ))
 
 
 def aimed_effect(S: State, rng: random.Random, seat: int, cd: dict[str, Any], tg: int,

@@ -13,8 +13,9 @@ the state under the same names (:mod:`.views`, documented in
 ``docs/rules/kaisers-pirates.md``), so renaming a key here renames it for the
 clients too.
 
-The constructors at the bottom (``new_player``, ``new_status``, ``new_turn_record``)
-are the only places that create these records; ``rounds.new_state`` builds the whole.
+The constructors at the bottom (``new_player``, ``new_status``, ``new_turn_record``,
+``new_attack``) are the only places that create these records; ``rounds.new_state``
+builds the whole.
 """
 
 from __future__ import annotations
@@ -240,6 +241,14 @@ def new_turn_record(seat: int, extra: bool) -> Turn:
             "deception": False, "fog": False, "left_refuge": [], "resupplied_from": [],
             "recon_cards": [], "phantom_began": 0, "phantom_ends": False,
             "reactions_ordered": [], "sinkings": [], "late_asked": []}
+
+
+def new_attack(kind: ContextKind, card: int | None, defender: int, targets: list[int],
+               step: str, **fields: Any) -> Ctx:
+    """An attack for ``GameState.stack``: what every kind has (the first target is
+    attacked first, no reaction yet), then the kind's own ``fields``."""
+    return {"kind": kind, "card": card, "defender": defender, "targets": targets,
+            "index": 0, "step": step, "reaction": None, "n_reactions": 0, **fields}
 
 
 # The names the modules annotate with. They stay plain dicts: the engine indexes the
