@@ -45,8 +45,12 @@ def test_a_person_answers_a_bots_card_with_an_any_time_card(tmp_path) -> None:
         tmux = tty.Tmux("nero_answer", [*tty.LANTABLE, "play", "--connect", host.address,
                                         "--table", table, "--seat", "0", "--name", "livia"],
                         env, width=130, height=100)
+        # Livia sits first: bots take the lowest free seats, and a bot that got seat 0
+        # before her would leave her waiting. The bots keep their tokens apart from hers.
+        tmux.wait_for(lambda s: "Waiting for 2 more players" in s, timeout=60, label="seated")
+        bot_env = {**os.environ, **env, "XDG_DATA_HOME": str(tmp_path / "bots")}
         bots = subprocess.Popen([*tty.LANTABLE, "bot", "--connect", host.address, "--table",
-                                 table, "--count", "2", "--seed", "1"], env={**os.environ, **env},
+                                 table, "--count", "2", "--seed", "1"], env=bot_env,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         move = None
         for _ in range(80):
