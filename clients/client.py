@@ -268,13 +268,9 @@ class Client:
                 lost.set()
 
     def _dispatch(self, msg: Message, nursery: trio.Nursery) -> None:
-        if isinstance(msg, Update) and self.decks is not None and msg.legal is None \
-                and msg.seat is not None and msg.seat in msg.to_act and msg.view is not None:
-            # A hidden-deck table: the host cannot list the seat's actions; the game's
-            # client half does, from the seat's view and its own cards.
-            legal = self.decks.legal(msg.table, msg.seat, msg.view)
-            if legal is not None:
-                msg = dataclasses.replace(msg, legal=legal, labels=None)
+        if isinstance(msg, Update) and self.decks is not None and msg.seat is not None \
+                and msg.view is not None and msg.table in self.decks.game_of:
+            msg = self._with_hand(msg)
         if isinstance(msg, Update):
             last = self._last_seq.get(msg.table)
             if not msg.full and last is not None and msg.seq > last + 1:
@@ -309,6 +305,18 @@ class Client:
             nursery.start_soon(self._answer_deck, msg)
         elif self.decks is not None and isinstance(msg, DeckKeys):
             self.decks.keys(msg)
+
+    def _with_hand(self, msg: Update) -> Update:
+        """At a hidden-deck table: the seat's own cards go into its view (``"_hand"``,
+        for the game's words and board) and, since the host cannot list them, its
+        legal actions come from the game's client half."""
+        assert self.decks is not None and msg.seat is not None and msg.view is not None
+        view = {**msg.view, "_hand": self.decks.hand(msg.table, msg.seat)}
+        legal = msg.legal
+        if legal is None and msg.seat in msg.to_act:
+            legal = self.decks.legal(msg.table, msg.seat, msg.view)
+        return dataclasses.replace(msg, view=view, legal=legal,
+                                   labels=None if legal is not msg.legal else msg.labels)
 
     async def _answer_deck(self, req: DeckRequest) -> None:
         """A pass, keys or secrets for a hidden deal, as the host asked."""

@@ -152,6 +152,12 @@ class SeatDecks:
         """The cards ``seat`` knows at ``table``, by deck and position (current rounds)."""
         return {d: dict(c) for d, c in self.cards.get((table, seat), {}).items()}
 
+    def hand(self, table: str, seat: int) -> dict[str, dict[str, int]]:
+        """The cards ``seat`` knows, as plain data for its view (``view["_hand"]``):
+        deck -> {position as a string -> card}."""
+        return {d: {str(p): c for p, c in cards.items()}
+                for d, cards in self.known(table, seat).items()}
+
     # -- the client-side half -----------------------------------------------------------------
 
     def legal(self, table: str, seat: int, view: dict[str, Any]) -> list[dict[str, Any]] | None:

@@ -35,6 +35,7 @@ class HiddenGame:
     results: list[Any]
     seats: dict[int, SeatDecks] = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)  # what the spectator was told
+    views: dict[int, list[Any]] = field(default_factory=dict)  # every view each seat saw
 
     def journal(self) -> Journal:
         return Journal(self.db)
@@ -65,7 +66,9 @@ async def play_hidden(db: str, seats: int = 2, *, options: dict[str, Any] | None
                     out.seats[i] = client.decks
                     joined = await client.join(table, seat=i)
                     decide = bot_decider(RandomBot(registry[game]), i, random.Random(i))
-                    out.results.append(await play_seat(client, table, joined.seat, decide))
+                    seen = out.views.setdefault(i, [])
+                    out.results.append(await play_seat(client, table, joined.seat, decide,
+                                                       on_update=lambda u: seen.append(u.view)))
                     with trio.move_on_after(2):  # the secrets, asked when the table ends
                         while not _secrets_in(out.host_table) or client._pending:
                             await trio.sleep(0.02)

@@ -103,6 +103,18 @@ def test_each_seat_knows_exactly_the_cards_dealt_or_given_to_it(game) -> None:
         assert all(truth[p] == c for p, c in known.items())
 
 
+def test_each_seat_sees_its_own_hand_in_its_view(game) -> None:
+    """The client puts the cards its seat knows into the view (``_hand``) for the
+    game's board and words; the host's view has positions only."""
+    for seat, views in game.views.items():
+        dealt = [v for v in views if v and v.get("phase") == "pass"]
+        assert dealt, "no view of a dealt hand"
+        for view in dealt:
+            hand = view["_hand"]["cards"]
+            assert {str(p) for p in view["hands"][seat]} <= set(hand)
+            assert view["cards"] == {}  # the host's own view knows no card of the hand
+
+
 def test_a_restart_replays_the_cards_turned_over(game) -> None:
     journal = Journal(game.db)
     try:
