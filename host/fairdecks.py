@@ -56,6 +56,7 @@ FairTable = Any
 Table = Any
 
 LOGGER = logging.getLogger(__name__)
+LATE_NOTICE = 5.0  # seconds before the table says whom a deal waits for (at most timeout/2)
 
 
 def deck_id(deck: str, rnd: int) -> str:
@@ -481,11 +482,33 @@ class HostDecks:
 
         async def wait(scope: trio.CancelScope = step.cancel) -> None:
             with scope:
+                await trio.sleep(min(LATE_NOTICE, timeout / 2))
+                if self.step is step:
+                    self.table.handle_deck_late()
                 await trio.sleep_forever()
             if self.step is step and trio.current_time() >= scope.deadline:
                 self.table.handle_deck_timeout()
 
         trio.lowlevel.spawn_system_task(wait, name=f"hidden deck timeout {self.table.id}")
+
+    def _owed(self) -> str:
+        step = self.step
+        return "pass" if step is not None and step.op is not None and step.op["op"] == \
+            "shuffle" and self.rounds[step.op["deck"]].deal.expected() else "unlock keys"
+
+    def tell_late(self) -> None:
+        """The deal has waited a while: tell everyone whom for, and until when."""
+        step = self.step
+        if step is None or step.op is None:
+            return
+        t = self.table
+        left = max(0, round(step.deadline - time.monotonic()))
+        for seat in self.owing():
+            t.send_all(FairFault(
+                table=t.id, event=self.fair.event, seat=seat, reason="late", outcome="waiting",
+                message=f"the table is dealing: waiting for seat {seat} ({t.seats[seat].name}) "
+                        f"to send its {self._owed()} for deck {step.op['deck']}; if it has "
+                        f"not in {left} s, the table ends and that seat forfeits"))
 
     def owing(self) -> list[int]:
         """The seats the current request waits for."""
@@ -505,7 +528,7 @@ class HostDecks:
             return
         t = self.table
         missing = self.owing()
-        what = "pass" if step.op is not None and step.op["op"] == "shuffle" else "unlock keys"
+        what = self._owed()
         for seat in missing:
             self._fault(seat, "withheld",
                         f"seat {seat} ({t.seats[seat].name}) did not send its {what} for deck "

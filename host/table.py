@@ -356,6 +356,14 @@ class Table:
             return
         decks.receive(client, msg)
 
+    def handle_deck_late(self) -> None:
+        """A hidden deal has waited a while (host/fairdecks.py); never raises."""
+        try:
+            if self.fair is not None and self.fair.decks is not None:
+                self.fair.decks.tell_late()
+        except Exception:
+            LOGGER.exception("table %s: telling who a deal waits for failed; ignored", self.id)
+
     def handle_deck_timeout(self) -> None:
         """A hidden deal's timeout fired (host/fairdecks.py); never raises."""
         try:

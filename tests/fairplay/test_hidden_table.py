@@ -268,8 +268,10 @@ def test_a_seat_that_withholds_its_keys_or_pass_is_named(tmp_path, kind) -> None
     table = game.host_table
     assert table.status == FINISHED and table.final_scores["forfeit"] == [1]
     what = "unlock keys" if kind == "keys" else "pass"
-    assert any(f"seat 1 (bot1) did not send its {what} for deck cards" in n
-               for n in game.notices), game.notices
+    late = [n for n in game.notices if n.startswith("the table is dealing: waiting for seat 1")]
+    named = [n for n in game.notices if f"seat 1 (bot1) did not send its {what} for deck" in n]
+    assert late and named and game.notices.index(late[0]) < game.notices.index(named[0]), \
+        game.notices
 
 
 # -- who may sit --------------------------------------------------------------------------
