@@ -34,6 +34,8 @@ class RandomBot:
                rng: random.Random) -> Action:
         action = rng.choice(legal)
         if params.is_template(action):  # uniform over the game's discretisation
+            if view is None:
+                raise ValueError("a template is filled from the seat's view: pass the view")
             return rng.choice(self.game.discretise(view, seat, action))
         return action
 
