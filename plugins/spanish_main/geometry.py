@@ -257,16 +257,23 @@ def crosses(a: Point, b: Point, c: Point, d: Point) -> bool:
     return d1 * d2 < 0 and d3 * d4 < 0
 
 
-def distance(a: Poly, b: Poly) -> float:
-    """Minimum distance between two convex polygons; 0 when they intersect."""
+def _intersect(a: Poly, b: Poly) -> bool:
+    """The closed polygons share a point (the exact test behind a distance of 0)."""
     if penetration(a, b) >= 0:
         na, nb = len(a), len(b)
         for i in range(na):
             for j in range(nb):
                 if _segments_intersect(a[i], a[(i + 1) % na], b[j], b[(j + 1) % nb]):
-                    return 0.0
+                    return True
         if inside(a[0], b) or inside(b[0], a):
-            return 0.0
+            return True
+    return False
+
+
+def distance(a: Poly, b: Poly) -> float:
+    """Minimum distance between two convex polygons; 0 when they intersect."""
+    if _intersect(a, b):
+        return 0.0
     best = math.inf
     for p, q in ((a, b), (b, a)):
         n = len(q)
@@ -284,7 +291,16 @@ def touching(a: Poly, b: Poly) -> bool:
     # an axis that separates them by more than the tolerance is the cheap answer
     if penetration(a, b, -EPS_TOUCH) < -EPS_TOUCH:
         return False
-    return distance(a, b) <= EPS_TOUCH
+    # distance(a, b) <= EPS_TOUCH, stopping at the first close pair
+    if _intersect(a, b):
+        return True
+    for p, q in ((a, b), (b, a)):
+        n = len(q)
+        for v in p:
+            for j in range(n):
+                if point_segment_distance(v, q[j], q[(j + 1) % n]) <= EPS_TOUCH:
+                    return True
+    return False
 
 
 def segment_distance(p: Point, q: Point, poly: Poly) -> float:
@@ -395,6 +411,31 @@ def boundary_samples(poly: Poly, per_edge: int) -> list[Point]:
 
 def bounding_radius(poly: Poly, centre: Point) -> float:
     return max(math.hypot(x - centre[0], y - centre[1]) for x, y in poly)
+
+
+_CIRCLES: dict[int, tuple[Poly, tuple[float, float, float]]] = {}
+
+
+def circle(poly: Poly) -> tuple[float, float, float]:
+    """``(cx, cy, r)``: the :func:`centroid` and the :func:`bounding_radius` about it
+    (cached per shape object, like :func:`box`)."""
+    hit = _CIRCLES.get(id(poly))
+    if hit is not None and hit[0] is poly:
+        return hit[1]
+    c = centroid(poly)
+    out = (c[0], c[1], bounding_radius(poly, c))
+    if len(_CIRCLES) >= _CACHE_LIMIT:
+        _CIRCLES.clear()
+    _CIRCLES[id(poly)] = (poly, out)
+    return out
+
+
+def point_distance(p: Point, poly: Poly) -> float:
+    """The distance from ``p`` to the closed convex polygon (0 inside it)."""
+    if inside(p, poly):
+        return 0.0
+    n = len(poly)
+    return min(point_segment_distance(p, poly[i], poly[(i + 1) % n]) for i in range(n))
 
 
 def centroid(poly: Poly) -> Point:

@@ -72,6 +72,14 @@ def radius(masts: int) -> float:
     return math.hypot(half_l, half_w)
 
 
+@lru_cache(maxsize=16)
+def tip_radius(masts: int) -> float:
+    """How far any point of the hull lies from its bow tip, or from its stern point,
+    at most (the reach of a turn about either)."""
+    loc = _local(masts)
+    return math.hypot(loc["length"], loc["beam"] / 2)  # type: ignore[operator]
+
+
 def stern_edge(masts: int, pose: g.Pose) -> g.Poly:
     half = _local(masts)["beam"] / 2  # type: ignore[operator]
     tail = -length(masts)

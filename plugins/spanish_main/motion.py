@@ -38,15 +38,27 @@ def overlaps(polys: list[g.Poly], obstacles: Sequence[Obstacle],
 
 
 def nearby(obstacles: Sequence[Obstacle], point: g.Point, reach: float) -> list[Obstacle]:
-    """The obstacles whose bounding box comes within ``reach`` of ``point``: all that
-    a body within ``reach`` of that point can overlap (the broad phase for turns)."""
+    """The obstacles that come within ``reach`` of ``point``, in their order: all that
+    a body within ``reach`` of that point can overlap (the broad phase for turns:
+    bounding boxes first, then the exact distance)."""
     px, py = point
     out = []
     for o in obstacles:
         x0, y0, x1, y1 = g.box(o[2])
-        if x0 - reach <= px <= x1 + reach and y0 - reach <= py <= y1 + reach:
+        if x0 - reach <= px <= x1 + reach and y0 - reach <= py <= y1 + reach \
+                and g.point_distance(point, o[2]) <= reach:
             out.append(o)
     return out
+
+
+def inside_area(point: g.Point, reach: float, area: g.Poly | None) -> bool:
+    """Everything within ``reach`` of ``point`` lies on the table (``area``, an
+    axis-aligned rectangle; None is no edge)."""
+    if area is None:
+        return True
+    x0, y0, x1, y1 = g.box(area)
+    px, py = point
+    return x0 <= px - reach and px + reach <= x1 and y0 <= py - reach and py + reach <= y1
 
 
 def _circle(polys: list[g.Poly]) -> tuple[g.Point, float]:
