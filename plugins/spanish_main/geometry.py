@@ -116,9 +116,33 @@ _BOXES: dict[int, tuple[Poly, tuple[float, float, float, float]]] = {}
 _CACHE_LIMIT = 50000
 
 
+class Moved(list):  # type: ignore[type-arg]
+    """A shape translated by whole units: ``base`` moved by ``(dx, dy)``. Its axes
+    and bounding box are ``base``'s, shifted, computed only when a test first needs
+    them (a hull's depend only on its heading; most hulls placed while searching are
+    rejected by a box or never tested at all). Behaves as the list of its points."""
+
+    __slots__ = ("base", "dx", "dy", "axes", "bbox")
+
+
+def moved(base: Poly, dx: int, dy: int) -> Poly:
+    """``base`` translated by ``(dx, dy)`` (see :class:`Moved`; do not mutate)."""
+    out = Moved([(dx + px, dy + py) for px, py in base])
+    out.base, out.dx, out.dy, out.axes, out.bbox = base, dx, dy, None, None
+    return out
+
+
 def _axes(poly: Poly) -> list[tuple[float, float, float, float]]:
     """The polygon's edge normals ``(nx, ny)``, each with the polygon's own extent
     ``(lo, hi)`` along it (so a separating-axis test projects only the other shape)."""
+    if poly.__class__ is Moved:
+        found = poly.axes  # type: ignore[attr-defined]
+        if found is None:
+            dx, dy = poly.dx, poly.dy  # type: ignore[attr-defined]
+            found = poly.axes = [  # type: ignore[attr-defined]
+                (nx, ny, lo + dx * nx + dy * ny, hi + dx * nx + dy * ny)
+                for nx, ny, lo, hi in _axes(poly.base)]  # type: ignore[attr-defined]
+        return found  # type: ignore[no-any-return]
     hit = _AXES.get(id(poly))
     if hit is not None and hit[0] is poly:
         return hit[1]
@@ -140,16 +164,6 @@ def _axes(poly: Poly) -> list[tuple[float, float, float, float]]:
         _AXES.clear()
     _AXES[id(poly)] = (poly, out)
     return out
-
-
-def remember_axes(poly: Poly, like: Poly, dx: float, dy: float) -> None:
-    """Give ``poly`` (``like`` translated by ``dx, dy``) ``like``'s axes, shifted,
-    instead of computing them again (a hull's axes depend only on its heading)."""
-    out = [(nx, ny, lo + dx * nx + dy * ny, hi + dx * nx + dy * ny)
-           for nx, ny, lo, hi in _axes(like)]
-    if len(_AXES) >= _CACHE_LIMIT:
-        _AXES.clear()
-    _AXES[id(poly)] = (poly, out)
 
 
 def penetration(a: Poly, b: Poly, stop: float = 0.0) -> float:
@@ -184,6 +198,14 @@ def bbox_gap(a: Poly, b: Poly) -> float:
 
 def box(poly: Poly) -> tuple[float, float, float, float]:
     """The bounding box ``(x0, y0, x1, y1)`` (cached per shape object)."""
+    if poly.__class__ is Moved:
+        found = poly.bbox  # type: ignore[attr-defined]
+        if found is None:
+            # rounding is monotonic: min(dx + x) == dx + min(x), exactly
+            x0, y0, x1, y1 = box(poly.base)  # type: ignore[attr-defined]
+            dx, dy = poly.dx, poly.dy  # type: ignore[attr-defined]
+            found = poly.bbox = (dx + x0, dy + y0, dx + x1, dy + y1)  # type: ignore[attr-defined]
+        return found  # type: ignore[no-any-return]
     hit = _BOXES.get(id(poly))
     if hit is not None and hit[0] is poly:
         return hit[1]

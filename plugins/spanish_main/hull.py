@@ -38,10 +38,7 @@ def length(masts: int) -> float:
 def footprint(masts: int, pose: g.Pose) -> g.Poly:
     """The hull polygon at ``pose`` (counter-clockwise; cached, do not mutate)."""
     x, y, h = pose
-    at_origin = _turned(masts, h)
-    out = [(x + px, y + py) for px, py in at_origin]
-    g.remember_axes(out, at_origin, x, y)
-    return out
+    return g.moved(_turned(masts, h), x, y)
 
 
 @lru_cache(maxsize=8192)
