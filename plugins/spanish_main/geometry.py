@@ -344,30 +344,40 @@ def _ray_hit(p: Point, u: Point, a: Point, b: Point) -> float:
     return t
 
 
+def _rays(points: Poly, ux: float, uy: float, poly: Poly, best: float) -> float:
+    """The least of ``best`` and :func:`_ray_hit` of every point along ``(ux, uy)``
+    against every edge of ``poly``: the same arithmetic, edge by edge (a ray that
+    cannot beat ``best`` is not finished)."""
+    n = len(poly)
+    for j in range(n):
+        ax, ay = poly[j]
+        bx, by = poly[(j + 1) % n]
+        ex, ey = bx - ax, by - ay
+        denom = ux * ey - uy * ex
+        if denom == 0:
+            continue  # parallel: a vertex of the other shape meets this edge first
+        for px, py in points:
+            wx, wy = ax - px, ay - py
+            t = (wx * ey - wy * ex) / denom
+            if t < 0 or t >= best:
+                continue
+            s = (wx * uy - wy * ux) / denom
+            if 0 <= s <= 1:
+                best = t
+    return best
+
+
 def first_contact(moving: Poly, u: Point, fixed: Poly) -> float:
     """How far ``moving`` travels along unit vector ``u`` before it meets ``fixed``
     (exact for convex polygons: a vertex of one meets an edge of the other)."""
-    best = math.inf
-    nf, nm = len(fixed), len(moving)
-    neg = (-u[0], -u[1])
-    for v in moving:
-        for j in range(nf):
-            best = min(best, _ray_hit(v, u, fixed[j], fixed[(j + 1) % nf]))
-    for v in fixed:
-        for j in range(nm):
-            best = min(best, _ray_hit(v, neg, moving[j], moving[(j + 1) % nm]))
-    return best
+    best = _rays(moving, u[0], u[1], fixed, math.inf)
+    return _rays(fixed, -u[0], -u[1], moving, best)
 
 
 def first_exit(moving: Poly, u: Point, area: Poly) -> float:
     """How far ``moving`` (inside the convex ``area``) travels along ``u`` before a
     vertex reaches the area's boundary (the table edge)."""
-    best = math.inf
-    n = len(area)
-    for v in moving:
-        for j in range(n):
-            best = min(best, _ray_hit(v, u, area[j], area[(j + 1) % n]))
-    return best
+    return _rays(moving, u[0], u[1], area, math.inf)
 
 
 def clip(p: Point, q: Point, poly: Poly) -> tuple[float, float] | None:

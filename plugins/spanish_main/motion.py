@@ -24,14 +24,18 @@ def overlaps(polys: list[g.Poly], obstacles: Sequence[Obstacle],
              area: g.Poly | None) -> tuple[str, str] | None:
     """The first obstacle a pose overlaps (or ``("edge", "table")``), else None.
     ``area`` is the table, an axis-aligned rectangle."""
+    boxes = [g.box(p) for p in polys]
     for kind, oid, poly in obstacles:
-        for p in polys:
-            if g.overlapping(p, poly):
+        ox0, oy0, ox1, oy1 = g.box(poly)
+        for p, (px0, py0, px1, py1) in zip(polys, boxes, strict=True):
+            # g.overlapping(p, poly), its box test inlined (the common answer)
+            if ox0 >= px1 or px0 >= ox1 or oy0 >= py1 or py0 >= oy1:
+                continue
+            if g.penetration(p, poly, g.EPS_PEN) > g.EPS_PEN:
                 return kind, oid
     if area is not None:
         x0, y0, x1, y1 = g.box(area)
-        for p in polys:
-            px0, py0, px1, py1 = g.box(p)
+        for px0, py0, px1, py1 in boxes:
             if px0 < x0 or py0 < y0 or px1 > x1 or py1 > y1:
                 return "edge", "table"
     return None
