@@ -305,3 +305,51 @@ def test_5_17_5_own_forts_are_no_target_and_ships_shoot_past_its_island():
 def test_deal_trims_sample_fleets_to_pay_for_the_fort():
     assert [e["ship"] for e in deal.trim(deal.sample_fleet(0), 34)] == ["D-S02", "D-S04"]
     assert [e["ship"] for e in deal.trim(deal.sample_fleet(1), 34)] == ["D-S03", "D-S10"]
+
+
+# -- bots ----------------------------------------------------------------------------------
+
+
+def test_greedy_builds_a_fort_when_it_can_and_shoots_with_it():
+    from lantable.clients.bots import make_bot
+
+    bot = make_bot("greedy", GAME)
+    st = new(forts=True)
+    clear(st, ["s0", "s2"])
+    my_turn(st, 0)
+    isl = wild(st)
+    dock_at(st, "s0", isl)
+    place(st, "s2", 80000, MID, 1800)  # far away
+    st["home_gold"][0] = 6
+    legal = GAME.concrete_actions(st, 0)
+    choice = bot.choose(GAME.view(st, 0), 0, legal, random.Random(0))
+    assert choice == {"type": "build_fort", "fort": "f0", "island": isl["id"]}
+    act(st, Dice(), choice)
+    # next turn the fort has an enemy ship in range, and nothing else can shoot
+    world.ship(st, "s0")["sunk"] = True
+    my_turn(st, 0)
+    _target_near(st, forts.fort(st, "f0"), isl)
+    legal = GAME.concrete_actions(st, 0)
+    assert {a["type"] for a in legal} == {"fort_fire", "end_turn"}
+    assert bot.choose(GAME.view(st, 0), 0, legal, random.Random(0))["type"] == "fort_fire"
+
+
+def test_words_show_forts_on_the_map_and_in_sentences():
+    from lantable.plugins.spanish_main import words
+
+    st, f, isl = built()
+    names = ["Ann", "Bob"]
+    text = words.render(GAME.view(st, 1), 1, names)
+    assert "F" in text.split("round")[0]  # the square on the map
+    assert f"F Coastal Battery (Ann, f0 on {isl['id']}): flags 3/3, holds 6 gold and 4 unknown" \
+        in text
+    mine = words.render(GAME.view(st, 0), 0, names)
+    assert "holds 6 gold and" not in mine and "F Coastal Battery (Ann, f0" in mine
+    assert "F Coastal Battery (Bob, f1): not built yet" not in mine  # a secret purchase
+    said = words.describe_action(GAME.view(st, 0), 0, {"type": "fort_fire", "fort": "f0",
+                                                       "flag": 0, "target": "s2"}, names)
+    assert said.startswith("Coastal Battery (Ann, f0 on") and "flag 1 (3L)" in said
+    said = words.describe_event(GAME.view(st, 0), 0, {"type": "fort_built", "seat": 0,
+                                                      "island": isl["id"], "paid": 6,
+                                                      "pieces": 4}, names)
+    assert said == f"Ann builds a fort on {isl['id']}: 6 gold and 4 treasure inside"
