@@ -15,7 +15,7 @@ from typing import Any
 
 from lantable.plugins import IllegalAction
 
-from . import data, hull, motion, turn, world
+from . import data, forts, hull, motion, turn, world
 from . import geometry as g
 
 State = dict[str, Any]
@@ -192,7 +192,8 @@ def _discretise(state: State, seat: int, template: Action) -> list[Action] | Non
         # the hull turns within this of the pivot (a unit of slack for the rounding of
         # the pose): with nothing there and the table's edge further, every turn is clear
         reach = (hull.radius(masts) if kind == "pivot" else hull.tip_radius(masts)) + 2
-        obs = motion.nearby(world.obstacles(state, skip=world.moving_ids(s)), pivot, reach)
+        obs = [] if s.get("submerged") else motion.nearby(  # 5.16: nothing stops it
+            world.obstacles(state, skip=world.moving_ids(s)), pivot, reach)
         area = world.area(state)
         clear = not obs and motion.inside_area(pivot, reach, area)
         for h in COMPASS:
@@ -213,6 +214,9 @@ def _worth(state: State, t: int, seat: int) -> float:
 
 def value(state: State, seat: int) -> float:
     v = 10.0 * state["home_gold"][seat]
+    for f in state.get("forts", ()):  # 5.17: fort gold counts, flags are guns
+        if f["owner"] == seat and forts.standing(f):
+            v += 10.0 * sum(_worth(state, t, seat) for t in f["hold"]) + 1.5 * sum(f["flags"])
     home = world.home_of(state, seat)
     hc = _centre(home["poly"]) if home else None
     wild = [_centre(i["poly"]) for i in state["islands"] if i["home"] is None and i["treasure"]]
@@ -298,7 +302,11 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
                 "treasure": [int(t[1:]) for t in i["treasure"]]} for i in view["islands"]]
     terrain = [{k: ([list(p) for p in v] if k == "points" else v) for k, v in t.items()}
                for t in view["terrain"]]
+    extra: State = {}
+    if "forts" in view:  # only the forts this seat may know of (8.13)
+        extra["forts"] = [forts.copy(f) for f in view["forts"]]
     return {
+        **extra,
         "n": n, "opt": opt, "S": view["S"], "L": view["L"], "table": list(view["table"]),
         "terrain": terrain,
         "phase": view["phase"], "round": view["round"], "turn": view["turn"],
