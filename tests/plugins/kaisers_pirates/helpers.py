@@ -4,7 +4,11 @@ Imported as a module (``from . import helpers as kp``), not handed out by a fixt
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import sys
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from lantable.plugins import Game
@@ -14,6 +18,20 @@ from lantable.plugins.kaisers_pirates.data import ACTIONS, SHIP_BY_NAME, SHIPS
 from lantable.plugins.kaisers_pirates.state import new_status
 
 GAME = Game(G, "kaisers-pirates")
+
+
+def fairplay_module(name: str) -> ModuleType:
+    """``tests/fairplay/<name>.py`` (the fair-play tests' helpers: fair tables over TCP,
+    the chi-square check), loaded by its path: this package cannot import outside itself."""
+    key = f"lantable_tests_fairplay_{name}"
+    if key not in sys.modules:
+        path = Path(__file__).resolve().parents[2] / "fairplay" / f"{name}.py"
+        spec = importlib.util.spec_from_file_location(key, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[key] = module
+        spec.loader.exec_module(module)
+    return sys.modules[key]
 
 
 class Dice(random.Random):
