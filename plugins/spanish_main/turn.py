@@ -111,7 +111,7 @@ def legal(state: State, seat: int) -> list[Action]:
     if state["phase"] == "home":
         for_seat = state["home_queue"][0][1]
         return [{"type": "choose_home", "island": i["id"]} for i in state["islands"]
-                if i["home"] is None and deal.place_fleet(state, for_seat, i) is not None]
+                if i["home"] is None and deal.placement(state, for_seat, i) is not None]
     out: list[Action] = []
     m = world.memo(state)  # once for every ship's questions about the table
     for s in state["ships"]:
