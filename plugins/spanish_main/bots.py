@@ -28,22 +28,30 @@ def _centre(poly: list[Any]) -> g.Point:
     return g.centroid([(x, y) for x, y in poly])
 
 
-def aims(state: State, s: dict[str, Any], open_water: bool = True) -> list[int]:
+def aims(state: State, s: dict[str, Any], open_water: bool = True,
+         targets: list[int] | None = None) -> list[int]:
     """A heading at each island and each enemy ship (the engine stops at first
     contact, so sailing at an island docks there), then the compass: all eight points
-    in open water, the four diagonals near land (enough to get clear)."""
+    in open water, the four diagonals near land (enough to get clear). ``targets``:
+    :func:`targets`, when the caller has it."""
+    out = targets_of(state, s) if targets is None else list(targets)
+    out += COMPASS if open_water else COMPASS[1::2]
+    seen: set[int] = set()
+    return [h for h in out if not (h in seen or seen.add(h))]
+
+
+def targets_of(state: State, s: dict[str, Any]) -> list[int]:
+    """The headings from the ship's bow tip at each island and each enemy ship."""
     x, y, _ = s["pose"]
     out = []
     for isl in state["islands"]:
-        cx, cy = _centre(isl["poly"])
+        cx, cy, _r = g.circle(world.island_poly(isl))
         out.append(g.heading_of(cx - x, cy - y))
     for e in state["ships"]:
         if world.on_plane(e) and e["owner"] != s["owner"]:
             cx, cy = hull.centre(e["masts"], world.pose(e))
             out.append(g.heading_of(cx - x, cy - y))
-    out += COMPASS if open_water else COMPASS[1::2]
-    seen: set[int] = set()
-    return [h for h in out if not (h in seen or seen.add(h))]
+    return out
 
 
 def _reach(state: State, s: dict[str, Any]) -> float:
@@ -74,7 +82,7 @@ _CACHE: dict[Any, list[Action]] = {}
 _CACHE_SIZE = 4096
 
 
-def _signature(state: State, template: Action) -> Any:
+def _signature(state: State, template: Action, heads: tuple[int, ...]) -> Any:
     """Everything a discretisation depends on, and nothing more, so that a ship's
     candidates are computed again only when something near it moved: the template,
     the table and islands, the ship's place, form and tow, the headings it aims at,
@@ -86,11 +94,9 @@ def _signature(state: State, template: Action) -> Any:
     if template["type"] == "move":
         reach = sum(lengths) + _reach(state, s)
         point: g.Point = (s["pose"][0], s["pose"][1])
-        heads = tuple(aims(state, s))
     else:
         reach = 2 * hull.length(s["masts"]) + 2 * g.EPS_TOUCH
         point = hull.centre(s["masts"], world.pose(s))
-        heads = ()
     px, py = point
     near = []
     for e in state["ships"]:
@@ -107,10 +113,13 @@ def _signature(state: State, template: Action) -> Any:
 def discretise(state: State, seat: int, template: Action) -> list[Action] | None:
     """Cached: a random game asks for the same ship's candidates many times while
     nothing near it moved (the candidates are pure geometry, see _signature)."""
-    key = _signature(state, template)
+    targets: tuple[int, ...] = ()
+    if template["type"] == "move":
+        targets = tuple(targets_of(state, world.ship(state, template.get("ship"))))
+    key = _signature(state, template, targets)
     found = _CACHE.get(key)
     if found is None:
-        found = _discretise(state, seat, template) or []
+        found = _discretise(state, seat, template, targets) or []
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.clear()
         _CACHE[key] = found
@@ -135,7 +144,8 @@ def _away(state: State, s: dict[str, Any], obs: list[Any], touched: frozenset[st
     return g.heading_of(x - cx, y - cy)
 
 
-def _discretise(state: State, seat: int, template: Action) -> list[Action] | None:
+def _discretise(state: State, seat: int, template: Action, targets: tuple[int, ...]
+                ) -> list[Action] | None:
     s = world.ship(state, template.get("ship"))
     kind = template["type"]
     out: list[Action] = []
@@ -160,7 +170,7 @@ def _discretise(state: State, seat: int, template: Action) -> list[Action] | Non
             tip, reach = (s["pose"][0], s["pose"][1]), _reach(state, s)
             obs = motion.nearby(obs, tip, reach)
             clear = not obs and motion.inside_area(tip, reach, area)
-        for h in aims(state, s, free) + ([away] if not free and not s["ghost"] and away is not None
+        for h in aims(state, s, free, list(targets)) + ([away] if not free and not s["ghost"] and away is not None
                                    else []):
             legs = [(h, d) for d in lengths]
             if not free:

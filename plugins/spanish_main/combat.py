@@ -126,9 +126,20 @@ def shot_ok(state: State, s: Ship, cannon: Any, target: Ship) -> bool:
 
 def gun_ok(state: State, s: Ship, gun: tuple[Any, int, str], target: Ship,
            m: dict[Any, Any] | None = None) -> bool:
-    """One cannon ``(cannon, rank, range)`` of ``s`` can fire at ``target`` (8.9)."""
-    c, _rank, rng_ = gun
-    reach = state["S"] if rng_ == "S" else state["L"]
+    """One cannon ``(cannon, rank, range)`` of ``s`` can fire at ``target`` (8.9).
+    Memoised per table geometry like :func:`can_hit`."""
+    if m is None:
+        m = world.memo(state)
+    reach = state["S"] if gun[2] == "S" else state["L"]
+    key = ("gun", s["id"], gun[0], reach, target["id"])
+    found = m.get(key)
+    if found is None:
+        found = m[key] = _gun_ok(state, s, gun[0], reach, target, m)
+    return found
+
+
+def _gun_ok(state: State, s: Ship, c: Any, reach: int, target: Ship, m: dict[Any, Any]
+            ) -> bool:
     if not may_reach(s, target, reach):
         return False
     masts = hull.mast_points(s["masts"], world.pose(s))

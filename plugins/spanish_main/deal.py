@@ -272,7 +272,7 @@ def choose_home(state: State, seat: int, iid: Any, rng: random.Random
     isl = world.island(state, iid)
     if isl["home"] is not None:
         raise IllegalAction(f"{iid} is already a home island")
-    placed = place_fleet(state, for_seat, isl)
+    placed = placement(state, for_seat, isl)
     if placed is None:
         raise IllegalAction(f"there is no room around {iid} for the whole fleet")
     isl["home"] = for_seat
@@ -288,6 +288,18 @@ def choose_home(state: State, seat: int, iid: Any, rng: random.Random
         state["phase"] = "play"
         events.append({"type": "turn", "seat": state["turn"], "round": 1})
     return events
+
+
+def placement(state: State, seat: int, isl: dict[str, Any]
+              ) -> list[tuple[str, g.Pose]] | None:
+    """:func:`place_fleet`, memoised per table geometry (the legal homes are checked
+    with it, and the chosen one is placed with the same answer). Do not mutate."""
+    key = ("place", seat, isl["id"], tuple(state["table"]),
+           tuple(id(terrain.poly(t)) for t in state["terrain"]))
+    m = world.memo(state)
+    if key not in m:
+        m[key] = place_fleet(state, seat, isl)
+    return m[key]  # type: ignore[no-any-return]
 
 
 def place_fleet(state: State, seat: int, isl: dict[str, Any]

@@ -462,14 +462,6 @@ def circle(poly: Poly) -> tuple[float, float, float]:
     return out
 
 
-def point_distance(p: Point, poly: Poly) -> float:
-    """The distance from ``p`` to the closed convex polygon (0 inside it)."""
-    if inside(p, poly):
-        return 0.0
-    n = len(poly)
-    return min(point_segment_distance(p, poly[i], poly[(i + 1) % n]) for i in range(n))
-
-
 def centroid(poly: Poly) -> Point:
     n = len(poly)
     return (sum(x for x, _ in poly) / n, sum(y for _, y in poly) / n)

@@ -42,16 +42,18 @@ def overlaps(polys: list[g.Poly], obstacles: Sequence[Obstacle],
 
 
 def nearby(obstacles: Sequence[Obstacle], point: g.Point, reach: float) -> list[Obstacle]:
-    """The obstacles that come within ``reach`` of ``point``, in their order: all that
-    a body within ``reach`` of that point can overlap (the broad phase for turns:
-    bounding boxes first, then the exact distance)."""
+    """The obstacles that may come within ``reach`` of ``point``, in their order: all
+    that a body within ``reach`` of that point can overlap (the broad phase for
+    turns: an obstacle is left out when its bounding box or its bounding circle is
+    further than ``reach``)."""
     px, py = point
     out = []
     for o in obstacles:
         x0, y0, x1, y1 = g.box(o[2])
-        if x0 - reach <= px <= x1 + reach and y0 - reach <= py <= y1 + reach \
-                and g.point_distance(point, o[2]) <= reach:
-            out.append(o)
+        if x0 - reach <= px <= x1 + reach and y0 - reach <= py <= y1 + reach:
+            cx, cy, r = g.circle(o[2])
+            if math.hypot(cx - px, cy - py) <= reach + r:
+                out.append(o)
     return out
 
 

@@ -76,9 +76,13 @@ def fire_actions(state: State, s: Ship, m: dict[Any, Any] | None = None) -> list
                 if combat.broadside_cannons(state, s, e):
                     out.append({"type": "broadside", "ship": s["id"], "target": e["id"]})
         return out
-    for gun in combat.cannons(state, s):
-        if gun[0] in s["fired"]:
-            continue
+    guns = [gun for gun in combat.cannons(state, s) if gun[0] not in s["fired"]]
+    if not guns:
+        return out
+    # the cheap test once per target, at the longest reach of the guns
+    reach = max(state["S"] if gun[2] == "S" else state["L"] for gun in guns)
+    targets = [e for e in targets if combat.may_reach(s, e, reach)]
+    for gun in guns:
         for e in targets:
             if combat.gun_ok(state, s, gun, e, m):
                 out.append({"type": "fire", "ship": s["id"], "cannon": gun[0],
@@ -111,7 +115,7 @@ def legal(state: State, seat: int) -> list[Action]:
     if state["phase"] == "home":
         for_seat = state["home_queue"][0][1]
         return [{"type": "choose_home", "island": i["id"]} for i in state["islands"]
-                if i["home"] is None and deal.place_fleet(state, for_seat, i) is not None]
+                if i["home"] is None and deal.placement(state, for_seat, i) is not None]
     out: list[Action] = []
     m = world.memo(state)  # once for every ship's questions about the table
     for s in state["ships"]:
