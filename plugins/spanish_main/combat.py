@@ -44,8 +44,8 @@ def _blockers(state: State, shooter: Ship, target: Ship, origin: g.Point, reach:
 
 
 def _near(poly: g.Poly, origin: g.Point, reach: float) -> bool:
-    c = g.centroid(poly)
-    return math.hypot(c[0] - origin[0], c[1] - origin[1]) <= reach + g.bounding_radius(poly, c)
+    cx, cy, r = g.circle(poly)
+    return math.hypot(cx - origin[0], cy - origin[1]) <= reach + r
 
 
 def can_hit(state: State, shooter: Ship, origin: g.Point, reach: int, target: Ship,

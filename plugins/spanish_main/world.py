@@ -7,6 +7,7 @@ derelict, pinned or docked, which abilities work aboard, how far it may move.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from lantable.plugins import IllegalAction
@@ -113,7 +114,13 @@ def island_key(i: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def area(state: State) -> g.Poly:
+    """The table as a shape (one object per table size, so its box is cached)."""
     w, h = state["table"]
+    return _area(w, h)
+
+
+@lru_cache(maxsize=16)
+def _area(w: int, h: int) -> g.Poly:
     return g.rect(0, 0, w, h)
 
 
