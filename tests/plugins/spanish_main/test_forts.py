@@ -353,3 +353,23 @@ def test_words_show_forts_on_the_map_and_in_sentences():
                                                       "island": isl["id"], "paid": 6,
                                                       "pieces": 4}, names)
     assert said == f"Ann builds a fort on {isl['id']}: 6 gold and 4 treasure inside"
+
+
+def test_8_14_fort_targets_query_answers_from_the_owners_view():
+    st, f, isl = built()
+    my_turn(st, 0)
+    _target_near(st, f, isl)
+    answer = GAME.query(GAME.view(st, 0), 0, {"type": "fort_targets", "fort": "f0"})
+    assert set(answer) == {"0", "1", "2"} and any("s2" in v for v in answer.values())
+    with pytest.raises(IllegalAction):
+        GAME.query(GAME.view(st, 1), 1, {"type": "fort_targets", "fort": "f0"})
+
+
+def test_3_1_too_few_points_for_a_ship_beside_the_fort_and_monster():
+    from lantable.plugins import BadOptions
+
+    with pytest.raises(BadOptions):
+        GAME.setup(2, {"forts": True, "monsters": True, "points": 19,
+                       "fleets": "random"}, random.Random(0))
+    GAME.setup(2, {"forts": True, "monsters": True, "points": 20, "fleets": "random"},
+               random.Random(0))
