@@ -127,7 +127,7 @@ def apply_transfer(state: State, p: dict[str, Any], action: Action) -> list[Even
         return []
     item, to = action["item"], world.ship(state, action["onto"])
     other = world.ship(state, p["target"] if to["id"] == p["ship"] else p["ship"])
-    p["moved"].append(item)
+    p["moved"] = p["moved"] + [item]  # a new list: views and samples hold the old one
     event: Event = {"type": "transferred", "item": item, "from": other["id"], "onto": to["id"]}
     if item[0] == "t":
         t = int(item[1:])

@@ -225,6 +225,10 @@ def describe_event(view: View, seat: int | None, event: dict[str, Any],
         if not event["treasure"]:
             return "there is no treasure aboard"
         return "you see " + ", ".join(f"{t}: {v} gold" for t, v in event["treasure"].items())
+    if kind == "crew_unloaded":
+        return f"{ship} lands crew {event['crew']} on {event['island']}"
+    if kind == "crew_loaded":
+        return f"{ship} takes crew {event['crew']} aboard"
     if kind == "explored_ship":
         return f"{ship} comes alongside {_ship(view, event['target'], names)} to explore her"
     if kind == "transferred":
@@ -247,7 +251,8 @@ def describe_event(view: View, seat: int | None, event: dict[str, Any],
     if kind == "game_over":
         won = " and ".join(_name(names, p) for p in event["winners"])
         why = END_WORDS.get(event["why"], event["why"])
-        return f"game over ({why}): {won} wins with {max(event['gold'])} gold"
+        verb = "wins" if len(event["winners"]) == 1 else "share the win"
+        return f"game over ({why}): {won} {verb} with {max(event['gold'])} gold"
     if kind == "turn":
         return f"round {event['round']}: {_name(names, event['seat'])}'s turn"
     return None
@@ -326,4 +331,8 @@ def render(view: View, seat: int | None, names: list[str]) -> str:
         owner = _name(names, s["owner"])
         lines.append(f"{_letter(s['id'])} {s['id']:>3} {s['name']:<14} {owner:<10} "
                      f"masts {up}/{s['masts']}  at {where}{extra}")
+    for c in view["crew"]:  # crew landed on islands (a Marine fires from there, 5.15)
+        if c["island"] and not c["gone"]:
+            kind = c["kind"] or "face-down crew"
+            lines.append(f"  {c['id']} {kind} of {_name(names, c['owner'])} on {c['island']}")
     return "\n".join(lines)

@@ -193,3 +193,30 @@ def test_5_8_5_words_for_exploring_a_ship():
     assert said[0] == "Kestrel (Ann, s0) comes alongside San Telmo (Ann, s1) to explore her"
     assert said[-1] == (f"treasure {gold} (2 gold) moves from San Telmo (Ann, s1) "
                         "to Kestrel (Ann, s0)")
+
+
+def test_5_8_5_a_captured_derelict_in_tow_can_be_explored_by_its_tug():
+    st = new()
+    alongside(st, "s0", "s3")
+    claire = world.ship(st, "s3")
+    gold, = load(st, "s3", 3)
+    claire["up"] = [False, False, False]
+    place(st, "s3", 32000, MID, 1800)  # derelict, bow towards the Kestrel's
+    rng = random.Random()
+    act(st, rng, {"type": "move", "ship": "s0",
+                  "segments": [{"heading": 0, "distance": 2000}]},
+        {"type": "tow", "target": "s3"}, DONE)
+    assert claire["owner"] == 0 and claire["towed_by"] == "s0"
+    act(st, rng, {"type": "end_turn"}, {"type": "end_turn"})
+    assert {"type": "explore_ship", "ship": "s0", "target": "s3"} in legal(st)
+    act(st, rng, {"type": "explore_ship", "ship": "s0", "target": "s3"},
+        {"type": "transfer", "item": gold, "onto": "s0"}, DONE)
+    assert world.ship(st, "s0")["hold"][-1] == int(gold[1:])
+    assert audit.problems(st) == []
+
+
+def test_a_38_a_ship_lost_in_fog_cannot_be_explored():
+    st = new()
+    alongside(st, "s0", "s1")
+    world.ship(st, "s1")["lost_in"] = "T1"
+    assert not any(a["type"] == "explore_ship" for a in legal(st))

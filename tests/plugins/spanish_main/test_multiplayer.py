@@ -244,3 +244,18 @@ def test_6_2_sinking_split_gold_is_public_at_home():
     assert events[-1]["split"] == [2, 1, 0]
     assert GAME.view(st, 2)["home_gold"] == [2, 1, 0]  # values shown at the split
     assert audit.problems(st) == []
+
+
+def test_7_4_exhaustion_ends_an_official_sheet_game_too():
+    st = new(3)
+    clear(st, ["s0", "s3"])
+    my_turn(st, 0)
+    for isl in st["islands"]:
+        for t in list(isl["treasure"]):
+            isl["treasure"].remove(t)
+            st["treasure"][t]["where"] = "gone"
+            st["gold_lost"] += st["treasure"][t]["gold"]
+    st["home_gold"] = [0, 5, 0]
+    st["gold_made"] += 5
+    act(st, random.Random(0), END)
+    assert st["end"] == "exhaustion" and st["winner"] == [1] and st["revealed"]
