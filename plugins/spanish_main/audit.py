@@ -4,7 +4,8 @@
 island, another ship or the table edge; gold conserved (at home, on islands and
 ships, scuttled away: exactly what was dealt plus what entered play later); no view
 shows a treasure value a seat has not seen, another seat's face-down gold at home
-(6.2) or an opponent's face-down crew.
+(6.2), an opponent's face-down crew or an opponent's fort not yet built (secret
+purchases, 8.13).
 """
 
 from __future__ import annotations
@@ -48,4 +49,7 @@ def problems(st: dict[str, Any]) -> list[str]:
         for c, real in zip(view["crew"], st["crew"], strict=True):
             if real["owner"] != seat and not real["face_up"] and c["kind"] is not None:
                 out.append(f"seat {seat} sees face-down crew {c['id']}")
+        for f in view.get("forts", []):
+            if f["owner"] != seat and f["island"] is None and not f["destroyed"]:
+                out.append(f"seat {seat} sees the unbuilt fort {f['id']} (8.13)")
     return out

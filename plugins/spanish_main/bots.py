@@ -15,7 +15,7 @@ from typing import Any
 
 from lantable.plugins import IllegalAction
 
-from . import data, deal, hull, motion, turn, world
+from . import data, deal, forts, hull, motion, turn, world
 from . import geometry as g
 
 State = dict[str, Any]
@@ -64,8 +64,8 @@ def _open_water(state: State, s: dict[str, Any]) -> bool:
     if min(x, y, w - x, h - y) <= reach:
         return False
     for _, _, poly in world.obstacles(state, skip=world.moving_ids(s)):
-        c = g.centroid(poly)
-        if math.hypot(c[0] - x, c[1] - y) <= reach + g.bounding_radius(poly, c):
+        cx, cy, r = g.circle(poly)
+        if math.hypot(cx - x, cy - y) <= reach + r:
             return False
     return True
 
@@ -155,8 +155,11 @@ def _discretise(state: State, seat: int, template: Action) -> list[Action] | Non
             touched = world.touching_now(state, s, obs)
             area = world.area(state)
             away = _away(state, s, obs, touched)
-            # a turn about the bow tip stays within the body's reach of it
-            obs = motion.nearby(obs, (s["pose"][0], s["pose"][1]), _reach(state, s))
+            # a turn about the bow tip stays within the body's reach of it: with nothing
+            # there and the table's edge further, every turn is clear
+            tip, reach = (s["pose"][0], s["pose"][1]), _reach(state, s)
+            obs = motion.nearby(obs, tip, reach)
+            clear = not obs and motion.inside_area(tip, reach, area)
         for h in aims(state, s, free) + ([away] if not free and not s["ghost"] and away is not None
                                    else []):
             legs = [(h, d) for d in lengths]
@@ -165,7 +168,7 @@ def _discretise(state: State, seat: int, template: Action) -> list[Action] | Non
                 # at contact), one that overlaps an untouched obstacle is not; a turn
                 # over a touched obstacle (backing off a dock) is sailed out on paper,
                 # for the one heading straight away from what the ship touches
-                turned = None if s["ghost"] else motion.overlaps(
+                turned = None if s["ghost"] or clear else motion.overlaps(
                     bodyf((s["pose"][0], s["pose"][1], h)), obs, area)
                 if turned is not None and (turned[1] not in touched or h != away):
                     continue
@@ -184,12 +187,18 @@ def _discretise(state: State, seat: int, template: Action) -> list[Action] | Non
     pivot_of = {"pivot": hull.centre, "galley_pivot": hull.stern_point,
                 "rotate": hull.stern_point}
     if kind in pivot_of:
-        p0 = world.pose(s)
-        obs = motion.nearby(world.obstacles(state, skip=world.moving_ids(s)),
-                            hull.centre(s["masts"], p0), 2 * hull.length(s["masts"]))
+        masts, p0 = s["masts"], world.pose(s)
+        pivot = pivot_of[kind](masts, p0)
+        # the hull turns within this of the pivot (a unit of slack for the rounding of
+        # the pose): with nothing there and the table's edge further, every turn is clear
+        reach = (hull.radius(masts) if kind == "pivot" else hull.tip_radius(masts)) + 2
+        obs = [] if s.get("submerged") else motion.nearby(  # 5.16: nothing stops it
+            world.obstacles(state, skip=world.moving_ids(s)), pivot, reach)
+        area = world.area(state)
+        clear = not obs and motion.inside_area(pivot, reach, area)
         for h in COMPASS:
-            p = hull.pose_about(s["masts"], p0, pivot_of[kind](s["masts"], p0), h)
-            if motion.overlaps([hull.footprint(s["masts"], p)], obs, world.area(state)) is None:
+            p = hull.pose_about(masts, p0, pivot, h)
+            if clear or motion.overlaps([hull.footprint(masts, p)], obs, area) is None:
                 out.append({"type": kind, "ship": s["id"], "heading": h})
         return out or [{"type": kind, "ship": s["id"], "heading": s["pose"][2]}]
     return None
@@ -205,6 +214,9 @@ def _worth(state: State, t: int, seat: int) -> float:
 
 def value(state: State, seat: int) -> float:
     v = 10.0 * state["home_gold"][seat]
+    for f in state.get("forts", ()):  # 5.17: fort gold counts, flags are guns
+        if f["owner"] == seat and forts.standing(f):
+            v += 10.0 * sum(_worth(state, t, seat) for t in f["hold"]) + 1.5 * sum(f["flags"])
     home = world.home_of(state, seat)
     hc = _centre(home["poly"]) if home else None
     wild = [_centre(i["poly"]) for i in state["islands"] if i["home"] is None and i["treasure"]]
@@ -292,7 +304,11 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
                 "treasure": [int(t[1:]) for t in i["treasure"]]} for i in view["islands"]]
     terrain = [{k: ([list(p) for p in v] if k == "points" else v) for k, v in t.items()}
                for t in view["terrain"]]
+    extra: State = {}
+    if "forts" in view:  # only the forts this seat may know of (8.13)
+        extra["forts"] = [forts.copy(f) for f in view["forts"]]
     return {
+        **extra,
         "n": n, "opt": opt, "S": view["S"], "L": view["L"], "table": list(view["table"]),
         "terrain": terrain,
         "phase": view["phase"], "round": view["round"], "turn": view["turn"],

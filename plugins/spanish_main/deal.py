@@ -21,10 +21,12 @@ from typing import Any
 
 from lantable.plugins import IllegalAction
 
-from . import data, hull, motion, terrain, world
+from . import data, forts, hull, monsters, motion, terrain, world
 from . import geometry as g
 
 State = dict[str, Any]
+
+OPTIONAL_RULES = ("forts", "monsters")  # table options kept in the state only when on
 
 
 def roll(rng: random.Random) -> int:
@@ -78,6 +80,36 @@ def random_fleet(points: int, rng: random.Random) -> list[dict[str, Any]]:
                 left -= cost
                 crew_pts += cost
                 slots -= 1
+    return fleet
+
+
+def entry_points(entry: dict[str, Any]) -> int:
+    """A fleet entry's cost: the ship and its crew (a Cursed Black Mark costs 1 more)."""
+    pts = data.ship(entry["ship"])["points"]
+    for kind, _nation, *named in entry["crew"]:
+        if named and named[0]:
+            pts += data.named_crew()[named[0]]["points"] + (1 if named[1:] and named[1] else 0)
+        else:
+            pts += data.crew_points(kind)
+    return int(pts)
+
+
+def extras(options: dict[str, Any]) -> list[tuple[str, str, int]]:
+    """The optional pieces every fleet buys (3.1): ``(kind, card, points)``."""
+    out = []
+    if options.get("forts"):
+        out.append(("fort", forts.CARD, data.fort(forts.CARD)["cost"]))  # A-37
+    if options.get("monsters"):
+        out.append(("monster", monsters.CARD, data.ship(monsters.CARD)["points"]))
+    return out
+
+
+def trim(fleet: list[dict[str, Any]], budget: int) -> list[dict[str, Any]]:
+    """[DESIGN] A sample fleet that buys a fort or a monster drops ships (with their
+    crew) from the end of its list until it fits ``budget`` (keeping one ship)."""
+    fleet = list(fleet)
+    while len(fleet) > 1 and sum(entry_points(e) for e in fleet) > budget:
+        fleet.pop()
     return fleet
 
 
@@ -140,8 +172,11 @@ def setup(seats: int, options: dict[str, Any], rng: random.Random) -> State:
         raise IllegalAction("S and L must be 10..200 mm with S <= L")
     w_mm, h_mm = d["table_mm"][str(seats)]
     table = (g.mm(w_mm), g.mm(h_mm))
+    # optional rules that are off are left out of the state: a game without them is
+    # the same data as before they existed (saved games, journals, digests)
+    opt = {k: v for k, v in options.items() if k not in OPTIONAL_RULES or v}
     state: State = {
-        "n": seats, "opt": dict(options), "S": S, "L": L, "table": list(table),
+        "n": seats, "opt": opt, "S": S, "L": L, "table": list(table),
         "phase": "home", "round": 1, "islands": [], "ships": [], "crew": [],
         "treasure": [], "home_gold": [0] * seats, "g0": 0, "pending": [], "log": [],
         "acted_any": False, "winner": None, "end": None,
@@ -165,12 +200,25 @@ def setup(seats: int, options: dict[str, Any], rng: random.Random) -> State:
                                  "home": None, "treasure": [], "visited": [False] * seats})
     # 3.4: terrain, when asked for (pieces per player)
     terrain.lay_out(state, seats * options["terrain"], rng)
-    # 3.1: fleets
+    # 3.1: fleets, with the fort and the sea monster each fleet buys (options)
+    bought = extras(options)
+    budget = options["points"] - sum(p for _, _, p in bought)
+    if bought and budget < 6:
+        raise IllegalAction(f"points must leave at least 6 for a ship beside the fort and "
+                            f"monster ({options['points'] - budget}), got {options['points']}")
+    if any(kind == "fort" for kind, _, _ in bought):
+        state["forts"] = []
     for seat in range(seats):
-        fleet = (sample_fleet(seat) if options["fleets"] == "sample"
-                 else random_fleet(options["points"], rng))
+        fleet = (trim(sample_fleet(seat), budget) if options["fleets"] == "sample"
+                 else random_fleet(budget, rng))
         for entry in fleet:
             add_ship(state, seat, entry)
+        for kind, card, _ in bought:
+            if kind == "fort":
+                state["forts"].append(forts.new(seat, card))
+            else:
+                add_ship(state, seat, {"ship": card, "crew": []})
+                monsters.make(state["ships"][-1])
     # 3.5 / 6.2: who chooses which home first
     state["home_queue"] = home_order(state)
     return state
@@ -235,7 +283,9 @@ def choose_home(state: State, seat: int, iid: Any, rng: random.Random
     isl["home"] = for_seat
     for sid, p in placed:
         s = world.ship(state, sid)
-        s["pose"], s["placed"], s["docked"] = list(p), True, isl["id"]
+        # a sea monster starts by its home island but cannot dock (5.16)
+        s["pose"], s["placed"] = list(p), True
+        s["docked"] = None if world.monster(s) else isl["id"]
     state["home_queue"].pop(0)
     events = [{"type": "home_chosen", "seat": seat, "for": for_seat, "island": isl["id"]}]
     if not state["home_queue"]:

@@ -15,8 +15,10 @@ Option ``multiplayer_mode`` (3+ seats only; two players always play section 7):
   4. with 4+ players, at least half of the players have no ship afloat;
 
   then every treasure is revealed and the most gold at home (forts included, 6.3)
-  wins, ties shared. There is no threshold win; [DESIGN] the round cap and
-  exhaustion of 7.4 stay as guaranteed ends (a bot game must end).
+  wins, ties shared. [DESIGN] Paying for a fort (a number taken from the gold at
+  home, A-37) turns the builder's gold at home face up. There is no threshold win;
+  [DESIGN] the round cap and exhaustion of 7.4 stay as guaranteed ends (a bot game
+  must end).
 - ``"threshold"``: section 7 (more than half of the starting gold wins at once).
 
 In both modes (6.2): islands are placed in turns to the left (the game lays them
@@ -72,6 +74,19 @@ def unloaded_face_down(state: State, s: dict[str, Any], tr: dict[str, Any]) -> l
              "gold": tr["gold"], "seat": seat, "home_gold": state["home_gold"][seat]}]
 
 
+def show_home(state: State, seat: int, events: list[Event]) -> None:
+    """[DESIGN] Paying for a fort (5.17.2, a number taken from the gold at home, A-37)
+    turns that player's face-down gold at home face up: what is left is then a
+    public number, as in the two-player game."""
+    shown = {}
+    for t in state["treasure"]:
+        if t["where"] == "home" and t.get("home_of") == seat and not t["face_up"]:
+            t["face_up"] = True
+            shown[t["id"]] = t["gold"]
+    if shown:
+        events.append({"type": "home_revealed", "seat": seat, "treasure": shown})
+
+
 # -- the ending --------------------------------------------------------------------------
 
 
@@ -81,10 +96,12 @@ def after_action(state: State, events: list[Event]) -> None:
     if not official(state) or state["phase"] == "home":
         return
     if state["phase"] == "play":
+        for e in [e for e in events if e["type"] == "fort_built"]:
+            show_home(state, e["seat"], events)
         token(state, events)
         why = end_reason(state, events)
         if why is not None:
-            gold = state["home_gold"]
+            gold = world.total_gold(state)  # home and forts (6.3)
             best = max(gold)
             combat.finish(state, [p for p in range(state["n"]) if gold[p] == best], why,
                           events)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import multiplayer, world
+from . import forts, monsters, multiplayer, world
 
 State = dict[str, Any]
 View = dict[str, Any]
@@ -34,6 +34,8 @@ def _ship(state: State, s: dict[str, Any], m: dict[Any, Any]) -> dict[str, Any]:
     out["name"] = world.card(s)["name"]
     out["pinned"] = False if s["sunk"] else world.pinned(state, s, m)
     out["derelict"] = world.derelict(s)
+    if world.monster(s):
+        out.update(monsters.view_fields(s))
     return out
 
 
@@ -99,11 +101,13 @@ def view(state: State, seat: int | None) -> View:
         "pending": [dict(p, asked=list(p["asked"])) if "asked" in p else dict(p)
                     for p in state["pending"]],
     }
+    if "forts" in state:
+        out["forts"] = [v for v in (forts.view(f, seat) for f in state["forts"]) if v]
     return out
 
 
 def scores(state: State) -> dict[str, Any]:
-    gold = list(state["home_gold"])
+    gold = world.total_gold(state)  # home and forts (7.2)
     if state["winner"] is not None:
         rank = [1 if p in state["winner"] else 1 + sum(1 for q in gold if q > gold[p])
                 + (1 if gold[p] == max(gold) else 0) for p in range(state["n"])]
