@@ -15,7 +15,7 @@ from typing import Any
 
 from lantable.plugins import IllegalAction
 
-from . import data, forts, hull, motion, turn, world
+from . import data, deal, forts, hull, motion, turn, world
 from . import geometry as g
 
 State = dict[str, Any]
@@ -261,13 +261,7 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
     d = data.load()
     n = view["n"]
     opt = dict(view["opt"])
-    pool: list[tuple[int, str | None]] = []
-    for p in range(n):
-        if opt["unique_treasure"]:
-            pool += [(v, None) for v in d["treasure"]["per_player_with_unique"]]
-            pool.append((0, d["treasure"]["uniques"][p % len(d["treasure"]["uniques"])]["id"]))
-        else:
-            pool += [(v, None) for v in d["treasure"]["per_player"]]
+    pool = deal.contributions(n, opt["unique_treasure"])
     known = [t for t in view["treasure"] if t["gold"] is not None]
     for t in known:
         key = (t["gold"], t["unique"])
@@ -277,6 +271,7 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
             pool.remove(key)
     rng.shuffle(pool)
     treasure = []
+    home_gold = list(view["home_gold"])
     for t in view["treasure"]:
         if t["gold"] is not None:
             gold, unique = t["gold"], t["unique"]
@@ -284,6 +279,10 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
             gold, unique = pool.pop() if pool else (1, None)
         treasure.append({"id": t["id"], "gold": gold, "unique": unique, "where": t["where"],
                          "seen": list(t["seen"]), "face_up": t["face_up"]})
+        if "home_of" in t:
+            treasure[-1]["home_of"] = t["home_of"]
+            if t["gold"] is None:  # face down at an opponent's home (6.2)
+                home_gold[t["home_of"]] += gold
     kinds = sorted(k for k in d["crew_types"] if not k.startswith("_"))
     crew = []
     for c in view["crew"]:
@@ -296,6 +295,8 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
                      "owner": c["owner"],
                      "ship": c["ship"], "island": c["island"], "face_up": c["face_up"],
                      "gone": c["gone"], "moved": c["moved"]})
+        if "marine_hits" in c:
+            crew[-1]["marine_hits"], crew[-1]["marine_fired"] = c["marine_hits"], c["marine_fired"]
     ships = []
     for s in view["ships"]:
         out = {k: (list(v) if isinstance(v, list) else v) for k, v in s.items()
@@ -308,6 +309,7 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
         out["pinned_before"] = s["pinned_before"]
         ships.append(out)
     islands = [{"id": i["id"], "poly": i["poly"], "home": i["home"],
+                "placed_by": i["placed_by"],
                 "visited": list(i["visited"]),
                 "treasure": [int(t[1:]) for t in i["treasure"]]} for i in view["islands"]]
     terrain = [{k: ([list(p) for p in v] if k == "points" else v) for k, v in t.items()}
@@ -321,7 +323,8 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
         "terrain": terrain,
         "phase": view["phase"], "round": view["round"], "turn": view["turn"],
         "first": view["first"], "islands": islands, "ships": ships, "crew": crew,
-        "treasure": treasure, "home_gold": list(view["home_gold"]), "g0": view["g0"],
+        "treasure": treasure, "home_gold": home_gold, "g0": view["g0"],
+        "end_token": view["end_token"], "revealed": view["revealed"],
         "pending": [dict(p, asked=list(p["asked"])) if "asked" in p else dict(p)
                     for p in view["pending"]],
         "log": [dict(e) for e in view["log"]], "acted_any": view["acted_any"],

@@ -265,7 +265,10 @@ def sink(state: State, s: Ship, by: int | None, events: list[Event]) -> None:
 
 def check_victory(state: State, events: list[Event]) -> None:
     """7.1-7.3: more than half of the starting gold at home wins at once; the active
-    player wins a tie of crossings."""
+    player wins a tie of crossings. Not under the multiplayer sheet (6.2), which
+    has no threshold."""
+    if world.official_sheet(state):
+        return
     need = state["g0"] // 2 + 1
     gold = world.total_gold(state)  # 7.2: gold in one's forts counts too
     over = [p for p in range(state["n"]) if gold[p] >= need]

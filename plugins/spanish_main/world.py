@@ -376,3 +376,10 @@ def bow_island(state: State, s: Ship) -> dict[str, Any] | None:
 def fogs(state: State) -> list[g.Poly]:
     """The fog banks' outlines (5.18.1: they block every line of fire)."""
     return [island_poly(t) for t in state.get("terrain", []) if t["kind"] == "fog"]
+
+
+def official_sheet(state: State) -> bool:
+    """3+ players under the WizKids multiplayer sheet (6.2, option ``multiplayer_mode``,
+    :mod:`.multiplayer`): hidden gold at home, the end token, no threshold win."""
+    return state["n"] >= 3 and state["opt"].get("multiplayer_mode",
+                                                "official_sheet") == "official_sheet"
