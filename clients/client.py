@@ -249,7 +249,7 @@ class Client:
             while True:
                 event = self._conn.next_event()
                 if event is NEED_DATA:
-                    self._conn.receive_data(await self._stream.receive_some(READ_SIZE))
+                    self._conn.receive_data(bytes(await self._stream.receive_some(READ_SIZE)))
                     continue
                 if isinstance(event, ConnectionClosed):
                     break
@@ -339,12 +339,15 @@ class Client:
 
     async def _answer_fair(self, req: FairRequest) -> None:
         """Commit or reveal for a seat, as the host asked (every client takes part)."""
+        fair = self.fair
+        if fair is None:
+            return
         try:
-            answer = self.fair.answer(req)
+            answer = fair.answer(req)
         except Exception as exc:  # e.g. the chain cannot be saved: this seat stays silent
             LOGGER.exception("table %s: cannot answer the host's %s request", req.table,
                              req.kind)
-            self.fair.problems.append(f"table {req.table}: cannot {req.kind}: {exc!r}")
+            fair.problems.append(f"table {req.table}: cannot {req.kind}: {exc!r}")
             return
         if answer is None:
             return
@@ -352,8 +355,8 @@ class Client:
         try:
             await self._request(make, **fields)
         except (ClientError, trio.TooSlowError) as exc:
-            self.fair.problems.append(f"table {req.table}: {req.kind} of seat {req.seat} "
-                                      f"refused: {exc}")
+            fair.problems.append(f"table {req.table}: {req.kind} of seat {req.seat} "
+                                 f"refused: {exc}")
 
     async def _resync(self, table: str) -> None:
         try:
@@ -504,7 +507,7 @@ async def open_session(stream: trio.abc.Stream, *, name: str, token: str | None 
             while True:
                 event = conn.next_event()
                 if event is NEED_DATA:
-                    conn.receive_data(await stream.receive_some(READ_SIZE))
+                    conn.receive_data(bytes(await stream.receive_some(READ_SIZE)))
                     continue
                 break
         if isinstance(event, Error):
