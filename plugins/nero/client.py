@@ -6,7 +6,7 @@ host no longer knows the hands, so the seat must list its own choices: from what
 may know, its view (the public state, its own hand, its own battle commitment).
 
 :func:`legal_actions` rebuilds a state from the view in which every card the seat
-cannot see is a *masked token* (:data:`MASKED` + a serial number): a value that is no
+cannot see is a *masked token* (:data:`.hands.MASKED` + a serial number): a value that is no
 card id, so that any rule reading an unseen card fails loudly (``CARDS[token]`` is an
 ``IndexError``) instead of quietly reading a wrong card. It then runs the very same
 rules as the host. ``tests/plugins/nero/test_client.py`` plays many seeded games and
@@ -20,16 +20,13 @@ from typing import Any
 
 from . import engine
 from .data import NCARDS
+from .hands import MASKED, is_masked
 from .views import _PUBLIC
+
+__all__ = ["MASKED", "client_state", "is_masked", "legal_actions"]
 
 State = dict[str, Any]
 View = dict[str, Any]
-
-MASKED = NCARDS  # tokens are MASKED, MASKED + 1, ...: never a card id (0 .. NCARDS-1)
-
-
-def is_masked(c: int) -> bool:
-    return c >= MASKED
 
 
 def client_state(view: View, seat: int) -> State:

@@ -35,6 +35,9 @@ def public(S: State) -> dict[str, Any]:
     v["hand_sizes"] = [len(h) for h in S["hands"]]
     v["box_size"] = len(S["box"])
     v["pend"] = _pend_public(S["pend"], None)
+    if "hid" in S:  # a hidden deck (plugins/nero/hidden.py): hands hold positions
+        v["deck"] = S["hid"]["deck"]
+        v["forfeit"] = S["forfeit"]
     return v
 
 
