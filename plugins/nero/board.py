@@ -147,9 +147,7 @@ def ranks(S: State) -> list[int]:
     cnt = counts(S)
 
     def key(s: int) -> tuple[int, ...]:
-        # A seat that cheated at a hidden deck (plugins/nero/hidden.py) forfeits: last.
-        k: tuple[int, ...] = (0 if S.get("forfeit") == s else 1,
-                              1 if S["auto"] == s else 0, S["vp"][s])
+        k: tuple[int, ...] = (1 if S["auto"] == s else 0, S["vp"][s])
         if S["opt"]["tie_break"] == "areas_legions":
             k += (len(areas_of(S, s, cnt, scoring=True)),
                   sum(1 for lg in S["L"] if lg[0] == s))

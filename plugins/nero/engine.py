@@ -41,7 +41,9 @@ def new_state(seats: int, opt: dict[str, Any], rng: random.Random, ev: Events,
             or not 0 <= youngest < seats:
         raise IllegalAction(f"youngest must be a seat 0..{seats - 1}, got {youngest!r}")
     S: State = {
-        "n": seats, "opt": dict(opt), "gt": 1, "over": False, "auto": None,
+        # The option hidden_deck is kept only when on: a plain game's state is as it was.
+        "n": seats, "opt": {k: v for k, v in opt.items() if k != "hidden_deck" or v},
+        "gt": 1, "over": False, "auto": None,
         "base": [None] * seats, "empty": None, "act": youngest, "first": youngest,
         "final": False, "hands": [[] for _ in range(seats)], "box": [], "seen": [],
         "vp": [0] * seats, "L": [], "ldr": [], "germ": [], "used": 0, "once": [],
@@ -56,7 +58,6 @@ def new_state(seats: int, opt: dict[str, Any], rng: random.Random, ev: Events,
     S["pend"] = [{"k": "base", "seat": s} for s in reversed(order)]
     if hidden:
         S["hid"] = {"claims": {}}
-        S["forfeit"] = None
     _deal(S, rng, ev)
     return S
 

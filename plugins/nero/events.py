@@ -638,7 +638,7 @@ def _resolve_event(S: State, item: dict[str, Any], rng: random.Random, ev: Event
             S["hands"][seat].sort()
             if H.is_masked(c):  # a hidden deck: the victim hands its position to the thief
                 ev.append({"type": "stolen", "from": t, "to": [seat, t], "pos": c - H.MASKED})
-                ev.append(H.give_event(S, c - H.MASKED, t, seat))
+                ev.append(H.give_event(c - H.MASKED, seat))
             else:
                 ev.append({"type": "stolen", "to": [seat, t], "from": t, "card": c})
             ev.append({"type": "traitor", "seat": seat, "from": t})

@@ -28,29 +28,26 @@ def known(hand: list[int]) -> list[int]:
     return [c for c in hand if c < MASKED]
 
 
-def deal_event(S: State, positions: list[int], to: int | None) -> dict[str, Any]:
-    """Ask the host to deal ``positions`` of the Game Turn's masked deck to seat ``to``
-    (None: open them to everyone). Only at a table with hidden decks."""
-    return {"type": "deck_deal", "deck": S["hid"]["deck"], "pos": list(positions), "seat": to}
+def deal_event(positions: list[int], to: int | None) -> dict[str, Any]:
+    """A marker: deal ``positions`` of the Game Turn's hidden deck to seat ``to`` (None:
+    open them to everyone). :mod:`.hidden` turns markers into requests to the dealer."""
+    return {"type": "deck_deal", "pos": list(positions), "seat": to}
 
 
-def give_event(S: State, pos: int, giver: int, to: int) -> dict[str, Any]:
-    """Ask the host to hand position ``pos``, dealt to ``giver``, to seat ``to``; nobody
-    else, the host included, learns the card (protocol/hidden_handover.py)."""
-    return {"type": "deck_give", "deck": S["hid"]["deck"], "pos": pos, "from": giver,
-            "seat": to}
+def give_event(pos: int, to: int) -> dict[str, Any]:
+    """A marker: hand position ``pos`` of the hidden deck to seat ``to`` (its holder
+    still knows it; nobody else, the host included, learns it)."""
+    return {"type": "deck_give", "pos": pos, "seat": to}
 
 
 def deal_masked(S: State, k: int, ev: list[dict[str, Any]]) -> None:
-    """5.1 step 2 with a hidden deck: the seats shuffle and mask a fresh deck of all the
-    cards together (``deck_new``); seat s is dealt positions s*k .. s*k+k-1, the rest
-    is the face-down box. Nobody, the host included, learns a card it is not dealt."""
-    deck = f"events-{S['gt']}"
-    S["hid"]["deck"] = deck
-    ev.append({"type": "deck_new", "deck": deck, "cards": NCARDS})
+    """5.1 step 2 with a hidden deck: a fresh shuffle of all the cards (``deck_new``);
+    seat s is dealt positions s*k .. s*k+k-1, the rest is the face-down box. Nobody,
+    the host included, learns a card it is not dealt."""
+    ev.append({"type": "deck_new"})
     for seat in range(S["n"]):
         S["hands"][seat] = [MASKED + p for p in range(seat * k, (seat + 1) * k)]
-        ev.append(deal_event(S, list(range(seat * k, (seat + 1) * k)), seat))
+        ev.append(deal_event(list(range(seat * k, (seat + 1) * k)), seat))
     S["box"] = [MASKED + p for p in range(S["n"] * k, NCARDS)]
     S["seen"] = []
 

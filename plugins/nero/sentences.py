@@ -30,10 +30,6 @@ def who(names: list[str], s: int | None) -> str:
     return names[s] if s < len(names) else f"seat {s}"
 
 
-def _cards(k: int) -> str:
-    return f"{k} card{'' if k == 1 else 's'}"
-
-
 def _legions(k: int) -> str:
     return f"{k} Legion{'' if k == 1 else 's'}"
 
@@ -212,18 +208,6 @@ def describe_event(v: State, seat: int | None, e: dict[str, Any], names: list[st
     if t == "stolen":
         what = card_name(e["card"]) if "card" in e else "A card"  # hidden deck: unseen
         return f"{what} goes from {who(names, e['from'])} to {who(names, e['to'][0])}"
-    if t == "deck_new":
-        return f"The seats shuffle and mask the {e['cards']} cards together"
-    if t == "deck_deal":
-        k = len(e["pos"])
-        if e["seat"] is None:
-            return f"Face up: {_cards(k)}, opened with every seat's key"
-        return f"{w} is dealt {_cards(k)}, unseen by the others"
-    if t == "deck_give":
-        return f"{who(names, e['from'])} hands a card to {w}, unseen by the others"
-    if t == "false_claim":
-        return f"{w} played {card_name(e['card'])} as {card_name(e['claimed'])}: " \
-            "a false claim, the game ends and they forfeit"
     if t == "discarded":
         return f"{w} discards a card face down"
     if t == "scored":

@@ -1,9 +1,9 @@
-"""An in-process table for Nero with a hidden deck (no network): the game's events drive
-``DealHost`` (the host, holding no scalar) and one ``DeckPlayer`` per seat from
-protocol/hidden_deal.py, and every key goes through the host.
+"""An in-process table for Nero with a hidden deck (no network): the game's requests
+to its ``decks`` drive ``DealHost`` (the host, holding no scalar) and one
+``DeckPlayer`` per seat from protocol/hidden_deal.py; every key goes through the host.
 
 Imported as a module by the tests; random seats choose among the legal actions they
-list themselves (plugins/nero/hidden.py ``legal_actions``)."""
+list themselves (``game_seat_actions``)."""
 
 from __future__ import annotations
 
@@ -12,15 +12,18 @@ from typing import Any
 
 import rbcl
 
-from lantable.plugins.nero import hidden
+from lantable.plugins.decks import Requests, claims_of
+from lantable.plugins.nero.data import NCARDS
+from lantable.plugins.nero.hidden import DECK
 from lantable.protocol import fairplay as fp
 from lantable.protocol import hidden_deal as hdl
 from lantable.protocol import hidden_handover as handover
-from lantable.protocol.hidden_deck import DeckSeat, open_card
+from lantable.protocol.hidden_deck import DeckError, DeckSeat, open_card
 
 from . import helpers as nx
 
 TABLE = "5eed7ab1"
+G = nx.GAME
 
 
 def seeded_seat(rng: random.Random, n: int) -> DeckSeat:
@@ -51,92 +54,135 @@ class Host(hdl.DealHost):
         return [s for s in range(self.seats) if s not in (giver, to)]
 
 
+class Fault(Exception):
+    """A false claim, found when its card was opened: the table ends, ``seat`` forfeits."""
+
+    def __init__(self, seat: int, pos: int, claimed: int, card: int) -> None:
+        super().__init__(f"seat {seat} claimed card {claimed} at position {pos}: it is {card}")
+        self.seat, self.pos, self.claimed, self.card = seat, pos, claimed, card
+
+
 class Table:
-    """One game: the state, the host's deal hosts, each seat's player and cards."""
+    """One game as a hidden-deck host runs it: the game asks ``decks`` (it records
+    requests), the seats' ``DeckPlayer`` s carry them out through the ``DealHost``, and
+    the game hears only of cards opened to everyone. Each seat keeps its own cards."""
 
     def __init__(self, seats: int, seed: int, options: dict[str, Any] | None = None) -> None:
         self.n = seats
         self.rng = random.Random(seed)
         self.deck_rng = random.Random(f"deck/{seed}")
         self.ids = [fp.Identity() for _ in range(seats)]
-        self.S, ev = hidden.new_state(seats, nx.GAME.options(options), self.rng)
-        self.decks: dict[str, tuple[Host, list[hdl.DeckPlayer]]] = {}
+        self.sizes = {DECK: NCARDS}
+        self.round = 0
+        self.decks: dict[str, tuple[Host, list[hdl.DeckPlayer]]] = {}  # by round name
         self.cards: list[dict[int, int]] = [{} for _ in range(seats)]  # pos -> card, own
         self.relayed: dict[tuple[str, int], dict[int, bytes]] = {}  # keys the host saw
         self.public: set[tuple[str, int]] = set()  # positions opened to everyone
+        self.claims: dict[int, tuple[int, int]] = {}  # pos -> (seat, card), to check
         self.events: list[dict[str, Any]] = []
+        self.ops: list[dict[str, Any]] = []
         self._truth: dict[tuple[str, int], int] = {}
         self.blinded: list[tuple[str, int, dict[str, Any], dict[str, Any]]] = []
-        self.handle(ev)
+        req = Requests(self.sizes, seats)
+        self.S = G.setup(seats, {**(options or {}), "hidden_deck": True}, self.rng, req)
+        self.run(req.take())
+
+    @property
+    def deck(self) -> str:
+        """The name of the deck's current round, as the deal host knows it."""
+        return f"{DECK}-{self.round}"
 
     # --- the host's side of the game's requests ----------------------------------------
 
-    def handle(self, events: list[dict[str, Any]]) -> None:
-        for e in events:
-            self.events.append(e)
-            if e["type"] == "deck_new":
-                self._new_deck(e["deck"])
-            elif e["type"] == "deck_deal":
-                for pos in e["pos"]:
-                    self._deal(e["deck"], pos, e["seat"])
-            elif e["type"] == "deck_give":
-                self._give(e["deck"], e["pos"], e["from"], e["seat"])
+    def run(self, ops: list[dict[str, Any]]) -> None:
+        queue = list(ops)
+        while queue:
+            op = queue.pop(0)
+            self.ops.append(op)
+            if op["op"] == "shuffle":
+                self._new_deck()
+            elif op["op"] == "deal":
+                for pos in op["positions"]:
+                    self._deal(pos, op["seat"])
+            elif op["op"] == "give":
+                self._give(op["pos"], op["seat"])
+            else:
+                cards = {pos: self._open(pos) for pos in op["positions"]}
+                for pos, card in cards.items():
+                    seat, claimed = self.claims.pop(pos, (None, card))
+                    if claimed != card:
+                        raise Fault(seat, pos, claimed, card)
+                more = Requests(self.sizes, self.n)
+                self.events += G.cards_opened(self.S, DECK, cards, None, more)
+                queue = more.take() + queue
 
-    def _new_deck(self, deck: str) -> None:
-        host = Host(TABLE, deck, 55, [i.public for i in self.ids])
-        players = [hdl.DeckPlayer(self.ids[s], TABLE, deck, s, 55) for s in range(self.n)]
+    def _new_deck(self) -> None:
+        self.round += 1
+        host = Host(TABLE, self.deck, NCARDS, [i.public for i in self.ids])
+        players = [hdl.DeckPlayer(self.ids[s], TABLE, self.deck, s, NCARDS)
+                   for s in range(self.n)]
         for p in players:  # seeded secrets, so that a test replays the same game
-            p.secret = seeded_seat(self.deck_rng, 55)
+            p.secret = seeded_seat(self.deck_rng, NCARDS)
         while (want := host.expected()) is not None:
             stage, seat = want
             host.receive_pass(players[seat].pass_(stage, host.current()))
         for p in players:
             p.locked = [bytes.fromhex(x) for x in host.current()]
-        self.decks[deck] = (host, players)
+        self.decks[self.deck] = (host, players)
         self.cards = [{} for _ in range(self.n)]
 
-    def _deal(self, deck: str, pos: int, to: int | None) -> None:
-        host, players = self.decks[deck]
-        keys = []
+    def _deal(self, pos: int, to: int) -> None:
+        host, players = self.decks[self.deck]
         for giver in host.deal(pos, to):
             msg = players[giver].key(pos, to)
             assert host.receive_key(msg) == to
-            self.relayed.setdefault((deck, pos), {})[giver] = bytes.fromhex(msg["key"])
-            keys.append(msg)
-            if to is not None:
-                players[to].receive_key(msg)
-        if to is not None:
-            if deck == self.S["hid"]["deck"]:
-                self.cards[to][pos] = players[to].open(pos, self.n)
-            return
-        if to is None:  # opened to everyone: every seat reads the same card
-            self.public.add((deck, pos))
-            opened = {p.open_public(pos, keys) for p in players}
-            assert len(opened) == 1
-            self.handle(hidden.card_opened(self.S, deck, pos, opened.pop(), self.rng))
+            self.relayed.setdefault((self.deck, pos), {})[giver] = bytes.fromhex(msg["key"])
+            players[to].receive_key(msg)
+        self.cards[to][pos] = players[to].open(pos, self.n)
 
-    def _give(self, deck: str, pos: int, giver: int, to: int) -> None:
-        host, players = self.decks[deck]
+    def _open(self, pos: int) -> int:
+        """Every seat's key for ``pos`` is public: every seat reads the same card."""
+        host, players = self.decks[self.deck]
+        keys = []
+        for giver in host.deal(pos, None):
+            msg = players[giver].key(pos, None)
+            assert host.receive_key(msg) is None
+            self.relayed.setdefault((self.deck, pos), {})[giver] = bytes.fromhex(msg["key"])
+            keys.append(msg)
+        self.public.add((self.deck, pos))
+        opened = {p.open_public(pos, keys) for p in players}
+        assert len(opened) == 1
+        return opened.pop()
+
+    def _give(self, pos: int, to: int) -> None:
+        host, players = self.decks[self.deck]
+        giver = host.owner[pos]
+        assert giver is not None
         for s in host.give(pos, giver, to):
             msg = players[s].key(pos, to)
             assert host.receive_key(msg) == to
-            self.relayed.setdefault((deck, pos), {})[s] = bytes.fromhex(msg["key"])
+            self.relayed.setdefault((self.deck, pos), {})[s] = bytes.fromhex(msg["key"])
             players[to].receive_key(msg)
         receiver = handover.Receiver(players[to], pos, giver)
         request = receiver.request()
-        handover.check(host.keys, TABLE, deck, request, pos, giver, to)
+        handover.check(host.keys, TABLE, self.deck, request, pos, giver, to)
         reply = handover.answer(players[giver], request)
-        handover.check(host.keys, TABLE, deck, reply, pos, giver, to)
-        self.blinded.append((deck, pos, request, reply))
+        handover.check(host.keys, TABLE, self.deck, reply, pos, giver, to)
+        self.blinded.append((self.deck, pos, request, reply))
         self.cards[to][pos] = receiver.open(reply, self.n)
 
     # --- the seats ------------------------------------------------------------------------
 
     def legal(self, seat: int) -> list[dict[str, Any]]:
-        return hidden.legal_actions(nx.GAME.view(self.S, seat), seat, self.cards[seat])
+        """What the seat's own client lists: from its view and the cards it opened."""
+        return G.seat_actions(G.view(self.S, seat), seat, {DECK: dict(self.cards[seat])})
 
     def play(self, seat: int, action: dict[str, Any]) -> None:
-        self.handle(hidden.apply(self.S, seat, action, self.rng))
+        req = Requests(self.sizes, self.n)
+        for _deck, pos, card in claims_of(action):  # the host checks them when opened
+            self.claims[pos] = (seat, card)
+        self.events += G.apply(self.S, seat, action, self.rng, req)
+        self.run(req.take())
 
     def host_opens(self, deck: str, pos: int) -> int | None:
         """What the host can open at ``pos`` with every key it relayed (None: nothing)."""
@@ -144,7 +190,7 @@ class Table:
         try:
             return open_card(host.passes["lock"][-1][pos],
                              list(self.relayed.get((deck, pos), {}).values()), host.cards)
-        except Exception:  # noqa: BLE001 - DeckError: not a card, which is the point
+        except DeckError:
             return None
 
     def true_card(self, deck: str, pos: int) -> int:
