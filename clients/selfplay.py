@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-
-from lantable.plugins import params
 
 from .bots import make_bot
 
@@ -44,9 +43,10 @@ def play_one(game: Game, bots: list[Any], rng: random.Random, *, seats: int,
              max_actions: int = 1_000_000) -> tuple[dict[str, Any], int]:
     """Play one game to the end; returns (scores, number of actions).
 
-    Bots that declare ``needs_view = False`` (random) get no view, which keeps
-    random self-play as fast as the game itself, unless a legal action is a template
-    (the bot fills it from the game's discretisation of that view).
+    Bots that declare ``needs_view = False`` (random) get, instead of a view, a
+    function that builds it: the view is built only when the bot picks a template
+    (it fills it from the game's discretisation of that view), which keeps random
+    self-play nearly as fast as the game itself.
     """
     state = game.setup(seats, options, rng)
     n = 0
@@ -57,9 +57,10 @@ def play_one(game: Game, bots: list[Any], rng: random.Random, *, seats: int,
         seat = to_act[0]
         legal = game.legal_actions(state, seat)
         bot = bots[seat]
-        wants = getattr(bot, "needs_view", True) or any(params.is_template(a) for a in legal)
-        view = game.view(state, seat) if wants else None
-        action = bot.choose(view, seat, legal, rng)
+        if getattr(bot, "needs_view", True):
+            action = bot.choose(game.view(state, seat), seat, legal, rng)
+        else:
+            action = bot.choose(functools.partial(game.view, state, seat), seat, legal, rng)
         game.apply(state, seat, action, rng)
         n += 1
     else:

@@ -116,9 +116,33 @@ _BOXES: dict[int, tuple[Poly, tuple[float, float, float, float]]] = {}
 _CACHE_LIMIT = 50000
 
 
+class Moved(list):  # type: ignore[type-arg]
+    """A shape translated by whole units: ``base`` moved by ``(dx, dy)``. Its axes
+    and bounding box are ``base``'s, shifted, computed only when a test first needs
+    them (a hull's depend only on its heading; most hulls placed while searching are
+    rejected by a box or never tested at all). Behaves as the list of its points."""
+
+    __slots__ = ("base", "dx", "dy", "axes", "bbox")
+
+
+def moved(base: Poly, dx: int, dy: int) -> Poly:
+    """``base`` translated by ``(dx, dy)`` (see :class:`Moved`; do not mutate)."""
+    out = Moved([(dx + px, dy + py) for px, py in base])
+    out.base, out.dx, out.dy, out.axes, out.bbox = base, dx, dy, None, None
+    return out
+
+
 def _axes(poly: Poly) -> list[tuple[float, float, float, float]]:
     """The polygon's edge normals ``(nx, ny)``, each with the polygon's own extent
     ``(lo, hi)`` along it (so a separating-axis test projects only the other shape)."""
+    if poly.__class__ is Moved:
+        found = poly.axes  # type: ignore[attr-defined]
+        if found is None:
+            dx, dy = poly.dx, poly.dy  # type: ignore[attr-defined]
+            found = poly.axes = [  # type: ignore[attr-defined]
+                (nx, ny, lo + dx * nx + dy * ny, hi + dx * nx + dy * ny)
+                for nx, ny, lo, hi in _axes(poly.base)]  # type: ignore[attr-defined]
+        return found  # type: ignore[no-any-return]
     hit = _AXES.get(id(poly))
     if hit is not None and hit[0] is poly:
         return hit[1]
@@ -140,16 +164,6 @@ def _axes(poly: Poly) -> list[tuple[float, float, float, float]]:
         _AXES.clear()
     _AXES[id(poly)] = (poly, out)
     return out
-
-
-def remember_axes(poly: Poly, like: Poly, dx: float, dy: float) -> None:
-    """Give ``poly`` (``like`` translated by ``dx, dy``) ``like``'s axes, shifted,
-    instead of computing them again (a hull's axes depend only on its heading)."""
-    out = [(nx, ny, lo + dx * nx + dy * ny, hi + dx * nx + dy * ny)
-           for nx, ny, lo, hi in _axes(like)]
-    if len(_AXES) >= _CACHE_LIMIT:
-        _AXES.clear()
-    _AXES[id(poly)] = (poly, out)
 
 
 def penetration(a: Poly, b: Poly, stop: float = 0.0) -> float:
@@ -184,6 +198,14 @@ def bbox_gap(a: Poly, b: Poly) -> float:
 
 def box(poly: Poly) -> tuple[float, float, float, float]:
     """The bounding box ``(x0, y0, x1, y1)`` (cached per shape object)."""
+    if poly.__class__ is Moved:
+        found = poly.bbox  # type: ignore[attr-defined]
+        if found is None:
+            # rounding is monotonic: min(dx + x) == dx + min(x), exactly
+            x0, y0, x1, y1 = box(poly.base)  # type: ignore[attr-defined]
+            dx, dy = poly.dx, poly.dy  # type: ignore[attr-defined]
+            found = poly.bbox = (dx + x0, dy + y0, dx + x1, dy + y1)  # type: ignore[attr-defined]
+        return found  # type: ignore[no-any-return]
     hit = _BOXES.get(id(poly))
     if hit is not None and hit[0] is poly:
         return hit[1]
@@ -257,16 +279,23 @@ def crosses(a: Point, b: Point, c: Point, d: Point) -> bool:
     return d1 * d2 < 0 and d3 * d4 < 0
 
 
-def distance(a: Poly, b: Poly) -> float:
-    """Minimum distance between two convex polygons; 0 when they intersect."""
+def _intersect(a: Poly, b: Poly) -> bool:
+    """The closed polygons share a point (the exact test behind a distance of 0)."""
     if penetration(a, b) >= 0:
         na, nb = len(a), len(b)
         for i in range(na):
             for j in range(nb):
                 if _segments_intersect(a[i], a[(i + 1) % na], b[j], b[(j + 1) % nb]):
-                    return 0.0
+                    return True
         if inside(a[0], b) or inside(b[0], a):
-            return 0.0
+            return True
+    return False
+
+
+def distance(a: Poly, b: Poly) -> float:
+    """Minimum distance between two convex polygons; 0 when they intersect."""
+    if _intersect(a, b):
+        return 0.0
     best = math.inf
     for p, q in ((a, b), (b, a)):
         n = len(q)
@@ -284,7 +313,16 @@ def touching(a: Poly, b: Poly) -> bool:
     # an axis that separates them by more than the tolerance is the cheap answer
     if penetration(a, b, -EPS_TOUCH) < -EPS_TOUCH:
         return False
-    return distance(a, b) <= EPS_TOUCH
+    # distance(a, b) <= EPS_TOUCH, stopping at the first close pair
+    if _intersect(a, b):
+        return True
+    for p, q in ((a, b), (b, a)):
+        n = len(q)
+        for v in p:
+            for j in range(n):
+                if point_segment_distance(v, q[j], q[(j + 1) % n]) <= EPS_TOUCH:
+                    return True
+    return False
 
 
 def segment_distance(p: Point, q: Point, poly: Poly) -> float:
@@ -306,30 +344,40 @@ def _ray_hit(p: Point, u: Point, a: Point, b: Point) -> float:
     return t
 
 
+def _rays(points: Poly, ux: float, uy: float, poly: Poly, best: float) -> float:
+    """The least of ``best`` and :func:`_ray_hit` of every point along ``(ux, uy)``
+    against every edge of ``poly``: the same arithmetic, edge by edge (a ray that
+    cannot beat ``best`` is not finished)."""
+    n = len(poly)
+    for j in range(n):
+        ax, ay = poly[j]
+        bx, by = poly[(j + 1) % n]
+        ex, ey = bx - ax, by - ay
+        denom = ux * ey - uy * ex
+        if denom == 0:
+            continue  # parallel: a vertex of the other shape meets this edge first
+        for px, py in points:
+            wx, wy = ax - px, ay - py
+            t = (wx * ey - wy * ex) / denom
+            if t < 0 or t >= best:
+                continue
+            s = (wx * uy - wy * ux) / denom
+            if 0 <= s <= 1:
+                best = t
+    return best
+
+
 def first_contact(moving: Poly, u: Point, fixed: Poly) -> float:
     """How far ``moving`` travels along unit vector ``u`` before it meets ``fixed``
     (exact for convex polygons: a vertex of one meets an edge of the other)."""
-    best = math.inf
-    nf, nm = len(fixed), len(moving)
-    neg = (-u[0], -u[1])
-    for v in moving:
-        for j in range(nf):
-            best = min(best, _ray_hit(v, u, fixed[j], fixed[(j + 1) % nf]))
-    for v in fixed:
-        for j in range(nm):
-            best = min(best, _ray_hit(v, neg, moving[j], moving[(j + 1) % nm]))
-    return best
+    best = _rays(moving, u[0], u[1], fixed, math.inf)
+    return _rays(fixed, -u[0], -u[1], moving, best)
 
 
 def first_exit(moving: Poly, u: Point, area: Poly) -> float:
     """How far ``moving`` (inside the convex ``area``) travels along ``u`` before a
     vertex reaches the area's boundary (the table edge)."""
-    best = math.inf
-    n = len(area)
-    for v in moving:
-        for j in range(n):
-            best = min(best, _ray_hit(v, u, area[j], area[(j + 1) % n]))
-    return best
+    return _rays(moving, u[0], u[1], area, math.inf)
 
 
 def clip(p: Point, q: Point, poly: Poly) -> tuple[float, float] | None:
@@ -395,6 +443,23 @@ def boundary_samples(poly: Poly, per_edge: int) -> list[Point]:
 
 def bounding_radius(poly: Poly, centre: Point) -> float:
     return max(math.hypot(x - centre[0], y - centre[1]) for x, y in poly)
+
+
+_CIRCLES: dict[int, tuple[Poly, tuple[float, float, float]]] = {}
+
+
+def circle(poly: Poly) -> tuple[float, float, float]:
+    """``(cx, cy, r)``: the :func:`centroid` and the :func:`bounding_radius` about it
+    (cached per shape object, like :func:`box`)."""
+    hit = _CIRCLES.get(id(poly))
+    if hit is not None and hit[0] is poly:
+        return hit[1]
+    c = centroid(poly)
+    out = (c[0], c[1], bounding_radius(poly, c))
+    if len(_CIRCLES) >= _CACHE_LIMIT:
+        _CIRCLES.clear()
+    _CIRCLES[id(poly)] = (poly, out)
+    return out
 
 
 def centroid(poly: Poly) -> Point:

@@ -38,10 +38,7 @@ def length(masts: int) -> float:
 def footprint(masts: int, pose: g.Pose) -> g.Poly:
     """The hull polygon at ``pose`` (counter-clockwise; cached, do not mutate)."""
     x, y, h = pose
-    at_origin = _turned(masts, h)
-    out = [(x + px, y + py) for px, py in at_origin]
-    g.remember_axes(out, at_origin, x, y)
-    return out
+    return g.moved(_turned(masts, h), x, y)
 
 
 @lru_cache(maxsize=8192)
@@ -70,6 +67,14 @@ def radius(masts: int) -> float:
     loc = _local(masts)
     half_l, half_w = loc["length"] / 2, loc["beam"] / 2  # type: ignore[operator]
     return math.hypot(half_l, half_w)
+
+
+@lru_cache(maxsize=16)
+def tip_radius(masts: int) -> float:
+    """How far any point of the hull lies from its bow tip, or from its stern point,
+    at most (the reach of a turn about either)."""
+    loc = _local(masts)
+    return math.hypot(loc["length"], loc["beam"] / 2)  # type: ignore[operator]
 
 
 def stern_edge(masts: int, pose: g.Pose) -> g.Poly:

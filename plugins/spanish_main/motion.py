@@ -24,29 +24,47 @@ def overlaps(polys: list[g.Poly], obstacles: Sequence[Obstacle],
              area: g.Poly | None) -> tuple[str, str] | None:
     """The first obstacle a pose overlaps (or ``("edge", "table")``), else None.
     ``area`` is the table, an axis-aligned rectangle."""
+    boxes = [g.box(p) for p in polys]
     for kind, oid, poly in obstacles:
-        for p in polys:
-            if g.overlapping(p, poly):
+        ox0, oy0, ox1, oy1 = g.box(poly)
+        for p, (px0, py0, px1, py1) in zip(polys, boxes, strict=True):
+            # g.overlapping(p, poly), its box test inlined (the common answer)
+            if ox0 >= px1 or px0 >= ox1 or oy0 >= py1 or py0 >= oy1:
+                continue
+            if g.penetration(p, poly, g.EPS_PEN) > g.EPS_PEN:
                 return kind, oid
     if area is not None:
         x0, y0, x1, y1 = g.box(area)
-        for p in polys:
-            px0, py0, px1, py1 = g.box(p)
+        for px0, py0, px1, py1 in boxes:
             if px0 < x0 or py0 < y0 or px1 > x1 or py1 > y1:
                 return "edge", "table"
     return None
 
 
 def nearby(obstacles: Sequence[Obstacle], point: g.Point, reach: float) -> list[Obstacle]:
-    """The obstacles whose bounding box comes within ``reach`` of ``point``: all that
-    a body within ``reach`` of that point can overlap (the broad phase for turns)."""
+    """The obstacles that may come within ``reach`` of ``point``, in their order: all
+    that a body within ``reach`` of that point can overlap (the broad phase for
+    turns: an obstacle is left out when its bounding box or its bounding circle is
+    further than ``reach``)."""
     px, py = point
     out = []
     for o in obstacles:
         x0, y0, x1, y1 = g.box(o[2])
         if x0 - reach <= px <= x1 + reach and y0 - reach <= py <= y1 + reach:
-            out.append(o)
+            cx, cy, r = g.circle(o[2])
+            if math.hypot(cx - px, cy - py) <= reach + r:
+                out.append(o)
     return out
+
+
+def inside_area(point: g.Point, reach: float, area: g.Poly | None) -> bool:
+    """Everything within ``reach`` of ``point`` lies on the table (``area``, an
+    axis-aligned rectangle; None is no edge)."""
+    if area is None:
+        return True
+    x0, y0, x1, y1 = g.box(area)
+    px, py = point
+    return x0 <= px - reach and px + reach <= x1 and y0 <= py - reach and py + reach <= y1
 
 
 def _circle(polys: list[g.Poly]) -> tuple[g.Point, float]:

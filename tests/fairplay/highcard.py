@@ -7,7 +7,8 @@ passes one card face down to its left neighbour (chosen at the same time, so no 
 sees the incoming card first); then ``hand`` tricks: the leader plays any card, the
 others in turn must follow the led suit if they can (the legal actions read the
 hand), every played card is turned face up, the highest card of the led suit takes
-the trick and leads the next. Most tricks wins.
+the trick and leads the next. Most tricks wins. With option ``keep`` a round ends
+when every hand is down to that many cards, which are never shown.
 
 The state holds positions, never a hidden card: ``hands[s]`` are seat ``s``'s
 positions, ``open`` the cards turned face up this round; ``known[s]`` is filled only
@@ -34,7 +35,9 @@ class HighCard:
         return {"id": "highcard", "title": "High card", "version": "1", "min_seats": 2,
                 "max_seats": 4,
                 "options": {"hand": {"default": 3, "min": 1, "max": 5},
-                            "rounds": {"default": 1, "min": 1, "max": 9}},
+                            "rounds": {"default": 1, "min": 1, "max": 9},
+                            "keep": {"default": 0, "min": 0, "max": 4,
+                                     "help": "cards left in each hand when a round ends"}},
                 "traits": {"hidden_information": True}}
 
     @hookimpl
@@ -46,6 +49,7 @@ class HighCard:
     @hookimpl
     def game_setup(self, seats, options, decks):
         state = {"n": seats, "hand_size": options["hand"], "rounds": options["rounds"],
+                 "keep": min(options["keep"], options["hand"] - 1),
                  "round": 0, "phase": "pass", "hands": [], "known": [{} for _ in range(seats)],
                  "passing": [None] * seats, "trick": [], "leader": 0, "turn": None,
                  "open": {}, "tricks": [0] * seats}
@@ -159,7 +163,7 @@ class HighCard:
         state["tricks"][winner["seat"]] += 1
         events.append({"type": "trick", "seat": winner["seat"]})
         state.update(trick=[], leader=winner["seat"], turn=winner["seat"])
-        if not any(state["hands"]):
+        if all(len(h) <= state["keep"] for h in state["hands"]):
             if state["round"] >= state["rounds"]:
                 state.update(phase="over", turn=None)
             else:

@@ -17,7 +17,6 @@ from lantable.plugins.nero.data import NCARDS
 from lantable.plugins.nero.hidden import DECK
 from lantable.protocol import fairplay as fp
 from lantable.protocol import hidden_deal as hdl
-from lantable.protocol import hidden_handover as handover
 from lantable.protocol.hidden_deck import DeckError, DeckSeat, open_card
 
 from . import helpers as nx
@@ -35,23 +34,6 @@ def seeded_seat(rng: random.Random, n: int) -> DeckSeat:
     order = list(range(n))
     rng.shuffle(order)
     return DeckSeat(n, scalar(), order, [scalar() for _ in range(n)])
-
-
-class Host(hdl.DealHost):
-    """The deal host, plus opening to everyone a position dealt to one seat (a card
-    played face up), and handing a position from one seat to another (Traitor)."""
-
-    def deal(self, pos: int, to: int | None) -> list[int]:
-        if pos in self.owner and to is None:
-            self.owner[pos] = None
-            return list(range(self.seats))
-        return super().deal(pos, to)
-
-    def give(self, pos: int, giver: int, to: int) -> list[int]:
-        """Returns the seats whose keys ``to`` needs in the clear (not the giver's)."""
-        assert self.owner[pos] == giver
-        self.owner[pos] = to
-        return [s for s in range(self.seats) if s not in (giver, to)]
 
 
 class Fault(Exception):
@@ -74,15 +56,16 @@ class Table:
         self.ids = [fp.Identity() for _ in range(seats)]
         self.sizes = {DECK: NCARDS}
         self.round = 0
-        self.decks: dict[str, tuple[Host, list[hdl.DeckPlayer]]] = {}  # by round name
+        self.decks: dict[str, tuple[hdl.DealHost, list[hdl.DeckPlayer]]] = {}  # by round
         self.cards: list[dict[int, int]] = [{} for _ in range(seats)]  # pos -> card, own
         self.relayed: dict[tuple[str, int], dict[int, bytes]] = {}  # keys the host saw
+        self.carried: dict[tuple[str, int], list[bytes]] = {}  # points it carried
         self.public: set[tuple[str, int]] = set()  # positions opened to everyone
         self.claims: dict[int, tuple[int, int]] = {}  # pos -> (seat, card), to check
         self.events: list[dict[str, Any]] = []
         self.ops: list[dict[str, Any]] = []
         self._truth: dict[tuple[str, int], int] = {}
-        self.blinded: list[tuple[str, int, dict[str, Any], dict[str, Any]]] = []
+        self.gives: list[tuple[int, int, int]] = []  # (pos, from, to)
         req = Requests(self.sizes, seats)
         self.S = G.setup(seats, {**(options or {}), "hidden_deck": True}, self.rng, req)
         self.run(req.take())
@@ -118,7 +101,7 @@ class Table:
 
     def _new_deck(self) -> None:
         self.round += 1
-        host = Host(TABLE, self.deck, NCARDS, [i.public for i in self.ids])
+        host = hdl.DealHost(TABLE, self.deck, NCARDS, [i.public for i in self.ids])
         players = [hdl.DeckPlayer(self.ids[s], TABLE, self.deck, s, NCARDS)
                    for s in range(self.n)]
         for p in players:  # seeded secrets, so that a test replays the same game
@@ -132,44 +115,41 @@ class Table:
         self.cards = [{} for _ in range(self.n)]
 
     def _deal(self, pos: int, to: int) -> None:
-        host, players = self.decks[self.deck]
-        for giver in host.deal(pos, to):
-            msg = players[giver].key(pos, to)
-            assert host.receive_key(msg) == to
-            self.relayed.setdefault((self.deck, pos), {})[giver] = bytes.fromhex(msg["key"])
-            players[to].receive_key(msg)
-        self.cards[to][pos] = players[to].open(pos, self.n)
-
-    def _open(self, pos: int) -> int:
-        """Every seat's key for ``pos`` is public: every seat reads the same card."""
-        host, players = self.decks[self.deck]
-        keys = []
-        for giver in host.deal(pos, None):
-            msg = players[giver].key(pos, None)
-            assert host.receive_key(msg) is None
-            self.relayed.setdefault((self.deck, pos), {})[giver] = bytes.fromhex(msg["key"])
-            keys.append(msg)
-        self.public.add((self.deck, pos))
-        opened = {p.open_public(pos, keys) for p in players}
-        assert len(opened) == 1
-        return opened.pop()
+        host, _ = self.decks[self.deck]
+        self._chain(pos, to, host.deal(pos, to))
 
     def _give(self, pos: int, to: int) -> None:
+        host, _ = self.decks[self.deck]
+        self.gives.append((pos, host.owner[pos], to))
+        self._chain(pos, to, host.give(pos, to))
+
+    def _chain(self, pos: int, to: int, seats: list[int]) -> None:
+        """Each seat in turn takes its lock off the point, through the host; the last
+        point, locked by ``to`` alone, goes to ``to``, which opens it."""
         host, players = self.decks[self.deck]
-        giver = host.owner[pos]
-        assert giver is not None
-        for s in host.give(pos, giver, to):
-            msg = players[s].key(pos, to)
-            assert host.receive_key(msg) == to
-            self.relayed.setdefault((self.deck, pos), {})[s] = bytes.fromhex(msg["key"])
-            players[to].receive_key(msg)
-        receiver = handover.Receiver(players[to], pos, giver)
-        request = receiver.request()
-        handover.check(host.keys, TABLE, self.deck, request, pos, giver, to)
-        reply = handover.answer(players[giver], request)
-        handover.check(host.keys, TABLE, self.deck, reply, pos, giver, to)
-        self.blinded.append((self.deck, pos, request, reply))
-        self.cards[to][pos] = receiver.open(reply, self.n)
+        point = host.passes["lock"][-1][pos].hex()
+        done = None
+        for seat in list(seats):  # the host's own list: it pops each seat that is done
+            step = players[seat].step(pos, to, point)
+            done = host.receive_step(step)
+            point = step["point"]
+            self.carried.setdefault((self.deck, pos), []).append(bytes.fromhex(point))
+        assert done == (to, point)
+        players[to].receive_point(pos, point)
+        self.cards[to][pos] = players[to].open(pos)
+
+    def _open(self, pos: int) -> int:
+        """Every seat publishes its key for ``pos``: everyone reads the same card."""
+        host, players = self.decks[self.deck]
+        for seat in host.open(pos):
+            msg = players[seat].key(pos)
+            host.receive_key(msg)
+            self.relayed.setdefault((self.deck, pos), {})[seat] = bytes.fromhex(msg["key"])
+        self.public.add((self.deck, pos))
+        keys = host.public_keys(pos)
+        opened = {p.open_public(pos, keys) for p in players} | {host.open_public(pos)}
+        assert len(opened) == 1
+        return opened.pop()
 
     # --- the seats ------------------------------------------------------------------------
 
@@ -185,13 +165,16 @@ class Table:
         self.run(req.take())
 
     def host_opens(self, deck: str, pos: int) -> int | None:
-        """What the host can open at ``pos`` with every key it relayed (None: nothing)."""
+        """What the host can open at ``pos`` with every key and point it relayed
+        (None: nothing)."""
         host, _ = self.decks[deck]
-        try:
-            return open_card(host.passes["lock"][-1][pos],
-                             list(self.relayed.get((deck, pos), {}).values()), host.cards)
-        except DeckError:
-            return None
+        keys = list(self.relayed.get((deck, pos), {}).values())
+        for point in [host.passes["lock"][-1][pos], *self.carried.get((deck, pos), [])]:
+            try:
+                return open_card(point, keys, host.cards)
+            except DeckError:
+                continue
+        return None
 
     def true_card(self, deck: str, pos: int) -> int:
         """The card at ``pos``, from every seat's own key (what the audit would show)."""

@@ -16,7 +16,6 @@ from lantable.plugins.decks import Requests
 from lantable.plugins.nero import engine, hidden, sentences
 from lantable.plugins.nero import hands as H
 from lantable.plugins.nero.data import NCARDS
-from lantable.protocol.hidden_deck import DeckError, open_card
 
 from . import helpers as nx
 from .hidden_table import DECK, Fault, Table
@@ -72,10 +71,10 @@ def test_a_whole_hidden_deck_game_between_random_seats(seats: int) -> None:
     assert not any(e["type"].startswith("deck_") for e in t.events)  # markers became ops
     # The host never opens a card dealt to one seat: with every key it relayed, a
     # position not opened to everyone is no card.
-    private = [k for k in t.relayed if k not in t.public]
+    private = [k for k in t.carried if k not in t.public]
     assert len(private) > 20
     for deck, pos in private:
-        assert len(t.relayed[deck, pos]) < seats  # it lacks its holder's key
+        assert (deck, pos) not in t.relayed  # no key of a dealt card leaves its seat
         assert t.host_opens(deck, pos) is None
     # Every card opened to everyone is the card there.
     for deck, pos in t.public:
@@ -200,29 +199,21 @@ def test_6_2_14_traitor_hands_a_card_to_the_thief_and_to_nobody_else() -> None:
     for seed in range(40):
         t = Table(4, 900 + seed)
         pick = random.Random(seed)
-        while not t.S["over"] and not t.blinded:
+        while not t.S["over"] and not t.gives:
             seat = pick.choice(G.to_act(t.S))
             t.play(seat, pick.choice(t.legal(seat)))
-        if not t.blinded:
+        if not t.gives:
             continue
-        (deck, pos, request, reply), = t.blinded
-        thief, victim = request["seat"], reply["seat"]
-        if deck != t.deck:
-            continue
-        assert t.cards[thief][pos] == t.true_card(deck, pos)
+        (pos, victim, thief), = t.gives
+        assert t.cards[thief][pos] == t.true_card(t.deck, pos)
         stolen = next(e for e in t.events if e["type"] == "stolen")
         assert stolen["to"] == [thief, victim] and "card" not in stolen
         assert H.MASKED + pos in t.S["hands"][thief]
-        # The host holds every key but the victim's (the thief's too, relayed to the
-        # victim at the deal), and the victim's answer to a blinded point: with all of
-        # them it opens nothing.
-        assert set(t.relayed[deck, pos]) == set(range(4)) - {victim}
-        assert t.host_opens(deck, pos) is None
-        host = t.decks[deck][0]
-        for blinded in (request["point"], reply["point"]):
-            with pytest.raises(DeckError, match="not a card"):
-                open_card(bytes.fromhex(blinded), list(t.relayed[deck, pos].values()),
-                          host.cards)
+        assert H.MASKED + pos not in t.S["hands"][victim]
+        # The host carried the point from seat to seat twice (to the victim, then to
+        # the thief), and holds no key: none of those points is a card.
+        assert (t.deck, pos) not in t.relayed and len(t.carried[t.deck, pos]) == 6
+        assert t.host_opens(t.deck, pos) is None
         return
     raise AssertionError("no Traitor in 40 games")
 
