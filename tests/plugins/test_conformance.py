@@ -407,7 +407,9 @@ def test_view_parts_are_the_views(gid: str, seats: int) -> None:
 @pytest.mark.parametrize(("gid", "seats"), _cases("test_templates_discretise_to_legal_actions"))
 def test_templates_discretise_to_legal_actions(gid: str, seats: int) -> None:
     """Every template is well formed (``params`` of known kinds), and what the game's
-    discretisation of it gives from the seat's view fills it and is accepted."""
+    discretisation of it gives from the seat's view fills it and is accepted. The
+    discretisation uses only what the view has: from the state it gives the same
+    (in-process self-play and rollouts pass the state)."""
     game = GAMES[gid]
 
     def check(n: int, state: dict[str, Any], to_act: list[int], rng: random.Random) -> None:
@@ -420,6 +422,8 @@ def test_templates_discretise_to_legal_actions(gid: str, seats: int) -> None:
                            for spec in template["params"].values()), template
                 filled = game.discretise(view, s, template)
                 assert filled, f"decision {n}: {template} has no filling"
+                assert game.discretise(state, s, template) == filled, (
+                    f"decision {n}: {template} is filled otherwise from the state")
                 for action in filled:
                     assert params.check(template, action) is None, (template, action)
                     game.apply(game.clone(state), s, action, random.Random(n))
