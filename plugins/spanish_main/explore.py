@@ -40,7 +40,8 @@ DONE = {"type": "done"}
 
 def explorable(state: State, s: Ship, e: Ship) -> bool:
     """``e`` may be explored by ``s`` (both on the table, hulls touching)."""
-    if e is s or e["lost_in"] is not None or not (world.on_plane(e) or e["wreck"]):
+    if e is s or e["lost_in"] is not None or not (world.on_plane(e) or e["wreck"]) \
+            or world.monster(e):  # 5.16: a sea monster carries no crew or treasure
         return False
     own = e["owner"] == s["owner"] and not e["sunk"]
     if not (own or world.derelict(e)):
@@ -50,7 +51,7 @@ def explorable(state: State, s: Ship, e: Ship) -> bool:
 
 def may_explore(state: State, s: Ship) -> bool:
     """5.8.5: the explore action of a ship on the table that has not acted."""
-    return s["acted"] is None and world.on_plane(s)
+    return s["acted"] is None and world.on_plane(s) and not world.monster(s)
 
 
 def actions(state: State, s: Ship) -> list[Action]:
