@@ -97,6 +97,9 @@ def after_action(state: State, events: list[Event]) -> None:
     any end of an official_sheet game, everything is revealed."""
     if not official(state) or state["phase"] == "home":
         return
+    for e in events:
+        if e["type"] == "ransom":
+            e.pop("home_gold", None)  # a public event: the total may hold face-down gold
     if state["phase"] == "play":
         for e in [e for e in events if e["type"] == "fort_built"]:
             show_home(state, e["seat"], events)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from lantable.plugins.spanish_main import audit, combat, turn, world
+from lantable.plugins.spanish_main import audit, combat, data, deal, multiplayer, turn, world
 from lantable.plugins.spanish_main import geometry as g
 
 from .conftest import GAME, Dice, act, clear, new, place
@@ -292,3 +292,21 @@ def test_7_4_round_cap_in_threshold_mode_most_gold_wins():
         act(st, rng, END)
     assert st["end"] == "round_cap" and st["winner"] == [1, 2]
     assert GAME.scores(st)["rank"] == [4, 1, 1, 3] and not st["revealed"]
+
+
+def test_6_2_a_ransom_event_does_not_tell_a_face_down_total():
+    st = new(3)
+    clear(st, ["s0", "s3"])
+    my_turn(st, 0)
+    carry(st, "s0", 3)
+    bring_home(st, "s0")  # 3 face down at seat 0's home
+    card = data.named_crew()["D-C03"]
+    alvaro = deal.add_crew(st, 1, "s3", card["ability"], card["nation"], "D-C03")
+    world.ship(st, "s3")["crew"] = [int(alvaro["id"][1:])]
+    events: list = []
+    combat.plunder(st, world.ship(st, "s0"), world.ship(st, "s3"), "crew", Dice(), events)
+    multiplayer.after_action(st, events)
+    assert events[-1]["type"] == "ransom" and "home_gold" not in events[-1]
+    said = GAME.describe_event(GAME.view(st, 1), 1, events[-1], ["Ann", "Bob", "Cy"])
+    assert said == "a Ransom crew is worth 1 gold to Ann"
+    assert GAME.view(st, 1)["home_gold"][0] == 1 and GAME.view(st, 0)["home_gold"][0] == 4
