@@ -246,6 +246,11 @@ def value(state: State, seat: int) -> float:
             v += 8.0 * carried - 0.008 * carried * math.hypot(hc[0] - x, hc[1] - y) / 100
         elif wild and not world.derelict(s):
             v -= 0.01 * min(math.hypot(cx - x, cy - y) for cx, cy in wild) / 100
+    for p in state["pending"]:  # hits whose mast the owner has still to choose
+        if p["kind"] == "lose_mast":
+            s = world.ship(state, p["ship"])
+            if s["owner"] == seat:
+                v -= 1.5 * min(p["hits"], len(world.standing(s)))
     return v
 
 
