@@ -67,9 +67,21 @@ def actions(state: State, s: Ship) -> list[Action]:
     out = []
     mine = bool(s["hold"] or s["crew"])
     for e in state["ships"]:
-        if (mine or e["hold"] or e["crew"]) and explorable(state, s, e):
+        if (mine or e["hold"] or e["crew"]) and explorable(state, s, e) \
+                and worth_it(state, s, e):
             out.append({"type": "explore_ship", "ship": s["id"], "target": e["id"]})
     return out
+
+
+def worth_it(state: State, s: Ship, e: Ship) -> bool:
+    """[DESIGN] Offered only when something could move, or the other ship holds a
+    treasure the player has not seen: otherwise the action would be spent for
+    nothing."""
+    seat = s["owner"]
+    if any(not state["treasure"][t]["seen"][seat] for t in e["hold"]):
+        return True
+    p = {"seat": seat, "ship": s["id"], "target": e["id"], "moved": []}
+    return len(transfer_actions(state, p)) > 1
 
 
 def do_explore_ship(state: State, seat: int, s: Ship, action: Action, rng: Any

@@ -228,3 +228,14 @@ def test_5_16_a_sea_monster_neither_explores_nor_is_explored():
     load(st, "s1", 2)
     monsters.make(world.ship(st, "s1"))
     assert not any(a["type"] == "explore_ship" for a in legal(st))
+
+
+def test_5_8_5_not_offered_when_nothing_could_move_and_nothing_is_unseen():
+    st = new()
+    alongside(st, "s0", "s3")  # Kestrel (an Explorer aboard); Sainte-Claire (seat 1)
+    claire = world.ship(st, "s3")
+    claire["up"], claire["crew"] = [False, False, False], []  # derelict, empty
+    # the Explorer may not go onto another player's ship: nothing could move
+    assert not any(a["type"] == "explore_ship" for a in legal(st))
+    load(st, "s0", 1)  # a treasure could go across
+    assert {"type": "explore_ship", "ship": "s0", "target": "s3"} in legal(st)
