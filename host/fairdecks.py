@@ -492,9 +492,13 @@ class HostDecks:
         trio.lowlevel.spawn_system_task(wait, name=f"hidden deck timeout {self.table.id}")
 
     def _owed(self) -> str:
-        step = self.step
-        return "pass" if step is not None and step.op is not None and step.op["op"] == \
-            "shuffle" and self.rounds[step.op["deck"]].deal.expected() else "unlock keys"
+        """What the current request waits for, in words."""
+        op = self.step.op if self.step is not None else None
+        if op is None:
+            return "part of the deal"
+        if op["op"] == "shuffle":
+            return "pass"
+        return "unlock keys" if op["op"] == "open" else "unlock steps"
 
     def tell_late(self) -> None:
         """The deal has waited a while: tell everyone whom for, and until when."""

@@ -261,13 +261,13 @@ def test_a_false_claim_is_caught_when_the_card_is_turned_over(tmp_path) -> None:
     assert any("seat 0 (bot0) claimed card" in n for n in report.notes)
 
 
-@pytest.mark.parametrize("kind", ["keys", "lock"])
+@pytest.mark.parametrize("kind", ["keys", "lock", "unlock"])
 def test_a_seat_that_withholds_its_keys_or_pass_is_named(tmp_path, kind) -> None:
     game = trio.run(lambda: play_hidden(str(tmp_path / "j.sqlite"), 2, fair={"timeout": 0.5},
                                         cheat=lambda i, d: Silent(d, kind) if i == 1 else d))
     table = game.host_table
     assert table.status == FINISHED and table.final_scores["forfeit"] == [1]
-    what = "unlock keys" if kind == "keys" else "pass"
+    what = {"keys": "unlock keys", "lock": "pass", "unlock": "unlock steps"}[kind]
     late = [n for n in game.notices if n.startswith("the table is dealing: waiting for seat 1")]
     named = [n for n in game.notices if f"seat 1 (bot1) did not send its {what} for deck" in n]
     assert late and named and game.notices.index(late[0]) < game.notices.index(named[0]), \
