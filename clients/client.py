@@ -40,6 +40,8 @@ from lantable.protocol import (
     ConnectionClosed,
     Create,
     Created,
+    DeckKeys,
+    DeckRequest,
     Error,
     FairEvent,
     FairFault,
@@ -63,6 +65,7 @@ from lantable.protocol import (
 )
 from lantable.protocol import fairplay as fp
 
+from .fairdecks import SeatDecks
 from .fairplay import FairSeats, data_dir, load_identity
 
 CONNECT_TIMEOUT: Final = 10.0  # seconds for TCP connect plus hello/welcome
@@ -192,6 +195,9 @@ class Client:
         self.closed = trio.Event()
         # Fair play: this connection's chains, and what it checked (clients/fairplay.py).
         self.fair = fair
+        # Hidden decks: its passes, keys and cards, and the game's client half
+        # (clients/fairdecks.py).
+        self.decks = SeatDecks(fair.identity) if fair is not None else None
 
     # -- plumbing -------------------------------------------------------------------
 
@@ -262,6 +268,9 @@ class Client:
                 lost.set()
 
     def _dispatch(self, msg: Message, nursery: trio.Nursery) -> None:
+        if isinstance(msg, Update) and self.decks is not None and msg.seat is not None \
+                and msg.view is not None and msg.table in self.decks.game_of:
+            msg = self._with_hand(msg)
         if isinstance(msg, Update):
             last = self._last_seq.get(msg.table)
             if not msg.full and last is not None and msg.seq > last + 1:
@@ -292,6 +301,41 @@ class Client:
             self.fair.check(msg)
         elif self.fair is not None and isinstance(msg, FairFault):
             self.fair.fault(msg)
+        elif self.decks is not None and isinstance(msg, DeckRequest):
+            nursery.start_soon(self._answer_deck, msg)
+        elif self.decks is not None and isinstance(msg, DeckKeys):
+            self.decks.keys(msg)
+
+    def _with_hand(self, msg: Update) -> Update:
+        """At a hidden-deck table: the seat's own cards go into its view (``"_hand"``,
+        for the game's words and board) and, since the host cannot list them, its
+        legal actions come from the game's client half."""
+        assert self.decks is not None and msg.seat is not None and msg.view is not None
+        view = {**msg.view, "_hand": self.decks.hand(msg.table, msg.seat)}
+        legal = msg.legal
+        if legal is None and msg.seat in msg.to_act:
+            legal = self.decks.legal(msg.table, msg.seat, msg.view)
+        return dataclasses.replace(msg, view=view, legal=legal,
+                                   labels=None if legal is not msg.legal else msg.labels)
+
+    async def _answer_deck(self, req: DeckRequest) -> None:
+        """A pass, keys or secrets for a hidden deal, as the host asked."""
+        assert self.decks is not None
+        try:
+            answer = self.decks.answer(req)
+        except Exception as exc:  # a malformed request: this seat stays silent, and says why
+            LOGGER.exception("table %s: cannot answer the host's deck request %s", req.table,
+                             req.kind)
+            self.decks.problems.append(f"table {req.table}: cannot {req.kind}: {exc!r}")
+            return
+        if answer is None:
+            return
+        make, fields = answer
+        try:
+            await self._request(make, **fields)
+        except (ClientError, trio.TooSlowError) as exc:
+            self.decks.problems.append(f"table {req.table}: {req.kind} of seat {req.seat} "
+                                       f"refused: {exc}")
 
     async def _answer_fair(self, req: FairRequest) -> None:
         """Commit or reveal for a seat, as the host asked (every client takes part)."""
@@ -459,7 +503,7 @@ async def open_session(stream: trio.abc.Stream, *, name: str, token: str | None 
         fair = FairSeats(identity, store)
         with trio.fail_after(CONNECT_TIMEOUT):
             await stream.send_all(conn.send(Hello(proto=proto, name=name, token=token,
-                                                  key=identity.public)))
+                                                  key=identity.public, decks=True)))
             while True:
                 event = conn.next_event()
                 if event is NEED_DATA:

@@ -249,6 +249,7 @@ async def _handle(stream: trio.abc.Stream, peer: Peer, conn: Connection, host: s
         link.address = host
         link.key = _public_key(hello.key)
         link.words = bool(hello.words)
+        link.decks = bool(hello.decks)
         found: tuple[Table, int] | None = None
         if hello.token is not None:
             found = peer.find_token(hello.token)

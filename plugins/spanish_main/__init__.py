@@ -6,7 +6,8 @@ Rules digest sections are cited throughout; the project's rules page is
 exact integer poses), :mod:`.hull` (a ship's shape), :mod:`.motion` (sailing to first
 contact), :mod:`.deal` (set-up), :mod:`.world` (state-based predicates), :mod:`.turn`
 (the turn and its actions), :mod:`.combat` (shooting, damage, ramming, boarding),
-:mod:`.views` (views and scores), :mod:`.queries` (answers from a seat's view),
+:mod:`.explore` (exploring ships and wrecks), :mod:`.multiplayer` (the 3+ player
+sheet), :mod:`.views` (views and scores), :mod:`.queries` (answers from a seat's view),
 :mod:`.bots` (discretisation, heuristic, sampling), :mod:`.words` (text for people),
 and the optional rules :mod:`.terrain`, :mod:`.forts` and :mod:`.monsters`.
 The designed starter set (not official cards) is ``data.json``.
@@ -40,6 +41,11 @@ INFO = {
         "unique_treasure": {"default": False,
                             "help": "3.7 / A-5: each player adds one designed unique "
                                     "treasure (Lodestone Compass, Golden Idol)"},
+        "multiplayer_mode": {"default": "official_sheet",
+                             "choices": ["official_sheet", "threshold"],
+                             "help": "6.3, 3-4 players only: the WizKids multiplayer sheet "
+                                     "(gold goes home face down, the end token, most gold "
+                                     "at the end wins) or the 2-player threshold of 7.2"},
         "max_rounds": {"default": 40,
                        "help": "7.4: the fallback round cap; then most gold wins"},
         "terrain": {"default": 0, "min": 0, "max": 3,
@@ -55,6 +61,10 @@ INFO = {
         "L_mm": {"default": 83.8, "help": "2.3: the L measure in millimetres"},
     },
     "traits": {"chance": True, "hidden_information": True, "simultaneous": False},
+    # random games always run to the round cap (40 rounds, ~350 actions for two
+    # players): the conformance suite plays 10 rounds, enough to sail, dock, explore,
+    # shoot and sink, in a quarter of the time
+    "conformance_options": {"max_rounds": 10},
 }
 
 

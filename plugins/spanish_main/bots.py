@@ -15,7 +15,7 @@ from typing import Any
 
 from lantable.plugins import IllegalAction
 
-from . import data, forts, hull, motion, turn, world
+from . import data, deal, forts, hull, motion, turn, world
 from . import geometry as g
 
 State = dict[str, Any]
@@ -28,22 +28,30 @@ def _centre(poly: list[Any]) -> g.Point:
     return g.centroid([(x, y) for x, y in poly])
 
 
-def aims(state: State, s: dict[str, Any], open_water: bool = True) -> list[int]:
+def aims(state: State, s: dict[str, Any], open_water: bool = True,
+         targets: list[int] | None = None) -> list[int]:
     """A heading at each island and each enemy ship (the engine stops at first
     contact, so sailing at an island docks there), then the compass: all eight points
-    in open water, the four diagonals near land (enough to get clear)."""
+    in open water, the four diagonals near land (enough to get clear). ``targets``:
+    :func:`targets`, when the caller has it."""
+    out = targets_of(state, s) if targets is None else list(targets)
+    out += COMPASS if open_water else COMPASS[1::2]
+    seen: set[int] = set()
+    return [h for h in out if not (h in seen or seen.add(h))]
+
+
+def targets_of(state: State, s: dict[str, Any]) -> list[int]:
+    """The headings from the ship's bow tip at each island and each enemy ship."""
     x, y, _ = s["pose"]
     out = []
     for isl in state["islands"]:
-        cx, cy = _centre(isl["poly"])
+        cx, cy, _r = g.circle(world.island_poly(isl))
         out.append(g.heading_of(cx - x, cy - y))
     for e in state["ships"]:
         if world.on_plane(e) and e["owner"] != s["owner"]:
             cx, cy = hull.centre(e["masts"], world.pose(e))
             out.append(g.heading_of(cx - x, cy - y))
-    out += COMPASS if open_water else COMPASS[1::2]
-    seen: set[int] = set()
-    return [h for h in out if not (h in seen or seen.add(h))]
+    return out
 
 
 def _reach(state: State, s: dict[str, Any]) -> float:
@@ -74,7 +82,7 @@ _CACHE: dict[Any, list[Action]] = {}
 _CACHE_SIZE = 4096
 
 
-def _signature(state: State, template: Action) -> Any:
+def _signature(state: State, template: Action, heads: tuple[int, ...]) -> Any:
     """Everything a discretisation depends on, and nothing more, so that a ship's
     candidates are computed again only when something near it moved: the template,
     the table and islands, the ship's place, form and tow, the headings it aims at,
@@ -86,11 +94,9 @@ def _signature(state: State, template: Action) -> Any:
     if template["type"] == "move":
         reach = sum(lengths) + _reach(state, s)
         point: g.Point = (s["pose"][0], s["pose"][1])
-        heads = tuple(aims(state, s))
     else:
         reach = 2 * hull.length(s["masts"]) + 2 * g.EPS_TOUCH
         point = hull.centre(s["masts"], world.pose(s))
-        heads = ()
     px, py = point
     near = []
     for e in state["ships"]:
@@ -107,10 +113,13 @@ def _signature(state: State, template: Action) -> Any:
 def discretise(state: State, seat: int, template: Action) -> list[Action] | None:
     """Cached: a random game asks for the same ship's candidates many times while
     nothing near it moved (the candidates are pure geometry, see _signature)."""
-    key = _signature(state, template)
+    targets: tuple[int, ...] = ()
+    if template["type"] == "move":
+        targets = tuple(targets_of(state, world.ship(state, template.get("ship"))))
+    key = _signature(state, template, targets)
     found = _CACHE.get(key)
     if found is None:
-        found = _discretise(state, seat, template) or []
+        found = _discretise(state, seat, template, targets) or []
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.clear()
         _CACHE[key] = found
@@ -135,7 +144,8 @@ def _away(state: State, s: dict[str, Any], obs: list[Any], touched: frozenset[st
     return g.heading_of(x - cx, y - cy)
 
 
-def _discretise(state: State, seat: int, template: Action) -> list[Action] | None:
+def _discretise(state: State, seat: int, template: Action, targets: tuple[int, ...]
+                ) -> list[Action] | None:
     s = world.ship(state, template.get("ship"))
     kind = template["type"]
     out: list[Action] = []
@@ -160,7 +170,7 @@ def _discretise(state: State, seat: int, template: Action) -> list[Action] | Non
             tip, reach = (s["pose"][0], s["pose"][1]), _reach(state, s)
             obs = motion.nearby(obs, tip, reach)
             clear = not obs and motion.inside_area(tip, reach, area)
-        for h in aims(state, s, free) + ([away] if not free and not s["ghost"] and away is not None
+        for h in aims(state, s, free, list(targets)) + ([away] if not free and not s["ghost"] and away is not None
                                    else []):
             legs = [(h, d) for d in lengths]
             if not free:
@@ -236,6 +246,11 @@ def value(state: State, seat: int) -> float:
             v += 8.0 * carried - 0.008 * carried * math.hypot(hc[0] - x, hc[1] - y) / 100
         elif wild and not world.derelict(s):
             v -= 0.01 * min(math.hypot(cx - x, cy - y) for cx, cy in wild) / 100
+    for p in state["pending"]:  # hits whose mast the owner has still to choose
+        if p["kind"] == "lose_mast":
+            s = world.ship(state, p["ship"])
+            if s["owner"] == seat:
+                v -= 1.5 * min(p["hits"], len(world.standing(s)))
     return v
 
 
@@ -257,13 +272,7 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
     d = data.load()
     n = view["n"]
     opt = dict(view["opt"])
-    pool: list[tuple[int, str | None]] = []
-    for p in range(n):
-        if opt["unique_treasure"]:
-            pool += [(v, None) for v in d["treasure"]["per_player_with_unique"]]
-            pool.append((0, d["treasure"]["uniques"][p % len(d["treasure"]["uniques"])]["id"]))
-        else:
-            pool += [(v, None) for v in d["treasure"]["per_player"]]
+    pool = deal.contributions(n, opt["unique_treasure"])
     known = [t for t in view["treasure"] if t["gold"] is not None]
     for t in known:
         key = (t["gold"], t["unique"])
@@ -273,6 +282,7 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
             pool.remove(key)
     rng.shuffle(pool)
     treasure = []
+    home_gold = list(view["home_gold"])
     for t in view["treasure"]:
         if t["gold"] is not None:
             gold, unique = t["gold"], t["unique"]
@@ -280,6 +290,10 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
             gold, unique = pool.pop() if pool else (1, None)
         treasure.append({"id": t["id"], "gold": gold, "unique": unique, "where": t["where"],
                          "seen": list(t["seen"]), "face_up": t["face_up"]})
+        if "home_of" in t:
+            treasure[-1]["home_of"] = t["home_of"]
+            if t["gold"] is None:  # face down at an opponent's home (6.2)
+                home_gold[t["home_of"]] += gold
     kinds = sorted(k for k in d["crew_types"] if not k.startswith("_"))
     crew = []
     for c in view["crew"]:
@@ -292,6 +306,8 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
                      "owner": c["owner"],
                      "ship": c["ship"], "island": c["island"], "face_up": c["face_up"],
                      "gone": c["gone"], "moved": c["moved"]})
+        if "marine_hits" in c:
+            crew[-1]["marine_hits"], crew[-1]["marine_fired"] = c["marine_hits"], c["marine_fired"]
     ships = []
     for s in view["ships"]:
         out = {k: (list(v) if isinstance(v, list) else v) for k, v in s.items()
@@ -304,6 +320,7 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
         out["pinned_before"] = s["pinned_before"]
         ships.append(out)
     islands = [{"id": i["id"], "poly": i["poly"], "home": i["home"],
+                "placed_by": i["placed_by"],
                 "visited": list(i["visited"]),
                 "treasure": [int(t[1:]) for t in i["treasure"]]} for i in view["islands"]]
     terrain = [{k: ([list(p) for p in v] if k == "points" else v) for k, v in t.items()}
@@ -317,7 +334,8 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
         "terrain": terrain,
         "phase": view["phase"], "round": view["round"], "turn": view["turn"],
         "first": view["first"], "islands": islands, "ships": ships, "crew": crew,
-        "treasure": treasure, "home_gold": list(view["home_gold"]), "g0": view["g0"],
+        "treasure": treasure, "home_gold": home_gold, "g0": view["g0"],
+        "end_token": view["end_token"], "revealed": view["revealed"],
         "pending": [dict(p, asked=list(p["asked"])) if "asked" in p else dict(p)
                     for p in view["pending"]],
         "log": [dict(e) for e in view["log"]], "acted_any": view["acted_any"],

@@ -128,9 +128,20 @@ def shot_ok(state: State, s: Ship, cannon: Any, target: Ship) -> bool:
 
 def gun_ok(state: State, s: Ship, gun: tuple[Any, int, str], target: Ship,
            m: dict[Any, Any] | None = None) -> bool:
-    """One cannon ``(cannon, rank, range)`` of ``s`` can fire at ``target`` (8.9)."""
-    c, _rank, rng_ = gun
-    reach = state["S"] if rng_ == "S" else state["L"]
+    """One cannon ``(cannon, rank, range)`` of ``s`` can fire at ``target`` (8.9).
+    Memoised per table geometry like :func:`can_hit`."""
+    if m is None:
+        m = world.memo(state)
+    reach = state["S"] if gun[2] == "S" else state["L"]
+    key = ("gun", s["id"], gun[0], reach, target["id"])
+    found = m.get(key)
+    if found is None:
+        found = m[key] = _gun_ok(state, s, gun[0], reach, target, m)
+    return found
+
+
+def _gun_ok(state: State, s: Ship, c: Any, reach: int, target: Ship, m: dict[Any, Any]
+            ) -> bool:
     if not may_reach(s, target, reach):
         return False
     masts = hull.mast_points(s["masts"], world.pose(s))
@@ -256,7 +267,10 @@ def sink(state: State, s: Ship, by: int | None, events: list[Event]) -> None:
 
 def check_victory(state: State, events: list[Event]) -> None:
     """7.1-7.3: more than half of the starting gold at home wins at once; the active
-    player wins a tie of crossings."""
+    player wins a tie of crossings. Not under the multiplayer sheet (6.2), which
+    has no threshold."""
+    if world.official_sheet(state):
+        return
     need = state["g0"] // 2 + 1
     gold = world.total_gold(state)  # 7.2: gold in one's forts counts too
     over = [p for p in range(state["n"]) if gold[p] >= need]

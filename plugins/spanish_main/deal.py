@@ -8,8 +8,10 @@ islands ``I1..``. Lengths are units of 1/100 mm (:mod:`.geometry`).
 ``first``/``turn``/``round``, ``islands``, ``ships``, ``crew``, ``treasure``,
 ``home_gold`` (gold unloaded at each home island, a number per seat), ``g0`` (the
 starting treasure), ``pending`` (a stack of decisions owed before play goes on),
-``log`` (public set-up rolls), ``winner`` and ``end``, and ``gold_lost`` /
-``gold_made`` (gold scuttled away, gold that entered play later: the books balance).
+``log`` (public set-up rolls), ``winner`` and ``end``, ``gold_lost`` /
+``gold_made`` (gold scuttled away, gold that entered play later: the books balance),
+and for the multiplayer sheet (:mod:`.multiplayer`) ``end_token`` (the ship that
+loaded the last treasure) and ``revealed`` (everything turned face up at the end).
 """
 
 from __future__ import annotations
@@ -69,8 +71,6 @@ def random_fleet(points: int, rng: random.Random) -> list[dict[str, Any]]:
                 crew_pts += cost
                 slots -= takes
         for card, c in sorted(data.named_crew().items()):
-            if c["ability"] == "Marine":
-                continue  # not implemented yet: it would sail with no ability
             cursed = "Black Mark" in c.get("keywords", []) and rng.random() < 0.5
             cost = c["points"] + (1 if cursed else 0)
             if (c["nation"] == s["nation"] and card not in used and cost <= left
@@ -180,7 +180,7 @@ def setup(seats: int, options: dict[str, Any], rng: random.Random) -> State:
         "phase": "home", "round": 1, "islands": [], "ships": [], "crew": [],
         "treasure": [], "home_gold": [0] * seats, "g0": 0, "pending": [], "log": [],
         "acted_any": False, "winner": None, "end": None,
-        "gold_lost": 0, "gold_made": 0, "terrain": [],
+        "gold_lost": 0, "gold_made": 0, "terrain": [], "end_token": None, "revealed": False,
     }
     # 3.2: everyone rolls, ties reroll
     while True:
@@ -192,8 +192,11 @@ def setup(seats: int, options: dict[str, Any], rng: random.Random) -> State:
     state["first"] = state["turn"] = first
     # 3.3 / 6.2: islands (6 for two players, 3 per player beyond)
     count = 6 if seats == 2 else 3 * seats
+    # placed in turns from the first player (alternating, 3.3; to the left, 6.2): the
+    # game lays them out, ``placed_by`` says whose turn each was
     for k, poly in enumerate(layout(seats, count, table, L, rng)):
         state["islands"].append({"id": f"I{k + 1}", "poly": [[x, y] for x, y in poly],
+                                 "placed_by": (first + k) % seats,
                                  "home": None, "treasure": [], "visited": [False] * seats})
     # 3.4: terrain, when asked for (pieces per player)
     terrain.lay_out(state, seats * options["terrain"], rng)
@@ -249,6 +252,8 @@ def add_crew(state: State, seat: int, sid: str, kind: str, nation: str,
     crew = {"id": f"c{cid}", "kind": kind, "nation": nation, "card": card,
             "cursed": cursed, "points": points + (1 if cursed else 0), "owner": seat,
             "ship": sid, "island": None, "face_up": cursed, "gone": False, "moved": False}
+    if kind == "Marine":  # its own shot and the hits it took this turn (5.15)
+        crew.update(marine_fired=False, marine_hits=0)
     state["crew"].append(crew)
     world.ship(state, sid)["crew"].append(cid)
     return crew
@@ -272,7 +277,7 @@ def choose_home(state: State, seat: int, iid: Any, rng: random.Random
     isl = world.island(state, iid)
     if isl["home"] is not None:
         raise IllegalAction(f"{iid} is already a home island")
-    placed = place_fleet(state, for_seat, isl)
+    placed = placement(state, for_seat, isl)
     if placed is None:
         raise IllegalAction(f"there is no room around {iid} for the whole fleet")
     isl["home"] = for_seat
@@ -288,6 +293,18 @@ def choose_home(state: State, seat: int, iid: Any, rng: random.Random
         state["phase"] = "play"
         events.append({"type": "turn", "seat": state["turn"], "round": 1})
     return events
+
+
+def placement(state: State, seat: int, isl: dict[str, Any]
+              ) -> list[tuple[str, g.Pose]] | None:
+    """:func:`place_fleet`, memoised per table geometry (the legal homes are checked
+    with it, and the chosen one is placed with the same answer). Do not mutate."""
+    key = ("place", seat, isl["id"], tuple(state["table"]),
+           tuple(id(terrain.poly(t)) for t in state["terrain"]))
+    m = world.memo(state)
+    if key not in m:
+        m[key] = place_fleet(state, seat, isl)
+    return m[key]  # type: ignore[no-any-return]
 
 
 def place_fleet(state: State, seat: int, isl: dict[str, Any]
@@ -326,18 +343,26 @@ def place_fleet(state: State, seat: int, isl: dict[str, Any]
     return out
 
 
-def deal_treasure(state: State, rng: random.Random) -> list[dict[str, Any]]:
-    """3.7: each seat's contribution, shuffled face down, dealt round-robin to the wild
-    islands (4 each for two players, 3 for more; A-4). With ``unique_treasure`` each
-    seat gives 7 valued tokens (15 gold) and one designed unique treasure (A-5)."""
+def contributions(seats: int, unique: bool) -> list[tuple[int, str | None]]:
+    """Every seat's treasure tokens as ``(gold, unique id)``: 8 tokens of 15 gold with
+    two players (3.7), 6 of 15 gold with more (6.2: 3 per wild island); with
+    ``unique`` one of them is a designed unique treasure worth 0 (A-5)."""
     d = data.load()["treasure"]
+    key = "per_player" if seats == 2 else "per_player_3plus"
     pool: list[tuple[int, str | None]] = []
-    for seat in range(state["n"]):
-        if state["opt"]["unique_treasure"]:
-            unique = d["uniques"][seat % len(d["uniques"])]["id"]
-            pool += [(v, None) for v in d["per_player_with_unique"]] + [(0, unique)]
+    for seat in range(seats):
+        if unique:
+            pool += [(v, None) for v in d[key + "_with_unique"]]
+            pool.append((0, d["uniques"][seat % len(d["uniques"])]["id"]))
         else:
-            pool += [(v, None) for v in d["per_player"]]
+            pool += [(v, None) for v in d[key]]
+    return pool
+
+
+def deal_treasure(state: State, rng: random.Random) -> list[dict[str, Any]]:
+    """3.7: each seat's contribution (:func:`contributions`), shuffled face down,
+    dealt round-robin to the wild islands (4 each for two players, 3 for more; A-4)."""
+    pool = contributions(state["n"], state["opt"]["unique_treasure"])
     rng.shuffle(pool)
     wild = [i for i in state["islands"] if i["home"] is None]
     for k, (gold, unique) in enumerate(pool):

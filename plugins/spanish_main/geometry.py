@@ -308,7 +308,11 @@ def distance(a: Poly, b: Poly) -> float:
 
 
 def touching(a: Poly, b: Poly) -> bool:
-    if bbox_gap(a, b) > EPS_TOUCH:
+    ax0, ay0, ax1, ay1 = box(a)
+    bx0, by0, bx1, by1 = box(b)
+    # bbox_gap(a, b) > EPS_TOUCH, inlined (the common answer)
+    if bx0 - ax1 > EPS_TOUCH or ax0 - bx1 > EPS_TOUCH or by0 - ay1 > EPS_TOUCH \
+            or ay0 - by1 > EPS_TOUCH:
         return False
     # an axis that separates them by more than the tolerance is the cheap answer
     if penetration(a, b, -EPS_TOUCH) < -EPS_TOUCH:
@@ -460,14 +464,6 @@ def circle(poly: Poly) -> tuple[float, float, float]:
         _CIRCLES.clear()
     _CIRCLES[id(poly)] = (poly, out)
     return out
-
-
-def point_distance(p: Point, poly: Poly) -> float:
-    """The distance from ``p`` to the closed convex polygon (0 inside it)."""
-    if inside(p, poly):
-        return 0.0
-    n = len(poly)
-    return min(point_segment_distance(p, poly[i], poly[(i + 1) % n]) for i in range(n))
 
 
 def centroid(poly: Poly) -> Point:

@@ -4,14 +4,15 @@ Legal actions, in this order (documented for bots and the terminal):
 
 1. a pending decision, if any, and nothing else (``lose_mast``, ``take``, ``board`` /
    ``decline``, ``plunder``, the after-move free actions ``ram``, ``tow``, ``rotate``,
-   ``explore_free`` and ``done``);
+   ``explore_free`` and ``done``; ``transfer`` / ``done`` while exploring a ship);
 2. during set-up, ``choose_home`` for each free island;
 3. in play, for each own ship in id order: ``move`` (a template: 1..n segments of
    heading and distance), ``pivot`` (a template: the final heading), ``fire`` (one per
    cannon and target in range and line of fire) or ``broadside``, ``explore``,
-   ``repair`` (one per lost mast), then the free actions ``ghost``, ``galley_pivot``
-   (template), ``release``, ``scuttle``, ``unload_crew``/``load_crew``, ``submerge``
-   (a sea monster, :mod:`.monsters`);
+   ``repair`` (one per lost mast), ``explore_ship`` (one per ship it may explore),
+   then the free actions ``ghost``, ``galley_pivot`` (template), ``release``,
+   ``scuttle``, ``unload_crew``/``load_crew``, ``submerge`` (a sea monster,
+   :mod:`.monsters`); then ``marine_fire`` for each Marine and target (5.15);
 4. with forts (:mod:`.forts`): ``load_fort``, ``fort_fire``, ``build_fort``;
 5. ``end_turn``.
 """
@@ -24,7 +25,19 @@ from typing import Any
 
 from lantable.plugins import IllegalAction
 
-from . import combat, deal, forts, hull, monsters, motion, terrain, world
+from . import (
+    combat,
+    deal,
+    explore,
+    forts,
+    hull,
+    marine,
+    monsters,
+    motion,
+    multiplayer,
+    terrain,
+    world,
+)
 from . import geometry as g
 
 State = dict[str, Any]
@@ -68,7 +81,7 @@ def may_fire(state: State, s: Ship) -> bool:
 def fire_actions(state: State, s: Ship, m: dict[Any, Any] | None = None) -> list[Action]:
     out: list[Action] = []
     targets = [e for e in state["ships"] if not combat.target_forbidden(state, e, s["owner"])]
-    if not targets and not state.get("forts"):
+    if not targets and not state.get("forts") and not marine.enemy_marines(state, s["owner"]):
         return out
     if "Broadside Attack" in world.keywords(s) and "5" not in s["fear"]:
         if s["acted"] is None or (s["acted"] == "move" and not s["fired"]):
@@ -76,13 +89,22 @@ def fire_actions(state: State, s: Ship, m: dict[Any, Any] | None = None) -> list
                 if combat.broadside_cannons(state, s, e):
                     out.append({"type": "broadside", "ship": s["id"], "target": e["id"]})
         return out
-    for gun in combat.cannons(state, s):
-        if gun[0] in s["fired"]:
-            continue
+    guns = [gun for gun in combat.cannons(state, s) if gun[0] not in s["fired"]]
+    if not guns:
+        return out
+    # the cheap test once per target, at the longest reach of the guns
+    reach = max(state["S"] if gun[2] == "S" else state["L"] for gun in guns)
+    targets = [e for e in targets if combat.may_reach(s, e, reach)]
+    landed = marine.enemy_marines(state, s["owner"])  # 5.15: only landed Marines
+    for gun in guns:
         for e in targets:
             if combat.gun_ok(state, s, gun, e, m):
                 out.append({"type": "fire", "ship": s["id"], "cannon": gun[0],
                             "target": e["id"]})
+        for c in landed:
+            if marine.cannon_reaches(state, s, gun, c):
+                out.append({"type": "fire", "ship": s["id"], "cannon": gun[0],
+                            "target": c["id"]})
     if "forts" in state:
         out += forts.ship_fire_actions(state, s, combat.cannons(state, s))
     return out
@@ -111,7 +133,7 @@ def legal(state: State, seat: int) -> list[Action]:
     if state["phase"] == "home":
         for_seat = state["home_queue"][0][1]
         return [{"type": "choose_home", "island": i["id"]} for i in state["islands"]
-                if i["home"] is None and deal.place_fleet(state, for_seat, i) is not None]
+                if i["home"] is None and deal.placement(state, for_seat, i) is not None]
     out: list[Action] = []
     m = world.memo(state)  # once for every ship's questions about the table
     for s in state["ships"]:
@@ -132,7 +154,9 @@ def legal(state: State, seat: int) -> list[Action]:
             if can_repair(state, s):
                 out += [{"type": "repair", "ship": s["id"], "mast": i}
                         for i, up in enumerate(s["up"]) if not up]
+            out += explore.actions(state, s)  # 5.8.5
         out += free_actions(state, s)
+    out += marine.actions(state, seat)  # 5.15: each Marine's own shot
     if "forts" in state:
         out += forts.legal(state, seat)
     out.append(dict(END))
@@ -200,6 +224,8 @@ def pending_actions(state: State, p: dict[str, Any]) -> list[Action]:
                 for what in combat.plunder_options(state, w, lo)] + [{"type": "decline"}]
     if kind == "after_move":
         return after_move_actions(state, p)
+    if kind == "transfer":
+        return explore.transfer_actions(state, p)
     if kind == "fort_take":
         return forts.take_actions(state, p)
     if kind == "lose_flag":
@@ -264,6 +290,12 @@ def tow_targets(state: State, s: Ship) -> list[Ship]:
 
 
 def apply(state: State, seat: int, action: Action, rng: random.Random) -> list[Event]:
+    events = apply_one(state, seat, action, rng)
+    multiplayer.after_action(state, events)  # 6.2: the end token and the sheet's ends
+    return events
+
+
+def apply_one(state: State, seat: int, action: Action, rng: random.Random) -> list[Event]:
     kind = action.get("type")
     if state["pending"]:
         return apply_pending(state, seat, state["pending"][-1], action, rng)
@@ -456,7 +488,8 @@ def dock(state: State, s: Ship, isl: dict[str, Any]) -> list[Event]:
 
 def unload(state: State, s: Ship) -> list[Event]:
     """5.4.3: every treasure with a gold value is unloaded and revealed (A-22: a unique
-    treasure worth 0 stays aboard, except the Golden Idol, worth 4 at home)."""
+    treasure worth 0 stays aboard, except the Golden Idol, worth 4 at home); under
+    the multiplayer sheet it goes home face down (6.2)."""
     events: list[Event] = []
     for t in list(s["hold"]):
         tr = state["treasure"][t]
@@ -466,8 +499,12 @@ def unload(state: State, s: Ship) -> list[Event]:
         if tr["gold"] <= 0:
             continue
         s["hold"].remove(t)
-        tr["where"], tr["face_up"] = "home", True
+        tr["where"], tr["home_of"] = "home", s["owner"]
         state["home_gold"][s["owner"]] += tr["gold"]
+        if multiplayer.official(state):
+            events += multiplayer.unloaded_face_down(state, s, tr)  # 6.2
+            continue
+        tr["face_up"] = True
         events.append({"type": "unloaded", "ship": s["id"], "treasure": tr["id"],
                        "gold": tr["gold"], "seat": s["owner"],
                        "home_gold": state["home_gold"][s["owner"]]})
@@ -516,20 +553,27 @@ def do_stern_turn(state: State, seat: int, s: Ship, action: Action, rng: random.
 
 def do_fire(state: State, seat: int, s: Ship, action: Action, rng: random.Random
             ) -> list[Event]:
-    """5.10: one cannon at one target (a ship, or with forts a fort, 5.17.5); hit on a
-    d6 above the rank, never on a 1."""
+    """5.10: one cannon at one target (a ship; with forts a fort, 5.17.5; a landed
+    Marine, 5.15); hit on a d6 above the rank, never on a 1."""
     tid = action.get("target")
+    landed = marine.landed_target(state, tid)
+    if landed is not None and landed["owner"] == seat:
+        raise IllegalAction("that Marine is one of yours")
     at_fort = "forts" in state and forts.is_fort_id(tid)
-    target = forts.fort(state, tid) if at_fort else world.ship(state, tid)
+    target = (None if landed is not None else forts.fort(state, tid) if at_fort
+              else world.ship(state, tid))
     cannon = action.get("cannon")
     if not may_fire(state, s) or "Broadside Attack" in world.keywords(s) and "5" not in s["fear"]:
         raise IllegalAction(f"{s['id']} cannot fire now")
     found = [c for c in combat.cannons(state, s) if c[0] == cannon and not isinstance(cannon, bool)]
     if not found or cannon in s["fired"]:
         raise IllegalAction(f"{s['id']} has no cannon {cannon!r} ready to fire")
-    if not (forts.ship_may_hit(state, s, found[0], target) if at_fort else
-            not combat.target_forbidden(state, target, seat)
-            and combat.shot_ok(state, s, cannon, target)):
+    if landed is not None:
+        if not marine.cannon_reaches(state, s, found[0], landed):
+            raise IllegalAction(f"{landed['id']} is not in range and line of fire of {cannon!r}")
+    elif not (forts.ship_may_hit(state, s, found[0], target) if at_fort else
+              not combat.target_forbidden(state, target, seat)
+              and combat.shot_ok(state, s, cannon, target)):
         raise IllegalAction(f"{target['id']} is not in range and line of fire of {cannon!r}")
     rank = found[0][1]
     s["acted"] = "shoot" if s["acted"] is None else s["acted"]
@@ -537,16 +581,18 @@ def do_fire(state: State, seat: int, s: Ship, action: Action, rng: random.Random
     events: list[Event] = []
     r = combat.roll(rng)
     hit = r != 1 and r > rank
-    events.append({"type": "shot", "ship": s["id"], "cannon": cannon, "target": target["id"],
+    events.append({"type": "shot", "ship": s["id"], "cannon": cannon, "target": tid,
                    "roll": r, "rank": rank, "hit": hit})
     if not hit and not s["cannoneer"] and world.has(state, s, "Cannoneer"):
         s["cannoneer"] = True  # A-25: one re-fire a turn, at the same target
         r = combat.roll(rng)
         hit = r != 1 and r > rank
         events.append({"type": "refire", "ship": s["id"], "cannon": cannon,
-                        "target": target["id"], "roll": r, "hit": hit})
-    if hit:
-        forts.hit_target(state, target["id"], seat, events)
+                        "target": tid, "roll": r, "hit": hit})
+    if hit and landed is not None:
+        marine.hit_marine(state, landed, events)
+    elif hit:
+        forts.hit_target(state, tid, seat, events)
     return events
 
 
@@ -677,12 +723,13 @@ HANDLERS = {
     "move": do_move, "pivot": do_pivot, "galley_pivot": do_stern_turn, "fire": do_fire,
     "broadside": do_broadside, "explore": do_explore, "repair": do_repair, "ghost": do_ghost,
     "release": do_release, "scuttle": do_scuttle, "unload_crew": do_crew, "load_crew": do_crew,
-    "free": do_free,
+    "free": do_free, "explore_ship": explore.do_explore_ship,
+    "marine_fire": marine.do_marine_fire,
     "submerge": lambda state, seat, s, action, rng: monsters.submerge(state, seat, s, action),
     "load_fort": lambda state, seat, s, action, rng: forts.do_load(state, seat, s, action),
 }
 SHIP_ACTIONS = {"move", "pivot", "galley_pivot", "fire", "broadside", "explore", "repair",
-                "ghost", "release", "scuttle", "free", "submerge", "load_fort"}
+                "ghost", "release", "scuttle", "free", "submerge", "load_fort", "explore_ship"}
 
 
 def apply_pending(state: State, seat: int, p: dict[str, Any], action: Action,
@@ -700,6 +747,8 @@ def apply_pending(state: State, seat: int, p: dict[str, Any], action: Action,
         s["pose"] = list(pose)
         p["rotate"] = False
         return [{"type": "schooner_turn", "ship": s["id"], "heading": h}]
+    if p["kind"] == "transfer":
+        return explore.apply_transfer(state, p, action)
     if action not in pending_actions(state, p):
         raise IllegalAction(f"expected one of {pending_actions(state, p)}")
     if p["kind"] == "fort_take":
@@ -789,6 +838,7 @@ def end_turn(state: State, rng: random.Random) -> list[Event]:
     state["turn"] = nxt
     state["acted_any"] = False
     terrain.end_of_turn(state)
+    marine.end_of_turn(state)
     events: list[Event] = [{"type": "turn", "seat": nxt, "round": state["round"]}]
     return events + start_turn(state, rng)
 

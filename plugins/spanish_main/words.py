@@ -29,10 +29,21 @@ def _name(names: list[str], seat: int) -> str:
 
 
 def _ship(view: View, sid: Any, names: list[str]) -> str:
+    """A ship by name, owner and id; a crew id names the Marine (a target, 5.15)."""
     for s in view.get("ships", []):
         if s["id"] == sid:
             return f"{s['name']} ({_name(names, s['owner'])}, {sid})"
+    for c in view.get("crew", []):
+        if c["id"] == sid:
+            return _marine(view, c, names)
     return str(sid)
+
+
+def _marine(view: View, c: dict[str, Any], names: list[str]) -> str:
+    who = "Sergeant Crane" if c.get("card") == "D-C04" else "the Marine"
+    where = (f"on {c['island']}" if c["island"] else
+             f"aboard {_ship(view, c['ship'], names)}" if c["ship"] else "gone")
+    return f"{who} ({_name(names, c['owner'])}, {c['id']}, {where})"
 
 
 def _cannon(view: View, sid: str, cannon: Any) -> str:
@@ -54,6 +65,16 @@ def _treasure(view: View, tid: str) -> str:
     if t["unique"]:
         return f"{tid} ({t['unique']})"
     return f"{tid} ({t['gold']} gold)"
+
+
+def _item(view: View, item: str) -> str:
+    """A treasure (with its value when the view shows it) or a crew (its kind when
+    the view shows it)."""
+    if item.startswith("t"):
+        return "treasure " + _treasure(view, item)
+    c = next((x for x in view["crew"] if x["id"] == item), None)
+    kind = c["kind"] if c is not None and c["kind"] else "face-down"
+    return f"crew {item} ({kind})"
 
 
 def describe_action(view: View, seat: int, action: dict[str, Any], names: list[str]) -> str | None:
@@ -79,11 +100,19 @@ def describe_action(view: View, seat: int, action: dict[str, Any], names: list[s
         rank = 3 if action["cannon"] == "musket" else int(gun.split("(")[1][0])
         return (f"{who}: fire {gun} at {_target(view, action['target'], names)} "
                 f"(hits on {max(2, rank + 1)}+)")
+    if kind == "marine_fire":
+        return (f"{_ship(view, action['crew'], names)}: fire at "
+                f"{_ship(view, action['target'], names)} (S range, hits on 3+)")
     if kind == "broadside":
         target = _ship(view, action["target"], names)
         return f"{who}: broadside at {target} (one roll, all or nothing)"
     if kind == "explore":
         return f"{who}: explore the island it is docked at"
+    if kind == "explore_ship":
+        return (f"{who}: explore {_ship(view, action['target'], names)} (look at her "
+                "treasure, move treasure and crew between the two ships)")
+    if kind == "transfer":
+        return f"move {_item(view, action['item'])} to {_ship(view, action['onto'], names)}"
     if kind == "repair":
         return f"{who}: repair {_cannon(view, sid, action['mast'])}"
     if kind == "free":
@@ -137,6 +166,15 @@ def describe_event(view: View, seat: int | None, event: dict[str, Any],
     if kind == "shot":
         return (f"{ship} fires at {_target(view, event['target'], names)}: rolls "
                 f"{event['roll']}, {'hit' if event['hit'] else 'miss'}")
+    if kind == "marine_shot":
+        return (f"{_ship(view, event['crew'], names)} fires at "
+                f"{_ship(view, event['target'], names)}: rolls {event['roll']}, "
+                f"{'hit' if event['hit'] else 'miss'}")
+    if kind == "marine_hit":
+        return (f"{_ship(view, event['crew'], names)} is hit: one hit does nothing, a "
+                "second this turn eliminates the Marine")
+    if kind == "marine_eliminated":
+        return f"{_ship(view, event['crew'], names)} is hit a second time and eliminated"
     if kind == "refire":
         return f"the Cannoneer fires again: {event['roll']}, {'hit' if event['hit'] else 'miss'}"
     if kind == "broadside":
@@ -154,8 +192,8 @@ def describe_event(view: View, seat: int | None, event: dict[str, Any],
     if kind == "docked":
         return f"{ship} docks at {event['island']}"
     if kind == "ransom":
-        return (f"a Ransom crew is worth 1 gold to {_name(names, event['seat'])}: "
-                f"{event['home_gold']} at home")
+        total = f": {event['home_gold']} at home" if "home_gold" in event else ""
+        return f"a Ransom crew is worth 1 gold to {_name(names, event['seat'])}{total}"
     if kind == "lost":
         return f"{ship} sails into fog bank {event['fog']} and is lost"
     if kind == "fog_exit":
@@ -187,15 +225,55 @@ def describe_event(view: View, seat: int | None, event: dict[str, Any],
         won = _ship(view, event["winner"], names) if event["winner"] else "nobody"
         return f"boarding! totals {event['totals'][0]} to {event['totals'][1]}: {won} wins"
     if kind == "saw":
+        if not event["treasure"]:
+            return "there is no treasure aboard"
         return "you see " + ", ".join(f"{t}: {v} gold" for t, v in event["treasure"].items())
+    if kind == "crew_unloaded":
+        return f"{ship} lands crew {event['crew']} on {event['island']}"
+    if kind == "crew_loaded":
+        return f"{ship} takes crew {event['crew']} aboard"
+    if kind == "explored_ship":
+        return f"{ship} comes alongside {_ship(view, event['target'], names)} to explore her"
+    if kind == "transferred":
+        return (f"{_item(view, event['item'])} moves from {_ship(view, event['from'], names)} "
+                f"to {_ship(view, event['onto'], names)}")
+    if kind == "ransom_captured":
+        return (f"the Ransom crew taken aboard {ship} is worth {event['gold']} gold: "
+                f"treasure {event['treasure']}, face up")
     if kind == "took":
         return f"{ship} loads {len(event['treasure'])} treasure from {event['island']}"
+    if kind == "unloaded_hidden":
+        return (f"{ship} unloads treasure {event['treasure']} face down on "
+                f"{_name(names, event['seat'])}'s home island")
+    if kind == "end_token":
+        return (f"the last treasure is aboard {ship}: she takes the end token (the game "
+                "ends when she unloads at home or sinks)")
+    if kind == "home_revealed":
+        return (f"{_name(names, event['seat'])} pays for a fort from the gold at home: "
+                "it is all turned face up")
+    if kind == "revealed":
+        gold = ", ".join(f"{_name(names, p)} {v}" for p, v in enumerate(event["gold"]))
+        return f"all treasure is turned face up: gold at home {gold}"
     if kind == "game_over":
         won = " and ".join(_name(names, p) for p in event["winners"])
-        return f"game over ({event['why']}): {won} wins with {max(event['gold'])} gold"
+        why = END_WORDS.get(event["why"], event["why"])
+        verb = "wins" if len(event["winners"]) == 1 else "share the win"
+        return f"game over ({why}): {won} {verb} with {max(event['gold'])} gold"
     if kind == "turn":
         return f"round {event['round']}: {_name(names, event['seat'])}'s turn"
     return _optional_event(view, event, names)
+
+
+END_WORDS = {
+    "threshold": "more than half of the starting gold at home",
+    "exhaustion": "no gold left to bring home",
+    "annihilation": "no ships afloat",
+    "round_cap": "the last round is over",
+    "end_token_home": "the end-token ship unloaded at home",
+    "end_token_sunk": "the end-token ship sank",
+    "one_fleet_left": "only one fleet still has a ship with masts",
+    "half_sunk": "half of the players have lost all their ships",
+}
 
 
 def _letter(sid: str) -> str:
@@ -231,9 +309,15 @@ def render(view: View, seat: int | None, names: list[str]) -> str:
         grid[r][c] = _letter(s["id"])
     lines = ["+" + "-" * cols + "+"] + ["|" + "".join(row) + "|" for row in grid]
     lines.append("+" + "-" * cols + "+")
-    gold = ", ".join(f"{_name(names, p)} {v}" for p, v in enumerate(view["home_gold"]))
+    hidden = view.get("home_hidden") or [0] * len(view["home_gold"])
+    gold = ", ".join(f"{_name(names, p)} {v}" + (f" + {k} face down" if k and p != seat else "")
+                     for p, (v, k) in enumerate(zip(view["home_gold"], hidden, strict=True)))
+    goal = (f"{view['need']} wins" if view["need"] is not None
+            else "most gold at the end wins")
     lines.append(f"round {view['round']} of {view['max_rounds']}; gold at home: {gold}; "
-                 f"{view['need']} wins" + ("; gold in forts counts too" if "forts" in view else ""))
+                 f"{goal}" + ("; gold in forts counts too" if "forts" in view else ""))
+    if view.get("end_token"):
+        lines.append(f"end token: {_ship(view, view['end_token'], names)}")
     for t in view.get("terrain", []):
         danger = f", danger {t['danger']} this turn" if t["danger"] else ""
         lines.append(f"{TERRAIN_MARKS[t['kind']]} {t['id']} {TERRAIN_NAMES[t['kind']]}{danger}")
@@ -259,6 +343,10 @@ def render(view: View, seat: int | None, names: list[str]) -> str:
         lines.append(f"{_letter(s['id'])} {s['id']:>3} {s['name']:<14} {owner:<10} "
                      f"{'segments' if s.get('monster') else 'masts'} {up}/{s['masts']}  "
                      f"at {where}{extra}")
+    for c in view["crew"]:  # crew landed on islands (a Marine fires from there, 5.15)
+        if c["island"] and not c["gone"]:
+            kind = c["kind"] or "face-down crew"
+            lines.append(f"  {c['id']} {kind} of {_name(names, c['owner'])} on {c['island']}")
     return "\n".join(lines)
 
 

@@ -8,6 +8,7 @@ derelict, pinned or docked, which abilities work aboard, how far it may move.
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from lantable.plugins import IllegalAction
@@ -127,6 +128,8 @@ def _area(w: int, h: int) -> g.Poly:
 # -- a memo per table geometry -----------------------------------------------------
 
 _MEMOS: dict[Any, tuple[list[Any], dict[Any, Any]]] = {}
+_MEMO_FIELDS = itemgetter("card", "sunk", "owner", "ghost", "towed_by", "towing", "lost_in",
+                          "wreck")
 _MEMO_LIMIT = 512
 
 
@@ -137,10 +140,8 @@ def memo(state: State) -> dict[Any, Any]:
     so the many questions of one decision, and of the next ones while nothing moved,
     are answered once. Entries keep the island outlines alive (their ids are keys)."""
     islands = [island_poly(i) for i in state["islands"]]
-    key = (tuple(id(p) for p in islands),
-           tuple((e["card"], e["sunk"], e["owner"], e["ghost"], e["towed_by"], e["towing"],
-                  e["lost_in"], e["wreck"], *e["pose"], *e["up"], *e["rammed"],
-                  *e.get("pins", ()))
+    key = (tuple(map(id, islands)),
+           tuple((_MEMO_FIELDS(e), *e["pose"], *e["up"], *e["rammed"], *e.get("pins", ()))
                  for e in state["ships"]))
     hit = _MEMOS.get(key)
     if hit is None:
@@ -375,3 +376,10 @@ def bow_island(state: State, s: Ship) -> dict[str, Any] | None:
 def fogs(state: State) -> list[g.Poly]:
     """The fog banks' outlines (5.18.1: they block every line of fire)."""
     return [island_poly(t) for t in state.get("terrain", []) if t["kind"] == "fog"]
+
+
+def official_sheet(state: State) -> bool:
+    """3+ players under the WizKids multiplayer sheet (6.2, option ``multiplayer_mode``,
+    :mod:`.multiplayer`): hidden gold at home, the end token, no threshold win."""
+    return state["n"] >= 3 and state["opt"].get("multiplayer_mode",
+                                                "official_sheet") == "official_sheet"
