@@ -16,20 +16,13 @@ from typing import TYPE_CHECKING, Any, Final
 from lantable.plugins import IllegalAction, params
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from lantable.plugins import Action, Game, State, View
 
 STRATEGIES: Final = ("random", "greedy", "mcts")
 
 
 class RandomBot:
-    """Uniformly random among the legal actions.
-
-    It reads the view only to fill a template it picked, so ``view`` may also be a
-    function that builds the view when asked (in-process self-play passes one, and a
-    view is built only for the decisions that need it).
-    """
+    """Uniformly random among the legal actions."""
 
     name = "random"
     needs_view = False
@@ -37,12 +30,10 @@ class RandomBot:
     def __init__(self, game: Game) -> None:
         self.game = game
 
-    def choose(self, view: View | Callable[[], View] | None, seat: int, legal: list[Action],
+    def choose(self, view: View | None, seat: int, legal: list[Action],
                rng: random.Random) -> Action:
         action = rng.choice(legal)
         if params.is_template(action):  # uniform over the game's discretisation
-            if callable(view):
-                view = view()
             if view is None:
                 raise ValueError("a template is filled from the seat's view: pass the view")
             return rng.choice(self.game.discretise(view, seat, action))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import random
 import time
 from dataclasses import dataclass, field
@@ -43,10 +42,11 @@ def play_one(game: Game, bots: list[Any], rng: random.Random, *, seats: int,
              max_actions: int = 1_000_000) -> tuple[dict[str, Any], int]:
     """Play one game to the end; returns (scores, number of actions).
 
-    Bots that declare ``needs_view = False`` (random) get, instead of a view, a
-    function that builds it: the view is built only when the bot picks a template
-    (it fills it from the game's discretisation of that view), which keeps random
-    self-play nearly as fast as the game itself.
+    Bots that declare ``needs_view = False`` (random) read a view only to fill a
+    template from the game's discretisation, which may use nothing the seat's view
+    lacks (``game_discretise``; the conformance suite checks that it gives the same
+    from the state as from the view). So they are handed the state itself, as search
+    rollouts are, and random self-play builds no view at all.
     """
     state = game.setup(seats, options, rng)
     n = 0
@@ -57,10 +57,8 @@ def play_one(game: Game, bots: list[Any], rng: random.Random, *, seats: int,
         seat = to_act[0]
         legal = game.legal_actions(state, seat)
         bot = bots[seat]
-        if getattr(bot, "needs_view", True):
-            action = bot.choose(game.view(state, seat), seat, legal, rng)
-        else:
-            action = bot.choose(functools.partial(game.view, state, seat), seat, legal, rng)
+        view = game.view(state, seat) if getattr(bot, "needs_view", True) else state
+        action = bot.choose(view, seat, legal, rng)
         game.apply(state, seat, action, rng)
         n += 1
     else:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 from . import hookspecs, params
-from .decks import LocalDealer, Requests, check_decks
+from .decks import DEALER_KEY, LocalDealer, Requests, check_decks
 from .errors import BadOptions, IllegalAction, PluginError
 
 if TYPE_CHECKING:
@@ -154,6 +154,8 @@ class Game:
         if self.has_decks and decks is None:
             dealer = self.local_dealer(seats, options)
             decks = dealer.requests()
+            if not dealer.sizes:  # no hidden deck with these options: no dealer record,
+                dealer = None  # and the game's actions apply as in a game without decks
         try:
             state = self._hook.game_setup(seats=seats, options=options, rng=rng, decks=decks)
         except IllegalAction as exc:  # a game refusing its options at set-up
@@ -199,7 +201,9 @@ class Game:
     def _apply_with_decks(self, state: State, seat: int, action: Action, rng: random.Random,
                           decks: Requests | None) -> list[Event]:
         dealer = None
-        if decks is None:  # this facade is the dealer: it checks claims itself
+        if decks is None and DEALER_KEY not in state:  # no hidden deck in this game
+            decks = Requests({}, 0)
+        elif decks is None:  # this facade is the dealer: it checks claims itself
             dealer = LocalDealer.of_state(state, self.cards_opened)
             dealer.check_claims(state, seat, action)
             decks = dealer.requests()

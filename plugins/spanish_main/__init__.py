@@ -61,6 +61,10 @@ INFO = {
         "L_mm": {"default": 83.8, "help": "2.3: the L measure in millimetres"},
     },
     "traits": {"chance": True, "hidden_information": True, "simultaneous": False},
+    # random games always run to the round cap (40 rounds, ~350 actions for two
+    # players): the conformance suite plays 10 rounds, enough to sail, dock, explore,
+    # shoot and sink, in a quarter of the time
+    "conformance_options": {"max_rounds": 10},
 }
 
 

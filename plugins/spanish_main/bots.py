@@ -170,8 +170,8 @@ def _discretise(state: State, seat: int, template: Action, targets: tuple[int, .
             tip, reach = (s["pose"][0], s["pose"][1]), _reach(state, s)
             obs = motion.nearby(obs, tip, reach)
             clear = not obs and motion.inside_area(tip, reach, area)
-        for h in aims(state, s, free, list(targets)) + ([away] if not free and not s["ghost"] and away is not None
-                                   else []):
+        backing = [away] if not free and not s["ghost"] and away is not None else []
+        for h in aims(state, s, free, list(targets)) + backing:
             legs = [(h, d) for d in lengths]
             if not free:
                 # cheap first: a turn that overlaps nothing is legal (the engine stops
@@ -235,11 +235,22 @@ def value(state: State, seat: int) -> float:
             continue
         x, y, _ = s["pose"]
         v += 1.5 * len(world.standing(s))
+        if world.monster(s):  # 5.16: it carries nothing; it hunts enemy ships
+            prey = [hull.centre(e["masts"], world.pose(e)) for e in state["ships"]
+                    if e["owner"] != seat and world.on_plane(e) and not world.monster(e)]
+            if prey:
+                v -= 0.01 * min(math.hypot(px - x, py - y) for px, py in prey) / 100
+            continue
         carried = sum(_worth(state, t, seat) for t in s["hold"])
         if carried and hc:
             v += 8.0 * carried - 0.008 * carried * math.hypot(hc[0] - x, hc[1] - y) / 100
         elif wild and not world.derelict(s):
             v -= 0.01 * min(math.hypot(cx - x, cy - y) for cx, cy in wild) / 100
+    for p in state["pending"]:  # hits whose mast the owner has still to choose
+        if p["kind"] == "lose_mast":
+            s = world.ship(state, p["ship"])
+            if s["owner"] == seat:
+                v -= 1.5 * min(p["hits"], len(world.standing(s)))
     return v
 
 

@@ -28,7 +28,7 @@ from typing import Any
 from lantable.plugins import IllegalAction
 
 from . import geometry as g
-from . import world
+from . import hull, world
 
 State = dict[str, Any]
 Ship = dict[str, Any]
@@ -40,17 +40,24 @@ DONE = {"type": "done"}
 
 def explorable(state: State, s: Ship, e: Ship) -> bool:
     """``e`` may be explored by ``s`` (both on the table, hulls touching)."""
-    if e is s or e["lost_in"] is not None or not (world.on_plane(e) or e["wreck"]):
+    if e is s or e["lost_in"] is not None or not (world.on_plane(e) or e["wreck"]) \
+            or world.monster(e):  # 5.16: a sea monster carries no crew or treasure
         return False
     own = e["owner"] == s["owner"] and not e["sunk"]
     if not (own or world.derelict(e)):
+        return False
+    # the cheap test first: hull centres further apart than both radii cannot touch
+    (ax, ay), (bx, by) = hull.centre(s["masts"], world.pose(s)), hull.centre(e["masts"],
+                                                                             world.pose(e))
+    reach = hull.radius(s["masts"]) + hull.radius(e["masts"]) + g.EPS_TOUCH
+    if (ax - bx) ** 2 + (ay - by) ** 2 > reach * reach:
         return False
     return g.touching(world.foot(s), world.foot(e))
 
 
 def may_explore(state: State, s: Ship) -> bool:
     """5.8.5: the explore action of a ship on the table that has not acted."""
-    return s["acted"] is None and world.on_plane(s)
+    return s["acted"] is None and world.on_plane(s) and not world.monster(s)
 
 
 def actions(state: State, s: Ship) -> list[Action]:
@@ -58,8 +65,9 @@ def actions(state: State, s: Ship) -> list[Action]:
     if not may_explore(state, s):
         return []
     out = []
+    mine = bool(s["hold"] or s["crew"])
     for e in state["ships"]:
-        if explorable(state, s, e) and (e["hold"] or e["crew"] or s["hold"] or s["crew"]):
+        if (mine or e["hold"] or e["crew"]) and explorable(state, s, e):
             out.append({"type": "explore_ship", "ship": s["id"], "target": e["id"]})
     return out
 

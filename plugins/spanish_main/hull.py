@@ -99,7 +99,13 @@ def mast_points(masts: int, pose: g.Pose) -> list[g.Point]:
 
 
 def sails(masts: int, pose: g.Pose, standing: list[int]) -> list[tuple[g.Point, g.Point]]:
-    """The sail segment across the beam at each standing mast (indices into masts)."""
+    """The sail segment across the beam at each standing mast (indices into masts;
+    cached, do not mutate)."""
+    return _sails(masts, tuple(pose), tuple(standing))  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=4096)
+def _sails(masts: int, pose: g.Pose, standing: tuple[int, ...]) -> list[tuple[g.Point, g.Point]]:
     half = _local(masts)["beam"] / 2  # type: ignore[operator]
     xs = _local(masts)["masts"]
     out = []

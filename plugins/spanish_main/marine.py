@@ -8,6 +8,9 @@
   the shot is the Marine's action, not the ship's (5.11 limits the ship's).
 - Landed on an island (unloaded at a dock, 5.4.2; a Marine may land on any island),
   it fires from any point of the island's outline.
+- Its targets are those of a ship's cannon: enemy ships (5.10.4), enemy forts (with
+  the ``forts`` option: the fort's own island does not block, as for ships) and
+  landed enemy Marines.
 - **Stacks**: each Marine aboard fires its own shot.
 - Opponents may shoot a Marine only while it is landed: shots at it aim at the
   island's outline (range and line of fire to a point of it, 8.9). A single hit does
@@ -20,13 +23,12 @@
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
 from lantable.plugins import IllegalAction
 
-from . import combat, hull, world
+from . import combat, forts, hull, world
 from . import geometry as g
 
 State = dict[str, Any]
@@ -76,27 +78,21 @@ def enemy_marines(state: State, seat: int) -> list[Crew]:
 
 def clear_shot(state: State, origin: g.Point, reach: int, target: g.Poly,
                shooter: Ship | None, target_ship: Ship | None,
-               firing_mast: int | None = None) -> bool:
+               firing_mast: int | None = None, skip_island: str | None = None) -> bool:
     """8.9 / A-23 for any target outline: a point of ``target`` within ``reach`` of
-    ``origin`` whose segment crosses no island interior, no ship but the shooter and
-    the target, no fog bank and none of the shooter's other standing sails."""
+    ``origin`` whose segment crosses no island interior (but ``skip_island``, a
+    fort's own), no ship but the shooter and the target, no fog bank and none of the
+    shooter's other standing sails."""
     limit = reach + g.EPS_TOUCH
-    near = g.closest_point(origin, target)
-    if math.hypot(near[0] - origin[0], near[1] - origin[1]) > limit:
-        return False
-    blockers = combat._blockers(state, shooter, target_ship, origin, limit)
+    blockers = [world.island_poly(i) for i in state["islands"] if i["id"] != skip_island]
+    blockers += [world.foot(e) for e in state["ships"]
+                 if e is not shooter and e is not target_ship and (world.on_plane(e) or e["wreck"])]
+    blockers += world.fogs(state)
     sails = []
     if shooter is not None and "Junk" not in world.keywords(shooter):
         up = [i for i in world.standing(shooter) if i != firing_mast]
         sails = hull.sails(shooter["masts"], world.pose(shooter), up)
-    for q in [near, *g.boundary_samples(target, combat.CANDIDATES_PER_EDGE)]:
-        if math.hypot(q[0] - origin[0], q[1] - origin[1]) > limit:
-            continue
-        if any(g.crosses(origin, q, a, b) for a, b in sails):
-            continue
-        if not any(g.blocks(origin, q, p) for p in blockers):
-            return True
-    return False
+    return combat.sees(origin, limit, target, blockers, sails)
 
 
 def origins(state: State, c: Crew) -> list[tuple[g.Point, Ship | None, int | None]]:
@@ -108,18 +104,23 @@ def origins(state: State, c: Crew) -> list[tuple[g.Point, Ship | None, int | Non
     return [(p, s, i) for i, p in enumerate(hull.mast_points(s["masts"], world.pose(s)))]
 
 
-def target_poly(state: State, tid: str) -> tuple[g.Poly, Ship | None]:
+def target_poly(state: State, tid: str) -> tuple[g.Poly, Ship | None, str | None]:
+    """The outline a shot at ``tid`` aims at, the ship it is, and the island that does
+    not block it (a fort's own, 5.17)."""
     c = landed_target(state, tid)
     if c is not None:
-        return world.island_poly(world.island(state, c["island"])), None
+        return world.island_poly(world.island(state, c["island"])), None, None
+    if forts.on(state) and forts.is_fort_id(tid):
+        f = forts.fort(state, tid)
+        return forts.poly(f), None, f["island"]
     e = world.ship(state, tid)
-    return world.foot(e), e
+    return world.foot(e), e, None
 
 
 def marine_reaches(state: State, c: Crew, tid: str) -> bool:
-    poly, ship = target_poly(state, tid)
+    poly, ship, island = target_poly(state, tid)
     for origin, shooter, mast in origins(state, c):
-        if clear_shot(state, origin, state["S"], poly, shooter, ship, mast):
+        if clear_shot(state, origin, state["S"], poly, shooter, ship, mast, island):
             return True
     return False
 
@@ -138,8 +139,10 @@ def cannon_reaches(state: State, s: Ship, gun: tuple[Any, int, str], c: Crew) ->
 
 
 def targets(state: State, seat: int) -> list[str]:
+    """Enemy ships that may be shot (5.10.4), landed enemy Marines, enemy forts."""
     ships = [e["id"] for e in state["ships"] if not combat.target_forbidden(state, e, seat)]
-    return ships + [c["id"] for c in enemy_marines(state, seat)]
+    built = [f["id"] for f in state.get("forts", ()) if forts.standing(f) and f["owner"] != seat]
+    return ships + [c["id"] for c in enemy_marines(state, seat)] + built
 
 
 def actions(state: State, seat: int) -> list[Action]:
@@ -173,7 +176,7 @@ def do_marine_fire(state: State, seat: int, s: Ship | None, action: Action,
         if landed is not None:
             hit_marine(state, landed, events)
         else:
-            combat.damage(state, world.ship(state, tid), 1, seat, "shot", events)
+            forts.hit_target(state, tid, seat, events)  # a ship or a fort
     return events
 
 

@@ -31,7 +31,7 @@ def overlaps(polys: list[g.Poly], obstacles: Sequence[Obstacle],
             # g.overlapping(p, poly), its box test inlined (the common answer)
             if ox0 >= px1 or px0 >= ox1 or oy0 >= py1 or py0 >= oy1:
                 continue
-            if g.penetration(p, poly, g.EPS_PEN) > g.EPS_PEN:
+            if _deep(p, poly):
                 return kind, oid
     if area is not None:
         x0, y0, x1, y1 = g.box(area)
@@ -39,6 +39,25 @@ def overlaps(polys: list[g.Poly], obstacles: Sequence[Obstacle],
             if px0 < x0 or py0 < y0 or px1 > x1 or py1 > y1:
                 return "edge", "table"
     return None
+
+
+# (id(a), id(b)) -> (a, b, overlapping): the same hull is tested against the same
+# obstacle again and again (shapes are never mutated; an entry keeps both alive)
+_PAIRS: dict[tuple[int, int], tuple[g.Poly, g.Poly, bool]] = {}
+_PAIRS_LIMIT = 50000
+
+
+def _deep(a: g.Poly, b: g.Poly) -> bool:
+    """``a`` overlaps ``b`` past the tolerance (their boxes meet), remembered."""
+    key = (id(a), id(b))
+    hit = _PAIRS.get(key)
+    if hit is not None and hit[0] is a and hit[1] is b:
+        return hit[2]
+    found = g.penetration(a, b, g.EPS_PEN) > g.EPS_PEN
+    if len(_PAIRS) >= _PAIRS_LIMIT:
+        _PAIRS.clear()
+    _PAIRS[key] = (a, b, found)
+    return found
 
 
 def nearby(obstacles: Sequence[Obstacle], point: g.Point, reach: float) -> list[Obstacle]:

@@ -14,6 +14,8 @@ Option ``multiplayer_mode`` (3+ seats only; two players always play section 7):
   3. at most one player still has a ship that is not derelict;
   4. with 4+ players, at least half of the players have no ship afloat;
 
+  (sea monsters are not ships here);
+
   then every treasure is revealed and the most gold at home (forts included, 6.3)
   wins, ties shared. [DESIGN] Paying for a fort (a number taken from the gold at
   home, A-37) turns the builder's gold at home face up. There is no threshold win;
@@ -95,6 +97,9 @@ def after_action(state: State, events: list[Event]) -> None:
     any end of an official_sheet game, everything is revealed."""
     if not official(state) or state["phase"] == "home":
         return
+    for e in events:
+        if e["type"] == "ransom":
+            e.pop("home_gold", None)  # a public event: the total may hold face-down gold
     if state["phase"] == "play":
         for e in [e for e in events if e["type"] == "fort_built"]:
             show_home(state, e["seat"], events)
@@ -129,10 +134,11 @@ def end_reason(state: State, events: list[Event]) -> str | None:
         if s["sunk"]:
             return "end_token_sunk"
     n = state["n"]
-    sailing = {s["owner"] for s in state["ships"] if not s["sunk"] and not world.derelict(s)}
+    ships = [s for s in state["ships"] if not s["sunk"] and not world.monster(s)]
+    sailing = {s["owner"] for s in ships if not world.derelict(s)}
     if len(sailing) <= 1:
         return "one_fleet_left"
-    afloat = {s["owner"] for s in state["ships"] if not s["sunk"]}
+    afloat = {s["owner"] for s in ships}
     if n >= 4 and 2 * (n - len(afloat)) >= n:
         return "half_sunk"
     return None

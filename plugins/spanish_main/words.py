@@ -192,8 +192,8 @@ def describe_event(view: View, seat: int | None, event: dict[str, Any],
     if kind == "docked":
         return f"{ship} docks at {event['island']}"
     if kind == "ransom":
-        return (f"a Ransom crew is worth 1 gold to {_name(names, event['seat'])}: "
-                f"{event['home_gold']} at home")
+        total = f": {event['home_gold']} at home" if "home_gold" in event else ""
+        return f"a Ransom crew is worth 1 gold to {_name(names, event['seat'])}{total}"
     if kind == "lost":
         return f"{ship} sails into fog bank {event['fog']} and is lost"
     if kind == "fog_exit":

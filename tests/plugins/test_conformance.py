@@ -9,7 +9,9 @@ events are snapshots that later play never changes; scores have the agreed shape
 
 The cases are generated from ``load_registry().games`` (the installed entry points),
 so a newly installed game is tested without touching this file. Games run with their
-default options. Checks that cost more than a hook call run at every ``EVERY``-th
+default options, or with the ``conformance_options`` their ``game_info`` declares (a
+long game's shorter variant, e.g. a lower round cap: every check still runs, on
+shorter games). Checks that cost more than a hook call run at every ``EVERY``-th
 decision of a few games, which keeps the file well under a minute.
 """
 
@@ -44,6 +46,11 @@ SAMPLE_PLAYOUT = 30
 # non-strict, with the reason. Keep this empty: every entry is a bug to fix.
 KNOWN_BUGS: dict[tuple[str, int | None, str], str] = {
 }
+
+def options(game: Game) -> dict[str, Any] | None:
+    """The options the suite plays ``game`` with (``None``: the defaults)."""
+    return game.info.get("conformance_options")
+
 
 CASES = [
     (gid, seats)
@@ -86,7 +93,7 @@ def play(game: Game, seats: int, seed: int, check: Check | None = None,
     """
     rng = random.Random(seed)
     chooser = random.Random(f"choose:{seed}")
-    state = game.setup(seats, None, rng)
+    state = game.setup(seats, options(game), rng)
     trace: list[tuple[int, dict[str, Any], list[Any]]] = []
     for n in range(MAX_ACTIONS):
         to_act = game.to_act(state)
@@ -101,13 +108,17 @@ def play(game: Game, seats: int, seed: int, check: Check | None = None,
 
 
 def simulate(game: Game, state: dict[str, Any], rng: random.Random, actions: int) -> None:
-    """Play up to ``actions`` random actions on ``state`` in place (as a search bot does)."""
+    """Play up to ``actions`` random actions on ``state`` in place, as a search bot's
+    rollout does: a random legal action, a template filled from its discretisation."""
     for _ in range(actions):
         to_act = game.to_act(state)
         if not to_act:
             return
         seat = rng.choice(to_act)
-        game.apply(state, seat, rng.choice(game.concrete_actions(state, seat)), rng)
+        action = rng.choice(game.legal_actions(state, seat))
+        if params.is_template(action):
+            action = rng.choice(game.discretise(state, seat, action))
+        game.apply(state, seat, action, rng)
 
 
 _lengths: dict[tuple[str, int], int] = {}
@@ -165,6 +176,8 @@ def test_game_info_is_valid(gid: str) -> None:
     assert all(isinstance(v, bool) for v in info["traits"].values())
     assert round_trips(info)
     assert GAMES[gid].options() == {k: s["default"] for k, s in info["options"].items()}
+    if "conformance_options" in info:  # a valid choice of the game's own options
+        GAMES[gid].options(info["conformance_options"])
 
 
 # -- self-play -----------------------------------------------------------------
@@ -222,7 +235,7 @@ def test_every_option_value_plays_to_the_end(gid: str, option: str, value: Any) 
     game = GAMES[gid]
     seats = game.info["max_seats"]
     rng, chooser = random.Random(1), random.Random(2)
-    state = game.setup(seats, {option: value}, rng)
+    state = game.setup(seats, {**(options(game) or {}), option: value}, rng)
     for _ in range(MAX_ACTIONS):
         to_act = game.to_act(state)
         if not to_act:
@@ -246,7 +259,7 @@ def test_seeded_replay_is_bit_for_bit(gid: str, seats: int) -> None:
 
         final, trace = play(game, seats, seed, record)
         rng = random.Random(seed)
-        state = game.setup(seats, None, rng)
+        state = game.setup(seats, options(game), rng)
         for n, (seat, action, events) in enumerate(trace):
             assert pack(state) == first[n], f"seed {seed}: state differs before action {n}"
             assert pack(game.apply(state, seat, action, rng)) == pack(events), (
@@ -407,7 +420,9 @@ def test_view_parts_are_the_views(gid: str, seats: int) -> None:
 @pytest.mark.parametrize(("gid", "seats"), _cases("test_templates_discretise_to_legal_actions"))
 def test_templates_discretise_to_legal_actions(gid: str, seats: int) -> None:
     """Every template is well formed (``params`` of known kinds), and what the game's
-    discretisation of it gives from the seat's view fills it and is accepted."""
+    discretisation of it gives from the seat's view fills it and is accepted. The
+    discretisation uses only what the view has: from the state it gives the same
+    (in-process self-play and rollouts pass the state)."""
     game = GAMES[gid]
 
     def check(n: int, state: dict[str, Any], to_act: list[int], rng: random.Random) -> None:
@@ -420,6 +435,8 @@ def test_templates_discretise_to_legal_actions(gid: str, seats: int) -> None:
                            for spec in template["params"].values()), template
                 filled = game.discretise(view, s, template)
                 assert filled, f"decision {n}: {template} has no filling"
+                assert game.discretise(state, s, template) == filled, (
+                    f"decision {n}: {template} is filled otherwise from the state")
                 for action in filled:
                     assert params.check(template, action) is None, (template, action)
                     game.apply(game.clone(state), s, action, random.Random(n))

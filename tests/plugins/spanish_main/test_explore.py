@@ -7,7 +7,7 @@ import random
 import pytest
 
 from lantable.plugins import IllegalAction
-from lantable.plugins.spanish_main import audit, data, deal, world
+from lantable.plugins.spanish_main import audit, data, deal, monsters, world
 
 from .conftest import GAME, MID, act, clear, new, place
 
@@ -219,4 +219,12 @@ def test_a_38_a_ship_lost_in_fog_cannot_be_explored():
     st = new()
     alongside(st, "s0", "s1")
     world.ship(st, "s1")["lost_in"] = "T1"
+    assert not any(a["type"] == "explore_ship" for a in legal(st))
+
+
+def test_5_16_a_sea_monster_neither_explores_nor_is_explored():
+    st = new()
+    alongside(st, "s0", "s1")
+    load(st, "s1", 2)
+    monsters.make(world.ship(st, "s1"))
     assert not any(a["type"] == "explore_ship" for a in legal(st))

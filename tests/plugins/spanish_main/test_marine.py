@@ -192,3 +192,14 @@ def test_3_1_random_fleets_may_carry_the_marine():
                for seed in range(400)
                for entry in deal.random_fleet(40, random.Random(seed))
                for crew in entry["crew"])
+
+
+def test_5_15_a_landed_marine_fires_at_an_enemy_fort_on_its_island():
+    from .test_forts import built
+
+    st, f, isl = built(keep=("s0", "s3"))
+    c = crane(st, "s3", island=isl["id"], seat=1)
+    my_turn(st, 1)
+    assert {"type": "marine_fire", "crew": c["id"], "target": f["id"]} in marine_shots(st, 1)
+    events = act(st, Dice(6), {"type": "marine_fire", "crew": c["id"], "target": f["id"]})
+    assert events[0]["hit"] and st["pending"][-1]["kind"] == "lose_flag"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from lantable.plugins.spanish_main import audit, combat, turn, world
+from lantable.plugins.spanish_main import audit, combat, data, deal, multiplayer, turn, world
 from lantable.plugins.spanish_main import geometry as g
 
 from .conftest import GAME, Dice, act, clear, new, place
@@ -259,3 +259,54 @@ def test_7_4_exhaustion_ends_an_official_sheet_game_too():
     st["gold_made"] += 5
     act(st, random.Random(0), END)
     assert st["end"] == "exhaustion" and st["winner"] == [1] and st["revealed"]
+
+
+def test_6_2_paying_for_a_fort_turns_the_gold_at_home_face_up():
+    st = new(3, forts=True)
+    clear(st, ["s0", "s2"])  # Kestrel (seat 0), Sainte-Claire (seat 1)
+    my_turn(st, 0)
+    isl = next(i for i in st["islands"] if i["home"] is None)
+    off(st, "s0", isl)
+    rng = Dice()
+    sail_in(st, rng, "s0", isl)
+    act(st, rng, {"type": "done"})
+    for t in [t for t in st["treasure"] if t["gold"] == 3 and t["where"] != isl["id"]][:2]:
+        world.island(st, t["where"])["treasure"].remove(int(t["id"][1:]))
+        t.update(where="home", home_of=0)
+        t["seen"][0] = True
+        st["home_gold"][0] += 3
+    assert GAME.view(st, 1)["home_gold"][0] == 0 and GAME.view(st, 1)["home_hidden"][0] == 2
+    events = act(st, rng, {"type": "build_fort", "fort": "f0", "island": isl["id"]})
+    shown = next(e for e in events if e["type"] == "home_revealed")
+    assert shown["seat"] == 0 and sorted(shown["treasure"].values()) == [3, 3]
+    assert GAME.view(st, 1)["home_gold"][0] == 0 and GAME.view(st, 1)["home_hidden"][0] == 0
+    assert audit.problems(st) == []
+
+
+def test_7_4_round_cap_in_threshold_mode_most_gold_wins():
+    st = new(4, multiplayer_mode="threshold", max_rounds=1)
+    st["home_gold"] = [0, 3, 3, 1]
+    st["gold_made"] += 7
+    rng = random.Random(2)
+    while GAME.to_act(st):
+        act(st, rng, END)
+    assert st["end"] == "round_cap" and st["winner"] == [1, 2]
+    assert GAME.scores(st)["rank"] == [4, 1, 1, 3] and not st["revealed"]
+
+
+def test_6_2_a_ransom_event_does_not_tell_a_face_down_total():
+    st = new(3)
+    clear(st, ["s0", "s3"])
+    my_turn(st, 0)
+    carry(st, "s0", 3)
+    bring_home(st, "s0")  # 3 face down at seat 0's home
+    card = data.named_crew()["D-C03"]
+    alvaro = deal.add_crew(st, 1, "s3", card["ability"], card["nation"], "D-C03")
+    world.ship(st, "s3")["crew"] = [int(alvaro["id"][1:])]
+    events: list = []
+    combat.plunder(st, world.ship(st, "s0"), world.ship(st, "s3"), "crew", Dice(), events)
+    multiplayer.after_action(st, events)
+    assert events[-1]["type"] == "ransom" and "home_gold" not in events[-1]
+    said = GAME.describe_event(GAME.view(st, 1), 1, events[-1], ["Ann", "Bob", "Cy"])
+    assert said == "a Ransom crew is worth 1 gold to Ann"
+    assert GAME.view(st, 1)["home_gold"][0] == 1 and GAME.view(st, 0)["home_gold"][0] == 4
