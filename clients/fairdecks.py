@@ -74,12 +74,14 @@ class SeatDecks:
                 self._new_round(req.table, req.deck, req.round)
             player = self.players.get(key)
             if player is None or req.points is None:
-                return self._cannot(req, "no shuffle of that round was asked of this seat")
+                self._cannot(req, "no shuffle of that round was asked of this seat")
+                return None
             m = player.pass_(req.kind, req.points)
             return DeckPass, {**base, "stage": req.kind, "points": m["points"], "sig": m["sig"]}
         player = self.players.get(key)
         if player is None:
-            return self._cannot(req, "this client has no secrets for that round (restarted?)")
+            self._cannot(req, "this client has no secrets for that round (restarted?)")
+            return None
         if req.kind == "unlock" and req.positions:
             items = []
             for p in req.positions:
@@ -96,7 +98,8 @@ class SeatDecks:
             m = player.secrets()
             return DeckSecretsMessage, {**base, **{k: m[k] for k in (
                 "shuffle_key", "permutation", "card_keys", "sig")}}
-        return self._cannot(req, f"a deck request this client does not understand: {req.kind}")
+        self._cannot(req, f"a deck request this client does not understand: {req.kind}")
+        return None
 
     def _cannot(self, req: DeckRequest, why: str) -> None:
         LOGGER.warning("table %s seat %d: deck %s round %d: %s", req.table, req.seat, req.deck,

@@ -101,16 +101,16 @@ class FairSeats:
             return Commit, {"table": req.table, "seat": req.seat, "tip": chain.tip,
                             "length": chain.length, "sig": sig}
         if req.kind == "reveal" and req.event is not None and req.digest is not None:
-            chain = self._chains.get(key) or self._load(key)
-            if chain is None:
+            held = self._chains.get(key) or self._load(key)
+            if held is None:
                 LOGGER.warning("table %s seat %d: asked to reveal event %d, but this client "
                                "has no chain for that seat", req.table, req.seat, req.event)
                 return None
             try:
-                link = chain.link(req.event)
+                link = held.link(req.event)
             except fp.FairPlayError as exc:
                 LOGGER.error("table %s seat %d: cannot reveal: %s (the table asked for chains "
-                             "of %d links)", req.table, req.seat, exc, chain.length)
+                             "of %d links)", req.table, req.seat, exc, held.length)
                 return None
             sig = self.identity.sign("reveal", *fp.reveal_fields(
                 req.table, req.seat, req.event, link, req.digest))
@@ -166,7 +166,7 @@ class FairSeats:
         :attr:`problems`) what did not check, each naming the event and the seat."""
         found = []
         if ev.commits is not None:
-            commits = self._commits[ev.table] = {c["seat"]: c for c in ev.commits}
+            self._commits[ev.table] = {c["seat"]: c for c in ev.commits}
             for c in ev.commits:
                 try:
                     fp.verify_signature(c["key"], c["sig"], "commit", *fp.commit_fields(
@@ -174,13 +174,15 @@ class FairSeats:
                     self._last[(ev.table, c["seat"])] = (0, c["tip"])
                 except (fp.FairPlayError, ValueError, KeyError) as exc:
                     found.append(f"event {ev.event}: seat {c.get('seat')}'s commitment: {exc}")
-        commits = self._commits.get(ev.table)
-        if commits is None:
+        known = self._commits.get(ev.table)
+        if known is None:
             return found  # joined after event 1: nothing to check against
         for r in ev.reveals:
             seat = r.get("seat")
             try:
-                fp.verify_signature(commits[seat]["key"], r["sig"], "reveal",
+                if not isinstance(seat, int):
+                    raise ValueError(f"a reveal names no seat ({seat!r})")
+                fp.verify_signature(known[seat]["key"], r["sig"], "reveal",
                                     *fp.reveal_fields(ev.table, seat, ev.event, r["link"],
                                                       ev.digest))
                 last_event, last_link = self._last[(ev.table, seat)]
@@ -188,8 +190,12 @@ class FairSeats:
                 self._last[(ev.table, seat)] = (ev.event, r["link"])
             except (fp.FairPlayError, ValueError, KeyError) as exc:
                 found.append(f"event {ev.event}: seat {seat}'s reveal: {exc}")
-        links = [(r.get("seat"), r.get("link")) for r in ev.reveals]
-        if fp.event_seed(ev.table, ev.event, ev.digest, links, ev.fallback) != ev.seed:
+        try:
+            links = [(int(r["seat"]), str(r["link"])) for r in ev.reveals]
+            seed = fp.event_seed(ev.table, ev.event, ev.digest, links, ev.fallback)
+        except (KeyError, TypeError, ValueError):
+            seed = None  # a malformed reveal, named above
+        if seed != ev.seed:
             found.append(f"event {ev.event}: the seed is not the one its reveals give")
         self.events[ev.table] = ev.event
         for problem in found:

@@ -201,7 +201,9 @@ class _FairCheck:
             rng, where = probe, ""
             if rec is not None:
                 where = f", event {rec.get('event')}"
-                digest = fp.event_digest(transcript, rec.get("event"), seq, seat, action)
+                number = rec.get("event")  # a bad number is named by _event
+                digest = fp.event_digest(transcript, number if isinstance(number, int) else -1,
+                                         seq, seat, action)
                 rng = fp.FairRandom(self._event(rec, digest, f"action {seq}"))
             if not _apply(self.game, state, seq, seat, action, recorded, rng, self.report,
                           where, audit):
@@ -258,7 +260,7 @@ class _FairCheck:
         try:
             if not isinstance(base, int) or not 0 <= base < seq:
                 raise fp.FairPlayError(f"it was signed for update {base}, not before it")
-            fp.verify_signature(self.commits[seat]["key"], rec.get("sig"), "act",
+            fp.verify_signature(self.commits[seat]["key"], str(rec.get("sig", "")), "act",
                                 *fp.act_fields(self.copy.table, seat, base, action))
         except (fp.FairPlayError, ValueError, KeyError) as exc:
             self.problem(f"action {seq} (seat {seat}): its signature: {exc} (the action was "
@@ -287,7 +289,10 @@ class _FairCheck:
         number = rec.get("event")
         name = f"event {number} ({serves})"
         self.report.events += 1
-        if number != self.number + 1:
+        if not isinstance(number, int):
+            self.problem(f"{name}: the event has no number")
+            number = self.number + 1
+        elif number != self.number + 1:
             self.problem(f"{name}: events are numbered out of order (expected "
                          f"{self.number + 1})")
         self.number = number
@@ -297,6 +302,9 @@ class _FairCheck:
         revealed = set()
         for r in rec.get("reveals", []):
             seat = r.get("seat")
+            if not isinstance(seat, int):
+                self.problem(f"{name}: a reveal names no seat ({seat!r})")
+                continue
             revealed.add(seat)
             commit = self.commits.get(seat)
             if commit is None:
@@ -310,7 +318,7 @@ class _FairCheck:
             last_event, last_link = self.last[seat]
             try:
                 fp.check_link(r["link"], number, last_link, last_event)
-                self.last[seat] = (number, r["link"])
+                self.last[seat] = (number, str(r["link"]))
             except (fp.FairPlayError, ValueError) as exc:
                 self.problem(f"{name}: seat {seat}'s link: {exc}")
         withheld = set(rec.get("withheld") or ())
@@ -326,12 +334,17 @@ class _FairCheck:
         if rec.get("fallback") and not withheld:
             self.report.notes.append(f"{name}: drawn with the host's value only (no seat was "
                                      f"left to reveal; the host could have chosen it)")
-        seed = fp.event_seed(self.copy.table, number, digest,
-                             [(r.get("seat"), r.get("link")) for r in rec.get("reveals", [])],
-                             rec.get("fallback"))
+        try:
+            seed: str | None = fp.event_seed(
+                self.copy.table, number, digest,
+                [(int(r["seat"]), str(r["link"])) for r in rec.get("reveals", [])],
+                rec.get("fallback"))
+        except (KeyError, TypeError, ValueError):
+            seed = None  # a malformed reveal: named above
         if seed != rec.get("seed"):
             self.problem(f"{name}: the journal's seed is not the one its reveals give")
-        return seed
+        # go on with the journal's seed when the reveals give none (the problem is named)
+        return seed if seed is not None else str(rec.get("seed", ""))
 
     def _final(self, transcript: str) -> None:
         if self.copy.status != "finished":
@@ -340,7 +353,7 @@ class _FairCheck:
         if self.final is None:
             self.problem("the table is finished but the journal has no final result")
             return
-        scores = dict(self.report.scores)
+        scores = dict(self.report.scores or {})
         if self.forfeit is not None:
             seats, n = self.forfeit["seats"], self.copy.seats
             scores["rank"] = [n if s in seats else r for s, r in enumerate(scores["rank"])]

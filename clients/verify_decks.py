@@ -17,7 +17,8 @@ from typing import Any
 import rbcl
 
 from lantable.plugins.decks import Requests, claims_of
-from lantable.protocol.hidden_deal import DealError, DealHost
+from lantable.protocol.deck_errors import DealError
+from lantable.protocol.hidden_deal import DealHost
 from lantable.protocol.hidden_deck import DeckError
 
 

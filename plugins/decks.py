@@ -175,6 +175,22 @@ class LocalDealer:
             if record["order"][pos] != card:
                 raise IllegalAction(f"claim: position {pos} of deck {deck!r} is not card {card}")
 
+    @staticmethod
+    def _check(record: dict[str, Any], deck: str, op: Op) -> None:
+        """A position is dealt once per shuffle (then given on), opened once."""
+        if op["op"] == "deal":
+            again = [p for p in op["positions"] if str(p) in record["held"]]
+            if again:
+                raise ValueError(f"deck {deck!r}: positions {again} were dealt already "
+                                 "(give them on instead)")
+        elif op["op"] == "open":
+            again = [p for p in op["positions"] if p in record["open"]]
+            if again:
+                raise ValueError(f"deck {deck!r}: positions {again} were opened already")
+        elif str(op["pos"]) not in record["held"]:
+            raise ValueError(f"deck {deck!r}: position {op['pos']} was dealt to no seat, "
+                             "so it cannot be given")
+
     def run(self, state: dict[str, Any], ops: list[Op], rng: Any) -> list[dict[str, Any]]:
         """Carry out ``ops`` (and whatever the game asks for on seeing the cards);
         returns the events of ``game_cards_opened``."""
@@ -189,10 +205,11 @@ class LocalDealer:
                 rng.shuffle(order)
                 record.update(round=record["round"] + 1, order=order, held={}, open=[])
                 continue
-            if op["op"] == "give":
-                op = {"op": "deal", "deck": deck, "positions": [op["pos"]], "seat": op["seat"]}
             if not record["order"]:
                 raise ValueError(f"deck {deck!r}: {op['op']} before the first shuffle")
+            self._check(record, deck, op)  # the rules the hidden-deck host enforces too
+            if op["op"] == "give":
+                op = {"op": "deal", "deck": deck, "positions": [op["pos"]], "seat": op["seat"]}
             seat = op.get("seat")
             for pos in op["positions"]:
                 if seat is None:

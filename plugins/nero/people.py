@@ -171,9 +171,15 @@ def describe_action(v: State, seat: int, a: dict[str, Any], names: list[str]) ->
     return str(t)
 
 
+def _known(v: State) -> dict[str, int]:
+    """The seat's own cards of a hidden deck, by position: from the state where the
+    host deals (``cards``), or put into the view by the seat's client (``_hand``)."""
+    return {**(v.get("cards") or {}), **((v.get("_hand") or {}).get("events") or {})}
+
+
 def _held(v: State, pos: int) -> str:
     """A card of the seat's hidden hand, by name where its view knows it."""
-    card = (v.get("cards") or {}).get(str(pos))
+    card = _known(v).get(str(pos))
     return card_name(card) if card is not None else f"the card at position {pos}"
 
 
@@ -226,9 +232,13 @@ def render(v: State, seat: int | None, names: list[str]) -> Table:
             pend[-1]["ask"]) else "nobody"
         lines.append(f"now: any-time cards may answer {moment(v, names)} ({asked} to answer)")
     if seat is not None and "hand" in v:
-        hand = [c for c in v["hand"] if c < len(CARDS)]  # a hidden deck: positions
-        hand += [v["cards"][str(c - len(CARDS))] for c in v["hand"] if c >= len(CARDS)
-                 and str(c - len(CARDS)) in (v.get("cards") or {})]
-        lines.append("your hand: " + "; ".join(card_name(c) for c in sorted(hand)))
+        known = _known(v)  # a hidden deck: the hand holds positions (tokens)
+        hand = [c for c in v["hand"] if c < len(CARDS)]
+        hand += [known[str(c - len(CARDS))] for c in v["hand"]
+                 if c >= len(CARDS) and str(c - len(CARDS)) in known]
+        unseen = len(v["hand"]) - len(hand)
+        words = [card_name(c) for c in sorted(hand)]
+        words += [f"{unseen} card{'' if unseen == 1 else 's'} not shown here"] if unseen else []
+        lines.append("your hand: " + "; ".join(words))
     table.caption = "\n".join(lines)
     return table

@@ -170,8 +170,8 @@ def _discretise(state: State, seat: int, template: Action, targets: tuple[int, .
             tip, reach = (s["pose"][0], s["pose"][1]), _reach(state, s)
             obs = motion.nearby(obs, tip, reach)
             clear = not obs and motion.inside_area(tip, reach, area)
-        for h in aims(state, s, free, list(targets)) + ([away] if not free and not s["ghost"] and away is not None
-                                   else []):
+        backing = [away] if not free and not s["ghost"] and away is not None else []
+        for h in aims(state, s, free, list(targets)) + backing:
             legs = [(h, d) for d in lengths]
             if not free:
                 # cheap first: a turn that overlaps nothing is legal (the engine stops

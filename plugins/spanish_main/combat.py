@@ -88,6 +88,8 @@ def sees(origin: g.Point, limit: float, tf: g.Poly, blockers: list[g.Poly],
     open segment to it crossing no blocker and no sail (ships and forts alike)."""
     if near is None:
         near = g.closest_point(origin, tf)
+        if math.hypot(near[0] - origin[0], near[1] - origin[1]) > limit:
+            return False  # the nearest point is out of range: every point is
     for q in [near, *g.boundary_samples(tf, CANDIDATES_PER_EDGE)]:
         if math.hypot(q[0] - origin[0], q[1] - origin[1]) > limit:
             continue

@@ -256,7 +256,16 @@ def fire_actions(state: State, seat: int) -> list[Action]:
     return out
 
 
+def _flag(action: Action) -> int:
+    """The action's flag index: an int (``True`` would pass for 1 in a comparison)."""
+    flag = action.get("flag")
+    if not isinstance(flag, int) or isinstance(flag, bool):
+        raise IllegalAction(f"flag must be a flag's index, got {flag!r}")
+    return flag
+
+
 def fire(state: State, seat: int, action: Action, rng: random.Random) -> list[Event]:
+    _flag(action)
     if action not in fire_actions(state, seat):
         raise IllegalAction(f"that fort cannot fire that flag at {action.get('target')!r} "
                             "now (range from the flag, only fog blocks, each flag once a turn)")
@@ -357,6 +366,7 @@ def flag_actions(state: State, p: dict[str, Any]) -> list[Action]:
 
 
 def apply_lose_flag(state: State, p: dict[str, Any], action: Action) -> list[Event]:
+    _flag(action)
     state["pending"].pop()
     events: list[Event] = []
     lose_flag(state, fort(state, p["fort"]), action["flag"], events)

@@ -65,7 +65,7 @@ def free_actions(state: State, s: Ship) -> list[Action]:
 
 
 def submerge(state: State, seat: int, s: Ship, action: Action) -> list[Event]:
-    if action not in free_actions(state, s):
+    if not isinstance(action.get("on"), bool) or action not in free_actions(state, s):
         raise IllegalAction("a sea monster dives or surfaces at the start of its owner's "
                             "turn, and surfaces only where it overlaps nothing (5.16)")
     on = action["on"]

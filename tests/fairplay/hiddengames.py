@@ -83,5 +83,7 @@ async def play_hidden(db: str, seats: int = 2, *, options: dict[str, Any] | None
 
 def _secrets_in(table: Any) -> bool:
     decks = table.fair.decks
+    if decks is None:  # a fair table where the host deals: no secrets to wait for
+        return True
     return all(len(decks.secrets.get((r.deck, r.round), {})) == table.seats_n
                for r in decks.done)

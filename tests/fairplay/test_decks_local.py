@@ -9,7 +9,7 @@ import random
 import pytest
 
 from lantable.plugins import IllegalAction, PluginError, hookimpl, load_registry
-from lantable.plugins.decks import Requests
+from lantable.plugins.decks import LocalDealer, Requests
 
 from .highcard import HighCard, highcard_game
 
@@ -79,6 +79,20 @@ def test_requests_refuse_what_the_deck_cannot_take():
     decks.open("cards", [1, 2])
     assert decks.take() == [{"op": "shuffle", "deck": "cards"},
                             {"op": "open", "deck": "cards", "positions": [1, 2]}]
+
+
+def test_the_dealer_refuses_what_the_hidden_host_refuses():
+    """A position dealt twice, opened twice, or given before it was dealt is the game's
+    bug at any table, caught in-process too."""
+    game = highcard_game()
+    state = game.setup(2, {}, random.Random(0))
+    dealer = LocalDealer.of_state(state, game.cards_opened)
+    state["_dealer"]["decks"]["cards"]["open"].append(19)  # as if turned over already
+    for op, why in (({"op": "deal", "deck": "cards", "positions": [0], "seat": 1}, "dealt"),
+                    ({"op": "give", "deck": "cards", "pos": 19, "seat": 1}, "dealt to no"),
+                    ({"op": "open", "deck": "cards", "positions": [19]}, "opened")):
+        with pytest.raises(ValueError, match=why):
+            dealer.run(state, [op], random.Random(0))
 
 
 def test_a_game_with_decks_needs_its_client_half():

@@ -13,7 +13,7 @@ import pytest
 
 from lantable.plugins import IllegalAction
 from lantable.plugins.decks import Requests
-from lantable.plugins.nero import engine, hidden, sentences
+from lantable.plugins.nero import engine, hidden, people, sentences
 from lantable.plugins.nero import hands as H
 from lantable.plugins.nero.data import NCARDS
 
@@ -242,3 +242,24 @@ def test_where_the_host_deals_the_hidden_deck_game_runs_on_the_plain_game_api(
         G.apply(S, seat, action, rng)
         steps += 1
     assert G.scores(S)["rank"]
+
+
+def test_a_seat_reads_its_hidden_hand_in_words() -> None:
+    """The terminal's board and action words name the cards the seat's client put in
+    its view (``_hand``), and positions where it knows none."""
+    t, seat = first_round()
+    view = G.view(t.S, seat)
+    names = [f"P{s}" for s in range(4)]
+    mine = {**view, "_hand": {DECK: {str(p): c for p, c in t.cards[seat].items()}}}
+    hand = sorted(t.cards[seat].values())
+    caption = str(people.render(mine, seat, names).caption)
+    assert caption.endswith("your hand: " + "; ".join(sentences.card_name(c) for c in hand))
+    assert str(people.render(view, seat, names).caption).endswith(
+        f"your hand: {len(hand)} cards not shown here")
+    legal = t.legal(seat)
+    discard = next(a for a in legal if a["type"] == "discard")
+    card = t.cards[seat][discard["pos"]]
+    assert G.describe(mine, seat, discard, names) == \
+        f"discard {sentences.card_name(card)} face down"
+    assert G.describe(view, seat, discard, names) == \
+        f"discard the card at position {discard['pos']} face down"

@@ -373,3 +373,27 @@ def test_3_1_too_few_points_for_a_ship_beside_the_fort_and_monster():
                        "fleets": "random"}, random.Random(0))
     GAME.setup(2, {"forts": True, "monsters": True, "points": 20, "fleets": "random"},
                random.Random(0))
+
+
+@pytest.mark.parametrize("bad", [
+    {"type": "build_fort"}, {"type": "build_fort", "fort": "f0", "island": "I99"},
+    {"type": "build_fort", "fort": ["f0"], "island": None},
+    {"type": "fort_fire", "fort": 0, "flag": 0, "target": "s2"},
+    {"type": "fort_fire", "fort": "f0", "flag": True, "target": "s2"},
+    {"type": "fort_fire", "fort": "f0", "flag": 7, "target": "s2"},
+    {"type": "fort_fire", "fort": "f1", "flag": 0, "target": "s0"},
+    {"type": "load_fort", "ship": "f0"}, {"type": "load_fort", "ship": "s2"},
+    {"type": "fire", "ship": "s0", "cannon": 0, "target": "f9"},
+    {"type": "fire", "ship": "s0", "cannon": 0, "target": "f0"},  # its own fort
+    {"type": "submerge", "ship": "s0", "on": True},  # not a monster
+])
+def test_bad_fort_actions_are_refused_and_change_nothing(bad):
+    import msgpack
+
+    st, f, isl = built()
+    my_turn(st, 0)
+    _target_near(st, f, isl)
+    before = msgpack.packb(st)
+    with pytest.raises(IllegalAction):
+        GAME.apply(st, 0, bad, Dice())
+    assert msgpack.packb(st) == before

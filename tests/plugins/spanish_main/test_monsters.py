@@ -169,3 +169,14 @@ def test_words_name_monsters_and_their_moves():
     said = words.describe_action(view, 0, {"type": "submerge", "ship": "s2", "on": True},
                                  ["Ann", "Bob"])
     assert said.startswith("Reef Serpent (Ann, s2): dive")
+
+
+def test_bad_submerge_actions_are_refused():
+    st, serpent, _ = scene()
+    for bad in ({"type": "submerge", "ship": "s2", "on": 1},
+                {"type": "submerge", "ship": "s2"},
+                {"type": "submerge", "ship": "s2", "on": False},  # it is surfaced already
+                {"type": "submerge", "ship": "s3", "on": True}):  # not yours
+        with pytest.raises(IllegalAction):
+            act(st, Dice(), bad)
+    assert not serpent["submerged"] and not serpent["ghost"]
