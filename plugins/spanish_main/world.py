@@ -334,9 +334,21 @@ def moving_ids(s: Ship) -> tuple[str, ...]:
 
 
 def touching_now(state: State, s: Ship, obs: list[Obstacle]) -> frozenset[str]:
+    """The ids of the obstacles that ``s`` (and its tow) touches now."""
     polys = body(state, s)(pose(s))
-    return frozenset(oid for _, oid, poly in obs
-                     if any(g.touching(p, poly) for p in polys))
+    boxes = [g.box(p) for p in polys]
+    eps = g.EPS_TOUCH
+    out = []
+    for _, oid, poly in obs:
+        ox0, oy0, ox1, oy1 = g.box(poly)
+        for p, (px0, py0, px1, py1) in zip(polys, boxes, strict=True):
+            # the box test of g.touching, inlined: most obstacles are far
+            if ox0 - px1 > eps or px0 - ox1 > eps or oy0 - py1 > eps or py0 - oy1 > eps:
+                continue
+            if g.touching(p, poly):
+                out.append(oid)
+                break
+    return frozenset(out)
 
 
 def bow_island(state: State, s: Ship) -> dict[str, Any] | None:
