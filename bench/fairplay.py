@@ -11,13 +11,18 @@ games of each mode:
   seat sends or receives);
 - for fair games: random events, and from the differences to the plain games the
   extra time and bytes per random event;
-- a hidden deck (protocol/hidden_deck.py, not yet used by a game): both passes of a
-  52-card deck through every seat, and opening one dealt card;
+- a hidden deck's crypto alone (protocol/hidden_deck.py): both passes of a 52-card
+  deck through every seat, and opening one dealt card;
+- with ``--hidden``: hidden decks over TCP instead (host/fairdecks.py), with the test
+  game "high card" (tests/fairplay/highcard.py: a 20-card deck, 3 cards to each seat,
+  one passed on, every trick turned over) at 2 and 4 seats: the deal at set-up (both
+  passes of every seat and every hand dealt) and whole games, against the same fair
+  tables where the host deals (time and bytes);
 - the crypto alone per event, per party: the host checks 4 reveals and derives the
   seed; a seat signs its reveal and checks the settled event (4 signatures). Here
   all five parties share one process and CPU; on a LAN each seat has its own.
 
-Usage: python bench/fairplay.py [--games N] [--seats 4]
+Usage: python bench/fairplay.py [--games N] [--seats 4] [--hidden]
 """
 
 from __future__ import annotations
@@ -26,8 +31,10 @@ import argparse
 import json
 import random
 import statistics
+import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -212,11 +219,83 @@ async def run(games: int, seats: int) -> dict:
     }
 
 
+async def hidden_game(registry: Any, port: int, seats: int, hidden: bool, seed: int) -> dict:
+    """One game of high card at a fair table, with or without hidden decks: seconds and
+    bytes until the game starts (the deal) and to the end."""
+    CountingStream.total = 0
+    start = time.perf_counter()
+    fair: dict[str, Any] = {"hidden_decks": True} if hidden else {}
+    async with open_client("127.0.0.1", port, name="maker") as maker:
+        table = await maker.create("highcard", seats, fair=fair, seed=seed)
+    dealt: dict[str, float] = {}
+
+    async def bot(i: int) -> None:
+        async with open_client("127.0.0.1", port, name=f"bot{i}") as client:
+            client.decks._games = registry.__getitem__  # the test game is not installed
+
+            def seen(update: Any) -> None:
+                if update.status == "playing" and "seconds" not in dealt:
+                    dealt.update(seconds=time.perf_counter() - start,
+                                 bytes=CountingStream.total)
+
+            joined = await client.join(table, seat=i)
+            decide = bot_decider(RandomBot(registry["highcard"]), i,
+                                 random.Random(seed * 10 + i))
+            await play_seat(client, table, joined.seat, decide, on_update=seen)
+
+    async with trio.open_nursery() as nursery:
+        for i in range(seats):
+            nursery.start_soon(bot, i)
+    return {"deal_seconds": dealt["seconds"], "deal_bytes": dealt["bytes"],
+            "game_seconds": time.perf_counter() - start, "game_bytes": CountingStream.total}
+
+
+async def run_hidden(games: int) -> dict:
+    from tests.fairplay.highcard import HighCard  # the test game: not shipped
+
+    registry = load_registry(autoload=False, plugins={"highcard": HighCard()})
+    db = tempfile.mkdtemp(prefix="lantable-bench-hidden-") + "/journal.sqlite"
+    trio.open_tcp_stream = _counting_open_tcp_stream  # type: ignore[assignment]
+    out: dict[str, Any] = {"game": "highcard (20 cards, 3 each, one passed on)",
+                           "games_per_mode": games}
+    async with trio.open_nursery() as nursery:
+        running = await nursery.start(lambda task_status: serve_peer(
+            registry=registry, db=db, bind="127.0.0.1", port=0, task_status=task_status))
+        for seats in (2, 4):
+            await hidden_game(registry, running.port, seats, True, 999)  # warm-up
+            rows: dict[bool, list[dict]] = {True: [], False: []}
+            for g in range(games):
+                for hidden in (True, False):
+                    rows[hidden].append(await hidden_game(registry, running.port, seats,
+                                                          hidden, g + 1))
+
+            def med(hidden: bool, key: str, rows: dict[bool, list[dict]] = rows) -> float:
+                return statistics.median(r[key] for r in rows[hidden])
+
+            out[f"{seats}_seats"] = {
+                mode: {"deal_ms": round(med(h, "deal_seconds") * 1000, 1),
+                       "deal_bytes": int(med(h, "deal_bytes")),
+                       "game_ms": round(med(h, "game_seconds") * 1000, 1),
+                       "game_bytes": int(med(h, "game_bytes"))}
+                for mode, h in (("hidden_decks", True), ("host_deals", False))}
+        nursery.cancel_scope.cancel()
+    out["note"] = ("deal: from create to the first update of a started game (joins, "
+                   "commitments, the set-up event, and with hidden decks every seat's two "
+                   "passes and every hand dealt); host and bots share one process and CPU")
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=7, help="games per mode")
     parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--hidden", action="store_true",
+                        help="measure hidden decks over TCP (high card, 2 and 4 seats)")
     args = parser.parse_args()
+    if args.hidden:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests/
+        print(json.dumps(trio.run(run_hidden, args.games), indent=2))
+        return
     print(json.dumps(trio.run(run, args.games, args.seats), indent=2))
 
 

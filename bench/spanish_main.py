@@ -10,6 +10,8 @@
   alternating.
 
 Usage: python bench/spanish_main.py selfplay --games 500
+       python bench/spanish_main.py selfplay --games 500 --option forts=true \
+           --option monsters=true
        python bench/spanish_main.py speed --games 100 --runs 3
        python bench/spanish_main.py versus mcts random --games 200 --iterations 30 \
            --rollout-depth 0 --workers 2
@@ -48,11 +50,11 @@ def update_bytes(st: dict, seat: int, events: list) -> int:
     return len(msgpack.packb(msg.to_map(), use_bin_type=True)) + 4
 
 
-def selfplay(games: int, seats: int, seed: int) -> dict:
+def selfplay(games: int, seats: int, seed: int, options: dict | None = None) -> dict:
     largest, lengths, ends, bad = 0, [], {}, []
     for k in range(games):
         rng, chooser = random.Random(seed + k), random.Random(f"c{seed + k}")
-        st = GAME.setup(seats, None, rng)
+        st = GAME.setup(seats, options, rng)
         trace = []
         events: list = []
         while GAME.to_act(st):
@@ -67,7 +69,7 @@ def selfplay(games: int, seats: int, seed: int) -> dict:
             events = GAME.apply(st, seat, action, rng)
             trace.append((seat, action, [list(s["pose"]) for s in st["ships"]]))
         rng = random.Random(seed + k)
-        again = GAME.setup(seats, None, rng)
+        again = GAME.setup(seats, options, rng)
         for seat, action, poses in trace:
             GAME.apply(again, seat, msgpack.unpackb(msgpack.packb(action)), rng)
             if [s["pose"] for s in again["ships"]] != poses:
@@ -79,6 +81,7 @@ def selfplay(games: int, seats: int, seed: int) -> dict:
                           "problems": len(bad), "largest_update_bytes": largest}),
               file=sys.stderr, flush=True)
     return {"check": "selfplay", "games": games, "seats": seats, "seed": seed,
+            "options": options or {},
             "all_ended": sum(ends.values()) == games, "ends": ends,
             "problems": bad, "largest_update_bytes": largest,
             "mean_length": round(statistics.mean(lengths), 1)}
@@ -159,9 +162,12 @@ def main() -> None:
     parser.add_argument("--rollout-depth", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1,
                         help="versus: games played in parallel processes")
+    parser.add_argument("--option", action="append", default=[], metavar="K=V",
+                        help="selfplay: a game option as JSON, e.g. forts=true")
     args = parser.parse_args()
     if args.what == "selfplay":
-        out = selfplay(args.games, args.seats, args.seed)
+        options = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
+        out = selfplay(args.games, args.seats, args.seed, options)
     elif args.what == "speed":
         out = speed(args.games, args.runs, args.seed)
     else:

@@ -34,6 +34,8 @@ class RandomBot:
                rng: random.Random) -> Action:
         action = rng.choice(legal)
         if params.is_template(action):  # uniform over the game's discretisation
+            if view is None:
+                raise ValueError("a template is filled from the seat's view: pass the view")
             return rng.choice(self.game.discretise(view, seat, action))
         return action
 
@@ -281,10 +283,15 @@ class MCTSBot:
                 break
             actor = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
             game.apply(state, actor, random_action(game, state, actor, rng), rng)
-        n = len(game.scores(state)["scores"])
-        values = [game.heuristic(state, s) for s in range(n)]
-        if game.is_over(state):
-            ranks = game.scores(state)["rank"]
+        over = game.is_over(state)
+        scores = game.scores(state)
+        n = len(scores["scores"])
+        if over and not self.margin_weight:  # the ranks decide and no margin is mixed in
+            values = [0.0] * n
+        else:
+            values = [game.heuristic(state, s) for s in range(n)]
+        if over:
+            ranks = scores["rank"]
         elif self.reward == "heuristic":
             return [0.5 + 0.5 * math.tanh(v) for v in values], values
         elif self.reward == "ahead" and n > 1:

@@ -40,6 +40,8 @@ from lantable.protocol import (
     ConnectionClosed,
     Create,
     Created,
+    DeckKeys,
+    DeckRequest,
     Error,
     FairEvent,
     FairFault,
@@ -63,6 +65,7 @@ from lantable.protocol import (
 )
 from lantable.protocol import fairplay as fp
 
+from .fairdecks import SeatDecks
 from .fairplay import FairSeats, data_dir, load_identity
 
 CONNECT_TIMEOUT: Final = 10.0  # seconds for TCP connect plus hello/welcome
@@ -192,6 +195,9 @@ class Client:
         self.closed = trio.Event()
         # Fair play: this connection's chains, and what it checked (clients/fairplay.py).
         self.fair = fair
+        # Hidden decks: its passes, keys and cards, and the game's client half
+        # (clients/fairdecks.py).
+        self.decks = SeatDecks(fair.identity) if fair is not None else None
 
     # -- plumbing -------------------------------------------------------------------
 
@@ -243,7 +249,7 @@ class Client:
             while True:
                 event = self._conn.next_event()
                 if event is NEED_DATA:
-                    self._conn.receive_data(await self._stream.receive_some(READ_SIZE))
+                    self._conn.receive_data(bytes(await self._stream.receive_some(READ_SIZE)))
                     continue
                 if isinstance(event, ConnectionClosed):
                     break
@@ -262,6 +268,9 @@ class Client:
                 lost.set()
 
     def _dispatch(self, msg: Message, nursery: trio.Nursery) -> None:
+        if isinstance(msg, Update) and self.decks is not None and msg.seat is not None \
+                and msg.view is not None and msg.table in self.decks.game_of:
+            msg = self._with_hand(msg)
         if isinstance(msg, Update):
             last = self._last_seq.get(msg.table)
             if not msg.full and last is not None and msg.seq > last + 1:
@@ -292,15 +301,32 @@ class Client:
             self.fair.check(msg)
         elif self.fair is not None and isinstance(msg, FairFault):
             self.fair.fault(msg)
+        elif self.decks is not None and isinstance(msg, DeckRequest):
+            nursery.start_soon(self._answer_deck, msg)
+        elif self.decks is not None and isinstance(msg, DeckKeys):
+            self.decks.keys(msg)
 
-    async def _answer_fair(self, req: FairRequest) -> None:
-        """Commit or reveal for a seat, as the host asked (every client takes part)."""
+    def _with_hand(self, msg: Update) -> Update:
+        """At a hidden-deck table: the seat's own cards go into its view (``"_hand"``,
+        for the game's words and board) and, since the host cannot list them, its
+        legal actions come from the game's client half."""
+        assert self.decks is not None and msg.seat is not None and msg.view is not None
+        view = {**msg.view, "_hand": self.decks.hand(msg.table, msg.seat)}
+        legal = msg.legal
+        if legal is None and msg.seat in msg.to_act:
+            legal = self.decks.legal(msg.table, msg.seat, msg.view)
+        return dataclasses.replace(msg, view=view, legal=legal,
+                                   labels=None if legal is not msg.legal else msg.labels)
+
+    async def _answer_deck(self, req: DeckRequest) -> None:
+        """A pass, keys or secrets for a hidden deal, as the host asked."""
+        assert self.decks is not None
         try:
-            answer = self.fair.answer(req)
-        except Exception as exc:  # e.g. the chain cannot be saved: this seat stays silent
-            LOGGER.exception("table %s: cannot answer the host's %s request", req.table,
+            answer = self.decks.answer(req)
+        except Exception as exc:  # a malformed request: this seat stays silent, and says why
+            LOGGER.exception("table %s: cannot answer the host's deck request %s", req.table,
                              req.kind)
-            self.fair.problems.append(f"table {req.table}: cannot {req.kind}: {exc!r}")
+            self.decks.problems.append(f"table {req.table}: cannot {req.kind}: {exc!r}")
             return
         if answer is None:
             return
@@ -308,8 +334,29 @@ class Client:
         try:
             await self._request(make, **fields)
         except (ClientError, trio.TooSlowError) as exc:
-            self.fair.problems.append(f"table {req.table}: {req.kind} of seat {req.seat} "
-                                      f"refused: {exc}")
+            self.decks.problems.append(f"table {req.table}: {req.kind} of seat {req.seat} "
+                                       f"refused: {exc}")
+
+    async def _answer_fair(self, req: FairRequest) -> None:
+        """Commit or reveal for a seat, as the host asked (every client takes part)."""
+        fair = self.fair
+        if fair is None:
+            return
+        try:
+            answer = fair.answer(req)
+        except Exception as exc:  # e.g. the chain cannot be saved: this seat stays silent
+            LOGGER.exception("table %s: cannot answer the host's %s request", req.table,
+                             req.kind)
+            fair.problems.append(f"table {req.table}: cannot {req.kind}: {exc!r}")
+            return
+        if answer is None:
+            return
+        make, fields = answer
+        try:
+            await self._request(make, **fields)
+        except (ClientError, trio.TooSlowError) as exc:
+            fair.problems.append(f"table {req.table}: {req.kind} of seat {req.seat} "
+                                 f"refused: {exc}")
 
     async def _resync(self, table: str) -> None:
         try:
@@ -456,11 +503,11 @@ async def open_session(stream: trio.abc.Stream, *, name: str, token: str | None 
         fair = FairSeats(identity, store)
         with trio.fail_after(CONNECT_TIMEOUT):
             await stream.send_all(conn.send(Hello(proto=proto, name=name, token=token,
-                                                  key=identity.public)))
+                                                  key=identity.public, decks=True)))
             while True:
                 event = conn.next_event()
                 if event is NEED_DATA:
-                    conn.receive_data(await stream.receive_some(READ_SIZE))
+                    conn.receive_data(bytes(await stream.receive_some(READ_SIZE)))
                     continue
                 break
         if isinstance(event, Error):

@@ -33,7 +33,8 @@ def bot_decider(bot: Any, seat: int, rng: random.Random) -> Decide:
 
     async def decide(update: Update, legal: list[Action]) -> Action:
         view: View = update.view or {}
-        return bot.choose(view, seat, legal, rng)
+        action: Action = bot.choose(view, seat, legal, rng)
+        return action
 
     return decide
 
@@ -69,10 +70,12 @@ async def run_bot(host: str, port: int, table: str, strategy: str, seed: int, *,
     games = registry if registry is not None else load_registry()
 
     def make_decider(game_id: str, at: int | None) -> Decide:
+        if at is None:
+            raise ValueError("a bot plays a seat; it does not watch")
         bot = make_bot(strategy, games[game_id], **(bot_options or {}))
 
         async def decide(update: Update, legal: list[Action]) -> Action:
-            rng = decision_rng(seed, at if at is not None else -1, update.seq)
+            rng = decision_rng(seed, at, update.seq)
             return bot.choose(update.view or {}, at, legal, rng)
 
         return decide

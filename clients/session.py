@@ -71,10 +71,10 @@ async def game_of(client: Client, table: str) -> str | None:
     None for a table the lobby no longer lists (a finished one)."""
     for t in client.welcome.tables:
         if t["id"] == table:
-            return t["game"]
+            return str(t["game"])
     for t in await client.list_tables():
         if t["id"] == table:
-            return t["game"]
+            return str(t["game"])
     return None
 
 
@@ -106,7 +106,7 @@ async def _take(client: Client, plan: SeatPlan, name: str, store: TokenStore | N
                 return
     joined = await client.join(table, plan.seat, join_id=join_id)
     held.seat, held.token = joined.seat, joined.token
-    if store is not None and joined.token is not None:
+    if store is not None and joined.token is not None and joined.seat is not None:
         store.remember(peer, table, joined.seat, joined.token, name=name)
 
 

@@ -17,10 +17,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from lantable.plugins import IllegalAction
+from lantable.plugins.decks import Requests
 from lantable.protocol import fairplay as fp
 
 if TYPE_CHECKING:
     from lantable.plugins import Game
+
+    from .verify_decks import DeckAudit
 
 
 @dataclass
@@ -34,6 +37,7 @@ class Report:
     notes: list[str] = field(default_factory=list)
     events: int = 0
     actions: int = 0
+    deals: int = 0  # rounds of hidden decks audited
     scores: dict[str, Any] | None = None
 
     @property
@@ -49,9 +53,11 @@ class Report:
             return (f"OK, but NOT FAIR PLAY: table {self.table} was created without fair play; "
                     f"its {self.actions} actions replay from the host's seed, which its owner "
                     f"could choose or read")
+        deals = (f", {self.deals} hidden deals (every pass, key, opened card and claim)"
+                 if self.deals else "")
         return (f"OK: table {self.table} (fair play): {self.events} random events and "
-                f"{self.actions} signed actions check: every signature, link, seed, roll "
-                f"and shuffle, and the final result")
+                f"{self.actions} signed actions{deals} check: every signature, link, seed, "
+                f"roll and shuffle, and the final result")
 
     def to_map(self) -> dict[str, Any]:
         return {"table": self.table, "fair": self.fair, "ok": self.ok,
@@ -101,10 +107,18 @@ def _replay_seeded(copy: JournalCopy, game: Game, report: Report) -> None:
 
 def _apply(game: Game, state: Any, seq: int, seat: int, action: dict[str, Any],
            recorded: list[dict[str, Any]], rng: random.Random, report: Report,
-           where: str) -> bool:
-    """Replay one action; False (with a problem) when replaying cannot go on."""
+           where: str, audit: DeckAudit | None = None) -> bool:
+    """Replay one action (and, at a hidden-deck table, the cards it turned over);
+    False (with a problem) when replaying cannot go on."""
     try:
-        events = game.apply(state, seat, action, rng)
+        if audit is None:
+            events = game.apply(state, seat, action, rng)
+        else:
+            from .verify_decks import replay_step
+
+            decks = Requests(audit.sizes, audit.seats)
+            events = list(game.apply(state, seat, action, rng, decks))
+            events += replay_step(game, audit, state, seq, decks.take())
     except fp.NeedRandomness:
         report.problems.append(f"action {seq} (seat {seat}): it draws dice or cards, but the "
                                f"journal has no random event for it")
@@ -158,10 +172,31 @@ class _FairCheck:
                 self.problem("the set-up has no random event")
             return
         seed = self._event(setup, fp.event_digest(transcript, 1, 0, None, None), "the set-up")
-        state = self.game.setup(copy.seats, copy.options, fp.FairRandom(seed))
+        audit = None
+        if config.get("hidden_decks"):
+            from .verify_decks import DeckAudit, replay_step  # rbcl: only for hidden decks
+
+            audit = DeckAudit(copy.table, copy.seats, self.game.decks(copy.seats, copy.options),
+                              [c["key"] for c in commits], copy.fair)
+            self.report.deals = len(audit.deals)
+        decks = None if audit is None else Requests(audit.sizes, audit.seats)
+        state = self.game.setup(copy.seats, copy.options, fp.FairRandom(seed), decks)
+        if audit is not None and decks is not None:
+            replay_step(self.game, audit, state, 0, decks.take())
         probe = fp.FairRandom()
+        try:
+            self._actions(state, transcript, probe, audit)
+        finally:
+            if audit is not None:
+                self.report.problems += audit.problems
+
+    def _actions(self, state: Any, transcript: str, probe: fp.FairRandom,
+                 audit: DeckAudit | None) -> None:
+        copy = self.copy
         for seq, seat, action, recorded in copy.actions:
             self._action_signature(seq, seat, action)
+            if audit is not None:
+                audit.check_claims(seq, seat, action)
             rec = self.events.pop(seq, None)
             rng, where = probe, ""
             if rec is not None:
@@ -169,7 +204,7 @@ class _FairCheck:
                 digest = fp.event_digest(transcript, rec.get("event"), seq, seat, action)
                 rng = fp.FairRandom(self._event(rec, digest, f"action {seq}"))
             if not _apply(self.game, state, seq, seat, action, recorded, rng, self.report,
-                          where):
+                          where, audit):
                 return
             if rec is not None and rng.draws == 0:
                 self.problem(f"event {rec.get('event')} (action {seq}): the action draws nothing, "
@@ -205,8 +240,10 @@ class _FairCheck:
                 self._bad_reveal(rec)
         elif kind == "forfeit":
             self.forfeit = rec
+            why = ("were named at a hidden deal" if rec.get("deal")
+                   else "withheld their reveals")
             self.report.notes.append(f"the table ended at event {rec['event']}: seats "
-                                     f"{rec['seats']} withheld their reveals and forfeit")
+                                     f"{rec['seats']} {why} and forfeit")
         elif kind == "final":
             self.final = rec
 

@@ -27,6 +27,7 @@ import math
 import random
 import secrets
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
@@ -43,7 +44,11 @@ from lantable.protocol import (
 )
 from lantable.protocol import fairplay as fp
 
+from .fairdecks import HostDecks, Step
+
 if TYPE_CHECKING:
+    from lantable.plugins.decks import Requests
+
     from .link import ClientLink
 
 # The table this serves (host/table.py's Table, which imports this module; named
@@ -66,14 +71,16 @@ class FairConfig:
     on_withhold: str = FORFEIT
     length: int = fp.DEFAULT_CHAIN_LENGTH
     live: bool = False  # send each event's links and seed at once, not when the table ends
+    hidden_decks: bool = False  # the seats deal the game's hidden decks (host/fairdecks.py)
 
     @classmethod
     def from_map(cls, given: dict[str, Any]) -> FairConfig:
         """Raises BadOptions for an unknown key or a bad value."""
-        unknown = sorted(set(given) - {"timeout", "on_withhold", "length", "live"})
+        unknown = sorted(set(given) - {"timeout", "on_withhold", "length", "live",
+                                        "hidden_decks"})
         if unknown:
             raise BadOptions(f"fair: unknown option(s) {unknown}; "
-                             "known: length, live, on_withhold, timeout")
+                             "known: hidden_decks, length, live, on_withhold, timeout")
         timeout = given.get("timeout", DEFAULT_TIMEOUT)
         if type(timeout) not in (int, float) or not 0 < timeout <= 86400:
             raise BadOptions(f"fair: timeout={timeout!r}, expected seconds in (0, 86400]")
@@ -87,11 +94,17 @@ class FairConfig:
         live = given.get("live", False)
         if type(live) is not bool:
             raise BadOptions(f"fair: live={live!r}, expected true or false")
-        return cls(float(timeout), on_withhold, length, live)
+        hidden = given.get("hidden_decks", False)
+        if type(hidden) is not bool:
+            raise BadOptions(f"fair: hidden_decks={hidden!r}, expected true or false")
+        return cls(float(timeout), on_withhold, length, live, hidden)
 
     def to_map(self) -> dict[str, Any]:
-        return {"timeout": self.timeout, "on_withhold": self.on_withhold, "length": self.length,
-                "live": self.live}
+        out = {"timeout": self.timeout, "on_withhold": self.on_withhold, "length": self.length,
+               "live": self.live}
+        if self.hidden_decks:  # only when on: the transcript of other tables is unchanged
+            out["hidden_decks"] = True
+        return out
 
 
 @dataclass(slots=True)
@@ -124,6 +137,17 @@ class FairTable:
         self.transcript: str | None = None  # after the last applied action
         self.pending: Pending | None = None
         self.probe = fp.FairRandom()  # no stream: the first draw raises NeedRandomness
+        self.decks: HostDecks | None = None
+        if config.hidden_decks:
+            sizes = table.game.decks(table.seats_n, table.options)
+            if not sizes:
+                raise BadOptions(f"fair: hidden_decks: {table.game.id} has no hidden decks "
+                                 "(only games that declare decks deal them at the table)")
+            self.decks = HostDecks(self, sizes)
+
+    def requests(self) -> Requests | None:
+        """A fresh ``decks`` for a game call at a hidden-deck table (None elsewhere)."""
+        return None if self.decks is None else self.decks.requests()
 
     def _waiting(self) -> Pending:
         """The pending event, for the steps that run only while one waits."""
@@ -159,6 +183,8 @@ class FairTable:
                 fair._settled(rec)
             elif kind == "fault" and rec["reason"] == "withheld" and rec["outcome"] == HOST_RNG:
                 fair.excluded.add(rec["seat"])
+        if fair.decks is not None:
+            fair.decks.restore(records)
         return fair
 
     def _settled(self, rec: dict[str, Any]) -> None:
@@ -207,6 +233,13 @@ class FairTable:
                                       "signs (hello.key: `lantable play`, `lantable bot`, "
                                       "the web app); you may still watch it"))
             return False
+        if self.decks is not None and not getattr(client, "decks", False):
+            client.send(Error(code=ErrorCode.NO_DECKS, id=req_id, table=self.table.id,
+                              message="this table deals hidden cards: a seat needs a client "
+                                      "that runs the game's own client half (`lantable play`, "
+                                      "`lantable bot`); the browser cannot yet; you may watch "
+                                      "the table"))
+            return False
         return True
 
     def seated(self, seat: int, client: ClientLink) -> None:
@@ -217,6 +250,8 @@ class FairTable:
         elif self.pending is not None and self._asked(seat):
             client.send(FairRequest(table=self.table.id, seat=seat, kind="reveal",
                                     event=self.pending.event, digest=self.pending.digest))
+        elif self.decks is not None:
+            self.decks.seated(seat)
 
     def freed(self, seat: int) -> None:
         """A seat of a waiting table was freed: its commitment goes with it."""
@@ -297,12 +332,20 @@ class FairTable:
                               message=f"the table is waiting for reveals for event "
                                       f"{self.pending.event}"))
             return
+        if self.decks is not None and self.decks.step is not None:
+            owing = ", ".join(f"seat {s}" for s in self.decks.owing()) or "the seats"
+            client.send(Error(code=ErrorCode.NOT_TO_ACT, id=req_id, table=t.id,
+                              message=f"the table is dealing: waiting for {owing}"))
+            return
         signed = self._signed(client, req_id, seat, action, base, sig)
         if signed is None:
             return
         trial = t.game.clone(t.state)
+        decks = self.requests()
         try:
-            events = t.g.apply(trial, seat, action, self.probe)
+            if self.decks is not None:
+                self.decks.check_claims(seat, action)
+            events = t.g.apply(trial, seat, action, self.probe, decks)
         except IllegalAction as exc:
             client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req_id, table=t.id,
                               message=str(exc)))
@@ -313,10 +356,20 @@ class FairTable:
             self._hold(Pending(self.event + 1, seq, seat, action, digest, signed=signed))
             client.send(Accepted(id=req_id, table=t.id, seq=seq))
             return
+        if self.decks is not None and decks is not None:
+            # Answered now: a deal may take a while, the action is fixed already.
+            client.send(Accepted(id=req_id, table=t.id, seq=t.seq + 1))
+            self.decks.begin(Step(t.seq + 1, seat, action, signed, None, trial, events,
+                                  deque()), decks.take())
+            return
         t.journal.fair_append(t.id, signed)
         t.state = trial
-        self.transcript = fp.transcript_next(self._chained(), t.seq + 1, seat, action)
+        self.adopted(t.seq + 1, seat, action)
         t.accept(seat, action, events, reply=(client, req_id))
+
+    def adopted(self, seq: int, seat: int, action: dict[str, Any]) -> None:
+        """Action ``seq`` is the table's now: chain it into the transcript."""
+        self.transcript = fp.transcript_next(self._chained(), seq, seat, action)
 
     def _signed(self, client: ClientLink, req_id: int, seat: int, action: dict[str, Any],
                 base: int | None, sig: str | None) -> dict[str, Any] | None:
@@ -418,10 +471,17 @@ class FairTable:
             t.start()
             return
         assert p.seat is not None and p.action is not None and p.signed is not None
-        t.journal.fair_append(t.id, p.signed)
         rng = fp.FairRandom(seed)
+        decks = self.requests()
+        if self.decks is not None and decks is not None:
+            trial = t.game.clone(t.state)
+            events = t.g.apply(trial, p.seat, p.action, rng, decks)
+            self.decks.begin(Step(p.seq, p.seat, p.action, p.signed, None, trial, events,
+                                  deque()), decks.take())
+            return
+        t.journal.fair_append(t.id, p.signed)
         events = t.g.apply(t.state, p.seat, p.action, rng)
-        self.transcript = fp.transcript_next(self._chained(), p.seq, p.seat, p.action)
+        self.adopted(p.seq, p.seat, p.action)
         t.accept(p.seat, p.action, events, reply=None)
 
     def _message(self, rec: dict[str, Any]) -> FairEvent:
@@ -434,6 +494,8 @@ class FairTable:
     def finished(self) -> None:
         """The table ended: unless ``live``, every event's links and seed go out now
         (during play they would let anyone compute hidden cards from the seeds)."""
+        if self.decks is not None:
+            self.decks.finished()
         if self.config.live:
             return
         t = self.table

@@ -81,6 +81,7 @@ class ClientLink:
         self.max_outbox_bytes = max_outbox_bytes
         self.key: str | None = None  # the client's Ed25519 public key (hex), for fair play
         self.words = False  # hello.words: updates carry the game's labels and sentences
+        self.decks = False  # hello.decks: it can sit at a hidden-deck table
         self._buf: list[bytes] = []
 
     def __repr__(self) -> str:

@@ -107,7 +107,7 @@ async def _next_message(stream: trio.abc.Stream, conn: Connection,
             if clock is not None:
                 clock.last_message = trio.current_time()
                 clock.partial_since = None
-            return event  # type: ignore[return-value]
+            return event
         if clock is not None and clock.partial_since is None and conn.trailing_data:
             clock.partial_since = trio.current_time()
         await trio.lowlevel.wait_readable(fd)
@@ -134,7 +134,7 @@ async def _next_message_from(stream: trio.abc.Stream, conn: Connection,
             if clock is not None:
                 clock.last_message = trio.current_time()
                 clock.partial_since = None
-            return event  # type: ignore[return-value]
+            return event
         if clock is not None and clock.partial_since is None and conn.trailing_data:
             clock.partial_since = trio.current_time()
         conn.receive_data(bytes(await stream.receive_some(READ_SIZE)))  # no copy of bytes
@@ -249,6 +249,7 @@ async def _handle(stream: trio.abc.Stream, peer: Peer, conn: Connection, host: s
         link.address = host
         link.key = _public_key(hello.key)
         link.words = bool(hello.words)
+        link.decks = bool(hello.decks)
         found: tuple[Table, int] | None = None
         if hello.token is not None:
             found = peer.find_token(hello.token)

@@ -17,6 +17,9 @@ from lantable.protocol import (
     Commit,
     Create,
     Created,
+    DeckPass,
+    DeckSecretsMessage,
+    DeckUnlock,
     Error,
     ErrorCode,
     Games,
@@ -94,11 +97,12 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
 
 
 # The requests that name a table, in the order of how often they come.
-_TABLE_REQUESTS = (Act, Query, Sync, Join, Leave, Commit, Reveal)
+_TABLE_REQUESTS = (Act, Query, Sync, Join, Leave, Commit, Reveal, DeckPass, DeckUnlock,
+                   DeckSecretsMessage)
 
 
-def _to_table(msg: Act | Query | Sync | Join | Leave | Commit | Reveal, link: ClientLink,
-              table: Table) -> None:
+def _to_table(msg: Act | Query | Sync | Join | Leave | Commit | Reveal | DeckPass | DeckUnlock
+              | DeckSecretsMessage, link: ClientLink, table: Table) -> None:
     """Hand a request to its table's method (never raises: see ``Table``)."""
     if isinstance(msg, Act):
         table.act(link, msg.id, msg.seat, msg.action, msg.base, msg.sig)
@@ -112,8 +116,10 @@ def _to_table(msg: Act | Query | Sync | Join | Leave | Commit | Reveal, link: Cl
         table.leave(link, msg.id)
     elif isinstance(msg, Commit):
         table.commit(link, msg.id, msg.seat, msg.tip, msg.length, msg.sig)
-    else:
+    elif isinstance(msg, Reveal):
         table.reveal(link, msg.id, msg.seat, msg.event, msg.link, msg.sig)
+    else:  # a hidden deal's message (host/fairdecks.py)
+        table.deck_message(link, msg.id, msg)
 
 
 def _refusal(msg: Message, size: int, limits: Limits) -> Error | None:

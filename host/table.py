@@ -16,6 +16,7 @@ import functools
 import logging
 import random
 import secrets
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Concatenate, Final, ParamSpec, TypeVar
@@ -41,7 +42,8 @@ if TYPE_CHECKING:
     import pluggy
 
     from lantable.plugins import Game
-    from lantable.protocol import Message
+    from lantable.plugins.decks import Requests
+    from lantable.protocol import DeckPass, DeckSecretsMessage, DeckUnlock, Message
 
     from .journal import Journal, TableRecord
     from .link import ClientLink
@@ -93,8 +95,14 @@ class GuardedGame:
         except Exception as exc:
             raise GameFailed(f"game {self.id}: {fn.__name__} raised {exc!r}") from exc
 
-    def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> State:
-        return self._call(self.game.setup, seats, options, rng)
+    def blame(self, fn: Callable[_P, _R], *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        """Run host code that carries out what the game asked (a deck request): if it
+        fails, the request was the game's bug, and faults the table like one."""
+        return self._call(fn, *args, **kwargs)
+
+    def setup(self, seats: int, options: dict[str, Any], rng: random.Random,
+              decks: Requests | None = None) -> State:
+        return self._call(self.game.setup, seats, options, rng, decks)
 
     def to_act(self, state: State) -> list[int]:
         return self._call(self.game.to_act, state)
@@ -106,8 +114,12 @@ class GuardedGame:
         return self._call(self.game.legal_actions, state, seat)
 
     def apply(self, state: State, seat: int, action: Action,
-              rng: random.Random) -> list[Event]:
-        return self._call(self.game.apply, state, seat, action, rng)
+              rng: random.Random, decks: Requests | None = None) -> list[Event]:
+        return self._call(self.game.apply, state, seat, action, rng, decks)
+
+    def cards_opened(self, state: State, deck: str, cards: dict[int, int], seat: int | None,
+                     decks: Requests) -> list[Event]:
+        return self._call(self.game.cards_opened, state, deck, cards, seat, decks)
 
     def view(self, state: State, seat: int | None) -> View:
         return self._call(self.game.view, state, seat)
@@ -256,20 +268,37 @@ class Table:
         LOGGER.info("table %s restored at update %d (%s)", table.id, table.seq, table.status)
         return table
 
-    def _setup(self) -> None:
+    def _setup(self) -> list[dict[str, Any]]:
+        """Set the game up; returns what it asked of a hidden-deck table's dealer."""
         self.rng = random.Random(self.seed) if self.fair is None else self.fair.setup_rng()
-        self.state = self.g.setup(self.seats_n, self.options, self.rng)
+        decks = None if self.fair is None else self.fair.requests()
+        self.state = self.g.setup(self.seats_n, self.options, self.rng, decks)
         self.seq = 0
+        return [] if decks is None else decks.take()
 
     def _replay(self) -> None:
         self._setup()
+        hidden = None if self.fair is None else self.fair.decks
+        records = [] if hidden is None else self.journal.fair_records(self.id)
+        if hidden is not None:  # the cards opened to everyone, as they were (journalled)
+            hidden.replay_opened(self.state, 0, records)
         for rec in self.journal.actions(self.id):
             rng = (self.rng if self.fair is None
                    else self.fair.replay_rng(rec.seq, rec.seat, rec.action))
-            self.g.apply(self.state, rec.seat, rec.action, rng)
+            if hidden is None:
+                self.g.apply(self.state, rec.seat, rec.action, rng)
+            else:
+                self.g.apply(self.state, rec.seat, rec.action, rng, hidden.requests())
+                hidden.replay_opened(self.state, rec.seq, records)
             self.seq = rec.seq
 
     # -- summaries --------------------------------------------------------------
+
+    @property
+    def hidden(self) -> bool:
+        """Whether the seats deal the game's hidden decks: the host cannot list a seat's
+        legal actions (each client does, with the game's client half)."""
+        return self.fair is not None and self.fair.decks is not None
 
     def summary(self) -> dict[str, Any]:
         """The table as listed in ``welcome`` and ``tables`` messages."""
@@ -316,6 +345,33 @@ class Table:
             assert self.fair is not None
             self.fair.reveal(client, req_id, seat, event, link, sig)
 
+    @_request
+    def deck_message(self, client: ClientLink, req_id: int,
+                     msg: DeckPass | DeckUnlock | DeckSecretsMessage) -> None:
+        """A seat's part of a hidden deal (host/fairdecks.py)."""
+        decks = None if self.fair is None else self.fair.decks
+        if decks is None:
+            client.send(Error(code=ErrorCode.BAD_DEAL, id=req_id, table=self.id,
+                              message="this table deals no hidden decks"))
+            return
+        decks.receive(client, msg)
+
+    def handle_deck_late(self) -> None:
+        """A hidden deal has waited a while (host/fairdecks.py); never raises."""
+        try:
+            if self.fair is not None and self.fair.decks is not None:
+                self.fair.decks.tell_late()
+        except Exception:
+            LOGGER.exception("table %s: telling who a deal waits for failed; ignored", self.id)
+
+    def handle_deck_timeout(self) -> None:
+        """A hidden deal's timeout fired (host/fairdecks.py); never raises."""
+        try:
+            if self.fair is not None and self.fair.decks is not None:
+                self.fair.decks.check_timeout()
+        except Exception:
+            LOGGER.exception("table %s: handling a deal timeout failed", self.id)
+
     def _plays_fair(self, client: ClientLink, req_id: int) -> bool:
         if self.fair is None:
             client.send(Error(code=ErrorCode.BAD_REVEAL, id=req_id, table=self.id,
@@ -345,6 +401,8 @@ class Table:
         again (in the replay, or building the views after it), the table stays
         faulted: its updates then carry no views, and its actions are refused."""
         before = self.status
+        if self.fair is not None and self.fair.decks is not None:
+            self.fair.decks.step = None  # a deal in progress is dropped with its action
         self.status = FAULTED
         self.journal.set_status(self.id, FAULTED)
         try:
@@ -424,9 +482,20 @@ class Table:
         self._changed()
 
     def start(self) -> None:
-        """Every seat is taken (and, at a fair table, the set-up event settled): play."""
+        """Every seat is taken (and, at a fair table, the set-up event settled): play
+        (at a hidden-deck table, once the set-up's deal is done)."""
         if self.fair is not None:
-            self._setup()  # with the set-up event's rng
+            ops = self._setup()  # with the set-up event's rng
+            if self.fair.decks is not None:
+                from .fairdecks import Step
+
+                self.fair.decks.begin(Step(0, None, None, None, None, self.state, [],
+                                           deque()), ops)
+                return
+        self.play()
+
+    def play(self) -> None:
+        """The game is set up (and dealt): tell everyone, and take actions."""
         self.status = PLAYING
         self.journal.set_status(self.id, PLAYING)
         LOGGER.info("table %s started", self.id)
@@ -575,6 +644,9 @@ class Table:
         if seat not in self.g.to_act(self.state):
             client.send(Error(code=ErrorCode.NOT_TO_ACT, id=req_id, table=self.id,
                               message=f"seat {seat} is not to act now"))
+            return
+        if self.fair is not None and self.fair.decks is not None:
+            self.fair.act(client, req_id, seat, action, base, sig)  # the host lists nothing
             return
         action = canonical_action(action, self.g.legal_actions(self.state, seat))
         if self.fair is not None:  # signed; may hold a random event
@@ -749,7 +821,7 @@ class Table:
             shared, started = self._shared(full=True)
         to_act = shared.fields["to_act"]
         legal = (self.g.legal_actions(self.state, seat)
-                 if seat is not None and seat in to_act else None)
+                 if seat is not None and seat in to_act and not self.hidden else None)
         seen = None if events is None else [e for e in events if _visible(e, seat)]
         words = self._words(seat, legal, seen) if _wants_words(client) and started else {}
         try:

@@ -29,6 +29,7 @@ import pluggy
 if TYPE_CHECKING:
     import random
 
+    from .decks import Requests
     from .types import Action, Event, GameInfo, Scores, State, View
 
 hookspec = pluggy.HookspecMarker("lantable")
@@ -55,13 +56,16 @@ def game_info() -> GameInfo:
 
 
 @hookspec(firstresult=True)
-def game_setup(seats: int, options: dict[str, Any], rng: random.Random) -> State:
+def game_setup(seats: int, options: dict[str, Any], rng: random.Random,
+               decks: Requests) -> State:
     """Create the initial state. **Required.**
 
     :param seats: number of seats, within ``min_seats .. max_seats``.
     :param options: every option of :func:`game_info`, already filled with defaults
         and checked against ``choices``.
     :param rng: the table's seeded random source (shuffles, deals).
+    :param decks: opt-in, for a game with :func:`game_decks`: the dealer to ask for
+        hidden cards (docs/plugins.md, "Hidden decks").
     :returns: the full state (plain data). Only this hook creates states.
     """
 
@@ -95,11 +99,15 @@ def game_legal_actions(state: State, seat: int) -> list[Action]:
 
 
 @hookspec(firstresult=True)
-def game_apply(state: State, seat: int, action: Action, rng: random.Random) -> list[Event]:
+def game_apply(state: State, seat: int, action: Action, rng: random.Random,
+               decks: Requests) -> list[Event]:
     """Apply one action of ``seat`` to ``state`` in place. **Required.**
 
     :param rng: the table's random source for dice, draws and shuffles; every draw
         must show up in a returned event so a journal explains the game.
+    :param decks: opt-in, for a game with :func:`game_decks`: the dealer to ask for
+        hidden cards; an action using one carries ``"claims"`` (docs/plugins.md,
+        "Hidden decks").
     :returns: the events the action caused, in order (each a dict with ``"type"``).
         Events are public unless they carry ``"to": [seats]``, in which case only
         those seats (and nobody else) see them.
@@ -254,6 +262,52 @@ def game_web_renderer() -> Any:
         with ``lantable.registerRenderer(game_id, {render(svgHost, update, ctx)})``
         (docs/plugins.md, "A board for the browser"). Every file in the folder is
         served under ``/games/<game id>/``. Must be constant.
+    """
+
+
+# -- hidden decks (docs/plugins.md, "Hidden decks"; all optional) ------------------
+
+
+@hookspec(firstresult=True)
+def game_decks(seats: int, options: dict[str, Any]) -> dict[str, int] | None:
+    """The game's hidden decks: name (``[a-z0-9_-]+``) -> card count. Optional.
+
+    A game that declares decks never holds their cards: it asks the ``decks``
+    argument of :func:`game_setup`, :func:`game_apply` and :func:`game_cards_opened`
+    to shuffle, deal, open and give *positions*, and learns cards through
+    :func:`game_cards_opened`. ``None`` or ``{}``: no hidden decks with these options.
+    """
+
+
+@hookspec(firstresult=True)
+def game_cards_opened(state: State, deck: str, cards: dict[int, int], seat: int | None,
+                      decks: Requests) -> list[Event] | None:
+    """Cards the game asked for have been opened. Optional (required with decks).
+
+    :param cards: position -> card, in the order asked.
+    :param seat: ``None``: opened to everyone (at every table). ``t``: dealt or given
+        to seat ``t``, told only where the host is the dealer (tables without hidden
+        decks, in-process bots); keep them as ``t``'s secret.
+    :param decks: ask it for more (a card that says "draw two").
+    :returns: events, as :func:`game_apply`; they follow the action's events.
+    :raises IllegalAction: never for a false claim (the host checks claims); the
+        state must accept any card.
+    """
+
+
+@hookspec(firstresult=True)
+def game_seat_actions(view: View, seat: int, cards: dict[str, dict[int, int]]
+                      ) -> list[Action]:
+    """The game's client-side half: ``seat``'s legal actions from its view and the
+    cards it knows. Optional (required with decks).
+
+    :param cards: deck -> {position -> card} of the cards dealt or given to ``seat``,
+        and those opened to everyone, in each deck's current round.
+    :returns: what :func:`game_legal_actions` would list, in the same order; an action
+        that uses a hidden card carries ``"claims": [{"deck", "pos", "card"}]``.
+
+    At a hidden-deck table the host cannot list a seat's actions; each client calls
+    this. Use only what ``view`` has.
     """
 
 

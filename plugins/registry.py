@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 from . import hookspecs, params
+from .decks import DEALER_KEY, LocalDealer, Requests, check_decks
 from .errors import BadOptions, IllegalAction, PluginError
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ class Game:
         # Bound once: the hot hooks are called straight, positionally (see _bind).
         self._to_act = _bind(pm, "game_to_act")
         self._legal = _bind(pm, "game_legal_actions")
-        self._apply = _bind(pm, "game_apply")
+        self._apply = _bind(pm, "game_apply", omit=("decks",))
         self._view = _bind(pm, "game_view")
         try:
             info = self._hook.game_info()
@@ -86,6 +87,13 @@ class Game:
         self.has_view_parts = bool(pm.hook.game_view_parts.get_hookimpls())
         self.has_query = bool(pm.hook.game_query.get_hookimpls())
         self._view_parts = _bind(pm, "game_view_parts") if self.has_view_parts else None
+        # Hidden decks (docs/plugins.md): the game asks a dealer for hidden cards.
+        self.has_decks = bool(pm.hook.game_decks.get_hookimpls())
+        if self.has_decks:
+            for hook in ("game_cards_opened", "game_seat_actions"):
+                if not pm.hook.__dict__[hook].get_hookimpls():
+                    raise PluginError(f"game plugin {name!r} declares decks but lacks {hook}",
+                                      name)
 
     def __repr__(self) -> str:
         return f"<Game {self.id} {self.info['version']}>"
@@ -131,15 +139,31 @@ class Game:
             out[key] = value
         return out
 
-    def setup(self, seats: int, options: dict[str, Any] | None, rng: random.Random) -> State:
-        """The initial state for ``seats`` seats; options are checked first."""
+    def setup(self, seats: int, options: dict[str, Any] | None, rng: random.Random,
+              decks: Requests | None = None) -> State:
+        """The initial state for ``seats`` seats; options are checked first.
+
+        A game with hidden decks asks ``decks`` for its cards; without one (a table
+        without hidden decks, bots) this facade deals them itself (:class:`LocalDealer`).
+        """
         lo, hi = self.info["min_seats"], self.info["max_seats"]
         if not (isinstance(seats, int) and lo <= seats <= hi):
             raise BadOptions(f"{self.id}: seats={seats!r}, expected {lo}..{hi}")
+        options = self.options(options)
+        dealer = None
+        if self.has_decks and decks is None:
+            dealer = self.local_dealer(seats, options)
+            decks = dealer.requests()
+            if not dealer.sizes:  # no hidden deck with these options: no dealer record,
+                dealer = None  # and the game's actions apply as in a game without decks
         try:
-            return self._hook.game_setup(seats=seats, options=self.options(options), rng=rng)
+            state = self._hook.game_setup(seats=seats, options=options, rng=rng, decks=decks)
         except IllegalAction as exc:  # a game refusing its options at set-up
             raise BadOptions(f"{self.id}: {exc}") from exc
+        if dealer is not None and decks is not None:
+            dealer.start(state)
+            dealer.run(state, decks.take(), rng)
+        return state
 
     # -- turns ----------------------------------------------------------------
 
@@ -152,8 +176,12 @@ class Game:
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return self._legal(state, seat)
 
-    def apply(self, state: State, seat: int, action: Action, rng: random.Random) -> list[Event]:
+    def apply(self, state: State, seat: int, action: Action, rng: random.Random,
+              decks: Requests | None = None) -> list[Event]:
         """Apply ``action`` for ``seat``; the game leaves state and rng unchanged on refusal.
+
+        A game with hidden decks asks ``decks`` (the host's, at a hidden-deck table);
+        without one this facade deals and checks the action's claims itself.
 
         Raises:
             IllegalAction: the seat must not act now, the action is not a map with a
@@ -165,8 +193,50 @@ class Game:
             raise IllegalAction(f"an action is a map with a string 'type', got {action!r}")
         # The game must leave state *and* rng untouched when it refuses (draw only
         # after validating); the conformance suite checks both for every game.
-        events = self._apply(state, seat, action, rng)
-        return events if events is not None else []
+        if not self.has_decks:
+            events = self._apply(state, seat, action, rng)
+            return events if events is not None else []
+        return self._apply_with_decks(state, seat, action, rng, decks)
+
+    def _apply_with_decks(self, state: State, seat: int, action: Action, rng: random.Random,
+                          decks: Requests | None) -> list[Event]:
+        dealer = None
+        if decks is None and DEALER_KEY not in state:  # no hidden deck in this game
+            decks = Requests({}, 0)
+        elif decks is None:  # this facade is the dealer: it checks claims itself
+            dealer = LocalDealer.of_state(state, self.cards_opened)
+            dealer.check_claims(state, seat, action)
+            decks = dealer.requests()
+        events = list(self._hook.game_apply(state=state, seat=seat, action=action, rng=rng,
+                                            decks=decks) or [])
+        if dealer is not None:
+            events += dealer.run(state, decks.take(), rng)
+        return events
+
+    # -- hidden decks (docs/plugins.md, "Hidden decks") ---------------------------
+
+    def decks(self, seats: int, options: dict[str, Any] | None) -> dict[str, int]:
+        """The game's hidden decks for these options (``{}``: none)."""
+        if not self.has_decks:
+            return {}
+        sizes = self._hook.game_decks(seats=seats, options=self.options(options))
+        return check_decks(sizes, self.id)
+
+    def local_dealer(self, seats: int, options: dict[str, Any]) -> LocalDealer:
+        """The in-process dealer for a new state of this game."""
+        return LocalDealer(self.decks(seats, options), seats, self.cards_opened)
+
+    def cards_opened(self, state: State, deck: str, cards: dict[int, int], seat: int | None,
+                     decks: Requests) -> list[Event]:
+        """Hand the game cards it asked for (``seat`` None: opened to everyone)."""
+        events = self._hook.game_cards_opened(state=state, deck=deck, cards=cards, seat=seat,
+                                              decks=decks)
+        return list(events or [])
+
+    def seat_actions(self, view: View, seat: int, cards: dict[str, dict[int, int]]
+                     ) -> list[Action]:
+        """The client-side half: ``seat``'s legal actions from its view and its cards."""
+        return list(self._hook.game_seat_actions(view=view, seat=seat, cards=cards) or [])
 
     # -- parameterised actions and queries (docs/decisions.md) --------------------
 
@@ -305,7 +375,8 @@ def generic_board(view: View) -> str:
     return "\n".join(f"{str(k).ljust(width)}  {_short(v, 200)}" for k, v in view.items())
 
 
-def _bind(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
+def _bind(pm: pluggy.PluginManager, name: str, omit: tuple[str, ...] = ()
+          ) -> Callable[..., Any]:
     """A positional caller for hook ``name`` of a one-game manager.
 
     A game manager holds exactly one plugin, so a firstresult call is a call of
@@ -315,8 +386,11 @@ def _bind(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
     wrapper, several implementations) goes through pluggy as usual.
     """
     caller = getattr(pm.hook, name)
-    spec_args = list(caller.spec.argnames)
     impls = caller.get_hookimpls()
+    # ``omit``: spec arguments the caller leaves out unless the implementation takes
+    # them (``decks``: only games with hidden decks get one, through the facade).
+    spec_args = [a for a in caller.spec.argnames
+                 if a not in omit or any(a in i.argnames for i in impls)]
     if len(impls) != 1 or impls[0].hookwrapper or impls[0].wrapper:
         return lambda *args: caller(**dict(zip(spec_args, args, strict=True)))
     fn = impls[0].function

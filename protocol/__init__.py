@@ -24,7 +24,18 @@ from ._errors import (
     ProtocolError,
     RemoteProtocolError,
 )
-from ._fair_messages import Commit, FairEvent, FairFault, FairRequest, Reveal
+from ._fair_messages import (
+    Commit,
+    DeckKeys,
+    DeckPass,
+    DeckRequest,
+    DeckSecretsMessage,
+    DeckUnlock,
+    FairEvent,
+    FairFault,
+    FairRequest,
+    Reveal,
+)
 from ._frames import DEFAULT_MAX_FRAME, decode_body, encode_frame
 from ._messages import (
     CLIENT_TYPES,
@@ -69,4 +80,5 @@ __all__ = [
     "Update", "Welcome", "decode_body", "encode_frame", "from_map", "negotiate",
     "Answer", "Query",
     "Commit", "FairEvent", "FairFault", "FairRequest", "Reveal",
+    "DeckKeys", "DeckPass", "DeckRequest", "DeckSecretsMessage", "DeckUnlock",
 ]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import enum
 import threading
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import msgpack
 
@@ -19,12 +20,16 @@ CLIENT: Final = "client"
 HOST: Final = "host"
 
 
-class _NeedData:
+class _NeedData(enum.Enum):
+    """One member, so that ``event is NEED_DATA`` narrows the type of ``event``."""
+
+    NEED_DATA = "NEED_DATA"
+
     def __repr__(self) -> str:
         return "NEED_DATA"
 
 
-NEED_DATA: Final = _NeedData()
+NEED_DATA: Final = _NeedData.NEED_DATA
 """Returned by :meth:`Connection.next_event` when more bytes are needed."""
 
 
@@ -170,7 +175,7 @@ class Connection:
             self.state = ERROR
             raise
 
-    def next_event(self) -> Message | _NeedData | ConnectionClosed:
+    def next_event(self) -> Message | Literal[_NeedData.NEED_DATA] | ConnectionClosed:
         """The next message from the peer, ``NEED_DATA`` or ``ConnectionClosed()``.
 
         Raises:

@@ -44,6 +44,8 @@ class ErrorCode(StrEnum):
     NO_KEY = "no_key"  # a fair table needs a public key in hello
     BAD_REVEAL = "bad_reveal"  # a commitment or reveal that does not check, or is not asked
     BAD_JOIN_ID = "bad_join_id"  # join.join_id is not 8 to 32 bytes
+    NO_DECKS = "no_decks"  # a hidden-deck table needs a client that deals (hello.decks)
+    BAD_DEAL = "bad_deal"  # a deck pass, unlock key or secret that does not check or is not asked
 
 
 FATAL_CODES = frozenset({

@@ -79,3 +79,85 @@ class FairFault(Message):
     reason: str  # "late" (a notice), "withheld" or "bad_reveal"
     outcome: str  # "waiting", "forfeit" or "host_rng"
     message: str
+
+
+# -- hidden decks (docs/protocol.md, "Hidden decks") ------------------------------------
+# A deck is named by the game (``deck``) and shuffled afresh in each ``round``; every
+# signature names it as the string "deck/round" (protocol/hidden_deal.py).
+
+
+@_message("deck_request", "host")
+class DeckRequest(Message):
+    """The host asks a seat for its part of a hidden deal: a pass over the deck, unlock
+    keys, or (when the table ends) its secrets for the audit."""
+
+    table: str
+    seat: int
+    game: str  # the game's id: the client runs its client-side half
+    deck: str
+    round: int
+    n: int  # cards in the deck
+    seats: int  # seats at the table (each one's key opens a card)
+    kind: str  # "shuffle", "lock", "unlock", "keys" or "secrets"
+    points: list[str] | None = None  # shuffle, lock: the deck to pass over (hex points)
+    positions: list[dict[str, Any]] | None = None  # unlock: [{"pos", "to", "point"}];
+    #                                               keys: [{"pos", "to": nil}]
+
+
+@_message("deck_keys", "host")
+class DeckKeys(Message):
+    """To everyone: the locked deck, once; the keys of cards turned face up. To one
+    seat (``to``): the points of positions dealt to it, with only its lock left."""
+
+    table: str
+    deck: str
+    round: int
+    to: int | None  # the seat this is for; nil: everyone
+    locked: list[str] | None = None  # the locked deck (hex points), sent once it is locked
+    keys: list[dict[str, Any]] | None = None  # [{"seat", "pos", "to", "key", "sig"}]
+    points: list[dict[str, Any]] | None = None  # [{"pos", "point"}] for seat `to`
+
+
+@_message("deck_pass", "client")
+class DeckPass(Message):
+    """A seat's shuffle or lock pass over the deck the host sent."""
+
+    id: int
+    table: str
+    seat: int
+    deck: str
+    round: int
+    stage: str  # "shuffle" or "lock"
+    points: list[str]  # n hex points
+    sig: str  # over ["lantable-fairplay-v1", "deck_pass", table, "deck/round", seat, stage,
+    #           tag("deck", points)]
+
+
+@_message("deck_unlock", "client")
+class DeckUnlock(Message):
+    """A seat's answer to ``unlock`` (its lock taken off each point) or ``keys`` (its
+    key of each position turned face up), each item signed."""
+
+    id: int
+    table: str
+    seat: int
+    deck: str
+    round: int
+    items: list[dict[str, Any]]  # unlock: [{"pos", "to", "point_in", "point", "sig"}];
+    #                             keys: [{"pos", "to": nil, "key", "sig"}]
+
+
+@_message("deck_secrets", "client")
+class DeckSecretsMessage(Message):
+    """A seat's secrets for one round of a deck, published when the table ends (audit)."""
+
+    id: int
+    table: str
+    seat: int
+    deck: str
+    round: int
+    shuffle_key: str
+    permutation: list[int]
+    card_keys: list[str]
+    sig: str  # over ["lantable-fairplay-v1", "deck_secrets", table, "deck/round", seat,
+    #           shuffle_key, permutation, card_keys]

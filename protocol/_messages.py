@@ -185,6 +185,7 @@ class Hello(Message):
     key: str | None = None  # the seat's Ed25519 public key, hex (fair play)
     words: bool | None = None  # updates carry the game's own labels and sentences
     lobby: bool | None = None  # push a `lobby` message whenever the table list changes
+    decks: bool | None = None  # can sit at hidden-deck tables (runs games' client halves)
 
 
 @_message("list_tables", "client")

@@ -1,6 +1,7 @@
 """A hidden deal between seats, sans-IO: the signed messages and the host's side of
 dealing a masked deck (the step after :mod:`.hidden_deck`; docs/fair-play.md,
-"Hidden decks"). Not yet carried by the wire or used by a game.
+"Hidden decks"). The host's table runs one :class:`DealHost` per round of each deck
+(host/fairdecks.py), each seat one :class:`DeckPlayer` (clients/fairdecks.py).
 
 Who does what:
 
@@ -9,9 +10,12 @@ Who does what:
 - :class:`DealHost` is the table's host. It holds **no scalar**: it orders the passes
   (every seat's shuffle, then every seat's lock, in seat order), checks each message
   (the seat's signature, its turn, a pass of ``n`` valid and distinct group
-  elements) and names the seat whose message does not check; it relays each unlock
-  key to the one seat it is for, and journals everything. A seat's own key for a
-  position dealt to it never leaves that seat, so the host can open nothing.
+  elements) and names the seat whose message does not check; it carries each dealt
+  position from seat to seat, each taking its own lock off the point (an *unlock
+  step*), to the one seat it is for, and journals everything. **No key of a dealt
+  position ever leaves its seat**: the host sees only points still locked by the
+  recipient, so it can open nothing, also when a card changes hands (:meth:`DealHost.give`).
+  Only a card turned face up has its keys published.
 
 Every message is a plain map (msgpack-ready; hex for points and scalars) signed by
 its seat's fair-play key (:class:`~lantable.protocol.fairplay.Identity`) over
@@ -20,7 +24,8 @@ its seat's fair-play key (:class:`~lantable.protocol.fairplay.Identity`) over
 =============== ===========================================================================
 ``deck_pass``   ``stage`` ("shuffle" or "lock"), ``points`` (n hex points); signed over
                 ``stage`` and the tagged hash of the points
-``deck_key``    ``to`` (the recipient seat, or None: open to everyone), ``pos``, ``key``
+``deck_step``   ``to`` (the recipient), ``pos``, ``point_in``, ``point`` (this seat's lock off)
+``deck_key``    ``to`` (None: the card is opened to everyone), ``pos``, ``key``
 ``deck_secrets`` the seat's secrets, published when the deal is over, for the audit
 =============== ===========================================================================
 """
@@ -33,12 +38,14 @@ from typing import Any
 import rbcl
 
 from . import fairplay as fp
+from .deck_errors import DealError
 from .hidden_deck import (
     DeckError,
     DeckSeat,
     DeckSecrets,
     Point,
     Scalar,
+    _mul,
     audit,
     card_points,
     open_card,
@@ -53,14 +60,6 @@ def _seat(m: Mapping[str, Any]) -> int:
     return seat if isinstance(seat, int) and not isinstance(seat, bool) else -1
 
 
-class DealError(DeckError):
-    """A deal message that does not check; ``seat`` is the seat it names (-1: none)."""
-
-    def __init__(self, seat: int, message: str) -> None:
-        super().__init__(f"seat {seat}: {message}")
-        self.seat = seat
-
-
 def points_digest(points: Sequence[str]) -> str:
     return fp.tagged_hash("deck", list(points))
 
@@ -71,6 +70,10 @@ def _pass_fields(m: Mapping[str, Any]) -> tuple[Any, ...]:
 
 def _key_fields(m: Mapping[str, Any]) -> tuple[Any, ...]:
     return (m["table"], m["deck"], m["seat"], m["to"], m["pos"], m["key"])
+
+
+def _step_fields(m: Mapping[str, Any]) -> tuple[Any, ...]:
+    return (m["table"], m["deck"], m["seat"], m["to"], m["pos"], m["point_in"], m["point"])
 
 
 def _secrets_fields(m: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -86,7 +89,8 @@ class DeckPlayer:
         self.secret = DeckSeat(n)
         self.cards = card_points(f"{table}/{deck}", n)
         self.locked: list[Point] = []  # the final deck, once every lock pass is in
-        self._keys: dict[int, dict[int, Scalar]] = {}  # pos -> {seat: unlock key}
+        self._keys: dict[int, dict[int, Scalar]] = {}  # pos -> {seat: public unlock key}
+        self._points: dict[int, Point] = {}  # pos dealt here -> the point only we can open
 
     def _msg(self, t: str, fields: Callable[[Mapping[str, Any]], tuple[Any, ...]],
              **body: Any) -> dict[str, Any]:
@@ -101,30 +105,41 @@ class DeckPlayer:
                else self.secret.lock_pass(points))
         return self._msg("deck_pass", _pass_fields, stage=stage, points=[p.hex() for p in out])
 
-    def key(self, pos: int, to: int | None) -> dict[str, Any]:
-        """The unlock key for ``pos``, for seat ``to`` (None: for everyone)."""
+    def key(self, pos: int, to: int | None = None) -> dict[str, Any]:
+        """The unlock key for ``pos``, published to open it to everyone (``to`` None)."""
         return self._msg("deck_key", _key_fields, to=to, pos=pos,
                          key=self.secret.unlock_key(pos).hex())
+
+    def step(self, pos: int, to: int, point_in: str) -> dict[str, Any]:
+        """Take this seat's lock off ``point_in`` (position ``pos`` on its way to seat
+        ``to``): the key itself never leaves the seat."""
+        out = _mul(self.secret.unlock_key(pos), fp.unhex(point_in, "point"))
+        return self._msg("deck_step", _step_fields, to=to, pos=pos, point_in=point_in,
+                         point=out.hex())
+
+    def receive_point(self, pos: int, point: str) -> None:
+        """Position ``pos`` with every other seat's lock taken off: only ours is left."""
+        self._points[pos] = bytes.fromhex(point)
 
     def receive_key(self, m: Mapping[str, Any]) -> None:
         self._keys.setdefault(m["pos"], {})[m["seat"]] = bytes.fromhex(m["key"])
 
-    def open(self, pos: int, seats: int) -> int:
-        """The card at ``pos``, once every other seat's key for it is in.
+    def open(self, pos: int) -> int:
+        """The card at ``pos`` dealt to this seat, once its point has come.
 
         Raises:
-            DeckError: a key is missing, or the result is not a card of the deck.
+            DeckError: no point yet, or the result is not a card of the deck.
         """
-        keys = self._keys.get(pos, {})
-        missing = sorted(set(range(seats)) - {self.seat} - set(keys))
-        if missing:
-            raise DeckError(f"position {pos}: no unlock key yet from seat(s) {missing}")
-        return open_card(self.locked[pos], [*keys.values(), self.secret.unlock_key(pos)],
-                         self.cards)
+        if pos not in self._points:
+            raise DeckError(f"position {pos}: not dealt to this seat (yet)")
+        return open_card(self._points[pos], [self.secret.unlock_key(pos)], self.cards)
 
-    def open_public(self, pos: int, keys: Sequence[Mapping[str, Any]]) -> int:
-        """A card opened to everyone: every seat's key, this one's included, is public."""
-        return open_card(self.locked[pos], [bytes.fromhex(k["key"]) for k in keys], self.cards)
+    def open_public(self, pos: int, keys: Sequence[Mapping[str, Any]] | None = None) -> int:
+        """A card opened to everyone: every seat's key, this one's included, is public
+        (``keys``, or those received)."""
+        got = ([bytes.fromhex(k["key"]) for k in keys] if keys is not None
+               else list(self._keys.get(pos, {}).values()))
+        return open_card(self.locked[pos], got, self.cards)
 
     def secrets(self) -> dict[str, Any]:
         s = self.secret
@@ -146,7 +161,11 @@ class DealHost:
         self.cards = card_points(f"{table}/{deck}", n)
         self.passes: dict[str, list[list[Point]]] = {s: [] for s in STAGES}
         self.journal: list[dict[str, Any]] = []
-        self.owner: dict[int, int | None] = {}  # pos -> the seat it is dealt to (None: public)
+        self.owner: dict[int, int | None] = {}  # pos -> the seat it is dealt to now
+        self.opened: set[int] = set()  # positions turned face up
+        self.chains: dict[int, dict[str, Any]] = {}  # pos -> {"to", "left": seats, "point"}
+        self.asked: dict[int, set[int]] = {}  # pos being opened -> seats whose key is due
+        self.got: dict[int, dict[int, dict[str, Any]]] = {}  # pos -> seat -> published key
 
     @property
     def seats(self) -> int:
@@ -201,22 +220,97 @@ class DealHost:
         self.passes[m["stage"]].append(points)
         self.journal.append(dict(m))
 
-    def deal(self, pos: int, to: int | None) -> list[int]:
-        """Deal ``pos`` to seat ``to`` (None: open it to everyone); returns the seats
-        whose key for it the host must now ask for."""
+    def _unlocked(self) -> None:
         if self.expected() is not None:
             raise DeckError("the deck is not locked yet")
+
+    def _chain(self, pos: int, to: int) -> list[int]:
+        """Start taking every lock but ``to``'s off ``pos``, seat after seat."""
+        self._unlocked()
+        if not 0 <= pos < self.n or not 0 <= to < self.seats:
+            raise DeckError(f"no position {pos} or no seat {to}")
+        if pos in self.chains and self.chains[pos]["left"]:
+            raise DeckError(f"position {pos} is already on its way to seat "
+                            f"{self.chains[pos]['to']}")
+        left = [s for s in range(self.seats) if s != to]
+        self.chains[pos] = {"to": to, "left": left, "point": self.current()[pos]}
+        self.owner[pos] = to
+        return left
+
+    def deal(self, pos: int, to: int | None) -> list[int]:
+        """Deal ``pos`` to seat ``to`` (None: open it to everyone, :meth:`open`);
+        returns the seats that take their lock off it, in order."""
+        if to is None:
+            return self.open(pos)
         if pos in self.owner:
             raise DeckError(f"position {pos} was already dealt")
-        self.owner[pos] = to
-        return [s for s in range(self.seats) if s != to]
+        return self._chain(pos, to)
 
-    def receive_key(self, m: Mapping[str, Any]) -> int | None:
-        """A seat's unlock key: checked and journalled; returns the seat to relay it to
-        (None: to everyone, the card is public).
+    def give(self, pos: int, to: int) -> list[int]:
+        """A position dealt to one seat goes to seat ``to``: every other seat, the one
+        that held it included, takes its lock off afresh. The host sees only points
+        still locked by ``to``."""
+        if self.owner.get(pos) is None:
+            raise DeckError(f"position {pos} was not dealt to a seat, so it cannot be given")
+        return self._chain(pos, to)
+
+    def open(self, pos: int) -> list[int]:
+        """Turn ``pos`` face up: every seat publishes its key for it; returns them."""
+        self._unlocked()
+        if not 0 <= pos < self.n:
+            raise DeckError(f"no position {pos} in a deck of {self.n}")
+        if pos in self.opened:
+            raise DeckError(f"position {pos} was already opened")
+        self.opened.add(pos)
+        seats = list(range(self.seats))
+        self.asked[pos] = set(seats)
+        return seats
+
+    def waiting(self) -> dict[int, list[dict[str, Any]]]:
+        """What each seat owes now: ``{"pos", "to", "point"}`` (take your lock off this
+        point) for the next seat of each chain, ``{"pos", "to": None}`` (publish your
+        key) for a position being opened."""
+        out: dict[int, list[dict[str, Any]]] = {}
+        for pos, chain in sorted(self.chains.items()):
+            if chain["left"]:
+                out.setdefault(chain["left"][0], []).append(
+                    {"pos": pos, "to": chain["to"], "point": chain["point"]})
+        for pos, seats in sorted(self.asked.items()):
+            for s in sorted(seats):
+                out.setdefault(s, []).append({"pos": pos, "to": None})
+        return out
+
+    def receive_step(self, m: Mapping[str, Any]) -> tuple[int, str] | None:
+        """A seat took its lock off a point on its way to another seat: checked and
+        journalled. Returns ``(to, point)`` when only ``to``'s lock is left on it.
 
         Raises:
-            DealError: not signed by its seat, or for a position not dealt that way.
+            DealError: not this seat's turn on that position, not from the point the
+                host gave, not a group element, or not signed by the seat.
+        """
+        seat = _seat(m)
+        chain = self.chains.get(m.get("pos"))  # type: ignore[arg-type]
+        if chain is None or not chain["left"] or chain["left"][0] != seat \
+                or chain["to"] != m.get("to") or chain["point"] != m.get("point_in"):
+            raise DealError(seat, f"an unlock step on position {m.get('pos')} that was not "
+                                  "asked of it")
+        try:
+            self._check_sig(m, _step_fields(m))
+            point = fp.unhex(m["point"], "point")
+        except (fp.FairPlayError, KeyError, TypeError) as exc:
+            raise DealError(seat, f"its unlock step is malformed: {exc}") from None
+        if not rbcl.crypto_core_ristretto255_is_valid_point(point):
+            raise DealError(seat, "its unlock step is not a group element")
+        chain["left"].pop(0)
+        chain["point"] = m["point"]
+        self.journal.append(dict(m))
+        return None if chain["left"] else (chain["to"], m["point"])
+
+    def receive_key(self, m: Mapping[str, Any]) -> None:
+        """A seat's key for a position being opened to everyone: checked, journalled.
+
+        Raises:
+            DealError: not signed by its seat, or for a position not being opened.
         """
         seat = _seat(m)
         try:
@@ -224,11 +318,37 @@ class DealHost:
             fp.unhex(m["key"], "key")
         except (fp.FairPlayError, KeyError, TypeError) as exc:
             raise DealError(seat, f"its key is malformed: {exc}") from None
-        pos, to = m.get("pos"), m.get("to")
-        if pos not in self.owner or self.owner[pos] != to or seat == to:
-            raise DealError(seat, f"a key for position {pos} to {to} that was not asked for")
+        pos = m.get("pos")
+        if m.get("to") is not None or seat not in self.asked.get(pos, set()):  # type: ignore[arg-type]
+            raise DealError(seat, f"a key for position {pos} to {m.get('to')} that was not "
+                                  "asked for")
+        self.asked[pos].discard(seat)  # type: ignore[index]
+        if not self.asked[pos]:  # type: ignore[index]
+            del self.asked[pos]  # type: ignore[arg-type]
+        self.got.setdefault(pos, {})[seat] = dict(m)  # type: ignore[arg-type]
         self.journal.append(dict(m))
-        return to
+
+    def busy(self) -> bool:
+        """Whether a deal or an opening still waits for some seat."""
+        return bool(self.asked) or any(c["left"] for c in self.chains.values())
+
+    def public_keys(self, pos: int) -> list[dict[str, Any]]:
+        """Every seat's published key of an opened position."""
+        return [m for _, m in sorted(self.got.get(pos, {}).items())]
+
+    def open_public(self, pos: int) -> int:
+        """The card at an opened position, from every seat's key (all in).
+
+        Raises:
+            DeckError: a key is missing, or the result is not a card of the deck.
+        """
+        keys = self.got.get(pos, {})
+        if len(keys) < self.seats:
+            raise DeckError(f"position {pos}: keys from seat(s) "
+                            f"{sorted(set(range(self.seats)) - set(keys))} are missing")
+        locked = self.passes["lock"][-1][pos]
+        return open_card(locked, [bytes.fromhex(keys[s]["key"]) for s in sorted(keys)],
+                         self.cards)
 
     def audit(self, secrets: Sequence[Mapping[str, Any]]) -> list[str]:
         """Check every seat's published secrets against its passes (after the game)."""

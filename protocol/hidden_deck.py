@@ -37,6 +37,10 @@ from typing import TypedDict
 
 import rbcl
 
+from .deck_errors import DeckError
+
+__all__ = ["DeckError", "DeckSeat", "DeckSecrets", "audit", "card_points", "open_card"]
+
 Point = bytes  # a ristretto255 point, 32 bytes
 Scalar = bytes  # a ristretto255 scalar, 32 bytes, little-endian mod the group order
 
@@ -47,10 +51,6 @@ class DeckSecrets(TypedDict):
     shuffle_key: Scalar
     permutation: list[int]
     card_keys: list[Scalar]
-
-
-class DeckError(Exception):
-    """A dealt or opened card is not a card of the deck, or a pass does not check."""
 
 
 def _mul(scalar: Scalar, point: Point) -> Point:

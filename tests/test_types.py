@@ -22,7 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # The packages mypy checks strictly. Adding one (e.g. "host") is this one line.
-STRICT: tuple[str, ...] = ("protocol", "host", "plugins.manila")
+STRICT: tuple[str, ...] = ("protocol", "host", "plugins.manila", "web")
 # Every top-level folder of the lantable namespace (pyproject's package-dir).
 FOLDERS = ("protocol", "plugins", "host", "clients", "web")
 CACHE = ROOT / ".mypy_cache"

@@ -4,6 +4,8 @@
 one more client of docs/protocol.md (see :mod:`lantable.web.server`).
 """
 
-from .server import DEFAULT_WEB_PORT, RunningWeb, open_web_listeners, same_origin, serve_web
+from lantable.protocol.discovery import DEFAULT_WEB_PORT
+
+from .server import RunningWeb, open_web_listeners, same_origin, serve_web
 
 __all__ = ["DEFAULT_WEB_PORT", "RunningWeb", "open_web_listeners", "same_origin", "serve_web"]

@@ -22,7 +22,7 @@ def lan_address(bind: str | None = None) -> str:
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
             probe.connect(("10.255.255.255", 9))  # any non-local address; nothing is sent
-            return probe.getsockname()[0]
+            return str(probe.getsockname()[0])
         except OSError:
             return "127.0.0.1"
 

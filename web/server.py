@@ -76,7 +76,7 @@ class RunningWeb:
 
     @property
     def port(self) -> int:
-        return self.listeners[0].socket.getsockname()[1]
+        return int(self.listeners[0].socket.getsockname()[1])
 
 
 class _Files:
@@ -282,7 +282,7 @@ async def _upgrade(stream: trio.SocketStream, http: h11.Connection, request: h11
     """Accept the WebSocket (same origin only) and serve the protocol over it."""
     ws = WSConnection(ConnectionType.SERVER)
     try:
-        ws.initiate_upgrade_connection(request.headers, request.target)
+        ws.initiate_upgrade_connection(list(request.headers), request.target)
         event = next(ws.events())
     except (WsRemoteError, StopIteration) as exc:
         await _reply_error(stream, http, 400, f"not a valid WebSocket upgrade: {exc}")

@@ -96,7 +96,7 @@ class FrameStream(trio.abc.Stream):
         ``_next_message``, a request costs one system call instead of two)."""
         sock = getattr(self._stream, "socket", None)
         if sock is None:
-            return await self._stream.receive_some(READ_SIZE)
+            return bytes(await self._stream.receive_some(READ_SIZE))
         fd = sock.fileno()
         while True:
             await trio.lowlevel.wait_readable(fd)
@@ -109,7 +109,7 @@ class FrameStream(trio.abc.Stream):
         out = []
         for event in self._ws.events():
             if isinstance(event, BytesMessage):
-                frame = self._add(event.data, event.message_finished)
+                frame = self._add(bytes(event.data), event.message_finished)
                 if frame is not None:
                     out.append(frame)
                     if len(frame) == HEADER.size:  # an oversize frame: nothing follows it

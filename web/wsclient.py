@@ -38,7 +38,7 @@ class WsClient:
     def __init__(self, stream: trio.SocketStream, ws: WSConnection) -> None:
         self.stream = stream
         self.ws = ws
-        self._messages: list[Any] = []
+        self._messages: list[dict[str, Any]] = []
         self._partial = b""
         self.closed: CloseConnection | None = None
 
@@ -64,7 +64,8 @@ class WsClient:
                 if isinstance(event, BytesMessage):
                     self._partial += event.data
                     if event.message_finished:
-                        self._messages.append(msgpack.unpackb(self._partial, raw=False))
+                        message: dict[str, Any] = msgpack.unpackb(self._partial, raw=False)
+                        self._messages.append(message)
                         self._partial = b""
                 elif isinstance(event, CloseConnection):
                     self.closed = event
@@ -99,7 +100,7 @@ async def open_ws(host: str, port: int, *, origin: str | None = None,
     """
     stream = await trio.open_tcp_stream(host, port)
     ws = WSConnection(ConnectionType.CLIENT)
-    extra = [("Origin", origin)] if origin is not None else []
+    extra = [(b"Origin", origin.encode())] if origin is not None else []
     await stream.send_all(ws.send(Request(host=f"{host}:{port}", target=path,
                                           extra_headers=extra)))
     status, body = 0, b""

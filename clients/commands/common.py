@@ -105,13 +105,21 @@ def fair_options(p: argparse.ArgumentParser) -> None:
                    help="with --fair: seconds to wait for a seat's reveal")
     p.add_argument("--on-withhold", choices=("forfeit", "host_rng"), default="forfeit",
                    help="with --fair: what a withheld reveal causes")
+    p.add_argument("--hidden-decks", action="store_true",
+                   help="with --fair: the seats deal the game's hidden cards, so that no peer "
+                        "sees one it should not, the host included (games that declare "
+                        "decks; seats need `lantable play` or a bot, not the browser)")
 
 
 def fair(args: argparse.Namespace) -> dict[str, Any] | None:
-    """The ``create.fair`` map from --fair, --fair-timeout and --on-withhold."""
+    """The ``create.fair`` map from --fair, --fair-timeout, --on-withhold and
+    --hidden-decks."""
     if not args.fair:
         return None
-    return {"timeout": args.fair_timeout, "on_withhold": args.on_withhold}
+    out: dict[str, Any] = {"timeout": args.fair_timeout, "on_withhold": args.on_withhold}
+    if getattr(args, "hidden_decks", False):
+        out["hidden_decks"] = True
+    return out
 
 
 # ---------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -76,9 +77,10 @@ async def _start_web(nursery: trio.Nursery, peer: Any, args: argparse.Namespace,
     from lantable.web import serve_web
     from lantable.web.join import join_url, lan_address, qr_text
 
-    browse = None
-    if not args.no_discovery:
-        from ..discovery import open_browser as browse
+    browse: Callable[..., Any] | None = None
+    if not args.no_discovery:  # zeroconf is imported only when it is used
+        from ..discovery import open_browser
+        browse = open_browser
     web = await nursery.start(lambda task_status: serve_web(
         peer=peer, listeners=listeners, browse_lan=browse, interfaces=args.interface or None,
         task_status=task_status))
@@ -202,7 +204,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             print(f"{game.id} has no game_sample_state: the bots play random", file=sys.stderr)
     check_strategy(game, args.strategy)
     temp = None if args.db else tempfile.mkdtemp(prefix="lantable-demo-")
-    db = args.db or os.path.join(temp, "journal.sqlite")
+    db = args.db or os.path.join(temp or "", "journal.sqlite")
     options = bot_options(args.strategy, args.budget)
     if args.strategy == "mcts" and not args.budget:
         options = {"iterations": 200}

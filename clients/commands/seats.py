@@ -34,7 +34,8 @@ from .common import (
 def resolve_peer(args: argparse.Namespace) -> tuple[str, int]:
     """--connect, else --discover (a peer on the LAN), else the local peer."""
     if args.connect:
-        return args.connect
+        host, port = args.connect
+        return str(host), int(port)
     if not args.discover:
         return "127.0.0.1", DEFAULT_PORT
     from ..lan import find_peer
@@ -201,13 +202,17 @@ def cmd_play(args: argparse.Namespace) -> int:
         elif screens:
             screens[0].say({"refused": "Refused: "}.get(kind, "") + text)
 
+    def on_idle() -> None:
+        if screens:
+            screens[0].idle()
+
     plan = SeatPlan(table=args.table, seat=args.seat, token=args.token, spectate=args.spectate,
                     any_remembered=True)
     try:
         held = trio.run(lambda: hold_seat(host, port, plan, name=args.name,
                                           make_decider=make_decider, store=store,
                                           on_update=on_update, notify=notify,
-                                          on_idle=lambda: screens and screens[0].idle()))
+                                          on_idle=on_idle))
     except BaseException as exc:
         if not any(isinstance(leaf, KeyboardInterrupt) for leaf in leaves(exc)):
             raise

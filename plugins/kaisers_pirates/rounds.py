@@ -18,6 +18,7 @@ from .data import (
     TOURNAMENT_REMOVED,
     TOURNAMENT_WARSHIPS,
 )
+from .decks import action_left, take
 from .rules import draw_ship, place_ship, roll, to_used, to_vp, vp_total
 from .state import Events, State, new_player
 
@@ -67,9 +68,10 @@ def new_state(seats: int, o: dict[str, Any], rng: random.Random, ev: Events) -> 
         "german_used": [],
         "merchant_deck": [s for s in range(N_GERMAN, len(SHIPS)) if s not in removed],
         "merchant_used": [],
-        "action_deck": [],
+        "action_deck_top": [],
+        "action_unseen": [],
+        "set_aside_n": 0,
         "discards": [],
-        "set_aside": [],
         "players": [new_player() for _ in range(np_)],
         "ships": [None] * len(SHIPS),
         "this_turn": None,
@@ -78,8 +80,6 @@ def new_state(seats: int, o: dict[str, Any], rng: random.Random, ev: Events) -> 
         "history": [],
         "solo": None,
     }
-    rng.shuffle(S["german_deck"])
-    rng.shuffle(S["merchant_deck"])
     if mode == "solo":
         S["solo"] = {"deck": [], "recon": False}  # Solitaire deck, Recon on the phantom
     return S
@@ -87,8 +87,7 @@ def new_state(seats: int, o: dict[str, Any], rng: random.Random, ev: Events) -> 
 
 def _deal_ships_tournament(S: State, rng: random.Random, ev: Events) -> None:
     """6.4: one of four balanced Warships, two Raiders from a reduced deck, 5/7/9 VP merchants."""
-    four = [SHIP_BY_NAME[n] for n in TOURNAMENT_WARSHIPS]
-    rng.shuffle(four)
+    four = sorted(SHIP_BY_NAME[n] for n in TOURNAMENT_WARSHIPS)
     out = set(four) | {SHIP_BY_NAME[n] for n in TOURNAMENT_REMOVED}
     raiders = [s for s in S["german_deck"] if s not in out]
     rest_w = [s for s in S["german_deck"] if s in out]
@@ -98,16 +97,14 @@ def _deal_ships_tournament(S: State, rng: random.Random, ev: Events) -> None:
         if s != frye and SHIPS[s]["vp"] in by_vp:
             by_vp[SHIPS[s]["vp"]].append(s)
     for seat in range(S["n_players"]):
-        picks = [four[seat % 4]] + [raiders.pop() for _ in range(2)]
-        merch = [by_vp[v].pop() for v in (5, 7, 9)]
+        picks = [take(four, rng)] + [take(raiders, rng) for _ in range(2)]  # at most 4 seats
+        merch = [take(by_vp[v], rng) for v in (5, 7, 9)]
         for sid in picks + merch:
             place_ship(S, seat, sid)
         ev.append({"type": "ships_dealt", "seat": seat, "ships": picks + merch})
     used = {s for p in S["players"] for s in p["german"] + p["merchants"]}
-    S["german_deck"] = [s for s in raiders + rest_w if s not in used]
+    S["german_deck"] = sorted(s for s in raiders + rest_w if s not in used)
     S["merchant_deck"] = [s for s in S["merchant_deck"] if s not in used]
-    rng.shuffle(S["german_deck"])
-    rng.shuffle(S["merchant_deck"])
 
 
 def start_round(S: State, rng: random.Random, ev: Events) -> None:
@@ -133,16 +130,18 @@ def start_round(S: State, rng: random.Random, ev: Events) -> None:
                 place_ship(S, seat, sid)
                 got.append(sid)
             ev.append({"type": "ships_dealt", "seat": seat, "ships": got})
-    deck = list(S["action_cards"])
-    rng.shuffle(deck)
+    # R 2.1: shuffle, set some aside at random, deal. Nothing is shuffled: the hands are
+    # drawn card by card, and the set-aside cards are the ones never drawn (.decks).
+    S["action_unseen"] = sorted(S["action_cards"])
+    S["action_deck_top"] = []
     n_out = (SOLO_RANDOM_REMOVED if S["mode"] == "solo" else REMOVED_PER_PLAYERS[S["n_players"]])
-    n_out = max(0, min(len(deck) - 6 * S["n_players"] - 1, n_out + S["options"]["extra_removed"]))
-    S["set_aside"] = deck[:n_out]
-    S["action_deck"] = deck[n_out:]
+    n_out = max(0, min(len(S["action_unseen"]) - 6 * S["n_players"] - 1,
+                       n_out + S["options"]["extra_removed"]))
+    S["set_aside_n"] = n_out
     S["discards"] = []
     for seat, p in enumerate(S["players"]):
         n = 6 - p["n_kept"]  # R 2.4 / 6.7: 5, 4 or 3 after keeping ships
-        p["hand"] = [S["action_deck"].pop() for _ in range(n)]
+        p["hand"] = [take(S["action_unseen"], rng) for _ in range(n)]
         p["n_kept"] = 0
         ev.append({"type": "hand_dealt", "seat": seat, "n": n})
         # The solitaire phantom (seat 1) is the engine, not a seat at the table: its
@@ -150,7 +149,7 @@ def start_round(S: State, rng: random.Random, ev: Events) -> None:
         phantom = seat >= S["seats"]
         ev.append({"type": "hand", "seat": seat, "cards": list(p["hand"]),
                    "to": [] if phantom else [seat]})
-    ev.append({"type": "action_deck", "n": len(S["action_deck"]), "set_aside": n_out})
+    ev.append({"type": "action_deck", "n": action_left(S), "set_aside": n_out})
     # R 3.1 / 3.3: round 1 by a d10 roll-off; later rounds fewest RP, ties rolled off.
     if S["round"] == 1 and S["options"]["first_player"] == "lowest_vp":
         vps = [sum(SHIPS[x]["vp"] for x in p["german"]) for p in S["players"]]
@@ -272,8 +271,9 @@ def cleanup_round(S: State, keep: dict[int, list[int]], ev: Events) -> None:
                 to_used(S, sid, ev, "round_end")
         p["n_kept"] = len(kept)
         p["wireless_turn"] = -9
-    S["action_deck"] = []
+    S["action_deck_top"] = []
+    S["action_unseen"] = []
+    S["set_aside_n"] = 0
     S["discards"] = []
-    S["set_aside"] = []
     if S["solo"] is not None:
         S["solo"].update({"deck": [], "recon": False})

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .data import ACTIONS, N_GERMAN, SHIPS
+from .decks import take
 from .state import Events, State, new_status
 
 if TYPE_CHECKING:
@@ -161,7 +162,8 @@ def in_refuge(S: State, sid: int) -> bool:
 
 def draw_ship(S: State, rng: random.Random, german: bool, ev: Events,
               deal: bool = False) -> int | None:
-    """Draw from a ship deck, reshuffling its used pile when empty (4.8).
+    """Turn over a ship card: one at random of the deck's cards left (:mod:`.decks`);
+    an empty deck is first reshuffled from its used pile (4.8).
 
     6.5.2 forbids the German reshuffle only *during* a round (Breakout); the deal at
     the start of a round (``deal``) reshuffles as usual, or with 4 players round 2
@@ -173,11 +175,10 @@ def draw_ship(S: State, rng: random.Random, german: bool, ev: Events,
     if not S[deck]:
         if not S[used] or (german and S["options"]["beyond_1914"] != "off" and not deal):
             return None  # 6.5.2: no German reshuffle during a round
-        S[deck] = S[used]
+        S[deck] = sorted(S[used])
         S[used] = []
-        rng.shuffle(S[deck])
         ev.append({"type": "reshuffle", "deck": name, "n": len(S[deck])})
-    return S[deck].pop()
+    return take(S[deck], rng)
 
 
 def place_ship(S: State, seat: int, sid: int) -> None:

@@ -15,6 +15,7 @@ from .cardtypes import CARD_TYPES, PHANTOM_ENTRIES, REFLAG, best, pseudo
 from .cardtypes.base import HUMAN, PHANTOM
 from .combat import start_bi, start_gi
 from .data import SHIPS, SOLO
+from .decks import take
 from .rules import hidden, in_refuge, kind, roll, targetable
 from .state import Events, State
 
@@ -25,9 +26,9 @@ __all__ = ["HUMAN", "PHANTOM", "decide", "phantom_keep", "phantom_turn", "pseudo
 
 
 def reshuffle(S: State, rng: random.Random, ev: Events) -> None:
-    """R 5.4.1 / 5.2.5: every Solitaire card back into the deck, shuffled."""
+    """R 5.4.1 / 5.2.5: every Solitaire card back into the deck, shuffled: the deck is
+    the set of cards left, each drawn at random when turned over (:mod:`.decks`)."""
     S["solo"]["deck"] = list(range(len(SOLO)))
-    rng.shuffle(S["solo"]["deck"])
     ev.append({"type": "solitaire_shuffle"})
 
 
@@ -35,7 +36,7 @@ def _draw(S: State, rng: random.Random, ev: Events) -> dict[str, Any]:
     sd = S["solo"]
     if not sd["deck"]:  # R 5.4.1: all cards used
         reshuffle(S, rng, ev)
-    c = sd["deck"].pop()
+    c = take(sd["deck"], rng)
     ev.append({"type": "solitaire_card", "card": c})
     return SOLO[c]
 

@@ -4,8 +4,9 @@ The state is plain data (dicts and lists of ints, strs and bools, so msgpack,
 ``copy.deepcopy`` and the behaviour digests handle it); the ``TypedDict`` classes
 below say which keys each part has and what they mean. Ids: ships 0..79 (German
 0..19, merchants 20..79, see :data:`.data.SHIPS`), Action cards 0..99
-(:data:`.data.ACTIONS`), Solitaire cards 0..19 (:data:`.data.SOLO`). Decks are lists
-drawn from the end.
+(:data:`.data.ACTIONS`), Solitaire cards 0..19 (:data:`.data.SOLO`). Face-down decks
+are sorted lists, the cards left in no order: a card is drawn at random when it is
+turned over (:mod:`.decks`).
 
 The state is never journalled (the journal holds options, seed and actions, and a
 replay re-runs the engine), so these names may change; views are the public part of
@@ -72,7 +73,7 @@ class Player(TypedDict):
     turns: int  # own turns begun
     round_points: int
     round_vp: list[int]  # VP scored in each round so far
-    known_deck_top: list[int]  # the Action deck top arranged with Intelligence, top first
+    known_deck_top: list[int]  # the Action deck top he arranged with Intelligence, top first
     seen: Seen | None
     giving: list[int]  # cards offered with Exchange Information
     n_kept: int  # ships kept from the last round (6.7): so many fewer cards dealt
@@ -183,7 +184,7 @@ class Pending(TypedDict, total=False):
 class Solo(TypedDict):
     """Solitaire only: the Solitaire deck and Recon Aircraft played on the phantom."""
 
-    deck: list[int]
+    deck: list[int]  # sorted: the cards left, drawn at random (.decks)
     recon: bool
 
 
@@ -207,13 +208,14 @@ class GameState(TypedDict):
     first_seat: int  # the round's first player
     action_cards: list[int]  # the Action cards in this game
     removed_ships: list[int]  # ships out of the game (6.5)
-    german_deck: list[int]
+    german_deck: list[int]  # sorted: the cards left, drawn at random (.decks)
     german_used: list[int]
-    merchant_deck: list[int]
+    merchant_deck: list[int]  # sorted, like german_deck
     merchant_used: list[int]
-    action_deck: list[int]  # secret order
+    action_deck_top: list[int]  # the deck top arranged with Intelligence, top first
+    action_unseen: list[int]  # sorted: the rest of the deck and the set-aside cards
+    set_aside_n: int  # removed this round (R 2.1): the last so many unseen cards, never drawn
     discards: list[int]  # face up, top = end (face down in solitaire)
-    set_aside: list[int]  # removed this round, secret
     players: list[Player]
     ships: list[ShipStatus | None]  # by ship id
     this_turn: Turn | None

@@ -33,6 +33,7 @@ from lantable.plugins import IllegalAction
 from . import fights, plays, rounds, solo
 from .cardtypes import CARD_TYPES, DECEPTION, FOG_BANK, FOLLOW_UPS, ISLAND_REFUGE
 from .data import ACTIONS, SHIPS
+from .decks import action_left, draw_action
 from .rules import kind, move_to_mate, refill_merchants
 from .state import Action, Events, State, new_turn_record
 
@@ -371,7 +372,7 @@ def _end_turn(S: State, rng: random.Random, ev: Events) -> None:
         T["committed"] = []
         T["reactions"] = []
         if not T["fog"]:
-            c = S["action_deck"].pop()
+            c = draw_action(S, rng)
             for p in S["players"]:
                 if c in p["known_deck_top"]:
                     p["known_deck_top"].remove(c)
@@ -384,7 +385,7 @@ def _end_turn(S: State, rng: random.Random, ev: Events) -> None:
                 P["hand"].append(c)
                 ev.append({"type": "drew", "seat": seat})
                 ev.append({"type": "drew_card", "card": c, "to": [seat]})
-            if not S["action_deck"]:  # R 2.0, A-2: the round ends at once
+            if not action_left(S):  # R 2.0, A-2: the round ends at once
                 _end_round(S, rng, ev)
                 return
     if S["mode"] == "solo" and seat == solo.PHANTOM:

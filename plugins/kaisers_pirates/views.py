@@ -1,7 +1,7 @@
 """Views built from an allow-list, and sampling a full state back from a view (4.7).
 
-Secret: hands, the identity of committed cards not yet played, the order of the
-Action deck and the set-aside cards, what a seat saw with Intelligence, cards
+Secret: hands, the identity of committed cards not yet played, which cards are
+set aside, what a seat saw with Intelligence (a hand, the Action deck's top), cards
 offered with Exchange Information, and the keep choices until all are in.
 Everything else on the table is public (ship cards lie face up; hidden raiders
 are "disguised", not face down).
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cardtypes import CARD_TYPES
 from .data import ACTIONS
+from .decks import action_left
 from .state import State
 from .turn import to_act
 
@@ -57,8 +58,8 @@ def view(S: State, seat: int | None) -> dict[str, Any]:
     v["to_act"] = to_act(S)
     v["german_deck_n"] = len(S["german_deck"])
     v["merchant_deck_n"] = len(S["merchant_deck"])
-    v["action_deck_n"] = len(S["action_deck"])
-    v["set_aside_n"] = len(S["set_aside"])
+    v["action_deck_n"] = action_left(S)
+    v["set_aside_n"] = S["set_aside_n"]
     v["players"] = []
     for p in S["players"]:
         pv = {k: copy.deepcopy(p[k]) for k in _PLAYER_PUBLIC}
@@ -96,9 +97,9 @@ def view(S: State, seat: int | None) -> dict[str, Any]:
         v["solo"]["deck"] = sorted(S["solo"]["deck"])
     if seat is not None:
         p = S["players"][seat]
-        deck = set(S["action_deck"])
+        top = S["action_deck_top"]
         v["me"] = {"hand": sorted(p["hand"]),
-                   "known_deck_top": [c for c in p["known_deck_top"] if c in deck],
+                   "known_deck_top": [c for c in p["known_deck_top"] if c in top],
                    "seen": copy.deepcopy(p["seen"]), "giving": list(p["giving"]),
                    "keep": None, "mate_keep": None}
         if pend is not None and pend["kind"] == "keep":
@@ -157,14 +158,13 @@ def sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
         S["players"].append(p)
     if v["discards"] is None:
         S["discards"] = [pool.pop() for _ in range(v["discards_n"])]
-    if S["solo"] is not None:  # the cards left are known, their order is not
-        rng.shuffle(S["solo"]["deck"])
-    n_unknown_deck = v["action_deck_n"] - len(me["known_deck_top"])
-    S["action_deck"] = [pool.pop() for _ in range(n_unknown_deck)] + list(
-        reversed(me["known_deck_top"])
-    )
-    S["set_aside"] = [pool.pop() for _ in range(v["set_aside_n"])]
-    # ship decks: the draw piles are the ships not seen anywhere, in random order
+    # the Action deck: the top this seat arranged, and as many unseen cards as the deck
+    # and the set-aside cards hold (the solitaire deck's cards left are in the view)
+    S["action_deck_top"] = list(me["known_deck_top"])
+    n_unseen = v["action_deck_n"] - len(me["known_deck_top"]) + v["set_aside_n"]
+    S["action_unseen"] = sorted(pool.pop() for _ in range(n_unseen))
+    S["set_aside_n"] = v["set_aside_n"]
+    # ship decks: the draw piles are the ships not seen anywhere
     seen_ships = set(v["german_used"]) | set(v["merchant_used"]) | set(v["removed_ships"])
     for p in S["players"]:
         seen_ships |= (
@@ -173,7 +173,6 @@ def sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
             | {e["ship"] for e in p["vp_pile"] if "ship" in e}
         )
     rest = [s for s in range(len(v["ships"])) if s not in seen_ships]
-    rng.shuffle(rest)
     S["german_deck"] = [s for s in rest if s < 20]
     S["merchant_deck"] = [s for s in rest if s >= 20]
     S["stack"] = copy.deepcopy(v["stack"])

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from lantable.plugins import hookimpl
 
 from . import board as B
-from . import engine, people, sentences, views
+from . import client, engine, hidden, people, sentences, views
 
 if TYPE_CHECKING:
     import random
@@ -79,6 +79,9 @@ INFO: dict[str, Any] = {
         "a23_weather_after_attack": {"default": True, "choices": _B,
                                      "help": "A23: Bad Weather may still stop an announced "
                                      "attack before the cards are revealed"},
+        "hidden_deck": {"default": False, "choices": _B,
+                        "help": "hands hold positions of a deck the seats deal, so a fair "
+                        "table with hidden decks can deal them unseen, by the host too"},
         "a24_revolt": {"default": "owner", "choices": ["owner", "player"],
                        "help": "A24: the Base owner brings the Legions and all Legions there "
                        "rebel, or the card player brings them and only the owner's rebel"},
@@ -97,8 +100,30 @@ def game_info() -> dict[str, Any]:
 
 
 @hookimpl
-def game_setup(seats: int, options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def game_setup(seats: int, options: dict[str, Any], rng: random.Random,
+               decks: Any) -> dict[str, Any]:
+    if options.get("hidden_deck"):
+        return hidden.new_state(seats, options, rng, decks)
     return engine.new_state(seats, options, rng, [])
+
+
+@hookimpl
+def game_decks(options: dict[str, Any]) -> dict[str, int] | None:
+    return hidden.decks_for(options)
+
+
+@hookimpl
+def game_cards_opened(state: dict[str, Any], cards: dict[int, int], seat: int | None,
+                      decks: Any) -> list[dict[str, Any]]:
+    return hidden.cards_opened(state, cards, seat, decks)
+
+
+@hookimpl
+def game_seat_actions(view: dict[str, Any], seat: int,
+                      cards: dict[str, dict[int, int]]) -> list[dict[str, Any]]:
+    if view.get("hidden_deck"):
+        return hidden.seat_actions(view, seat, cards)
+    return client.legal_actions(view, seat)
 
 
 @hookimpl
@@ -108,12 +133,16 @@ def game_to_act(state: dict[str, Any]) -> list[int]:
 
 @hookimpl
 def game_legal_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    if "hid" in state:  # from the cards the state knows (where the host deals)
+        return hidden.seat_actions(views.view(state, seat), seat, {})
     return engine.legal_actions(state, seat)
 
 
 @hookimpl
 def game_apply(state: dict[str, Any], seat: int, action: dict[str, Any],
-               rng: random.Random) -> list[dict[str, Any]]:
+               rng: random.Random, decks: Any) -> list[dict[str, Any]]:
+    if "hid" in state:
+        return hidden.apply(state, seat, action, rng, decks)
     return engine.apply(state, seat, action, rng)
 
 

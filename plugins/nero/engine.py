@@ -23,7 +23,7 @@ from . import board as B
 from . import events as E
 from . import moves as M
 from .data import AREAS, CARDS, GAME_TURNS, HAND, IN_AREA, LEGIONS_PER_SEAT, NCARDS, ROME
-from .hands import card_arg, own_card, use_cards
+from .hands import card_arg, deal_masked, own_card, use_cards
 
 State = dict[str, Any]
 Events = list[dict[str, Any]]
@@ -32,14 +32,18 @@ Events = list[dict[str, Any]]
 # --- setup -------------------------------------------------------------------------
 
 
-def new_state(seats: int, opt: dict[str, Any], rng: random.Random, ev: Events) -> State:
-    """Digest 4: Bases by draw order, 7 Legions and a General per seat, 4 Game Turns."""
+def new_state(seats: int, opt: dict[str, Any], rng: random.Random, ev: Events,
+              hidden: bool = False) -> State:
+    """Digest 4: Bases by draw order, 7 Legions and a General per seat, 4 Game Turns.
+    ``hidden``: the cards are a hidden deck that the seats deal (:mod:`.hidden`)."""
     youngest = opt["youngest"]
     if not isinstance(youngest, int) or isinstance(youngest, bool) \
             or not 0 <= youngest < seats:
         raise IllegalAction(f"youngest must be a seat 0..{seats - 1}, got {youngest!r}")
     S: State = {
-        "n": seats, "opt": dict(opt), "gt": 1, "over": False, "auto": None,
+        # The option hidden_deck is kept only when on: a plain game's state is as it was.
+        "n": seats, "opt": {k: v for k, v in opt.items() if k != "hidden_deck" or v},
+        "gt": 1, "over": False, "auto": None,
         "base": [None] * seats, "empty": None, "act": youngest, "first": youngest,
         "final": False, "hands": [[] for _ in range(seats)], "box": [], "seen": [],
         "vp": [0] * seats, "L": [], "ldr": [], "germ": [], "used": 0, "once": [],
@@ -52,6 +56,8 @@ def new_state(seats: int, opt: dict[str, Any], rng: random.Random, ev: Events) -
     S["setup"] = True
     S["ldr"] = [[None, B.GENERAL, False] for _ in range(seats)]
     S["pend"] = [{"k": "base", "seat": s} for s in reversed(order)]
+    if hidden:
+        S["hid"] = {"claims": {}}
     _deal(S, rng, ev)
     return S
 
@@ -104,9 +110,13 @@ def apply_setup(S: State, top: dict[str, Any], seat: int, action: dict[str, Any]
 
 def _deal(S: State, rng: random.Random, ev: Events) -> None:
     """5.1 step 2: gather all cards, shuffle, deal; the rest lies face down, unused."""
+    k = HAND[(S["n"], bool(S["opt"]["short_game"]))]
+    if "hid" in S:  # a hidden deck (plugins/nero/hidden.py): the seats deal it, masked
+        deal_masked(S, k, ev)
+        ev.append({"type": "deal", "game_turn": S["gt"], "per_seat": k})
+        return
     deck = list(range(NCARDS))
     rng.shuffle(deck)
-    k = HAND[(S["n"], bool(S["opt"]["short_game"]))]
     for seat in range(S["n"]):
         S["hands"][seat] = sorted(deck[seat * k:(seat + 1) * k])
         ev.append({"type": "dealt", "to": [seat], "cards": list(S["hands"][seat])})

@@ -43,7 +43,7 @@ NO_OMENS = ("assassin", "legion_declares")
 
 def _cheapest(S: State, seat: int, key: str) -> int | None:
     """The card of Event ``key`` worth least for its MP and BP (lowest id on ties)."""
-    cards = [c for c in S["hands"][seat] if CARDS[c]["ev"] == key]
+    cards = [c for c in H.known(S["hands"][seat]) if CARDS[c]["ev"] == key]
     return min(cards, key=lambda c: (CARDS[c]["mp"] + CARDS[c]["bp"], c)) if cards else None
 
 
@@ -636,6 +636,10 @@ def _resolve_event(S: State, item: dict[str, Any], rng: random.Random, ev: Event
             S["hands"][t].remove(c)
             S["hands"][seat].append(c)
             S["hands"][seat].sort()
-            ev.append({"type": "stolen", "to": [seat, t], "from": t, "card": c})
+            if H.is_masked(c):  # a hidden deck: the victim hands its position to the thief
+                ev.append({"type": "stolen", "from": t, "to": [seat, t], "pos": c - H.MASKED})
+                ev.append(H.give_event(c - H.MASKED, seat))
+            else:
+                ev.append({"type": "stolen", "to": [seat, t], "from": t, "card": c})
             ev.append({"type": "traitor", "seat": seat, "from": t})
 

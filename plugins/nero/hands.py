@@ -12,6 +12,45 @@ from .data import CARDS, NCARDS
 
 State = dict[str, Any]
 
+# A card nobody at the host may know is a *masked token*: MASKED + its position in the
+# Game Turn's masked deck (plugins/nero/hidden.py), or, on a client, a stand-in for a
+# card it cannot see (plugins/nero/client.py). No token is a card id, so a rule that
+# read one as a card fails loudly (``CARDS[token]`` is an IndexError).
+MASKED = NCARDS
+
+
+def is_masked(c: int) -> bool:
+    return c >= MASKED
+
+
+def known(hand: list[int]) -> list[int]:
+    """The cards of ``hand`` whose face is known (on a plain table: all of them)."""
+    return [c for c in hand if c < MASKED]
+
+
+def deal_event(positions: list[int], to: int | None) -> dict[str, Any]:
+    """A marker: deal ``positions`` of the Game Turn's hidden deck to seat ``to`` (None:
+    open them to everyone). :mod:`.hidden` turns markers into requests to the dealer."""
+    return {"type": "deck_deal", "pos": list(positions), "seat": to}
+
+
+def give_event(pos: int, to: int) -> dict[str, Any]:
+    """A marker: hand position ``pos`` of the hidden deck to seat ``to`` (its holder
+    still knows it; nobody else, the host included, learns it)."""
+    return {"type": "deck_give", "pos": pos, "seat": to}
+
+
+def deal_masked(S: State, k: int, ev: list[dict[str, Any]]) -> None:
+    """5.1 step 2 with a hidden deck: a fresh shuffle of all the cards (``deck_new``);
+    seat s is dealt positions s*k .. s*k+k-1, the rest is the face-down box. Nobody,
+    the host included, learns a card it is not dealt."""
+    ev.append({"type": "deck_new"})
+    for seat in range(S["n"]):
+        S["hands"][seat] = [MASKED + p for p in range(seat * k, (seat + 1) * k)]
+        ev.append(deal_event(list(range(seat * k, (seat + 1) * k)), seat))
+    S["box"] = [MASKED + p for p in range(S["n"] * k, NCARDS)]
+    S["seen"] = []
+
 
 def card_arg(action: dict[str, Any], key: str = "card") -> int:
     c = action.get(key)

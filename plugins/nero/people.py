@@ -126,9 +126,16 @@ def describe_action(v: State, seat: int, a: dict[str, Any], names: list[str]) ->
         cards = ", ".join(card_name(c) for c in a["cards"]) or "no cards"
         return f"declare yourself Emperor in Rome with {cards}"
     if t == "discard":
+        if "card" not in a:  # a hidden deck: a position (plugins/nero/hidden.py)
+            return f"discard {_held(v, a['pos'])} face down"
         return f"discard {card_name(a['card'])}"
     if t == "end":
         return "end your round"
+    if t == "commit" and "cards" not in a:  # a hidden deck: positions
+        if not a["pos"]:
+            return "fight with no battle cards"
+        return f"commit {len(a['pos'])} battle card(s) secretly: " + \
+            ", ".join(_held(v, p) for p in a["pos"])
     if t == "commit":
         if not a["cards"]:
             return "fight with no battle cards"
@@ -162,6 +169,12 @@ def describe_action(v: State, seat: int, a: dict[str, Any], names: list[str]) ->
     if t == "bring":
         return f"bring a Legion from {P[a['from']]}"
     return str(t)
+
+
+def _held(v: State, pos: int) -> str:
+    """A card of the seat's hidden hand, by name where its view knows it."""
+    card = (v.get("cards") or {}).get(str(pos))
+    return card_name(card) if card is not None else f"the card at position {pos}"
 
 
 def render(v: State, seat: int | None, names: list[str]) -> Table:
@@ -213,6 +226,9 @@ def render(v: State, seat: int | None, names: list[str]) -> Table:
             pend[-1]["ask"]) else "nobody"
         lines.append(f"now: any-time cards may answer {moment(v, names)} ({asked} to answer)")
     if seat is not None and "hand" in v:
-        lines.append("your hand: " + "; ".join(card_name(c) for c in v["hand"]))
+        hand = [c for c in v["hand"] if c < len(CARDS)]  # a hidden deck: positions
+        hand += [v["cards"][str(c - len(CARDS))] for c in v["hand"] if c >= len(CARDS)
+                 and str(c - len(CARDS)) in (v.get("cards") or {})]
+        lines.append("your hand: " + "; ".join(card_name(c) for c in sorted(hand)))
     table.caption = "\n".join(lines)
     return table

@@ -206,8 +206,8 @@ def describe_event(v: State, seat: int | None, e: dict[str, Any], names: list[st
     if t == "traitor":
         return f"{w}'s Traitor steals a random card from {who(names, e['from'])}"
     if t == "stolen":
-        return f"{card_name(e['card'])} goes from {who(names, e['from'])} to " \
-            f"{who(names, e['to'][0])}"
+        what = card_name(e["card"]) if "card" in e else "A card"  # hidden deck: unseen
+        return f"{what} goes from {who(names, e['from'])} to {who(names, e['to'][0])}"
     if t == "discarded":
         return f"{w} discards a card face down"
     if t == "scored":

@@ -13,6 +13,8 @@ import pickle
 import random
 from typing import Any
 
+from . import hands as H
+
 State = dict[str, Any]
 
 _PUBLIC = ("n", "opt", "gt", "over", "auto", "base", "empty", "act", "first", "final", "vp",
@@ -35,12 +37,18 @@ def public(S: State) -> dict[str, Any]:
     v["hand_sizes"] = [len(h) for h in S["hands"]]
     v["box_size"] = len(S["box"])
     v["pend"] = _pend_public(S["pend"], None)
+    if "hid" in S:  # a hidden deck (plugins/nero/hidden.py): hands hold positions
+        v["hidden_deck"] = True
     return v
 
 
 def own(S: State, seat: int) -> dict[str, Any]:
-    return {"seat": seat, "hand": list(S["hands"][seat]),
-            "pend_own": _pend_public(S["pend"], seat)}
+    out = {"seat": seat, "hand": list(S["hands"][seat]),
+           "pend_own": _pend_public(S["pend"], seat)}
+    if "hid" in S:  # the seat's cards, where the host deals and so knows them
+        out["cards"] = {p: c for p, c in S["hid"]["known"][seat].items()
+                        if H.MASKED + int(p) in S["hands"][seat]}
+    return out
 
 
 def view(S: State, seat: int | None) -> dict[str, Any]:

@@ -6,8 +6,10 @@ Rules digest sections are cited throughout; the project's rules page is
 exact integer poses), :mod:`.hull` (a ship's shape), :mod:`.motion` (sailing to first
 contact), :mod:`.deal` (set-up), :mod:`.world` (state-based predicates), :mod:`.turn`
 (the turn and its actions), :mod:`.combat` (shooting, damage, ramming, boarding),
-:mod:`.views` (views and scores), :mod:`.queries` (answers from a seat's view),
-:mod:`.bots` (discretisation, heuristic, sampling), :mod:`.words` (text for people).
+:mod:`.explore` (exploring ships and wrecks), :mod:`.multiplayer` (the 3+ player
+sheet), :mod:`.views` (views and scores), :mod:`.queries` (answers from a seat's view),
+:mod:`.bots` (discretisation, heuristic, sampling), :mod:`.words` (text for people),
+and the optional rules :mod:`.terrain`, :mod:`.forts` and :mod:`.monsters`.
 The designed starter set (not official cards) is ``data.json``.
 """
 
@@ -39,11 +41,22 @@ INFO = {
         "unique_treasure": {"default": False,
                             "help": "3.7 / A-5: each player adds one designed unique "
                                     "treasure (Lodestone Compass, Golden Idol)"},
+        "multiplayer_mode": {"default": "official_sheet",
+                             "choices": ["official_sheet", "threshold"],
+                             "help": "6.3, 3-4 players only: the WizKids multiplayer sheet "
+                                     "(gold goes home face down, the end token, most gold "
+                                     "at the end wins) or the 2-player threshold of 7.2"},
         "max_rounds": {"default": 40,
                        "help": "7.4: the fallback round cap; then most gold wins"},
         "terrain": {"default": 0, "min": 0, "max": 3,
                     "help": "3.4: terrain pieces per player (fog banks, reefs, Sargasso "
                             "seas, laid out by the game), 0 for none"},
+        "forts": {"default": False,
+                  "help": "2.8 / 5.17: each fleet buys a designed fort (Coastal Battery, "
+                          "6 points and 6 gold), built during play on a wild island"},
+        "monsters": {"default": False,
+                     "help": "2.9 / 5.16: each fleet buys a designed sea monster (Reef "
+                             "Serpent, 8 points) that dives, surfaces, shoots and pins"},
         "S_mm": {"default": 57.5, "help": "2.3: the S measure in millimetres"},
         "L_mm": {"default": 83.8, "help": "2.3: the L measure in millimetres"},
     },

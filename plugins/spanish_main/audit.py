@@ -3,7 +3,9 @@
 :func:`problems` lists what is wrong (empty when all is well): no ship over an
 island, another ship or the table edge; gold conserved (at home, on islands and
 ships, scuttled away: exactly what was dealt plus what entered play later); no view
-shows a treasure value a seat has not seen or an opponent's face-down crew.
+shows a treasure value a seat has not seen, another seat's face-down gold at home
+(6.2), an opponent's face-down crew or an opponent's fort not yet built (secret
+purchases, 8.13).
 """
 
 from __future__ import annotations
@@ -39,7 +41,15 @@ def problems(st: dict[str, Any]) -> list[str]:
         for t, real in zip(view["treasure"], st["treasure"], strict=True):
             if t["gold"] is not None and not (real["face_up"] or real["seen"][seat]):
                 out.append(f"seat {seat} sees the value of {t['id']}")
+        for p in range(st["n"]):  # 6.2: face-down gold at home stays its player's
+            down = sum(t["gold"] for t in st["treasure"] if t["where"] == "home"
+                       and t.get("home_of") == p and not t["face_up"])
+            if p != seat and view["home_gold"][p] != st["home_gold"][p] - down:
+                out.append(f"seat {seat} sees seat {p}'s face-down gold at home")
         for c, real in zip(view["crew"], st["crew"], strict=True):
             if real["owner"] != seat and not real["face_up"] and c["kind"] is not None:
                 out.append(f"seat {seat} sees face-down crew {c['id']}")
+        for f in view.get("forts", []):
+            if f["owner"] != seat and f["island"] is None and not f["destroyed"]:
+                out.append(f"seat {seat} sees the unbuilt fort {f['id']} (8.13)")
     return out

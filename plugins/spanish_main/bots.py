@@ -15,7 +15,7 @@ from typing import Any
 
 from lantable.plugins import IllegalAction
 
-from . import data, hull, motion, turn, world
+from . import data, deal, forts, hull, motion, turn, world
 from . import geometry as g
 
 State = dict[str, Any]
@@ -202,7 +202,8 @@ def _discretise(state: State, seat: int, template: Action, targets: tuple[int, .
         # the hull turns within this of the pivot (a unit of slack for the rounding of
         # the pose): with nothing there and the table's edge further, every turn is clear
         reach = (hull.radius(masts) if kind == "pivot" else hull.tip_radius(masts)) + 2
-        obs = motion.nearby(world.obstacles(state, skip=world.moving_ids(s)), pivot, reach)
+        obs = [] if s.get("submerged") else motion.nearby(  # 5.16: nothing stops it
+            world.obstacles(state, skip=world.moving_ids(s)), pivot, reach)
         area = world.area(state)
         clear = not obs and motion.inside_area(pivot, reach, area)
         for h in COMPASS:
@@ -223,6 +224,9 @@ def _worth(state: State, t: int, seat: int) -> float:
 
 def value(state: State, seat: int) -> float:
     v = 10.0 * state["home_gold"][seat]
+    for f in state.get("forts", ()):  # 5.17: fort gold counts, flags are guns
+        if f["owner"] == seat and forts.standing(f):
+            v += 10.0 * sum(_worth(state, t, seat) for t in f["hold"]) + 1.5 * sum(f["flags"])
     home = world.home_of(state, seat)
     hc = _centre(home["poly"]) if home else None
     wild = [_centre(i["poly"]) for i in state["islands"] if i["home"] is None and i["treasure"]]
@@ -231,11 +235,22 @@ def value(state: State, seat: int) -> float:
             continue
         x, y, _ = s["pose"]
         v += 1.5 * len(world.standing(s))
+        if world.monster(s):  # 5.16: it carries nothing; it hunts enemy ships
+            prey = [hull.centre(e["masts"], world.pose(e)) for e in state["ships"]
+                    if e["owner"] != seat and world.on_plane(e) and not world.monster(e)]
+            if prey:
+                v -= 0.01 * min(math.hypot(px - x, py - y) for px, py in prey) / 100
+            continue
         carried = sum(_worth(state, t, seat) for t in s["hold"])
         if carried and hc:
             v += 8.0 * carried - 0.008 * carried * math.hypot(hc[0] - x, hc[1] - y) / 100
         elif wild and not world.derelict(s):
             v -= 0.01 * min(math.hypot(cx - x, cy - y) for cx, cy in wild) / 100
+    for p in state["pending"]:  # hits whose mast the owner has still to choose
+        if p["kind"] == "lose_mast":
+            s = world.ship(state, p["ship"])
+            if s["owner"] == seat:
+                v -= 1.5 * min(p["hits"], len(world.standing(s)))
     return v
 
 
@@ -257,13 +272,7 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
     d = data.load()
     n = view["n"]
     opt = dict(view["opt"])
-    pool: list[tuple[int, str | None]] = []
-    for p in range(n):
-        if opt["unique_treasure"]:
-            pool += [(v, None) for v in d["treasure"]["per_player_with_unique"]]
-            pool.append((0, d["treasure"]["uniques"][p % len(d["treasure"]["uniques"])]["id"]))
-        else:
-            pool += [(v, None) for v in d["treasure"]["per_player"]]
+    pool = deal.contributions(n, opt["unique_treasure"])
     known = [t for t in view["treasure"] if t["gold"] is not None]
     for t in known:
         key = (t["gold"], t["unique"])
@@ -273,6 +282,7 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
             pool.remove(key)
     rng.shuffle(pool)
     treasure = []
+    home_gold = list(view["home_gold"])
     for t in view["treasure"]:
         if t["gold"] is not None:
             gold, unique = t["gold"], t["unique"]
@@ -280,6 +290,10 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
             gold, unique = pool.pop() if pool else (1, None)
         treasure.append({"id": t["id"], "gold": gold, "unique": unique, "where": t["where"],
                          "seen": list(t["seen"]), "face_up": t["face_up"]})
+        if "home_of" in t:
+            treasure[-1]["home_of"] = t["home_of"]
+            if t["gold"] is None:  # face down at an opponent's home (6.2)
+                home_gold[t["home_of"]] += gold
     kinds = sorted(k for k in d["crew_types"] if not k.startswith("_"))
     crew = []
     for c in view["crew"]:
@@ -292,6 +306,8 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
                      "owner": c["owner"],
                      "ship": c["ship"], "island": c["island"], "face_up": c["face_up"],
                      "gone": c["gone"], "moved": c["moved"]})
+        if "marine_hits" in c:
+            crew[-1]["marine_hits"], crew[-1]["marine_fired"] = c["marine_hits"], c["marine_fired"]
     ships = []
     for s in view["ships"]:
         out = {k: (list(v) if isinstance(v, list) else v) for k, v in s.items()
@@ -304,16 +320,22 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
         out["pinned_before"] = s["pinned_before"]
         ships.append(out)
     islands = [{"id": i["id"], "poly": i["poly"], "home": i["home"],
+                "placed_by": i["placed_by"],
                 "visited": list(i["visited"]),
                 "treasure": [int(t[1:]) for t in i["treasure"]]} for i in view["islands"]]
     terrain = [{k: ([list(p) for p in v] if k == "points" else v) for k, v in t.items()}
                for t in view["terrain"]]
+    extra: State = {}
+    if "forts" in view:  # only the forts this seat may know of (8.13)
+        extra["forts"] = [forts.copy(f) for f in view["forts"]]
     return {
+        **extra,
         "n": n, "opt": opt, "S": view["S"], "L": view["L"], "table": list(view["table"]),
         "terrain": terrain,
         "phase": view["phase"], "round": view["round"], "turn": view["turn"],
         "first": view["first"], "islands": islands, "ships": ships, "crew": crew,
-        "treasure": treasure, "home_gold": list(view["home_gold"]), "g0": view["g0"],
+        "treasure": treasure, "home_gold": home_gold, "g0": view["g0"],
+        "end_token": view["end_token"], "revealed": view["revealed"],
         "pending": [dict(p, asked=list(p["asked"])) if "asked" in p else dict(p)
                     for p in view["pending"]],
         "log": [dict(e) for e in view["log"]], "acted_any": view["acted_any"],

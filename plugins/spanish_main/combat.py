@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from . import data, hull, world
@@ -78,6 +79,15 @@ def _can_hit(state: State, shooter: Ship, origin: g.Point, reach: int, target: S
                                      hull.sails(shooter["masts"], world.pose(shooter),
                                                 world.standing(shooter)), strict=True)
                  if i != firing_mast]
+    return sees(origin, limit, tf, blockers, sails, near)
+
+
+def sees(origin: g.Point, limit: float, tf: g.Poly, blockers: list[g.Poly],
+         sails: Sequence[tuple[g.Point, g.Point]] = (), near: g.Point | None = None) -> bool:
+    """8.9: some candidate point of ``tf`` within ``limit`` of ``origin`` with the
+    open segment to it crossing no blocker and no sail (ships and forts alike)."""
+    if near is None:
+        near = g.closest_point(origin, tf)
     for q in [near, *g.boundary_samples(tf, CANDIDATES_PER_EDGE)]:
         if math.hypot(q[0] - origin[0], q[1] - origin[1]) > limit:
             continue
@@ -195,10 +205,19 @@ def lose_mast(state: State, s: Ship, mast: int, events: list[Event]) -> None:
     s["up"][mast] = False
     events.append({"type": "mast_lost", "ship": s["id"], "mast": mast,
                    "left": len(world.standing(s))})
-    if world.derelict(s):
+    if world.derelict(s) and world.monster(s):
+        eliminate_monster(state, s, events)
+    elif world.derelict(s):
         events.append({"type": "derelict", "ship": s["id"]})
         if s["towing"] is not None:  # 5.5 (7): a tug that becomes derelict lets go
             release(state, s, events)
+
+
+def eliminate_monster(state: State, s: Ship, events: list[Event]) -> None:
+    """5.16: a sea monster that loses all its segments is eliminated at once (it
+    never becomes derelict; it carries nothing)."""
+    s["sunk"], s["pins"] = True, []
+    events.append({"type": "monster_eliminated", "ship": s["id"]})
 
 
 def release(state: State, tug: Ship, events: list[Event]) -> None:
@@ -246,9 +265,13 @@ def sink(state: State, s: Ship, by: int | None, events: list[Event]) -> None:
 
 def check_victory(state: State, events: list[Event]) -> None:
     """7.1-7.3: more than half of the starting gold at home wins at once; the active
-    player wins a tie of crossings."""
+    player wins a tie of crossings. Not under the multiplayer sheet (6.2), which
+    has no threshold."""
+    if world.official_sheet(state):
+        return
     need = state["g0"] // 2 + 1
-    over = [p for p in range(state["n"]) if state["home_gold"][p] >= need]
+    gold = world.total_gold(state)  # 7.2: gold in one's forts counts too
+    over = [p for p in range(state["n"]) if gold[p] >= need]
     if over and state["phase"] != "over":
         winner = state["turn"] if state["turn"] in over else over[0]
         finish(state, [winner], "threshold", events)
@@ -258,7 +281,7 @@ def finish(state: State, winners: list[int], why: str, events: list[Event]) -> N
     state["phase"], state["winner"], state["end"] = "over", winners, why
     state["pending"] = []
     events.append({"type": "game_over", "winners": winners, "why": why,
-                   "gold": list(state["home_gold"])})
+                   "gold": world.total_gold(state)})
 
 
 # -- ramming and boarding (5.6, 5.7) ------------------------------------------------
@@ -268,6 +291,11 @@ def ram_targets(state: State, s: Ship) -> list[Ship]:
     """8.5 ram_eligible: the bow touches an enemy's hull behind its bow."""
     if s["ghost"] or s["pinned_before"] or s["rammed"]:
         return []
+    if world.monster(s):  # 5.16: a sea monster rams (and pins) at any point
+        f = world.foot(s)
+        return [e for e in state["ships"]
+                if world.on_plane(e) and e["owner"] != s["owner"] and not e["ghost"]
+                and g.touching(f, world.foot(e))]
     b = world.bow(s)
     return [e for e in state["ships"]
             if world.on_plane(e) and e["owner"] != s["owner"] and not e["ghost"]
@@ -281,6 +309,8 @@ def ram(state: State, s: Ship, target: Ship, rng: random.Random, events: list[Ev
     events.append({"type": "ram", "ship": s["id"], "target": target["id"], "roll": r,
                    "masts": masts, "hit": hit})
     s["rammed"].append(target["id"])
+    if world.monster(s):
+        s["pins"].append(target["id"])  # 5.16: the rammed ship is pinned
     boardable = not ("Turtle ship" in world.keywords(target) and target["armor"] > 0)
     if boardable:
         state["pending"].append({"kind": "board", "seat": s["owner"], "ship": s["id"],
@@ -309,6 +339,8 @@ def board(state: State, attacker: Ship, defender: Ship, rng: random.Random,
 
 def plunder_options(state: State, winner: Ship, loser: Ship) -> list[str]:
     out = []
+    if world.monster(winner):  # 5.16, A-36: no crew; any treasure (it is destroyed)
+        return ["treasure"] if loser["hold"] else []
     room = world.free_cargo(state, winner) > 0
     if any(room or state["treasure"][t]["unique"] for t in loser["hold"]):
         out.append("treasure")
@@ -320,7 +352,17 @@ def plunder_options(state: State, winner: Ship, loser: Ship) -> list[str]:
 def plunder(state: State, winner: Ship, loser: Ship, what: str, rng: random.Random,
             events: list[Event]) -> None:
     """Blind picks among the loser's items (A-17); the taker learns the value (A-47)."""
-    if what == "treasure":
+    if what == "treasure" and world.monster(winner):
+        t = loser["hold"][rng.randrange(len(loser["hold"]))]
+        loser["hold"].remove(t)
+        tr = state["treasure"][t]
+        # A-36 (monster_treasure = destroy): a monster has no cargo; what it takes,
+        # unique or not, is gone for good (and shown to all)
+        tr["where"], tr["face_up"] = "gone", True
+        state["gold_lost"] += tr["gold"]
+        events.append({"type": "treasure_destroyed", "ship": winner["id"],
+                       "from": loser["id"], "treasure": tr["id"], "gold": tr["gold"]})
+    elif what == "treasure":
         room = world.free_cargo(state, winner) > 0
         pool = [t for t in loser["hold"] if room or state["treasure"][t]["unique"]]
         t = pool[rng.randrange(len(pool))]

@@ -29,7 +29,14 @@ def ships() -> dict[str, dict[str, Any]]:
 
 
 def ship(card: str) -> dict[str, Any]:
-    return ships()[card]
+    """A ship card, or a sea monster's card (5.16: segments act like masts)."""
+    found = ships().get(card)
+    return found if found is not None else load()["monsters"][card]
+
+
+def fort(card: str) -> dict[str, Any]:
+    """A designed fort card (5.17, A-37): name, gold cost, cannons, side."""
+    return load()["forts"][card]
 
 
 def crew_points(kind: str) -> int:

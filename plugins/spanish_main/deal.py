@@ -8,8 +8,10 @@ islands ``I1..``. Lengths are units of 1/100 mm (:mod:`.geometry`).
 ``first``/``turn``/``round``, ``islands``, ``ships``, ``crew``, ``treasure``,
 ``home_gold`` (gold unloaded at each home island, a number per seat), ``g0`` (the
 starting treasure), ``pending`` (a stack of decisions owed before play goes on),
-``log`` (public set-up rolls), ``winner`` and ``end``, and ``gold_lost`` /
-``gold_made`` (gold scuttled away, gold that entered play later: the books balance).
+``log`` (public set-up rolls), ``winner`` and ``end``, ``gold_lost`` /
+``gold_made`` (gold scuttled away, gold that entered play later: the books balance),
+and for the multiplayer sheet (:mod:`.multiplayer`) ``end_token`` (the ship that
+loaded the last treasure) and ``revealed`` (everything turned face up at the end).
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ from typing import Any
 
 from lantable.plugins import IllegalAction
 
-from . import data, hull, motion, terrain, world
+from . import data, forts, hull, monsters, motion, terrain, world
 from . import geometry as g
 
 State = dict[str, Any]
+
+OPTIONAL_RULES = ("forts", "monsters")  # table options kept in the state only when on
 
 
 def roll(rng: random.Random) -> int:
@@ -67,8 +71,6 @@ def random_fleet(points: int, rng: random.Random) -> list[dict[str, Any]]:
                 crew_pts += cost
                 slots -= takes
         for card, c in sorted(data.named_crew().items()):
-            if c["ability"] == "Marine":
-                continue  # not implemented yet: it would sail with no ability
             cursed = "Black Mark" in c.get("keywords", []) and rng.random() < 0.5
             cost = c["points"] + (1 if cursed else 0)
             if (c["nation"] == s["nation"] and card not in used and cost <= left
@@ -78,6 +80,36 @@ def random_fleet(points: int, rng: random.Random) -> list[dict[str, Any]]:
                 left -= cost
                 crew_pts += cost
                 slots -= 1
+    return fleet
+
+
+def entry_points(entry: dict[str, Any]) -> int:
+    """A fleet entry's cost: the ship and its crew (a Cursed Black Mark costs 1 more)."""
+    pts = data.ship(entry["ship"])["points"]
+    for kind, _nation, *named in entry["crew"]:
+        if named and named[0]:
+            pts += data.named_crew()[named[0]]["points"] + (1 if named[1:] and named[1] else 0)
+        else:
+            pts += data.crew_points(kind)
+    return int(pts)
+
+
+def extras(options: dict[str, Any]) -> list[tuple[str, str, int]]:
+    """The optional pieces every fleet buys (3.1): ``(kind, card, points)``."""
+    out = []
+    if options.get("forts"):
+        out.append(("fort", forts.CARD, data.fort(forts.CARD)["cost"]))  # A-37
+    if options.get("monsters"):
+        out.append(("monster", monsters.CARD, data.ship(monsters.CARD)["points"]))
+    return out
+
+
+def trim(fleet: list[dict[str, Any]], budget: int) -> list[dict[str, Any]]:
+    """[DESIGN] A sample fleet that buys a fort or a monster drops ships (with their
+    crew) from the end of its list until it fits ``budget`` (keeping one ship)."""
+    fleet = list(fleet)
+    while len(fleet) > 1 and sum(entry_points(e) for e in fleet) > budget:
+        fleet.pop()
     return fleet
 
 
@@ -140,12 +172,15 @@ def setup(seats: int, options: dict[str, Any], rng: random.Random) -> State:
         raise IllegalAction("S and L must be 10..200 mm with S <= L")
     w_mm, h_mm = d["table_mm"][str(seats)]
     table = (g.mm(w_mm), g.mm(h_mm))
+    # optional rules that are off are left out of the state: a game without them is
+    # the same data as before they existed (saved games, journals, digests)
+    opt = {k: v for k, v in options.items() if k not in OPTIONAL_RULES or v}
     state: State = {
-        "n": seats, "opt": dict(options), "S": S, "L": L, "table": list(table),
+        "n": seats, "opt": opt, "S": S, "L": L, "table": list(table),
         "phase": "home", "round": 1, "islands": [], "ships": [], "crew": [],
         "treasure": [], "home_gold": [0] * seats, "g0": 0, "pending": [], "log": [],
         "acted_any": False, "winner": None, "end": None,
-        "gold_lost": 0, "gold_made": 0, "terrain": [],
+        "gold_lost": 0, "gold_made": 0, "terrain": [], "end_token": None, "revealed": False,
     }
     # 3.2: everyone rolls, ties reroll
     while True:
@@ -157,17 +192,33 @@ def setup(seats: int, options: dict[str, Any], rng: random.Random) -> State:
     state["first"] = state["turn"] = first
     # 3.3 / 6.2: islands (6 for two players, 3 per player beyond)
     count = 6 if seats == 2 else 3 * seats
+    # placed in turns from the first player (alternating, 3.3; to the left, 6.2): the
+    # game lays them out, ``placed_by`` says whose turn each was
     for k, poly in enumerate(layout(seats, count, table, L, rng)):
         state["islands"].append({"id": f"I{k + 1}", "poly": [[x, y] for x, y in poly],
+                                 "placed_by": (first + k) % seats,
                                  "home": None, "treasure": [], "visited": [False] * seats})
     # 3.4: terrain, when asked for (pieces per player)
     terrain.lay_out(state, seats * options["terrain"], rng)
-    # 3.1: fleets
+    # 3.1: fleets, with the fort and the sea monster each fleet buys (options)
+    bought = extras(options)
+    budget = options["points"] - sum(p for _, _, p in bought)
+    if bought and budget < 6:
+        raise IllegalAction(f"points must leave at least 6 for a ship beside the fort and "
+                            f"monster ({options['points'] - budget}), got {options['points']}")
+    if any(kind == "fort" for kind, _, _ in bought):
+        state["forts"] = []
     for seat in range(seats):
-        fleet = (sample_fleet(seat) if options["fleets"] == "sample"
-                 else random_fleet(options["points"], rng))
+        fleet = (trim(sample_fleet(seat), budget) if options["fleets"] == "sample"
+                 else random_fleet(budget, rng))
         for entry in fleet:
             add_ship(state, seat, entry)
+        for kind, card, _ in bought:
+            if kind == "fort":
+                state["forts"].append(forts.new(seat, card))
+            else:
+                add_ship(state, seat, {"ship": card, "crew": []})
+                monsters.make(state["ships"][-1])
     # 3.5 / 6.2: who chooses which home first
     state["home_queue"] = home_order(state)
     return state
@@ -201,6 +252,8 @@ def add_crew(state: State, seat: int, sid: str, kind: str, nation: str,
     crew = {"id": f"c{cid}", "kind": kind, "nation": nation, "card": card,
             "cursed": cursed, "points": points + (1 if cursed else 0), "owner": seat,
             "ship": sid, "island": None, "face_up": cursed, "gone": False, "moved": False}
+    if kind == "Marine":  # its own shot and the hits it took this turn (5.15)
+        crew.update(marine_fired=False, marine_hits=0)
     state["crew"].append(crew)
     world.ship(state, sid)["crew"].append(cid)
     return crew
@@ -230,7 +283,9 @@ def choose_home(state: State, seat: int, iid: Any, rng: random.Random
     isl["home"] = for_seat
     for sid, p in placed:
         s = world.ship(state, sid)
-        s["pose"], s["placed"], s["docked"] = list(p), True, isl["id"]
+        # a sea monster starts by its home island but cannot dock (5.16)
+        s["pose"], s["placed"] = list(p), True
+        s["docked"] = None if world.monster(s) else isl["id"]
     state["home_queue"].pop(0)
     events = [{"type": "home_chosen", "seat": seat, "for": for_seat, "island": isl["id"]}]
     if not state["home_queue"]:
@@ -288,18 +343,26 @@ def place_fleet(state: State, seat: int, isl: dict[str, Any]
     return out
 
 
-def deal_treasure(state: State, rng: random.Random) -> list[dict[str, Any]]:
-    """3.7: each seat's contribution, shuffled face down, dealt round-robin to the wild
-    islands (4 each for two players, 3 for more; A-4). With ``unique_treasure`` each
-    seat gives 7 valued tokens (15 gold) and one designed unique treasure (A-5)."""
+def contributions(seats: int, unique: bool) -> list[tuple[int, str | None]]:
+    """Every seat's treasure tokens as ``(gold, unique id)``: 8 tokens of 15 gold with
+    two players (3.7), 6 of 15 gold with more (6.2: 3 per wild island); with
+    ``unique`` one of them is a designed unique treasure worth 0 (A-5)."""
     d = data.load()["treasure"]
+    key = "per_player" if seats == 2 else "per_player_3plus"
     pool: list[tuple[int, str | None]] = []
-    for seat in range(state["n"]):
-        if state["opt"]["unique_treasure"]:
-            unique = d["uniques"][seat % len(d["uniques"])]["id"]
-            pool += [(v, None) for v in d["per_player_with_unique"]] + [(0, unique)]
+    for seat in range(seats):
+        if unique:
+            pool += [(v, None) for v in d[key + "_with_unique"]]
+            pool.append((0, d["uniques"][seat % len(d["uniques"])]["id"]))
         else:
-            pool += [(v, None) for v in d["per_player"]]
+            pool += [(v, None) for v in d[key]]
+    return pool
+
+
+def deal_treasure(state: State, rng: random.Random) -> list[dict[str, Any]]:
+    """3.7: each seat's contribution (:func:`contributions`), shuffled face down,
+    dealt round-robin to the wild islands (4 each for two players, 3 for more; A-4)."""
+    pool = contributions(state["n"], state["opt"]["unique_treasure"])
     rng.shuffle(pool)
     wild = [i for i in state["islands"] if i["home"] is None]
     for k, (gold, unique) in enumerate(pool):

@@ -13,7 +13,10 @@ are for the asker's own ships. Query types:
   distance) that end with the bow touching that island;
 - ``{"type": "shootable_targets", "ship"}``: per cannon, the targets in range and
   line of fire;
-- ``{"type": "ram_candidates", "ship"}``: enemy ships the bow touches behind their bow.
+- ``{"type": "ram_candidates", "ship"}``: enemy ships the bow touches behind their bow;
+- ``{"type": "fort_targets", "fort"}`` (option ``forts``): per flag of one of the
+  asker's forts that may still fire this turn, the targets in range and line of
+  fire (only fog blocks it).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Any
 
 from lantable.plugins import IllegalAction
 
-from . import combat, hull, turn, world
+from . import combat, forts, hull, turn, world
 from . import geometry as g
 
 View = dict[str, Any]
@@ -106,8 +109,17 @@ def answer(view: View, seat: int | None, query: dict[str, Any]) -> Any:
         b = world.bow(s)
         return [e["id"] for e in view["ships"] if world.on_plane(e) and e["owner"] != seat
                 and not e["ghost"] and g.touching(b, world.aft(e))]
+    if kind == "fort_targets":
+        f = forts.fort(view, query.get("fort"))
+        if seat is None or f["owner"] != seat:
+            raise IllegalAction(f"{f['id']} is not one of your forts")
+        out_f: dict[str, list[str]] = {str(i): [] for i, up in enumerate(f["flags"]) if up}
+        for a in forts.fire_actions(view, seat):
+            if a["fort"] == f["id"]:
+                out_f[str(a["flag"])].append(a["target"])
+        return out_f
     raise IllegalAction(f"unknown query {kind!r}; known: sail, course, dock_approaches, "
-                        "shootable_targets, ram_candidates")
+                        "shootable_targets, ram_candidates, fort_targets")
 
 
 def _cannon(s: dict[str, Any], mast: int) -> tuple[int, str]:

@@ -4,14 +4,17 @@ Legal actions, in this order (documented for bots and the terminal):
 
 1. a pending decision, if any, and nothing else (``lose_mast``, ``take``, ``board`` /
    ``decline``, ``plunder``, the after-move free actions ``ram``, ``tow``, ``rotate``,
-   ``explore_free`` and ``done``);
+   ``explore_free`` and ``done``; ``transfer`` / ``done`` while exploring a ship);
 2. during set-up, ``choose_home`` for each free island;
 3. in play, for each own ship in id order: ``move`` (a template: 1..n segments of
    heading and distance), ``pivot`` (a template: the final heading), ``fire`` (one per
    cannon and target in range and line of fire) or ``broadside``, ``explore``,
-   ``repair`` (one per lost mast), then the free actions ``ghost``, ``galley_pivot``
-   (template), ``release``, ``scuttle``, ``unload_crew``/``load_crew``;
-4. ``end_turn``.
+   ``repair`` (one per lost mast), ``explore_ship`` (one per ship it may explore),
+   then the free actions ``ghost``, ``galley_pivot`` (template), ``release``,
+   ``scuttle``, ``unload_crew``/``load_crew``, ``submerge`` (a sea monster,
+   :mod:`.monsters`); then ``marine_fire`` for each Marine and target (5.15);
+4. with forts (:mod:`.forts`): ``load_fort``, ``fort_fire``, ``build_fort``;
+5. ``end_turn``.
 """
 
 from __future__ import annotations
@@ -22,7 +25,19 @@ from typing import Any
 
 from lantable.plugins import IllegalAction
 
-from . import combat, deal, hull, motion, terrain, world
+from . import (
+    combat,
+    deal,
+    explore,
+    forts,
+    hull,
+    marine,
+    monsters,
+    motion,
+    multiplayer,
+    terrain,
+    world,
+)
 from . import geometry as g
 
 State = dict[str, Any]
@@ -66,7 +81,7 @@ def may_fire(state: State, s: Ship) -> bool:
 def fire_actions(state: State, s: Ship, m: dict[Any, Any] | None = None) -> list[Action]:
     out: list[Action] = []
     targets = [e for e in state["ships"] if not combat.target_forbidden(state, e, s["owner"])]
-    if not targets:
+    if not targets and not state.get("forts") and not marine.enemy_marines(state, s["owner"]):
         return out
     if "Broadside Attack" in world.keywords(s) and "5" not in s["fear"]:
         if s["acted"] is None or (s["acted"] == "move" and not s["fired"]):
@@ -80,11 +95,18 @@ def fire_actions(state: State, s: Ship, m: dict[Any, Any] | None = None) -> list
     # the cheap test once per target, at the longest reach of the guns
     reach = max(state["S"] if gun[2] == "S" else state["L"] for gun in guns)
     targets = [e for e in targets if combat.may_reach(s, e, reach)]
+    landed = marine.enemy_marines(state, s["owner"])  # 5.15: only landed Marines
     for gun in guns:
         for e in targets:
             if combat.gun_ok(state, s, gun, e, m):
                 out.append({"type": "fire", "ship": s["id"], "cannon": gun[0],
                             "target": e["id"]})
+        for c in landed:
+            if marine.cannon_reaches(state, s, gun, c):
+                out.append({"type": "fire", "ship": s["id"], "cannon": gun[0],
+                            "target": c["id"]})
+    if "forts" in state:
+        out += forts.ship_fire_actions(state, s, combat.cannons(state, s))
     return out
 
 
@@ -132,15 +154,19 @@ def legal(state: State, seat: int) -> list[Action]:
             if can_repair(state, s):
                 out += [{"type": "repair", "ship": s["id"], "mast": i}
                         for i, up in enumerate(s["up"]) if not up]
+            out += explore.actions(state, s)  # 5.8.5
         out += free_actions(state, s)
+    out += marine.actions(state, seat)  # 5.15: each Marine's own shot
+    if "forts" in state:
+        out += forts.legal(state, seat)
     out.append(dict(END))
     return out
 
 
 def can_repair(state: State, s: Ship) -> bool:
     """5.13: at the controller's own home island, or anywhere with a Shipwright."""
-    return not all(s["up"]) and (world.docked_home(state, s)
-                                 or world.has(state, s, "Shipwright"))
+    return not all(s["up"]) and not world.monster(s) and (
+        world.docked_home(state, s) or world.has(state, s, "Shipwright"))
 
 
 def free_actions(state: State, s: Ship) -> list[Action]:
@@ -168,6 +194,8 @@ def free_actions(state: State, s: Ship) -> list[Action]:
             if (c["island"] == isl["id"] and c["owner"] == s["owner"] and not c["gone"]
                     and not c["moved"] and crew_fits(state, s, c)):
                 out.append({"type": "load_crew", "crew": c["id"], "ship": s["id"]})
+    if world.monster(s):
+        out += monsters.free_actions(state, s)
     return out
 
 
@@ -196,6 +224,12 @@ def pending_actions(state: State, p: dict[str, Any]) -> list[Action]:
                 for what in combat.plunder_options(state, w, lo)] + [{"type": "decline"}]
     if kind == "after_move":
         return after_move_actions(state, p)
+    if kind == "transfer":
+        return explore.transfer_actions(state, p)
+    if kind == "fort_take":
+        return forts.take_actions(state, p)
+    if kind == "lose_flag":
+        return forts.flag_actions(state, p)
     raise AssertionError(kind)
 
 
@@ -222,7 +256,7 @@ def after_move_actions(state: State, p: dict[str, Any]) -> list[Action]:
         return [dict(DONE)]
     if p["ram"]:
         out += [{"type": "ram", "target": e["id"]} for e in combat.ram_targets(state, s)]
-    if p["tow"] and s["towing"] is None and not world.derelict(s):
+    if p["tow"] and s["towing"] is None and not world.derelict(s) and not world.monster(s):
         out += [{"type": "tow", "target": e["id"]} for e in tow_targets(state, s)]
     if p["rotate"] and "Schooner" in world.keywords(s) and not s["rammed"] \
             and "5" not in s["fear"] and s["towing"] is None:
@@ -231,6 +265,8 @@ def after_move_actions(state: State, p: dict[str, Any]) -> list[Action]:
         isl = world.island(state, s["docked"])
         if isl["treasure"]:
             out.append({"type": "explore_free"})
+        if "forts" in state and forts.loadable(state, s) is not None:
+            out.append({"type": "load_fort_free"})
     out.append(dict(DONE))
     return out
 
@@ -254,6 +290,12 @@ def tow_targets(state: State, s: Ship) -> list[Ship]:
 
 
 def apply(state: State, seat: int, action: Action, rng: random.Random) -> list[Event]:
+    events = apply_one(state, seat, action, rng)
+    multiplayer.after_action(state, events)  # 6.2: the end token and the sheet's ends
+    return events
+
+
+def apply_one(state: State, seat: int, action: Action, rng: random.Random) -> list[Event]:
     kind = action.get("type")
     if state["pending"]:
         return apply_pending(state, seat, state["pending"][-1], action, rng)
@@ -263,6 +305,14 @@ def apply(state: State, seat: int, action: Action, rng: random.Random) -> list[E
         return deal.choose_home(state, seat, action.get("island"), rng)
     if kind == "end_turn":
         return end_turn(state, rng)
+    if kind == "build_fort":  # 5.17.2: at the end of the turn, which it ends
+        events = forts.build(state, seat, action)
+        state["acted_any"] = True
+        return events if state["phase"] == "over" else events + end_turn(state, rng)
+    if kind == "fort_fire":
+        events = forts.fire(state, seat, action, rng)
+        state["acted_any"] = True
+        return events
     handler = HANDLERS.get(kind)  # type: ignore[arg-type]
     if handler is None:
         raise IllegalAction(f"unknown action {kind!r}")
@@ -334,7 +384,7 @@ def sail_course(state: State, s: Ship, legs: list[tuple[int, int]]
         poses.append(p)
         if contact is not None:
             break  # 5.2.3: touching ends the whole move
-    if s["ghost"]:
+    if s["ghost"] and not s.get("submerged"):  # 5.16: a submerged monster rests anywhere
         bad = motion.overlaps(bodyf(p), world.obstacles(state, skip=world.moving_ids(s)), area)
         if bad is not None:
             raise IllegalAction(f"a ghost ship may not end its move over {bad[0]} {bad[1]}")
@@ -402,6 +452,7 @@ def set_pose(state: State, s: Ship, p: g.Pose) -> None:
                 isl["visited"][ship_["owner"]] = True
             ship_["docked"] = None
     s["pose"] = list(p)
+    monsters.after_moving(s)
     if s["towing"] is not None:
         world.ship(state, s["towing"])["pose"] = list(world.towed_pose(state, s))
 
@@ -411,7 +462,7 @@ def after_move(state: State, s: Ship) -> list[Event]:
     rotation, a free exploration) as one ``after_move`` decision."""
     events: list[Event] = []
     explore = False
-    isl = None if s["ghost"] else world.bow_island(state, s)
+    isl = None if s["ghost"] or world.monster(s) else world.bow_island(state, s)
     if isl is not None and (isl["home"] is None or isl["home"] == s["owner"]):
         events += dock(state, s, isl)
         if state["phase"] == "over":
@@ -437,7 +488,8 @@ def dock(state: State, s: Ship, isl: dict[str, Any]) -> list[Event]:
 
 def unload(state: State, s: Ship) -> list[Event]:
     """5.4.3: every treasure with a gold value is unloaded and revealed (A-22: a unique
-    treasure worth 0 stays aboard, except the Golden Idol, worth 4 at home)."""
+    treasure worth 0 stays aboard, except the Golden Idol, worth 4 at home); under
+    the multiplayer sheet it goes home face down (6.2)."""
     events: list[Event] = []
     for t in list(s["hold"]):
         tr = state["treasure"][t]
@@ -447,8 +499,12 @@ def unload(state: State, s: Ship) -> list[Event]:
         if tr["gold"] <= 0:
             continue
         s["hold"].remove(t)
-        tr["where"], tr["face_up"] = "home", True
+        tr["where"], tr["home_of"] = "home", s["owner"]
         state["home_gold"][s["owner"]] += tr["gold"]
+        if multiplayer.official(state):
+            events += multiplayer.unloaded_face_down(state, s, tr)  # 6.2
+            continue
+        tr["face_up"] = True
         events.append({"type": "unloaded", "ship": s["id"], "treasure": tr["id"],
                        "gold": tr["gold"], "seat": s["owner"],
                        "home_gold": state["home_gold"][s["owner"]]})
@@ -475,8 +531,8 @@ def do_pivot(state: State, seat: int, s: Ship, action: Action, rng: random.Rando
 
 
 def check_clear(state: State, s: Ship, p: g.Pose) -> None:
-    bad = motion.overlaps([hull.footprint(s["masts"], p)],
-                          world.obstacles(state, skip=world.moving_ids(s)), world.area(state))
+    obs = [] if s.get("submerged") else world.obstacles(state, skip=world.moving_ids(s))
+    bad = motion.overlaps([hull.footprint(s["masts"], p)], obs, world.area(state))
     if bad is not None:
         raise IllegalAction(f"{s['id']} would overlap {bad[0]} {bad[1]}")
 
@@ -497,15 +553,27 @@ def do_stern_turn(state: State, seat: int, s: Ship, action: Action, rng: random.
 
 def do_fire(state: State, seat: int, s: Ship, action: Action, rng: random.Random
             ) -> list[Event]:
-    """5.10: one cannon at one target; hit on a d6 above the rank, never on a 1."""
-    target = world.ship(state, action.get("target"))
+    """5.10: one cannon at one target (a ship; with forts a fort, 5.17.5; a landed
+    Marine, 5.15); hit on a d6 above the rank, never on a 1."""
+    tid = action.get("target")
+    landed = marine.landed_target(state, tid)
+    if landed is not None and landed["owner"] == seat:
+        raise IllegalAction("that Marine is one of yours")
+    at_fort = "forts" in state and forts.is_fort_id(tid)
+    target = (None if landed is not None else forts.fort(state, tid) if at_fort
+              else world.ship(state, tid))
     cannon = action.get("cannon")
     if not may_fire(state, s) or "Broadside Attack" in world.keywords(s) and "5" not in s["fear"]:
         raise IllegalAction(f"{s['id']} cannot fire now")
     found = [c for c in combat.cannons(state, s) if c[0] == cannon and not isinstance(cannon, bool)]
     if not found or cannon in s["fired"]:
         raise IllegalAction(f"{s['id']} has no cannon {cannon!r} ready to fire")
-    if combat.target_forbidden(state, target, seat) or not combat.shot_ok(state, s, cannon, target):
+    if landed is not None:
+        if not marine.cannon_reaches(state, s, found[0], landed):
+            raise IllegalAction(f"{landed['id']} is not in range and line of fire of {cannon!r}")
+    elif not (forts.ship_may_hit(state, s, found[0], target) if at_fort else
+              not combat.target_forbidden(state, target, seat)
+              and combat.shot_ok(state, s, cannon, target)):
         raise IllegalAction(f"{target['id']} is not in range and line of fire of {cannon!r}")
     rank = found[0][1]
     s["acted"] = "shoot" if s["acted"] is None else s["acted"]
@@ -513,16 +581,18 @@ def do_fire(state: State, seat: int, s: Ship, action: Action, rng: random.Random
     events: list[Event] = []
     r = combat.roll(rng)
     hit = r != 1 and r > rank
-    events.append({"type": "shot", "ship": s["id"], "cannon": cannon, "target": target["id"],
+    events.append({"type": "shot", "ship": s["id"], "cannon": cannon, "target": tid,
                    "roll": r, "rank": rank, "hit": hit})
     if not hit and not s["cannoneer"] and world.has(state, s, "Cannoneer"):
         s["cannoneer"] = True  # A-25: one re-fire a turn, at the same target
         r = combat.roll(rng)
         hit = r != 1 and r > rank
         events.append({"type": "refire", "ship": s["id"], "cannon": cannon,
-                        "target": target["id"], "roll": r, "hit": hit})
-    if hit:
-        combat.damage(state, target, 1, seat, "shot", events)
+                        "target": tid, "roll": r, "hit": hit})
+    if hit and landed is not None:
+        marine.hit_marine(state, landed, events)
+    elif hit:
+        forts.hit_target(state, tid, seat, events)
     return events
 
 
@@ -653,10 +723,13 @@ HANDLERS = {
     "move": do_move, "pivot": do_pivot, "galley_pivot": do_stern_turn, "fire": do_fire,
     "broadside": do_broadside, "explore": do_explore, "repair": do_repair, "ghost": do_ghost,
     "release": do_release, "scuttle": do_scuttle, "unload_crew": do_crew, "load_crew": do_crew,
-    "free": do_free,
+    "free": do_free, "explore_ship": explore.do_explore_ship,
+    "marine_fire": marine.do_marine_fire,
+    "submerge": lambda state, seat, s, action, rng: monsters.submerge(state, seat, s, action),
+    "load_fort": lambda state, seat, s, action, rng: forts.do_load(state, seat, s, action),
 }
 SHIP_ACTIONS = {"move", "pivot", "galley_pivot", "fire", "broadside", "explore", "repair",
-                "ghost", "release", "scuttle", "free"}
+                "ghost", "release", "scuttle", "free", "submerge", "load_fort", "explore_ship"}
 
 
 def apply_pending(state: State, seat: int, p: dict[str, Any], action: Action,
@@ -674,8 +747,14 @@ def apply_pending(state: State, seat: int, p: dict[str, Any], action: Action,
         s["pose"] = list(pose)
         p["rotate"] = False
         return [{"type": "schooner_turn", "ship": s["id"], "heading": h}]
+    if p["kind"] == "transfer":
+        return explore.apply_transfer(state, p, action)
     if action not in pending_actions(state, p):
         raise IllegalAction(f"expected one of {pending_actions(state, p)}")
+    if p["kind"] == "fort_take":
+        return forts.apply_take(state, p, action)
+    if p["kind"] == "lose_flag":
+        return forts.apply_lose_flag(state, p, action)
     if p["kind"] == "lose_mast":
         s = world.ship(state, p["ship"])
         state["pending"].pop()
@@ -720,6 +799,9 @@ def apply_pending(state: State, seat: int, p: dict[str, Any], action: Action,
     if kind == "explore_free":
         p["explore"] = False
         return start_take(state, s, world.island(state, s["docked"]))
+    if kind == "load_fort_free":
+        p["explore"] = False
+        return forts.start_load(state, s, forts.loadable(state, s))  # type: ignore[arg-type]
     target = world.ship(state, action["target"])
     if kind == "ram":
         p["ram"] = False
@@ -756,6 +838,7 @@ def end_turn(state: State, rng: random.Random) -> list[Event]:
     state["turn"] = nxt
     state["acted_any"] = False
     terrain.end_of_turn(state)
+    marine.end_of_turn(state)
     events: list[Event] = [{"type": "turn", "seat": nxt, "round": state["round"]}]
     return events + start_turn(state, rng)
 
@@ -772,6 +855,7 @@ def start_turn(state: State, rng: random.Random) -> list[Event]:
     for c in state["crew"]:
         if c["owner"] == seat:
             c["moved"] = False
+    forts.start_turn(state, seat)
     for s in state["ships"]:
         if s["owner"] != seat or s["sunk"]:
             continue
@@ -794,11 +878,12 @@ def fallback_end(state: State, events: list[Event]) -> None:
     """7.4: no gold left to carry home, or no ships at all, or the round cap."""
     if state["phase"] == "over":
         return
-    carried = any(t["gold"] > 0 for t in state["treasure"] if t["where"] not in ("home", "gone"))
+    carried = any(t["gold"] > 0 for t in state["treasure"]
+                  if t["where"] not in ("home", "gone") and not forts.is_fort_id(t["where"]))
     afloat = any(not s["sunk"] for s in state["ships"])
     why = ("exhaustion" if not carried else "annihilation" if not afloat
            else "round_cap" if state["round"] > state["opt"]["max_rounds"] else None)
     if why:
-        gold = state["home_gold"]
+        gold = world.total_gold(state)  # home and forts (7.2)
         best = max(gold)
         combat.finish(state, [p for p in range(state["n"]) if gold[p] == best], why, events)

@@ -29,16 +29,29 @@ def _name(names: list[str], seat: int) -> str:
 
 
 def _ship(view: View, sid: Any, names: list[str]) -> str:
+    """A ship by name, owner and id; a crew id names the Marine (a target, 5.15)."""
     for s in view.get("ships", []):
         if s["id"] == sid:
             return f"{s['name']} ({_name(names, s['owner'])}, {sid})"
+    for c in view.get("crew", []):
+        if c["id"] == sid:
+            return _marine(view, c, names)
     return str(sid)
+
+
+def _marine(view: View, c: dict[str, Any], names: list[str]) -> str:
+    who = "Sergeant Crane" if c.get("card") == "D-C04" else "the Marine"
+    where = (f"on {c['island']}" if c["island"] else
+             f"aboard {_ship(view, c['ship'], names)}" if c["ship"] else "gone")
+    return f"{who} ({_name(names, c['owner'])}, {c['id']}, {where})"
 
 
 def _cannon(view: View, sid: str, cannon: Any) -> str:
     s = next((x for x in view["ships"] if x["id"] == sid), None)
     if s is None:
         return str(cannon)
+    if s.get("monster"):
+        return f"segment {cannon + 1} ({data.ship(s['card'])['cannons'][cannon]})"
     if cannon == "musket":
         return "the Musketeer's 3S"
     code = data.ship(s["card"])["cannons"][cannon]
@@ -52,6 +65,16 @@ def _treasure(view: View, tid: str) -> str:
     if t["unique"]:
         return f"{tid} ({t['unique']})"
     return f"{tid} ({t['gold']} gold)"
+
+
+def _item(view: View, item: str) -> str:
+    """A treasure (with its value when the view shows it) or a crew (its kind when
+    the view shows it)."""
+    if item.startswith("t"):
+        return "treasure " + _treasure(view, item)
+    c = next((x for x in view["crew"] if x["id"] == item), None)
+    kind = c["kind"] if c is not None and c["kind"] else "face-down"
+    return f"crew {item} ({kind})"
 
 
 def describe_action(view: View, seat: int, action: dict[str, Any], names: list[str]) -> str | None:
@@ -75,13 +98,21 @@ def describe_action(view: View, seat: int, action: dict[str, Any], names: list[s
     if kind == "fire":
         gun = _cannon(view, sid, action["cannon"])
         rank = 3 if action["cannon"] == "musket" else int(gun.split("(")[1][0])
-        return (f"{who}: fire {gun} at {_ship(view, action['target'], names)} "
+        return (f"{who}: fire {gun} at {_target(view, action['target'], names)} "
                 f"(hits on {max(2, rank + 1)}+)")
+    if kind == "marine_fire":
+        return (f"{_ship(view, action['crew'], names)}: fire at "
+                f"{_ship(view, action['target'], names)} (S range, hits on 3+)")
     if kind == "broadside":
         target = _ship(view, action["target"], names)
         return f"{who}: broadside at {target} (one roll, all or nothing)"
     if kind == "explore":
         return f"{who}: explore the island it is docked at"
+    if kind == "explore_ship":
+        return (f"{who}: explore {_ship(view, action['target'], names)} (look at her "
+                "treasure, move treasure and crew between the two ships)")
+    if kind == "transfer":
+        return f"move {_item(view, action['item'])} to {_ship(view, action['onto'], names)}"
     if kind == "repair":
         return f"{who}: repair {_cannon(view, sid, action['mast'])}"
     if kind == "free":
@@ -122,7 +153,7 @@ def describe_action(view: View, seat: int, action: dict[str, Any], names: list[s
         return "explore this island now (free)"
     if kind == "done":
         return "done with this ship"
-    return None
+    return _optional_action(view, action, names)
 
 
 def describe_event(view: View, seat: int | None, event: dict[str, Any],
@@ -133,15 +164,25 @@ def describe_event(view: View, seat: int | None, event: dict[str, Any],
         hit = f", stopped by {event['contact']}" if event.get("contact") else ""
         return f"{ship} sails to ({mm(event['at'][0])}, {mm(event['at'][1])}){hit}"
     if kind == "shot":
-        return (f"{ship} fires at {_ship(view, event['target'], names)}: rolls "
+        return (f"{ship} fires at {_target(view, event['target'], names)}: rolls "
                 f"{event['roll']}, {'hit' if event['hit'] else 'miss'}")
+    if kind == "marine_shot":
+        return (f"{_ship(view, event['crew'], names)} fires at "
+                f"{_ship(view, event['target'], names)}: rolls {event['roll']}, "
+                f"{'hit' if event['hit'] else 'miss'}")
+    if kind == "marine_hit":
+        return (f"{_ship(view, event['crew'], names)} is hit: one hit does nothing, a "
+                "second this turn eliminates the Marine")
+    if kind == "marine_eliminated":
+        return f"{_ship(view, event['crew'], names)} is hit a second time and eliminated"
     if kind == "refire":
         return f"the Cannoneer fires again: {event['roll']}, {'hit' if event['hit'] else 'miss'}"
     if kind == "broadside":
         return (f"{ship} looses a broadside: rolls {event['roll']} against {event['rank']}, "
                 f"{event['hits']} hits")
     if kind == "mast_lost":
-        return f"{ship} loses a mast ({event['left']} left)"
+        part = "segment" if _is_monster(view, event["ship"]) else "mast"
+        return f"{ship} loses a {part} ({event['left']} left)"
     if kind == "derelict":
         return f"{ship} is derelict"
     if kind == "sunk":
@@ -151,8 +192,8 @@ def describe_event(view: View, seat: int | None, event: dict[str, Any],
     if kind == "docked":
         return f"{ship} docks at {event['island']}"
     if kind == "ransom":
-        return (f"a Ransom crew is worth 1 gold to {_name(names, event['seat'])}: "
-                f"{event['home_gold']} at home")
+        total = f": {event['home_gold']} at home" if "home_gold" in event else ""
+        return f"a Ransom crew is worth 1 gold to {_name(names, event['seat'])}{total}"
     if kind == "lost":
         return f"{ship} sails into fog bank {event['fog']} and is lost"
     if kind == "fog_exit":
@@ -184,15 +225,55 @@ def describe_event(view: View, seat: int | None, event: dict[str, Any],
         won = _ship(view, event["winner"], names) if event["winner"] else "nobody"
         return f"boarding! totals {event['totals'][0]} to {event['totals'][1]}: {won} wins"
     if kind == "saw":
+        if not event["treasure"]:
+            return "there is no treasure aboard"
         return "you see " + ", ".join(f"{t}: {v} gold" for t, v in event["treasure"].items())
+    if kind == "crew_unloaded":
+        return f"{ship} lands crew {event['crew']} on {event['island']}"
+    if kind == "crew_loaded":
+        return f"{ship} takes crew {event['crew']} aboard"
+    if kind == "explored_ship":
+        return f"{ship} comes alongside {_ship(view, event['target'], names)} to explore her"
+    if kind == "transferred":
+        return (f"{_item(view, event['item'])} moves from {_ship(view, event['from'], names)} "
+                f"to {_ship(view, event['onto'], names)}")
+    if kind == "ransom_captured":
+        return (f"the Ransom crew taken aboard {ship} is worth {event['gold']} gold: "
+                f"treasure {event['treasure']}, face up")
     if kind == "took":
         return f"{ship} loads {len(event['treasure'])} treasure from {event['island']}"
+    if kind == "unloaded_hidden":
+        return (f"{ship} unloads treasure {event['treasure']} face down on "
+                f"{_name(names, event['seat'])}'s home island")
+    if kind == "end_token":
+        return (f"the last treasure is aboard {ship}: she takes the end token (the game "
+                "ends when she unloads at home or sinks)")
+    if kind == "home_revealed":
+        return (f"{_name(names, event['seat'])} pays for a fort from the gold at home: "
+                "it is all turned face up")
+    if kind == "revealed":
+        gold = ", ".join(f"{_name(names, p)} {v}" for p, v in enumerate(event["gold"]))
+        return f"all treasure is turned face up: gold at home {gold}"
     if kind == "game_over":
         won = " and ".join(_name(names, p) for p in event["winners"])
-        return f"game over ({event['why']}): {won} wins with {max(event['gold'])} gold"
+        why = END_WORDS.get(event["why"], event["why"])
+        verb = "wins" if len(event["winners"]) == 1 else "share the win"
+        return f"game over ({why}): {won} {verb} with {max(event['gold'])} gold"
     if kind == "turn":
         return f"round {event['round']}: {_name(names, event['seat'])}'s turn"
-    return None
+    return _optional_event(view, event, names)
+
+
+END_WORDS = {
+    "threshold": "more than half of the starting gold at home",
+    "exhaustion": "no gold left to bring home",
+    "annihilation": "no ships afloat",
+    "round_cap": "the last round is over",
+    "end_token_home": "the end-token ship unloaded at home",
+    "end_token_sunk": "the end-token ship sank",
+    "one_fleet_left": "only one fleet still has a ship with masts",
+    "half_sunk": "half of the players have lost all their ships",
+}
 
 
 def _letter(sid: str) -> str:
@@ -211,6 +292,8 @@ def render(view: View, seat: int | None, names: list[str]) -> str:
     grid = [[" "] * cols for _ in range(rows)]
     pieces = [(t["poly"], TERRAIN_MARKS[t["kind"]]) for t in view.get("terrain", [])]
     pieces += [(i["poly"], "#" if i["home"] is None else str(i["home"])) for i in view["islands"]]
+    pieces += [(f["poly"], "F") for f in view.get("forts", [])
+               if f["island"] and not f["destroyed"]]
     for raw, mark in pieces:
         poly = [(x, y) for x, y in raw]
         for r in range(rows):
@@ -219,24 +302,33 @@ def render(view: View, seat: int | None, names: list[str]) -> str:
                 if g.inside(p, poly):
                     grid[r][c] = mark
     for s in view["ships"]:
-        if (s["sunk"] and not s["wreck"]) or s["lost_in"]:
+        if (s["sunk"] and not s["wreck"]) or s["lost_in"] or s.get("submerged"):
             continue
         c = min(cols - 1, int(s["pose"][0] * cols / w))
         r = min(rows - 1, rows - 1 - int(s["pose"][1] * rows / h))
         grid[r][c] = _letter(s["id"])
     lines = ["+" + "-" * cols + "+"] + ["|" + "".join(row) + "|" for row in grid]
     lines.append("+" + "-" * cols + "+")
-    gold = ", ".join(f"{_name(names, p)} {v}" for p, v in enumerate(view["home_gold"]))
+    hidden = view.get("home_hidden") or [0] * len(view["home_gold"])
+    gold = ", ".join(f"{_name(names, p)} {v}" + (f" + {k} face down" if k and p != seat else "")
+                     for p, (v, k) in enumerate(zip(view["home_gold"], hidden, strict=True)))
+    goal = (f"{view['need']} wins" if view["need"] is not None
+            else "most gold at the end wins")
     lines.append(f"round {view['round']} of {view['max_rounds']}; gold at home: {gold}; "
-                 f"{view['need']} wins")
+                 f"{goal}" + ("; gold in forts counts too" if "forts" in view else ""))
+    if view.get("end_token"):
+        lines.append(f"end token: {_ship(view, view['end_token'], names)}")
     for t in view.get("terrain", []):
         danger = f", danger {t['danger']} this turn" if t["danger"] else ""
         lines.append(f"{TERRAIN_MARKS[t['kind']]} {t['id']} {TERRAIN_NAMES[t['kind']]}{danger}")
+    lines += [_fort_line(view, f, names) for f in view.get("forts", [])]
     for s in view["ships"]:
         if s["sunk"] and not s["wreck"]:
             continue
         up = sum(s["up"])
-        flags = [f for f, on in (("WRECK", s["wreck"]),
+        flags = [f for f, on in (("sea monster", s.get("monster")),
+                                 ("submerged", s.get("submerged")),
+                                 ("WRECK", s["wreck"]),
                                  (f"lost in fog {s['lost_in']}", s["lost_in"]),
                                  (f"trapped in {s['trapped_in']}", s["trapped_in"]),
                                  ("derelict", s["derelict"] and not s["wreck"]),
@@ -249,5 +341,105 @@ def render(view: View, seat: int | None, names: list[str]) -> str:
         extra = ("  hold: " + hold if hold else "") + ("  " + ", ".join(flags) if flags else "")
         owner = _name(names, s["owner"])
         lines.append(f"{_letter(s['id'])} {s['id']:>3} {s['name']:<14} {owner:<10} "
-                     f"masts {up}/{s['masts']}  at {where}{extra}")
+                     f"{'segments' if s.get('monster') else 'masts'} {up}/{s['masts']}  "
+                     f"at {where}{extra}")
+    for c in view["crew"]:  # crew landed on islands (a Marine fires from there, 5.15)
+        if c["island"] and not c["gone"]:
+            kind = c["kind"] or "face-down crew"
+            lines.append(f"  {c['id']} {kind} of {_name(names, c['owner'])} on {c['island']}")
     return "\n".join(lines)
+
+
+# -- forts and sea monsters (options, :mod:`.forts`, :mod:`.monsters`) --------------------
+
+
+def _fort(view: View, fid: Any, names: list[str]) -> str:
+    f = next((x for x in view.get("forts", []) if x["id"] == fid), None)
+    if f is None:
+        return str(fid)
+    name = data.fort(f["card"])["name"]
+    where = f" on {f['island']}" if f["island"] else ""
+    return f"{name} ({_name(names, f['owner'])}, {fid}{where})"
+
+
+def _target(view: View, tid: Any, names: list[str]) -> str:
+    return _fort(view, tid, names) if str(tid).startswith("f") else _ship(view, tid, names)
+
+
+def _flag(view: View, fid: str, flag: int) -> str:
+    f = next((x for x in view.get("forts", []) if x["id"] == fid), None)
+    code = data.fort(f["card"])["cannons"][flag] if f else "?"
+    return f"flag {flag + 1} ({code})"
+
+
+def _fort_line(view: View, f: dict[str, Any], names: list[str]) -> str:
+    head = f"F {_fort(view, f['id'], names)}"
+    if f["destroyed"]:
+        return f"{head}: destroyed"
+    if f["island"] is None:
+        cost = data.fort(f["card"])["cost"]
+        return f"{head}: not built yet (costs {cost} gold; dock at a wild island)"
+    known = [t for t in view["treasure"] if t["where"] == f["id"]]
+    gold = sum(t["gold"] for t in known if t["gold"] is not None)
+    hidden = sum(1 for t in known if t["gold"] is None)
+    more = f" and {hidden} unknown" if hidden else ""
+    state = "ABANDONED" if not any(f["flags"]) else f"flags {sum(f['flags'])}/{len(f['flags'])}"
+    return f"{head}: {state}, holds {gold} gold{more}"
+
+
+def _optional_action(view: View, action: dict[str, Any], names: list[str]) -> str | None:
+    kind = action.get("type")
+    if kind == "build_fort":
+        cost = data.fort(next(f for f in view.get("forts", [])
+                              if f["id"] == action["fort"])["card"])["cost"]
+        return (f"build your fort on {action['island']} ({cost} gold from home go in; "
+                "its treasure becomes yours) and end your turn")
+    if kind == "fort_fire":
+        flag = _flag(view, action["fort"], action["flag"])
+        return (f"{_fort(view, action['fort'], names)}: fire {flag} "
+                f"at {_target(view, action['target'], names)}")
+    if kind == "load_fort":
+        return f"{_ship(view, action['ship'], names)}: load treasure from your fort"
+    if kind == "load_fort_free":
+        return "load treasure from your fort now (free)"
+    if kind == "lose_flag":
+        flag = _flag(view, action["fort"], action["flag"])
+        return f"{_fort(view, action['fort'], names)}: lose {flag}"
+    if kind == "submerge":
+        what = "dive (moves only, cannot be seen or shot)" if action["on"] else "surface"
+        return f"{_ship(view, action['ship'], names)}: {what} for this turn"
+    return None
+
+
+def _optional_event(view: View, event: dict[str, Any], names: list[str]) -> str | None:
+    kind = event.get("type")
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    if kind == "fort_built":
+        return (f"{_name(names, event['seat'])} builds a fort on {event['island']}: "
+                f"{event['paid']} gold and {event['pieces']} treasure inside")
+    if kind == "fort_shot":
+        return (f"{_fort(view, event['fort'], names)} fires at "
+                f"{_target(view, event['target'], names)}: rolls {event['roll']}, "
+                f"{'hit' if event['hit'] else 'miss'}")
+    if kind == "flag_lost":
+        return f"{_fort(view, event['fort'], names)} loses a flag ({event['left']} left)"
+    if kind == "fort_abandoned":
+        return f"{_fort(view, event['fort'], names)} is abandoned"
+    if kind == "fort_destroyed":
+        return (f"{_fort(view, event['fort'], names)} is destroyed: {event['pieces']} "
+                f"treasure lies face down on {event['island']} again")
+    if kind == "loaded_from_fort":
+        return f"{ship} loads {len(event['treasure'])} treasure from the fort"
+    if kind == "fort_opened":
+        return f"{ship} opens the fort's strongroom"
+    if kind in ("submerged", "surfaced"):
+        return f"{ship} {'dives' if kind == 'submerged' else 'surfaces'}"
+    if kind == "monster_eliminated":
+        return f"{ship} is slain"
+    if kind == "treasure_destroyed":
+        return f"{ship} drags {event['treasure']} ({event['gold']} gold) to the bottom"
+    return None
+
+
+def _is_monster(view: View, sid: Any) -> bool:
+    return any(s["id"] == sid and s.get("monster") for s in view.get("ships", []))

@@ -58,8 +58,15 @@ def afloat(s: Ship) -> bool:
 
 
 def on_plane(s: Ship) -> bool:
-    """Afloat and not lost in a fog bank (5.18.1): a piece other ships can meet."""
-    return not s["sunk"] and s["lost_in"] is None
+    """Afloat, not lost in a fog bank (5.18.1) and not a submerged sea monster
+    (5.16): a piece other ships can meet."""
+    return not s["sunk"] and s["lost_in"] is None and not s.get("submerged")
+
+
+def monster(s: Ship) -> bool:
+    """A sea monster (5.16, option ``monsters``): a fleet piece whose segments act
+    like masts. Only monsters carry the key, so ships without it are unchanged."""
+    return bool(s.get("monster"))
 
 
 def foot(s: Ship) -> g.Poly:
@@ -134,7 +141,8 @@ def memo(state: State) -> dict[Any, Any]:
     are answered once. Entries keep the island outlines alive (their ids are keys)."""
     islands = [island_poly(i) for i in state["islands"]]
     key = (tuple(map(id, islands)),
-           tuple((_MEMO_FIELDS(e), *e["pose"], *e["up"], *e["rammed"]) for e in state["ships"]))
+           tuple((_MEMO_FIELDS(e), *e["pose"], *e["up"], *e["rammed"], *e.get("pins", ()))
+                 for e in state["ships"]))
     hit = _MEMOS.get(key)
     if hit is None:
         if len(_MEMOS) >= _MEMO_LIMIT:
@@ -205,8 +213,11 @@ def pinned(state: State, s: Ship, m: dict[Any, Any] | None = None) -> bool:
 
 
 def _pinned(state: State, s: Ship) -> bool:
-    if not on_plane(s) or s["ghost"] or towed(s) or "Galley" in keywords(s):
-        return False
+    if not on_plane(s) or s["ghost"] or towed(s) or "Galley" in keywords(s) or monster(s):
+        return False  # 5.16: a sea monster is never pinned
+    if any(s["id"] in e.get("pins", ()) and on_plane(e) and g.touching(foot(e), foot(s))
+           for e in state["ships"]):
+        return True  # 5.16: rammed by a sea monster, pinned while it touches
     b = bow(s)
     bx0, by0, bx1, by1 = g.box(b)
     eps = g.EPS_TOUCH
@@ -291,6 +302,20 @@ def home_of(state: State, seat: int) -> dict[str, Any] | None:
     return None
 
 
+def fort_gold(state: State, seat: int) -> int:
+    """The gold inside ``seat``'s standing forts (5.17.2: it counts for victory)."""
+    return sum(state["treasure"][t]["gold"] for f in state.get("forts", ())
+               if f["owner"] == seat and f["island"] is not None and not f["destroyed"]
+               for t in f["hold"])
+
+
+def total_gold(state: State) -> list[int]:
+    """Each seat's gold for victory (7.2): at home plus inside its forts."""
+    if "forts" not in state:
+        return list(state["home_gold"])
+    return [g_ + fort_gold(state, p) for p, g_ in enumerate(state["home_gold"])]
+
+
 def docked_home(state: State, s: Ship) -> bool:
     d = s["docked"]
     return d is not None and island(state, d)["home"] == s["owner"]
@@ -363,3 +388,10 @@ def bow_island(state: State, s: Ship) -> dict[str, Any] | None:
 def fogs(state: State) -> list[g.Poly]:
     """The fog banks' outlines (5.18.1: they block every line of fire)."""
     return [island_poly(t) for t in state.get("terrain", []) if t["kind"] == "fog"]
+
+
+def official_sheet(state: State) -> bool:
+    """3+ players under the WizKids multiplayer sheet (6.2, option ``multiplayer_mode``,
+    :mod:`.multiplayer`): hidden gold at home, the end token, no threshold win."""
+    return state["n"] >= 3 and state["opt"].get("multiplayer_mode",
+                                                "official_sheet") == "official_sheet"

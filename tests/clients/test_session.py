@@ -64,68 +64,20 @@ def test_tokens_are_remembered_per_peer_and_table(tmp_path):
     assert (tmp_path / "seats.json").stat().st_mode & 0o777 == 0o600
 
 
-class _DropOnce:
-    """A TCP proxy to the host that cuts the first connection right after the
-    client's second message (its join), before any reply: `joined` never arrives."""
-
-    def __init__(self, target: int) -> None:
-        self.target = target
-        self.cut = 0
-
-    async def handle(self, client: trio.SocketStream) -> None:
-        first = self.cut == 0
-        self.cut += 1
-        async with client, await trio.open_tcp_stream("127.0.0.1", self.target) as host:
-            async with trio.open_nursery() as nursery:
-                async def up() -> None:
-                    chunks = 0
-                    async for data in client:
-                        chunks += 1
-                        if first and chunks == 2:
-                            nursery.cancel_scope.cancel()  # drop: the join never gets through
-                            return
-                        await host.send_all(data)
-                    nursery.cancel_scope.cancel()
-
-                async def down() -> None:
-                    async for data in host:
-                        await client.send_all(data)
-                    nursery.cancel_scope.cancel()
-
-                nursery.start_soon(up)
-                nursery.start_soon(down)
-
-
-async def test_finding_11_a_bot_cut_off_before_joined_retries_and_plays_to_the_end(tmp_path):
-    registry = load_registry()
-    async with trio.open_nursery() as nursery:
-        running = await nursery.start(lambda task_status: serve_peer(
-            registry=registry, db=str(tmp_path / "j.sqlite"), bind="127.0.0.1", port=0,
-            task_status=task_status))
-        proxy = _DropOnce(running.port)
-        listeners = await nursery.start(trio.serve_tcp, proxy.handle, 0)
-        proxy_port = listeners[0].socket.getsockname()[1]
-        async with open_client("127.0.0.1", running.port, name="maker") as maker:
-            table = await maker.create("race", 1, {"target": 6}, seed=1)
-        store = TokenStore(tmp_path / "seats.json")
-        with trio.fail_after(30):
-            seat, scores = await run_bot("127.0.0.1", proxy_port, table, "random", 0,
-                                         name="random-1@test", store=store, quiet=True)
-        assert proxy.cut >= 2 and seat == 0 and scores["rank"] == [1]
-        assert running.peer.table(table).status == "finished"
-        assert store.find(running.peer.peer_id, table, name="random-1@test") is not None
-        nursery.cancel_scope.cancel()
-
-
-class _DropJoined:
-    """A TCP proxy to the host that passes the first connection's join to the host,
-    then cuts the connection instead of passing back its ``joined``: the host took
-    and journalled the seat, the client never heard."""
+class _Proxy:
+    """A TCP proxy to the host for the first connection's misfortunes: ``up`` and
+    ``down`` see each chunk (client to host) or frame (host to client) of the first
+    connection and return False to cut it there; later connections pass untouched."""
 
     def __init__(self, target: int) -> None:
         self.target = target
         self.connections = 0
-        self.dropped: dict[str, Any] | None = None
+
+    def up(self, chunk: int, data: bytes) -> bool:
+        return True
+
+    def down(self, msg: dict[str, Any]) -> bool:
+        return True
 
     async def handle(self, client: trio.SocketStream) -> None:
         first = self.connections == 0
@@ -133,7 +85,11 @@ class _DropJoined:
         async with client, await trio.open_tcp_stream("127.0.0.1", self.target) as host:
             async with trio.open_nursery() as nursery:
                 async def up() -> None:
+                    chunks = 0
                     async for data in client:
+                        chunks += 1
+                        if first and not self.up(chunks, data):
+                            break
                         await host.send_all(data)
                     nursery.cancel_scope.cancel()
 
@@ -144,10 +100,8 @@ class _DropJoined:
                         while len(buf) >= 4 and len(buf) >= 4 + int.from_bytes(buf[:4]):
                             n = 4 + int.from_bytes(buf[:4])
                             body, buf = buf[:n], buf[n:]
-                            msg = msgpack.unpackb(body[4:], raw=False)
-                            if first and msg["t"] == "joined":
-                                self.dropped = msg
-                                nursery.cancel_scope.cancel()  # cut: joined is lost
+                            if first and not self.down(msgpack.unpackb(body[4:], raw=False)):
+                                nursery.cancel_scope.cancel()
                                 return
                             await client.send_all(body)
                     nursery.cancel_scope.cancel()
@@ -156,16 +110,38 @@ class _DropJoined:
                 nursery.start_soon(down)
 
 
-async def test_finding_11_a_bot_whose_joined_was_lost_gets_the_same_seat_back(tmp_path):
-    """The join reached the host (the seat is journalled and the one-seat table has
-    started), only the reply was lost: the bot's retry, with the same join_id, gets
-    that seat and token back and plays it to the end, rather than being refused."""
+class _DropOnce(_Proxy):
+    """Cuts the first connection at the client's second message (its join), before
+    any reply: `joined` never arrives."""
+
+    def up(self, chunk: int, data: bytes) -> bool:
+        return chunk < 2
+
+
+class _DropJoined(_Proxy):
+    """Passes the first connection's join to the host, then cuts the connection
+    instead of passing back its ``joined``: the host took and journalled the seat,
+    the client never heard."""
+
+    dropped: dict[str, Any] | None = None
+
+    def down(self, msg: dict[str, Any]) -> bool:
+        if msg["t"] == "joined":
+            self.dropped = msg
+            return False
+        return True
+
+
+async def _bot_behind(proxy_type: type[_Proxy], tmp_path: Any, check: Any) -> None:
+    """A host with a one-seat race table, ``proxy_type`` in front of it, and a random
+    bot that plays that seat through the proxy; then ``check(running, proxy, table,
+    store, seat, scores)`` while the host still runs."""
     registry = load_registry()
     async with trio.open_nursery() as nursery:
         running = await nursery.start(lambda task_status: serve_peer(
             registry=registry, db=str(tmp_path / "j.sqlite"), bind="127.0.0.1", port=0,
             task_status=task_status))
-        proxy = _DropJoined(running.port)
+        proxy = proxy_type(running.port)
         listeners = await nursery.start(trio.serve_tcp, proxy.handle, 0)
         proxy_port = listeners[0].socket.getsockname()[1]
         async with open_client("127.0.0.1", running.port, name="maker") as maker:
@@ -174,13 +150,30 @@ async def test_finding_11_a_bot_whose_joined_was_lost_gets_the_same_seat_back(tm
         with trio.fail_after(30):
             seat, scores = await run_bot("127.0.0.1", proxy_port, table, "random", 0,
                                          name="random-1@test", store=store, quiet=True)
+        check(running, proxy, table, store, seat, scores)
+        nursery.cancel_scope.cancel()
+
+
+async def test_finding_11_a_bot_cut_off_before_joined_retries_and_plays_to_the_end(tmp_path):
+    def check(running, proxy, table, store, seat, scores) -> None:
+        assert proxy.connections >= 2 and seat == 0 and scores["rank"] == [1]
+        assert running.peer.table(table).status == "finished"
+        assert store.find(running.peer.peer_id, table, name="random-1@test") is not None
+    await _bot_behind(_DropOnce, tmp_path, check)
+
+
+async def test_finding_11_a_bot_whose_joined_was_lost_gets_the_same_seat_back(tmp_path):
+    """The join reached the host (the seat is journalled and the one-seat table has
+    started), only the reply was lost: the bot's retry, with the same join_id, gets
+    that seat and token back and plays it to the end, rather than being refused."""
+    def check(running, proxy, table, store, seat, scores) -> None:
         assert proxy.dropped is not None and proxy.connections >= 2
         assert seat == proxy.dropped["seat"] == 0 and scores["rank"] == [1]
         record = running.peer.journal.table(table)
         assert record.status == "finished" and record.tokens == {0: proxy.dropped["token"]}
         assert store.find(running.peer.peer_id, table, name="random-1@test") == (
             0, proxy.dropped["token"])
-        nursery.cancel_scope.cancel()
+    await _bot_behind(_DropJoined, tmp_path, check)
 
 
 async def test_a_join_retried_with_its_join_id_survives_a_host_restart(tmp_path):

@@ -26,17 +26,27 @@ def lock_deck(host: hdl.DealHost, players: list[hdl.DeckPlayer]) -> None:
         p.locked = [bytes.fromhex(x) for x in host.current()]
 
 
-def deal_hands(host: hdl.DealHost, players: list[hdl.DeckPlayer]) -> list[dict]:
-    """Deal PER_SEAT positions to each seat; returns every key message the host saw."""
+def run_chains(host: hdl.DealHost, players: list[hdl.DeckPlayer]) -> list[dict]:
+    """Every seat takes its lock off what it is asked, until every chain is done; the
+    last point goes to its recipient. Returns every step message the host saw."""
     seen = []
+    while (waiting := host.waiting()):
+        for seat, items in waiting.items():
+            for item in items:
+                msg = players[seat].step(item["pos"], item["to"], item["point"])
+                done = host.receive_step(msg)
+                seen.append(msg)
+                if done is not None:
+                    players[done[0]].receive_point(item["pos"], done[1])
+    return seen
+
+
+def deal_hands(host: hdl.DealHost, players: list[hdl.DeckPlayer]) -> list[dict]:
+    """Deal PER_SEAT positions to each seat; returns every step message the host saw."""
     for seat in range(SEATS):
         for pos in range(seat * PER_SEAT, (seat + 1) * PER_SEAT):
-            for giver in host.deal(pos, seat):
-                msg = players[giver].key(pos, seat)
-                assert host.receive_key(msg) == seat
-                players[seat].receive_key(msg)
-                seen.append(msg)
-    return seen
+            assert host.deal(pos, seat) == [s for s in range(SEATS) if s != seat]
+    return run_chains(host, players)
 
 
 @pytest.fixture(scope="module")
@@ -51,26 +61,29 @@ def nero():
 
 def test_5_1_each_seat_opens_its_own_ten_cards_and_the_deal_is_the_deck(nero) -> None:
     host, players, _ = nero
-    hands = [[players[s].open(pos, SEATS) for pos in range(s * PER_SEAT, (s + 1) * PER_SEAT)]
+    hands = [[players[s].open(pos) for pos in range(s * PER_SEAT, (s + 1) * PER_SEAT)]
              for s in range(SEATS)]
     dealt = [c for h in hands for c in h]
     assert len(dealt) == len(set(dealt)) == SEATS * PER_SEAT
     assert set(dealt) <= set(range(NCARDS))
     # Undealt positions (the face-down box) and other seats' cards stay shut.
-    with pytest.raises(DeckError, match="no unlock key"):
-        players[0].open(SEATS * PER_SEAT, SEATS)
-    with pytest.raises(DeckError, match="no unlock key"):
-        players[0].open(PER_SEAT, SEATS)  # seat 1's first card
+    with pytest.raises(DeckError, match="not dealt to this seat"):
+        players[0].open(SEATS * PER_SEAT)
+    with pytest.raises(DeckError, match="not dealt to this seat"):
+        players[0].open(PER_SEAT)  # seat 1's first card
 
 
-def test_the_host_relays_every_key_and_still_opens_nothing(nero) -> None:
+def test_the_host_relays_every_step_and_still_opens_nothing(nero) -> None:
+    """The host sees points only, never a key; every point it saw of a dealt card is
+    still locked by the recipient, so none is a card."""
     host, _, seen = nero
+    assert not host.got
     for pos in range(SEATS * PER_SEAT):
-        keys = [bytes.fromhex(m["key"]) for m in seen if m["pos"] == pos]
-        assert len(keys) == SEATS - 1  # every seat's but the recipient's
-        locked = host.passes["lock"][-1][pos]
-        with pytest.raises(DeckError, match="not a card of this deck"):
-            open_card(locked, keys, host.cards)
+        steps = [m for m in seen if m["pos"] == pos]
+        assert [m["seat"] for m in steps] == [s for s in range(SEATS) if s != pos // PER_SEAT]
+        for m in steps:
+            with pytest.raises(DeckError, match="not a card of this deck"):
+                open_card(bytes.fromhex(m["point"]), [], host.cards)
 
 
 def test_a_card_opened_to_everyone_reads_the_same_for_every_seat(nero) -> None:
@@ -78,8 +91,22 @@ def test_a_card_opened_to_everyone_reads_the_same_for_every_seat(nero) -> None:
     pos = NCARDS - 1  # from the box
     host.deal(pos, None)
     keys = [p.key(pos, None) for p in players]
-    assert all(host.receive_key(k) is None for k in keys)
-    assert len({p.open_public(pos, keys) for p in players}) == 1
+    for k in keys:
+        host.receive_key(k)
+    assert len({p.open_public(pos, keys) for p in players} | {host.open_public(pos)}) == 1
+
+
+def test_a_card_given_to_another_seat_opens_for_it_and_not_for_the_host(nero) -> None:
+    host, players, _ = nero
+    pos = 0  # seat 0's first card goes to seat 2 (Nero's Traitor)
+    card = players[0].open(pos)
+    assert host.give(pos, 2) == [0, 1, 3]
+    seen = run_chains(host, players)
+    assert players[2].open(pos) == card
+    assert pos not in host.got
+    for m in seen:  # every point the host saw is still locked by seat 2
+        with pytest.raises(DeckError):
+            open_card(bytes.fromhex(m["point"]), [], host.cards)
 
 
 def test_the_audit_passes_an_honest_deal(nero) -> None:
@@ -131,13 +158,18 @@ def test_a_card_replaced_by_another_point_passes_its_step_and_the_audit_names_th
     assert found and all(f.startswith("seat 1:") for f in found), found
 
 
-def test_a_key_not_asked_for_is_refused() -> None:
+def test_a_step_or_key_not_asked_for_is_refused() -> None:
     host, players, _ = fresh()
     while (want := host.expected()) is not None:
         host.receive_pass(players[want[1]].pass_(want[0], host.current()))
     host.deal(0, 2)
+    start = host.current()[0]
+    with pytest.raises(hdl.DealError, match="not asked of it"):
+        host.receive_step(players[1].step(0, 2, start))  # seat 0 goes first
+    with pytest.raises(hdl.DealError, match="not asked of it"):
+        host.receive_step(players[0].step(0, 3, start))  # to the wrong seat
+    with pytest.raises(hdl.DealError, match="not asked of it"):
+        host.receive_step(players[0].step(4, 2, host.current()[4]))  # a position not dealt
     with pytest.raises(hdl.DealError, match="not asked for"):
-        host.receive_key(players[1].key(0, 3))  # to the wrong seat
-    with pytest.raises(hdl.DealError, match="not asked for"):
-        host.receive_key(players[1].key(4, 2))  # a position not dealt
-    assert host.receive_key(players[1].key(0, 2)) == 2
+        host.receive_key(players[0].key(0))  # position 0 is not being opened
+    assert host.receive_step(players[0].step(0, 2, start)) is None

@@ -28,6 +28,11 @@ from lantable.protocol import (
     Connection,
     Create,
     Created,
+    DeckKeys,
+    DeckPass,
+    DeckRequest,
+    DeckSecretsMessage,
+    DeckUnlock,
     Error,
     ErrorCode,
     FairEvent,
@@ -301,6 +306,46 @@ SIMPLE_CASES = [
         "87a174aa666169725f6661756c74a57461626c65a27431a56576656e7402a473"
         "65617401a6726561736f6ea87769746868656c64a76f7574636f6d65a7666f72"
         "66656974a76d657373616765a46c617465",
+    ),
+    (
+        DeckRequest(table="t1", seat=0, game="g", deck="d", round=1, n=2, seats=2, kind="keys",
+                    positions=[{"pos": 1, "to": None}]),
+        "0000005d"
+        "8aa174ac6465636b5f72657175657374a57461626c65a27431a47365617400a4"
+        "67616d65a167a46465636ba164a5726f756e6401a16e02a5736561747302a46b"
+        "696e64a46b657973a9706f736974696f6e739182a3706f7301a2746fc0",
+    ),
+    (
+        DeckKeys(table="t1", deck="d", round=1, to=0,
+                 points=[{"pos": 0, "point": "ab"}]),
+        "0000003f"
+        "86a174a96465636b5f6b657973a57461626c65a27431a46465636ba164a5726f"
+        "756e6401a2746f00a6706f696e74739182a3706f7300a5706f696e74a26162",
+    ),
+    (
+        DeckPass(id=5, table="t1", seat=0, deck="d", round=1, stage="shuffle",
+                 points=["ab", "cd"], sig="ef"),
+        "00000051"
+        "89a174a96465636b5f70617373a2696405a57461626c65a27431a47365617400"
+        "a46465636ba164a5726f756e6401a57374616765a773687566666c65a6706f69"
+        "6e747392a26162a26364a3736967a26566",
+    ),
+    (
+        DeckUnlock(id=6, table="t1", seat=1, deck="d", round=1,
+                   items=[{"pos": 0, "to": None, "key": "ab", "sig": "cd"}]),
+        "0000004f"
+        "87a174ab6465636b5f756e6c6f636ba2696406a57461626c65a27431a4736561"
+        "7401a46465636ba164a5726f756e6401a56974656d739184a3706f7300a2746f"
+        "c0a36b6579a26162a3736967a26364",
+    ),
+    (
+        DeckSecretsMessage(id=7, table="t1", seat=0, deck="d", round=1, shuffle_key="ab",
+                           permutation=[1, 0], card_keys=["cd", "ef"], sig="01"),
+        "00000067"
+        "8aa174ac6465636b5f73656372657473a2696407a57461626c65a27431a47365"
+        "617400a46465636ba164a5726f756e6401ab73687566666c655f6b6579a26162"
+        "ab7065726d75746174696f6e920100a9636172645f6b65797392a26364a26566"
+        "a3736967a23031",
     ),
 ]
 CASES = [(msg, bytes.fromhex(hexes)) for msg, hexes in SIMPLE_CASES]

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..combat import passage, start_aimed, start_bi, start_mines, start_torpedo
 from ..data import ACTIONS, SHIPS
+from ..decks import action_left, look_at_top
 from ..rules import (
     attack_targets,
     can_intercept,
@@ -350,7 +351,7 @@ class Intelligence(CardType, FollowUp):
 
     def plays(self, S: State, seat: int, c: int) -> list[Action]:
         out = [play(c, mode="hand", target_seat=o) for o in opp_seats(S, seat)]
-        return out + ([play(c, mode="deck")] if S["action_deck"] else [])
+        return out + ([play(c, mode="deck")] if action_left(S) else [])
 
     def perform(self, S: State, rng: random.Random, seat: int, cd: CardData, c: int | None,
                 action: Action, ev: Events) -> None:
@@ -361,8 +362,8 @@ class Intelligence(CardType, FollowUp):
             P["seen"] = {"seat": ts, "cards": hand, "turn": S["turns_begun"]}
             ev.append({"type": "seen_hand", "seat": ts, "cards": hand, "to": [seat]})
         else:
-            n = min(S["seats"] if S["mode"] != "solo" else 2, len(S["action_deck"]))
-            top = S["action_deck"][-n:][::-1]
+            n = min(S["seats"] if S["mode"] != "solo" else 2, action_left(S))
+            top = look_at_top(S, rng, n)
             ev.append({"type": "seen_deck_top", "cards": top, "to": [seat]})
             P["known_deck_top"] = list(top)  # known from now on (view and sampler)
             S["stack"].append({"kind": "order", "n": n})
@@ -371,13 +372,12 @@ class Intelligence(CardType, FollowUp):
     def follow_up_offers(self, S: State, seat: int) -> list[Action]:
         """Every order of the top N cards, listed top first."""
         n = S["stack"][-1]["n"]
-        top = S["action_deck"][-n:][::-1]
+        top = S["action_deck_top"][:n]
         return [{"type": "order", "cards": list(p)} for p in permutations(sorted(top))]
 
     def follow_up_apply(self, S: State, seat: int, action: Action, ev: Events) -> None:
         n = S["stack"].pop()["n"]
-        del S["action_deck"][len(S["action_deck"]) - n:]
-        S["action_deck"] += action["cards"][::-1]
+        S["action_deck_top"][:n] = action["cards"]
         S["players"][seat]["known_deck_top"] = list(action["cards"])
         ev.append({"type": "deck_reordered", "seat": seat, "n": n})
 

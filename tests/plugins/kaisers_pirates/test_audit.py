@@ -11,6 +11,7 @@ import random
 from lantable.plugins.kaisers_pirates import rounds, solo, turn
 from lantable.plugins.kaisers_pirates.data import ACTIONS, SHIPS, SOLO
 
+from . import helpers as kp
 from .helpers import GAME, Dice, act, check_cards, commit, of, sid, table
 from .test_cards import FORCES as CARD_FORCES
 from .test_cards import R
@@ -205,8 +206,8 @@ def test_3_3_31_recon_cards_may_be_played_the_same_turn_by_default() -> None:
 def test_3_3_45_transfer_command_takes_a_warship_in_an_island_refuge() -> None:
     S = table(3, forces=FORCES, hands={0: ["transfer_command"]})
     emden = sid("Emden")
-    ir = next(c for c in S["action_deck"] if ACTIONS[c]["type"] == "island_refuge")
-    S["action_deck"].remove(ir)
+    ir = kp.from_deck(S, next(c for c in S["action_unseen"]
+                              if ACTIONS[c]["type"] == "island_refuge"))
     S["ships"][emden].update({"refuge": ir, "refuge_turn": 0, "damage": 1})
     tc = _card(S, 0, "transfer_command")
     commit(S, tc, "act")

@@ -311,13 +311,19 @@ def test_6_17_intelligence_hand_and_deck() -> None:
     assert seen["cards"] == sorted(S["players"][1]["hand"])
     sample = kp.GAME.sample_state(kp.GAME.view(S, 0), 0, random.Random(5))
     assert sorted(sample["players"][1]["hand"]) == seen["cards"]  # what was seen stays there
-    kp.act(S, {"type": "play", "card": i2, "mode": "deck"})
+    assert S["action_deck_top"] == []
+    n_left = kp.decks.action_left(S)
+    ev = kp.act(S, {"type": "play", "card": i2, "mode": "deck"})
     assert S["pending"]["kind"] == "order"
-    top = S["action_deck"][-3:][::-1]
+    # the three cards are turned over only now, and from now on are the deck's top
+    top = S["action_deck_top"]
+    assert len(top) == 3 and not set(top) & set(S["action_unseen"])
+    assert kp.of(ev, "seen_deck_top")[0]["cards"] == top
+    assert kp.decks.action_left(S) == n_left
     order = sorted(top, reverse=True)
     assert kp.GAME.view(S, 1)["pending"] == {"kind": "order", "seat": 0}
     kp.act(S, {"type": "order", "cards": order})
-    assert S["action_deck"][-3:][::-1] == order
+    assert S["action_deck_top"] == order
     assert kp.GAME.view(S, 0)["me"]["known_deck_top"] == order
     kp.act(S, {"type": "end_turn"})
     kp.act(S, {"type": "discard", "top": [i2, i1]})
@@ -426,7 +432,7 @@ def test_6_24_monitor_intercepts_refuge_with_plus_two() -> None:
     S = start(kp, {0: ["monitor"]})
     em = kp.sid("Emden")
     ir = next(c["id"] for c in ACTIONS if c["type"] == "island_refuge")
-    S["action_deck"].remove(ir) if ir in S["action_deck"] else S["set_aside"].remove(ir)
+    kp.from_deck(S, ir)
     S["ships"][em]["refuge"], S["ships"][em]["refuge_turn"] = ir, 0
     m = card(S, 0, "monitor")
     kp.commit(S, m, "act")
@@ -660,8 +666,8 @@ def test_6_39_shipping_lanes_and_6_40_slim_pickings() -> None:
     S = start(kp, {0: ["fair_seas", "shipping_lanes"], 1: ["slim_pickings"]})
     fs, sl = card(S, 0, "fair_seas"), card(S, 0, "shipping_lanes")
     S["players"][0]["hand"] = [DAY[0], sl]
-    S["action_deck"].remove(DAY[0]) if DAY[0] in S["action_deck"] else None
-    S["action_deck"].append(fs)
+    kp.from_deck(S, DAY[0]) if DAY[0] in S["action_unseen"] else None
+    kp.decks.put(S["action_unseen"], fs)
     fs = DAY[0]
     kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
     kp.commit(S, sl, "act")
@@ -846,7 +852,7 @@ def test_6_20_refuge_repair_and_resupply_at_later_turn_start() -> None:
 def test_6_37_no_wireless_intercept_in_the_extra_turn() -> None:
     S = start(kp, {0: ["second_chance", "wireless_intercept"]})
     sc, wi = S["players"][0]["hand"]
-    S["discards"] = [S["action_deck"].pop(0), S["action_deck"].pop(0)]
+    S["discards"] = [S["action_unseen"].pop(0), S["action_unseen"].pop(0)]
     kp.commit(S, sc, "act")
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "play", "card": sc})

@@ -130,7 +130,7 @@ def test_appendix_b_worked_three_player_example() -> None:
     assert S["pending"] == {"kind": "late", "seat": 1}
     kp.act(S, {"type": "pass"})
     kp.act(S, {"type": "play", "card": intel, "mode": "deck"})
-    top = S["action_deck"][-3:][::-1]
+    top = S["action_deck_top"][:3]
     kp.act(S, {"type": "order", "cards": sorted(top)})
     kp.act(S, {"type": "pass"})
     kp.act(S, {"type": "end_turn"})

@@ -44,8 +44,8 @@ def test_5_3_challenge_needs_strictly_higher() -> None:
 def test_3_1_action_deck_sizes_per_player_count() -> None:
     for seats, deck in [(2, 40), (3, 60), (4, 80)]:
         S = kp.GAME.setup(seats, {}, random.Random(1))
-        assert len(S["set_aside"]) == 100 - deck
-        assert len(S["action_deck"]) + sum(len(p["hand"]) for p in S["players"]) == deck
+        assert S["set_aside_n"] == 100 - deck
+        assert kp.decks.action_left(S) + sum(len(p["hand"]) for p in S["players"]) == deck
         assert all(len(p["hand"]) == 6 and len(p["german"]) == 3 and len(p["merchants"]) == 3
                    for p in S["players"])
         assert all(rules.hidden(S, s) for p in S["players"] for s in p["german"]
@@ -54,7 +54,7 @@ def test_3_1_action_deck_sizes_per_player_count() -> None:
 
 def test_3_1_extra_removed_option() -> None:
     S = kp.GAME.setup(3, {"extra_removed": 10}, random.Random(1))
-    assert len(S["set_aside"]) == 50
+    assert S["set_aside_n"] == 50
 
 
 def test_3_3_lowest_vp_first_player() -> None:
@@ -157,7 +157,7 @@ def test_5_5_limited_supply_damage_and_night_modifiers() -> None:
         if any(c["night"] and c["type"] == "fair_seas" for c in ACTIONS) else \
         next(c["id"] for c in ACTIONS if c["night"] and c["kind"] == "N")
     S["players"][0]["hand"] = [night]
-    S["action_deck"].remove(night) if night in S["action_deck"] else S["set_aside"].remove(night)
+    kp.from_deck(S, night)
     lz = kp.sid("Leipzig")
     S["ships"][lz]["limited_supply"] = True
     S["ships"][lz]["damage"] = 1
@@ -215,8 +215,7 @@ def test_7_2_prizes_in_force_count_double_at_round_end() -> None:
 
 def test_7_1_round_ends_when_last_card_drawn_then_keep_and_next_round() -> None:
     S = kp.table(forces=FORCES, hands={0: [], 1: [], 2: []})
-    S["set_aside"] += S["action_deck"][:-1]
-    S["action_deck"] = S["action_deck"][-1:]
+    kp.leave_in_deck(S, 1)
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "end_turn"})
     assert S["phase"] == "keep"
@@ -271,8 +270,8 @@ def test_4_7_views_hide_hands_committed_cards_and_deck() -> None:
     assert v1["this_turn"]["committed"][0]["card"] is None
     assert "hand" not in v1["players"][0]
     assert v1["me"]["hand"] == S["players"][1]["hand"]
-    assert "action_deck" not in v1
-    assert "set_aside" not in v1
+    assert not {"action_deck_top", "action_unseen"} & set(v1)
+    assert v1["action_deck_n"] == kp.decks.action_left(S)
     assert kp.GAME.view(S, 0)["this_turn"]["committed"][0]["card"] == fs
     pub = kp.GAME.view(S, None)
     assert "me" not in pub

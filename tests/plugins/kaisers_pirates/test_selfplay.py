@@ -41,14 +41,14 @@ def _leak_check(kp, S: dict, seat: int, rng: random.Random) -> None:
         if i != seat:
             pool += p["hand"]
     known_top = set(S["players"][seat]["known_deck_top"])
-    free_deck = [c for c in other["action_deck"] if c not in known_top]
-    pool += free_deck + other["set_aside"]
+    pool += [c for c in other["action_deck_top"] if c not in known_top] + other["action_unseen"]
     rng.shuffle(pool)
     for i, p in enumerate(other["players"]):
         if i != seat:
             p["hand"] = [pool.pop() for _ in p["hand"]]
-    other["action_deck"] = [pool.pop() if c not in known_top else c for c in other["action_deck"]]
-    other["set_aside"] = [pool.pop() for _ in other["set_aside"]]
+    other["action_deck_top"] = [c if c in known_top else pool.pop()
+                                for c in other["action_deck_top"]]
+    other["action_unseen"] = sorted(pool.pop() for _ in other["action_unseen"])
     assert kp.GAME.view(other, seat) == v
 
 

@@ -65,9 +65,9 @@ def test_8_2_2_solitaire_setup_removes_twelve_cards_and_deals_40() -> None:
                      "exchange_information", "mistaken_identity", "pull_the_plug",
                      "sail_q_ship", "searchlight", "special_cargo"}
     assert not any(ACTIONS[c]["type"] in removed_types for c in S["action_cards"])
-    dealt = len(S["action_deck"]) + sum(len(p["hand"]) for p in S["players"])
+    dealt = kp.decks.action_left(S) + sum(len(p["hand"]) for p in S["players"])
     assert dealt == 40
-    assert len(S["set_aside"]) == 48
+    assert S["set_aside_n"] == 48
     assert kp.GAME.to_act(S) in ([0], [])
 
 
@@ -84,14 +84,14 @@ def test_8_2_3_phantom_reacts_from_the_solitaire_deck() -> None:
     # rebuild a simple position: the human intercepts one phantom merchant
     S2 = kp.table(seats=2, forces={0: FORCES[0], 1: FORCES[1]}, hands={0: [DAY[0]]})
     S2["mode"], S2["seats"], S2["solo"] = "solo", 1, S["solo"]
-    # put a card whose 2/4 reaction is Break Contact on top of the Solitaire deck
+    # the phantom turns over a card whose 2/4 reaction is Break Contact
     bc = next(i for i in range(20) if SOLO[i]["def24"] == "break_contact")
-    S2["solo"]["deck"] = [i for i in range(20) if i != bc] + [bc]
     kp.commit(S2, DAY[0], "icpt", kp.sid("Leipzig"))
     kp.act(S2, {"type": "done"})
-    ev = kp.act(S2, {"type": "play", "card": DAY[0], "target": kp.sid("Bowes Castle")},
-                kp.Dice((4, 2), *[(d, 9 if d == 10 else 1) for d in SOLO[bc]["ch"]],
-                        *[(d, 1) for d in SOLO[bc]["re"]]))
+    rng = kp.Dice((4, 2), *[(d, 9 if d == 10 else 1) for d in SOLO[bc]["ch"]],
+                  *[(d, 1) for d in SOLO[bc]["re"]]).turn_over(S2["solo"]["deck"], bc)
+    ev = kp.act(S2, {"type": "play", "card": DAY[0], "target": kp.sid("Bowes Castle")}, rng)
+    assert kp.of(ev, "solitaire_card")[0]["card"] == bc
     pr = kp.of(ev, "phantom_reaction")[0]
     assert pr == {"type": "phantom_reaction", "reaction": "break_contact", "applies": True}
     assert kp.of(ev, "interception_cancelled")
@@ -110,11 +110,9 @@ def test_8_2_4_phantom_turn_intercepts_with_specials() -> None:
                         and SOLO[i]["special"] is None)
     sa_card = next(i for i in range(20) if SOLO[i]["special"] == "surprise_attack")
     blank = next(i for i in range(20) if SOLO[i]["special"] is None and i != warship_card)
-    rng = kp.Dice(seed=3)
-    # the deck was reshuffled at the end of the phantom's last turn (R 5.4.1);
-    # draws pop from the end
-    rest = [i for i in range(20) if i not in (warship_card, sa_card, blank)]
-    S2["solo"]["deck"] = rest + [blank, sa_card, warship_card]
+    # the deck was reshuffled at the end of the phantom's last turn (R 5.4.1): all 20
+    assert S2["solo"]["deck"] == list(range(20))
+    rng = kp.Dice(seed=3).turn_over(S2["solo"]["deck"], warship_card, sa_card, blank)
     rng.push((4, 2))  # red die 2: column 2, intercept with a Warship
     rng.push((10, 1), (8, 1), (4, 1), (8, 8))  # Emden misses Matheran (1 + 2 vs 8)
     ev: list = []
@@ -185,8 +183,7 @@ def test_6_5_beyond_1914_removes_ships() -> None:
 
 def test_6_7_keep_three_and_hand_size() -> None:
     S = kp.table(forces=FORCES, options={"keep_three": True})
-    S["set_aside"] += S["action_deck"][:-1]
-    S["action_deck"] = S["action_deck"][-1:]
+    kp.leave_in_deck(S, 1)
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "end_turn"})
     three = sorted(S["players"][0]["german"])
@@ -320,7 +317,7 @@ def test_8_1_4_6_refuge_ship_may_join_teammate() -> None:
     S = kp.table(seats=4, options={"team_game": True}, forces=FORCES)
     lz = kp.sid("Leipzig")
     ir = next(c["id"] for c in ACTIONS if c["type"] == "island_refuge")
-    S["action_deck"].remove(ir) if ir in S["action_deck"] else S["set_aside"].remove(ir)
+    kp.from_deck(S, ir)
     S["ships"][lz]["refuge"], S["ships"][lz]["refuge_turn"] = ir, 0
     kp.act(S, {"type": "leave_refuge", "ship": lz, "to_mate": True})
     assert lz in S["players"][2]["german"]
@@ -329,8 +326,7 @@ def test_8_1_4_6_refuge_ship_may_join_teammate() -> None:
 
 def test_8_1_4_9_team_pools_ships_when_keeping() -> None:
     S = kp.table(seats=4, options={"team_game": True}, forces=FORCES)
-    S["set_aside"] += S["action_deck"][:-1]
-    S["action_deck"] = S["action_deck"][-1:]
+    kp.leave_in_deck(S, 1)
     kp.act(S, {"type": "done"})
     kp.act(S, {"type": "end_turn"})
     karlsruhe = kp.sid("Karlsruhe")  # seat 2's ship, kept by seat 0
@@ -363,7 +359,7 @@ def _phantom_table(kp, **kw):
 def test_8_2_4_item_9_deception_on_the_phantom_one_card() -> None:
     S, turn = _phantom_table(kp)
     dec = next(c["id"] for c in ACTIONS if c["type"] == "deception")
-    S["action_deck"].remove(dec) if dec in S["action_deck"] else S["set_aside"].remove(dec)
+    kp.from_deck(S, dec)
     S["players"][1]["wait"] = {"card_type": "deception", "card": dec}
     ev: list = []
     turn.advance(S, random.Random(2), ev)
@@ -377,8 +373,7 @@ def test_8_2_4_item_9_deception_on_the_phantom_one_card() -> None:
 def test_8_2_4_item_6_phantom_fog_bank_is_no_card() -> None:
     S, turn = _phantom_table(kp)
     fog = next(i for i in range(20) if SOLO[i]["cols"][2][0] == "fog_bank")
-    rng = kp.Dice(seed=1)
-    S["solo"]["deck"] = [i for i in range(20) if i != fog] + [fog]  # on top
+    rng = kp.Dice(seed=1).turn_over(S["solo"]["deck"], fog)  # the phantom turns it over
     rng.push((4, 3))  # column 3: Fog Bank (ET)
     ev: list = []
     turn.advance(S, rng, ev)

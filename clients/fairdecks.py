@@ -1,0 +1,175 @@
+"""A seat's side of hidden decks (docs/fair-play.md, "Hidden decks"): its passes, its
+unlock keys, the cards dealt to it, and the game's client-side half.
+
+Every client built on :class:`~lantable.clients.client.Client` takes part on its own:
+it answers each ``deck_request`` (a shuffle or lock pass, unlock keys, its secrets
+when the table ends), opens the positions dealt to it as their keys arrive (``deck_keys``),
+and, since the host cannot list a seat's actions at a hidden-deck table, fills each
+update's ``legal`` with the game's ``game_seat_actions`` over the seat's own view and
+its own cards. A card that opens to no card of the deck is detected here, at once.
+
+The seat's deck secrets live in memory only: a client restarted in the middle of a
+hidden-deck game cannot hand over its keys any more, and the table names it as
+withholding after its timeout (docs/fair-play.md, "Its limits").
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from lantable.plugins import Game, load_registry
+from lantable.protocol import DeckKeys, DeckPass, DeckRequest, DeckSecretsMessage, DeckUnlock
+from lantable.protocol import fairplay as fp
+from lantable.protocol.deck_errors import DeckError
+
+if TYPE_CHECKING:
+    from lantable.protocol.hidden_deal import DeckPlayer
+
+LOGGER = logging.getLogger(__name__)
+
+Round = tuple[str, str, int]  # (table, deck, round)
+
+
+def deck_id(deck: str, rnd: int) -> str:
+    """How a round of a deck is named in every signature (docs/protocol.md)."""
+    return f"{deck}/{rnd}"
+
+
+class SeatDecks:
+    """The hidden decks of one client connection, at every table it sits at."""
+
+    def __init__(self, identity: fp.Identity, games: Callable[[str], Game] | None = None) -> None:
+        self.identity = identity
+        self._games = games
+        self.players: dict[tuple[str, int, str, int], DeckPlayer] = {}  # (table, seat, deck, rnd)
+        self.current: dict[tuple[str, str], int] = {}  # (table, deck) -> its round now
+        self.game_of: dict[str, str] = {}  # table -> game id
+        self.seats: dict[str, int] = {}  # table -> its seat count
+        self.cards: dict[tuple[str, int], dict[str, dict[int, int]]] = {}  # (table, seat) -> ...
+        self.problems: list[str] = []
+        self.on_notice: Callable[[str], None] | None = None
+
+    def _game(self, game_id: str) -> Game:
+        if self._games is None:
+            registry = load_registry()
+            self._games = registry.__getitem__
+        return self._games(game_id)
+
+    # -- answering the host --------------------------------------------------------
+
+    def answer(self, req: DeckRequest) -> tuple[type, dict[str, Any]] | None:
+        """The request (class and fields, without ``id``) that answers ``req``."""
+        self.game_of[req.table] = req.game
+        self.seats[req.table] = req.seats
+        key = (req.table, req.seat, req.deck, req.round)
+        base = {"table": req.table, "seat": req.seat, "deck": req.deck, "round": req.round}
+        if req.kind in ("shuffle", "lock"):
+            if req.kind == "shuffle" and key not in self.players:
+                from lantable.protocol.hidden_deal import DeckPlayer  # rbcl: only when dealing
+
+                self.players[key] = DeckPlayer(self.identity, req.table,
+                                               deck_id(req.deck, req.round), req.seat, req.n)
+                self._new_round(req.table, req.deck, req.round)
+            player = self.players.get(key)
+            if player is None or req.points is None:
+                return self._cannot(req, "no shuffle of that round was asked of this seat")
+            m = player.pass_(req.kind, req.points)
+            return DeckPass, {**base, "stage": req.kind, "points": m["points"], "sig": m["sig"]}
+        player = self.players.get(key)
+        if player is None:
+            return self._cannot(req, "this client has no secrets for that round (restarted?)")
+        if req.kind == "unlock" and req.positions:
+            items = []
+            for p in req.positions:
+                m = player.step(p["pos"], p["to"], p["point"])
+                items.append({k: m[k] for k in ("pos", "to", "point_in", "point", "sig")})
+            return DeckUnlock, {**base, "items": items}
+        if req.kind == "keys" and req.positions:
+            items = []
+            for p in req.positions:
+                m = player.key(p["pos"])
+                items.append({k: m[k] for k in ("pos", "to", "key", "sig")})
+            return DeckUnlock, {**base, "items": items}
+        if req.kind == "secrets":
+            m = player.secrets()
+            return DeckSecretsMessage, {**base, **{k: m[k] for k in (
+                "shuffle_key", "permutation", "card_keys", "sig")}}
+        return self._cannot(req, f"a deck request this client does not understand: {req.kind}")
+
+    def _cannot(self, req: DeckRequest, why: str) -> None:
+        LOGGER.warning("table %s seat %d: deck %s round %d: %s", req.table, req.seat, req.deck,
+                       req.round, why)
+        self.problems.append(f"table {req.table}: deck {req.deck} round {req.round}: {why}")
+        return None
+
+    def _new_round(self, table: str, deck: str, rnd: int) -> None:
+        """A fresh shuffle: the deck's old positions mean nothing any more."""
+        if self.current.get((table, deck), 0) >= rnd:
+            return
+        self.current[(table, deck)] = rnd
+        for (t, _seat), cards in self.cards.items():
+            if t == table:
+                cards.pop(deck, None)
+
+    # -- keys and cards -------------------------------------------------------------------
+
+    def keys(self, msg: DeckKeys) -> None:
+        """The locked deck, the points of positions dealt to one of this client's seats,
+        or the keys of cards turned face up: open what can be opened."""
+        mine = [(s, p) for (t, s, d, r), p in self.players.items()
+                if (t, d, r) == (msg.table, msg.deck, msg.round)]
+        for seat, player in mine:
+            if msg.locked is not None:
+                player.locked = [bytes.fromhex(x) for x in msg.locked]
+            if msg.to == seat:
+                for item in msg.points or []:
+                    player.receive_point(item["pos"], item["point"])
+                    self._open(msg, seat, item["pos"], player.open)
+            if msg.to is None and msg.keys:
+                for k in msg.keys:
+                    player.receive_key(k)
+                for pos in sorted({k["pos"] for k in msg.keys}):
+                    self._open(msg, seat, pos, player.open_public)
+
+    def _open(self, msg: DeckKeys, seat: int, pos: int, how: Callable[[int], int]) -> None:
+        try:
+            card = how(pos)
+        except DeckError as exc:
+            problem = (f"table {msg.table}: position {pos} of deck {msg.deck} (round "
+                       f"{msg.round}) opened to no card of the deck: {exc}; a seat cheated or "
+                       "the host altered a point or a key")
+            LOGGER.error("%s", problem)
+            self.problems.append(problem)
+            if self.on_notice is not None:
+                self.on_notice(problem)
+            return
+        if self.current.get((msg.table, msg.deck)) == msg.round:
+            self.cards.setdefault((msg.table, seat), {}).setdefault(msg.deck, {})[pos] = card
+
+    def known(self, table: str, seat: int) -> dict[str, dict[int, int]]:
+        """The cards ``seat`` knows at ``table``, by deck and position (current rounds)."""
+        return {d: dict(c) for d, c in self.cards.get((table, seat), {}).items()}
+
+    def hand(self, table: str, seat: int) -> dict[str, dict[str, int]]:
+        """The cards ``seat`` knows, as plain data for its view (``view["_hand"]``):
+        deck -> {position as a string -> card}."""
+        return {d: {str(p): c for p, c in cards.items()}
+                for d, cards in self.known(table, seat).items()}
+
+    # -- the client-side half -----------------------------------------------------------------
+
+    def legal(self, table: str, seat: int, view: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """``seat``'s legal actions from the game's client half, or None if this client
+        does not deal at ``table`` (or cannot run the game)."""
+        game_id = self.game_of.get(table)
+        if game_id is None:
+            return None
+        try:
+            return self._game(game_id).seat_actions(view, seat, self.known(table, seat))
+        except Exception as exc:  # the game is not installed here, or its client half failed
+            problem = f"table {table}: cannot list seat {seat}'s actions: {exc!r}"
+            LOGGER.error("%s", problem)
+            self.problems.append(problem)
+            return None

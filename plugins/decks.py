@@ -1,0 +1,206 @@
+"""Hidden decks, the game's side: the ``decks`` argument and the dealer that plays it
+in-process (docs/plugins.md, "Hidden decks").
+
+A game with hidden cards never holds them. It asks the ``decks`` it is given to
+shuffle, deal, open and give *positions*, and learns cards through its
+``game_cards_opened`` hook. Who answers depends on the table, and the game cannot
+tell:
+
+- :class:`LocalDealer` (a table without hidden decks, bots simulating in-process,
+  the conformance suite): the host is the dealer. It shuffles with ``rng``, keeps the
+  order in the state's reserved ``"_dealer"`` key, and hands every card over at once.
+- At a fair table with ``hidden_decks`` the host only records the requests
+  (:class:`Requests`); every seat masks and shuffles the deck, and the cards reach the
+  game only when opened to everyone (:mod:`lantable.host.fairdecks`).
+
+Requests are plain maps (``{"op": "deal", "deck": "hand", "positions": [0, 1], "seat":
+1}``), so the host can journal them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from .errors import IllegalAction
+
+DEALER_KEY = "_dealer"  # the state key the in-process dealer keeps its secrets under
+DECK_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+MAX_CARDS = 1024  # cards in one deck: a masked deck costs 2 passes x seats x n multiplications
+
+Op = dict[str, Any]
+Cards = dict[int, int]
+
+
+class Requests:
+    """The ``decks`` a game hook is given: it checks and records each request, in
+    order; whoever gave it carries them out after the hook returns.
+
+    Args:
+        sizes: the game's decks (``game_decks``), name -> card count.
+        seats: the table's seat count.
+    """
+
+    def __init__(self, sizes: Mapping[str, int], seats: int) -> None:
+        self.sizes = dict(sizes)
+        self.seats = seats
+        self.ops: list[Op] = []
+
+    def _deck(self, deck: str) -> int:
+        if deck not in self.sizes:
+            raise ValueError(f"no deck {deck!r}; the game declared {sorted(self.sizes)}")
+        return self.sizes[deck]
+
+    def _positions(self, deck: str, positions: Iterable[int]) -> list[int]:
+        n = self._deck(deck)
+        out = [p for p in positions]
+        bad = [p for p in out if type(p) is not int or not 0 <= p < n]
+        if bad or len(set(out)) != len(out):
+            raise ValueError(f"deck {deck!r}: positions {out} are not distinct ints in 0..{n - 1}")
+        return out
+
+    def _seat(self, seat: int) -> int:
+        if type(seat) is not int or not 0 <= seat < self.seats:
+            raise ValueError(f"no seat {seat!r} at a table of {self.seats}")
+        return seat
+
+    def shuffle(self, deck: str) -> None:
+        """Gather every card of ``deck`` face down and shuffle: positions ``0..n-1``
+        of a fresh round."""
+        self._deck(deck)
+        self.ops.append({"op": "shuffle", "deck": deck})
+
+    def deal(self, deck: str, positions: Iterable[int], seat: int) -> None:
+        """``positions`` go to ``seat``: it, and nobody else, learns their cards."""
+        self.ops.append({"op": "deal", "deck": deck,
+                         "positions": self._positions(deck, positions), "seat": self._seat(seat)})
+
+    def open(self, deck: str, positions: Iterable[int]) -> None:
+        """``positions`` are turned face up: everyone learns their cards."""
+        self.ops.append({"op": "open", "deck": deck,
+                         "positions": self._positions(deck, positions)})
+
+    def give(self, deck: str, pos: int, seat: int) -> None:
+        """A position dealt to one seat goes to ``seat`` (a card that changes hands)."""
+        (pos,) = self._positions(deck, [pos])
+        self.ops.append({"op": "give", "deck": deck, "pos": pos, "seat": self._seat(seat)})
+
+    def take(self) -> list[Op]:
+        """The requests so far, and forget them."""
+        ops, self.ops = self.ops, []
+        return ops
+
+
+def check_decks(sizes: Any, game_id: str) -> dict[str, int]:
+    """A game's ``game_decks`` answer, checked (``{}`` for none).
+
+    Raises:
+        ValueError: not a map of deck names to card counts in 1..MAX_CARDS.
+    """
+    if not sizes:
+        return {}
+    if not isinstance(sizes, dict) or not all(
+            isinstance(k, str) and DECK_NAME.match(k) and type(v) is int and 1 <= v <= MAX_CARDS
+            for k, v in sizes.items()):
+        raise ValueError(f"{game_id}: game_decks() must return {{name: card count}} with names "
+                         f"[a-z0-9_-]+ and 1..{MAX_CARDS} cards, got {sizes!r}")
+    return dict(sizes)
+
+
+def claims_of(action: Mapping[str, Any]) -> list[tuple[str, int, int]]:
+    """The ``(deck, pos, card)`` an action claims (``action["claims"]``), checked for shape.
+
+    Raises:
+        IllegalAction: ``claims`` is not a list of ``{"deck", "pos", "card"}`` maps.
+    """
+    claims = action.get("claims")
+    if claims is None:
+        return []
+    out = []
+    if isinstance(claims, list):
+        for c in claims:
+            if (isinstance(c, dict) and isinstance(c.get("deck"), str)
+                    and type(c.get("pos")) is int and type(c.get("card")) is int):
+                out.append((c["deck"], c["pos"], c["card"]))
+    if not isinstance(claims, list) or len(out) != len(claims):
+        raise IllegalAction(f"'claims' must be a list of {{deck, pos, card}} maps, got {claims!r}")
+    return out
+
+
+OpenedHook = Callable[[dict[str, Any], str, Cards, "int | None", Requests], list[dict[str, Any]]]
+
+
+class LocalDealer:
+    """The host as the dealer, in-process: it shuffles with ``rng``, keeps each deck's
+    order in ``state["_dealer"]``, and hands the game every card it deals or opens at
+    once through ``game_cards_opened``. Used wherever the host may know the cards."""
+
+    def __init__(self, sizes: Mapping[str, int], seats: int, opened: OpenedHook) -> None:
+        self.sizes, self.seats, self.opened = dict(sizes), seats, opened
+
+    def requests(self) -> Requests:
+        return Requests(self.sizes, self.seats)
+
+    @classmethod
+    def of_state(cls, state: Mapping[str, Any], opened: OpenedHook) -> LocalDealer:
+        """The dealer of a state it dealt (its decks and seats are kept there)."""
+        kept = state[DEALER_KEY]
+        return cls(kept["sizes"], kept["seats"], opened)
+
+    def start(self, state: dict[str, Any]) -> None:
+        """Keep the dealer's record in a new state: ``state["_dealer"]``."""
+        state[DEALER_KEY] = {"seats": self.seats, "sizes": dict(self.sizes), "decks": {}}
+
+    @staticmethod
+    def _record(state: dict[str, Any], deck: str) -> dict[str, Any]:
+        record: dict[str, Any] = state[DEALER_KEY]["decks"].setdefault(
+            deck, {"round": 0, "order": [], "held": {}, "open": []})
+        return record
+
+    def check_claims(self, state: dict[str, Any], seat: int, action: Mapping[str, Any]) -> None:
+        """Every claim of ``action`` names a position ``seat`` holds, and its card.
+
+        Raises:
+            IllegalAction: a claim that is false or not the seat's to make.
+        """
+        for deck, pos, card in claims_of(action):
+            record = state.get(DEALER_KEY, {}).get("decks", {}).get(deck)
+            if record is None or not 0 <= pos < len(record["order"]):
+                raise IllegalAction(f"claim: no position {pos} in deck {deck!r} now")
+            if record["held"].get(str(pos)) != seat:
+                raise IllegalAction(f"claim: position {pos} of deck {deck!r} is not seat "
+                                    f"{seat}'s")
+            if record["order"][pos] != card:
+                raise IllegalAction(f"claim: position {pos} of deck {deck!r} is not card {card}")
+
+    def run(self, state: dict[str, Any], ops: list[Op], rng: Any) -> list[dict[str, Any]]:
+        """Carry out ``ops`` (and whatever the game asks for on seeing the cards);
+        returns the events of ``game_cards_opened``."""
+        queue = deque(ops)
+        events: list[dict[str, Any]] = []
+        while queue:
+            op = queue.popleft()
+            deck = op["deck"]
+            record = self._record(state, deck)
+            if op["op"] == "shuffle":
+                order = list(range(self.sizes[deck]))
+                rng.shuffle(order)
+                record.update(round=record["round"] + 1, order=order, held={}, open=[])
+                continue
+            if op["op"] == "give":
+                op = {"op": "deal", "deck": deck, "positions": [op["pos"]], "seat": op["seat"]}
+            if not record["order"]:
+                raise ValueError(f"deck {deck!r}: {op['op']} before the first shuffle")
+            seat = op.get("seat")
+            for pos in op["positions"]:
+                if seat is None:
+                    record["open"].append(pos)
+                else:
+                    record["held"][str(pos)] = seat
+            more = self.requests()
+            cards = {pos: record["order"][pos] for pos in op["positions"]}
+            events += self.opened(state, deck, cards, seat, more) or []
+            queue.extend(more.take())
+        return events

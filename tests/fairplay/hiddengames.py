@@ -1,0 +1,87 @@
+"""Hidden-deck tables over loopback TCP for the tests: :func:`play_hidden` (a peer,
+bots at every seat, a spectator, the host's table kept for inspection) and seats
+that cheat at the deal in known ways. Plain functions: import them."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+
+from lantable.clients.bots import RandomBot
+from lantable.clients.client import open_client
+from lantable.clients.fairdecks import SeatDecks
+from lantable.clients.runner import bot_decider
+from lantable.clients.seat import play_seat
+from lantable.host.journal import Journal
+from lantable.host.peer import serve_peer
+from lantable.plugins import load_registry
+
+from .highcard import HighCard
+
+
+def highcard_registry() -> Any:
+    return load_registry(autoload=False, plugins={"highcard": HighCard()})
+
+
+@dataclass
+class HiddenGame:
+    db: str
+    table: str
+    host_table: Any  # the host's Table object, as it was when the game ended
+    results: list[Any]
+    seats: dict[int, SeatDecks] = field(default_factory=dict)
+    notices: list[str] = field(default_factory=list)  # what the spectator was told
+    views: dict[int, list[Any]] = field(default_factory=dict)  # every view each seat saw
+
+    def journal(self) -> Journal:
+        return Journal(self.db)
+
+
+async def play_hidden(db: str, seats: int = 2, *, options: dict[str, Any] | None = None,
+                      fair: dict[str, Any] | None = None,
+                      cheat: Callable[[int, SeatDecks], SeatDecks] | None = None,
+                      registry: Any = None, game: str = "highcard",
+                      limit: float = 60) -> HiddenGame:
+    """A fair table with hidden decks, random bots at every seat (seeded by seat)."""
+    registry = registry or highcard_registry()
+    async with trio.open_nursery() as nursery:
+        running = await nursery.start(lambda task_status: serve_peer(
+            registry=registry, db=db, bind="127.0.0.1", port=0, task_status=task_status))
+        async with open_client("127.0.0.1", running.port, name="watcher") as watcher:
+            table = await watcher.create(game, seats, options, seed=1,
+                                         fair={"hidden_decks": True, **(fair or {})})
+            await watcher.join(table, spectate=True)
+            out = HiddenGame(db, table, running.peer.table(table), [])
+            watcher.fair.on_notice = out.notices.append
+
+            async def bot(i: int) -> None:
+                async with open_client("127.0.0.1", running.port, name=f"bot{i}") as client:
+                    client.decks._games = registry.__getitem__
+                    if cheat is not None:
+                        client.decks = cheat(i, client.decks)
+                    out.seats[i] = client.decks
+                    joined = await client.join(table, seat=i)
+                    decide = bot_decider(RandomBot(registry[game]), i, random.Random(i))
+                    seen = out.views.setdefault(i, [])
+                    out.results.append(await play_seat(client, table, joined.seat, decide,
+                                                       on_update=lambda u: seen.append(u.view)))
+                    with trio.move_on_after(2):  # the secrets, asked when the table ends
+                        while not _secrets_in(out.host_table) or client._pending:
+                            await trio.sleep(0.02)
+
+            with trio.fail_after(limit):
+                async with trio.open_nursery() as bots:
+                    for i in range(seats):
+                        bots.start_soon(bot, i)
+        nursery.cancel_scope.cancel()
+    return out
+
+
+def _secrets_in(table: Any) -> bool:
+    decks = table.fair.decks
+    return all(len(decks.secrets.get((r.deck, r.round), {})) == table.seats_n
+               for r in decks.done)
