@@ -180,9 +180,11 @@ def has(state: State, s: Ship, ability: str) -> bool:
         return True
     if ability == "Oarsman" and "Oars" in keywords(s):
         return True
+    crew = [c for c in crew_aboard(state, s) if c["kind"] == ability]
+    if not crew:
+        return False  # the common answer, without working out the flag
     ship_nation = nation(state, s)
-    return any(c["kind"] == ability and crew_nation(c) == ship_nation
-               for c in crew_aboard(state, s))
+    return any(crew_nation(c) == ship_nation for c in crew)
 
 
 def nation(state: State, s: Ship) -> str:
