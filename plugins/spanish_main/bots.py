@@ -170,8 +170,8 @@ def _discretise(state: State, seat: int, template: Action, targets: tuple[int, .
             area = world.area(state)
             away = _away(state, s, obs, touched)
             clear = not obs and motion.inside_area(tip, reach, area)
-        for h in aims(state, s, free, list(targets)) + ([away] if not free and not s["ghost"] and away is not None
-                                   else []):
+        extra = [away] if not free and not s["ghost"] and away is not None else []
+        for h in aims(state, s, free, list(targets)) + extra:
             legs = [(h, d) for d in lengths]
             if not free:
                 # cheap first: a turn that overlaps nothing is legal (the engine stops

@@ -136,9 +136,10 @@ _MEMO_LIMIT = 512
 def memo(state: State) -> dict[Any, Any]:
     """A scratch dict shared by every state (or view) with the same table: the same
     islands and, for every ship, the same pose, card, masts standing, owner, form
-    (ghost, monster), tow, rams and pins. Pure answers about the table (pinned, line of fire) are kept here,
-    so the many questions of one decision, and of the next ones while nothing moved,
-    are answered once. Entries keep the island outlines alive (their ids are keys)."""
+    (ghost, monster), tow, rams and pins. Pure answers about the table (pinned, line
+    of fire) are kept here, so the many questions of one decision, and of the next
+    ones while nothing moved, are answered once. Entries keep the island outlines
+    alive (their ids are keys)."""
     islands = [island_poly(i) for i in state["islands"]]
     key = (tuple(map(id, islands)),
            tuple((_MEMO_FIELDS(e), e.get("monster"), *e["pose"], *e["up"], *e["rammed"],
