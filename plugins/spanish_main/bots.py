@@ -161,14 +161,14 @@ def _discretise(state: State, seat: int, template: Action, targets: tuple[int, .
         free = _open_water(state, s) and not s["ghost"]
         if not free and not s["ghost"]:
             bodyf = world.body(state, s)
-            obs = world.obstacles(state, skip=world.moving_ids(s))
+            # a turn about the bow tip stays within the body's reach of it (so does
+            # whatever the ship touches): with nothing there and the table's edge
+            # further, every turn is clear
+            tip, reach = (s["pose"][0], s["pose"][1]), _reach(state, s)
+            obs = motion.nearby(world.obstacles(state, skip=world.moving_ids(s)), tip, reach)
             touched = world.touching_now(state, s, obs)
             area = world.area(state)
             away = _away(state, s, obs, touched)
-            # a turn about the bow tip stays within the body's reach of it: with nothing
-            # there and the table's edge further, every turn is clear
-            tip, reach = (s["pose"][0], s["pose"][1]), _reach(state, s)
-            obs = motion.nearby(obs, tip, reach)
             clear = not obs and motion.inside_area(tip, reach, area)
         backing = [away] if not free and not s["ghost"] and away is not None else []
         for h in aims(state, s, free, list(targets)) + backing:

@@ -301,7 +301,7 @@ def ram_targets(state: State, s: Ship) -> list[Ship]:
     b = world.bow(s)
     return [e for e in state["ships"]
             if world.on_plane(e) and e["owner"] != s["owner"] and not e["ghost"]
-            and g.touching(b, world.aft(e))]
+            and may_reach(s, e, 1) and g.touching(b, world.aft(e))]
 
 
 def ram(state: State, s: Ship, target: Ship, rng: random.Random, events: list[Event]) -> None:

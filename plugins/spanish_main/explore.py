@@ -60,15 +60,24 @@ def may_explore(state: State, s: Ship) -> bool:
     return s["acted"] is None and world.on_plane(s) and not world.monster(s)
 
 
-def actions(state: State, s: Ship) -> list[Action]:
-    """``explore_ship`` for each ship ``s`` may explore with something to move."""
+def actions(state: State, s: Ship, m: dict[Any, Any] | None = None) -> list[Action]:
+    """``explore_ship`` for each ship ``s`` may explore with something to move.
+    ``m``: the table's :func:`world.memo` (which ships touch is kept there)."""
     if not may_explore(state, s):
         return []
     out = []
     mine = bool(s["hold"] or s["crew"])
     for e in state["ships"]:
-        if (mine or e["hold"] or e["crew"]) and explorable(state, s, e) \
-                and worth_it(state, s, e):
+        if not (mine or e["hold"] or e["crew"]):
+            continue
+        if m is None:
+            ok = explorable(state, s, e)
+        else:
+            key = ("explorable", s["id"], e["id"])
+            ok = m.get(key)
+            if ok is None:
+                ok = m[key] = explorable(state, s, e)
+        if ok and worth_it(state, s, e):
             out.append({"type": "explore_ship", "ship": s["id"], "target": e["id"]})
     return out
 

@@ -154,7 +154,7 @@ def legal(state: State, seat: int) -> list[Action]:
             if can_repair(state, s):
                 out += [{"type": "repair", "ship": s["id"], "mast": i}
                         for i, up in enumerate(s["up"]) if not up]
-            out += explore.actions(state, s)  # 5.8.5
+            out += explore.actions(state, s, m)  # 5.8.5
         out += free_actions(state, s)
     out += marine.actions(state, seat)  # 5.15: each Marine's own shot
     if "forts" in state:

@@ -135,13 +135,15 @@ _MEMO_LIMIT = 512
 
 def memo(state: State) -> dict[Any, Any]:
     """A scratch dict shared by every state (or view) with the same table: the same
-    islands and, for every ship, the same pose, card, masts standing, owner, form,
-    tow and rams. Pure answers about the table (pinned, line of fire) are kept here,
-    so the many questions of one decision, and of the next ones while nothing moved,
-    are answered once. Entries keep the island outlines alive (their ids are keys)."""
+    islands and, for every ship, the same pose, card, masts standing, owner, form
+    (ghost, monster), tow, rams and pins. Pure answers about the table (pinned, line
+    of fire) are kept here, so the many questions of one decision, and of the next
+    ones while nothing moved, are answered once. Entries keep the island outlines
+    alive (their ids are keys)."""
     islands = [island_poly(i) for i in state["islands"]]
     key = (tuple(map(id, islands)),
-           tuple((_MEMO_FIELDS(e), *e["pose"], *e["up"], *e["rammed"], *e.get("pins", ()))
+           tuple((_MEMO_FIELDS(e), e.get("monster"), *e["pose"], *e["up"], *e["rammed"],
+                  *e.get("pins", ()))
                  for e in state["ships"]))
     hit = _MEMOS.get(key)
     if hit is None:
@@ -179,9 +181,11 @@ def has(state: State, s: Ship, ability: str) -> bool:
         return True
     if ability == "Oarsman" and "Oars" in keywords(s):
         return True
+    crew = [c for c in crew_aboard(state, s) if c["kind"] == ability]
+    if not crew:
+        return False  # the common answer, without working out the flag
     ship_nation = nation(state, s)
-    return any(c["kind"] == ability and crew_nation(c) == ship_nation
-               for c in crew_aboard(state, s))
+    return any(crew_nation(c) == ship_nation for c in crew)
 
 
 def nation(state: State, s: Ship) -> str:
@@ -359,9 +363,21 @@ def moving_ids(s: Ship) -> tuple[str, ...]:
 
 
 def touching_now(state: State, s: Ship, obs: list[Obstacle]) -> frozenset[str]:
+    """The ids of the obstacles that ``s`` (and its tow) touches now."""
     polys = body(state, s)(pose(s))
-    return frozenset(oid for _, oid, poly in obs
-                     if any(g.touching(p, poly) for p in polys))
+    boxes = [g.box(p) for p in polys]
+    eps = g.EPS_TOUCH
+    out = []
+    for _, oid, poly in obs:
+        ox0, oy0, ox1, oy1 = g.box(poly)
+        for p, (px0, py0, px1, py1) in zip(polys, boxes, strict=True):
+            # the box test of g.touching, inlined: most obstacles are far
+            if ox0 - px1 > eps or px0 - ox1 > eps or oy0 - py1 > eps or py0 - oy1 > eps:
+                continue
+            if g.touching(p, poly):
+                out.append(oid)
+                break
+    return frozenset(out)
 
 
 def bow_island(state: State, s: Ship) -> dict[str, Any] | None:
