@@ -165,3 +165,14 @@ def test_5_10_fire_actions_are_every_cannon_at_every_target_in_reach() -> None:
                 assert got == plain_fire(st, s)
                 fired += len(got)
     assert fired > 20  # these seeded games do come within range
+
+
+def test_8_5_distance_is_the_least_vertex_to_edge_distance() -> None:
+    rng = random.Random(6)
+    for pose in near_island(rng, 300) + [(rng.randint(0, 91400), rng.randint(0, 91400),
+                                          rng.randrange(g.TURN)) for _ in range(300)]:
+        foot = hull.footprint(rng.choice([1, 2, 3]), pose)
+        want = 0.0 if g._intersect(foot, ISLAND) else min(
+            g.point_segment_distance(v, q[j], q[(j + 1) % len(q)])
+            for p, q in ((foot, ISLAND), (ISLAND, foot)) for v in p for j in range(len(q)))
+        assert g.distance(foot, ISLAND) == want
