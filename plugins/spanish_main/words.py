@@ -261,6 +261,14 @@ def describe_event(view: View, seat: int | None, event: dict[str, Any],
         return f"game over ({why}): {won} {verb} with {max(event['gold'])} gold"
     if kind == "turn":
         return f"round {event['round']}: {_name(names, event['seat'])}'s turn"
+    if kind == "home_chosen":  # 3.5 (6.2: the chooser may choose for another seat)
+        who, whose = _name(names, event["seat"]), _name(names, event["for"])
+        return (f"{who} makes {event['island']} their home island; their fleet is placed "
+                f"beside it" if event["seat"] == event["for"] else
+                f"{who} makes {event['island']} the home island of {whose}")
+    if kind == "treasure_dealt":  # 3.7
+        return (f"{event['pieces']} treasure pieces are placed face down on the "
+                f"{len(event['islands'])} wild islands")
     return _optional_event(view, event, names)
 
 
@@ -302,7 +310,8 @@ def render(view: View, seat: int | None, names: list[str]) -> str:
                 if g.inside(p, poly):
                     grid[r][c] = mark
     for s in view["ships"]:
-        if (s["sunk"] and not s["wreck"]) or s["lost_in"] or s.get("submerged"):
+        if (s["sunk"] and not s["wreck"]) or s["lost_in"] or s.get("submerged") \
+                or not s["placed"]:
             continue
         c = min(cols - 1, int(s["pose"][0] * cols / w))
         r = min(rows - 1, rows - 1 - int(s["pose"][1] * rows / h))
@@ -336,13 +345,16 @@ def render(view: View, seat: int | None, names: list[str]) -> str:
                                  ("ghost", s["ghost"]), (f"docked {s['docked']}", s["docked"]),
                                  (f"towing {s['towing']}", s["towing"]),
                                  (f"acted: {s['acted']}", s["acted"])) if on]
+        if s["placed"]:
+            where = f"at ({mm(s['pose'][0])}, {mm(s['pose'][1])}) {heading(s['pose'][2])}"
+        else:  # 3.5: a fleet is placed beside its home island once that is chosen
+            flags, where = [], "not on the table yet (placed with its home island)"
         hold = ", ".join(_treasure(view, t) for t in s["hold"])
-        where = f"({mm(s['pose'][0])}, {mm(s['pose'][1])}) {heading(s['pose'][2])}"
         extra = ("  hold: " + hold if hold else "") + ("  " + ", ".join(flags) if flags else "")
         owner = _name(names, s["owner"])
         lines.append(f"{_letter(s['id'])} {s['id']:>3} {s['name']:<14} {owner:<10} "
                      f"{'segments' if s.get('monster') else 'masts'} {up}/{s['masts']}  "
-                     f"at {where}{extra}")
+                     f"{where}{extra}")
     for c in view["crew"]:  # crew landed on islands (a Marine fires from there, 5.15)
         if c["island"] and not c["gone"]:
             kind = c["kind"] or "face-down crew"

@@ -527,3 +527,27 @@ def test_3_1_random_fleets_may_carry_named_crew_within_the_caps():
                     pts += data.crew_points(kind)
             assert pts <= ship["points"]  # 5.9.2
     assert seen
+
+
+def test_3_5_and_3_7_set_up_in_words_and_unplaced_fleets_off_the_map():
+    """Before its home island is chosen a fleet is not on the table: the board says so
+    (no position, no "pinned" at the corner) and does not draw it; choosing a home and
+    dealing the treasure are told in sentences."""
+    rng = random.Random(0)
+    st = GAME.setup(2, None, rng)
+    names = ["Ann", "Bob"]
+    (seat,) = GAME.to_act(st)
+    board = GAME.render_text(GAME.view(st, seat), seat, names)
+    unplaced = [line for line in board.splitlines() if "not on the table yet" in line]
+    assert len(unplaced) == len(st["ships"]), board
+    assert "pinned" not in board and "(0.0 mm, 0.0 mm)" not in board, board
+    said = []
+    while st["phase"] == "home":
+        (seat,) = GAME.to_act(st)
+        events = GAME.apply(st, seat, GAME.legal_actions(st, seat)[0], rng)
+        said += [GAME.describe_event(GAME.view(st, 0), 0, e, names) for e in events]
+    homes = [s for s in said if "home island" in s]
+    assert len(homes) == 2 and homes[0].startswith(("Ann makes I", "Bob makes I")), said
+    assert any("treasure pieces are placed face down" in s for s in said), said
+    board = GAME.render_text(GAME.view(st, 0), 0, names)
+    assert "not on the table yet" not in board, board
