@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import random
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -66,6 +69,35 @@ def play_one(game: Game, bots: list[Any], rng: random.Random, *, seats: int,
     return game.scores(state), n
 
 
+# Young-generation collections per allocation while self-play runs (CPython's default
+# is 700): see batch_gc.
+BATCH_GC_THRESHOLD = (50_000, 20, 20)
+
+
+@contextmanager
+def batch_gc() -> Iterator[None]:
+    """Run a batch of games with the cyclic garbage collector tuned for it.
+
+    Self-play allocates and drops a great many small containers (actions, events,
+    copies of positions), and the collector's default thresholds make it trace the
+    young generation every 700 allocations, over and over, finding almost nothing: it
+    cost Spanish Main's `simulate` about a fifth of its time. So, for the batch only:
+    everything alive before it (the loaded games and their data) is frozen out of the
+    collector's way, and the young generation is collected every 50,000 allocations.
+    Memory is still freed at once by reference counting; only cycles wait a little
+    longer. No game can tell the difference (nothing in a game depends on when a cycle
+    is collected), and the old settings come back afterwards."""
+    old = gc.get_threshold()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*BATCH_GC_THRESHOLD)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+        gc.unfreeze()
+
+
 def simulate(game: Game, *, games: int, players: int, strategies: list[str], seed: int = 0,
              options: dict[str, Any] | None = None,
              bot_options: dict[str, Any] | None = None) -> SimResult:
@@ -74,15 +106,16 @@ def simulate(game: Game, *, games: int, players: int, strategies: list[str], see
                      **(bot_options or {}) if strategies[i % len(strategies)] == "mcts" else {})
             for i in range(players)]
     result = SimResult(wins=[0.0] * players)
-    start = time.perf_counter()
-    for g in range(games):
-        rng = random.Random(seed * 1_000_003 + g)
-        scores, n = play_one(game, bots, rng, seats=players, options=options)
-        firsts = [s for s, r in enumerate(scores["rank"]) if r == 1]
-        for s in firsts:
-            result.wins[s] += 1 / len(firsts)
-        result.games += 1
-        result.actions += n
-        result.lengths.append(n)
-    result.seconds = time.perf_counter() - start
+    with batch_gc():
+        start = time.perf_counter()
+        for g in range(games):
+            rng = random.Random(seed * 1_000_003 + g)
+            scores, n = play_one(game, bots, rng, seats=players, options=options)
+            firsts = [s for s, r in enumerate(scores["rank"]) if r == 1]
+            for s in firsts:
+                result.wins[s] += 1 / len(firsts)
+            result.games += 1
+            result.actions += n
+            result.lengths.append(n)
+        result.seconds = time.perf_counter() - start
     return result

@@ -93,3 +93,29 @@ def test_search_bots_beat_random_at_race(race, strategy):
     result = simulate(race, games=40, players=2, strategies=[strategy, "random"], seed=3,
                       bot_options=bot_options)
     assert result.wins[0] / result.games >= 0.8
+
+
+def test_simulate_tunes_the_collector_for_the_batch_only_and_changes_no_result(monkeypatch):
+    """`simulate` freezes what is alive and collects the young generation less often
+    while it plays (selfplay.batch_gc); afterwards the collector is as it was, and the
+    games are the same as with the default collector."""
+    import gc
+
+    from lantable.clients import selfplay
+
+    game = load_registry().games["nero"]
+    before = gc.get_threshold()
+    seen = []
+    original = selfplay.play_one
+
+    def spy(*args, **kwargs):
+        seen.append(gc.get_threshold())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(selfplay, "play_one", spy)
+    tuned = simulate(game, games=3, players=3, strategies=["random"], seed=5)
+    assert seen == [selfplay.BATCH_GC_THRESHOLD] * 3
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+    plain = [original(game, [RandomBot(game)] * 3, random.Random(5 * 1_000_003 + g), seats=3)
+             for g in range(3)]
+    assert tuned.lengths == [n for _, n in plain]
