@@ -23,7 +23,7 @@ import itertools
 import logging
 import secrets
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Final
 
@@ -321,42 +321,34 @@ class Client:
     async def _answer_deck(self, req: DeckRequest) -> None:
         """A pass, keys or secrets for a hidden deal, as the host asked."""
         assert self.decks is not None
-        try:
-            answer = self.decks.answer(req)
-        except Exception as exc:  # a malformed request: this seat stays silent, and says why
-            LOGGER.exception("table %s: cannot answer the host's deck request %s", req.table,
-                             req.kind)
-            self.decks.problems.append(f"table {req.table}: cannot {req.kind}: {exc!r}")
-            return
-        if answer is None:
-            return
-        make, fields = answer
-        try:
-            await self._request(make, **fields)
-        except (ClientError, trio.TooSlowError) as exc:
-            self.decks.problems.append(f"table {req.table}: {req.kind} of seat {req.seat} "
-                                       f"refused: {exc}")
+        await self._answer(req, self.decks.answer, self.decks.problems,
+                           f"deck request {req.kind}")
 
     async def _answer_fair(self, req: FairRequest) -> None:
         """Commit or reveal for a seat, as the host asked (every client takes part)."""
-        fair = self.fair
-        if fair is None:
-            return
+        if self.fair is not None:
+            await self._answer(req, self.fair.answer, self.fair.problems,
+                               f"{req.kind} request")
+
+    async def _answer(self, req: FairRequest | DeckRequest,
+                      answer: Callable[[Any], tuple[type, dict[str, Any]] | None],
+                      problems: list[str], what: str) -> None:
+        """Send what ``answer`` makes of the host's request ``req``. A request it cannot
+        answer (e.g. the chain cannot be saved, a malformed request), or a reply the host
+        refuses, leaves this seat silent and goes into ``problems``, saying why."""
         try:
-            answer = fair.answer(req)
-        except Exception as exc:  # e.g. the chain cannot be saved: this seat stays silent
-            LOGGER.exception("table %s: cannot answer the host's %s request", req.table,
-                             req.kind)
-            fair.problems.append(f"table {req.table}: cannot {req.kind}: {exc!r}")
+            made = answer(req)
+        except Exception as exc:
+            LOGGER.exception("table %s: cannot answer the host's %s", req.table, what)
+            problems.append(f"table {req.table}: cannot {req.kind}: {exc!r}")
             return
-        if answer is None:
+        if made is None:
             return
-        make, fields = answer
+        make, fields = made
         try:
             await self._request(make, **fields)
         except (ClientError, trio.TooSlowError) as exc:
-            fair.problems.append(f"table {req.table}: {req.kind} of seat {req.seat} "
-                                 f"refused: {exc}")
+            problems.append(f"table {req.table}: {req.kind} of seat {req.seat} refused: {exc}")
 
     async def _resync(self, table: str) -> None:
         try:
