@@ -206,14 +206,7 @@ def start_load(state: State, s: dict[str, Any], f: Fort) -> list[Event]:
 def apply_take(state: State, p: dict[str, Any], action: Action) -> list[Event]:
     state["pending"].pop()
     s, f = world.ship(state, p["ship"]), fort(state, p["fort"])
-    for tid in action["treasure"]:
-        t = int(tid[1:])
-        f["hold"].remove(t)
-        s["hold"].append(t)
-        tr = state["treasure"][t]
-        tr["where"] = s["id"]
-        if tr["unique"]:
-            tr["face_up"] = True
+    world.take_aboard(state, s, f["hold"], action["treasure"])
     return [{"type": "loaded_from_fort", "ship": s["id"], "fort": f["id"],
              "treasure": list(action["treasure"])}]
 

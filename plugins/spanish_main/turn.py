@@ -766,14 +766,7 @@ def apply_pending(state: State, seat: int, p: dict[str, Any], action: Action,
         state["pending"].pop()
         s = world.ship(state, p["ship"])
         isl = world.island(state, p["island"])
-        for tid in action["treasure"]:
-            t = int(tid[1:])
-            isl["treasure"].remove(t)
-            s["hold"].append(t)
-            tr = state["treasure"][t]
-            tr["where"] = s["id"]
-            if tr["unique"]:
-                tr["face_up"] = True
+        world.take_aboard(state, s, isl["treasure"], action["treasure"])
         return [{"type": "took", "ship": s["id"], "island": isl["id"],
                  "treasure": list(action["treasure"])}]
     if p["kind"] == "board":

@@ -295,6 +295,19 @@ def load(state: State, s: Ship) -> int:
     return crew + goods
 
 
+def take_aboard(state: State, s: Ship, source: list[int], tids: list[str]) -> None:
+    """Load the treasure pieces ``tids`` ("t3", ...) from ``source`` (an island's or a
+    fort's pile) into ``s``'s hold; a unique treasure is face up once loaded (5.8.4)."""
+    for tid in tids:
+        t = int(tid[1:])
+        source.remove(t)
+        s["hold"].append(t)
+        tr = state["treasure"][t]
+        tr["where"] = s["id"]
+        if tr["unique"]:
+            tr["face_up"] = True
+
+
 def free_cargo(state: State, s: Ship) -> int:
     return capacity(state, s) - load(state, s)
 
