@@ -133,5 +133,6 @@ def cmd_check(args: argparse.Namespace) -> int:
         for failure in failures:
             print(f"FAIL {failure}", file=sys.stderr)
     else:
-        print(f"{game.id}: every check passed ({args.games} random games)")
+        games = f"{args.games} random game{'' if args.games == 1 else 's'}"
+        print(f"{game.id}: every check passed ({games})")
     return 1 if failures else 0

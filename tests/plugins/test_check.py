@@ -152,4 +152,4 @@ def test_lantable_check_finds_the_seed_games_page(capsys):
     assert main(["check", "race", "--games", "1"]) == 0
     out = capsys.readouterr().out
     assert "views checked against" in out
-    assert out.rstrip().endswith("every check passed (1 random games)")
+    assert out.rstrip().endswith("every check passed (1 random game)")
