@@ -124,3 +124,35 @@ def test_5_15_schooner_rotation_that_keeps_the_bow_on_the_island_stays_docked():
     assert g.touching(world.bow(lib), world.island_poly(wild))
     assert lib["docked"] == wild["id"] and not wild["visited"][1]
     assert "explore_free" not in kinds(st, 1)
+
+
+# -- 5.2.3 / 8.6.2 (item 10) ---------------------------------------------------------
+
+
+def test_5_2_3_a_contact_made_by_the_turn_ends_the_move():
+    """8.6.2: the turn about the bow tip that makes a new contact ends the move there
+    (distance 0); the rest of the segment and the other segments are lost."""
+    st = new()
+    clear(st, ["s2", "s3"])
+    my_turn(st, 0)
+    tern = place(st, "s2", 30000, MID, 0)  # Tern, L+S, 60 x 16 mm
+    place(st, "s3", 31730, MID, 900)  # Sainte-Claire heading north, 8.3 mm from the Tern's tip
+    assert not g.touching(world.foot(tern), world.foot(world.ship(st, "s3")))
+    events = act(st, Dice(), move("s2", (900, st["L"]), (900, st["S"])))
+    assert events[0]["contact"] == "s3"
+    assert tern["pose"] == [30000, MID, 900]
+    assert g.touching(world.foot(tern), world.foot(world.ship(st, "s3")))
+    assert not turn.may_move(st, tern)
+
+
+def test_5_2_3_a_turn_over_what_the_ship_already_touched_does_not_stop_it():
+    """A-11: contacts that exist when the segment starts do not stop the ship."""
+    st = new()
+    clear(st, ["s2", "s3"])
+    my_turn(st, 0)
+    tern = place(st, "s2", 30000, MID, 900)
+    place(st, "s3", 31730, MID, 900)  # already touching along the side
+    st["ships"][3]["owner"] = 0  # one of hers: a bow on it does not pin
+    assert g.touching(world.foot(tern), world.foot(world.ship(st, "s3")))
+    events = act(st, Dice(), move("s2", (800, 3000)))
+    assert events[0]["contact"] is None and tern["pose"][1] > MID + 2000
