@@ -291,8 +291,8 @@ def finish(state: State, winners: list[int], why: str, events: list[Event]) -> N
 
 def ram_targets(state: State, s: Ship) -> list[Ship]:
     """8.5 ram_eligible: the bow touches an enemy's hull behind its bow."""
-    if s["ghost"] or s["pinned_before"] or s["rammed"]:
-        return []
+    if s["pinned_before"] or s["rammed"]:
+        return []  # 5.15: a ship in ghost form may ram; only ghost *targets* are excluded
     if world.monster(s):  # 5.16: a sea monster rams (and pins) at any point
         f = world.foot(s)
         return [e for e in state["ships"]

@@ -156,3 +156,35 @@ def test_5_2_3_a_turn_over_what_the_ship_already_touched_does_not_stop_it():
     assert g.touching(world.foot(tern), world.foot(world.ship(st, "s3")))
     events = act(st, Dice(), move("s2", (800, 3000)))
     assert events[0]["contact"] is None and tern["pose"][1] > MID + 2000
+
+
+# -- 5.15 Ghost Ship (item 12) -------------------------------------------------------
+
+
+def test_5_15_ghost_ship_in_ghost_form_may_ram():
+    """5.15: a ship in ghost form cannot *be* rammed or pinned; nothing stops it
+    ramming. It is not pinned afterwards (a ghost cannot be pinned)."""
+    st = new()
+    clear(st, ["s0", "s3"])
+    my_turn(st, 0)
+    ghost = place(st, "s0", 30000, MID, 0)
+    ghost["card"] = "D-S09"  # Pale Widow (Ghost Ship), three masts like the Kestrel
+    place(st, "s3", 32000, MID + 3750, 900)
+    rng = Dice(6)
+    act(st, rng, {"type": "ghost", "ship": "s0", "on": True})
+    act(st, rng, move("s0", (0, 1090)))  # a ghost sails the whole distance: 0.1 mm short
+    assert {"type": "ram", "target": "s3"} in GAME.legal_actions(st, 0)
+    events = act(st, rng, {"type": "ram", "target": "s3"})
+    assert events[0]["type"] == "ram" and events[0]["hit"]
+    assert not world.pinned(st, ghost)
+
+
+def test_5_15_a_ship_in_ghost_form_cannot_be_rammed():
+    st = new()
+    clear(st, ["s0", "s3"])
+    my_turn(st, 0)
+    place(st, "s0", 30000, MID, 0)
+    target = place(st, "s3", 32000, MID + 3750, 900)
+    target["ghost"] = True
+    act(st, Dice(), move("s0", (0, 1090)))
+    assert not any(a["type"] == "ram" for a in GAME.legal_actions(st, 0))
