@@ -19,7 +19,9 @@ State = dict[str, Any]
 Ship = dict[str, Any]
 Event = dict[str, Any]
 
-CANDIDATES_PER_EDGE = 3  # 8.9: target vertices, the closest point and 3 points per edge
+# A landed Marine fires from any point of its island's outline (A-33): its vertices and
+# this many points inside each edge (the line of fire itself is exact, :func:`sees`)
+CANDIDATES_PER_EDGE = 3
 
 
 def roll(rng: random.Random) -> int:
@@ -84,21 +86,30 @@ def _can_hit(state: State, shooter: Ship, origin: g.Point, reach: int, target: S
 
 def sees(origin: g.Point, limit: float, tf: g.Poly, blockers: list[g.Poly],
          sails: Sequence[tuple[g.Point, g.Point]] = (), near: g.Point | None = None) -> bool:
-    """8.9: some candidate point of ``tf`` within ``limit`` of ``origin`` with the
-    open segment to it crossing no blocker and no sail (ships and forts alike)."""
+    """8.9: some point of ``tf`` within ``limit`` of ``origin`` with the open segment
+    to it crossing no blocker and no sail (ships and forts alike). The closest point
+    first (the common answer), then one point of every stretch of the outline that
+    is in range and not hidden (:func:`geometry.visible_points`, exact), each checked
+    by the line test itself."""
     if near is None:
         near = g.closest_point(origin, tf)
         if math.hypot(near[0] - origin[0], near[1] - origin[1]) > limit:
             return False  # the nearest point is out of range: every point is
-    for q in [near, *g.boundary_samples(tf, CANDIDATES_PER_EDGE)]:
-        if math.hypot(q[0] - origin[0], q[1] - origin[1]) > limit:
-            continue
-        if any(g.crosses(origin, q, a, b) for a, b in sails):
-            continue
-        if any(g.blocks(origin, q, p) for p in blockers):
-            continue
+    if _clear(origin, limit, near, blockers, sails):
         return True
-    return False
+    return any(_clear(origin, limit, q, blockers, sails)
+               for q in g.visible_points(origin, limit, tf, blockers, sails))
+
+
+def _clear(origin: g.Point, limit: float, q: g.Point, blockers: list[g.Poly],
+           sails: Sequence[tuple[g.Point, g.Point]]) -> bool:
+    """The line of fire to the one point ``q``: in range, no sail crossed, no
+    blocker's interior entered (grazing does not block, 8.9)."""
+    if math.hypot(q[0] - origin[0], q[1] - origin[1]) > limit:
+        return False
+    if any(g.crosses(origin, q, a, b) for a, b in sails):
+        return False
+    return not any(g.blocks(origin, q, p) for p in blockers)
 
 
 def cannons(state: State, s: Ship) -> list[tuple[Any, int, str]]:
@@ -291,8 +302,8 @@ def finish(state: State, winners: list[int], why: str, events: list[Event]) -> N
 
 def ram_targets(state: State, s: Ship) -> list[Ship]:
     """8.5 ram_eligible: the bow touches an enemy's hull behind its bow."""
-    if s["ghost"] or s["pinned_before"] or s["rammed"]:
-        return []
+    if s["pinned_before"] or s["rammed"]:
+        return []  # 5.15: a ship in ghost form may ram; only ghost *targets* are excluded
     if world.monster(s):  # 5.16: a sea monster rams (and pins) at any point
         f = world.foot(s)
         return [e for e in state["ships"]

@@ -737,16 +737,7 @@ def apply_pending(state: State, seat: int, p: dict[str, Any], action: Action,
     kind = action.get("type")
     events: list[Event] = []
     if p["kind"] == "after_move" and kind == "rotate":
-        s = world.ship(state, p["ship"])
-        if not any(a["type"] == "rotate" for a in after_move_actions(state, p)):
-            raise IllegalAction("no Schooner rotation now")
-        h = _heading(action)
-        pose = hull.pose_about(s["masts"], world.pose(s),
-                               hull.stern_point(s["masts"], world.pose(s)), h)
-        check_clear(state, s, pose)
-        s["pose"] = list(pose)
-        p["rotate"] = False
-        return [{"type": "schooner_turn", "ship": s["id"], "heading": h}]
+        return schooner_rotate(state, p, action)
     if p["kind"] == "transfer":
         return explore.apply_transfer(state, p, action)
     if action not in pending_actions(state, p):
@@ -813,6 +804,37 @@ def apply_pending(state: State, seat: int, p: dict[str, Any], action: Action,
         for t in target["hold"]:
             state["treasure"][t]["seen"][s["owner"]] = True  # A-47
     events.append({"type": "towing", "ship": s["id"], "towed": target["id"]})
+    return events
+
+
+def schooner_rotate(state: State, p: dict[str, Any], action: Action) -> list[Event]:
+    """Schooner (5.15): turn about the stern after the move. 5.2.6 puts towing and
+    ramming (steps 3-4) before the rotation (step 5): they were for where the move left
+    the ship, so they are no longer offered once it has turned. The dock follows the
+    bow (5.4.1): a bow turned off the island leaves it (a wild island is then marked
+    visited, 5.8.2); a bow turned onto one docks there, unloading at home (5.4.3)."""
+    s = world.ship(state, p["ship"])
+    if not any(a["type"] == "rotate" for a in after_move_actions(state, p)):
+        raise IllegalAction("no Schooner rotation now")
+    h = _heading(action)
+    pose = hull.pose_about(s["masts"], world.pose(s),
+                           hull.stern_point(s["masts"], world.pose(s)), h)
+    check_clear(state, s, pose)
+    s["pose"] = list(pose)
+    p["rotate"] = p["ram"] = p["tow"] = False
+    events: list[Event] = [{"type": "schooner_turn", "ship": s["id"], "heading": h}]
+    isl = None if s["ghost"] else world.bow_island(state, s)
+    if isl is not None and isl["home"] not in (None, s["owner"]):
+        isl = None  # 5.4.1: never docked at an enemy home
+    if s["docked"] is not None and (isl is None or isl["id"] != s["docked"]):
+        left = world.island(state, s["docked"])
+        if left["home"] is None:
+            left["visited"][s["owner"]] = True
+        s["docked"] = None
+    if isl is not None and s["docked"] is None:
+        events += dock(state, s, isl)
+        p["explore"] = isl["home"] is None and (isl["visited"][s["owner"]]
+                                                 or world.has(state, s, "Explorer"))
     return events
 
 
