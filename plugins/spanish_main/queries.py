@@ -50,7 +50,8 @@ def answer(view: View, seat: int | None, query: dict[str, Any]) -> Any:
     if kind == "sail":
         s = _own_ship(view, seat, query)
         h = _int(query, "heading", 0, g.TURN - 1)
-        d = _int(query, "distance", 0, 10 * view["L"]) if "distance" in query else view["L"]
+        d = (_int(query, "distance", 0, 10 * view["L_length"]) if "distance" in query
+             else view["L_length"])
         try:
             poses, contact = turn.sail_course(view, s, [(h, d)])
         except IllegalAction as exc:
@@ -64,7 +65,7 @@ def answer(view: View, seat: int | None, query: dict[str, Any]) -> Any:
         segs = query.get("segments")
         if not isinstance(segs, list) or not 1 <= len(segs) <= 4:
             raise IllegalAction("segments must be a list of 1..4 {heading, distance}")
-        legs = [(_int(x, "heading", 0, g.TURN - 1), _int(x, "distance", 0, 10 * view["L"]))
+        legs = [(_int(x, "heading", 0, g.TURN - 1), _int(x, "distance", 0, 10 * view["L_length"]))
                 if isinstance(x, dict) else (0, -1) for x in segs]
         try:
             poses, contact = turn.sail_course(view, s, legs)
@@ -83,7 +84,7 @@ def answer(view: View, seat: int | None, query: dict[str, Any]) -> Any:
         for off in range(-300, 301, 50):
             h = (aim + off) % g.TURN
             try:
-                poses, contact = turn.sail_course(view, s, [(h, 10 * view["L"])])
+                poses, contact = turn.sail_course(view, s, [(h, 10 * view["L_length"])])
             except IllegalAction:
                 continue
             if contact == ("island", isl["id"]) and g.touching(
@@ -97,7 +98,7 @@ def answer(view: View, seat: int | None, query: dict[str, Any]) -> Any:
         for i in world.standing(s):
             rank, reach = _cannon(s, i)
             origin = hull.mast_points(s["masts"], world.pose(s))[i]
-            length = view["S"] if reach == "S" else view["L"]
+            length = view["S_length"] if reach == "S" else view["L_length"]
             out[str(i)] = [e["id"] for e in view["ships"]
                            if world.on_plane(e) and e["owner"] != seat
                            and not (e["docked"] is not None
