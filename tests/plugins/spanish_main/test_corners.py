@@ -138,7 +138,7 @@ def test_5_2_3_a_contact_made_by_the_turn_ends_the_move():
     tern = place(st, "s2", 30000, MID, 0)  # Tern, L+S, 60 x 16 mm
     place(st, "s3", 31730, MID, 900)  # Sainte-Claire heading north, 8.3 mm from the Tern's tip
     assert not g.touching(world.foot(tern), world.foot(world.ship(st, "s3")))
-    events = act(st, Dice(), move("s2", (900, st["L"]), (900, st["S"])))
+    events = act(st, Dice(), move("s2", (900, st["L_length"]), (900, st["S_length"])))
     assert events[0]["contact"] == "s3"
     assert tern["pose"] == [30000, MID, 900]
     assert g.touching(world.foot(tern), world.foot(world.ship(st, "s3")))
