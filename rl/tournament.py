@@ -133,36 +133,73 @@ def schedule(games: list[str], seats: list[int], names: list[str], blocks: int,
 # -- playing ------------------------------------------------------------------------
 
 def play_batch(matches: list[dict[str, Any]], entrants: list[dict[str, Any]],
-               options: dict[str, dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+               options: dict[str, dict[str, Any]] | None = None,
+               tune_gc: bool = True) -> list[dict[str, Any]]:
     """Play ``matches`` (dicts of :class:`Match`) in this process; plain results.
 
     Everything in and out is plain data, so that a process pool or a Dask worker can
     run it. A game that raises is a result with ``"error"`` (the tournament goes on).
+    With ``tune_gc``, the process's garbage collector is tuned as `simulate` tunes it
+    for a batch (clients/selfplay.py), once per process: a worker only plays games.
     """
-    from lantable.clients.selfplay import batch_gc, play_one
+    from lantable.clients.selfplay import play_one
 
-    registry = load_registry()
+    if tune_gc:
+        _tune_gc_once()
+
+    registry = _registry()
     by_name = {e["name"]: Entrant(e["name"], e["kind"], e["target"],
                                   tuple((k, v) for k, v in e["settings"]))
                for e in entrants}
+    built: dict[tuple[str, str], Any] = {}  # (entrant, game) -> its bot, for the batch
+
+    def bot(name: str, game: Any) -> Any:
+        if (name, game.id) not in built:
+            built[name, game.id] = by_name[name].build(game)
+        return built[name, game.id]
+
     results = []
-    with batch_gc():
-        for m in matches:
-            game = registry[m["game"]]
-            start = time.process_time()
-            base = {**m, "lineup": list(m["lineup"])}
-            try:
-                bots = [by_name[name].build(game) for name in m["lineup"]]
-                rng = random.Random(m["seed"] * 1_000_003)
-                scores, length = play_one(game, bots, rng, seats=m["seats"],
-                                          options=(options or {}).get(m["game"]))
-            except Exception as exc:  # a bot or a game that failed: say so, go on
-                results.append({**base, "error": f"{type(exc).__name__}: {exc}"})
-                continue
-            results.append({**base, "scores": scores["scores"], "rank": scores["rank"],
-                            "length": length,
-                            "seconds": round(time.process_time() - start, 4)})
+    for m in matches:
+        game = registry[m["game"]]
+        start = time.process_time()
+        base = {**m, "lineup": list(m["lineup"])}
+        try:
+            bots = [bot(name, game) for name in m["lineup"]]
+            rng = random.Random(m["seed"] * 1_000_003)
+            scores, length = play_one(game, bots, rng, seats=m["seats"],
+                                      options=(options or {}).get(m["game"]))
+        except Exception as exc:  # a bot or a game that failed: say so, go on
+            results.append({**base, "error": f"{type(exc).__name__}: {exc}"})
+            continue
+        results.append({**base, "scores": scores["scores"], "rank": scores["rank"],
+                        "length": length,
+                        "seconds": round(time.process_time() - start, 4)})
     return results
+
+
+_REGISTRY: list[Any] = []
+_GC_TUNED: list[bool] = []
+
+
+def _tune_gc_once() -> None:
+    """`simulate`'s collector settings (clients/selfplay.py, batch_gc), kept for the
+    rest of this process: a tournament worker does nothing but play games."""
+    import gc
+
+    from lantable.clients.selfplay import BATCH_GC_THRESHOLD
+
+    if not _GC_TUNED:
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(*BATCH_GC_THRESHOLD)
+        _GC_TUNED.append(True)
+
+
+def _registry() -> Any:
+    """The installed games, loaded once per process (a worker runs many batches)."""
+    if not _REGISTRY:
+        _REGISTRY.append(load_registry())
+    return _REGISTRY[0]
 
 
 def _plain(m: Match) -> dict[str, Any]:
@@ -203,9 +240,12 @@ def run(matches: list[Match], entrants: list[Entrant], *, jobs: int | None = Non
                 client.close()  # type: ignore[no-untyped-call]
         return
     jobs = jobs or os.cpu_count() or 1
-    if jobs == 1:
-        for b in work:
-            yield play_batch(b, plain_entrants, options)
+    if jobs == 1:  # this process: tuned for the run, as simulate does, then restored
+        from lantable.clients.selfplay import batch_gc
+
+        with batch_gc():
+            for b in work:
+                yield play_batch(b, plain_entrants, options, tune_gc=False)
         return
     import concurrent.futures as cf
     import multiprocessing
