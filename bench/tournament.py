@@ -4,11 +4,16 @@ local processes. Prints JSON.
     python bench/tournament.py overhead --game manila --games 200 --runs 5
     python bench/tournament.py speedup --game race --strategy mcts:iterations=200 --games 40
 
+    python bench/tournament.py network --game race --games 20
+
 ``overhead``: the same number of random games of one game, alternately through
 ``simulate`` (in-process, the engine's batch loop) and through a one-process
-tournament (schedule, bots built per batch, results journalled and fsynced per batch);
-CPU time of this process per decision (the two play different seeds), median of runs. ``speedup``: the same tournament with ``--jobs 1`` and with
-``--jobs N`` (default: every core), wall time.
+tournament (schedule, bots built per batch, results journalled and fsynced per
+batch); CPU time of this process per decision (the two play different seeds), median
+of runs. ``speedup``: the same tournament with ``--jobs 1`` and with ``--jobs N``
+(default: every core), wall time. ``network``: the same tournament in-process and
+with ``--network`` (a table on a loopback peer per game, bots as TCP clients), wall
+time per game.
 """
 
 from __future__ import annotations
@@ -85,6 +90,28 @@ def speedup(args: argparse.Namespace) -> dict[str, Any]:
             "load_before": os.getloadavg()[0]}
 
 
+def network(args: argparse.Namespace) -> dict[str, Any]:
+    game = load_registry()[args.game]
+    seats = args.seats or max(2, game.info["min_seats"])
+    entrants = ["random", "greedy"]
+    blocks = max(1, args.games // len(t.lineups(["a", "b"], seats)))
+    local, net = [], []
+    for _ in range(args.runs):
+        seconds, n, _ = _tournament(game.id, seats, entrants, blocks, 1, args.batch)
+        local.append(seconds / n)
+        tour = t.Tournament([game.id], [seats], [t.parse_entrant(e) for e in entrants],
+                            blocks)
+        with tempfile.TemporaryDirectory() as folder:
+            journal = t.Journal(Path(folder) / "results.jsonl")
+            start = time.perf_counter()
+            tour.play(journal, jobs=1, batch=args.batch, network=True)
+            net.append((time.perf_counter() - start) / len(journal.results))
+    a, b = statistics.median(local), statistics.median(net)
+    return {"bench": "tournament.network", "game": game.id, "entrants": entrants,
+            "games": blocks * 2, "runs": args.runs, "in_process_ms_per_game": round(a * 1e3, 2),
+            "network_ms_per_game": round(b * 1e3, 2), "ratio": round(b / a, 2)}
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -102,8 +129,15 @@ def main() -> None:
     s.add_argument("--jobs", type=int)
     s.add_argument("--runs", type=int, default=3)
     s.add_argument("--batch", type=int, default=2)
+    n = sub.add_parser("network")
+    n.add_argument("--game", default="race")
+    n.add_argument("--seats", type=int)
+    n.add_argument("--games", type=int, default=20)
+    n.add_argument("--runs", type=int, default=3)
+    n.add_argument("--batch", type=int, default=10)
     args = p.parse_args()
-    print(json.dumps(overhead(args) if args.cmd == "overhead" else speedup(args)))
+    print(json.dumps({"overhead": overhead, "speedup": speedup,
+                      "network": network}[args.cmd](args)))
 
 
 if __name__ == "__main__":
