@@ -47,11 +47,14 @@ class Entrant:
     """A bot in the tournament: its name in tables and plots, and how to build it."""
 
     name: str
-    kind: str  # "builtin" or "python"
-    target: str  # the strategy, or "module:factory"
+    kind: str  # "builtin", "python" or "command" (a program that plays over the network)
+    target: str  # the strategy, "module:factory", or the command line
     settings: tuple[tuple[str, Any], ...] = ()
 
     def build(self, game: Any) -> Any:
+        if self.kind == "command":
+            raise ValueError(f"{self.name} is a program that plays over the network: "
+                             f"it needs --network")
         if self.kind == "builtin":
             return make_bot(self.target, game, **dict(self.settings))
         module, _, attr = self.target.partition(":")
@@ -95,6 +98,19 @@ def parse_entrant(text: str) -> Entrant:
     return Entrant(str(name), kind, target, tuple(settings))
 
 
+def command_entrant(text: str) -> Entrant:
+    """``NAME=COMMAND``: a program that takes seat ``{seat}`` of table ``{table}`` at
+    ``{host}:{port}`` and plays it to the end (any language; docs/protocol.md)."""
+    name, eq, command = text.partition("=")
+    if not eq or not name.strip() or not command.strip():
+        raise ValueError(f"command entrant {text!r}: expected NAME=COMMAND, the command "
+                         f"with {{host}} {{port}} {{table}} {{seat}} in it")
+    if "{table}" not in command or "{port}" not in command:
+        raise ValueError(f"command entrant {name}: the command must take {{port}} and "
+                         f"{{table}} (and {{seat}}) to find its seat")
+    return Entrant(name.strip(), "command", command.strip())
+
+
 # -- the schedule -------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -133,36 +149,79 @@ def schedule(games: list[str], seats: list[int], names: list[str], blocks: int,
 # -- playing ------------------------------------------------------------------------
 
 def play_batch(matches: list[dict[str, Any]], entrants: list[dict[str, Any]],
-               options: dict[str, dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+               options: dict[str, dict[str, Any]] | None = None,
+               tune_gc: bool = True, network: bool = False) -> list[dict[str, Any]]:
     """Play ``matches`` (dicts of :class:`Match`) in this process; plain results.
 
     Everything in and out is plain data, so that a process pool or a Dask worker can
     run it. A game that raises is a result with ``"error"`` (the tournament goes on).
+    With ``tune_gc``, the process's garbage collector is tuned as `simulate` tunes it
+    for a batch (clients/selfplay.py), once per process: a worker only plays games.
+    With ``network``, each game is a real table on a peer of its own (rl/network.py).
     """
-    from lantable.clients.selfplay import batch_gc, play_one
+    from lantable.clients.selfplay import play_one
 
-    registry = load_registry()
+    if tune_gc:
+        _tune_gc_once()
+
+    registry = _registry()
     by_name = {e["name"]: Entrant(e["name"], e["kind"], e["target"],
                                   tuple((k, v) for k, v in e["settings"]))
                for e in entrants}
+    built: dict[tuple[str, str], Any] = {}  # (entrant, game) -> its bot, for the batch
+
+    def bot(name: str, game: Any) -> Any:
+        if (name, game.id) not in built:
+            built[name, game.id] = by_name[name].build(game)
+        return built[name, game.id]
+
+    if network:
+        from .network import play_batch_net
+
+        return play_batch_net(matches, by_name, registry, options)
+
     results = []
-    with batch_gc():
-        for m in matches:
-            game = registry[m["game"]]
-            start = time.process_time()
-            base = {**m, "lineup": list(m["lineup"])}
-            try:
-                bots = [by_name[name].build(game) for name in m["lineup"]]
-                rng = random.Random(m["seed"] * 1_000_003)
-                scores, length = play_one(game, bots, rng, seats=m["seats"],
-                                          options=(options or {}).get(m["game"]))
-            except Exception as exc:  # a bot or a game that failed: say so, go on
-                results.append({**base, "error": f"{type(exc).__name__}: {exc}"})
-                continue
-            results.append({**base, "scores": scores["scores"], "rank": scores["rank"],
-                            "length": length,
-                            "seconds": round(time.process_time() - start, 4)})
+    for m in matches:
+        game = registry[m["game"]]
+        start = time.process_time()
+        base = {**m, "lineup": list(m["lineup"])}
+        try:
+            bots = [bot(name, game) for name in m["lineup"]]
+            rng = random.Random(m["seed"] * 1_000_003)
+            scores, length = play_one(game, bots, rng, seats=m["seats"],
+                                      options=(options or {}).get(m["game"]))
+        except Exception as exc:  # a bot or a game that failed: say so, go on
+            results.append({**base, "error": f"{type(exc).__name__}: {exc}"})
+            continue
+        results.append({**base, "scores": scores["scores"], "rank": scores["rank"],
+                        "length": length,
+                        "seconds": round(time.process_time() - start, 4)})
     return results
+
+
+_REGISTRY: list[Any] = []
+_GC_TUNED: list[bool] = []
+
+
+def _tune_gc_once() -> None:
+    """`simulate`'s collector settings (clients/selfplay.py, batch_gc), kept for the
+    rest of this process: a tournament worker does nothing but play games."""
+    import gc
+
+    from lantable.clients.selfplay import BATCH_GC_THRESHOLD
+
+    if not _GC_TUNED:
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(*BATCH_GC_THRESHOLD)
+        _GC_TUNED.append(True)
+
+
+def _registry() -> Any:
+    """The installed games, loaded once per process (a worker runs many batches)."""
+    if not _REGISTRY:
+        _REGISTRY.append(load_registry())
+    return _REGISTRY[0]
 
 
 def _plain(m: Match) -> dict[str, Any]:
@@ -176,7 +235,7 @@ def _batches(items: list[Match], size: int) -> Iterator[list[Match]]:
 
 def run(matches: list[Match], entrants: list[Entrant], *, jobs: int | None = None,
         scheduler: str | None = None, batch: int = 4,
-        options: dict[str, dict[str, Any]] | None = None,
+        options: dict[str, dict[str, Any]] | None = None, network: bool = False,
         ) -> Iterator[list[dict[str, Any]]]:
     """Play ``matches``; yields each batch's results as it finishes (any order).
 
@@ -194,8 +253,8 @@ def run(matches: list[Match], entrants: list[Entrant], *, jobs: int | None = Non
         client = scheduler if isinstance(scheduler, Client) else \
             Client(scheduler)  # type: ignore[no-untyped-call]
         try:
-            futures = [client.submit(play_batch, b, plain_entrants, options, pure=False,
-                                     retries=2) for b in work]
+            futures = [client.submit(play_batch, b, plain_entrants, options, True, network,
+                                     pure=False, retries=2) for b in work]
             for future in as_completed(futures):  # type: ignore[no-untyped-call]
                 yield future.result()
         finally:
@@ -203,15 +262,19 @@ def run(matches: list[Match], entrants: list[Entrant], *, jobs: int | None = Non
                 client.close()  # type: ignore[no-untyped-call]
         return
     jobs = jobs or os.cpu_count() or 1
-    if jobs == 1:
-        for b in work:
-            yield play_batch(b, plain_entrants, options)
+    if jobs == 1:  # this process: tuned for the run, as simulate does, then restored
+        from lantable.clients.selfplay import batch_gc
+
+        with batch_gc():
+            for b in work:
+                yield play_batch(b, plain_entrants, options, tune_gc=False, network=network)
         return
     import concurrent.futures as cf
     import multiprocessing
 
     with cf.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        pending = [pool.submit(play_batch, b, plain_entrants, options) for b in work]
+        pending = [pool.submit(play_batch, b, plain_entrants, options, True, network)
+                   for b in work]
         try:
             for future in cf.as_completed(pending):
                 yield future.result()
@@ -446,14 +509,15 @@ class Tournament:
                         self.blocks, self.seed)
 
     def play(self, journal: Journal, *, jobs: int | None = None, scheduler: Any = None,
-             batch: int = 4, progress: Callable[[int, int], None] | None = None) -> None:
+             batch: int = 4, progress: Callable[[int, int], None] | None = None,
+             network: bool = False) -> None:
         """Play what the journal lacks, journalling each batch as it comes back."""
         todo = [m for m in self.matches() if m.key not in journal.done]
         total = len(self.matches())
         if progress:
             progress(total - len(todo), total)
         for results in run(todo, self.entrants, jobs=jobs, scheduler=scheduler,
-                           batch=batch, options=self.options):
+                           batch=batch, options=self.options, network=network):
             journal.add(results)
             if progress:
                 progress(len(journal.done & {m.key for m in self.matches()}), total)
@@ -469,6 +533,8 @@ def check_entrants(entrants: list[Entrant], games: list[str]) -> None:
     for gid in games:
         game = registry[gid]
         for e in entrants:
+            if e.kind == "command":
+                continue  # a program of the person's: it can only be tried by playing
             try:
                 e.build(game)
             except Exception as exc:

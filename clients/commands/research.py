@@ -26,7 +26,7 @@ def add_tournament(sub: Any) -> None:
         "or on a Dask cluster (--scheduler).",
         "lantable tournament --game manila --seats 3 random greedy mcts:iterations=60 "
         "--blocks 10 --out manila-rating")
-    p.add_argument("entrants", nargs="+", metavar="ENTRANT",
+    p.add_argument("entrants", nargs="*", metavar="ENTRANT",
                    help="random, greedy or mcts, with :key=value settings "
                         "(mcts:iterations=200, :name=NAME to name it), or a Python bot "
                         "factory module:function")
@@ -45,6 +45,12 @@ def add_tournament(sub: Any) -> None:
     p.add_argument("--scheduler", metavar="tcp://HOST:8786",
                    help="run the games on a Dask distributed cluster")
     p.add_argument("--batch", type=int, default=4, help="games per task")
+    p.add_argument("--network", action="store_true",
+                   help="play every game as a real table on a peer on loopback, each "
+                        "entrant an ordinary network client")
+    p.add_argument("--command", action="append", default=[], metavar="NAME=COMMAND",
+                   help="an entrant that is a program (any language) taking seat {seat} of "
+                        "table {table} at {host}:{port}; implies --network")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(func=cmd_tournament)
 
@@ -58,8 +64,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     games = [registry_game(g).id for g in args.games]
     try:
         entrants = [t.parse_entrant(e) for e in args.entrants]
+        entrants += [t.command_entrant(c) for c in args.command]
     except ValueError as exc:
         raise CliError(str(exc)) from None
+    if len(entrants) < 2:
+        raise CliError("a tournament needs at least two entrants")
+    network = args.network or bool(args.command)
     seats = args.seats or sorted({max(2, registry_game(g).info["min_seats"]) for g in games})
     options: dict[str, dict[str, Any]] = {}
     for key, value in args.option:
@@ -87,7 +97,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if already and not args.json:
         print(f"{already} of {total} games already in {journal.path}: playing the rest")
     if args.json:
-        tour.play(journal, jobs=args.jobs, scheduler=args.scheduler, batch=args.batch)
+        tour.play(journal, jobs=args.jobs, scheduler=args.scheduler, batch=args.batch,
+                  network=network)
     else:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -95,7 +106,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                       MofNCompleteColumn(), TimeRemainingColumn(), transient=False) as bar:
             task = bar.add_task("games", total=total)
             tour.play(journal, jobs=args.jobs, scheduler=args.scheduler, batch=args.batch,
-                      progress=lambda done, _total: bar.update(task, completed=done))
+                      progress=lambda done, _total: bar.update(task, completed=done),
+                      network=network)
     keys = {m.key for m in tour.matches()}
     results = [r for r in journal.results if t._key(r) in keys]
     names = [e.name for e in entrants]

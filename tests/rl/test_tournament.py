@@ -100,3 +100,24 @@ def test_a_bad_entrant_is_one_line(capsys, tmp_path: Path):
                  "--out", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "entrant 'clever'" in err
+
+
+def test_a_network_tournament_seats_bots_and_programs_as_clients(tmp_path: Path, capsys):
+    """--network: each game a real table on a loopback peer; a command entrant (here
+    `lantable bot`, standing for a program in any language) takes its seat over TCP."""
+    import sys
+
+    command = (f"{sys.executable} -m lantable.clients.cli bot --connect 127.0.0.1:{{port}} "
+               f"--table {{table}} --seat {{seat}} --strategy random --seed 3 --name prog{{seat}}")
+    out = tmp_path / "net"
+    assert main(["tournament", "--game", "race", "greedy", "--command", f"prog={command}",
+                 "--blocks", "1", "--jobs", "1", "--out", str(out), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 2 and data["error_count"] == 0
+    lines = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
+    assert all(r["network"] and r["table"] for r in lines)
+    assert {tuple(r["lineup"]) for r in lines} == {("greedy", "prog"), ("prog", "greedy")}
+    # Greedy plays race perfectly as the second seat, and wins from the first whenever
+    # the random program errs: it is rated above the program.
+    rated = data["overall"]["ratings"]
+    assert rated["greedy"]["mu"] > rated["prog"]["mu"]
