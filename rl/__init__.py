@@ -7,9 +7,9 @@ Needs the optional extra: ``pip install 'lantable[rl]'``.
 
 from __future__ import annotations
 
-from .aec import MAX_ACTIONS, LanTableEnv, env, placing_reward
+from .aec import MAX_ACTIONS, OBS_SIZE, LanTableEnv, env, placing_reward
 from .encode import encode
 from .single import SingleSeatEnv, single
 
-__all__ = ["MAX_ACTIONS", "LanTableEnv", "SingleSeatEnv", "encode", "env", "placing_reward",
-           "single"]
+__all__ = ["MAX_ACTIONS", "OBS_SIZE", "LanTableEnv", "SingleSeatEnv", "encode", "env",
+           "placing_reward", "single"]

@@ -12,10 +12,11 @@
 - **Agents** are ``player_0`` .. ``player_{n-1}``, one per seat. When several seats
   must decide at once (a simultaneous choice), they are asked one after the other, in
   seat order, each seeing only its own view, as the host does.
-- **Observations** are ``{"observation": float32[obs_size], "action_mask": int8[A]}``:
-  the seat's own view hashed into a vector (:mod:`lantable.rl.encode`) and the legal
-  actions. ``env.view(agent)`` gives the view itself, ``env.actions(agent)`` the
-  legal actions as the game's action maps, in action-space order.
+- **Observations** are ``{"observation": float32[N], "action_mask": int8[A]}``:
+  the seat's own view hashed into a vector of ``N`` (:data:`OBS_SIZE` per game,
+  :mod:`lantable.rl.encode`) and the legal actions. ``env.view(agent)`` gives the
+  view itself, ``env.actions(agent)`` the legal actions as the game's action maps, in
+  action-space order.
 - **Actions** are indices into the seat's *concrete* legal actions, in the game's own
   deterministic order (docs/plugins.md, section 7), with each template (a Spanish Main
   course) replaced by the game's discretisation. The action space is ``Discrete(A)``
@@ -53,6 +54,15 @@ MAX_ACTIONS: dict[str, int] = {
 }
 DEFAULT_ACTIONS = 512
 
+# The observation's length per seed game: large enough that under 3% of a view's leaves
+# share a slot with another (median over seeded random games; docs/research.md has
+# the table). A game not listed gets DEFAULT_OBS_SIZE.
+OBS_SIZE: dict[str, int] = {
+    "race": 64, "manila": 2048, "nero": 4096, "kaisers-pirates": 8192,
+    "blackbeard": 8192, "pirates-spanish-main": 8192,
+}
+DEFAULT_OBS_SIZE = 4096
+
 
 def _game(game: str | Game) -> Game:
     return game if isinstance(game, Game) else load_registry()[game]
@@ -70,7 +80,7 @@ class LanTableEnv(AECEnv):  # type: ignore[misc]
     """One lantable game as a PettingZoo AEC environment (see the module's text)."""
 
     def __init__(self, game: str | Game, seats: int | None = None,
-                 options: dict[str, Any] | None = None, *, obs_size: int = 1024,
+                 options: dict[str, Any] | None = None, *, obs_size: int | None = None,
                  max_actions: int | None = None, max_steps: int = 100_000,
                  render_mode: str | None = None) -> None:
         super().__init__()
@@ -82,7 +92,7 @@ class LanTableEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"{self.game.id} seats {info['min_seats']} to "
                              f"{info['max_seats']}, not {self.seats}")
         self.table_options = self.game.options(options)  # checked now, not at reset
-        self.obs_size = obs_size
+        self.obs_size = obs_size or OBS_SIZE.get(self.game.id, DEFAULT_OBS_SIZE)
         self.max_actions = max_actions or MAX_ACTIONS.get(self.game.id, DEFAULT_ACTIONS)
         self.max_steps = max_steps
         if render_mode not in (None, "ansi", "human"):
@@ -92,7 +102,7 @@ class LanTableEnv(AECEnv):  # type: ignore[misc]
                          "render_modes": ["ansi", "human"], "is_parallelizable": False}
         self.possible_agents = [f"player_{s}" for s in range(self.seats)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        obs = gymnasium.spaces.Box(-LIMIT, LIMIT, (obs_size,), np.float32)
+        obs = gymnasium.spaces.Box(-LIMIT, LIMIT, (self.obs_size,), np.float32)
         mask = gymnasium.spaces.Box(0, 1, (self.max_actions,), np.int8)
         self._observation_space = gymnasium.spaces.Dict({"observation": obs, "action_mask": mask})
         self._action_space = gymnasium.spaces.Discrete(self.max_actions)

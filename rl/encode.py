@@ -15,9 +15,9 @@ game, and built from the seat's view only (nothing else is passed in):
 
 (crc32 is zlib's, of the UTF-8 path; the root's path is empty.)
 
-Collisions are rare at the default size (1,024) for the seed games' views, and are
-harmless to a learner (they blur two features into one). The raw view stays available
-to agents that prefer it (``LanTableEnv.view``).
+Two leaves may share a slot; at each seed game's size (``lantable.rl.OBS_SIZE``) under
+3% of a view's leaves do, and a collision only blurs two features into one. The raw
+view stays available to agents that prefer it (``LanTableEnv.view``).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def squash(x: float) -> float:
     return math.copysign(math.log1p(abs(x)), x)
 
 
-def encode(view: Any, size: int = 1024) -> np.ndarray:
+def encode(view: Any, size: int = 4096) -> np.ndarray:
     """The view's leaves hashed into a ``float32`` vector of ``size``."""
     slots: list[int] = []
     values: list[float] = []

@@ -272,15 +272,21 @@ def run(matches: list[Match], entrants: list[Entrant], *, jobs: int | None = Non
     import concurrent.futures as cf
     import multiprocessing
 
-    with cf.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        pending = [pool.submit(play_batch, b, plain_entrants, options, True, network)
-                   for b in work]
-        try:
-            for future in cf.as_completed(pending):
-                yield future.result()
-        finally:
-            for future in pending:
-                future.cancel()
+    pool = cf.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+    pending = [pool.submit(play_batch, b, plain_entrants, options, True, network)
+               for b in work]
+    try:
+        for future in cf.as_completed(pending):
+            yield future.result()
+    except BaseException:
+        # Ctrl-C (or a failure): stop now. The games in flight are lost; everything
+        # journalled stays, and the next run plays the rest.
+        workers = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
+        raise
+    pool.shutdown()
 
 
 # -- the journal ----------------------------------------------------------------------

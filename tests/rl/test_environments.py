@@ -79,7 +79,7 @@ def test_an_observation_is_built_from_the_seats_own_view_only(gid: str, monkeypa
         asked.clear()
         obs = e.observe(agent)
         assert asked == [seat], f"observing {agent} read views of {asked}"
-        assert np.array_equal(obs["observation"], encode(real(game, e.state_, seat)))
+        assert np.array_equal(obs["observation"], encode(real(game, e.state_, seat), e.obs_size))
         e.step(pick.randrange(len(e.actions(agent))))
 
 
