@@ -143,7 +143,7 @@ def gun_ok(state: State, s: Ship, gun: tuple[Any, int, str], target: Ship,
     Memoised per table geometry like :func:`can_hit`."""
     if m is None:
         m = world.memo(state)
-    reach = state["S"] if gun[2] == "S" else state["L"]
+    reach = state["S_length"] if gun[2] == "S" else state["L_length"]
     key = ("gun", s["id"], gun[0], reach, target["id"])
     found = m.get(key)
     if found is None:
@@ -176,12 +176,12 @@ def may_reach(s: Ship, target: Ship, reach: int) -> bool:
 def broadside_cannons(state: State, s: Ship, target: Ship) -> list[tuple[int, int]]:
     """A-29: the cannons (mast, rank) with the target in S range and line of fire."""
     out: list[tuple[int, int]] = []
-    if not may_reach(s, target, state["S"]):
+    if not may_reach(s, target, state["S_length"]):
         return out
     masts = hull.mast_points(s["masts"], world.pose(s))
     for i in world.standing(s):
         rank, _ = data.cannon(world.card(s)["cannons"][i])
-        if can_hit(state, s, masts[i], state["S"], target, firing_mast=i):
+        if can_hit(state, s, masts[i], state["S_length"], target, firing_mast=i):
             out.append((i, rank))
     return out
 
@@ -215,7 +215,7 @@ def damage(state: State, target: Ship, hits: int, by: int, cause: str,
 
 
 def lose_mast(state: State, s: Ship, mast: int, events: list[Event]) -> None:
-    s["up"][mast] = False
+    s["masts_up"][mast] = False
     events.append({"type": "mast_lost", "ship": s["id"], "mast": mast,
                    "left": len(world.standing(s))})
     if world.derelict(s) and world.monster(s):
@@ -263,7 +263,7 @@ def sink(state: State, s: Ship, by: int | None, events: list[Event]) -> None:
     if by is None:
         state["gold_lost"] += total  # scuttled: everything aboard is gone (5.12)
     if by is not None and total:
-        share = [0] * state["n"]
+        share = [0] * state["n_players"]
         share[by] += math.ceil(total / 2)
         share[s["owner"]] += total // 2
         for seat, v in enumerate(share):
@@ -282,9 +282,9 @@ def check_victory(state: State, events: list[Event]) -> None:
     has no threshold."""
     if world.official_sheet(state):
         return
-    need = state["g0"] // 2 + 1
+    need = state["gold_dealt"] // 2 + 1
     gold = world.total_gold(state)  # 7.2: gold in one's forts counts too
-    over = [p for p in range(state["n"]) if gold[p] >= need]
+    over = [p for p in range(state["n_players"]) if gold[p] >= need]
     if over and state["phase"] != "over":
         winner = state["turn"] if state["turn"] in over else over[0]
         finish(state, [winner], "threshold", events)

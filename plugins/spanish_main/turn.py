@@ -55,7 +55,7 @@ def to_act(state: State) -> list[int]:
     if state["pending"]:
         return [state["pending"][-1]["seat"]]
     if state["phase"] == "home":
-        return [state["home_queue"][0][0]]
+        return [state["home_queue"][0]["chooser"]]
     return [state["turn"]]
 
 
@@ -85,7 +85,7 @@ def captain(state: State, s: Ship) -> bool:
     if not world.has(state, s, "Captain"):
         return False
     return ("Broadside Attack" not in world.keywords(s)
-            or bool(state["opt"].get("broadside_captain", False)))
+            or bool(state["options"].get("broadside_captain", False)))
 
 
 def fire_actions(state: State, s: Ship, m: dict[Any, Any] | None = None) -> list[Action]:
@@ -103,7 +103,7 @@ def fire_actions(state: State, s: Ship, m: dict[Any, Any] | None = None) -> list
     if not guns:
         return out
     # the cheap test once per target, at the longest reach of the guns
-    reach = max(state["S"] if gun[2] == "S" else state["L"] for gun in guns)
+    reach = max(state["S_length"] if gun[2] == "S" else state["L_length"] for gun in guns)
     targets = [e for e in targets if combat.may_reach(s, e, reach)]
     landed = marine.enemy_marines(state, s["owner"])  # 5.15: only landed Marines
     for gun in guns:
@@ -141,7 +141,7 @@ def legal(state: State, seat: int) -> list[Action]:
     if state["pending"]:
         return pending_actions(state, state["pending"][-1])
     if state["phase"] == "home":
-        for_seat = state["home_queue"][0][1]
+        for_seat = state["home_queue"][0]["for_seat"]
         return [{"type": "choose_home", "island": i["id"]} for i in state["islands"]
                 if i["home"] is None and deal.placement(state, for_seat, i) is not None]
     out: list[Action] = []
@@ -163,7 +163,7 @@ def legal(state: State, seat: int) -> list[Action]:
                 out.append({"type": "explore", "ship": s["id"]})
             if can_repair(state, s):
                 out += [{"type": "repair", "ship": s["id"], "mast": i}
-                        for i, up in enumerate(s["up"]) if not up]
+                        for i, up in enumerate(s["masts_up"]) if not up]
             out += explore.actions(state, s, m)  # 5.8.5
         out += free_actions(state, s)
     out += marine.actions(state, seat)  # 5.15: each Marine's own shot
@@ -175,7 +175,7 @@ def legal(state: State, seat: int) -> list[Action]:
 
 def can_repair(state: State, s: Ship) -> bool:
     """5.13: at the controller's own home island, or anywhere with a Shipwright."""
-    return not all(s["up"]) and not world.monster(s) and (
+    return not all(s["masts_up"]) and not world.monster(s) and (
         world.docked_home(state, s) or world.has(state, s, "Shipwright"))
 
 
@@ -676,10 +676,10 @@ def do_repair(state: State, seat: int, s: Ship, action: Action, rng: random.Rand
               ) -> list[Event]:
     mast = action.get("mast")
     if s["acted"] is not None or not can_repair(state, s) or not isinstance(mast, int) \
-            or isinstance(mast, bool) or not 0 <= mast < s["masts"] or s["up"][mast]:
+            or isinstance(mast, bool) or not 0 <= mast < s["masts"] or s["masts_up"][mast]:
         raise IllegalAction(f"{s['id']} cannot repair mast {mast!r} now")
     was_derelict = world.derelict(s)
-    s["up"][mast] = True
+    s["masts_up"][mast] = True
     s["acted"] = "repair"
     events: list[Event] = [{"type": "repaired", "ship": s["id"], "mast": mast}]
     if was_derelict and s["towed_by"] is not None:  # 5.5 (7): no longer derelict
@@ -880,7 +880,7 @@ def end_turn(state: State, rng: random.Random) -> list[Event]:
     for s in state["ships"]:
         if s["owner"] == seat:
             s["fear"] = ""  # Fear lasts for the victim's own next turn
-    n = state["n"]
+    n = state["n_players"]
     nxt = (seat + 1) % n
     if nxt == state["first"]:
         state["round"] += 1
@@ -914,7 +914,8 @@ def start_turn(state: State, rng: random.Random) -> list[Event]:
         if "Fear" in world.keywords(s) and "5" not in s["fear"] and not world.derelict(s):
             for e in state["ships"]:
                 if (world.on_plane(e) and e["owner"] != seat
-                        and g.distance(world.foot(s), world.foot(e)) <= state["S"] + g.EPS_TOUCH):
+                        and g.distance(world.foot(s), world.foot(e))
+                        <= state["S_length"] + g.EPS_TOUCH):
                     r = combat.roll(rng)
                     if r >= 5:
                         e["fear"] += str(r)
@@ -931,8 +932,8 @@ def fallback_end(state: State, events: list[Event]) -> None:
                   if t["where"] not in ("home", "gone") and not forts.is_fort_id(t["where"]))
     afloat = any(not s["sunk"] for s in state["ships"])
     why = ("exhaustion" if not carried else "annihilation" if not afloat
-           else "round_cap" if state["round"] > state["opt"]["max_rounds"] else None)
+           else "round_cap" if state["round"] > state["options"]["max_rounds"] else None)
     if why:
         gold = world.total_gold(state)  # home and forts (7.2)
         best = max(gold)
-        combat.finish(state, [p for p in range(state["n"]) if gold[p] == best], why, events)
+        combat.finish(state, [p for p in range(state["n_players"]) if gold[p] == best], why, events)

@@ -507,17 +507,38 @@
     return el("p", { class: "turn", id: "turn" }, text);
   }
 
+  // What a game's renderer is given (docs/plugins.md, "A board in the browser").
+  function rendererCtx(u, game) {
+    return {
+      game, seat: u.seat, names: names(u), legal: u.legal || [], labels: u.labels || [],
+      act: (action) => act(action), query: (q) => query(q), busy: S.busy || !S.open,
+      svg: window.lantable.svg, el,
+    };
+  }
+
+  // A game query for the table on screen: resolves to the game's answer, rejects with
+  // {code, message} (bad_query, not_connected...). Pure: nothing changes at the table.
+  function query(q) {
+    const t = S.table;
+    return new Promise((resolve, reject) => {
+      if (!t) { reject({ code: "no_table", message: "no table is on screen" }); return; }
+      const fields = { table: t.id, query: q };
+      if (t.seat !== null && t.seat !== undefined) fields.seat = t.seat;
+      const sent = request("query", fields, (msg) => resolve(msg.answer), (err) => reject(err));
+      if (sent === null) reject({ code: "disconnected", message: "not connected" });
+    });
+  }
+
   function board(u, game) {
     const holder = el("div", { class: "board", id: "board" });
     if (!u.view) return holder;
-    const ctx = {
-      seat: u.seat, names: names(u), legal: u.legal || [], labels: u.labels || [],
-      act: (action) => act(action), busy: S.busy || !S.open, svg: window.lantable.svg, el,
-    };
+    const ctx = rendererCtx(u, game);
     if (game && withRenderer.has(game) && !renderers[game]) loadRenderer(game);
     const r = game && renderers[game];
     if (r) {
+      holder.setAttribute("data-board", game);
       try { r.render(holder, u, ctx); return holder; } catch (e) {
+        holder.removeAttribute("data-board");
         console.error("renderer failed", e);
         holder.replaceChildren();
       }
@@ -572,9 +593,22 @@
   function actions(u) {
     if (!u.legal || !u.legal.length) return null;
     const labels = u.labels || [];
+    // A game's renderer may take some choices into its own picker (Manila's load step,
+    // Spanish Main's sailing by hand); the rest stay in the generic list.
+    const game = S.table && S.table.game;
+    const r = game && renderers[game];
+    let picked = null;
+    if (r && r.picker) {
+      try { picked = r.picker(u, rendererCtx(u, game)); } catch (e) {
+        console.error("picker failed", e);
+        picked = null;
+      }
+    }
+    const handled = new Set((picked && picked.handled) || []);
     return el("div", { class: "actions", id: "actions" },
       el("h2", {}, "Your choices"),
-      el("div", { class: "choices" }, u.legal.map((a, i) => el("button", {
+      picked && picked.node ? el("div", { class: "picker" }, picked.node) : null,
+      el("div", { class: "choices" }, u.legal.map((a, i) => handled.has(i) ? null : el("button", {
         class: "choice", disabled: S.busy || !S.open, "data-index": i,
         onclick: () => act(a),
       }, labels[i] || `${a.type} ${JSON.stringify(a)}`))));

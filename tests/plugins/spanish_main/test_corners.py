@@ -138,7 +138,7 @@ def test_5_2_3_a_contact_made_by_the_turn_ends_the_move():
     tern = place(st, "s2", 30000, MID, 0)  # Tern, L+S, 60 x 16 mm
     place(st, "s3", 31730, MID, 900)  # Sainte-Claire heading north, 8.3 mm from the Tern's tip
     assert not g.touching(world.foot(tern), world.foot(world.ship(st, "s3")))
-    events = act(st, Dice(), move("s2", (900, st["L"]), (900, st["S"])))
+    events = act(st, Dice(), move("s2", (900, st["L_length"]), (900, st["S_length"])))
     assert events[0]["contact"] == "s3"
     assert tern["pose"] == [30000, MID, 900]
     assert g.touching(world.foot(tern), world.foot(world.ship(st, "s3")))
@@ -234,7 +234,7 @@ def test_5_15_broadside_ship_does_not_use_a_captain():
     _thunderer_with_a_captain(st)
     place(st, "s4", 30000, MID, 0)
     place(st, "s0", 40000, MID + 3000, 0)  # beyond S now, alongside after an S east
-    act(st, Dice(), move("s4", (0, st["S"])))
+    act(st, Dice(), move("s4", (0, st["S_length"])))
     act(st, Dice(), *[DONE] * bool(st["pending"]))
     assert "broadside" not in kinds(st, 1)
     # and the other way round
@@ -255,6 +255,6 @@ def test_5_15_option_broadside_captain_lets_it_move_and_broadside():
     _thunderer_with_a_captain(st)
     place(st, "s4", 30000, MID, 0)
     place(st, "s0", 40000, MID + 3000, 0)
-    act(st, Dice(), move("s4", (0, st["S"])))
+    act(st, Dice(), move("s4", (0, st["S_length"])))
     act(st, Dice(), *[DONE] * bool(st["pending"]))
     assert "broadside" in kinds(st, 1)
