@@ -57,6 +57,10 @@ INFO = {
         "monsters": {"default": False,
                      "help": "2.9 / 5.16: each fleet buys a designed sea monster (Reef "
                              "Serpent, 8 points) that dives, surfaces, shoots and pins"},
+        "broadside_captain": {"default": False,
+                              "help": "5.15: a Captain lets a Broadside Attack ship move "
+                                      "and broadside in one action (default: no, the "
+                                      "keyword allows no other ability on its shot)"},
         "S_mm": {"default": 57.5, "help": "2.3: the S measure in millimetres"},
         "L_mm": {"default": 83.8, "help": "2.3: the L measure in millimetres"},
     },

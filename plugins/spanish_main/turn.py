@@ -65,7 +65,7 @@ def to_act(state: State) -> list[int]:
 def may_move(state: State, s: Ship, m: dict[str, Any] | None = None) -> bool:
     if s["acted"] not in (None, "shoot") or s["moved"]:
         return False
-    if s["acted"] == "shoot" and not world.has(state, s, "Captain"):
+    if s["acted"] == "shoot" and not captain(state, s):
         return False
     return world.can_move(state, s, m)
 
@@ -75,7 +75,17 @@ def may_fire(state: State, s: Ship) -> bool:
         return False
     if s["acted"] in (None, "shoot"):
         return True
-    return s["acted"] == "move" and world.has(state, s, "Captain")
+    return s["acted"] == "move" and captain(state, s)
+
+
+def captain(state: State, s: Ship) -> bool:
+    """5.14 Captain: move and shoot in one action. Not on a Broadside Attack ship
+    (5.15: "no other ability may be applied to this action"), unless the table plays
+    the looser reading (option ``broadside_captain``)."""
+    if not world.has(state, s, "Captain"):
+        return False
+    return ("Broadside Attack" not in world.keywords(s)
+            or bool(state["options"].get("broadside_captain", False)))
 
 
 def fire_actions(state: State, s: Ship, m: dict[Any, Any] | None = None) -> list[Action]:
@@ -218,6 +228,8 @@ def pending_actions(state: State, p: dict[str, Any]) -> list[Action]:
         return take_actions(state, p)
     if kind == "board":
         return [{"type": "board"}, {"type": "decline"}]
+    if kind == "refire":
+        return [{"type": "refire"}, {"type": "decline"}]
     if kind == "plunder":
         w, lo = world.ship(state, p["ship"]), world.ship(state, p["target"])
         return [{"type": "plunder", "what": what}
@@ -584,15 +596,35 @@ def do_fire(state: State, seat: int, s: Ship, action: Action, rng: random.Random
     events.append({"type": "shot", "ship": s["id"], "cannon": cannon, "target": tid,
                    "roll": r, "rank": rank, "hit": hit})
     if not hit and not s["cannoneer"] and world.has(state, s, "Cannoneer"):
-        s["cannoneer"] = True  # A-25: one re-fire a turn, at the same target
-        r = combat.roll(rng)
-        hit = r != 1 and r > rank
-        events.append({"type": "refire", "ship": s["id"], "cannon": cannon,
-                        "target": tid, "roll": r, "hit": hit})
+        # 5.14: the player may fire this cannon again now, or keep the re-fire for a
+        # later miss this turn (A-25: at the same target, even after a 1)
+        state["pending"].append({"kind": "refire", "seat": seat, "ship": s["id"],
+                                 "cannon": cannon, "target": tid, "rank": rank})
+    shot_lands(state, seat, tid, hit, events)
+    return events
+
+
+def shot_lands(state: State, seat: int, tid: str, hit: bool, events: list[Event]) -> None:
+    landed = marine.landed_target(state, tid)
     if hit and landed is not None:
         marine.hit_marine(state, landed, events)
     elif hit:
         forts.hit_target(state, tid, seat, events)
+
+
+def apply_refire(state: State, p: dict[str, Any], action: Action, rng: random.Random
+                 ) -> list[Event]:
+    """The Cannoneer's re-fire (5.14), once a turn: a new roll at the same target."""
+    state["pending"].pop()
+    if action["type"] == "decline":
+        return []
+    s = world.ship(state, p["ship"])
+    s["cannoneer"] = True
+    r = combat.roll(rng)
+    hit = r != 1 and r > p["rank"]
+    events: list[Event] = [{"type": "refire", "ship": s["id"], "cannon": p["cannon"],
+                            "target": p["target"], "roll": r, "hit": hit}]
+    shot_lands(state, p["seat"], p["target"], hit, events)
     return events
 
 
@@ -742,6 +774,8 @@ def apply_pending(state: State, seat: int, p: dict[str, Any], action: Action,
         return explore.apply_transfer(state, p, action)
     if action not in pending_actions(state, p):
         raise IllegalAction(f"expected one of {pending_actions(state, p)}")
+    if p["kind"] == "refire":
+        return apply_refire(state, p, action, rng)
     if p["kind"] == "fort_take":
         return forts.apply_take(state, p, action)
     if p["kind"] == "lose_flag":

@@ -140,6 +140,8 @@ def describe_action(view: View, seat: int, action: dict[str, Any], names: list[s
         return f"take {items}"
     if kind == "board":
         return "board them (d6 + your masts against d6 + theirs)"
+    if kind == "refire":
+        return "fire that cannon again with the Cannoneer (once a turn)"
     if kind == "decline":
         return "decline"
     if kind == "plunder":

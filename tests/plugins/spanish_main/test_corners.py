@@ -188,3 +188,73 @@ def test_5_15_a_ship_in_ghost_form_cannot_be_rammed():
     target["ghost"] = True
     act(st, Dice(), move("s0", (0, 1090)))
     assert not any(a["type"] == "ram" for a in GAME.legal_actions(st, 0))
+
+
+# -- 5.14 Cannoneer, 5.15 Broadside Attack with a Captain (item 14) -------------------
+
+
+def test_5_14_cannoneer_may_keep_the_refire_for_a_later_cannon():
+    """5.14: "once per turn, one of this ship's cannons may fire again if it misses":
+    the player chooses which miss, so the first miss does not spend it."""
+    st = new()
+    clear(st, ["s0", "s3"])
+    my_turn(st, 1)
+    place(st, "s3", 30000, MID, 0)  # Sainte-Claire: 4S 3L 4S, Captain and Cannoneer
+    place(st, "s0", 30000, MID + 3000, 0)  # alongside, every cannon in range
+    rng = Dice(2)
+    act(st, rng, {"type": "fire", "ship": "s3", "cannon": 0, "target": "s0"})
+    assert GAME.legal_actions(st, 1) == [{"type": "refire"}, {"type": "decline"}]
+    act(st, rng, {"type": "decline"})
+    assert "fire" in kinds(st, 1)
+    rng.push(3, 5)  # cannon 2 (rank 4) misses on 3; the kept re-fire hits on 5
+    events = act(st, rng, {"type": "fire", "ship": "s3", "cannon": 2, "target": "s0"},
+                 {"type": "refire"})
+    assert [e["type"] for e in events[:2]] == ["shot", "refire"] and events[1]["hit"]
+    assert st["pending"][-1]["kind"] == "lose_mast"  # the hit: s0's owner picks the mast
+    act(st, rng, {"type": "lose_mast", "ship": "s0", "mast": 0})
+    rng.push(1)  # cannon 1 misses: the re-fire is spent
+    act(st, rng, {"type": "fire", "ship": "s3", "cannon": 1, "target": "s0"})
+    assert not st["pending"]
+
+
+def _thunderer_with_a_captain(st):
+    t = world.ship(st, "s4")  # Thunderer: 3S x4, Broadside Attack, an Oarsman aboard
+    crew = st["crew"][t["crew"][0]]
+    crew["kind"], crew["nation"] = "Captain", world.card(t)["nation"]
+    return t
+
+
+def test_5_15_broadside_ship_does_not_use_a_captain():
+    """5.15 Broadside Attack: "no other ability may be applied to this action"; the
+    Captain's is what would let the ship shoot in its move action, so a Broadside ship
+    neither broadsides after moving nor moves after a broadside."""
+    st = new()
+    clear(st, ["s4", "s0"])
+    my_turn(st, 1)
+    _thunderer_with_a_captain(st)
+    place(st, "s4", 30000, MID, 0)
+    place(st, "s0", 40000, MID + 3000, 0)  # beyond S now, alongside after an S east
+    act(st, Dice(), move("s4", (0, st["S_length"])))
+    act(st, Dice(), *[DONE] * bool(st["pending"]))
+    assert "broadside" not in kinds(st, 1)
+    # and the other way round
+    st2 = new()
+    clear(st2, ["s4", "s0"])
+    my_turn(st2, 1)
+    _thunderer_with_a_captain(st2)
+    place(st2, "s4", 40000, MID, 0)
+    place(st2, "s0", 40000, MID + 3000, 0)
+    act(st2, Dice(1), {"type": "broadside", "ship": "s4", "target": "s0"})
+    assert "move" not in kinds(st2, 1)
+
+
+def test_5_15_option_broadside_captain_lets_it_move_and_broadside():
+    st = new(broadside_captain=True)
+    clear(st, ["s4", "s0"])
+    my_turn(st, 1)
+    _thunderer_with_a_captain(st)
+    place(st, "s4", 30000, MID, 0)
+    place(st, "s0", 40000, MID + 3000, 0)
+    act(st, Dice(), move("s4", (0, st["S_length"])))
+    act(st, Dice(), *[DONE] * bool(st["pending"]))
+    assert "broadside" in kinds(st, 1)

@@ -310,7 +310,8 @@ def test_5_14_cannoneer_fires_again_after_a_miss():
     my_turn(st, 1)
     place(st, "s3", 30000, MID, 0)  # Sainte-Claire: 4S 3L 4S, Captain and Cannoneer
     place(st, "s0", 34000, MID + 3000, 900)
-    events = act(st, Dice(2, 5), {"type": "fire", "ship": "s3", "cannon": 0, "target": "s0"})
+    events = act(st, Dice(2, 5), {"type": "fire", "ship": "s3", "cannon": 0, "target": "s0"},
+                 {"type": "refire"})
     assert [e["type"] for e in events[:2]] == ["shot", "refire"] and events[1]["hit"]
 
 
