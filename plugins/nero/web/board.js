@@ -215,7 +215,19 @@
       drawPieces(s, g, pieces[p], prov.x, y + 36, v, name);
       if (group && group.at === p) {
         g.append(s("rect", { x: x - 5, y: y - 5, width: BOX_W + 10, height: BOX_H + 10, rx: 15,
-          fill: "none", stroke: "#1b1f24", "stroke-width": 3, "stroke-dasharray": "8 5", class: "army-here" }));
+          fill: "none", stroke: "#1b1f24", "stroke-width": 3, "stroke-dasharray": "8 5", class: "army-here" },
+        s("title", { text: `${name(v.active)}'s army is here` })));
+        // Passage (5.4.5): who blocks the army here, and whether it was asked.
+        const top = v.pending[v.pending.length - 1];
+        const asking = top && top.kind === "passage";
+        if (group.blocked_by.length || asking) {
+          const text = asking ? "passage asked" : group.passage_asked ? "passage refused" : "blocked";
+          g.append(s("g", { class: "passage", "data-passage": text },
+            s("rect", { x: x + 10, y: y - 18, width: BOX_W - 20, height: 26, rx: 6, fill: asking ? "#ffb703" : "#9d0208" }),
+            s("text", { x: prov.x, y: y + 1, "text-anchor": "middle", "font-size": 18, "font-weight": 700,
+              fill: asking ? "#1b1f24" : "#fff", text }),
+            s("title", { text: `${text}: ${(asking ? top.seats : group.blocked_by).map(name).join(", ")}` })));
+        }
       }
       if (idx !== undefined) {
         const a = legal[idx];
