@@ -100,8 +100,18 @@ def base_dp(S: State, seat: int) -> int:
 
 def control(S: State) -> tuple[list[int | None], dict[str, int | None]]:
     """Every province's and every Area's controller at once (for scoring and bots)."""
-    cnt = counts(S)
-    provs = [province_owner(S, p, cnt) for p in range(NPROV)]
+    n = S["n_players"]
+    germanic = S["germanic_tribes"]
+    provs: list[int | None] = []
+    for p, row in enumerate(counts(S)):  # as province_owner, in one pass
+        owner = None
+        if p not in germanic:
+            total = sum(row) - row[n]
+            for seat in range(n):
+                if row[seat] and 2 * row[seat] > total:
+                    owner = seat
+                    break
+        provs.append(owner)
     areas: dict[str, int | None] = {}
     for a in AREAS:
         tally = [0] * S["n_players"]

@@ -21,7 +21,7 @@ from typing import Any
 from . import engine
 from .data import NCARDS
 from .hands import MASKED, is_masked
-from .views import PUBLIC
+from .views import copy_public
 
 __all__ = ["MASKED", "client_state", "is_masked", "legal_actions"]
 
@@ -33,8 +33,7 @@ def client_state(view: View, seat: int) -> State:
     """A state holding exactly what ``view`` (``seat``'s view) tells: the public fields,
     the seat's own hand, and a masked token for every card it cannot see (other hands,
     the face-down box, another seat's battle commitment)."""
-    S: State = pickle.loads(pickle.dumps({k: view[k] for k in PUBLIC},
-                                         pickle.HIGHEST_PROTOCOL))
+    S: State = copy_public(view)
     serial = iter(range(MASKED, MASKED + 10 * NCARDS))
     S["hands"] = [list(view["hand"]) if s == seat else [next(serial) for _ in range(size)]
                   for s, size in enumerate(view["hand_sizes"])]

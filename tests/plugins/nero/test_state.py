@@ -118,6 +118,9 @@ def test_every_state_of_seeded_self_play_matches_the_declared_schema(seats, opti
         for s in (seat, None):
             v = views.view(S, s)
             check_state(v, view=True)
+            extra = {"hand_sizes", "box_face_down_count", "pending", "hidden_deck", "seat",
+                     "hand", "own_pending", "hand_cards"}
+            assert set(v) - extra == set(views.PUBLIC), sorted(set(v) ^ set(views.PUBLIC))
             if s is not None:
                 _check_pending(v["own_pending"], "own_pending")
     assert S["over"]
