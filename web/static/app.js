@@ -261,6 +261,8 @@
       for (const line of said) t.log.push({ seq: msg.seq, line });
       if (t.log.length > LOG_LINES) t.log.splice(0, t.log.length - LOG_LINES);
       stageSummary(t, msg, said);
+    } else if (last && last.status === "waiting" && msg.status === "playing") {
+      t.log.push({ seq: msg.seq, line: T("The game starts.") });
     } else if (msg.full && !t.log.length) {
       t.log.push({ seq: msg.seq, line: msg.status === "waiting" ? T("Waiting for players.") :
         T("Joined at move {seq}.", { seq: msg.seq }) });
@@ -558,7 +560,7 @@
     const offline = S.open ? null : el("p", { class: "offline", id: "offline" },
       T("Connection lost: reconnecting. Your seat is kept; the board shows the last thing the host said."));
     return el("section", { class: `table-screen ${u.status}`, "data-status": u.status }, head,
-      offline, players(u), turnLine(u), waitingHelp(u, summary), finalScreen(u),
+      offline, players(u), turnLine(u), latestLine(t), waitingHelp(u, summary), finalScreen(u),
       stagePanel(t), board(u, game), actions(u), fairLine(t, summary), eventLog(t), rawView(u));
   }
 
@@ -795,19 +797,20 @@
     const folds = [...groups.entries()].map(([name, xs]) => {
       const hits = words.length ? xs.filter(match) : xs;
       if (!hits.length) return null;
-      const open = words.length > 0 || groups.size === 1 || openGroups.has(name);
+      // Open unless the person folded it (a filter opens every group it matches in).
+      const open = words.length > 0 || !closedGroups.has(name);
       const fold = el("details", { class: "choice-group", open, "data-group": name },
         el("summary", {}, `${name} (${hits.length})`),
         el("div", { class: "choices" }, hits.map(choiceButton)));
       fold.addEventListener("toggle", () => {
-        if (fold.open) openGroups.add(name); else openGroups.delete(name);
+        if (fold.open) closedGroups.delete(name); else if (!words.length) closedGroups.add(name);
       });
       return fold;
     });
     const none = folds.every((f) => !f) ? el("p", { class: "muted" }, T("No choice matches the filter.")) : null;
     return el("div", { class: "grouped" }, filter, none, folds);
   }
-  const openGroups = new Set();
+  const closedGroups = new Set();
 
   function openForm(template, label) {
     const key = JSON.stringify(template);
@@ -996,9 +999,13 @@
     const game = t.game;
     const list = el("ol", { class: "log", id: "log" },
       t.log.slice(-LOG_SHOWN).map((e) => el("li", { "data-seq": e.seq }, tg(game, e.line))));
-    const newest = t.log[t.log.length - 1];
-    return el("section", { class: "history" }, el("h2", {}, T("What happened")),
-      el("p", { class: "latest", id: "latest", "aria-live": "polite" }, tg(game, newest.line)), list);
+    return el("section", { class: "history" }, el("h2", {}, T("What happened")), list);
+  }
+
+  // The newest sentence, up by the turn line: the news is in sight on a phone too.
+  function latestLine(t) {
+    if (!t.log.length || !t.update || t.update.status === "waiting") return null;
+    return el("p", { class: "latest", id: "latest", "aria-live": "polite" }, tg(t.game, t.log[t.log.length - 1].line));
   }
   const LOG_SHOWN = 80;
 

@@ -83,6 +83,7 @@
     "Options:": "Opzioni:",
     "Waiting for players.": "In attesa dei giocatori.",
     "Joined at move {seq}.": "Entrato alla mossa {seq}.",
+    "The game starts.": "La partita comincia.",
     "Waiting for 1 more player.": "Manca ancora 1 giocatore.",
     "Waiting for {n} more players.": "Mancano ancora {n} giocatori.",
     "Game over.": "Partita finita.",
