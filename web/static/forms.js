@@ -246,6 +246,7 @@
     };
     function changed() {
       say("");
+      if (preview) preview.dataset.state = "changed";
       clearTimeout(timer);
       timer = setTimeout(ask, 250);
     }
