@@ -35,7 +35,8 @@ RECORD_WS = """
     constructor(...args) {
       super(...args);
       this.addEventListener("message", (ev) => window.__ws.push(
-        {dir: "in", at: performance.now(), msg: window.MessagePack.decode(new Uint8Array(ev.data))}));
+        {dir: "in", at: performance.now(),
+         msg: window.MessagePack.decode(new Uint8Array(ev.data))}));
     }
     send(data) {
       window.__ws.push({dir: "out", at: performance.now(), msg: window.MessagePack.decode(data)});
@@ -80,7 +81,8 @@ def click_until_template(page: Any, kind: str, limit: int = 80) -> None:
     """Take plain choices (the first) until a template of type ``kind`` is offered."""
     for _ in range(limit):
         page.wait_for_selector("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT)
-        if page.query_selector(f"#actions button.choice.template[data-type='{kind}']:not([disabled])"):
+        wanted = f"#actions button.choice.template[data-type='{kind}']:not([disabled])"
+        if page.query_selector(wanted):
             return
         page.click("#actions button.choice:not(.template):not([disabled]):visible >> nth=0")
         page.wait_for_timeout(100)
@@ -146,8 +148,9 @@ def test_a_sail_template_is_filled_in_its_form_accepted_and_a_refused_one_says_w
     sent = page.evaluate("""() => window.__ws.filter((f) => f.dir === 'out' && f.msg.t === 'act')
         .map((f) => f.msg.action)""")
     assert sent[-1] == {"type": "move", "ship": template["ship"], "segments": good}
-    page.wait_for_function(f"""() => window.__ws.some((f) => f.dir === 'in' && f.msg.t === 'update'
-        && (f.msg.events || []).some((e) => e.type === 'moved' || e.ship === '{template["ship"]}'))""")
+    page.wait_for_function(f"""() => window.__ws.some((f) => f.dir === 'in'
+        && f.msg.t === 'update'
+        && (f.msg.events || []).some((e) => e.ship === '{template["ship"]}'))""")
     assert not errors, errors
     page.context.close()
 
@@ -155,7 +158,8 @@ def test_a_sail_template_is_filled_in_its_form_accepted_and_a_refused_one_says_w
 # -- grouping and filter ---------------------------------------------------------------
 
 
-def test_over_twelve_choices_are_grouped_by_kind_with_a_filter(host: HostProcess, browser: Any) -> None:
+def test_over_twelve_choices_are_grouped_by_kind_with_a_filter(host: HostProcess,
+                                                               browser: Any) -> None:
     """Manila's first bid (rules 3, the harbour master auction): 19 choices in three kinds."""
     page = page_of(browser)
     table = host.new_table("manila", 3, 3)
@@ -164,7 +168,8 @@ def test_over_twelve_choices_are_grouped_by_kind_with_a_filter(host: HostProcess
     page.wait_for_selector("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT)
     total = page.locator("#actions button.choice").count()
     assert total > 12
-    groups = page.eval_on_selector_all("details.choice-group", "gs => gs.map((g) => g.dataset.group)")
+    groups = page.eval_on_selector_all("details.choice-group",
+                                       "gs => gs.map((g) => g.dataset.group)")
     assert {"bid", "pass"} <= set(groups), groups
     page.fill("#choice-filter", "pass")
     page.wait_for_timeout(100)
@@ -231,7 +236,8 @@ def test_the_log_follows_the_news_unless_scrolled_up(host: HostProcess, browser:
         page.wait_for_timeout(300)
     page.wait_for_selector("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT)
     assert page.eval_on_selector("#log", "(l) => l.scrollTop") == 0  # left where it was
-    assert page.inner_text("#latest") == page.eval_on_selector("#log li:last-child", "(e) => e.textContent")
+    newest = page.eval_on_selector("#log li:last-child", "(e) => e.textContent")
+    assert page.inner_text("#latest") == newest
     page.eval_on_selector("#log", "(l) => { l.scrollTop = l.scrollHeight; }")  # back down
     page.click("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT)
     page.wait_for_timeout(500)
@@ -302,7 +308,8 @@ def test_forced_choices_are_taken_after_the_same_delay_as_chosen_ones(
 # -- fair play -------------------------------------------------------------------------
 
 
-def test_the_fair_play_badge_shows_from_the_lobby_to_the_end(host: HostProcess, browser: Any) -> None:
+def test_the_fair_play_badge_shows_from_the_lobby_to_the_end(host: HostProcess,
+                                                             browser: Any) -> None:
     page = page_of(browser)
     table = fair_table(host, "race", 2, "--option", "target=5")
     page.goto(host.url)
@@ -333,7 +340,9 @@ LAYOUT_CHECK = """() => {
     const s = getComputedStyle(e);
     if (e.offsetParent === null || s.overflow === 'visible') continue;
     if (e.closest('.scroll-x, .log, .grouped, .choices')) continue;  // scroll boxes
-    if (e.scrollWidth > e.clientWidth + 1) out.push(`cut: ${e.tagName} ${e.textContent.slice(0, 40)}`);
+    if (e.scrollWidth > e.clientWidth + 1) {
+      out.push(`cut: ${e.tagName} ${e.textContent.slice(0, 40)}`);
+    }
   }
   window.scrollTo(0, document.body.scrollHeight);
   const top = document.querySelector('header#top').getBoundingClientRect();
@@ -357,7 +366,8 @@ def test_phone_and_desktop_layouts_have_no_cut_text_and_a_top_bar_that_stays(
         assert page.evaluate(LAYOUT_CHECK) == [], name
         shot(page, f"layout-{name}")
     # One-handed: the choices are reachable without zooming (44 px targets).
-    heights = phone.eval_on_selector_all("#actions button.choice", "bs => bs.map((b) => b.offsetHeight)")
+    heights = phone.eval_on_selector_all("#actions button.choice",
+                                         "bs => bs.map((b) => b.offsetHeight)")
     assert heights and min(heights) >= 44
     lobby = page_of(browser)
     lobby.goto(host.url)

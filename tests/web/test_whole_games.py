@@ -38,7 +38,8 @@ FILL_AT_RANDOM = """(form) => {
   }
   for (const box of form.querySelectorAll('input.amount')) {
     const lo = Number(box.min), hi = Number(box.max);
-    box.value = Number(pick(lo + (hi - lo) / 3, hi).toFixed(2)); box.dispatchEvent(new Event('input'));
+    box.value = Number(pick(lo + (hi - lo) / 3, hi).toFixed(2));
+    box.dispatchEvent(new Event('input'));
   }
 }"""
 
@@ -55,7 +56,8 @@ def try_template(page: Any, button: Any, rng: random.Random) -> bool:
     form = page.wait_for_selector("#template-form")
     form.evaluate(FILL_AT_RANDOM)
     page.click("#template-form button.send")
-    found = page.wait_for_selector("#template-form p.form-error:not([hidden]), #actions:not(:has(#template-form)), #scores",
+    found = page.wait_for_selector("#template-form p.form-error:not([hidden]), "
+                                   "#actions:not(:has(#template-form)), #scores",
                                    timeout=TURN_TIMEOUT)
     if found.evaluate("(e) => e.classList.contains('form-error')"):
         assert found.inner_text().strip(), "a refusal without a reason"
@@ -89,8 +91,8 @@ def play_by_clicking(page: Any, game: str, max_moves: int = 1500) -> dict[str, i
                 counts["refused"] += 1
                 if not plain:
                     continue
-                plain = [b for b in page.query_selector_all("#actions button.choice:not([disabled])")
-                         if "template" not in (b.get_attribute("class") or "")]
+                plain = page.query_selector_all(
+                    "#actions button.choice:not(.template):not([disabled])")
                 if not plain:
                     continue
             rng.choice(plain).click(timeout=3000)

@@ -123,7 +123,10 @@
     "0° points east (right), 90° north (up), counter-clockwise.":
       "0° punta a est (destra), 90° a nord (su), in senso antiorario.",
     "Dial: tap to aim": "Quadrante: tocca per puntare",
-    "E": "E", "N": "N", "W": "O", "S": "S",
+    "E": "E",
+    "N": "N",
+    "W": "O",
+    "S": "S",
     "If you send this": "Se invii questo",
     "The game says: {why}": "Il gioco dice: {why}",
     "Refused: {why}": "Rifiutato: {why}",
