@@ -66,11 +66,14 @@ def try_template(page: Any, button: Any, rng: random.Random) -> bool:
     return True
 
 
-def play_by_clicking(page: Any, game: str, max_moves: int = 1500) -> dict[str, int]:
+def play_by_clicking(page: Any, game: str, max_moves: int = 600) -> dict[str, int]:
     rng = random.Random(7)
     counts = {"moves": 0, "templates": 0, "refused": 0}
+    last_miss = ""
     shot_mid = False
-    while counts["moves"] < max_moves:
+    for _ in range(max_moves * 3):  # a redraw under a click is looked at again, within bounds
+        if counts["moves"] >= max_moves:
+            break
         found = page.wait_for_selector("#actions button.choice:not([disabled]), #scores",
                                        timeout=TURN_TIMEOUT)
         if found.get_attribute("id") == "scores":
@@ -97,9 +100,12 @@ def play_by_clicking(page: Any, game: str, max_moves: int = 1500) -> dict[str, i
                     continue
             rng.choice(plain).click(timeout=3000)
             counts["moves"] += 1
-        except Exception:  # the screen was redrawn under the click: look again
+        except Exception as exc:  # the screen was redrawn under the click: look again
+            counts["missed"] = counts.get("missed", 0) + 1
+            last_miss = str(exc)[:300]
             page.wait_for_timeout(50)
-    raise AssertionError(f"{game}: no end after {max_moves} moves")
+    shot(page, f"whole-{game}-stuck-390x844")
+    raise AssertionError(f"{game}: no end after {counts}: {last_miss}")
 
 
 @pytest.mark.parametrize(("game", "seats", "options"), GAMES, ids=[g[0] for g in GAMES])
