@@ -393,6 +393,10 @@ def test_the_page_speaks_italian_to_an_italian_browser_and_switches(
     host.bots(table, 1)
     page.wait_for_selector("#actions h2:has-text('Le tue scelte')", timeout=TURN_TIMEOUT)
     assert "Fai tu le scelte obbligate" in page.inner_text("#actions")
+    # The game's own words, through race's game_info translations.
+    assert page.inner_text(".table-head h1") == "Corsa a N"
+    assert "aggiungi 1 (contatore da 0 a 1)" in page.inner_text("#actions")
+    assert page.evaluate(LAYOUT_CHECK) == []
     shot(page, "italian-390x844")
     page.select_option("#lang", "en")
     page.wait_for_selector("#actions h2:has-text('Your choices')")

@@ -20,7 +20,7 @@ from .webhost import HostProcess
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
-TURN_TIMEOUT = 30000
+TURN_TIMEOUT = 60000  # ms: the bots are other processes on a shared machine
 
 # game, seats, options: the shortest whole game each offers.
 GAMES = [
@@ -74,11 +74,19 @@ def play_by_clicking(page: Any, game: str, max_moves: int = 600) -> dict[str, in
     for _ in range(max_moves * 3):  # a redraw under a click is looked at again, within bounds
         if counts["moves"] >= max_moves:
             break
-        found = page.wait_for_selector("#actions button.choice:not([disabled]), #scores",
-                                       timeout=TURN_TIMEOUT)
+        try:
+            found = page.wait_for_selector("#actions button.choice:not([disabled]), #scores",
+                                           timeout=TURN_TIMEOUT)
+        except Exception as exc:  # say what the page showed
+            shot(page, f"whole-{game}-stuck-390x844")
+            raise AssertionError(f"{game}: no choice and no end after {counts}; the page says "
+                                 f"{page.inner_text('#app')[:600]!r}") from exc
         if found.get_attribute("id") == "scores":
             return counts
         assert not page.is_visible(".raw-view")
+        if page.query_selector("#summary") and not counts.get("summaries"):
+            counts["summaries"] = 1
+            shot(page, f"whole-{game}-stage-summary-390x844")
         if not shot_mid and counts["moves"] >= 6:
             shot(page, f"whole-{game}-playing-390x844")
             shot_mid = True
@@ -131,6 +139,8 @@ def test_a_whole_game_by_clicking_only(host: HostProcess, browser: Any, game: st
     shot(page, f"whole-{game}-final-1280x800")
     if game == "pirates-spanish-main":
         assert counts["templates"] > 0, counts  # sailed by the form
+    if game in ("manila", "kaisers-pirates"):  # a voyage, a round: its summary showed
+        assert counts.get("summaries"), counts
     assert counts["moves"] > 0
     assert not errors, errors
     bots.wait(60)
