@@ -295,7 +295,7 @@
     const lines = said.map((line, i) => ({ line, i })).filter((x) => x.i >= Math.max(0, at - 12));
     const last = msg.events[at];
     S.summary = { seq: msg.seq, over: last.type === "game_over" || msg.status === "finished",
-      title: tg(t.game, said[at] || ""), lines: lines.map((x) => tg(t.game, x.line)) };
+      lines: lines.map((x) => tg(t.game, x.line)) };
   }
 
   // "Take forced choices for me": when the only legal action is one plain choice, send
@@ -942,7 +942,7 @@
     const s = S.summary;
     if (!s || !t.update || t.update.status === "finished" || s.closed) return null;
     return el("section", { class: "summary", id: "summary", role: "status", "data-seq": s.seq },
-      el("h2", {}, s.title || T("The round is over")),
+      el("h2", {}, T("Results of the round")),
       el("ul", {}, s.lines.map((line) => el("li", {}, line))),
       el("button", { class: "primary", type: "button", onclick: () => { s.closed = true; draw(); } },
         T("Continue")));

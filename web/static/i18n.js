@@ -134,7 +134,7 @@
     "last": "ultimo",
     // news, scores, fair play
     "What happened": "Cosa è successo",
-    "The round is over": "Il turno è finito",
+    "Results of the round": "Risultati del turno",
     "Continue": "Continua",
     "No one won.": "Nessuno ha vinto.",
     "You win!": "Hai vinto!",
