@@ -168,9 +168,13 @@ def test_over_twelve_choices_are_grouped_by_kind_with_a_filter(host: HostProcess
     page.wait_for_selector("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT)
     total = page.locator("#actions button.choice").count()
     assert total > 12
-    groups = page.eval_on_selector_all("details.choice-group",
-                                       "gs => gs.map((g) => g.dataset.group)")
-    assert {"bid", "pass"} <= set(groups), groups
+    groups = page.eval_on_selector_all("#actions button.choice[data-group-first]",
+                                       "bs => bs.map((b) => b.dataset.group)")
+    assert {"bid", "pass"} <= set(groups) and len(groups) == len(set(groups)), groups
+    # One list of sibling buttons, each group's together, in the game's order within it.
+    order = page.eval_on_selector_all("#actions button.choice",
+                                      "bs => bs.map((b) => b.dataset.group)")
+    assert [g for i, g in enumerate(order) if i == 0 or order[i - 1] != g] == groups
     page.fill("#choice-filter", "pass")
     page.wait_for_timeout(100)
     visible = [b.inner_text() for b in page.query_selector_all("#actions button.choice:visible")]

@@ -778,7 +778,9 @@
   }
 
   // Over GROUP_OVER choices: one group per kind (the game's `action_groups` name for an
-  // action type, else the type in words), each folded, and a filter box over all.
+  // action type, else the type in words), in the order the game lists them, with a
+  // filter box. The buttons stay siblings in one list (tools and tests index them);
+  // each group's first button carries its heading (data-group-first, drawn by CSS).
   function groupedChoices(shown, game) {
     const info = S.games[game] || {};
     const naming = info.action_groups || {};
@@ -794,23 +796,22 @@
       placeholder: T("Filter the {n} choices…", { n: shown.length }), value: S.filter,
       "aria-label": T("Filter the choices"), autocomplete: "off" });
     filter.addEventListener("input", () => { S.filter = filter.value; draw(); });
-    const folds = [...groups.entries()].map(([name, xs]) => {
-      const hits = words.length ? xs.filter(match) : xs;
-      if (!hits.length) return null;
-      // Open unless the person folded it (a filter opens every group it matches in).
-      const open = words.length > 0 || !closedGroups.has(name);
-      const fold = el("details", { class: "choice-group", open, "data-group": name },
-        el("summary", {}, `${name} (${hits.length})`),
-        el("div", { class: "choices" }, hits.map(choiceButton)));
-      fold.addEventListener("toggle", () => {
-        if (fold.open) closedGroups.delete(name); else if (!words.length) closedGroups.add(name);
+    const list = el("div", { class: "choices grouped-list" });
+    let any = false;
+    for (const [name, xs] of groups) {
+      const hits = xs.filter(match);
+      xs.forEach((x) => {
+        const button = choiceButton(x);
+        button.dataset.group = name;
+        if (x === hits[0]) button.dataset.groupFirst = `${name} (${hits.length})`;
+        if (!hits.includes(x)) button.hidden = true;
+        list.append(button);
       });
-      return fold;
-    });
-    const none = folds.every((f) => !f) ? el("p", { class: "muted" }, T("No choice matches the filter.")) : null;
-    return el("div", { class: "grouped" }, filter, none, folds);
+      any = any || hits.length > 0;
+    }
+    const none = any ? null : el("p", { class: "muted" }, T("No choice matches the filter."));
+    return el("div", { class: "grouped" }, filter, none, list);
   }
-  const closedGroups = new Set();
 
   function openForm(template, label) {
     const key = JSON.stringify(template);
@@ -963,14 +964,14 @@
     else verdict = T("{who} share the win.", { who: first.map((r) => r.name).join(T(" and ")) });
     const game = S.table && S.table.game;
     const detail = u.scores.detail;
-    return el("div", { class: "scores", id: "scores" },
+    return el("section", { class: "final", id: "final" },
       el("p", { class: "verdict", id: "verdict" }, verdict),
-      el("h2", {}, T("Final scores")),
-      el("div", { class: "scroll-x" }, el("table", {},
-        el("tr", {}, el("th", {}, T("Place")), el("th", {}, T("Player")), el("th", {}, T("Score"))),
-        rows.map((r) => el("tr", { class: r.i === u.seat ? "me" : "" },
-          el("td", {}, r.rank), el("td", {}, r.name, forfeit.has(r.i) ? ` ${T("(forfeit)")}` : ""),
-          el("td", {}, r.score))))),
+      el("div", { class: "scores", id: "scores" }, el("h2", {}, T("Final scores")),
+        el("div", { class: "scroll-x" }, el("table", {},
+          el("tr", {}, el("th", {}, T("Place")), el("th", {}, T("Player")), el("th", {}, T("Score"))),
+          rows.map((r) => el("tr", { class: r.i === u.seat ? "me" : "" },
+            el("td", {}, r.rank), el("td", {}, r.name, forfeit.has(r.i) ? ` ${T("(forfeit)")}` : ""),
+            el("td", {}, r.score)))))),
       detail !== undefined && detail !== null && !(typeof detail === "object" && !Object.keys(detail).length)
         ? el("details", { class: "score-detail", open: true }, el("summary", {}, T("How the scores were made")),
           detailNode(detail, n, game)) : null);
