@@ -205,6 +205,13 @@ def test_a_game_without_a_browser_board_shows_its_text_board_and_no_raw_view(
     assert page.is_visible(".raw-view")
     page.click("#debug-toggle")
     assert not page.is_visible(".raw-view")
+    # Tap to read: a text a board cut to fit (data-full, or an SVG <title>) shows whole.
+    page.evaluate("""() => document.querySelector('[data-board]').append(
+        Object.assign(document.createElement('span'),
+                      {id: 'cut', textContent: 'Boarding Pa…'}))""")
+    page.eval_on_selector("#cut", "(e) => e.setAttribute('data-full', 'Boarding Party')")
+    page.click("#cut")
+    assert page.wait_for_selector("#notice:not([hidden])").inner_text() == "Boarding Party"
     # Nero names the cards in a hand (its text board), not numbers.
     nero = host.new_table("nero", 3, 1)
     page.goto(host.url + f"#/table/{nero}/watch")
