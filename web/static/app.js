@@ -270,6 +270,8 @@
     if (!last || last.seq !== msg.seq || msg.full) {
       t.askedAt = performance.now();  // this seat was asked now (forced-choice timing)
       if (S.form && !(msg.legal || []).some((a) => JSON.stringify(a) === S.form.key)) S.form = null;
+      // A new set of choices starts unfiltered.
+      if (S.filter && JSON.stringify((last && last.legal) || []) !== JSON.stringify(msg.legal || [])) S.filter = "";
     }
     t.update = msg;
     if (msg.status === "finished" && S.fair) S.fair.forget(t.id);
@@ -322,7 +324,10 @@
       request("leave", { table: S.table.id });  // stop watching; a seat is kept until left
     }
     if (!m) { S.table = null; draw(); return; }
-    if (!S.table || S.table.id !== id) S.table = { id, seat: null, update: null, log: [] };
+    if (!S.table || S.table.id !== id) {
+      S.table = { id, seat: null, update: null, log: [] };
+      S.summary = null; S.form = null; S.filter = "";
+    }
     S.table.update = null;  // a fresh full update is coming
     if (!S.open) { draw(); return; }
     const mine = storedSeats()[id];
@@ -355,6 +360,7 @@
     request("join", fields, (joined) => {
       storeSeat(id, joined.seat, joined.token);
       S.table = { id, seat: joined.seat, update: null, log: [] };
+      S.summary = null; S.form = null; S.filter = "";
       history.replaceState(null, "", `#/table/${encodeURIComponent(id)}`);
       draw();
     });
