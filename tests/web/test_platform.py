@@ -143,6 +143,7 @@ def test_a_sail_template_is_filled_in_its_form_accepted_and_a_refused_one_says_w
     fill_segments(page, good)
     page.wait_for_selector("#template-form .preview[data-state='answered']")
     assert not page.query_selector("#template-form .preview .blocked")
+    page.locator("#template-form").screenshot(path=str(ARTIFACTS / "template-preview-390x844.png"))
     page.click("#template-form button.send")
     page.wait_for_selector("#template-form", state="detached", timeout=TURN_TIMEOUT)
     sent = page.evaluate("""() => window.__ws.filter((f) => f.dir === 'out' && f.msg.t === 'act')
