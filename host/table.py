@@ -213,6 +213,7 @@ class Table:
     max_spectators: int = 64  # the peer sets its limit (Limits.max_spectators)
     empty_since: float | None = None  # trio time since when no seat is taken (waiting only)
     g: GuardedGame = field(init=False)
+    _text_board: bool | None = field(default=None, init=False)  # send board_text (no board.js)
 
     def __post_init__(self) -> None:
         self.g = GuardedGame(self.game)
@@ -835,8 +836,10 @@ class Table:
                events: list[dict[str, Any]] | None) -> dict[str, Any]:
         """The game's labels and sentences for a connection that asked for words."""
         names = seat_names([s.name for s in self.seats])
+        if self._text_board is None:  # a game without a browser board gets its text one
+            self._text_board = self.game.web_renderer() is None
         return update_words(self.game, self.g.view(self.state, seat), seat, legal, events,
-                            names)
+                            names, board=self._text_board)
 
 
 def _wants_words(client: ClientLink) -> bool:

@@ -349,6 +349,7 @@ class Update(Message):
     id: int | None = None  # set when this answers a sync
     labels: list[str] | None = None  # hello.words: the game's label of each legal action
     sentences: list[str] | None = None  # hello.words: the game's sentence for each event
+    board_text: list[dict[str, Any]] | None = None  # hello.words: the game's text board
 
 
 @_message("lobby", "host")

@@ -69,6 +69,9 @@ INFO = {
     # players): the conformance suite plays 10 rounds, enough to sail, dock, explore,
     # shoot and sink, in a quarter of the time
     "conformance_options": {"max_rounds": 10},
+    # The browser previews a filled move template with the `course` query (queries.py):
+    # the query is the filled action with its type replaced (docs/plugins.md, "Templates").
+    "template_queries": {"move": "course"},
 }
 
 
