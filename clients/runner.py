@@ -57,11 +57,14 @@ def bot_name(strategy: str, index: int, where: str | None = None) -> str:
 async def run_bot(host: str, port: int, table: str, strategy: str, seed: int, *, name: str,
                   seat: int | None = None, bot_options: dict[str, Any] | None = None,
                   store: TokenStore | None = None, quiet: bool = False,
-                  registry: Registry | None = None) -> tuple[int, dict[str, Any]]:
-    """One bot: take a seat (``seat``, else the lowest free one; a seat whose token is
-    remembered here is resumed, so a bot can take over a person's abandoned seat), say
+                  registry: Registry | None = None, take_over: bool = False,
+                  token: str | None = None) -> tuple[int, dict[str, Any]]:
+    """One bot: take a seat (``token``'s; else ``seat``, else the lowest free one), say
     where it sat, and play to the end, reconnecting and resuming after any drop.
 
+    A seat remembered here is resumed only if a bot of this name took it and its
+    process is gone; a person's (``lantable play``) or a running program's seat only
+    with ``take_over`` (docs/decisions.md, "Who owns a seat").
     ``registry``: the games the bot knows (default: those installed).
 
     Returns:
@@ -86,7 +89,7 @@ async def run_bot(host: str, port: int, table: str, strategy: str, seed: int, *,
         elif kind in ("lost", "back"):
             LOGGER.info("%s: %s", name, text)
 
-    plan = SeatPlan(table=table, seat=seat, any_remembered=seat is not None)
+    plan = SeatPlan(table=table, seat=seat, token=token, program="bot", take_over=take_over)
     held = await hold_seat(host, port, plan, name=name, make_decider=make_decider,
                            store=store, notify=notify)
     assert held.seat is not None and held.scores is not None
