@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import logging
 import random
+import secrets
 import socket
-from typing import TYPE_CHECKING, Any
+import sys
+from typing import TYPE_CHECKING, Any, Final
 
 from lantable.plugins import load_registry
 
-from .bots import make_bot
+from .bots import STRATEGIES, make_bot
 from .seat import Decide
 from .session import SeatPlan, hold_seat
 
 if TYPE_CHECKING:
-    from lantable.plugins import Action, Registry, View
+    from lantable.plugins import Action, Game, Registry, View
     from lantable.protocol import Update
 
     from .tokens import TokenStore
@@ -94,3 +96,34 @@ async def run_bot(host: str, port: int, table: str, strategy: str, seed: int, *,
                            store=store, notify=notify)
     assert held.seat is not None and held.scores is not None
     return held.seat, held.scores
+
+
+#: Seconds an mcts page bot thinks per decision, by strength (``add_bot.strength``).
+STRENGTH_BUDGETS: Final = {1: 0.05, 2: 0.1, 3: 0.25, 4: 0.5, 5: 1.0}
+
+
+class PageBotCommand:
+    """How a peer runs the bots people add from its page: ``lantable bot`` in a process
+    of its own (the peer's ``BotRunner``, host/pagebots.py), with the seat's token on
+    standard input. ``lantable host`` gives it to the peer."""
+
+    def strategies(self, game: Game) -> list[str]:
+        """The strategies that can play ``game`` (mcts and greedy need its sampler)."""
+        out = []
+        for strategy in STRATEGIES:
+            try:
+                make_bot(strategy, game)
+            except ValueError:
+                continue
+            out.append(strategy)
+        return out
+
+    def command(self, *, host: str, port: int, table: str, strategy: str,
+                strength: int | None, name: str) -> list[str]:
+        where = f"[{host}]" if ":" in host else host
+        argv = [sys.executable, "-m", "lantable.clients.cli", "bot", "--connect",
+                f"{where}:{port}", "--table", table, "--strategy", strategy, "--name", name,
+                "--token", "-", "--seed", str(secrets.randbelow(2**31)), "--json"]
+        if strategy == "mcts" and strength is not None:
+            argv += ["--budget", str(STRENGTH_BUDGETS[strength])]
+        return argv

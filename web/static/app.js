@@ -64,6 +64,8 @@
     },
     el,
     act: (action) => act(action),  // send an action for the seat on screen (renderers, console)
+    // The page's own connection and state, for seats.js (bots, names).
+    page: { state: () => S, request, draw, notify, storedSeats },
   };
 
   // -- seats we hold, per host and table (localStorage) ---------------------------
@@ -467,7 +469,7 @@
     const offline = S.open ? null : el("p", { class: "offline", id: "offline" },
       "Connection lost: reconnecting. Your seat is kept; the board shows the last thing the host said.");
     return el("section", { class: `table-screen ${u.status}`, "data-status": u.status }, head,
-      offline, players(u), turnLine(u), waitingHelp(u, summary), board(u, game), actions(u),
+      offline, players(u), window.lantableSeats ? window.lantableSeats.panel(t, u) : null, turnLine(u), waitingHelp(u, summary), board(u, game), actions(u),
       scores(u), fairLine(t, summary), eventLog(t));
   }
 
@@ -726,7 +728,7 @@
     const v = nameInput.value.trim().slice(0, 24);
     if (v) localStorage.setItem("lantable.name", v);
     nameInput.value = myName();
-    notify("Your name is used at the next table you sit at.");
+    if (v && window.lantableSeats) window.lantableSeats.rename(v);  // at once (seats.js)
   });
   window.lantableFair.start().then((fair) => { S.fair = fair; }, (e) => {
     console.error("fair play unavailable", e);
