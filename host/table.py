@@ -784,8 +784,9 @@ class Table:
         if req_id is not None:
             client.send(Joined(id=req_id, table=self.id, seat=seat, token=slot.token))
         LOGGER.info("table %s: %s resumed seat %d", self.id, client.name, seat)
-        if taken_back or (old is None and self.status == PLAYING):
-            self._broadcast(events=None, full=True)  # everyone sees who is back
+        if taken_back or (old is None and self.status in (WAITING, PLAYING)):
+            # everyone sees who is back (or which page bot has connected)
+            self._broadcast(events=None, full=True, status_only=self.status == WAITING)
         else:
             self._send_update(client, seat, events=None)
         if self.fair is not None:

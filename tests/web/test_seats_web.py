@@ -83,6 +83,8 @@ def test_a_person_adds_bots_from_the_page_removes_one_and_plays(host, browser) -
     ann.wait_for_selector("#turn:has-text('Waiting for 1 more player')")
     ann.wait_for_selector("ul.bot-list li:has-text('Thinking bot')")
     assert "strength 1" in ann.inner_text("ul.bot-list")
+    # The host's bot process connects on its own, and the page hears it.
+    ann.wait_for_selector("ol.players li:has-text('Thinking bot'):not(:has-text('away'))")
     shot(ann, "waiting-with-a-bot-390x844")
     # Removing it frees the seat again.
     ann.click("ul.bot-list li:has-text('Thinking bot') button.remove-bot")
