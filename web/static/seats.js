@@ -155,7 +155,9 @@
   function haveToGo(t, u) {  // folded away: most of a game nobody has to go
     return el("details", { class: "have-to-go", id: "have-to-go", open: ownOpen,
       ontoggle: (ev) => { ownOpen = ev.target.open; } },
-      el("summary", {}, "Have to go? A bot can play your seat"),
+      // set now, not at the toggle event: an update may redraw the page before it fires
+      el("summary", { onclick: (ev) => { ownOpen = !ev.currentTarget.parentNode.open; } },
+        "Have to go? A bot can play your seat"),
       el("div", { class: "bot-picker" }, strategyPicker(t.game, "own-bot"),
         el("button", { class: "hand-own", disabled: busy.has(`${t.id}/${u.seat}`),
           onclick: () => handOwn(t, u.seat) }, "Let a bot play for me")),
