@@ -117,11 +117,14 @@ async def _take(client: Client, plan: SeatPlan, name: str, store: TokenStore | N
                 store.forget(peer, table, found.seat)  # the table is gone: forget the seat
             else:
                 held.seat, held.token = joined.seat, joined.token
-                if plan.program == "play" or _ours(found, plan, name):
+                ours = _ours(found, plan, name)
+                if plan.program == "play" or ours:
                     # Ours now. A bot that took over a person's seat only stands in:
                     # the seat stays the person's, who takes it back by coming back.
                     store.remember(peer, table, found.seat, found.token, name=name,
                                    **owner(plan.program))
+                if not ours and plan.program == "play":
+                    await client.rename(name)  # a person who took a seat over is named
                 return
     try:
         joined = await client.join(table, plan.seat, join_id=join_id)
