@@ -145,7 +145,8 @@
     });
     const own = mine && !(u.seats[u.seat] || {}).bot && strategies.length ? haveToGo(t, u) : null;
     if (!rows.length) return own;
-    const picker = mine && strategies.length
+    const handable = rows.some((row) => row.querySelector(".hand-to-bot"));
+    const picker = mine && handable  // which bot to hand a seat to, only when there is one
       ? el("div", { class: "bot-picker" }, strategyPicker(t.game, "hand-bot")) : null;
     return [el("section", { class: "seats-panel", id: "bots" }, el("h2", {}, "Away and bots"),
       picker, el("ul", { class: "bot-list" }, rows)), own];
