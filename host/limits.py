@@ -65,6 +65,11 @@ class Limits:
     max_outbox_bytes: int = 8 * MIB
     #: Largest ``tables``/``welcome`` table list, encoded; longer lists are paged.
     max_list_bytes: int = 256 * 1024
+    #: Bots people added from the page that this peer runs at once (``too_many_bots``).
+    max_page_bots: int = 8
+    #: Seconds a seat's player must be away before another player may hand the seat
+    #: to a page bot (``not_dropped``).
+    bot_grace: float = 30.0
 
     def replace(self, **changes: Any) -> Limits:
         return dataclasses.replace(self, **changes)
@@ -110,6 +115,8 @@ CODES: Final[dict[str, ErrorCode | None]] = {
     "frame_timeout": ErrorCode.FRAME_TIMEOUT,
     "max_outbox_bytes": ErrorCode.TOO_SLOW,
     "max_list_bytes": None,
+    "max_page_bots": ErrorCode.TOO_MANY_BOTS,
+    "bot_grace": ErrorCode.NOT_DROPPED,
 }
 
 
@@ -133,6 +140,8 @@ HELP: Final[dict[str, str]] = {
     "frame_timeout": "seconds for a frame to arrive once begun",
     "max_outbox_bytes": "bytes waiting for a client that does not read",
     "max_list_bytes": "largest table list in one reply, bytes (longer lists are paged)",
+    "max_page_bots": "bots added from the web page that this host runs at once",
+    "bot_grace": "seconds a player is away before their seat may be handed to a bot",
 }
 
 

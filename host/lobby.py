@@ -17,15 +17,19 @@ from typing import TYPE_CHECKING, Any, Final
 import msgpack
 
 from lantable.plugins import BadOptions
-from lantable.protocol import ErrorCode, Lobby
+from lantable.protocol import Error, ErrorCode, Lobby, Renamed
 
 from .journal import Journal
 from .limits import DEFAULT_LIMITS, LimitExceeded, Limits
 from .link import BatchEnd
+from .names import name_problem
 from .table import FINISHED, WAITING, GameFailed, Table
 
 if TYPE_CHECKING:
     from lantable.plugins import Registry
+
+    from .link import ClientLink
+    from .pagebots import PageBots
 
 LOGGER = logging.getLogger(__name__)
 
@@ -54,6 +58,7 @@ class Peer:
     links: set[Any] = field(default_factory=set)  # every welcomed client (ClientLink)
     lobby_watchers: set[Any] = field(default_factory=set)  # links that said hello.lobby
     lan_peers: list[dict[str, Any]] = field(default_factory=list)  # other peers, for the lobby
+    bots: PageBots | None = None  # the bots people add from the page; None: none
     # Commits the journal and writes the links' output at each scheduler batch's end.
     batch: BatchEnd = field(init=False)
 
@@ -86,16 +91,36 @@ class Peer:
         return sum(1 for t in self.tables.values() if t.free_seats())
 
     def games(self) -> list[dict[str, Any]]:
-        return [g.info for g in self.registry.games.values()]
+        """Every game's info; with page bots, also the strategies they play it with."""
+        if self.bots is None:
+            return [g.info for g in self.registry.games.values()]
+        return [{**g.info, "page_bots": self.bots.strategies(g)}
+                for g in self.registry.games.values()]
 
     def find_token(self, token: str) -> tuple[Table, int] | None:
-        """The table and seat a resume token was issued for, or None."""
-        wanted = token.encode("utf-8", "surrogatepass")  # compare_digest refuses non-ASCII str
+        """The table and seat a resume token (a seat's, or its page bot's) was issued
+        for, or None."""
         for table in (*self.tables.values(), *self.finished.values()):
-            for seat, slot in enumerate(table.seats):
-                if slot.token is not None and secrets.compare_digest(slot.token.encode(), wanted):
-                    return table, seat
+            found = table.seat_of_token(token)
+            if found is not None:
+                return table, found[0]
         return None
+
+    def rename(self, link: ClientLink, req_id: int, name: str) -> None:
+        """``rename``: the connection's name, now, at every table where it sits."""
+        why = name_problem(name, self.limits.max_name_bytes)
+        if why is not None:
+            link.send(Error(code=ErrorCode.NAME_REFUSED, id=req_id, message=why))
+            return
+        link.name = name
+        changed = False
+        for table_id, seats in list(link.seats.items()):
+            table = self.table(table_id)
+            if table is not None and seats:
+                changed |= table.rename(link, seats, name)
+        link.send(Renamed(id=req_id, name=name))
+        if changed:
+            self._changed()
 
     def lobby(self) -> Lobby:
         """The ``lobby`` message: every table here and the other peers on the LAN."""
@@ -121,6 +146,8 @@ class Peer:
     def _start(self, table: Table) -> Table:
         table.on_change = lambda: self._table_changed(table)
         table.max_spectators = self.limits.max_spectators
+        table.page_bots = self.bots
+        table.bot_grace = self.limits.bot_grace
         if table.status == FINISHED:
             self._retire(table)
         else:
@@ -212,6 +239,7 @@ class Peer:
                 LOGGER.debug("table %s: restore failed", record.id, exc_info=True)
                 continue
             self._start(table)
+            table.start_bots()
         for table_id, why in damaged:
             LOGGER.error("table %s could not be restored from journal %s (%s); skipped. The "
                          "other tables are served; `lantable replay --table %s` shows what "

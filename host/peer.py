@@ -18,6 +18,7 @@ from .journal import Journal, JournalFailed
 from .limits import DEFAULT_LIMITS, Limits
 from .listener import handle_connection
 from .lobby import Peer
+from .pagebots import BotRunner, PageBots
 
 __all__ = ["DEFAULT_PORT", "STOP_TIMEOUT", "Peer", "RunningPeer", "keep_house",
            "serve_peer", "serve_until_signalled"]
@@ -82,6 +83,7 @@ class RunningPeer:
 async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
                      bind: str | None = None, port: int = DEFAULT_PORT,
                      discovery: Any = None, limits: Limits = DEFAULT_LIMITS,
+                     bots: BotRunner | None = None,
                      task_status: trio.TaskStatus[RunningPeer] = trio.TASK_STATUS_IGNORED,
                      ) -> None:
     """Run a peer: restore its tables, listen on ``bind:port`` and serve until cancelled
@@ -96,6 +98,8 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
         discovery: an async callable ``(running_peer, task_status)`` started once
             the peer listens (advertisement on the LAN), or None.
         limits: what clients may make the host hold (docs/limits.md).
+        bots: how to run the bots people add from the page (host/pagebots.py), or
+            None for none (``add_bot`` then gets ``bad_bot``).
 
     Passes back a :class:`RunningPeer` through ``task_status`` once it accepts
     connections. Each connection gets its own nursery; a failure in one never
@@ -108,7 +112,7 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
     journal_failed = trio.Event()
     journal.on_failure = lambda exc: journal_failed.set()
     peer = Peer(registry=registry, journal=journal, name=name or socket.gethostname(),
-                limits=limits)
+                limits=limits, bots=None if bots is None else PageBots(bots, limits))
     for err in registry.errors:
         LOGGER.error("game plugin %s not loaded: %s", err.plugin, err)
     _raise_file_limit(limits.max_connections + 64)  # journal, discovery, listeners
@@ -127,6 +131,8 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
                     raise failure
 
                 nursery.start_soon(stop_if_journal_fails)
+                if peer.bots is not None:  # they connect like anyone, over loopback
+                    await nursery.start(peer.bots.serve, _loopback(running.addresses[0]))
                 LOGGER.info("peer %s (%s) listening on %s", peer.name, peer.peer_id,
                             running.addresses)
 
@@ -158,6 +164,16 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
                 nursery.cancel_scope.cancel()
     finally:
         journal.close()
+
+
+def _loopback(address: tuple[str, int]) -> tuple[str, int]:
+    """Where this machine's own clients reach a listener bound to ``address``."""
+    host, port = address[0], address[1]
+    if host in ("0.0.0.0", ""):
+        return "127.0.0.1", port
+    if host == "::":
+        return "::1", port
+    return host, port
 
 
 async def keep_house(peer: Peer, *,

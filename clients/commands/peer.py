@@ -21,7 +21,7 @@ from lantable.protocol.discovery import DEFAULT_PORT, DEFAULT_WEB_PORT
 from ..bots import STRATEGIES
 from ..client import open_client
 from ..errors import CliError
-from ..runner import bot_name, run_bot
+from ..runner import PageBotCommand, bot_name, run_bot
 from .common import (
     add_command,
     bot_options,
@@ -56,6 +56,8 @@ def add_host(sub: Any) -> None:
                         " or any free one if that is taken; 0 = any free one)")
     p.add_argument("--no-web", action="store_true", help="do not serve the browser app")
     p.add_argument("--no-qr", action="store_true", help="print the join URL without a QR code")
+    p.add_argument("--no-page-bots", action="store_true",
+                   help="do not run bots for people who add them from the web page")
     _limit_flags(p)
     p.set_defaults(func=cmd_host)
 
@@ -123,6 +125,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                 await serve_until_signalled(
                     registry=registry, db=args.db, name=args.name, bind=args.bind,
                     port=args.port, discovery=_discovery_for(args, web_port), limits=limits,
+                    bots=None if args.no_page_bots else PageBotCommand(),
                     task_status=task_status)
                 nursery.cancel_scope.cancel()  # the peer stopped: so does its web server
 

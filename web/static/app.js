@@ -83,6 +83,8 @@
     // languages"): lantable.addTranslations("my-game", "it", [[/^pass$/, "passo"]]).
     addTranslations: (game, lang, phrases) => I18N.addGame(game, lang, phrases),
     t: T,
+    // The page's own connection and state, for seats.js (bots, names).
+    page: { state: () => S, request, draw, notify, storedSeats },
   };
 
   // -- seats we hold, per host and table (localStorage) ---------------------------
@@ -566,7 +568,8 @@
     const offline = S.open ? null : el("p", { class: "offline", id: "offline" },
       T("Connection lost: reconnecting. Your seat is kept; the board shows the last thing the host said."));
     return el("section", { class: `table-screen ${u.status}`, "data-status": u.status }, head,
-      offline, players(u), turnLine(u), latestLine(t), waitingHelp(u, summary), finalScreen(u),
+      offline, players(u), window.lantableSeats ? window.lantableSeats.panel(t, u) : null,
+      turnLine(u), latestLine(t), waitingHelp(u, summary), finalScreen(u),
       stagePanel(t), board(u, game), actions(u), fairLine(t, summary), eventLog(t), rawView(u));
   }
 
@@ -1024,7 +1027,7 @@
     const v = nameInput.value.trim().slice(0, 24);
     if (v) localStorage.setItem("lantable.name", v);
     nameInput.value = myName();
-    notify(T("Your name is used at the next table you sit at."));
+    if (v && window.lantableSeats) window.lantableSeats.rename(v);  // at once (seats.js)
   });
   // The page's language: the browser's, until the person picks one here.
   const langSelect = $("#lang");
