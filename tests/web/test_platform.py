@@ -213,12 +213,12 @@ def test_a_game_without_a_browser_board_shows_its_text_board_and_no_raw_view(
     page.eval_on_selector("#cut", "(e) => e.setAttribute('data-full', 'Boarding Party')")
     page.click("#cut")
     assert page.wait_for_selector("#notice:not([hidden])").inner_text() == "Boarding Party"
-    # Nero names the cards in a hand (its text board), not numbers.
+    # A game with its own board draws it in the same place, and no raw view either.
     nero = host.new_table("nero", 3, 1)
     page.goto(host.url + f"#/table/{nero}/watch")
     page.wait_for_selector("#turn")
     host.bots(nero, 3)
-    page.wait_for_selector("[data-board='nero'] .textboard table", timeout=TURN_TIMEOUT)
+    page.wait_for_selector("[data-board='nero'] svg", timeout=TURN_TIMEOUT)
     assert "Roma" in page.inner_text("[data-board]")
     assert not page.is_visible(".raw-view")
     assert not errors, errors
