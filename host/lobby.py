@@ -51,6 +51,8 @@ class Peer:
     limits: Limits = DEFAULT_LIMITS
     finished: dict[str, Table] = field(default_factory=dict)  # oldest first
     connections: dict[str, int] = field(default_factory=dict)  # open connections by address
+    # Connections the process has descriptors for (None: enough for max_connections).
+    fd_room: int | None = None
     links: set[Any] = field(default_factory=set)  # every welcomed client (ClientLink)
     lobby_watchers: set[Any] = field(default_factory=set)  # links that said hello.lobby
     lan_peers: list[dict[str, Any]] = field(default_factory=list)  # other peers, for the lobby

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 LOGGER = logging.getLogger(__name__)
 
 STOP_TIMEOUT: Final = 1.5  # seconds a gentle stop may take before it just ends
+FILE_RESERVE: Final = 64  # descriptors kept back from connections (docs/limits.md)
 
 
 @dataclass
@@ -111,7 +112,11 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
                 limits=limits)
     for err in registry.errors:
         LOGGER.error("game plugin %s not loaded: %s", err.plugin, err)
-    _raise_file_limit(limits.max_connections + 64)  # journal, discovery, listeners
+    # Descriptors for every connection, and FILE_RESERVE more for the journal, discovery,
+    # the listeners and a newcomer's accept: the host never runs out of them.
+    files = _raise_file_limit(limits.max_connections + FILE_RESERVE)
+    if files is not None and files - FILE_RESERVE < limits.max_connections:
+        peer.fd_room = max(files - FILE_RESERVE, 1)
     try:
         with peer.batch.installed():
             async with trio.open_nursery() as nursery:
@@ -208,24 +213,29 @@ async def _give_back_memory(peer: Peer) -> None:
         peak = max(peak, now)
 
 
-def _raise_file_limit(wanted: int) -> None:
+def _raise_file_limit(wanted: int) -> int | None:
     """Let the process open ``wanted`` files if the hard limit allows (a common soft
-    limit, 1024, is below ``max_connections``); where it does not, say so once."""
+    limit, 1024, is below ``max_connections``); where it does not, say so once.
+    Returns how many files the process may open (None: no limit known)."""
     try:
         import resource
     except ImportError:  # not on this platform
-        return
+        return None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft == resource.RLIM_INFINITY or soft >= wanted:
-        return
+    if soft == resource.RLIM_INFINITY:
+        return None
+    if soft >= wanted:
+        return int(soft)
     new = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
     try:
         resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
     except (ValueError, OSError):
         new = soft
     if new < wanted:
-        LOGGER.warning("this process may open %d files; --max-connections needs about %d",
-                       new, wanted)
+        LOGGER.warning("this process may open %d files; --max-connections needs about %d: "
+                       "the host takes at most %d connections", new, wanted,
+                       max(new - FILE_RESERVE, 1))
+    return int(new)
 
 
 async def serve_until_signalled(*, task_status: trio.TaskStatus[RunningPeer] =
