@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import random
 import secrets
 from collections import deque
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Concatenate, Final, ParamSpec, TypeVar
 
 from lantable.plugins import BadOptions, IllegalAction
+from lantable.plugins.params import is_template
 from lantable.plugins.types import Action, Event, Scores, State, View
 from lantable.protocol import (
     Accepted,
@@ -145,6 +147,56 @@ def canonical_action(action: dict[str, Any], legal: list[dict[str, Any]]) -> dic
     return action
 
 
+def whole_numbers(value: Any) -> tuple[Any, bool]:
+    """``value`` with every float that is a whole number made an int (``9.0`` -> ``9``),
+    and whether any was: what a client sends is the game's own value at every table,
+    including a hidden-deck table, where the host cannot list the legal actions to
+    copy (a float list index broke the seats' client halves there).
+
+    Raises:
+        ValueError: a float that is not a number (NaN, infinity).
+    """
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{value!r} is not a number")
+        return (int(value), True) if value.is_integer() else (value, False)
+    if isinstance(value, dict):
+        changed = False
+        out = {}
+        for key, item in value.items():
+            out[key], c = whole_numbers(item)
+            changed |= c
+        return (out, True) if changed else (value, False)
+    if isinstance(value, list):
+        items = [whole_numbers(item) for item in value]
+        if any(c for _, c in items):
+            return [item for item, _ in items], True
+    return value, False
+
+
+def unexpected_fields(action: dict[str, Any], legal: list[dict[str, Any]]) -> str | None:
+    """Why ``action`` has fields no legal action of its kind has, or None.
+
+    A legal action padded with junk would be applied (the game reads only its own keys)
+    and journalled with the junk; the game's actions, and the parameters of its
+    templates, name every field an action may have (docs/plugins.md, "Templates").
+    """
+    if not legal:
+        return None
+    kind = action.get("type")
+    same = [option for option in legal if option.get("type") == kind] or legal
+    allowed: set[Any] = set()
+    for option in same:
+        if is_template(option):
+            allowed |= (set(option) - {"params"}) | set(option["params"])
+        else:
+            allowed |= set(option)
+    extra = set(action) - allowed
+    if not extra:
+        return None
+    names = ", ".join(sorted(map(repr, extra))[:5])
+    return (f"the action has field(s) {names} that no legal action of its kind has; "
+            "send only the game's own fields")
 
 
 def _request(method: Callable[Concatenate[_T, ClientLink, _Id, _P], None]
@@ -645,10 +697,28 @@ class Table:
             client.send(Error(code=ErrorCode.NOT_TO_ACT, id=req_id, table=self.id,
                               message=f"seat {seat} is not to act now"))
             return
+        try:
+            plain, changed = whole_numbers(action)
+        except ValueError as exc:
+            client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req_id, table=self.id,
+                              message=f"the action holds a value that is no number: {exc}"))
+            return
+        if changed and self.fair is not None:  # the signature must cover the game's values
+            client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req_id, table=self.id,
+                              message="the action has a whole number sent as a float (9.0 "
+                                      "for 9); send it as an integer, and sign that"))
+            return
+        action = plain
         if self.fair is not None and self.fair.decks is not None:
             self.fair.act(client, req_id, seat, action, base, sig)  # the host lists nothing
             return
-        action = canonical_action(action, self.g.legal_actions(self.state, seat))
+        legal = self.g.legal_actions(self.state, seat)
+        why = unexpected_fields(action, legal)
+        if why is not None:
+            client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req_id, table=self.id,
+                              message=why))
+            return
+        action = canonical_action(action, legal)
         if self.fair is not None:  # signed; may hold a random event
             self.fair.act(client, req_id, seat, action, base, sig)
             return

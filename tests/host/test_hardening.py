@@ -316,3 +316,87 @@ def test_crash_consistency_sigkill_under_16_tables(tmp_path):
     kills = sorted(rng.sample(range(20, total - 20), 4))
     killed = _play_16(str(tmp_path / "killed.sqlite"), kills)
     assert len(clean) == 16 and killed == clean
+
+
+# -- issue 25: a second hostile audit ------------------------------------------------------
+
+
+def _journalled_actions(db: str) -> list[bytes]:
+    with sqlite3.connect(db) as con:
+        return [row[0] for row in con.execute("SELECT action FROM actions ORDER BY rowid")]
+
+
+def _race_seat(port: int, name: str, source: str | None = None):
+    """A welcomed connection seated alone at a new one-seat race table: (wire, table)."""
+    w = fuzzing.welcomed(port, name, source=source)
+    w.send(frame({"t": "create", "id": 1, "game": "race", "seats": 1,
+                  "options": {"target": 30, "max_step": 3}}))
+    table = w.next()["table"]
+    w.send(frame({"t": "join", "id": 2, "table": table}))
+    while w.next().get("t") != "joined":
+        pass
+    return w, table
+
+
+def _answer(w: Wire, req_id: int) -> dict:
+    while True:
+        msg = w.next()
+        if msg.get("id") == req_id:
+            return msg
+
+
+def test_issue25_13_a_padded_legal_action_is_refused_and_never_journalled(tmp_path):
+    db = str(tmp_path / "pad.sqlite")
+    host = Host(db)
+    try:
+        w, table = _race_seat(host.port, "padder")
+        for i in range(20):
+            w.send(frame({"t": "act", "id": 10 + i, "table": table,
+                          "action": {"type": "step", "n": 1, "junk": "j" * 3900}}))
+            reply = _answer(w, 10 + i)
+            assert reply["code"] == "illegal_action" and "'junk'" in reply["message"], reply
+        w.send(frame({"t": "act", "id": 99, "table": table, "action": {"type": "step", "n": 2}}))
+        assert _answer(w, 99)["t"] == "accepted"
+        w.close()
+        actions = _journalled_actions(db)
+        assert len(actions) == 1 and b"junk" not in actions[0]
+        assert host.tracebacks() == []
+    finally:
+        host.cleanup()
+
+
+def test_issue25_3_a_float_for_an_int_at_a_hidden_deck_table_is_refused(tmp_path, monkeypatch):
+    """A seat of a hidden-deck table (where the host cannot list legal actions) sends
+    its card's position as a float: refused with illegal_action, and the game goes on
+    to its end with nothing but integers journalled; ``lantable verify`` passes."""
+    import trio
+
+    from lantable.clients.client import Client, RequestError
+    from lantable.clients.verify import verify
+
+    from ..fairplay.hiddengames import highcard_registry, play_hidden
+    from ..fairplay.test_table import copy_of
+
+    refused: list[str] = []
+    tried: list[bool] = []
+    act = Client.act
+
+    async def floating_act(self, table, action, seat=None):
+        if not tried and isinstance(action.get("pos"), int):
+            tried.append(True)
+            try:
+                await act(self, table, {**action, "pos": float(action["pos"])}, seat)
+            except RequestError as exc:
+                refused.append(exc.code)
+            else:
+                refused.append("accepted")
+        return await act(self, table, action, seat)
+
+    monkeypatch.setattr(Client, "act", floating_act)
+    game = trio.run(lambda: play_hidden(str(tmp_path / "j.sqlite"), 2, limit=60))
+    assert refused == ["illegal_action"]
+    assert game.host_table.status == "finished"
+    for action in game.journal().actions(game.table):
+        assert not any(isinstance(v, float) for v in action.action.values()), action
+    report = verify(copy_of(game.db, game.table), highcard_registry()["highcard"])
+    assert report.ok, report.problems
