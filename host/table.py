@@ -236,6 +236,7 @@ class Seat:
     token: str | None = None
     client: ClientLink | None = None
     join_id: bytes | None = None  # the nonce of the join that took it, if it had one
+    address: str | None = None  # where the join that took it came from (not journalled)
 
 
 @dataclass(slots=True)
@@ -263,7 +264,9 @@ class Table:
     final_scores: dict[str, Any] | None = None  # set when the table ends other than by the game
     creator: str = ""  # the address that opened the table (per-client table limit)
     max_spectators: int = 64  # the peer sets its limit (Limits.max_spectators)
-    empty_since: float | None = None  # trio time since when no seat is taken (waiting only)
+    # trio time since when nobody is at the table: no seat taken (waiting), or no seat
+    # connected at a table one person plays alone (playing; host/lobby.py)
+    empty_since: float | None = None
     g: GuardedGame = field(init=False)
 
     def __post_init__(self) -> None:
@@ -366,17 +369,30 @@ class Table:
             "fair": None if self.fair is None else self.fair.summary(),
         }
 
-    def close_abandoned(self) -> None:
-        """Close a waiting table nobody sat at: out of the journal's unfinished tables,
-        and its spectators told ``table_closed``."""
+    def close_abandoned(self, why: str = "nobody sat at this table; it was closed") -> None:
+        """Close a table nobody is at: out of the journal's unfinished tables, and its
+        spectators told ``table_closed`` (``why``)."""
         self.status = ABANDONED
         self.journal.set_status(self.id, ABANDONED)
         for client in list(self.spectators):
             client.watching.discard(self.id)
-            client.send(Error(code=ErrorCode.TABLE_CLOSED, table=self.id,
-                              message="nobody sat at this table; it was closed"))
+            client.send(Error(code=ErrorCode.TABLE_CLOSED, table=self.id, message=why))
         self.spectators.clear()
-        LOGGER.info("table %s closed: nobody sat at it", self.id)
+        LOGGER.info("table %s closed: %s", self.id, why)
+
+    def solo(self) -> bool:
+        """Whether one person plays every seat: one seat, or every seat taken from one
+        address (after a restart, when addresses are not known: under one name)."""
+        if self.seats_n == 1:
+            return True
+        addresses = {s.address for s in self.seats}
+        if None not in addresses:
+            return len(addresses) == 1
+        return len({s.name for s in self.seats}) == 1
+
+    def attended(self) -> bool:
+        """Whether some seat's player is connected."""
+        return any(s.client is not None for s in self.seats)
 
     def free_seats(self) -> int:
         return 0 if self.status != WAITING else sum(1 for s in self.seats if not s.token)
@@ -520,7 +536,8 @@ class Table:
                               message=f"seat {seat} is taken by {self.seats[seat].name!r}"))
             return
         token = secrets.token_urlsafe(18)
-        self.seats[seat] = Seat(client.name, token, client, join_id)
+        self.seats[seat] = Seat(client.name, token, client, join_id,
+                                getattr(client, "address", None))
         self.journal.take_seat(self.id, seat, client.name, token, join_id)
         client.seats.setdefault(self.id, set()).add(seat)
         client.send(Joined(id=req_id, table=self.id, seat=seat, token=token))

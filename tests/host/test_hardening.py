@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import time
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -400,3 +401,58 @@ def test_issue25_3_a_float_for_an_int_at_a_hidden_deck_table_is_refused(tmp_path
         assert not any(isinstance(v, float) for v in action.action.values()), action
     report = verify(copy_of(game.db, game.table), highcard_registry()["highcard"])
     assert report.ok, report.problems
+
+
+def _squat(port: int, source: str, most: int) -> tuple[Wire, Counter]:
+    """Create and join one-seat race tables from ``source`` until refused (or ``most``)."""
+    w = fuzzing.welcomed(port, "squatter", source=source)
+    seen: Counter = Counter()
+    for i in range(most):
+        w.send(frame({"t": "create", "id": 2 * i, "game": "race", "seats": 1}))
+        reply = _answer(w, 2 * i)
+        if reply["t"] == "error":
+            seen[reply["code"]] += 1
+            seen["message: " + reply["message"].split(";")[0]] += 1
+            break
+        w.send(frame({"t": "join", "id": 2 * i + 1, "table": reply["table"]}))
+        assert _answer(w, 2 * i + 1)["t"] == "joined"
+        seen["created"] += 1
+    return w, seen
+
+
+def _creates(port: int, source: str) -> dict:
+    w = fuzzing.welcomed(port, "newcomer", source=source)
+    w.send(frame({"t": "create", "id": 1, "game": "race", "seats": 2}))
+    reply = _answer(w, 1)
+    w.close()
+    return reply
+
+
+def test_issue25_4_squatted_tables_are_bounded_and_a_newcomer_can_still_open_one(tmp_path):
+    db = str(tmp_path / "squat.sqlite")
+    flags = ["--max-tables", "30", "--max-open-tables-per-client", "10", "--waiting-ttl", "2"]
+    host = Host(db, *flags)
+    try:
+        squatters = []
+        for i in range(3):
+            w, seen = _squat(host.port, f"127.0.0.{30 + i}", 100)
+            assert seen["created"] == 10 and seen["too_many_tables"] == 1, seen
+            squatters.append(w)
+        assert _creates(host.port, "127.0.0.40")["code"] == "too_many_tables"  # all in play
+        for w in squatters:
+            w.close()
+        time.sleep(0.3)
+        assert _creates(host.port, "127.0.0.40")["t"] == "created"  # one left: it lapses
+        assert host.stop() == 0
+        host.cleanup()
+        host = Host(db, *flags)  # after a restart too
+        assert _creates(host.port, "127.0.0.41")["t"] == "created"
+        time.sleep(4)  # every table played alone and left lapses after waiting_ttl
+        lister = fuzzing.welcomed(host.port, "lister")
+        lister.send(frame({"t": "list_tables", "id": 1}))
+        left = [t for t in _answer(lister, 1)["tables"] if t["status"] == "playing"]
+        assert left == [], left
+        lister.close()
+        assert host.tracebacks() == []
+    finally:
+        host.cleanup()
