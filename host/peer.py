@@ -43,6 +43,7 @@ class RunningPeer:
     _advertised: trio.Event = field(default_factory=trio.Event)  # set when discovery ended
     _stopping: bool = False
     _stopped: trio.Event = field(default_factory=trio.Event)  # set when stop() is done
+    _hurry: trio.CancelScope = field(default_factory=trio.CancelScope)  # cuts the drain short
 
     @property
     def port(self) -> int:
@@ -74,8 +75,9 @@ class RunningPeer:
             self.peer.batch.end()
             LOGGER.info("stopping: told %d connection(s): %s", len(links), why)
             # Poll: many writers, each may drain or fail; bounded by STOP_TIMEOUT.
-            while any(link.queued for link in links if link.receiving):  # noqa: ASYNC110
-                await trio.sleep(0.02)
+            with self._hurry:
+                while any(link.queued for link in links if link.receiving):  # noqa: ASYNC110
+                    await trio.sleep(0.02)
             await self._advertised.wait()
         self._stopped.set()
 
@@ -245,10 +247,37 @@ async def serve_until_signalled(*, task_status: trio.TaskStatus[RunningPeer] =
     normally (``lantable host`` exits 0). Must run in the main thread."""
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
-            running = await nursery.start(lambda task_status: serve_peer(
-                task_status=task_status, **kwargs))
+            served = trio.Event()
+
+            async def peer(task_status: trio.TaskStatus[RunningPeer]) -> None:
+                try:
+                    await serve_peer(task_status=task_status, **kwargs)
+                finally:
+                    served.set()  # the journal is closed
+
+            running = await nursery.start(peer)
             task_status.started(running)
             async for signum in signals:
                 LOGGER.info("%s received: stopping", signal.Signals(signum).name)
+                hurry = trio.CancelScope()
+
+                async def more_signals(hurry: trio.CancelScope = hurry) -> None:
+                    with hurry:
+                        await _hurry_on_more_signals(signals, running)
+
+                nursery.start_soon(more_signals)
                 await running.stop()
+                await served.wait()
+                hurry.cancel()
                 break
+    # The journal is closed. The caller (``lantable host``) keeps signals harmless until
+    # it exits: see ``clients/commands/peer.py``.
+
+
+async def _hurry_on_more_signals(signals: Any, running: RunningPeer) -> None:
+    """A second signal while stopping cuts the wait for clients' writers short; it
+    never skips the journal's close (issue 25, finding 11)."""
+    async for signum in signals:
+        LOGGER.info("%s received again: hurrying the stop (the journal is still closed "
+                    "properly)", signal.Signals(signum).name)
+        running._hurry.cancel()

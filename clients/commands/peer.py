@@ -8,6 +8,7 @@ import errno
 import logging
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from collections.abc import Callable
@@ -138,10 +139,17 @@ def cmd_host(args: argparse.Namespace) -> int:
                 await _start_web(nursery, running.peer, args, web_listeners)
         print("stopped", file=sys.stderr)
 
+    # Outside the peer's own signal receiver (before it starts, and after it closed the
+    # journal) SIGTERM is Ctrl-C: an exception that unwinds through the journal's close,
+    # never the kernel's kill; once trio.run returns, signals are ignored until exit.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         trio.run(main)
-    except* KeyboardInterrupt:  # a second Ctrl-C during the stop
+    except* KeyboardInterrupt:  # a signal before the peer listened or after it stopped
         print("stopped", file=sys.stderr)
+    finally:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, signal.SIG_IGN)
     # A bad --interface, a port in use, a full disk, a damaged journal: main() explains
     # them in one line (clients/errors.py).
     return 0

@@ -456,3 +456,40 @@ def test_issue25_4_squatted_tables_are_bounded_and_a_newcomer_can_still_open_one
         assert host.tracebacks() == []
     finally:
         host.cleanup()
+
+
+@pytest.mark.parametrize(("signame", "gap"), [("SIGTERM", 0.005), ("SIGTERM", 0.1),
+                                              ("SIGINT", 0.005), ("SIGINT", 0.1),
+                                              ("SIGTERM", 0.6)])
+def test_issue25_11_a_second_signal_during_shutdown_never_skips_the_journal_close(
+        tmp_path, signame, gap):
+    import signal
+
+    db = str(tmp_path / "signal.sqlite")
+    host = Host(db)
+    try:
+        w, table = _race_seat(host.port, "player")
+        w.send(frame({"t": "act", "id": 5, "table": table, "action": {"type": "step", "n": 2}}))
+        assert _answer(w, 5)["t"] == "accepted"
+        crowd = [fuzzing.welcomed(host.port, f"c{i}") for i in range(30)]
+        signum = getattr(signal, signame)
+        host.proc.send_signal(signum)
+        time.sleep(gap)
+        host.proc.send_signal(signum)
+        assert host.proc.wait(timeout=10) == 0
+        assert "Traceback" not in host.log_text()
+        for c in crowd + [w]:
+            c.close()
+    finally:
+        host.cleanup()
+    with sqlite3.connect(db) as con:
+        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    host = Host(db)  # the table is there, at its last action
+    try:
+        w = fuzzing.welcomed(host.port, "again")
+        w.send(frame({"t": "list_tables", "id": 1}))
+        (summary,) = [t for t in _answer(w, 1)["tables"] if t["id"] == table]
+        assert summary["seq"] == 1
+        w.close()
+    finally:
+        host.cleanup()
