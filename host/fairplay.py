@@ -228,10 +228,13 @@ class FairTable:
 
     def may_join(self, client: ClientLink, req_id: int) -> bool:
         if getattr(client, "key", None) is None:
+            refused = getattr(client, "key_refused", None)
             client.send(Error(code=ErrorCode.NO_KEY, id=req_id, table=self.table.id,
-                              message="this table plays fair: a seat needs a client that "
-                                      "signs (hello.key: `lantable play`, `lantable bot`, "
-                                      "the web app); you may still watch it"))
+                              message=f"this table plays fair and refused your key: {refused}"
+                              if refused else
+                              "this table plays fair: a seat needs a client that "
+                              "signs (hello.key: `lantable play`, `lantable bot`, "
+                              "the web app); you may still watch it"))
             return False
         if self.decks is not None and not getattr(client, "decks", False):
             client.send(Error(code=ErrorCode.NO_DECKS, id=req_id, table=self.table.id,

@@ -270,7 +270,7 @@ async def _handle(stream: trio.abc.Stream, peer: Peer, conn: Connection, host: s
                           max_outbox_bytes=limits.max_outbox_bytes,
                           frame=getattr(stream, "frame_output", None))
         link.address = host
-        link.key = _public_key(hello.key)
+        link.key, link.key_refused = _public_key(hello.key)
         link.words = bool(hello.words)
         link.decks = bool(hello.decks)
         found: tuple[Table, int] | None = None
@@ -410,13 +410,14 @@ async def _serve_session(stream: trio.abc.Stream, conn: Connection, link: Client
         nursery.cancel_scope.cancel()
 
 
-def _public_key(key: str | None) -> str | None:
-    """The hello's Ed25519 public key if it is one; a malformed key counts as none (a
-    fair table then refuses the join with ``no_key``)."""
+def _public_key(key: str | None) -> tuple[str | None, str | None]:
+    """The hello's Ed25519 public key if it is a strong one, and else why not; a
+    malformed or weak key counts as none (a fair table then refuses the join with
+    ``no_key``, saying why)."""
     if key is None:
-        return None
+        return None, None
     try:
-        return fairplay.check_key(key)
-    except (fairplay.FairPlayError, ValueError):
-        LOGGER.info("a hello carried a malformed public key; ignored")
-        return None
+        return fairplay.check_key(key), None
+    except (fairplay.FairPlayError, ValueError) as exc:
+        LOGGER.info("a hello carried a public key that is refused (%s); ignored", exc)
+        return None, str(exc)

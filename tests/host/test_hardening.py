@@ -493,3 +493,49 @@ def test_issue25_11_a_second_signal_during_shutdown_never_skips_the_journal_clos
         w.close()
     finally:
         host.cleanup()
+
+
+WEAK_KEYS = {
+    "identity": "01" + "00" * 31,
+    "order 2": "ec" + "ff" * 30 + "7f",
+    "all zero": "00" * 32,
+    "order 8": "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+    "non-canonical y = p": "ed" + "ff" * 30 + "7f",
+    "negative zero": "01" + "00" * 30 + "80",
+}
+
+
+@pytest.mark.parametrize("name", list(WEAK_KEYS))
+def test_issue25_8_weak_ed25519_keys_are_refused_and_never_seated(host, name):
+    from lantable.protocol import fairplay as fp
+
+    key = WEAK_KEYS[name]
+    with pytest.raises(fp.FairPlayError, match="key"):
+        fp.check_key(key)
+    # the constant signature that verifies every message under the identity key
+    with pytest.raises(fp.FairPlayError):
+        fp.verify_signature(key, "01" + "00" * 63, "act", "t", 0, 0, {"type": "x"})
+    w = Wire(host.port)
+    w.send(frame({"t": "hello", "proto": 1, "name": "weak", "key": key}))
+    assert w.next()["t"] == "welcome"
+    w.send(frame({"t": "create", "id": 1, "game": "race", "seats": 2, "fair": {}}))
+    table = _answer(w, 1)["table"]
+    w.send(frame({"t": "join", "id": 2, "table": table}))
+    refused = _answer(w, 2)
+    assert refused["code"] == "no_key" and "refused your key" in refused["message"], refused
+    w.close()
+
+
+def test_issue25_8_signatures_with_a_weak_r_or_a_large_s_are_refused():
+    from lantable.protocol import fairplay as fp
+
+    seat = fp.Identity()
+    sig = bytes.fromhex(seat.sign("act", "t", 0, 0, {"type": "x"}))
+    fp.verify_signature(seat.public, sig.hex(), "act", "t", 0, 0, {"type": "x"})  # honest
+    s = int.from_bytes(sig[32:], "little") + fp._ORDER  # the same S, not reduced
+    with pytest.raises(fp.FairPlayError, match="S"):
+        fp.verify_signature(seat.public, (sig[:32] + s.to_bytes(32, "little")).hex(), "act",
+                            "t", 0, 0, {"type": "x"})
+    with pytest.raises(fp.FairPlayError, match="R"):
+        fp.verify_signature(seat.public, "01" + "00" * 31 + sig[32:].hex(), "act", "t", 0, 0,
+                            {"type": "x"})
