@@ -60,6 +60,7 @@ REQUEST_TIMEOUT: Final = 10.0  # seconds to send a whole request head
 IDLE_TIMEOUT: Final = 15.0  # seconds a kept-alive HTTP connection may idle between requests
 MAX_REQUEST_HEAD: Final = 16384  # bytes of request line and headers (h11's default)
 MAX_REQUESTS: Final = 1000  # requests on one kept-alive connection before it is closed
+LINGER: Final = 1.0  # seconds a closing connection reads what its client still sends
 MAX_PATH: Final = 1024  # bytes of a URL path looked up; longer ones are 404 at once
 READ_SIZE: Final = 65536
 
@@ -271,62 +272,83 @@ async def _serve_http(stream: trio.SocketStream, peer: Peer, files: _Files,
                                 b"connection: close\r\n\r\n%s" % (len(body), body))
         await trio.aclose_forcefully(stream)
         return
-    counted = True
+    counted = [True]  # until a WebSocket takes the connection over (and counts it)
     try:
         async with stream:
-            for _ in range(MAX_REQUESTS):
-                try:
-                    with trio.fail_after(IDLE_TIMEOUT if http.their_state is h11.IDLE
-                                         else REQUEST_TIMEOUT):
-                        request = await _next_request(stream, http)
-                except (trio.TooSlowError, trio.BrokenResourceError,
-                        trio.ClosedResourceError, OSError):
-                    return
-                except h11.RemoteProtocolError as exc:
-                    await _reply_error(stream, http, exc.error_status_hint, str(exc))
-                    return
-                if request is None:
-                    return
-                headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in request.headers}
-                if not names.allows(headers.get("host")):
-                    LOGGER.info("web %s: request for host %r refused (not this peer's name)",
-                                where, headers.get("host"))
-                    await _reply_error(
-                        stream, http, 421,
-                        f"this lantable peer does not answer to the name "
-                        f"{headers.get('host')!r}; open it by its address, or start it with "
-                        f"lantable host --allow-host NAME")
-                    return
-                target = request.target.decode("latin-1").split("?", 1)[0]
-                if target == "/ws" and headers.get("upgrade", "").lower() == "websocket":
-                    release(peer, host)  # the WebSocket is counted as a lantable connection
-                    counted = False
-                    await _upgrade(stream, http, request, headers, peer, where)
-                    return
-                try:
-                    await _answer(stream, http, request, target, headers, files)
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    return
-                except Exception:  # a bug: the request still gets its status
-                    LOGGER.exception("web %s: request for %r failed; answered 500", where,
-                                     target[:200])
-                    await _reply_error(stream, http, 500, "the host failed on that request "
-                                                          "(a bug, logged there)")
-                    return
-                if not _request_done(http) or http.our_state is not h11.DONE:
-                    return
-                try:
-                    http.start_next_cycle()
-                except h11.LocalProtocolError:
-                    return
+            await _serve_requests(stream, http, peer, files, names, host, where, counted)
+            if counted[0]:
+                await _linger(stream)
     finally:
-        if counted:
+        if counted[0]:
             release(peer, host)
+
+
+async def _linger(stream: trio.SocketStream) -> None:
+    """Close gently: say we are done, and read (and drop) what the client still sends
+    for a moment, so that the close does not reset the connection and destroy the
+    answer the client has not read yet (a "lingering close")."""
+    try:
+        with trio.move_on_after(LINGER):
+            await stream.send_eof()
+            read = 0
+            while read < READ_SIZE * 4 and (data := await stream.receive_some(READ_SIZE)):
+                read += len(data)
+    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+        pass
+
+
+async def _serve_requests(stream: trio.SocketStream, http: h11.Connection, peer: Peer,
+                          files: _Files, names: HostNames, host: str, where: str,
+                          counted: list[bool]) -> None:
+    """Answer requests on one connection until it ends (or becomes a WebSocket)."""
+    for _ in range(MAX_REQUESTS):
+        try:
+            request = await _next_request(stream, http)
+        except (trio.TooSlowError, trio.BrokenResourceError,
+                trio.ClosedResourceError, OSError):
+            return
+        except h11.RemoteProtocolError as exc:
+            await _reply_error(stream, http, exc.error_status_hint, str(exc))
+            return
+        if request is None:
+            return
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in request.headers}
+        head = request.method == b"HEAD"
+        if not names.allows(headers.get("host")):
+            LOGGER.info("web %s: request for host %r refused (not this peer's name)",
+                        where, headers.get("host"))
+            await _reply_error(
+                stream, http, 421,
+                f"this lantable peer does not answer to the name "
+                f"{headers.get('host')!r:.100}; open it by its address, or start it "
+                f"with lantable host --allow-host NAME", head=head)
+            return
+        target = request.target.decode("latin-1").split("?", 1)[0]
+        if target == "/ws" and headers.get("upgrade", "").lower() == "websocket":
+            await _upgrade(stream, http, request, headers, peer, host, where, counted)
+            return
+        try:
+            await _answer(stream, http, request, target, headers, files)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            return
+        except Exception:  # a bug: the request still gets its status
+            LOGGER.exception("web %s: request for %r failed; answered 500", where,
+                             target[:200])
+            await _reply_error(stream, http, 500, "the host failed on that request "
+                                                  "(a bug, logged there)", head=head)
+            return
+        if not _request_done(http) or http.our_state is not h11.DONE:
+            return
+        try:
+            http.start_next_cycle()
+        except h11.LocalProtocolError:
+            return
 
 
 async def _answer(stream: trio.SocketStream, http: h11.Connection, request: h11.Request,
                   target: str, headers: dict[str, str], files: _Files) -> None:
     """Answer one request for a page or a file."""
+    head = request.method == b"HEAD"
     if request.method not in (b"GET", b"HEAD"):
         await _respond(stream, http, 405, b"only GET and HEAD here\n",
                        b"text/plain; charset=utf-8",
@@ -334,14 +356,15 @@ async def _answer(stream: trio.SocketStream, http: h11.Connection, request: h11.
         return
     found = files.get(target)
     if found is None:
-        await _respond(stream, http, 404, b"no such page\n", b"text/plain; charset=utf-8")
+        await _respond(stream, http, 404, b"no such page\n", b"text/plain; charset=utf-8",
+                       head=head)
         return
     body, ctype, etag = found
     extra = [(b"etag", etag), (b"cache-control", b"no-cache")]
     if headers.get("if-none-match") == etag.decode():
         await _respond(stream, http, 304, b"", ctype, extra)
     else:
-        await _respond(stream, http, 200, body, ctype, extra, head=request.method == b"HEAD")
+        await _respond(stream, http, 200, body, ctype, extra, head=head)
 
 
 def _request_done(http: h11.Connection) -> bool:
@@ -360,17 +383,22 @@ def _request_done(http: h11.Connection) -> bool:
 
 async def _next_request(stream: trio.SocketStream, http: h11.Connection) -> h11.Request | None:
     """The next request's head; None at EOF. A request with a body is answered without
-    reading it, and its connection closed after the answer."""
-    while True:
-        event = http.next_event()
-        if event is h11.NEED_DATA:
+    reading it, and its connection closed after the answer.
+
+    Raises:
+        trio.TooSlowError: no request began within ``IDLE_TIMEOUT``, or its head did
+            not end within ``REQUEST_TIMEOUT`` of its first byte (a slow client).
+    """
+    with trio.fail_at(trio.current_time() + IDLE_TIMEOUT) as scope:
+        while True:
+            event = http.next_event()
+            if event is not h11.NEED_DATA:
+                break
             data = await stream.receive_some(READ_SIZE)
             http.receive_data(data)
-            continue
-        if isinstance(event, h11.Request):
-            return event
-        if isinstance(event, h11.ConnectionClosed) or event is h11.PAUSED:
-            return None
+            if data:  # the head has begun: it has REQUEST_TIMEOUT to end
+                scope.deadline = min(scope.deadline, trio.current_time() + REQUEST_TIMEOUT)
+    return event if isinstance(event, h11.Request) else None  # closed (or paused)
 
 
 def _is_upgrade(request: h11.Request) -> bool:
@@ -395,18 +423,19 @@ async def _respond(stream: trio.SocketStream, http: h11.Connection, status: int,
 
 
 async def _reply_error(stream: trio.SocketStream, http: h11.Connection, status: int,
-                       why: str) -> None:
+                       why: str, *, head: bool = False) -> None:
     if http.our_state not in (h11.IDLE, h11.SEND_RESPONSE):
         return
     try:
         await _respond(stream, http, status, f"{why}\n".encode(), b"text/plain; charset=utf-8",
-                       [(b"connection", b"close")])
+                       [(b"connection", b"close")], head=head)
     except h11.LocalProtocolError:
         pass
 
 
 async def _upgrade(stream: trio.SocketStream, http: h11.Connection, request: h11.Request,
-                   headers: dict[str, str], peer: Peer, where: str) -> None:
+                   headers: dict[str, str], peer: Peer, host: str, where: str,
+                   counted: list[bool]) -> None:
     """Accept the WebSocket (same origin only) and serve the protocol over it."""
     ws = WSConnection(ConnectionType.SERVER)
     try:
@@ -416,11 +445,11 @@ async def _upgrade(stream: trio.SocketStream, http: h11.Connection, request: h11
         await _reply_error(stream, http, 400, f"not a valid WebSocket upgrade: {exc}")
         return
     assert isinstance(event, Request)
-    origin, host = headers.get("origin"), headers.get("host")
-    if not same_origin(origin, host):
+    origin, named = headers.get("origin"), headers.get("host")
+    if not same_origin(origin, named):
         LOGGER.warning("web %s: WebSocket from foreign origin %r (host %r) refused",
-                       where, origin, host)
-        body = f"WebSocket refused: origin {origin!r} is not this server ({host})\n".encode()
+                       where, origin, named)
+        body = f"WebSocket refused: origin {origin!r} is not this server ({named})\n".encode()
         await _send_quietly(stream, ws.send(RejectConnection(
             status_code=403, has_body=True,
             headers=[(b"content-type", b"text/plain; charset=utf-8"),
@@ -428,6 +457,8 @@ async def _upgrade(stream: trio.SocketStream, http: h11.Connection, request: h11
             + ws.send(RejectData(data=body)))
         return
     trailing, _ = http.trailing_data
+    release(peer, host)  # from now on counted as a lantable connection (handle_connection)
+    counted[0] = False
     await _send_quietly(stream, ws.send(AcceptConnection()))
     if trailing:
         ws.receive_data(bytes(trailing))

@@ -539,3 +539,45 @@ def test_issue25_8_signatures_with_a_weak_r_or_a_large_s_are_refused():
     with pytest.raises(fp.FairPlayError, match="R"):
         fp.verify_signature(seat.public, "01" + "00" * 31 + sig[32:].hex(), "act", "t", 0, 0,
                             {"type": "x"})
+
+
+def test_issue25_fuzz_the_web_port_gets_documented_answers_while_a_bot_game_finishes(tmp_path):
+    """HTTP paths, methods and headers; WebSocket messages whole and fragmented, pings,
+    pongs and text; a ping flood; idle and slow HTTP connections past the limit; a
+    DNS-rebinding upgrade: documented answers only, no traceback, bounded RSS, and a bot
+    game over TCP finishes meanwhile."""
+    from . import webfuzzing
+
+    web = fuzzing.free_port()
+    host = Host(str(tmp_path / "web.sqlite"), "--web-port", str(web),
+                "--max-connections-per-address", "40", "--frame-timeout", "3")
+    try:
+        bots = fuzzing.start_bot_game(host.port, seed=8)
+        before = host.rss()
+        counts = Counts()
+        rng = random.Random(25)
+        statuses = webfuzzing.http_requests(web, 300, counts, rng)
+        assert statuses[200] and statuses[404] and statuses[421], statuses
+
+        @_SETTINGS
+        @given(messages=webfuzzing.websocket_messages(), seed=st.integers(0, 2**32))
+        def run(messages, seed):
+            webfuzzing.websocket_session(web, messages, counts, random.Random(seed))
+
+        run()
+        flood = webfuzzing.ping_flood(web, 20_000, counts)
+        assert flood["bad_frame"] == 1 and flood["ms_to_close"] < 5000, flood
+        idle = webfuzzing.flood_http(web, 60)
+        assert idle[200] == 40 and idle[503] == 20, idle  # 40 per address
+        slow = webfuzzing.flood_http(web, 20, slow=True, hold=lambda: time.sleep(11))
+        assert slow["closed"] == 20, slow  # a head not sent in 10 s is cut
+        assert webfuzzing.rebinding(web) == Counter({"evil.example: 421": 1,
+                                                     "127.0.0.1: 101": 1, "localhost: 101": 1})
+        assert counts.failures == [], counts.failures
+        _grows_little(host, before, bound=60 * MIB)
+        assert fuzzing.bot_game_finished(bots)
+        _check_host(host)
+        assert host.stop() == 0
+        assert host.tracebacks() == []
+    finally:
+        host.cleanup()

@@ -532,3 +532,33 @@ async def test_issue25_12_this_peer_s_own_names_and_added_ones_are_answered(
         await ws.aclose()
         status, _, _ = await http(port, get("/").replace(b"127.0.0.1", name.encode()))
         assert status == 200, name
+
+
+@pytest.mark.parametrize("path", ["/nope", "/static/" + "n" * 300])
+async def test_issue25_10_a_head_request_that_misses_gets_its_status_too(site, path,
+                                                                         caplog) -> None:
+    """Found by the web fuzzer: a HEAD answered 404 (or 421) with a body broke h11's
+    state, which logged a traceback and sent nothing."""
+    _, port = site
+    status, _, body = await http(port, get(path, method="HEAD"))
+    assert status == 404 and body == b""
+    foreign = get("/", method="HEAD").replace(b"Host: 127.0.0.1", b"Host: evil.example")
+    status, _, body = await http(port, foreign)
+    assert status == 421 and body == b""
+    assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
+
+
+async def test_issue25_5_websockets_give_their_count_back(limited_site) -> None:
+    """Found by the web fuzzer: an upgraded connection must be counted once, and given
+    back when it closes, however it closes."""
+    running, web = limited_site
+    for i in range(12):  # twice the per-address limit
+        ws = await open_ws("127.0.0.1", web.port)
+        await hello(ws)
+        if i % 2:
+            await ws.send_text("not a frame")  # a fatal error
+            assert (await ws.receive_until("error"))["code"] == "bad_frame"
+        await ws.aclose()
+        with trio.fail_after(5):
+            while running.peer.connections:
+                await trio.sleep(0.02)
