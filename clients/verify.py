@@ -190,6 +190,7 @@ class _FairCheck:
         finally:
             if audit is not None:
                 self.report.problems += audit.problems
+                self.report.notes += audit.notes
 
     def _actions(self, state: Any, transcript: str, probe: fp.FairRandom,
                  audit: DeckAudit | None) -> None:

@@ -365,3 +365,14 @@ def test_issue25_6_a_shuffle_pass_that_masks_nothing_is_named_at_once_and_forfei
     assert named, game.notices
     fault = _first(game.journal().fair_records(game.table), "fault", reason="bad_deal")
     assert fault["seat"] == 1
+
+
+@pytest.mark.parametrize("kind", ["shuffle", "lock", "unlock", "keys"])
+def test_issue25_7_verify_passes_an_honest_journal_after_a_forfeit_during_a_deal(tmp_path,
+                                                                                 kind) -> None:
+    game = trio.run(lambda: play_hidden(str(tmp_path / "j.sqlite"), 2, fair={"timeout": 0.5},
+                                        cheat=lambda i, d: Silent(d, kind) if i == 1 else d))
+    assert game.host_table.final_scores["forfeit"] == [1]
+    report = verify(copy_of(game.db, game.table), highcard_registry()["highcard"])
+    assert report.ok, report.problems
+    assert game.seats[0].problems == []  # asked for no secrets of a round it never dealt
