@@ -27,6 +27,7 @@ pytestmark = pytest.mark.slow
 MIB = 1 << 20
 # Small limits, so that a bounded test reaches each of them.
 FLAGS = ["--max-connections", "60", "--max-tables", "2000", "--max-tables-per-client", "500",
+         "--max-open-tables-per-client", "500",
          "--max-spectators", "10", "--idle-timeout", "3", "--frame-timeout", "1.5",
          "--max-outbox-bytes", str(512 * 1024)]
 
@@ -127,7 +128,8 @@ def test_exhaust_connections(host):
 
 def test_exhaust_tables_and_the_lobby_list(tmp_path):
     host = Host(str(tmp_path / "tables.sqlite"), "--max-tables", "300",
-                "--max-tables-per-client", "250", "--max-list-bytes", "20000")
+                "--max-tables-per-client", "250", "--max-open-tables-per-client", "250",
+                "--max-list-bytes", "20000")
     try:
         bots = fuzzing.start_bot_game(host.port, seed=6)
         before = host.rss()
@@ -151,7 +153,8 @@ def test_exhaust_connections_that_were_sent_large_replies(tmp_path):
     """Every connection is sent a ~200 KB lobby list: the host must not keep a buffer that
     size per connection afterwards (a packer per connection did; issue 9, finding 5)."""
     host = Host(str(tmp_path / "big.sqlite"), "--max-tables", "5000",
-                "--max-tables-per-client", "5000", "--max-list-bytes", "200000")
+                "--max-tables-per-client", "5000", "--max-open-tables-per-client", "5000",
+                "--max-list-bytes", "200000")
     try:
         assert fuzzing.flood_tables(host.port, 1600)["created"] == 1600
         w = fuzzing.welcomed(host.port, "lister")
