@@ -57,7 +57,7 @@ def add_host(sub: Any) -> None:
                         " or any free one if that is taken; 0 = any free one)")
     p.add_argument("--no-web", action="store_true", help="do not serve the browser app")
     p.add_argument("--no-qr", action="store_true", help="print the join URL without a QR code")
-    p.add_argument("--allow-host", action="append", metavar="NAME", default=[],
+    p.add_argument("--allow-host", action="append", metavar="NAME",
                    help="a name this machine has on the LAN (e.g. from the router's DNS) that "
                         "browsers may open the app by (repeatable); its addresses, localhost "
                         "and its own .local names always work")
@@ -88,7 +88,7 @@ async def _start_web(nursery: trio.Nursery, peer: Any, args: argparse.Namespace,
         browse = open_browser
     web = await nursery.start(lambda task_status: serve_web(
         peer=peer, listeners=listeners, browse_lan=browse, interfaces=args.interface or None,
-        allow_hosts=args.allow_host, task_status=task_status))
+        allow_hosts=args.allow_host or (), task_status=task_status))
     url = join_url(lan_address(args.bind), web.port)
     print(f"play in a browser: open {url}  (or scan:)", flush=True)
     if not args.no_qr:

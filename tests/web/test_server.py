@@ -562,3 +562,11 @@ async def test_issue25_5_websockets_give_their_count_back(limited_site) -> None:
         with trio.fail_after(5):
             while running.peer.connections:
                 await trio.sleep(0.02)
+
+
+def test_issue25_12_lantable_host_takes_names_to_allow() -> None:
+    from lantable.clients.cli import build_parser
+
+    args = build_parser().parse_args(["host", "--allow-host", "den.lan", "--allow-host", "Box"])
+    assert args.allow_host == ["den.lan", "Box"]
+    assert build_parser().parse_args(["host"]).allow_host is None
