@@ -43,10 +43,15 @@ class Limits:
     max_tables: int = 1000
     #: Waiting tables (no game yet) opened from one client address (``too_many_tables``).
     max_tables_per_client: int = 32
+    #: Unfinished tables (waiting or playing) opened from one client address
+    #: (``too_many_tables``): one machine cannot fill the peer with tables it plays alone.
+    max_open_tables_per_client: int = 64
     #: Finished tables kept reachable by id (sync, spectate) after they leave the lobby.
     keep_finished: int = 256
-    #: Seconds a waiting table with no seat taken stays open before it is closed as
-    #: abandoned (``table_closed`` to its spectators); frees the table limits above.
+    #: Seconds a waiting table with no seat taken, or a playing table one person plays
+    #: alone and has left, stays open before it is closed as abandoned (``table_closed``
+    #: to its spectators); frees the table limits above. A full peer closes the one left
+    #: longest at once for a newcomer's ``create``.
     waiting_ttl: float = 600.0
     #: Open connections, all addresses (``too_many_connections``, fatal).
     max_connections: int = 1000
@@ -105,6 +110,7 @@ CODES: Final[dict[str, ErrorCode | None]] = {
     "max_depth": ErrorCode.TOO_LARGE,
     "max_tables": ErrorCode.TOO_MANY_TABLES,
     "max_tables_per_client": ErrorCode.TOO_MANY_TABLES,
+    "max_open_tables_per_client": ErrorCode.TOO_MANY_TABLES,
     "keep_finished": None,
     "waiting_ttl": ErrorCode.TABLE_CLOSED,
     "max_connections": ErrorCode.TOO_MANY_CONNECTIONS,
@@ -130,6 +136,7 @@ HELP: Final[dict[str, str]] = {
     "max_depth": "deepest nesting in an action or options",
     "max_tables": "unfinished tables on this host",
     "max_tables_per_client": "waiting tables opened from one address",
+    "max_open_tables_per_client": "unfinished tables opened from one address",
     "keep_finished": "finished tables kept reachable by id",
     "waiting_ttl": "seconds before a table nobody sat at is closed",
     "max_connections": "open connections",

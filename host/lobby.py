@@ -23,7 +23,7 @@ from .journal import Journal
 from .limits import DEFAULT_LIMITS, LimitExceeded, Limits
 from .link import BatchEnd
 from .names import name_problem
-from .table import FINISHED, WAITING, GameFailed, Table
+from .table import FINISHED, PLAYING, WAITING, GameFailed, Table
 
 if TYPE_CHECKING:
     from lantable.plugins import Registry
@@ -55,6 +55,8 @@ class Peer:
     limits: Limits = DEFAULT_LIMITS
     finished: dict[str, Table] = field(default_factory=dict)  # oldest first
     connections: dict[str, int] = field(default_factory=dict)  # open connections by address
+    # Connections the process has descriptors for (None: enough for max_connections).
+    fd_room: int | None = None
     links: set[Any] = field(default_factory=set)  # every welcomed client (ClientLink)
     lobby_watchers: set[Any] = field(default_factory=set)  # links that said hello.lobby
     lan_peers: list[dict[str, Any]] = field(default_factory=list)  # other peers, for the lobby
@@ -161,22 +163,51 @@ class Peer:
         self._changed()
 
     def close_abandoned(self, now: float) -> int:
-        """Close the waiting tables nobody has sat at for ``limits.waiting_ttl`` seconds
-        (trio time ``now``); how many were closed."""
+        """Close the tables nobody has been at for ``limits.waiting_ttl`` seconds (trio
+        time ``now``): waiting tables with no seat taken, and playing tables one person
+        plays alone (:meth:`Table.solo`) with no seat connected. How many were closed."""
         closed = 0
         for table in list(self.tables.values()):
-            if table.status != WAITING or any(s.token for s in table.seats):
+            if not self._lapsing(table):
                 table.empty_since = None
                 continue
             if table.empty_since is None:
                 table.empty_since = now
             elif now - table.empty_since >= self.limits.waiting_ttl:
-                table.close_abandoned()
-                del self.tables[table.id]
+                self._lapse(table)
                 closed += 1
         if closed:
             self._changed()
         return closed
+
+    @staticmethod
+    def _lapsing(table: Table) -> bool:
+        """Whether nobody is at ``table``, so that it lapses after ``waiting_ttl``."""
+        if table.status == WAITING:
+            return not any(s.token for s in table.seats)
+        return table.status == PLAYING and table.solo() and not table.attended()
+
+    def _lapse(self, table: Table) -> None:
+        table.close_abandoned("nobody sat at this table; it was closed"
+                              if table.status == WAITING else
+                              "this table was played by one person, who left it; it was closed")
+        del self.tables[table.id]
+
+    def _make_room(self) -> bool:
+        """The peer is full: close the one-person table left for longest, so that a
+        newcomer can open a table whatever others played alone and left behind (a
+        waiting table still waits for its players until ``waiting_ttl``). Whether one
+        was closed."""
+        idle = [t for t in self.tables.values() if t.status == PLAYING and self._lapsing(t)]
+        if not idle:
+            return False
+        never = float("inf")  # not yet seen by the sweep: as if just left
+        oldest = min(idle, key=lambda t: never if t.empty_since is None else t.empty_since)
+        LOGGER.info("table %s lapses early: the peer is full and a newcomer opens a table",
+                    oldest.id)
+        self._lapse(oldest)
+        self._changed()
+        return True
 
     def _retire(self, table: Table) -> None:
         self.finished[table.id] = table
@@ -195,15 +226,21 @@ class Peer:
         game = self.registry[game_id]
         if seed is not None and seed not in SEED_RANGE:
             raise BadOptions(f"seed={seed}, expected a signed 64-bit integer")
-        if len(self.tables) >= self.limits.max_tables:
+        mine = [t for t in self.tables.values() if t.creator == creator]
+        waiting = sum(1 for t in mine if t.status == WAITING)
+        refusal = None
+        if waiting >= self.limits.max_tables_per_client:
+            refusal = (f"you already opened {waiting} tables that wait for players, the "
+                       "limit; fill or leave one first")
+        elif len(mine) >= self.limits.max_open_tables_per_client:
+            refusal = (f"you already opened {len(mine)} tables that are not finished, the "
+                       "limit; finish or leave one first")
+        if len(self.tables) >= self.limits.max_tables and (refusal or not self._make_room()):
             raise LimitExceeded(ErrorCode.TOO_MANY_TABLES,
                                 f"this peer has {len(self.tables)} unfinished tables, its "
                                 "limit; join one, or wait for one to finish")
-        mine = sum(1 for t in self.tables.values() if t.creator == creator and t.status == WAITING)
-        if mine >= self.limits.max_tables_per_client:
-            raise LimitExceeded(ErrorCode.TOO_MANY_TABLES,
-                                f"you already opened {mine} tables that wait for players, "
-                                "the limit; fill or leave one first")
+        if refusal is not None:
+            raise LimitExceeded(ErrorCode.TOO_MANY_TABLES, refusal)
         table_id = secrets.token_hex(4)
         while table_id in self.tables or table_id in self.finished:
             table_id = secrets.token_hex(4)

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 LOGGER = logging.getLogger(__name__)
 
 STOP_TIMEOUT: Final = 1.5  # seconds a gentle stop may take before it just ends
+FILE_RESERVE: Final = 64  # descriptors kept back from connections (docs/limits.md)
 
 
 @dataclass
@@ -43,6 +44,7 @@ class RunningPeer:
     _advertised: trio.Event = field(default_factory=trio.Event)  # set when discovery ended
     _stopping: bool = False
     _stopped: trio.Event = field(default_factory=trio.Event)  # set when stop() is done
+    _hurry: trio.CancelScope = field(default_factory=trio.CancelScope)  # cuts the drain short
 
     @property
     def port(self) -> int:
@@ -74,8 +76,9 @@ class RunningPeer:
             self.peer.batch.end()
             LOGGER.info("stopping: told %d connection(s): %s", len(links), why)
             # Poll: many writers, each may drain or fail; bounded by STOP_TIMEOUT.
-            while any(link.queued for link in links if link.receiving):  # noqa: ASYNC110
-                await trio.sleep(0.02)
+            with self._hurry:
+                while any(link.queued for link in links if link.receiving):  # noqa: ASYNC110
+                    await trio.sleep(0.02)
             await self._advertised.wait()
         self._stopped.set()
 
@@ -115,7 +118,11 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
                 limits=limits, bots=None if bots is None else PageBots(bots, limits))
     for err in registry.errors:
         LOGGER.error("game plugin %s not loaded: %s", err.plugin, err)
-    _raise_file_limit(limits.max_connections + 64)  # journal, discovery, listeners
+    # Descriptors for every connection, and FILE_RESERVE more for the journal, discovery,
+    # the listeners and a newcomer's accept: the host never runs out of them.
+    files = _raise_file_limit(limits.max_connections + FILE_RESERVE)
+    if files is not None and files - FILE_RESERVE < limits.max_connections:
+        peer.fd_room = max(files - FILE_RESERVE, 1)
     try:
         with peer.batch.installed():
             async with trio.open_nursery() as nursery:
@@ -224,24 +231,29 @@ async def _give_back_memory(peer: Peer) -> None:
         peak = max(peak, now)
 
 
-def _raise_file_limit(wanted: int) -> None:
+def _raise_file_limit(wanted: int) -> int | None:
     """Let the process open ``wanted`` files if the hard limit allows (a common soft
-    limit, 1024, is below ``max_connections``); where it does not, say so once."""
+    limit, 1024, is below ``max_connections``); where it does not, say so once.
+    Returns how many files the process may open (None: no limit known)."""
     try:
         import resource
     except ImportError:  # not on this platform
-        return
+        return None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft == resource.RLIM_INFINITY or soft >= wanted:
-        return
+    if soft == resource.RLIM_INFINITY:
+        return None
+    if soft >= wanted:
+        return int(soft)
     new = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
     try:
         resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
     except (ValueError, OSError):
         new = soft
     if new < wanted:
-        LOGGER.warning("this process may open %d files; --max-connections needs about %d",
-                       new, wanted)
+        LOGGER.warning("this process may open %d files; --max-connections needs about %d: "
+                       "the host takes at most %d connections", new, wanted,
+                       max(new - FILE_RESERVE, 1))
+    return int(new)
 
 
 async def serve_until_signalled(*, task_status: trio.TaskStatus[RunningPeer] =
@@ -251,10 +263,37 @@ async def serve_until_signalled(*, task_status: trio.TaskStatus[RunningPeer] =
     normally (``lantable host`` exits 0). Must run in the main thread."""
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
-            running = await nursery.start(lambda task_status: serve_peer(
-                task_status=task_status, **kwargs))
+            served = trio.Event()
+
+            async def peer(task_status: trio.TaskStatus[RunningPeer]) -> None:
+                try:
+                    await serve_peer(task_status=task_status, **kwargs)
+                finally:
+                    served.set()  # the journal is closed
+
+            running = await nursery.start(peer)
             task_status.started(running)
             async for signum in signals:
                 LOGGER.info("%s received: stopping", signal.Signals(signum).name)
+                hurry = trio.CancelScope()
+
+                async def more_signals(hurry: trio.CancelScope = hurry) -> None:
+                    with hurry:
+                        await _hurry_on_more_signals(signals, running)
+
+                nursery.start_soon(more_signals)
                 await running.stop()
+                await served.wait()
+                hurry.cancel()
                 break
+    # The journal is closed. The caller (``lantable host``) keeps signals harmless until
+    # it exits: see ``clients/commands/peer.py``.
+
+
+async def _hurry_on_more_signals(signals: Any, running: RunningPeer) -> None:
+    """A second signal while stopping cuts the wait for clients' writers short; it
+    never skips the journal's close (issue 25, finding 11)."""
+    async for signum in signals:
+        LOGGER.info("%s received again: hurrying the stop (the journal is still closed "
+                    "properly)", signal.Signals(signum).name)
+        running._hurry.cancel()

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, Final, ParamSpec, TypeVar
 import trio
 
 from lantable.plugins import BadOptions, IllegalAction
+from lantable.plugins.params import is_template
 from lantable.plugins.types import Action, Event, Scores, State, View
 from lantable.protocol import (
     Accepted,
@@ -154,6 +155,56 @@ def canonical_action(action: dict[str, Any], legal: list[dict[str, Any]]) -> dic
     return action
 
 
+def whole_numbers(value: Any) -> tuple[Any, bool]:
+    """``value`` with every float that is a whole number made an int (``9.0`` -> ``9``),
+    and whether any was: what a client sends is the game's own value at every table,
+    including a hidden-deck table, where the host cannot list the legal actions to
+    copy (a float list index broke the seats' client halves there).
+
+    Raises:
+        ValueError: a float that is not a number (NaN, infinity).
+    """
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{value!r} is not a number")
+        return (int(value), True) if value.is_integer() else (value, False)
+    if isinstance(value, dict):
+        changed = False
+        out = {}
+        for key, item in value.items():
+            out[key], c = whole_numbers(item)
+            changed |= c
+        return (out, True) if changed else (value, False)
+    if isinstance(value, list):
+        items = [whole_numbers(item) for item in value]
+        if any(c for _, c in items):
+            return [item for item, _ in items], True
+    return value, False
+
+
+def unexpected_fields(action: dict[str, Any], legal: list[dict[str, Any]]) -> str | None:
+    """Why ``action`` has fields no legal action of its kind has, or None.
+
+    A legal action padded with junk would be applied (the game reads only its own keys)
+    and journalled with the junk; the game's actions, and the parameters of its
+    templates, name every field an action may have (docs/plugins.md, "Templates").
+    """
+    if not legal:
+        return None
+    kind = action.get("type")
+    same = [option for option in legal if option.get("type") == kind] or legal
+    allowed: set[Any] = set()
+    for option in same:
+        if is_template(option):
+            allowed |= (set(option) - {"params"}) | set(option["params"])
+        else:
+            allowed |= set(option)
+    extra = set(action) - allowed
+    if not extra:
+        return None
+    names = ", ".join(sorted(map(repr, extra))[:5])
+    return (f"the action has field(s) {names} that no legal action of its kind has; "
+            "send only the game's own fields")
 
 
 def _request(method: Callable[Concatenate[_T, ClientLink, _Id, _P], None]
@@ -201,6 +252,7 @@ class Seat:
     token: str | None = None
     client: ClientLink | None = None
     join_id: bytes | None = None  # the nonce of the join that took it, if it had one
+    address: str | None = None  # where the join that took it came from (not journalled)
     bot: PageBot | None = None  # the page bot that plays it (host/pagebots.py)
     away_since: float | None = None  # when its player's connection went (taken seats)
 
@@ -240,7 +292,9 @@ class Table:
     final_scores: dict[str, Any] | None = None  # set when the table ends other than by the game
     creator: str = ""  # the address that opened the table (per-client table limit)
     max_spectators: int = 64  # the peer sets its limit (Limits.max_spectators)
-    empty_since: float | None = None  # trio time since when no seat is taken (waiting only)
+    # trio time since when nobody is at the table: no seat taken (waiting), or no seat
+    # connected at a table one person plays alone (playing; host/lobby.py)
+    empty_since: float | None = None
     page_bots: PageBots | None = None  # the peer's page bots; None: it runs none
     bot_grace: float = 30.0  # seconds a seat's player is away before it may go to a bot
     g: GuardedGame = field(init=False)
@@ -353,17 +407,30 @@ class Table:
             "fair": None if self.fair is None else self.fair.summary(),
         }
 
-    def close_abandoned(self) -> None:
-        """Close a waiting table nobody sat at: out of the journal's unfinished tables,
-        and its spectators told ``table_closed``."""
+    def close_abandoned(self, why: str = "nobody sat at this table; it was closed") -> None:
+        """Close a table nobody is at: out of the journal's unfinished tables, and its
+        spectators told ``table_closed`` (``why``)."""
         self.status = ABANDONED
         self.journal.set_status(self.id, ABANDONED)
         for client in list(self.spectators):
             client.watching.discard(self.id)
-            client.send(Error(code=ErrorCode.TABLE_CLOSED, table=self.id,
-                              message="nobody sat at this table; it was closed"))
+            client.send(Error(code=ErrorCode.TABLE_CLOSED, table=self.id, message=why))
         self.spectators.clear()
-        LOGGER.info("table %s closed: nobody sat at it", self.id)
+        LOGGER.info("table %s closed: %s", self.id, why)
+
+    def solo(self) -> bool:
+        """Whether one person plays every seat: one seat, or every seat taken from one
+        address (after a restart, when addresses are not known: under one name)."""
+        if self.seats_n == 1:
+            return True
+        addresses = {s.address for s in self.seats}
+        if None not in addresses:
+            return len(addresses) == 1
+        return len({s.name for s in self.seats}) == 1
+
+    def attended(self) -> bool:
+        """Whether some seat's player is connected."""
+        return any(s.client is not None for s in self.seats)
 
     def free_seats(self) -> int:
         return 0 if self.status != WAITING else sum(1 for s in self.seats if not s.token)
@@ -495,7 +562,7 @@ class Table:
             return
         token = secrets.token_urlsafe(18)
         name = self._unique(client.name, seat)
-        self.seats[seat] = Seat(name, token, client, join_id)
+        self.seats[seat] = Seat(name, token, client, join_id, getattr(client, "address", None))
         self.journal.take_seat(self.id, seat, name, token, join_id)
         client.seats.setdefault(self.id, set()).add(seat)
         client.send(Joined(id=req_id, table=self.id, seat=seat, token=token))
@@ -903,10 +970,28 @@ class Table:
             client.send(Error(code=ErrorCode.NOT_TO_ACT, id=req_id, table=self.id,
                               message=f"seat {seat} is not to act now"))
             return
+        try:
+            plain, changed = whole_numbers(action)
+        except ValueError as exc:
+            client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req_id, table=self.id,
+                              message=f"the action holds a value that is no number: {exc}"))
+            return
+        if changed and self.fair is not None:  # the signature must cover the game's values
+            client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req_id, table=self.id,
+                              message="the action has a whole number sent as a float (9.0 "
+                                      "for 9); send it as an integer, and sign that"))
+            return
+        action = plain
         if self.fair is not None and self.fair.decks is not None:
             self.fair.act(client, req_id, seat, action, base, sig)  # the host lists nothing
             return
-        action = canonical_action(action, self.g.legal_actions(self.state, seat))
+        legal = self.g.legal_actions(self.state, seat)
+        why = unexpected_fields(action, legal)
+        if why is not None:
+            client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req_id, table=self.id,
+                              message=why))
+            return
+        action = canonical_action(action, legal)
         if self.fair is not None:  # signed; may hold a random event
             self.fair.act(client, req_id, seat, action, base, sig)
             return

@@ -8,6 +8,7 @@ import errno
 import logging
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from collections.abc import Callable
@@ -58,6 +59,10 @@ def add_host(sub: Any) -> None:
     p.add_argument("--no-qr", action="store_true", help="print the join URL without a QR code")
     p.add_argument("--no-page-bots", action="store_true",
                    help="do not run bots for people who add them from the web page")
+    p.add_argument("--allow-host", action="append", metavar="NAME",
+                   help="a name this machine has on the LAN (e.g. from the router's DNS) that "
+                        "browsers may open the app by (repeatable); its addresses, localhost "
+                        "and its own .local names always work")
     _limit_flags(p)
     p.set_defaults(func=cmd_host)
 
@@ -85,7 +90,7 @@ async def _start_web(nursery: trio.Nursery, peer: Any, args: argparse.Namespace,
         browse = open_browser
     web = await nursery.start(lambda task_status: serve_web(
         peer=peer, listeners=listeners, browse_lan=browse, interfaces=args.interface or None,
-        task_status=task_status))
+        allow_hosts=args.allow_host or (), task_status=task_status))
     url = join_url(lan_address(args.bind), web.port)
     print(f"play in a browser: open {url}  (or scan:)", flush=True)
     if not args.no_qr:
@@ -137,10 +142,17 @@ def cmd_host(args: argparse.Namespace) -> int:
                 await _start_web(nursery, running.peer, args, web_listeners)
         print("stopped", file=sys.stderr)
 
+    # Outside the peer's own signal receiver (before it starts, and after it closed the
+    # journal) SIGTERM is Ctrl-C: an exception that unwinds through the journal's close,
+    # never the kernel's kill; once trio.run returns, signals are ignored until exit.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         trio.run(main)
-    except* KeyboardInterrupt:  # a second Ctrl-C during the stop
+    except* KeyboardInterrupt:  # a signal before the peer listened or after it stopped
         print("stopped", file=sys.stderr)
+    finally:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, signal.SIG_IGN)
     # A bad --interface, a port in use, a full disk, a damaged journal: main() explains
     # them in one line (clients/errors.py).
     return 0
