@@ -267,3 +267,38 @@ def check_game(game: Game, *, games: int = 10, seed: int = 0,
             progress(f"{game.id} with {seats} seats: "
                      f"{'FAILED' if failures and f', {seats} seats,' in failures[-1] else 'ok'}")
     return failures
+
+
+def check_page(game: Game, page: str, *, games: int = 2, seed: int = 0,
+               every: int = 3) -> list[str]:
+    """Only the page check of :func:`check_game`, cheaply: ``games`` seeded random games
+    per seat count, every seat's and the spectators' view at every ``every``-th decision
+    and at the end, against the page's ``## View`` table (the findings, as sentences)."""
+    paths = paths_in_page(page)
+    if not paths:
+        return [f"{game.id}: the game's page has no '## View' table of backticked paths, "
+                f"so no view key is described"]
+    failures: list[str] = []
+    for seats in range(game.info["min_seats"], game.info["max_seats"] + 1):
+        for g in range(games):
+            seen: set[str] = set()
+
+            def check(n: int, state: Any, seat: int, action: dict[str, Any],
+                      rng: random.Random, seats: int = seats, seen: set[str] = seen) -> None:
+                if n % every == 0:
+                    for who in [*range(seats), None]:
+                        seen.update(undescribed(game.view(state, who), paths))
+
+            try:
+                final, _ = _play(game, seats, seed + g, None, check)
+            except Finding as exc:
+                failures.append(f"{game.id}, {seats} seats, seed {seed + g}: {exc}")
+                continue
+            for who in [*range(seats), None]:
+                seen.update(undescribed(game.view(final, who), paths))
+            if seen:
+                failures.append(f"{game.id}, {seats} seats, seed {seed + g}: views hold "
+                                f"{', '.join(f'`{p}`' for p in sorted(seen))}, which the "
+                                f"game's page does not describe")
+    return failures
+

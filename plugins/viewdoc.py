@@ -20,7 +20,6 @@ Pure functions, no I/O: :func:`paths_in_page` reads the page's text,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,22 +46,15 @@ def _normal(path: str) -> str:
     return path.strip().replace(".[]", "[]")
 
 
-def _walk(value: Any, path: str) -> Iterator[tuple[str, Any]]:
-    """Every (path, value) of the view under ``path``: map keys joined with '.', list
-    items as '[]'."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            child = f"{path}.{key}" if path else str(key)
-            yield child, item
-            yield from _walk(item, child)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _walk(item, f"{path}[]")
+class _Node:
+    """One segment of the page's paths: its children by segment, and whether a row ends
+    here (the key is described)."""
 
+    __slots__ = ("children", "row")
 
-def _matches(path: str, pattern: str) -> bool:
-    got, want = _split(path), _split(pattern)
-    return len(got) == len(want) and all(w in ("*", g) for g, w in zip(got, want, strict=True))
+    def __init__(self) -> None:
+        self.children: dict[str, _Node] = {}
+        self.row = False
 
 
 def _split(path: str) -> list[str]:
@@ -76,41 +68,68 @@ def _split(path: str) -> list[str]:
     return parts
 
 
-def undescribed(view: Any, paths: set[str]) -> list[str]:
-    """The view's paths that no row of the page matches, in the order first met (a
-    map's keys under an undescribed key are not listed again)."""
-    missing: list[str] = []
-    seen: set[str] = set()
-    for path, _ in _walk(view, ""):
-        general = _general(path, paths)
-        if general in seen or any(general.startswith(m + ".") or general.startswith(m + "[]")
-                                  for m in missing):
-            continue
-        seen.add(general)
-        if not any(_matches(path, p) for p in paths):
-            missing.append(general)
-    return missing
-
-
-def _general(path: str, paths: set[str]) -> str:
-    # The path as the page would write it: under the longest row that matches a prefix,
-    # a key matched by '*' is shown as '*' (one missing key under every province is
-    # named once, not once per province).
-    got = _split(path)
-    best: list[str] = []
-    for pattern in paths:
-        want = _split(pattern)
-        if len(best) < len(want) <= len(got) and all(
-                w in ("*", g) for g, w in zip(got, want, strict=False)):
-            best = want
-    return _join([("*" if i < len(best) and best[i] == "*" else g) for i, g in enumerate(got)])
-
-
 def _join(parts: list[str]) -> str:
     out = ""
     for part in parts:
         out += part if part == "[]" else (f".{part}" if out else part)
     return out
+
+
+_TRIES: dict[frozenset[str], _Node] = {}
+
+
+def _trie(paths: set[str]) -> _Node:
+    key = frozenset(paths)
+    root = _TRIES.get(key)
+    if root is None:
+        root = _Node()
+        for path in paths:
+            node = root
+            for part in _split(path):
+                node = node.children.setdefault(part, _Node())
+            node.row = True
+        if len(_TRIES) > 64:
+            _TRIES.clear()
+        _TRIES[key] = root
+    return root
+
+
+def undescribed(view: Any, paths: set[str]) -> list[str]:
+    """The view's keys that no row of the page describes, each named once as the page
+    would write it (``*`` for a key a ``*`` row stands for), in the order first met; the
+    keys under an undescribed key are not listed again."""
+    missing: list[str] = []
+    seen: set[str] = set()
+
+    def walk(value: Any, nodes: list[tuple[_Node, list[str]]]) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                name = str(key)
+                nexts = []
+                for node, at in nodes:
+                    for seg in (name, "*"):
+                        child = node.children.get(seg)
+                        if child is not None:
+                            nexts.append((child, [*at, seg]))
+                described = [(n, at) for n, at in nexts if n.row]
+                if not described:
+                    at = [*nodes[0][1], name] if nodes else [name]
+                    where = _join(at)
+                    if where not in seen:
+                        seen.add(where)
+                        missing.append(where)
+                    continue
+                walk(item, described)
+        elif isinstance(value, list):
+            nexts = [(child, [*at, "[]"]) for node, at in nodes
+                     if (child := node.children.get("[]")) is not None]
+            if not nexts:  # keys inside the items are named against the list's path
+                nexts = [(_Node(), [*at, "[]"]) for _, at in nodes[:1]]
+            for item in value:
+                walk(item, nexts)
+
+    walk(view, [(_trie(paths), [])])
+    return missing
 
 
 def find_page(game_id: str, module_file: str | None) -> Path | None:

@@ -11,7 +11,7 @@ import pytest
 
 from lantable.clients.cli import main
 from lantable.plugins import IllegalAction, hookimpl, load_registry
-from lantable.plugins.conformance import check_game
+from lantable.plugins.conformance import check_game, check_page
 from lantable.plugins.viewdoc import paths_in_page, undescribed
 
 
@@ -118,6 +118,13 @@ def test_a_view_key_missing_from_the_page_fails_naming_the_key():
     assert "does not describe" in failures[0]
 
 
+def test_the_page_check_alone_names_every_missing_key_once():
+    page = PEEK_PAGE.replace("| `moves` | int | looks so far |\n", "")
+    assert check_page(_game(False), PEEK_PAGE) == []
+    assert check_page(_game(False), page, games=1) == [
+        "peek, 2 seats, seed 0: views hold `moves`, which the game's page does not describe"]
+
+
 def test_a_page_without_a_view_table_is_a_finding():
     failures = check_game(_game(False), games=1, page="# Peek\n\nNothing here.\n")
     assert failures == ["peek: the game's page has no '## View' table of backticked paths, "
@@ -144,8 +151,8 @@ PAGES = sorted(Path(__file__).resolve().parents[2].joinpath("docs", "games").glo
 def test_every_game_page_describes_its_games_views(page: Path) -> None:
     games = load_registry()
     assert page.stem in games, f"docs/games/{page.name} names no installed game"
-    assert check_game(games[page.stem], games=1, seed=3,
-                      page=page.read_text(encoding="utf-8")) == []
+    assert check_page(games[page.stem], page.read_text(encoding="utf-8"), games=2,
+                      seed=3) == []
 
 
 def test_lantable_check_finds_the_seed_games_page(capsys):
