@@ -214,8 +214,25 @@
         y += 15;
       }
       y += 6;
+      // the key to the chart, and the ports by number
+      panel.push(text(6, y, "☠ Pirate Port · green ring: Pro-Pirate Governor · red ring: Anti-Pirate Governor",
+        { "font-size": 9 }));
+      y += 12;
+      panel.push(text(6, y, "● pirate (player colour, in port or at sea) · ? merchant face down (or its cargo) · ▲ warship · ◆ KC",
+        { "font-size": 9 }));
+      y += 6;
+      const half = Math.ceil(D.ports.length / 2);
+      D.ports.forEach((p, i) => {
+        const col = i < half ? 0 : 1, r = i < half ? i : i - half;
+        const who = pirates.filter((q) => q.port === i && q.status === "map").map((q) => D.pirates[q.id].name.split(" ").slice(-1)[0]);
+        panel.push(text(6 + col * (W / 2), y + 11 + r * 11,
+          `${i + 1} ${p.name}${p.nat === "PIR" ? " ☠" : ""}${v.governors[i] ? ` (${v.governors[i]})` : ""}${who.length ? `: ${who.join(", ")}` : ""}`,
+          { "font-size": 9, fill: who.length ? "#7a4b00" : "#1b1f24" }));
+      });
+      y += 11 * half + 18;
       // Pirate Displays
-      panel.push(text(6, y, "Pirate Displays (tap one of yours to choose it)", { "font-size": 11, "font-weight": 700 }));
+      panel.push(text(6, y, onMap.length > 1 && !v.over ? "Pirate Displays (tap one of yours to choose it)" : "Pirate Displays",
+        { "font-size": 11, "font-weight": 700 }));
       y += 6;
       const shown = pirates.filter((p) => p.owner !== null && (p.status !== "reserve" || p.owner === me) && p.status !== "deck");
       for (const p of shown) {
