@@ -12,7 +12,15 @@ Measured: frames, connections and tables; the host's RSS before, after each phas
 at its peak (VmHWM); errors by code; protocol promises broken (``failures``); tracebacks
 in the host's log; whether the host still answers and the bot games finished.
 
+With ``--web`` it runs the web port instead (issue 25), with the tools of
+``tests/host/webfuzzing.py``: fuzzed HTTP requests (paths, methods, headers, garbage,
+kept alive), fuzzed WebSocket sessions (the protocol's messages whole and in fragments,
+pings, pongs, text), a ping flood, floods of idle and slow HTTP connections from several
+addresses past the connection limits, and the DNS-rebinding upgrade, while bot games
+play over TCP.
+
 Usage: python bench/fuzz.py [--examples N] [--tables N] [--churn N] [--seed S]
+       python bench/fuzz.py --web [--http N] [--examples N] [--flood N] [--seed S]
 """
 
 from __future__ import annotations
@@ -35,9 +43,11 @@ _spec = importlib.util.spec_from_file_location("lantable_fuzzing",
 fuzzing = importlib.util.module_from_spec(_spec)
 sys.modules["lantable_fuzzing"] = fuzzing
 _spec.loader.exec_module(fuzzing)
-
+sys.path.insert(0, str(ROOT))
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+
+from tests.host import webfuzzing  # noqa: E402
 
 SPECTATORS = 1000
 # Default limits but for: shorter timeouts (the floods end in minutes) and room for the
@@ -150,6 +160,86 @@ def lean_games(port: int, games: int, target: int) -> tuple[list, list[threading
     return bots, threads
 
 
+def web_main(args: argparse.Namespace) -> None:
+    """The web port's run (``--web``)."""
+    web = fuzzing.free_port()
+    flags = [*FLAGS, "--web-port", str(web)]
+    tmp = tempfile.mkdtemp(prefix="lantable-webfuzz-")
+    host = fuzzing.Host(str(Path(tmp) / "journal.sqlite"), *flags)
+    counts = fuzzing.Counts()
+    out: dict = {"flags": flags, "args": vars(args), "phases": {}, "rss_before": host.rss()}
+    bot_games, threads = lean_games(host.port, 4, 400)
+    started = time.monotonic()
+    rng = random.Random(args.seed)
+
+    def phase(name: str, fn, *a) -> None:
+        t0 = time.monotonic()
+        result = fn(*a)
+        out["phases"][name] = {"seconds": round(time.monotonic() - t0, 1),
+                               "rss_after": host.rss(),
+                               "result": {str(k): v for k, v in result.items()}
+                               if isinstance(result, Counter) else None}
+        print(f"{name}: {out['phases'][name]}", file=sys.stderr, flush=True)
+
+    phase("http_requests", webfuzzing.http_requests, web, args.http, counts, rng)
+
+    def sessions() -> Counter:
+        seen: Counter = Counter()
+
+        @settings(max_examples=args.examples, deadline=None, database=None,
+                  suppress_health_check=list(HealthCheck),
+                  phases=[__import__("hypothesis").Phase.generate])
+        @given(messages=webfuzzing.websocket_messages(), seed=st.integers(0, 2**32))
+        def run(messages, seed):
+            seen.update(webfuzzing.websocket_session(web, messages, counts,
+                                                     random.Random(seed)))
+
+        run()
+        return seen
+
+    phase("websocket_sessions", sessions)
+    phase("ping_flood", webfuzzing.ping_flood, web, 50_000, counts)
+
+    def idle() -> Counter:
+        def hold() -> None:
+            out["rss_idle_http_held"] = host.rss()
+
+        counts.connections += args.flood
+        return webfuzzing.flood_http(web, args.flood, spread=8, hold=hold)
+
+    phase("idle_http_flood", idle)
+
+    def slow() -> Counter:
+        counts.connections += args.flood // 4
+        return webfuzzing.flood_http(web, args.flood // 4, spread=8, slow=True,
+                                     hold=lambda: time.sleep(11))
+
+    phase("slow_http_heads", slow)
+    phase("rebinding", webfuzzing.rebinding, web)
+    for t in threads:
+        t.join(timeout=600)
+    time.sleep(12)  # freed memory goes back (TRIM_EVERY)
+    out["rss_settled"] = host.rss()
+    alive = host.alive()
+    out.update({
+        "seconds": round(time.monotonic() - started, 1),
+        "requests_and_messages": counts.frames, "connections": counts.connections,
+        "rss_after": host.rss(), "rss_peak": _peak(host.proc.pid),
+        "errors_by_code": dict(counts.errors.most_common()),
+        "replies_by_type": dict(counts.replies.most_common()),
+        "failures": counts.failures, "host_alive": alive,
+        "bot_games_finished": sum(1 for b in bot_games if b.scores is not None) // 2,
+        "bot_games": len(bot_games) // 2,
+    })
+    out["exit_code"] = host.stop()
+    out["tracebacks"] = host.tracebacks()[:5]
+    out["traceback_count"] = len(host.tracebacks())
+    host.cleanup()
+    for key in [k for k in out if k.startswith("rss")]:
+        out[key + "_mib"] = round(out[key] / MIB, 1)
+    print(json.dumps(out, indent=1, default=str))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--examples", type=int, default=4000, help="structured fuzz examples")
@@ -158,7 +248,12 @@ def main() -> None:
     ap.add_argument("--churn", type=int, default=3000, help="short connections")
     ap.add_argument("--flood", type=int, default=1700, help="connections held at once")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--web", action="store_true", help="fuzz the web port instead")
+    ap.add_argument("--http", type=int, default=20000, help="HTTP requests (--web)")
     args = ap.parse_args()
+    if args.web:
+        web_main(args)
+        return
 
     tmp = tempfile.mkdtemp(prefix="lantable-fuzz-")
     host = fuzzing.Host(str(Path(tmp) / "journal.sqlite"), *FLAGS)

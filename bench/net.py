@@ -244,7 +244,8 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int) -
             [sys.executable, "-m", "lantable.clients.cli", "host", "--bind", "127.0.0.1",
              "--port", str(port), "--db", os.path.join(tmp, "j.sqlite"), "--no-discovery",
              # one client opens every spare table (docs/limits.md)
-             "--max-tables-per-client", str(10 * SPARE_TABLES), "--max-tables",
+             "--max-tables-per-client", str(10 * SPARE_TABLES),
+             "--max-open-tables-per-client", str(10 * SPARE_TABLES), "--max-tables",
              str(10 * SPARE_TABLES)],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         try:

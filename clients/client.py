@@ -34,7 +34,9 @@ from lantable.protocol import (
     PROTOCOL_VERSION,
     Accepted,
     Act,
+    AddBot,
     Answer,
+    BotAdded,
     Bye,
     Connection,
     ConnectionClosed,
@@ -47,6 +49,7 @@ from lantable.protocol import (
     FairFault,
     FairRequest,
     Games,
+    HandToBot,
     Hello,
     Join,
     Joined,
@@ -57,6 +60,9 @@ from lantable.protocol import (
     Ping,
     ProtocolError,
     Query,
+    RemoveBot,
+    Rename,
+    Renamed,
     Resume,
     Sync,
     Tables,
@@ -407,6 +413,32 @@ class Client:
 
     async def leave(self, table: str) -> None:
         await self._request(Leave, table=table)
+
+    async def rename(self, name: str) -> str:
+        """Be called ``name`` from now on, at every table where this connection sits
+        (made unique there: "ann (2)"). Raises RequestError (``name_refused``)."""
+        reply = await self._request(Rename, name=name)
+        assert isinstance(reply, Renamed)
+        return reply.name
+
+    async def add_bot(self, table: str, strategy: str, strength: int | None = None,
+                      seat: int | None = None) -> BotAdded:
+        """Have the host seat one of its own bots at a waiting table where we sit."""
+        reply = await self._request(AddBot, table=table, strategy=strategy, strength=strength,
+                                    seat=seat)
+        assert isinstance(reply, BotAdded)
+        return reply
+
+    async def remove_bot(self, table: str, seat: int) -> None:
+        await self._request(RemoveBot, table=table, seat=seat)
+
+    async def hand_to_bot(self, table: str, seat: int, strategy: str,
+                          strength: int | None = None) -> BotAdded:
+        """Have a host bot play a seat whose player is away (or our own)."""
+        reply = await self._request(HandToBot, table=table, seat=seat, strategy=strategy,
+                                    strength=strength)
+        assert isinstance(reply, BotAdded)
+        return reply
 
     async def act(self, table: str, action: dict[str, Any], seat: int | None = None) -> int:
         """Submit an action; returns its update number. Raises RequestError

@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import logging
 import random
+import secrets
 import socket
-from typing import TYPE_CHECKING, Any
+import sys
+from typing import TYPE_CHECKING, Any, Final
 
 from lantable.plugins import load_registry
 
-from .bots import make_bot
+from .bots import STRATEGIES, make_bot
 from .seat import Decide
 from .session import SeatPlan, hold_seat
 
 if TYPE_CHECKING:
-    from lantable.plugins import Action, Registry, View
+    from lantable.plugins import Action, Game, Registry, View
     from lantable.protocol import Update
 
     from .tokens import TokenStore
@@ -57,11 +59,14 @@ def bot_name(strategy: str, index: int, where: str | None = None) -> str:
 async def run_bot(host: str, port: int, table: str, strategy: str, seed: int, *, name: str,
                   seat: int | None = None, bot_options: dict[str, Any] | None = None,
                   store: TokenStore | None = None, quiet: bool = False,
-                  registry: Registry | None = None) -> tuple[int, dict[str, Any]]:
-    """One bot: take a seat (``seat``, else the lowest free one; a seat whose token is
-    remembered here is resumed, so a bot can take over a person's abandoned seat), say
+                  registry: Registry | None = None, take_over: bool = False,
+                  token: str | None = None) -> tuple[int, dict[str, Any]]:
+    """One bot: take a seat (``token``'s; else ``seat``, else the lowest free one), say
     where it sat, and play to the end, reconnecting and resuming after any drop.
 
+    A seat remembered here is resumed only if a bot of this name took it and its
+    process is gone; a person's (``lantable play``) or a running program's seat only
+    with ``take_over`` (docs/decisions.md, "Who owns a seat").
     ``registry``: the games the bot knows (default: those installed).
 
     Returns:
@@ -86,8 +91,39 @@ async def run_bot(host: str, port: int, table: str, strategy: str, seed: int, *,
         elif kind in ("lost", "back"):
             LOGGER.info("%s: %s", name, text)
 
-    plan = SeatPlan(table=table, seat=seat, any_remembered=seat is not None)
+    plan = SeatPlan(table=table, seat=seat, token=token, program="bot", take_over=take_over)
     held = await hold_seat(host, port, plan, name=name, make_decider=make_decider,
                            store=store, notify=notify)
     assert held.seat is not None and held.scores is not None
     return held.seat, held.scores
+
+
+#: Seconds an mcts page bot thinks per decision, by strength (``add_bot.strength``).
+STRENGTH_BUDGETS: Final = {1: 0.05, 2: 0.1, 3: 0.25, 4: 0.5, 5: 1.0}
+
+
+class PageBotCommand:
+    """How a peer runs the bots people add from its page: ``lantable bot`` in a process
+    of its own (the peer's ``BotRunner``, host/pagebots.py), with the seat's token on
+    standard input. ``lantable host`` gives it to the peer."""
+
+    def strategies(self, game: Game) -> list[str]:
+        """The strategies that can play ``game`` (mcts and greedy need its sampler)."""
+        out = []
+        for strategy in STRATEGIES:
+            try:
+                make_bot(strategy, game)
+            except ValueError:
+                continue
+            out.append(strategy)
+        return out
+
+    def command(self, *, host: str, port: int, table: str, strategy: str,
+                strength: int | None, name: str) -> list[str]:
+        where = f"[{host}]" if ":" in host else host
+        argv = [sys.executable, "-m", "lantable.clients.cli", "bot", "--connect",
+                f"{where}:{port}", "--table", table, "--strategy", strategy, "--name", name,
+                "--token", "-", "--seed", str(secrets.randbelow(2**31)), "--json"]
+        if strategy == "mcts" and strength is not None:
+            argv += ["--budget", str(STRENGTH_BUDGETS[strength])]
+        return argv

@@ -8,11 +8,15 @@ welcome (a host restart, a flaky link, even before ``joined`` arrived: the join 
 retried with the same ``join_id``, which gets the same seat) it reconnects and
 resumes on its own for up to ``reconnect_for`` seconds; a first connection that
 fails is the caller's error to report.
+
+A remembered seat belongs to the program that took it (``SeatPlan.program``): one
+program resumes only its own seats whose process is gone, never another program's
+or a running one's, unless the plan says ``take_over`` (and a person confirms).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -20,9 +24,10 @@ import trio
 
 from .client import Client, ClientError, RequestError, new_join_id, open_client
 from .seat import Decide, play_seat
+from .tokens import owner
 
 if TYPE_CHECKING:
-    from .tokens import TokenStore
+    from .tokens import Remembered, TokenStore
 
 RECONNECT_FOR: Final = 120.0  # seconds to keep trying to get back to a host
 RETRY_EVERY: Final = 0.5  # seconds between reconnection attempts
@@ -40,6 +45,11 @@ class SeatTakenOver(ClientError):
     """Another connection resumed our seat with its token; we stop rather than fight."""
 
 
+class SeatOwned(ClientError):
+    """The seat asked for is remembered here for another program (or a running one):
+    taking it needs ``take_over``."""
+
+
 @dataclass
 class SeatPlan:
     """Which seat to hold: a table, and a seat number, a token, or spectating."""
@@ -48,9 +58,13 @@ class SeatPlan:
     seat: int | None = None
     token: str | None = None
     spectate: bool = False
-    # Resume a remembered seat of this table under any name (a person), or only one
-    # remembered under this client's name (bots, which must not take a person's seat).
-    any_remembered: bool = False
+    # Who we are on this machine: "play" (a person) or "bot". A remembered seat is
+    # resumed only by the program that took it, once its process is gone.
+    program: str = "play"
+    # Take a seat remembered for another program (or a running process) all the same.
+    take_over: bool = False
+    # Asked before a take-over (a person confirms); None: no question.
+    confirm: Callable[[Remembered], Awaitable[bool]] | None = None
 
 
 @dataclass
@@ -93,21 +107,79 @@ async def _take(client: Client, plan: SeatPlan, name: str, store: TokenStore | N
         held.seat = None
         return
     if store is not None and held.token is None:
-        found = store.find(peer, table, plan.seat, name=name, any_name=plan.any_remembered)
+        found = await _remembered(store.remembered(peer, table), plan, name, table)
         if found is not None:
             try:
-                joined = await client.resume(found[1])
+                joined = await client.resume(found.token)
             except RequestError as exc:
                 if exc.code != "bad_token":
                     raise
-                store.forget(peer, table, found[0])  # the table is gone: forget the seat
+                store.forget(peer, table, found.seat)  # the table is gone: forget the seat
             else:
                 held.seat, held.token = joined.seat, joined.token
+                ours = _ours(found, plan, name)
+                if plan.program == "play" or ours:
+                    # Ours now. A bot that took over a person's seat only stands in:
+                    # the seat stays the person's, who takes it back by coming back.
+                    store.remember(peer, table, found.seat, found.token, name=name,
+                                   **owner(plan.program))
+                if not ours and plan.program == "play":
+                    await client.rename(name)  # a person who took a seat over is named
                 return
-    joined = await client.join(table, plan.seat, join_id=join_id)
+    try:
+        joined = await client.join(table, plan.seat, join_id=join_id)
+    except RequestError as exc:
+        others = store.remembered(peer, table) if store is not None else []
+        if exc.code != "table_full" or not others:
+            raise
+        raise SeatOwned(f"{exc.message}. Remembered on this machine: "
+                        + "; ".join(f"seat {r.seat}, held by {r.owner_text()}" for r in others)
+                        + ". To take one over, add --seat N --take-over") from None
     held.seat, held.token = joined.seat, joined.token
     if store is not None and joined.token is not None and joined.seat is not None:
-        store.remember(peer, table, joined.seat, joined.token, name=name)
+        store.remember(peer, table, joined.seat, joined.token, name=name,
+                       **owner(plan.program))
+
+
+def _ours(entry: Remembered, plan: SeatPlan, name: str) -> bool:
+    """Whether we may resume ``entry`` without a take-over: our program's, its process
+    gone (a seat remembered before owners were kept: under our name)."""
+    if entry.program is None:
+        return entry.name == name
+    return entry.program == plan.program and not entry.running
+
+
+async def _remembered(entries: list[Remembered], plan: SeatPlan, name: str,
+                      table: str) -> Remembered | None:
+    """The remembered seat to resume, or None to join a fresh one.
+
+    Raises:
+        SeatOwned: ``plan.seat`` is another program's (or a running one's) and
+            ``plan.take_over`` is not set; or a take-over was declined or unclear.
+    """
+    if plan.seat is not None:
+        found = [e for e in entries if e.seat == plan.seat]
+    else:
+        mine = [e for e in entries if _ours(e, plan, name)]
+        found = [e for e in mine if e.name == name] or (mine if plan.program == "play" else [])
+        if len(found) != 1 and plan.take_over:
+            found = entries
+    if not found:
+        return None
+    if len(found) > 1:
+        if not plan.take_over:
+            return None
+        raise SeatOwned(f"several seats of table {table} are remembered here ("
+                        + ", ".join(str(e.seat) for e in found) + "): say which with --seat N")
+    (entry,) = found
+    if _ours(entry, plan, name):
+        return entry
+    if not plan.take_over:
+        raise SeatOwned(f"seat {entry.seat} of table {table} is held by {entry.owner_text()} "
+                        f"on this machine; to take it over, add --take-over")
+    if plan.confirm is not None and not await plan.confirm(entry):
+        raise SeatOwned(f"seat {entry.seat} not taken: it stays with {entry.owner_text()}")
+    return entry
 
 
 async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
@@ -173,7 +245,7 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
                         f"your seat at table {held.table} was taken over by another "
                         f"connection with the same token (another `lantable play` or bot)")
                 say("lost", f"the connection to {host}:{port} ended; reconnecting")
-        except SeatTakenOver:
+        except (SeatTakenOver, SeatOwned):
             raise
         except RequestError as exc:
             if exc.code == "bad_token" and held.token is not None and held.token != plan.token:

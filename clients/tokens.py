@@ -5,12 +5,19 @@ One JSON file in the user's data directory (``platformdirs``; on Linux
 id, then the seat. A token is a bearer secret: the file is created readable by its
 owner only. Writes go through a temporary file and a rename, so a crash never leaves
 half a file.
+
+Each seat is remembered with its owner (issue 22, "one laptop, many seats"): the
+program that took it (``play``, ``bot``) and that program's process (its pid and
+start time). A program resumes only the seats it owns whose process is gone (itself
+after a crash or Ctrl-C); another program's seat, or a live process's, is taken only
+when the user says so (``--take-over``). See docs/decisions.md, "Who owns a seat".
 """
 
 from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +27,55 @@ import platformdirs
 def data_dir() -> Path:
     """Where lantable keeps a user's files (journal, tokens)."""
     return Path(platformdirs.user_data_dir("lantable", appauthor=False))
+
+
+def _start_time(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot, from /proc), or None where
+    that cannot be read: with the pid, it tells a live owner from a reused pid."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat.rpartition(")")[2].split()
+    return fields[19] if len(fields) > 19 else None
+
+
+def alive(pid: Any, started: Any) -> bool:
+    """Whether the process that remembered a seat is still running."""
+    if type(pid) is not int or pid <= 0:
+        return False
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, under another user
+        pass
+    now = _start_time(pid)
+    return started is None or now is None or now == started
+
+
+def owner(program: str) -> dict[str, Any]:
+    """What is remembered with a seat about who took it: this process of ``program``."""
+    return {"program": program, "pid": os.getpid(), "started": _start_time(os.getpid())}
+
+
+@dataclass(frozen=True)
+class Remembered:
+    """A seat remembered on this machine, and who owns it."""
+
+    seat: int
+    token: str
+    name: str | None
+    program: str | None  # "play", "bot", or None (remembered before owners were kept)
+    running: bool  # its owner's process is still running
+
+    def owner_text(self) -> str:
+        """Who holds it, in words: "lantable bot (random-1@den, still running)"."""
+        who = f"lantable {self.program}" if self.program else "another lantable program"
+        name = f"{self.name}, " if self.name else ""
+        return f"{who} ({name}{'still running' if self.running else 'not running'})"
 
 
 class TokenStore:
@@ -48,6 +104,16 @@ class TokenStore:
         entries = self._load().get(peer, {}).get(table, {})
         return {int(seat): entry for seat, entry in entries.items()
                 if isinstance(entry, dict) and isinstance(entry.get("token"), str)}
+
+    def remembered(self, peer: str, table: str) -> list[Remembered]:
+        """Every seat remembered at ``table`` of ``peer``, with its owner, by seat."""
+        out = []
+        for seat, entry in sorted(self.seats(peer, table).items()):
+            program = entry.get("program")
+            out.append(Remembered(seat, entry["token"], entry.get("name"),
+                                  program if isinstance(program, str) else None,
+                                  alive(entry.get("pid"), entry.get("started"))))
+        return out
 
     def find(self, peer: str, table: str, seat: int | None = None, *, name: str | None = None,
              any_name: bool = False) -> tuple[int, str] | None:

@@ -137,6 +137,7 @@ class _FairCheck:
     def __init__(self, copy: JournalCopy, game: Game, report: Report) -> None:
         self.copy, self.game, self.report = copy, game, report
         self.commits: dict[int, dict[str, Any]] = {}
+        self.acted: dict[int, int] = {}  # seat -> the seq of its last action checked
         self.events: dict[int, dict[str, Any]] = {}  # seq -> event record
         self.signed: dict[int, dict[str, Any]] = {}  # seq -> the seat's action signature
         self.last: dict[int, tuple[int, str]] = {}
@@ -189,6 +190,7 @@ class _FairCheck:
         finally:
             if audit is not None:
                 self.report.problems += audit.problems
+                self.report.notes += audit.notes
 
     def _actions(self, state: Any, transcript: str, probe: fp.FairRandom,
                  audit: DeckAudit | None) -> None:
@@ -257,9 +259,14 @@ class _FairCheck:
                          f"that seat")
             return
         base = rec.get("base")
+        own = self.acted.get(seat, 0)
+        self.acted[seat] = seq
         try:
             if not isinstance(base, int) or not 0 <= base < seq:
                 raise fp.FairPlayError(f"it was signed for update {base}, not before it")
+            if base < own:  # a signature used again (issue 25, finding 9)
+                raise fp.FairPlayError(f"it was signed for update {base}, before the seat's "
+                                       f"own action {own}: a signature used again")
             fp.verify_signature(self.commits[seat]["key"], str(rec.get("sig", "")), "act",
                                 *fp.act_fields(self.copy.table, seat, base, action))
         except (fp.FairPlayError, ValueError, KeyError) as exc:

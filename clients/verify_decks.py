@@ -33,6 +33,16 @@ class DeckAudit:
                  records: list[dict[str, Any]]) -> None:
         self.table, self.seats, self.sizes, self.keys = table, seats, sizes, keys
         self.problems: list[str] = []
+        self.notes: list[str] = []
+        # The update whose deal a forfeit cut short (fairdecks: forfeit with "deal"), and
+        # the seats that forfeited: that deal cannot finish, and is not a problem.
+        cut = next((r for r in records if r.get("kind") == "forfeit" and r.get("deal")), None)
+        self.cut_seats: list[int] = list(cut["seats"]) if cut else []
+        self.cut_at: int | None = None
+        if cut is not None:
+            before = records[:records.index(cut)]
+            ops = [r["seq"] for r in before if r.get("kind") == "deck_op"]
+            self.cut_at = ops[-1] if ops else None
         self.deals: dict[tuple[str, int], DealHost] = {}
         self.current: dict[str, int] = {}
         self.ops: dict[int, list[dict[str, Any]]] = defaultdict(list)  # seq -> requests done
@@ -110,6 +120,10 @@ class DeckAudit:
             name = f"deck {deck} round {number}"
             got = self.secrets.get((deck, number), {})
             missing = [s for s in range(self.seats) if s not in got]
+            if self.cut_at is not None and self._cut_short(deck, number, deal, missing):
+                self.notes.append(f"{name}: the deal was cut short when seat(s) "
+                                  f"{self.cut_seats} forfeit; it is not audited")
+                continue
             if missing:
                 self.problems.append(f"{name}: seat(s) {missing} never published their secrets: "
                                      "that deal cannot be audited")
@@ -129,6 +143,16 @@ class DeckAudit:
                 continue
             self.truth[(deck, number)] = _cards_at(secrets, deal.n)
             self._check_keys(name, deal, secrets)
+
+    def _cut_short(self, deck: str, number: int, deal: DealHost, missing: list[int]) -> bool:
+        """Whether this round is the one a forfeit stopped, unfinished or with secrets
+        missing only from seats that forfeited or never shuffled it."""
+        if self.current.get(deck) != number:
+            return False  # a later round was shuffled: this one was done
+        never = range(len(deal.passes["shuffle"]), self.seats)
+        unfinished = deal.expected() is not None or any(
+            c["left"] for c in deal.chains.values())
+        return unfinished or all(s in self.cut_seats or s in never for s in missing)
 
     def _check_keys(self, name: str, deal: DealHost, secrets: list[dict[str, Any]]) -> None:
         """Every unlock key a seat published is the inverse of its key there, and every
@@ -199,8 +223,12 @@ class DeckAudit:
         return out
 
     def check_ops(self, seq: int, asked: list[dict[str, Any]]) -> None:
-        """The host carried out exactly what the game asked during update ``seq``."""
-        if asked != self.ops.get(seq, []):
+        """The host carried out exactly what the game asked during update ``seq`` (only
+        the first of them, in order, if a forfeit cut that update's deal short)."""
+        done = self.ops.get(seq, [])
+        if seq == self.cut_at and done == asked[:len(done)]:
+            return
+        if asked != done:
             self.problems.append(f"update {seq}: the deck requests the journal records "
                                  f"({self.ops.get(seq, [])}) are not the ones the game made "
                                  f"({asked})")

@@ -419,10 +419,12 @@ class HostDecks:
             self._send_asks(step.op, again=True)
 
     def finished(self) -> None:
-        """The table ended: every seat hands over its secrets for every round (audit)."""
+        """The table ended: every seat hands over its secrets for every round it took
+        part in (audit): a round cut short by a forfeit has no secrets of the seats that
+        had not shuffled it yet (issue 25, finding 7)."""
         t = self.table
         for rnd in self.done:
-            for seat in range(t.seats_n):
+            for seat in range(min(t.seats_n, len(rnd.deal.passes["shuffle"]))):
                 self._ask(seat, DeckRequest(table=t.id, seat=seat, game=t.game.id, deck=rnd.deck,
                                             round=rnd.round, n=rnd.deal.n, seats=t.seats_n,
                                         kind="secrets"))
@@ -450,8 +452,8 @@ class HostDecks:
         got[msg.seat] = m
         self._journal({"kind": "deck_secrets", **m})
         client.send(Accepted(id=msg.id, table=t.id, seq=t.seq))
-        if len(got) == t.seats_n:
-            self._audit(rnd, [got[s] for s in range(t.seats_n)])
+        if len(got) == t.seats_n and rnd.deal.expected() is None:  # a deal a forfeit cut
+            self._audit(rnd, [got[s] for s in range(t.seats_n)])  # short is not audited
 
     def _audit(self, rnd: DeckRound, secrets: list[dict[str, Any]]) -> None:
         """Every seat's secrets of a round are in: recompute its passes now, and tell

@@ -133,6 +133,7 @@ class FairTable:
         self.last: dict[int, tuple[int, str]] = {}  # seat -> (event, link) last revealed
         self.excluded: set[int] = set()  # seats no longer asked (withheld under host_rng)
         self.seeds: dict[int, str] = {}  # seq -> seed of the event that served it (0: set-up)
+        self.acted: dict[int, int] = {}  # seat -> its last action's seq (signatures' floor)
         self.event = 0  # the last settled event
         self.transcript: str | None = None  # after the last applied action
         self.pending: Pending | None = None
@@ -215,6 +216,7 @@ class FairTable:
     def replay_rng(self, seq: int, seat: int, action: dict[str, Any]) -> fp.FairRandom:
         """The rng that served action ``seq`` (the probe if it drew nothing)."""
         self.transcript = fp.transcript_next(self._chained(), seq, seat, action)
+        self.acted[seat] = seq
         seed = self.seeds.get(seq)
         return self.probe if seed is None else fp.FairRandom(seed)
 
@@ -228,10 +230,13 @@ class FairTable:
 
     def may_join(self, client: ClientLink, req_id: int) -> bool:
         if getattr(client, "key", None) is None:
+            refused = getattr(client, "key_refused", None)
             client.send(Error(code=ErrorCode.NO_KEY, id=req_id, table=self.table.id,
-                              message="this table plays fair: a seat needs a client that "
-                                      "signs (hello.key: `lantable play`, `lantable bot`, "
-                                      "the web app); you may still watch it"))
+                              message=f"this table plays fair and refused your key: {refused}"
+                              if refused else
+                              "this table plays fair: a seat needs a client that "
+                              "signs (hello.key: `lantable play`, `lantable bot`, "
+                              "the web app); you may still watch it"))
             return False
         if self.decks is not None and not getattr(client, "decks", False):
             client.send(Error(code=ErrorCode.NO_DECKS, id=req_id, table=self.table.id,
@@ -370,12 +375,15 @@ class FairTable:
     def adopted(self, seq: int, seat: int, action: dict[str, Any]) -> None:
         """Action ``seq`` is the table's now: chain it into the transcript."""
         self.transcript = fp.transcript_next(self._chained(), seq, seat, action)
+        self.acted[seat] = seq
 
     def _signed(self, client: ClientLink, req_id: int, seat: int, action: dict[str, Any],
                 base: int | None, sig: str | None) -> dict[str, Any] | None:
         """The action's signature record, or None (refused) if it does not check: the
         seat signs ``[table, seat, base, action]``, ``base`` being the last update it
-        had seen, so the action cannot be moved before it or replayed elsewhere."""
+        had seen, so the action cannot be moved before it or replayed elsewhere; and
+        ``base`` is at least the seat's own last action (a seat decides on an update
+        that shows it), so no signature can serve twice (issue 25, finding 9)."""
         t = self.table
         if sig is None or base is None:
             self._refuse(client, req_id, "this table plays fair: sign your action (act.base "
@@ -385,6 +393,11 @@ class FairTable:
             if not 0 <= base <= t.seq:
                 raise fp.FairPlayError(f"act.base {base} is not an update of this table "
                                        f"(0..{t.seq})")
+            own = self.acted.get(seat, 0)
+            if base < own:
+                raise fp.FairPlayError(f"act.base {base} is before this seat's own last action "
+                                       f"({own}); decide on an update that shows it, and sign "
+                                       "that")
             fp.verify_signature(self.commits[seat]["key"], sig, "act",
                                 *fp.act_fields(t.id, seat, base, action))
         except (fp.FairPlayError, ValueError) as exc:

@@ -22,7 +22,7 @@ from typing import Any, Final, NoReturn
 
 import msgpack
 
-SCHEMA_VERSION: Final = 3  # bump with a migration (_MIGRATIONS) when the tables below change
+SCHEMA_VERSION: Final = 4  # bump with a migration (_MIGRATIONS) when the tables below change
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -62,6 +62,17 @@ CREATE TABLE IF NOT EXISTS fairplay (
     table_id TEXT NOT NULL,
     record BLOB NOT NULL
 );
+-- Page bots (host/pagebots.py): the seats a bot of this peer plays, so that a restarted
+-- peer starts them again. ``token`` is the one the bot resumes the seat with.
+CREATE TABLE IF NOT EXISTS page_bots (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    strategy TEXT NOT NULL,
+    strength INTEGER,
+    token TEXT NOT NULL,
+    handed INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
 """
 
 # from version -> the script that brings a journal to version + 1
@@ -78,6 +89,13 @@ DROP TABLE actions;
 ALTER TABLE actions_v2 RENAME TO actions;
 """,
     2: "ALTER TABLE seats ADD COLUMN join_id BLOB;",
+    3: """
+CREATE TABLE IF NOT EXISTS page_bots (
+    table_id TEXT NOT NULL, seat INTEGER NOT NULL, strategy TEXT NOT NULL,
+    strength INTEGER, token TEXT NOT NULL, handed INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+""",
 }
 
 
@@ -108,6 +126,8 @@ class TableRecord:
     names: dict[int, str]
     tokens: dict[int, str]
     join_ids: dict[int, bytes] = field(default_factory=dict)  # seats taken with a join_id
+    # seat -> {"strategy", "strength", "token", "handed"}: the seats page bots play
+    bots: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,6 +301,18 @@ class Journal:
     def free_seat(self, table_id: str, seat: int) -> None:
         self._write("DELETE FROM seats WHERE table_id=? AND seat=?", (table_id, seat))
 
+    def rename_seat(self, table_id: str, seat: int, name: str) -> None:
+        self._write("UPDATE seats SET name=? WHERE table_id=? AND seat=?", (name, table_id, seat))
+
+    def add_page_bot(self, table_id: str, seat: int, strategy: str, strength: int | None,
+                     token: str, handed: bool) -> None:
+        self._write("INSERT OR REPLACE INTO page_bots (table_id, seat, strategy, strength, "
+                    "token, handed) VALUES (?, ?, ?, ?, ?, ?)",
+                    (table_id, seat, strategy, strength, token, int(handed)))
+
+    def remove_page_bot(self, table_id: str, seat: int) -> None:
+        self._write("DELETE FROM page_bots WHERE table_id=? AND seat=?", (table_id, seat))
+
     def set_status(self, table_id: str, status: str) -> None:
         self._write("UPDATE tables SET status=? WHERE id=?", (status, table_id))
 
@@ -344,8 +376,13 @@ class Journal:
             tokens[seat] = token
             if join_id is not None:
                 join_ids[seat] = bytes(join_id)
+        bots = {seat: {"strategy": strategy, "strength": strength, "token": token,
+                       "handed": bool(handed)}
+                for seat, strategy, strength, token, handed in self._db.execute(
+                    "SELECT seat, strategy, strength, token, handed FROM page_bots "
+                    "WHERE table_id=?", (row[0],))}
         return TableRecord(row[0], row[1], row[2], row[3], _unpack(row[4]), row[5], row[6],
-                           row[7], names, tokens, join_ids)
+                           row[7], names, tokens, join_ids, bots)
 
     def actions(self, table_id: str) -> list[ActionRecord]:
         """The table's actions in order (a scan of the log from the table's creation on)."""

@@ -43,10 +43,15 @@ class Limits:
     max_tables: int = 1000
     #: Waiting tables (no game yet) opened from one client address (``too_many_tables``).
     max_tables_per_client: int = 32
+    #: Unfinished tables (waiting or playing) opened from one client address
+    #: (``too_many_tables``): one machine cannot fill the peer with tables it plays alone.
+    max_open_tables_per_client: int = 64
     #: Finished tables kept reachable by id (sync, spectate) after they leave the lobby.
     keep_finished: int = 256
-    #: Seconds a waiting table with no seat taken stays open before it is closed as
-    #: abandoned (``table_closed`` to its spectators); frees the table limits above.
+    #: Seconds a waiting table with no seat taken, or a playing table one person plays
+    #: alone and has left, stays open before it is closed as abandoned (``table_closed``
+    #: to its spectators); frees the table limits above. A full peer closes the one left
+    #: longest at once for a newcomer's ``create``.
     waiting_ttl: float = 600.0
     #: Open connections, all addresses (``too_many_connections``, fatal).
     max_connections: int = 1000
@@ -65,6 +70,11 @@ class Limits:
     max_outbox_bytes: int = 8 * MIB
     #: Largest ``tables``/``welcome`` table list, encoded; longer lists are paged.
     max_list_bytes: int = 256 * 1024
+    #: Bots people added from the page that this peer runs at once (``too_many_bots``).
+    max_page_bots: int = 8
+    #: Seconds a seat's player must be away before another player may hand the seat
+    #: to a page bot (``not_dropped``).
+    bot_grace: float = 30.0
 
     def replace(self, **changes: Any) -> Limits:
         return dataclasses.replace(self, **changes)
@@ -100,6 +110,7 @@ CODES: Final[dict[str, ErrorCode | None]] = {
     "max_depth": ErrorCode.TOO_LARGE,
     "max_tables": ErrorCode.TOO_MANY_TABLES,
     "max_tables_per_client": ErrorCode.TOO_MANY_TABLES,
+    "max_open_tables_per_client": ErrorCode.TOO_MANY_TABLES,
     "keep_finished": None,
     "waiting_ttl": ErrorCode.TABLE_CLOSED,
     "max_connections": ErrorCode.TOO_MANY_CONNECTIONS,
@@ -110,6 +121,8 @@ CODES: Final[dict[str, ErrorCode | None]] = {
     "frame_timeout": ErrorCode.FRAME_TIMEOUT,
     "max_outbox_bytes": ErrorCode.TOO_SLOW,
     "max_list_bytes": None,
+    "max_page_bots": ErrorCode.TOO_MANY_BOTS,
+    "bot_grace": ErrorCode.NOT_DROPPED,
 }
 
 
@@ -123,6 +136,7 @@ HELP: Final[dict[str, str]] = {
     "max_depth": "deepest nesting in an action or options",
     "max_tables": "unfinished tables on this host",
     "max_tables_per_client": "waiting tables opened from one address",
+    "max_open_tables_per_client": "unfinished tables opened from one address",
     "keep_finished": "finished tables kept reachable by id",
     "waiting_ttl": "seconds before a table nobody sat at is closed",
     "max_connections": "open connections",
@@ -133,6 +147,8 @@ HELP: Final[dict[str, str]] = {
     "frame_timeout": "seconds for a frame to arrive once begun",
     "max_outbox_bytes": "bytes waiting for a client that does not read",
     "max_list_bytes": "largest table list in one reply, bytes (longer lists are paged)",
+    "max_page_bots": "bots added from the web page that this host runs at once",
+    "bot_grace": "seconds a player is away before their seat may be handed to a bot",
 }
 
 

@@ -80,6 +80,7 @@ class ClientLink:
         self.queued_bytes = 0  # their size
         self.max_outbox_bytes = max_outbox_bytes
         self.key: str | None = None  # the client's Ed25519 public key (hex), for fair play
+        self.key_refused: str | None = None  # why the hello's key was refused, if it was
         self.words = False  # hello.words: updates carry the game's labels and sentences
         self.decks = False  # hello.decks: it can sit at a hidden-deck table
         self._buf: list[bytes] = []

@@ -168,28 +168,51 @@ async def handle_connection(stream: trio.abc.Stream, peer: Peer, where: str | No
         host, port = "?", 0
     limits = peer.limits
     conn = Connection("host", limits.max_frame, limits.max_request_bytes)
-    total = sum(peer.connections.values())
-    mine = peer.connections.get(host, 0)
-    if total >= limits.max_connections or mine >= limits.max_connections_per_address:
+    refusal = admit(peer, host)
+    if refusal is not None:
         with trio.CancelScope(shield=True):  # say why, briefly, then close
             await _send_now(stream, conn.send_error(Error(
-                code=ErrorCode.TOO_MANY_CONNECTIONS,
-                message=f"this host is full ({total} connections, {mine} from {host}); "
-                        "try again later")), within=0.5)
+                code=ErrorCode.TOO_MANY_CONNECTIONS, message=refusal)), within=0.5)
             await trio.aclose_forcefully(stream)
-        _REFUSALS.note(host, total, mine)
         return
-    peer.connections[host] = mine + 1
     try:
         await _handle(stream, peer, conn, host, where or f"{host}:{port}")
     except Exception:
         LOGGER.exception("connection %s:%s failed unexpectedly; closed", host, port)
     finally:
-        left = peer.connections[host] - 1
-        if left:
-            peer.connections[host] = left
-        else:
-            del peer.connections[host]
+        release(peer, host)
+
+
+def connection_room(peer: Peer) -> int:
+    """How many connections the peer may hold at once: ``max_connections``, or fewer
+    if the process may not open that many files (``peer.fd_room``, set by
+    host/peer.py with descriptors kept back for the journal and the listeners)."""
+    room = peer.limits.max_connections
+    return room if peer.fd_room is None else max(1, min(room, peer.fd_room))
+
+
+def admit(peer: Peer, host: str) -> str | None:
+    """Count a new connection from ``host`` (any transport: TCP, the web port's HTTP and
+    WebSocket), or say why the host is full (the ``too_many_connections`` message; the
+    refusal is logged, at most every few seconds). An admitted connection is given
+    back with :func:`release`."""
+    total = sum(peer.connections.values())
+    mine = peer.connections.get(host, 0)
+    if total >= connection_room(peer) or mine >= peer.limits.max_connections_per_address:
+        _REFUSALS.note(host, total, mine)
+        return (f"this host is full ({total} connections, {mine} from {host}); "
+                "try again later")
+    peer.connections[host] = mine + 1
+    return None
+
+
+def release(peer: Peer, host: str) -> None:
+    """A connection :func:`admit` counted has closed."""
+    left = peer.connections.get(host, 1) - 1
+    if left > 0:
+        peer.connections[host] = left
+    else:
+        peer.connections.pop(host, None)
 
 
 def check_hello(hello: Hello, limits: Limits) -> Error | None:
@@ -247,7 +270,7 @@ async def _handle(stream: trio.abc.Stream, peer: Peer, conn: Connection, host: s
                           max_outbox_bytes=limits.max_outbox_bytes,
                           frame=getattr(stream, "frame_output", None))
         link.address = host
-        link.key = _public_key(hello.key)
+        link.key, link.key_refused = _public_key(hello.key)
         link.words = bool(hello.words)
         link.decks = bool(hello.decks)
         found: tuple[Table, int] | None = None
@@ -387,13 +410,14 @@ async def _serve_session(stream: trio.abc.Stream, conn: Connection, link: Client
         nursery.cancel_scope.cancel()
 
 
-def _public_key(key: str | None) -> str | None:
-    """The hello's Ed25519 public key if it is one; a malformed key counts as none (a
-    fair table then refuses the join with ``no_key``)."""
+def _public_key(key: str | None) -> tuple[str | None, str | None]:
+    """The hello's Ed25519 public key if it is a strong one, and else why not; a
+    malformed or weak key counts as none (a fair table then refuses the join with
+    ``no_key``, saying why)."""
     if key is None:
-        return None
+        return None, None
     try:
-        return fairplay.check_key(key)
-    except (fairplay.FairPlayError, ValueError):
-        LOGGER.info("a hello carried a malformed public key; ignored")
-        return None
+        return fairplay.check_key(key), None
+    except (fairplay.FairPlayError, ValueError) as exc:
+        LOGGER.info("a hello carried a public key that is refused (%s); ignored", exc)
+        return None, str(exc)

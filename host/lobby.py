@@ -17,15 +17,19 @@ from typing import TYPE_CHECKING, Any, Final
 import msgpack
 
 from lantable.plugins import BadOptions
-from lantable.protocol import ErrorCode, Lobby
+from lantable.protocol import Error, ErrorCode, Lobby, Renamed
 
 from .journal import Journal
 from .limits import DEFAULT_LIMITS, LimitExceeded, Limits
 from .link import BatchEnd
-from .table import FINISHED, WAITING, GameFailed, Table
+from .names import name_problem
+from .table import FINISHED, PLAYING, WAITING, GameFailed, Table
 
 if TYPE_CHECKING:
     from lantable.plugins import Registry
+
+    from .link import ClientLink
+    from .pagebots import PageBots
 
 LOGGER = logging.getLogger(__name__)
 
@@ -51,9 +55,12 @@ class Peer:
     limits: Limits = DEFAULT_LIMITS
     finished: dict[str, Table] = field(default_factory=dict)  # oldest first
     connections: dict[str, int] = field(default_factory=dict)  # open connections by address
+    # Connections the process has descriptors for (None: enough for max_connections).
+    fd_room: int | None = None
     links: set[Any] = field(default_factory=set)  # every welcomed client (ClientLink)
     lobby_watchers: set[Any] = field(default_factory=set)  # links that said hello.lobby
     lan_peers: list[dict[str, Any]] = field(default_factory=list)  # other peers, for the lobby
+    bots: PageBots | None = None  # the bots people add from the page; None: none
     # Commits the journal and writes the links' output at each scheduler batch's end.
     batch: BatchEnd = field(init=False)
 
@@ -86,16 +93,36 @@ class Peer:
         return sum(1 for t in self.tables.values() if t.free_seats())
 
     def games(self) -> list[dict[str, Any]]:
-        return [g.info for g in self.registry.games.values()]
+        """Every game's info; with page bots, also the strategies they play it with."""
+        if self.bots is None:
+            return [g.info for g in self.registry.games.values()]
+        return [{**g.info, "page_bots": self.bots.strategies(g)}
+                for g in self.registry.games.values()]
 
     def find_token(self, token: str) -> tuple[Table, int] | None:
-        """The table and seat a resume token was issued for, or None."""
-        wanted = token.encode("utf-8", "surrogatepass")  # compare_digest refuses non-ASCII str
+        """The table and seat a resume token (a seat's, or its page bot's) was issued
+        for, or None."""
         for table in (*self.tables.values(), *self.finished.values()):
-            for seat, slot in enumerate(table.seats):
-                if slot.token is not None and secrets.compare_digest(slot.token.encode(), wanted):
-                    return table, seat
+            found = table.seat_of_token(token)
+            if found is not None:
+                return table, found[0]
         return None
+
+    def rename(self, link: ClientLink, req_id: int, name: str) -> None:
+        """``rename``: the connection's name, now, at every table where it sits."""
+        why = name_problem(name, self.limits.max_name_bytes)
+        if why is not None:
+            link.send(Error(code=ErrorCode.NAME_REFUSED, id=req_id, message=why))
+            return
+        link.name = name
+        changed = False
+        for table_id, seats in list(link.seats.items()):
+            table = self.table(table_id)
+            if table is not None and seats:
+                changed |= table.rename(link, seats, name)
+        link.send(Renamed(id=req_id, name=name))
+        if changed:
+            self._changed()
 
     def lobby(self) -> Lobby:
         """The ``lobby`` message: every table here and the other peers on the LAN."""
@@ -121,6 +148,8 @@ class Peer:
     def _start(self, table: Table) -> Table:
         table.on_change = lambda: self._table_changed(table)
         table.max_spectators = self.limits.max_spectators
+        table.page_bots = self.bots
+        table.bot_grace = self.limits.bot_grace
         if table.status == FINISHED:
             self._retire(table)
         else:
@@ -134,22 +163,51 @@ class Peer:
         self._changed()
 
     def close_abandoned(self, now: float) -> int:
-        """Close the waiting tables nobody has sat at for ``limits.waiting_ttl`` seconds
-        (trio time ``now``); how many were closed."""
+        """Close the tables nobody has been at for ``limits.waiting_ttl`` seconds (trio
+        time ``now``): waiting tables with no seat taken, and playing tables one person
+        plays alone (:meth:`Table.solo`) with no seat connected. How many were closed."""
         closed = 0
         for table in list(self.tables.values()):
-            if table.status != WAITING or any(s.token for s in table.seats):
+            if not self._lapsing(table):
                 table.empty_since = None
                 continue
             if table.empty_since is None:
                 table.empty_since = now
             elif now - table.empty_since >= self.limits.waiting_ttl:
-                table.close_abandoned()
-                del self.tables[table.id]
+                self._lapse(table)
                 closed += 1
         if closed:
             self._changed()
         return closed
+
+    @staticmethod
+    def _lapsing(table: Table) -> bool:
+        """Whether nobody is at ``table``, so that it lapses after ``waiting_ttl``."""
+        if table.status == WAITING:
+            return not any(s.token for s in table.seats)
+        return table.status == PLAYING and table.solo() and not table.attended()
+
+    def _lapse(self, table: Table) -> None:
+        table.close_abandoned("nobody sat at this table; it was closed"
+                              if table.status == WAITING else
+                              "this table was played by one person, who left it; it was closed")
+        del self.tables[table.id]
+
+    def _make_room(self) -> bool:
+        """The peer is full: close the one-person table left for longest, so that a
+        newcomer can open a table whatever others played alone and left behind (a
+        waiting table still waits for its players until ``waiting_ttl``). Whether one
+        was closed."""
+        idle = [t for t in self.tables.values() if t.status == PLAYING and self._lapsing(t)]
+        if not idle:
+            return False
+        never = float("inf")  # not yet seen by the sweep: as if just left
+        oldest = min(idle, key=lambda t: never if t.empty_since is None else t.empty_since)
+        LOGGER.info("table %s lapses early: the peer is full and a newcomer opens a table",
+                    oldest.id)
+        self._lapse(oldest)
+        self._changed()
+        return True
 
     def _retire(self, table: Table) -> None:
         self.finished[table.id] = table
@@ -168,15 +226,21 @@ class Peer:
         game = self.registry[game_id]
         if seed is not None and seed not in SEED_RANGE:
             raise BadOptions(f"seed={seed}, expected a signed 64-bit integer")
-        if len(self.tables) >= self.limits.max_tables:
+        mine = [t for t in self.tables.values() if t.creator == creator]
+        waiting = sum(1 for t in mine if t.status == WAITING)
+        refusal = None
+        if waiting >= self.limits.max_tables_per_client:
+            refusal = (f"you already opened {waiting} tables that wait for players, the "
+                       "limit; fill or leave one first")
+        elif len(mine) >= self.limits.max_open_tables_per_client:
+            refusal = (f"you already opened {len(mine)} tables that are not finished, the "
+                       "limit; finish or leave one first")
+        if len(self.tables) >= self.limits.max_tables and (refusal or not self._make_room()):
             raise LimitExceeded(ErrorCode.TOO_MANY_TABLES,
                                 f"this peer has {len(self.tables)} unfinished tables, its "
                                 "limit; join one, or wait for one to finish")
-        mine = sum(1 for t in self.tables.values() if t.creator == creator and t.status == WAITING)
-        if mine >= self.limits.max_tables_per_client:
-            raise LimitExceeded(ErrorCode.TOO_MANY_TABLES,
-                                f"you already opened {mine} tables that wait for players, "
-                                "the limit; fill or leave one first")
+        if refusal is not None:
+            raise LimitExceeded(ErrorCode.TOO_MANY_TABLES, refusal)
         table_id = secrets.token_hex(4)
         while table_id in self.tables or table_id in self.finished:
             table_id = secrets.token_hex(4)
@@ -212,6 +276,7 @@ class Peer:
                 LOGGER.debug("table %s: restore failed", record.id, exc_info=True)
                 continue
             self._start(table)
+            table.start_bots()
         for table_id, why in damaged:
             LOGGER.error("table %s could not be restored from journal %s (%s); skipped. The "
                          "other tables are served; `lantable replay --table %s` shows what "

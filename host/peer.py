@@ -18,6 +18,7 @@ from .journal import Journal, JournalFailed
 from .limits import DEFAULT_LIMITS, Limits
 from .listener import handle_connection
 from .lobby import Peer
+from .pagebots import BotRunner, PageBots
 
 __all__ = ["DEFAULT_PORT", "STOP_TIMEOUT", "Peer", "RunningPeer", "keep_house",
            "serve_peer", "serve_until_signalled"]
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 LOGGER = logging.getLogger(__name__)
 
 STOP_TIMEOUT: Final = 1.5  # seconds a gentle stop may take before it just ends
+FILE_RESERVE: Final = 64  # descriptors kept back from connections (docs/limits.md)
 
 
 @dataclass
@@ -42,6 +44,7 @@ class RunningPeer:
     _advertised: trio.Event = field(default_factory=trio.Event)  # set when discovery ended
     _stopping: bool = False
     _stopped: trio.Event = field(default_factory=trio.Event)  # set when stop() is done
+    _hurry: trio.CancelScope = field(default_factory=trio.CancelScope)  # cuts the drain short
 
     @property
     def port(self) -> int:
@@ -73,8 +76,9 @@ class RunningPeer:
             self.peer.batch.end()
             LOGGER.info("stopping: told %d connection(s): %s", len(links), why)
             # Poll: many writers, each may drain or fail; bounded by STOP_TIMEOUT.
-            while any(link.queued for link in links if link.receiving):  # noqa: ASYNC110
-                await trio.sleep(0.02)
+            with self._hurry:
+                while any(link.queued for link in links if link.receiving):  # noqa: ASYNC110
+                    await trio.sleep(0.02)
             await self._advertised.wait()
         self._stopped.set()
 
@@ -82,6 +86,7 @@ class RunningPeer:
 async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
                      bind: str | None = None, port: int = DEFAULT_PORT,
                      discovery: Any = None, limits: Limits = DEFAULT_LIMITS,
+                     bots: BotRunner | None = None,
                      task_status: trio.TaskStatus[RunningPeer] = trio.TASK_STATUS_IGNORED,
                      ) -> None:
     """Run a peer: restore its tables, listen on ``bind:port`` and serve until cancelled
@@ -96,6 +101,8 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
         discovery: an async callable ``(running_peer, task_status)`` started once
             the peer listens (advertisement on the LAN), or None.
         limits: what clients may make the host hold (docs/limits.md).
+        bots: how to run the bots people add from the page (host/pagebots.py), or
+            None for none (``add_bot`` then gets ``bad_bot``).
 
     Passes back a :class:`RunningPeer` through ``task_status`` once it accepts
     connections. Each connection gets its own nursery; a failure in one never
@@ -108,10 +115,14 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
     journal_failed = trio.Event()
     journal.on_failure = lambda exc: journal_failed.set()
     peer = Peer(registry=registry, journal=journal, name=name or socket.gethostname(),
-                limits=limits)
+                limits=limits, bots=None if bots is None else PageBots(bots, limits))
     for err in registry.errors:
         LOGGER.error("game plugin %s not loaded: %s", err.plugin, err)
-    _raise_file_limit(limits.max_connections + 64)  # journal, discovery, listeners
+    # Descriptors for every connection, and FILE_RESERVE more for the journal, discovery,
+    # the listeners and a newcomer's accept: the host never runs out of them.
+    files = _raise_file_limit(limits.max_connections + FILE_RESERVE)
+    if files is not None and files - FILE_RESERVE < limits.max_connections:
+        peer.fd_room = max(files - FILE_RESERVE, 1)
     try:
         with peer.batch.installed():
             async with trio.open_nursery() as nursery:
@@ -127,6 +138,8 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
                     raise failure
 
                 nursery.start_soon(stop_if_journal_fails)
+                if peer.bots is not None:  # they connect like anyone, over loopback
+                    await nursery.start(peer.bots.serve, _loopback(running.addresses[0]))
                 LOGGER.info("peer %s (%s) listening on %s", peer.name, peer.peer_id,
                             running.addresses)
 
@@ -158,6 +171,16 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
                 nursery.cancel_scope.cancel()
     finally:
         journal.close()
+
+
+def _loopback(address: tuple[str, int]) -> tuple[str, int]:
+    """Where this machine's own clients reach a listener bound to ``address``."""
+    host, port = address[0], address[1]
+    if host in ("0.0.0.0", ""):
+        return "127.0.0.1", port
+    if host == "::":
+        return "::1", port
+    return host, port
 
 
 async def keep_house(peer: Peer, *,
@@ -208,24 +231,29 @@ async def _give_back_memory(peer: Peer) -> None:
         peak = max(peak, now)
 
 
-def _raise_file_limit(wanted: int) -> None:
+def _raise_file_limit(wanted: int) -> int | None:
     """Let the process open ``wanted`` files if the hard limit allows (a common soft
-    limit, 1024, is below ``max_connections``); where it does not, say so once."""
+    limit, 1024, is below ``max_connections``); where it does not, say so once.
+    Returns how many files the process may open (None: no limit known)."""
     try:
         import resource
     except ImportError:  # not on this platform
-        return
+        return None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft == resource.RLIM_INFINITY or soft >= wanted:
-        return
+    if soft == resource.RLIM_INFINITY:
+        return None
+    if soft >= wanted:
+        return int(soft)
     new = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
     try:
         resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
     except (ValueError, OSError):
         new = soft
     if new < wanted:
-        LOGGER.warning("this process may open %d files; --max-connections needs about %d",
-                       new, wanted)
+        LOGGER.warning("this process may open %d files; --max-connections needs about %d: "
+                       "the host takes at most %d connections", new, wanted,
+                       max(new - FILE_RESERVE, 1))
+    return int(new)
 
 
 async def serve_until_signalled(*, task_status: trio.TaskStatus[RunningPeer] =
@@ -235,10 +263,37 @@ async def serve_until_signalled(*, task_status: trio.TaskStatus[RunningPeer] =
     normally (``lantable host`` exits 0). Must run in the main thread."""
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
-            running = await nursery.start(lambda task_status: serve_peer(
-                task_status=task_status, **kwargs))
+            served = trio.Event()
+
+            async def peer(task_status: trio.TaskStatus[RunningPeer]) -> None:
+                try:
+                    await serve_peer(task_status=task_status, **kwargs)
+                finally:
+                    served.set()  # the journal is closed
+
+            running = await nursery.start(peer)
             task_status.started(running)
             async for signum in signals:
                 LOGGER.info("%s received: stopping", signal.Signals(signum).name)
+                hurry = trio.CancelScope()
+
+                async def more_signals(hurry: trio.CancelScope = hurry) -> None:
+                    with hurry:
+                        await _hurry_on_more_signals(signals, running)
+
+                nursery.start_soon(more_signals)
                 await running.stop()
+                await served.wait()
+                hurry.cancel()
                 break
+    # The journal is closed. The caller (``lantable host``) keeps signals harmless until
+    # it exits: see ``clients/commands/peer.py``.
+
+
+async def _hurry_on_more_signals(signals: Any, running: RunningPeer) -> None:
+    """A second signal while stopping cuts the wait for clients' writers short; it
+    never skips the journal's close (issue 25, finding 11)."""
+    async for signum in signals:
+        LOGGER.info("%s received again: hurrying the stop (the journal is still closed "
+                    "properly)", signal.Signals(signum).name)
+        running._hurry.cancel()

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from lantable.plugins import BadOptions
 from lantable.protocol import (
     Act,
+    AddBot,
     Commit,
     Create,
     Created,
@@ -23,6 +24,7 @@ from lantable.protocol import (
     Error,
     ErrorCode,
     Games,
+    HandToBot,
     Join,
     Leave,
     ListGames,
@@ -31,6 +33,8 @@ from lantable.protocol import (
     Ping,
     Pong,
     Query,
+    RemoveBot,
+    Rename,
     Resume,
     Reveal,
     Sync,
@@ -92,17 +96,20 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
         link.send(Games(id=msg.id, games=peer.games()))
     elif isinstance(msg, Create):
         _create(msg, link, peer)
+    elif isinstance(msg, Rename):
+        peer.rename(link, msg.id, msg.name)
     else:  # pragma: no cover - the state table admits no other type here
         link.send(Error(code=ErrorCode.UNEXPECTED_MESSAGE, message=f"unexpected {msg.t!r}"))
 
 
 # The requests that name a table, in the order of how often they come.
 _TABLE_REQUESTS = (Act, Query, Sync, Join, Leave, Commit, Reveal, DeckPass, DeckUnlock,
-                   DeckSecretsMessage)
+                   DeckSecretsMessage, AddBot, RemoveBot, HandToBot)
 
 
 def _to_table(msg: Act | Query | Sync | Join | Leave | Commit | Reveal | DeckPass | DeckUnlock
-              | DeckSecretsMessage, link: ClientLink, table: Table) -> None:
+              | DeckSecretsMessage | AddBot | RemoveBot | HandToBot, link: ClientLink,
+              table: Table) -> None:
     """Hand a request to its table's method (never raises: see ``Table``)."""
     if isinstance(msg, Act):
         table.act(link, msg.id, msg.seat, msg.action, msg.base, msg.sig)
@@ -118,6 +125,12 @@ def _to_table(msg: Act | Query | Sync | Join | Leave | Commit | Reveal | DeckPas
         table.commit(link, msg.id, msg.seat, msg.tip, msg.length, msg.sig)
     elif isinstance(msg, Reveal):
         table.reveal(link, msg.id, msg.seat, msg.event, msg.link, msg.sig)
+    elif isinstance(msg, AddBot):
+        table.add_bot(link, msg.id, msg.strategy, msg.strength, msg.seat)
+    elif isinstance(msg, RemoveBot):
+        table.remove_bot(link, msg.id, msg.seat)
+    elif isinstance(msg, HandToBot):
+        table.hand_to_bot(link, msg.id, msg.seat, msg.strategy, msg.strength)
     else:  # a hidden deal's message (host/fairdecks.py)
         table.deck_message(link, msg.id, msg)
 

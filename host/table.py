@@ -14,18 +14,25 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import random
 import secrets
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Concatenate, Final, ParamSpec, TypeVar
 
+import trio
+
 from lantable.plugins import BadOptions, IllegalAction
+from lantable.plugins.params import is_template
 from lantable.plugins.types import Action, Event, Scores, State, View
 from lantable.protocol import (
     Accepted,
     Answer,
+    BotAdded,
+    BotRemoved,
     Error,
     ErrorCode,
     Joined,
@@ -36,6 +43,8 @@ from lantable.protocol import (
 )
 
 from .fairplay import FairConfig, FairTable
+from .names import unique_name
+from .pagebots import PageBot
 from .words import seat_names, update_words
 
 if TYPE_CHECKING:
@@ -47,6 +56,7 @@ if TYPE_CHECKING:
 
     from .journal import Journal, TableRecord
     from .link import ClientLink
+    from .pagebots import PageBots
 
 LOGGER = logging.getLogger(__name__)
 
@@ -145,6 +155,56 @@ def canonical_action(action: dict[str, Any], legal: list[dict[str, Any]]) -> dic
     return action
 
 
+def whole_numbers(value: Any) -> tuple[Any, bool]:
+    """``value`` with every float that is a whole number made an int (``9.0`` -> ``9``),
+    and whether any was: what a client sends is the game's own value at every table,
+    including a hidden-deck table, where the host cannot list the legal actions to
+    copy (a float list index broke the seats' client halves there).
+
+    Raises:
+        ValueError: a float that is not a number (NaN, infinity).
+    """
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{value!r} is not a number")
+        return (int(value), True) if value.is_integer() else (value, False)
+    if isinstance(value, dict):
+        changed = False
+        out = {}
+        for key, item in value.items():
+            out[key], c = whole_numbers(item)
+            changed |= c
+        return (out, True) if changed else (value, False)
+    if isinstance(value, list):
+        items = [whole_numbers(item) for item in value]
+        if any(c for _, c in items):
+            return [item for item, _ in items], True
+    return value, False
+
+
+def unexpected_fields(action: dict[str, Any], legal: list[dict[str, Any]]) -> str | None:
+    """Why ``action`` has fields no legal action of its kind has, or None.
+
+    A legal action padded with junk would be applied (the game reads only its own keys)
+    and journalled with the junk; the game's actions, and the parameters of its
+    templates, name every field an action may have (docs/plugins.md, "Templates").
+    """
+    if not legal:
+        return None
+    kind = action.get("type")
+    same = [option for option in legal if option.get("type") == kind] or legal
+    allowed: set[Any] = set()
+    for option in same:
+        if is_template(option):
+            allowed |= (set(option) - {"params"}) | set(option["params"])
+        else:
+            allowed |= set(option)
+    extra = set(action) - allowed
+    if not extra:
+        return None
+    names = ", ".join(sorted(map(repr, extra))[:5])
+    return (f"the action has field(s) {names} that no legal action of its kind has; "
+            "send only the game's own fields")
 
 
 def _request(method: Callable[Concatenate[_T, ClientLink, _Id, _P], None]
@@ -178,12 +238,33 @@ def _request(method: Callable[Concatenate[_T, ClientLink, _Id, _P], None]
     return request
 
 
+def _now() -> float:
+    """The time for "away since": trio's clock inside the peer, else the monotonic one."""
+    try:
+        return trio.current_time()
+    except RuntimeError:
+        return time.monotonic()
+
+
 @dataclass(slots=True)
 class Seat:
     name: str | None = None
     token: str | None = None
     client: ClientLink | None = None
     join_id: bytes | None = None  # the nonce of the join that took it, if it had one
+    address: str | None = None  # where the join that took it came from (not journalled)
+    bot: PageBot | None = None  # the page bot that plays it (host/pagebots.py)
+    away_since: float | None = None  # when its player's connection went (taken seats)
+
+    def entry(self, now: float) -> dict[str, Any]:
+        """The seat as updates show it (docs/protocol.md, "Seat entry")."""
+        out: dict[str, Any] = {"name": self.name, "taken": bool(self.token),
+                               "connected": self.client is not None}
+        if self.bot is not None:
+            out["bot"] = self.bot.entry()
+        if self.token and self.client is None and self.away_since is not None:
+            out["away"] = max(0, int(now - self.away_since))
+        return out
 
 
 @dataclass(slots=True)
@@ -211,8 +292,13 @@ class Table:
     final_scores: dict[str, Any] | None = None  # set when the table ends other than by the game
     creator: str = ""  # the address that opened the table (per-client table limit)
     max_spectators: int = 64  # the peer sets its limit (Limits.max_spectators)
-    empty_since: float | None = None  # trio time since when no seat is taken (waiting only)
+    # trio time since when nobody is at the table: no seat taken (waiting), or no seat
+    # connected at a table one person plays alone (playing; host/lobby.py)
+    empty_since: float | None = None
+    page_bots: PageBots | None = None  # the peer's page bots; None: it runs none
+    bot_grace: float = 30.0  # seconds a seat's player is away before it may go to a bot
     g: GuardedGame = field(init=False)
+    _text_board: bool | None = field(default=None, init=False)  # send board_text (no board.js)
 
     def __post_init__(self) -> None:
         self.g = GuardedGame(self.game)
@@ -251,8 +337,15 @@ class Table:
                 pm: pluggy.PluginManager | None = None) -> Table:
         """Rebuild a table from the journal by replaying every recorded action."""
         table = cls(record.id, game, record.seats, record.options, record.seed, journal, pm)
+        now = _now()
         table.seats = [Seat(record.names.get(s), record.tokens.get(s),
-                            join_id=record.join_ids.get(s)) for s in range(record.seats)]
+                            join_id=record.join_ids.get(s),
+                            away_since=now if s in record.tokens else None)
+                       for s in range(record.seats)]
+        for seat, bot in record.bots.items():
+            if 0 <= seat < record.seats and table.seats[seat].token:
+                table.seats[seat].bot = PageBot(bot["strategy"], bot["strength"], bot["token"],
+                                                bot["handed"])
         fair = journal.fair_records(record.id)
         if fair:
             table.fair = FairTable.restore(table, fair)
@@ -314,17 +407,30 @@ class Table:
             "fair": None if self.fair is None else self.fair.summary(),
         }
 
-    def close_abandoned(self) -> None:
-        """Close a waiting table nobody sat at: out of the journal's unfinished tables,
-        and its spectators told ``table_closed``."""
+    def close_abandoned(self, why: str = "nobody sat at this table; it was closed") -> None:
+        """Close a table nobody is at: out of the journal's unfinished tables, and its
+        spectators told ``table_closed`` (``why``)."""
         self.status = ABANDONED
         self.journal.set_status(self.id, ABANDONED)
         for client in list(self.spectators):
             client.watching.discard(self.id)
-            client.send(Error(code=ErrorCode.TABLE_CLOSED, table=self.id,
-                              message="nobody sat at this table; it was closed"))
+            client.send(Error(code=ErrorCode.TABLE_CLOSED, table=self.id, message=why))
         self.spectators.clear()
-        LOGGER.info("table %s closed: nobody sat at it", self.id)
+        LOGGER.info("table %s closed: %s", self.id, why)
+
+    def solo(self) -> bool:
+        """Whether one person plays every seat: one seat, or every seat taken from one
+        address (after a restart, when addresses are not known: under one name)."""
+        if self.seats_n == 1:
+            return True
+        addresses = {s.address for s in self.seats}
+        if None not in addresses:
+            return len(addresses) == 1
+        return len({s.name for s in self.seats}) == 1
+
+    def attended(self) -> bool:
+        """Whether some seat's player is connected."""
+        return any(s.client is not None for s in self.seats)
 
     def free_seats(self) -> int:
         return 0 if self.status != WAITING else sum(1 for s in self.seats if not s.token)
@@ -451,35 +557,223 @@ class Table:
                               message=f"table is {self.status}; "
                                       "join as a spectator or resume with a token"))
             return
+        seat = self._find_free(client, req_id, seat)
+        if seat is None:
+            return
+        token = secrets.token_urlsafe(18)
+        name = self._unique(client.name, seat)
+        self.seats[seat] = Seat(name, token, client, join_id, getattr(client, "address", None))
+        self.journal.take_seat(self.id, seat, name, token, join_id)
+        client.seats.setdefault(self.id, set()).add(seat)
+        client.send(Joined(id=req_id, table=self.id, seat=seat, token=token))
+        LOGGER.info("table %s: %s took seat %d", self.id, name, seat)
+        self._seated(seat, client)
+
+    def _unique(self, name: str, seat: int) -> str:
+        """``name`` made unique among the other seats' names ("ann (2)")."""
+        return unique_name(name, [s.name for i, s in enumerate(self.seats) if i != seat])
+
+    def _seated(self, seat: int, client: ClientLink | None) -> None:
+        """A seat of the waiting table was taken (by ``client``, or for a page bot that
+        connects later): start when it was the last, else tell everyone."""
+        if all(s.token for s in self.seats) and self.fair is None:
+            self.start()
+        else:
+            self._broadcast(events=None, full=True, status_only=True)
+        if self.fair is not None and client is not None:
+            self.fair.seated(seat, client)  # asks for its commitment; the last one starts
+        self._changed()
+
+    def _find_free(self, client: ClientLink, req_id: int, seat: int | None) -> int | None:
+        """The seat a join or add_bot takes (``seat``, or the lowest free one); None when
+        refused (answered here)."""
         if seat is None:
             free = [i for i, s in enumerate(self.seats) if not s.token]
             if not free:
                 client.send(Error(code=ErrorCode.TABLE_FULL, id=req_id, table=self.id,
                                   message="no free seat"))
-                return
-            seat = free[0]
-        elif not 0 <= seat < self.seats_n:
+                return None
+            return free[0]
+        if not 0 <= seat < self.seats_n:
             client.send(Error(code=ErrorCode.SEAT_TAKEN, id=req_id, table=self.id,
                               message=f"seat {seat} does not exist; "
                                       f"seats are 0..{self.seats_n - 1}"))
-            return
-        elif self.seats[seat].token:
+            return None
+        if self.seats[seat].token:
             client.send(Error(code=ErrorCode.SEAT_TAKEN, id=req_id, table=self.id,
                               message=f"seat {seat} is taken by {self.seats[seat].name!r}"))
+            return None
+        return seat
+
+    # -- names and page bots (issue 22) ---------------------------------------------
+
+    def rename(self, client: ClientLink, seats: set[int], name: str) -> bool:
+        """Give ``client``'s ``seats`` here the name ``name`` (made unique); tell
+        everyone. Whether a name changed."""
+        if self.status not in (WAITING, PLAYING):
+            return False
+        changed = False
+        for seat in sorted(seats):
+            slot = self.seats[seat]
+            if slot.client is not client:
+                continue
+            new = self._unique(name, seat)
+            if new != slot.name:
+                slot.name = new
+                self.journal.rename_seat(self.id, seat, new)
+                changed = True
+        if changed:
+            self._broadcast(events=None, full=True, status_only=self.status == WAITING)
+        return changed
+
+    def _bot_refused(self, client: ClientLink, req_id: int, strategy: str | None,
+                     strength: int | None) -> PageBots | None:
+        """The peer's page bots if ``client`` may ask them here for this bot, else None
+        (answered here)."""
+        def refuse(code: ErrorCode, message: str) -> None:
+            client.send(Error(code=code, id=req_id, table=self.id, message=message))
+
+        bots = self.page_bots
+        if not client.seats.get(self.id):
+            refuse(ErrorCode.NOT_SEATED, "sit at this table first: only its players "
+                                         "manage its bots")
+            return None
+        if bots is None:
+            refuse(ErrorCode.BAD_BOT, "this peer runs no bots from the page; start them "
+                                      "with `lantable bot`")
+            return None
+        if strategy is not None:
+            why = bots.refusal(self.game, strategy, strength)
+            if why is not None:
+                refuse(ErrorCode.BAD_BOT, why)
+                return None
+        return bots
+
+    @_request
+    def add_bot(self, client: ClientLink, req_id: int, strategy: str, strength: int | None,
+                seat: int | None) -> None:
+        """Seat one of the peer's page bots at this waiting table."""
+        bots = self._bot_refused(client, req_id, strategy, strength)
+        if bots is None:
+            return
+        if self.status != WAITING:
+            client.send(Error(code=ErrorCode.TABLE_FULL, id=req_id, table=self.id,
+                              message=f"the table is {self.status}: bots are added while it "
+                                      "waits; a seat whose player left can be handed to one"))
+            return
+        found = self._find_free(client, req_id, seat)
+        if found is None:
+            return
+        full = bots.full()
+        if full is not None:
+            client.send(Error(code=ErrorCode.TOO_MANY_BOTS, id=req_id, table=self.id,
+                              message=full))
             return
         token = secrets.token_urlsafe(18)
-        self.seats[seat] = Seat(client.name, token, client, join_id)
-        self.journal.take_seat(self.id, seat, client.name, token, join_id)
-        client.seats.setdefault(self.id, set()).add(seat)
-        client.send(Joined(id=req_id, table=self.id, seat=seat, token=token))
-        LOGGER.info("table %s: %s took seat %d", self.id, client.name, seat)
-        if all(s.token for s in self.seats) and self.fair is None:
-            self.start()
+        bot = PageBot(strategy, bots.strength(strategy, strength), token, handed=False)
+        name = self._unique(bots.name(strategy), found)
+        self.seats[found] = Seat(name, token, None, bot=bot, away_since=_now())
+        self.journal.take_seat(self.id, found, name, token)
+        self.journal.add_page_bot(self.id, found, strategy, bot.strength, token, False)
+        client.send(BotAdded(id=req_id, table=self.id, seat=found, name=name))
+        LOGGER.info("table %s: %s added page bot %s at seat %d", self.id, client.name, name,
+                    found)
+        bots.start(self.id, found, bot, name)
+        self._seated(found, None)
+
+    @_request
+    def remove_bot(self, client: ClientLink, req_id: int, seat: int) -> None:
+        """Stop a page bot: its seat is freed (waiting table) or waits for its player
+        again (a handed seat)."""
+        bots = self._bot_refused(client, req_id, None, None)
+        if bots is None:
+            return
+        slot = self.seats[seat] if 0 <= seat < self.seats_n else None
+        if slot is None or slot.bot is None:
+            client.send(Error(code=ErrorCode.BAD_BOT, id=req_id, table=self.id,
+                              message=f"seat {seat} is not played by a bot of this page"))
+            return
+        if not slot.bot.handed and self.status != WAITING:
+            client.send(Error(code=ErrorCode.BAD_BOT, id=req_id, table=self.id,
+                              message=f"the game has started: {slot.name} plays its seat to "
+                                      "the end"))
+            return
+        bots.stop(self.id, seat)
+        self.journal.remove_page_bot(self.id, seat)
+        if slot.client is not None:  # the bot's connection loses the seat
+            slot.client.seats.get(self.id, set()).discard(seat)
+        if slot.bot.handed:
+            slot.bot, slot.client, slot.away_since = None, None, _now()
         else:
-            self._broadcast(events=None, full=True, status_only=True)
-        if self.fair is not None:
-            self.fair.seated(seat, client)  # asks for its commitment; the last one starts
+            self.seats[seat] = Seat()
+            self.journal.free_seat(self.id, seat)
+            if self.fair is not None:
+                self.fair.freed(seat)
+        client.send(BotRemoved(id=req_id, table=self.id, seat=seat))
+        LOGGER.info("table %s: %s removed the page bot of seat %d", self.id, client.name, seat)
+        self._broadcast(events=None, full=True, status_only=self.status == WAITING)
         self._changed()
+
+    @_request
+    def hand_to_bot(self, client: ClientLink, req_id: int, seat: int, strategy: str,
+                    strength: int | None) -> None:
+        """Let a page bot play a started table's seat whose player has been away for the
+        grace period, or the asker's own seat at once."""
+        bots = self._bot_refused(client, req_id, strategy, strength)
+        if bots is None:
+            return
+
+        def refuse(code: ErrorCode, message: str) -> None:
+            client.send(Error(code=code, id=req_id, table=self.id, message=message))
+
+        if self.status != PLAYING:
+            refuse(ErrorCode.BAD_BOT, "the table is waiting: add a bot to a free seat instead"
+                   if self.status == WAITING else f"the table is {self.status}")
+            return
+        if not 0 <= seat < self.seats_n:
+            refuse(ErrorCode.BAD_BOT, f"seat {seat} does not exist; seats are "
+                                      f"0..{self.seats_n - 1}")
+            return
+        slot = self.seats[seat]
+        if slot.bot is not None:
+            refuse(ErrorCode.BAD_BOT, f"a bot already plays seat {seat}")
+            return
+        own = seat in client.seats.get(self.id, set())
+        if not own:
+            if slot.client is not None:
+                refuse(ErrorCode.NOT_DROPPED, f"{slot.name} is connected and plays seat {seat}")
+                return
+            away = _now() - (slot.away_since if slot.away_since is not None else _now())
+            if away < self.bot_grace:
+                refuse(ErrorCode.NOT_DROPPED,
+                       f"{slot.name} has been away {int(away)} s; a seat goes to a bot after "
+                       f"{self.bot_grace:g} s away, so in {math.ceil(self.bot_grace - away)} s")
+                return
+        full = bots.full()
+        if full is not None:
+            refuse(ErrorCode.TOO_MANY_BOTS, full)
+            return
+        if own:  # the asker hands over its own seat: it keeps the token to come back
+            client.seats[self.id].discard(seat)
+            slot.client, slot.away_since = None, _now()
+        bot = PageBot(strategy, bots.strength(strategy, strength), secrets.token_urlsafe(18),
+                      handed=True)
+        slot.bot = bot
+        self.journal.add_page_bot(self.id, seat, strategy, bot.strength, bot.token, True)
+        assert slot.name is not None
+        client.send(BotAdded(id=req_id, table=self.id, seat=seat, name=slot.name))
+        LOGGER.info("table %s: %s handed seat %d (%s) to a %s bot", self.id, client.name, seat,
+                    slot.name, strategy)
+        bots.start(self.id, seat, bot, bot_name(bot, slot.name))
+        self._broadcast(events=None, full=True)
+
+    def start_bots(self) -> None:
+        """Start the page bots of a restored table (the peer restarted)."""
+        if self.page_bots is None or self.status == FINISHED:
+            return
+        for seat, slot in enumerate(self.seats):
+            if slot.bot is not None and slot.name is not None:
+                self.page_bots.start(self.id, seat, slot.bot, bot_name(slot.bot, slot.name))
 
     def start(self) -> None:
         """Every seat is taken (and, at a fair table, the set-up event settled): play
@@ -509,12 +803,22 @@ class Table:
     def resume(self, client: ClientLink, req_id: int | None, token: str) -> None:
         """Give ``client`` the seat ``token`` was issued for (``req_id`` None: in the
         hello, answered by the welcome)."""
-        for seat, slot in enumerate(self.seats):
-            if slot.token is not None and secrets.compare_digest(slot.token, token):
-                self._attach(client, req_id, seat)
-                return
+        found = self.seat_of_token(token)
+        if found is not None:
+            self._attach(client, req_id, found[0], by_bot=found[1])
+            return
         client.send(Error(code=ErrorCode.BAD_TOKEN, id=req_id, table=self.id,
                           message="no seat at this table has that token"))
+
+    def seat_of_token(self, token: str) -> tuple[int, bool] | None:
+        """The seat ``token`` resumes, and whether it is a page bot's token; or None."""
+        wanted = token.encode("utf-8", "surrogatepass")  # compare_digest refuses non-ASCII str
+        for seat, slot in enumerate(self.seats):
+            if slot.bot is not None and secrets.compare_digest(slot.bot.token.encode(), wanted):
+                return seat, True
+            if slot.token is not None and secrets.compare_digest(slot.token.encode(), wanted):
+                return seat, False
+        return None
 
     def _seat_of_join(self, join_id: bytes) -> int | None:
         """The seat a join with this ``join_id`` took, if it still holds it."""
@@ -524,21 +828,35 @@ class Table:
                 return seat
         return None
 
-    def _attach(self, client: ClientLink, req_id: int | None, seat: int) -> None:
+    def _attach(self, client: ClientLink, req_id: int | None, seat: int,
+                by_bot: bool = False) -> None:
         """Hand a taken seat to ``client`` (a resume, or a join's retry): ``joined``
-        with its token, a full update; a connection that held it before is told."""
+        with its token, a full update; a connection that held it before is told.
+        A player resuming a seat handed to a page bot takes it back: the bot stops."""
         slot = self.seats[seat]
+        taken_back = not by_bot and slot.bot is not None and slot.bot.handed
+        if taken_back and self.page_bots is not None:
+            self.page_bots.stop(self.id, seat)
+        if taken_back:
+            slot.bot = None
+            self.journal.remove_page_bot(self.id, seat)
+            LOGGER.info("table %s: %s took seat %d back from its bot", self.id, client.name,
+                        seat)
         old = slot.client
         if old is not None and old is not client:
             old.seats.get(self.id, set()).discard(seat)
             old.send(Error(code=ErrorCode.BAD_TOKEN, table=self.id,
                            message=f"seat {seat} was resumed by another connection"))
-        slot.client = client
+        slot.client, slot.away_since = client, None
         client.seats.setdefault(self.id, set()).add(seat)
         if req_id is not None:
             client.send(Joined(id=req_id, table=self.id, seat=seat, token=slot.token))
         LOGGER.info("table %s: %s resumed seat %d", self.id, client.name, seat)
-        self._send_update(client, seat, events=None)
+        if taken_back or (old is None and self.status in (WAITING, PLAYING)):
+            # everyone sees who is back (or which page bot has connected)
+            self._broadcast(events=None, full=True, status_only=self.status == WAITING)
+        else:
+            self._send_update(client, seat, events=None)
         if self.fair is not None:
             self.fair.seated(seat, client)
 
@@ -556,18 +874,25 @@ class Table:
                 if self.fair is not None:
                     self.fair.freed(seat)
             elif self.seats[seat].client is client:
-                self.seats[seat].client = None
+                self.seats[seat].client, self.seats[seat].away_since = None, _now()
         client.send(Left(id=req_id, table=self.id))
         if mine and self.status == WAITING:
             self._broadcast(events=None, full=True, status_only=True)
             self._changed()
+        elif mine and self.status == PLAYING:
+            self._broadcast(events=None, full=True)  # everyone sees who is away
 
     def detach(self, client: ClientLink) -> None:
-        """The client's connection ended: forget it (its seats stay reserved)."""
+        """The client's connection ended: forget it (its seats stay reserved); at a
+        started table everyone sees who is away (a seat can be handed to a bot)."""
         self.spectators.discard(client)
+        gone = False
         for slot in self.seats:
             if slot.client is client:
-                slot.client = None
+                slot.client, slot.away_since = None, _now()
+                gone = True
+        if gone and self.status == PLAYING:
+            self._broadcast(events=None, full=True)
 
     @_request
     def sync(self, client: ClientLink, req_id: int) -> None:
@@ -645,10 +970,28 @@ class Table:
             client.send(Error(code=ErrorCode.NOT_TO_ACT, id=req_id, table=self.id,
                               message=f"seat {seat} is not to act now"))
             return
+        try:
+            plain, changed = whole_numbers(action)
+        except ValueError as exc:
+            client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req_id, table=self.id,
+                              message=f"the action holds a value that is no number: {exc}"))
+            return
+        if changed and self.fair is not None:  # the signature must cover the game's values
+            client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req_id, table=self.id,
+                              message="the action has a whole number sent as a float (9.0 "
+                                      "for 9); send it as an integer, and sign that"))
+            return
+        action = plain
         if self.fair is not None and self.fair.decks is not None:
             self.fair.act(client, req_id, seat, action, base, sig)  # the host lists nothing
             return
-        action = canonical_action(action, self.g.legal_actions(self.state, seat))
+        legal = self.g.legal_actions(self.state, seat)
+        why = unexpected_fields(action, legal)
+        if why is not None:
+            client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req_id, table=self.id,
+                              message=why))
+            return
+        action = canonical_action(action, legal)
         if self.fair is not None:  # signed; may hold a random event
             self.fair.act(client, req_id, seat, action, base, sig)
             return
@@ -799,12 +1142,12 @@ class Table:
         """What every recipient's update has in common (packed once per change), and
         whether the game has started (views are sent)."""
         started = self.status in (PLAYING, FINISHED) and not status_only
+        now = _now()
         if started and to_act is None:
             to_act = self.g.to_act(self.state)
         return SharedUpdate(
             table=self.id, seq=self.seq, status=self.status,
-            seats=[{"name": s.name, "taken": bool(s.token), "connected": s.client is not None}
-                   for s in self.seats],
+            seats=[s.entry(now) for s in self.seats],
             to_act=to_act if started and to_act is not None else [],
             scores=(self.final_scores or self.g.scores(self.state))
             if started and self.status == FINISHED else None,
@@ -835,8 +1178,15 @@ class Table:
                events: list[dict[str, Any]] | None) -> dict[str, Any]:
         """The game's labels and sentences for a connection that asked for words."""
         names = seat_names([s.name for s in self.seats])
+        if self._text_board is None:  # a game without a browser board gets its text one
+            self._text_board = self.game.web_renderer() is None
         return update_words(self.game, self.g.view(self.state, seat), seat, legal, events,
-                            names)
+                            names, board=self._text_board)
+
+
+def bot_name(bot: PageBot, seat_name: str) -> str:
+    """The name a page bot's process says hello with."""
+    return f"{bot.strategy} bot for {seat_name}" if bot.handed else seat_name  # logs only
 
 
 def _wants_words(client: ClientLink) -> bool:

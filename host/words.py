@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from lantable.plugins.registry import generic_event_sentence
 
+from .textboard import board_blocks
+
 if TYPE_CHECKING:
     from lantable.plugins import Game
 
@@ -31,15 +33,30 @@ def seat_names(names: list[str | None]) -> list[str]:
 
 
 def update_words(game: Game, view: Any, seat: int | None, legal: list[dict[str, Any]] | None,
-                 events: list[dict[str, Any]] | None, names: list[str]) -> dict[str, Any]:
+                 events: list[dict[str, Any]] | None, names: list[str],
+                 board: bool = False) -> dict[str, Any]:
     """``labels`` (one per legal action) and ``sentences`` (one per event) for one
-    recipient's update; a key is left out when its list is."""
+    recipient's update; a key is left out when its list is. With ``board`` (a game
+    without a browser board of its own), also ``board_text``: the game's text board as
+    blocks (host/textboard.py)."""
     out: dict[str, Any] = {}
+    if board and view is not None:
+        out["board_text"] = text_board(game, view, seat, names)
     if legal is not None and seat is not None:
         out["labels"] = [_label(game, view, seat, action, names) for action in legal]
     if events is not None:
         out["sentences"] = [_sentence(game, view, seat, event, names) for event in events]
     return out
+
+
+def text_board(game: Game, view: Any, seat: int | None, names: list[str]) -> list[dict[str, Any]]:
+    """``game_render_text`` (or the generic board) as blocks; a board that raises is
+    one sentence saying so, not a faulted table."""
+    try:
+        return board_blocks(game.render_text(view, seat, names))
+    except Exception:
+        LOGGER.exception("game %s: game_render_text failed; no text board sent", game.id)
+        return [{"kind": "text", "text": "The game could not draw its board for this move."}]
 
 
 def _label(game: Game, view: Any, seat: int, action: dict[str, Any], names: list[str]) -> str:

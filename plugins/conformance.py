@@ -30,6 +30,7 @@ from typing import Any
 
 import msgpack
 
+from . import params
 from .errors import IllegalAction
 from .registry import Game
 from .viewdoc import paths_in_page, undescribed
@@ -155,6 +156,8 @@ def _play(game: Game, seats: int, seed: int, options: dict[str, Any] | None,
             return state, trace
         seat = chooser.choice(to_act)
         action = chooser.choice(game.legal_actions(state, seat))
+        if params.is_template(action):  # filled as a client would: one of its fillings
+            action = chooser.choice(game.discretise(game.view(state, seat), seat, action))
         if check is not None:
             check(n, state, seat, action, rng)
         trace.append((seat, action, game.apply(state, seat, action, rng)))

@@ -47,9 +47,10 @@ def negotiate(client_proto: int, client_min: int | None) -> int | None:
     return hi if lo <= hi else None
 
 
-_KEY_SEAT, _KEY_VIEW, _KEY_LEGAL, _KEY_EVENTS, _KEY_ID, _KEY_LABELS, _KEY_SENTENCES = (
+(_KEY_SEAT, _KEY_VIEW, _KEY_LEGAL, _KEY_EVENTS, _KEY_ID, _KEY_LABELS, _KEY_SENTENCES,
+ _KEY_BOARD_TEXT) = (
     new_packer().pack(key)
-    for key in ("seat", "view", "legal", "events", "id", "labels", "sentences"))
+    for key in ("seat", "view", "legal", "events", "id", "labels", "sentences", "board_text"))
 
 
 _local = threading.local()
@@ -129,10 +130,11 @@ class SharedUpdate:
 
     def message(self, *, seat: int | None, view: Any, legal: list[dict[str, Any]] | None = None,
                 events: list[dict[str, Any]] | None = None, id: int | None = None,
-                labels: list[str] | None = None, sentences: list[str] | None = None) -> Update:
+                labels: list[str] | None = None, sentences: list[str] | None = None,
+                board_text: list[dict[str, Any]] | None = None) -> Update:
         """The same update as a message object (what the recipient decodes)."""
         return Update(**self.fields, seat=seat, view=view, legal=legal, events=events, id=id,
-                      labels=labels, sentences=sentences)
+                      labels=labels, sentences=sentences, board_text=board_text)
 
 
 class Connection:
@@ -219,7 +221,8 @@ class Connection:
                     legal: list[dict[str, Any]] | None = None,
                     events: list[dict[str, Any]] | None = None, id: int | None = None,
                     labels: list[str] | None = None,
-                    sentences: list[str] | None = None) -> bytes:
+                    sentences: list[str] | None = None,
+                    board_text: list[dict[str, Any]] | None = None) -> bytes:
         """The bytes of ``shared.message(seat=..., ...)``, with the shared fields
         packed once for every recipient (a host sends one update per seat per change).
         ``view`` may be a :class:`PackedMap` (encoded already).
@@ -253,6 +256,9 @@ class Connection:
                 count += 1
             if sentences is not None:
                 parts += (_KEY_SENTENCES, pack(sentences))
+                count += 1
+            if board_text is not None:
+                parts += (_KEY_BOARD_TEXT, pack(board_text))
                 count += 1
         except (TypeError, ValueError, OverflowError) as exc:
             raise LocalProtocolError(f"cannot encode 'update': {exc}") from exc

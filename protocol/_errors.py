@@ -46,6 +46,11 @@ class ErrorCode(StrEnum):
     BAD_JOIN_ID = "bad_join_id"  # join.join_id is not 8 to 32 bytes
     NO_DECKS = "no_decks"  # a hidden-deck table needs a client that deals (hello.decks)
     BAD_DEAL = "bad_deal"  # a deck pass, unlock key or secret that does not check or is not asked
+    # Names and page bots (issue 22).
+    NAME_REFUSED = "name_refused"  # a rename's name is empty, too long or has control characters
+    BAD_BOT = "bad_bot"  # a page bot the host cannot run, add, remove or hand this seat to
+    TOO_MANY_BOTS = "too_many_bots"  # the peer already runs its most page bots
+    NOT_DROPPED = "not_dropped"  # the seat's player is connected, or away for less than the grace
 
 
 FATAL_CODES = frozenset({

@@ -267,6 +267,49 @@ class Bye(Message):
     pass
 
 
+@_message("rename", "client")
+class Rename(Message):
+    """Change this connection's name now: at every table where it holds a seat (made
+    unique there) and at the next it joins. Answered with ``renamed``."""
+
+    id: int
+    name: str
+
+
+@_message("add_bot", "client")
+class AddBot(Message):
+    """Ask the host to seat one of its own bots at a waiting table (a "page bot": an
+    ordinary client the host runs). Answered with ``bot_added``."""
+
+    id: int
+    table: str
+    strategy: str  # one of the game's page_bots (game info)
+    strength: int | None = None  # mcts only: 1..5 (default 2)
+    seat: int | None = None  # a free seat, or the lowest free one
+
+
+@_message("remove_bot", "client")
+class RemoveBot(Message):
+    """Stop a page bot: free its seat at a waiting table, or give a handed seat back to
+    waiting for its player. Answered with ``bot_removed``."""
+
+    id: int
+    table: str
+    seat: int
+
+
+@_message("hand_to_bot", "client")
+class HandToBot(Message):
+    """Let a page bot play a started table's seat whose player has been away for the
+    grace period (or the asker's own seat at once). Answered with ``bot_added``."""
+
+    id: int
+    table: str
+    seat: int
+    strategy: str
+    strength: int | None = None
+
+
 # ---------------------------------------------------------------------------
 # Host -> client
 # ---------------------------------------------------------------------------
@@ -349,6 +392,7 @@ class Update(Message):
     id: int | None = None  # set when this answers a sync
     labels: list[str] | None = None  # hello.words: the game's label of each legal action
     sentences: list[str] | None = None  # hello.words: the game's sentence for each event
+    board_text: list[dict[str, Any]] | None = None  # hello.words: the game's text board
 
 
 @_message("lobby", "host")
@@ -363,6 +407,27 @@ class Lobby(Message):
 @_message("pong", "host")
 class Pong(Message):
     id: int
+
+
+@_message("renamed", "host")
+class Renamed(Message):
+    id: int
+    name: str  # the connection's name now (a seat's may carry a suffix, see update.seats)
+
+
+@_message("bot_added", "host")
+class BotAdded(Message):
+    id: int
+    table: str
+    seat: int  # the seat the page bot plays
+    name: str  # its name at the table
+
+
+@_message("bot_removed", "host")
+class BotRemoved(Message):
+    id: int
+    table: str
+    seat: int
 
 
 @_message("answer", "host")

@@ -22,6 +22,7 @@ Hashes and keys travel as lowercase hex strings (no protocol field is bytes).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 import secrets
@@ -305,23 +306,93 @@ class Identity:
 
 
 def verify_signature(key: str, sig: str, kind: str, *fields: Any) -> None:
-    """Check an Ed25519 signature.
+    """Check an Ed25519 signature by a strong key (:func:`check_key`), whose ``R`` is a
+    canonical point of more than small order and whose ``S`` is below the group order.
 
     Raises:
-        FairPlayError: a malformed key or signature, or one that does not match.
+        FairPlayError: a malformed or weak key or signature, or one that does not match.
     """
-    public = Ed25519PublicKey.from_public_bytes(unhex(key, "public key"))
+    public = Ed25519PublicKey.from_public_bytes(unhex(check_key(key), "public key"))
+    raw = unhex(sig, "signature", 64)
+    why = _weak_point(raw[:32])
+    if why is not None:
+        raise FairPlayError(f"the {kind} signature is not a valid Ed25519 signature: its R {why}")
+    if int.from_bytes(raw[32:], "little") >= _ORDER:
+        raise FairPlayError(f"the {kind} signature is not a valid Ed25519 signature: its S is "
+                            "not below the group order")
     try:
-        public.verify(unhex(sig, "signature", 64), signed_bytes(kind, *fields))
+        public.verify(raw, signed_bytes(kind, *fields))
     except InvalidSignature:
         raise FairPlayError(f"the {kind} signature does not match the seat's key") from None
 
 
+@functools.lru_cache(maxsize=1024)
+def _checked_key(key: str) -> str:
+    raw = unhex(key, "public key")
+    why = _weak_point(raw)
+    if why is not None:
+        raise FairPlayError(f"the public key {why}; make a new key pair")
+    Ed25519PublicKey.from_public_bytes(raw)
+    return key
+
+
 def check_key(key: Any) -> str:
-    """A well-formed Ed25519 public key in hex, or FairPlayError."""
-    Ed25519PublicKey.from_public_bytes(unhex(key, "public key"))
-    checked: str = key  # unhex accepts only a str
-    return checked
+    """A well-formed, strong Ed25519 public key in hex, or FairPlayError.
+
+    A key of small order (the identity, the point of order 2, ...; the all-zero key)
+    is refused: with the identity, the constant signature ``01 00…00`` verifies every
+    message. So is an encoding that is not canonical (a coordinate of ``p`` or more,
+    a negative zero), which another implementation could read as another point.
+    """
+    if not isinstance(key, str):
+        unhex(key, "public key")  # raises, saying why
+    return _checked_key(key)
+
+
+# Edwards25519 (RFC 8032 5.1), just enough to refuse weak points: a point of small
+# order, multiplied by the cofactor 8, is the identity.
+_P: Final = 2**255 - 19
+_D: Final = -121665 * pow(121666, _P - 2, _P) % _P
+_SQRT_M1: Final = pow(2, (_P - 1) // 4, _P)
+_ORDER: Final = 2**252 + 27742317777372353535851937790883648493
+
+
+def _decode_point(raw: bytes) -> tuple[int, int] | None:
+    """The point a 32-byte encoding names, or None if it names none canonically
+    (RFC 8032 5.1.3: one exponentiation, no inverse)."""
+    y = int.from_bytes(raw, "little") & ((1 << 255) - 1)
+    sign = raw[31] >> 7
+    if y >= _P:
+        return None
+    u, v = (y * y - 1) % _P, (_D * y * y + 1) % _P
+    v3 = v * v * v % _P
+    x = u * v3 * pow(u * v3 * v3 * v, (_P - 5) // 8, _P) % _P
+    vx2 = v * x * x % _P
+    if vx2 == (-u) % _P:
+        x = x * _SQRT_M1 % _P
+    elif vx2 != u:
+        return None
+    if x == 0 and sign:
+        return None
+    if x & 1 != sign:
+        x = _P - x
+    return x, y
+
+
+def _weak_point(raw: bytes) -> str | None:
+    """Why a point encoding is unfit for a key or a signature's ``R``, or None."""
+    point = _decode_point(raw)
+    if point is None:
+        return "is not a canonical Ed25519 point"
+    x, y, z = point[0], point[1], 1
+    for _ in range(3):  # doubling in projective coordinates (a = -1): no inverse
+        b, c, d = (x + y) ** 2 % _P, x * x % _P, y * y % _P
+        f = (d - c) % _P
+        j = (f - 2 * z * z) % _P
+        x, y, z = (b - c - d) * j % _P, f * (-c - d) % _P, f * j % _P
+    if x == 0 and y == z:
+        return "is a point of small order (a weak key)"
+    return None
 
 
 # -- the transcript -----------------------------------------------------------------------

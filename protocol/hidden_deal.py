@@ -217,6 +217,13 @@ class DealHost:
             # Masking is a bijection: distinct cards stay distinct. A duplicate is a
             # replaced card, caught here instead of when both copies are opened.
             raise DealError(seat, "its pass holds the same card twice (a card was replaced)")
+        last = self.passes["lock"] or self.passes["shuffle"]
+        if set(points) & set(last[-1] if last else self.cards):
+            # A seat's mask or lock changes every card (a key of 1 is no key): a card
+            # passed on as it came would open to no card once that seat's lock is taken
+            # off, stalling the table with nobody named (issue 25, finding 6).
+            raise DealError(seat, "its pass left a card as it came: every card must be "
+                                  "masked with the seat's own key")
         self.passes[m["stage"]].append(points)
         self.journal.append(dict(m))
 

@@ -11,6 +11,12 @@ browser speaks the same protocol").
 A message over the frame limit is never buffered whole: once its fragments pass the
 limit, the stream hands the host a length prefix that says so, and the host's frame
 reader refuses it with ``frame_too_large`` exactly as it refuses an oversize TCP frame.
+
+Control frames are bounded too: only the answer to the latest ping waits to be sent
+(RFC 6455 5.5.3 allows it), and a client may send ``CONTROL_BURST`` pings and pongs at
+once and ``CONTROL_RATE`` a second after that; past it the connection is closed with
+``bad_frame`` (docs/limits.md, "The web port"), so a ping flood costs the host no more
+than a few requests would.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from typing import Any, Final
 
 import trio
 from wsproto import WSConnection
-from wsproto.events import BytesMessage, CloseConnection, Ping, TextMessage
+from wsproto.events import BytesMessage, CloseConnection, Ping, Pong, TextMessage
 from wsproto.utilities import LocalProtocolError as WsLocalError
 from wsproto.utilities import RemoteProtocolError as WsRemoteError
 
@@ -29,6 +35,8 @@ from lantable.protocol import DEFAULT_MAX_FRAME, ErrorCode, RemoteProtocolError
 
 HEADER: Final = struct.Struct(">I")  # the lantable frame header (docs/protocol.md)
 READ_SIZE: Final = 65536
+CONTROL_BURST: Final = 32  # pings and pongs a client may send at once ...
+CONTROL_RATE: Final = 2.0  # ... and per second after that
 
 
 def binary_header(size: int) -> bytes:
@@ -62,7 +70,10 @@ class FrameStream(trio.abc.Stream):
         self._partial: list[bytes] = []
         self._partial_size = 0
         self._closed = False
-        self._control = b""  # pongs and the close answer, sent with the next output
+        self._pong = b""  # the answer to the latest ping, sent with the next output
+        self._control = b""  # the close answer, sent with the next output
+        self._allowance = float(CONTROL_BURST)  # control frames the client may send now
+        self._allowed_at = trio.current_time()
         self.clock: Any = None  # the host's watchdog clock (host/listener.py), if any
 
     # -- receiving -----------------------------------------------------------------
@@ -118,8 +129,10 @@ class FrameStream(trio.abc.Stream):
                 raise RemoteProtocolError(
                     "a text WebSocket message is not a lantable frame; send msgpack in "
                     "binary messages", ErrorCode.BAD_FRAME)
-            elif isinstance(event, Ping):
-                self._control += self._ws.send(event.response())
+            elif isinstance(event, (Ping, Pong)):
+                self._count_control()
+                if isinstance(event, Ping):  # only the latest one is answered
+                    self._pong = self._ws.send(event.response())
             elif isinstance(event, CloseConnection):
                 self._closed = True
                 try:
@@ -128,6 +141,24 @@ class FrameStream(trio.abc.Stream):
                     pass
                 break
         return b"".join(out)
+
+    def _count_control(self) -> None:
+        """A ping or pong arrived: within the client's allowance, or the end.
+
+        Raises:
+            RemoteProtocolError: more control frames than ``CONTROL_BURST`` at once and
+                ``CONTROL_RATE`` a second (``bad_frame``).
+        """
+        now = trio.current_time()
+        self._allowance = min(CONTROL_BURST,
+                              self._allowance + (now - self._allowed_at) * CONTROL_RATE)
+        self._allowed_at = now
+        if self._allowance < 1:
+            raise RemoteProtocolError(
+                f"too many WebSocket pings: at most {CONTROL_BURST} at once and "
+                f"{CONTROL_RATE:g} a second (send the protocol's ping to keep a connection)",
+                ErrorCode.BAD_FRAME)
+        self._allowance -= 1
 
     def _add(self, data: bytes, finished: bool) -> bytes | None:
         """Gather one message's fragments; its frame once whole, or an oversize header."""
@@ -162,8 +193,8 @@ class FrameStream(trio.abc.Stream):
     def frame_output(self, data: bytes) -> bytes:
         """Lantable frames (any number, each whole) as one binary message each."""
         view = memoryview(data)
-        out: list[bytes | memoryview] = [self._control] if self._control else []
-        self._control = b""
+        out: list[bytes | memoryview] = [self._pong, self._control]
+        self._pong = self._control = b""
         while view:
             (size,) = HEADER.unpack_from(view)
             out += (binary_header(size), view[HEADER.size:HEADER.size + size])
@@ -192,7 +223,7 @@ class FrameStream(trio.abc.Stream):
             with trio.move_on_after(1):
                 if self._ws.state.name == "OPEN":
                     self._control += self._ws.send(CloseConnection(code=1000))
-                if self._control:
+                if self._control or self._pong:
                     await self.send_framed(self.frame_output(b""))
         except (trio.BrokenResourceError, trio.ClosedResourceError, WsLocalError):
             pass

@@ -70,7 +70,10 @@ class WsClient:
                 elif isinstance(event, CloseConnection):
                     self.closed = event
                     if self.ws.state.name not in ("CLOSED", "LOCAL_CLOSING"):
-                        await self.stream.send_all(self.ws.send(event.response()))
+                        try:
+                            await self.stream.send_all(self.ws.send(event.response()))
+                        except (trio.BrokenResourceError, trio.ClosedResourceError):
+                            pass  # the server has closed already
         return self._messages.pop(0)
 
     async def receive_until(self, t: str, **match: Any) -> dict[str, Any]:
@@ -92,8 +95,9 @@ class WsClient:
 
 
 async def open_ws(host: str, port: int, *, origin: str | None = None,
-                  path: str = "/ws") -> WsClient:
-    """Connect and upgrade; ``origin`` is sent as the ``Origin`` header if given.
+                  path: str = "/ws", host_header: str | None = None) -> WsClient:
+    """Connect and upgrade; ``origin`` is sent as the ``Origin`` header if given, and
+    ``host_header`` (default ``host:port``) as the ``Host``.
 
     Raises:
         Refused: the server answered the upgrade with an HTTP error.
@@ -101,7 +105,7 @@ async def open_ws(host: str, port: int, *, origin: str | None = None,
     stream = await trio.open_tcp_stream(host, port)
     ws = WSConnection(ConnectionType.CLIENT)
     extra = [(b"Origin", origin.encode())] if origin is not None else []
-    await stream.send_all(ws.send(Request(host=f"{host}:{port}", target=path,
+    await stream.send_all(ws.send(Request(host=host_header or f"{host}:{port}", target=path,
                                           extra_headers=extra)))
     status, body = 0, b""
     while True:

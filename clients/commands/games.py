@@ -114,11 +114,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     from lantable.plugins.viewdoc import find_page
 
     game = registry_game(args.game)
-    page = Path(args.page) if args.page else find_page(
-        game.id, getattr(inspect.getmodule(game.plugin), "__file__", None))
-    if args.page and not page.is_file():
-        print(f"lantable check: no page at {args.page}", file=sys.stderr)
-        return 2
+    if args.page:
+        page: Path | None = Path(args.page)
+        if not Path(args.page).is_file():
+            print(f"lantable check: no page at {args.page}", file=sys.stderr)
+            return 2
+    else:
+        page = find_page(game.id, getattr(inspect.getmodule(game.plugin), "__file__", None))
     if not args.json:
         print(f"{game.id}: views checked against {page}" if page else
               f"{game.id}: no docs/games/{game.id}.md found, so views are not checked "

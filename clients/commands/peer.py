@@ -8,6 +8,7 @@ import errno
 import logging
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from collections.abc import Callable
@@ -21,7 +22,7 @@ from lantable.protocol.discovery import DEFAULT_PORT, DEFAULT_WEB_PORT
 from ..bots import STRATEGIES
 from ..client import open_client
 from ..errors import CliError
-from ..runner import bot_name, run_bot
+from ..runner import PageBotCommand, bot_name, run_bot
 from .common import (
     add_command,
     bot_options,
@@ -56,6 +57,12 @@ def add_host(sub: Any) -> None:
                         " or any free one if that is taken; 0 = any free one)")
     p.add_argument("--no-web", action="store_true", help="do not serve the browser app")
     p.add_argument("--no-qr", action="store_true", help="print the join URL without a QR code")
+    p.add_argument("--no-page-bots", action="store_true",
+                   help="do not run bots for people who add them from the web page")
+    p.add_argument("--allow-host", action="append", metavar="NAME",
+                   help="a name this machine has on the LAN (e.g. from the router's DNS) that "
+                        "browsers may open the app by (repeatable); its addresses, localhost "
+                        "and its own .local names always work")
     _limit_flags(p)
     p.set_defaults(func=cmd_host)
 
@@ -83,7 +90,7 @@ async def _start_web(nursery: trio.Nursery, peer: Any, args: argparse.Namespace,
         browse = open_browser
     web = await nursery.start(lambda task_status: serve_web(
         peer=peer, listeners=listeners, browse_lan=browse, interfaces=args.interface or None,
-        task_status=task_status))
+        allow_hosts=args.allow_host or (), task_status=task_status))
     url = join_url(lan_address(args.bind), web.port)
     print(f"play in a browser: open {url}  (or scan:)", flush=True)
     if not args.no_qr:
@@ -123,6 +130,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                 await serve_until_signalled(
                     registry=registry, db=args.db, name=args.name, bind=args.bind,
                     port=args.port, discovery=_discovery_for(args, web_port), limits=limits,
+                    bots=None if args.no_page_bots else PageBotCommand(),
                     task_status=task_status)
                 nursery.cancel_scope.cancel()  # the peer stopped: so does its web server
 
@@ -134,10 +142,17 @@ def cmd_host(args: argparse.Namespace) -> int:
                 await _start_web(nursery, running.peer, args, web_listeners)
         print("stopped", file=sys.stderr)
 
+    # Outside the peer's own signal receiver (before it starts, and after it closed the
+    # journal) SIGTERM is Ctrl-C: an exception that unwinds through the journal's close,
+    # never the kernel's kill; once trio.run returns, signals are ignored until exit.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         trio.run(main)
-    except* KeyboardInterrupt:  # a second Ctrl-C during the stop
+    except* KeyboardInterrupt:  # a signal before the peer listened or after it stopped
         print("stopped", file=sys.stderr)
+    finally:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, signal.SIG_IGN)
     # A bad --interface, a port in use, a full disk, a damaged journal: main() explains
     # them in one line (clients/errors.py).
     return 0

@@ -16,7 +16,7 @@ from ..client import open_client
 from ..errors import CliError, leaves
 from ..runner import bot_name, run_bot
 from ..session import SeatPlan, hold_seat
-from ..tokens import TokenStore
+from ..tokens import Remembered, TokenStore
 from .common import (
     add_command,
     address,
@@ -116,6 +116,12 @@ def add_bot(sub: Any) -> None:
     p.add_argument("--budget", type=float, default=None,
                    help="mcts: seconds per decision (default: the bot's own, 0.1)")
     p.add_argument("--seed", type=int, default=0, help="the bots' random seed")
+    p.add_argument("--take-over", action="store_true",
+                   help="take the seat even if this machine remembers it for a person "
+                        "(lantable play) or a running bot; they stop playing it")
+    p.add_argument("--token", default=None,
+                   help="play the seat of this resume token; '-' reads it from standard "
+                        "input (how a peer starts the bots added from its web page)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_bot)
 
@@ -124,8 +130,15 @@ def cmd_bot(args: argparse.Namespace) -> int:
     host, port, args.table = resolve_table(args)
     if args.seat is not None and args.count != 1:
         raise CliError("--seat takes one seat: use it with --count 1")
+    token = args.token
+    if token is not None and args.count != 1:
+        raise CliError("--token takes one seat: use it with --count 1")
+    if token == "-":
+        token = sys.stdin.readline().strip()
+        if not token:
+            raise CliError("--token -: no token on standard input")
     results: list[tuple[int, dict[str, Any]]] = []
-    store = TokenStore()
+    store = None if token is not None else TokenStore()  # a given seat is not ours to keep
     options = bot_options(args.strategy, args.budget)
     registry = installed()
 
@@ -137,7 +150,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
                         host, port, args.table, args.strategy, args.seed,
                         name=args.name or bot_name(args.strategy, i + 1), seat=args.seat,
                         bot_options=options, store=store, quiet=args.json,
-                        registry=registry))
+                        registry=registry, take_over=args.take_over, token=token))
                 nursery.start_soon(one)
 
     trio.run(main)
@@ -163,6 +176,10 @@ def add_play(sub: Any) -> None:
     p.add_argument("--name", default=os.environ.get("USER") or "player",
                    help="your name at the table")
     p.add_argument("--token", help="take back a seat with its resume token")
+    p.add_argument("--take-over", action="store_true",
+                   help="take a seat this machine remembers for another program (a bot) or "
+                        "another terminal still playing it; you are asked first")
+    p.add_argument("--yes", action="store_true", help="with --take-over: do not ask")
     p.add_argument("--spectate", action="store_true", help="watch instead of playing")
     p.set_defaults(func=cmd_play)
 
@@ -206,8 +223,19 @@ def cmd_play(args: argparse.Namespace) -> int:
         if screens:
             screens[0].idle()
 
+    async def confirm(entry: Remembered) -> bool:
+        if args.yes:
+            return True
+        if not sys.stdin.isatty():
+            raise CliError(f"seat {entry.seat} is held by {entry.owner_text()}; confirm the "
+                           f"take-over with --yes")
+        question = (f"Seat {entry.seat} of table {args.table} is held by {entry.owner_text()} "
+                    f"on this machine. Take it over? It stops playing there. [y/N] ")
+        answer = await trio.to_thread.run_sync(input, question)
+        return answer.strip().lower() in ("y", "yes")
+
     plan = SeatPlan(table=args.table, seat=args.seat, token=args.token, spectate=args.spectate,
-                    any_remembered=True)
+                    program="play", take_over=args.take_over, confirm=confirm)
     try:
         held = trio.run(lambda: hold_seat(host, port, plan, name=args.name,
                                           make_decider=make_decider, store=store,

@@ -25,6 +25,11 @@ INFO = {
         "max_step": {"default": 2, "choices": [1, 2, 3, 4, 5], "help": "largest step"},
     },
     "traits": {"chance": False, "hidden_information": False, "simultaneous": False},
+    # The browser shows these words in Italian (docs/plugins.md, "Words in other languages").
+    "translations": {"it": {"title": "Corsa a N", "phrases": [
+        [r"^add (\d+) \(counter (\d+) -> (\d+)\)$", "aggiungi $1 (contatore da $2 a $3)"],
+        [r"^(.+): stepped \(n (\d+), counter (\d+)\)$", "$1 aggiunge $2: il contatore è a $3"],
+    ]}},
 }
 
 

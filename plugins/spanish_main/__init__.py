@@ -57,6 +57,10 @@ INFO = {
         "monsters": {"default": False,
                      "help": "2.9 / 5.16: each fleet buys a designed sea monster (Reef "
                              "Serpent, 8 points) that dives, surfaces, shoots and pins"},
+        "broadside_captain": {"default": False,
+                              "help": "5.15: a Captain lets a Broadside Attack ship move "
+                                      "and broadside in one action (default: no, the "
+                                      "keyword allows no other ability on its shot)"},
         "S_mm": {"default": 57.5, "help": "2.3: the S measure in millimetres"},
         "L_mm": {"default": 83.8, "help": "2.3: the L measure in millimetres"},
     },
@@ -65,6 +69,9 @@ INFO = {
     # players): the conformance suite plays 10 rounds, enough to sail, dock, explore,
     # shoot and sink, in a quarter of the time
     "conformance_options": {"max_rounds": 10},
+    # The browser previews a filled move template with the `course` query (queries.py):
+    # the query is the filled action with its type replaced (docs/plugins.md, "Templates").
+    "template_queries": {"move": "course"},
 }
 
 

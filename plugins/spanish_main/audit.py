@@ -34,14 +34,14 @@ def problems(st: dict[str, Any]) -> list[str]:
             out.append(f"{s['id']} is off the table")
     if st["phase"] != "home":
         about = sum(t["gold"] for t in st["treasure"] if t["where"] not in ("home", "gone"))
-        if sum(st["home_gold"]) + about + st["gold_lost"] != st["g0"] + st["gold_made"]:
+        if sum(st["home_gold"]) + about + st["gold_lost"] != st["gold_dealt"] + st["gold_made"]:
             out.append("gold is not conserved")
-    for seat in range(st["n"]):
+    for seat in range(st["n_players"]):
         view = views.view(st, seat)
         for t, real in zip(view["treasure"], st["treasure"], strict=True):
             if t["gold"] is not None and not (real["face_up"] or real["seen"][seat]):
                 out.append(f"seat {seat} sees the value of {t['id']}")
-        for p in range(st["n"]):  # 6.2: face-down gold at home stays its player's
+        for p in range(st["n_players"]):  # 6.2: face-down gold at home stays its player's
             down = sum(t["gold"] for t in st["treasure"] if t["where"] == "home"
                        and t.get("home_of") == p and not t["face_up"])
             if p != seat and view["home_gold"][p] != st["home_gold"][p] - down:

@@ -149,8 +149,15 @@ def test_a_bot_takes_over_the_seat_a_person_left_and_a_spectator_sees_the_end(tm
         person.send_signal(signal.SIGINT)  # ann has to go: her seat waits
         _, err = person.communicate(timeout=30)
         assert person.returncode == 130 and "Come back with:" in err
+        # Her remembered seat is hers: a bot takes it only when told to (issue 22.5).
+        refused = subprocess.run([*LANTABLE, "bot", "--connect", host.address, "--table",
+                                  table, "--seat", "0"], capture_output=True, text=True,
+                                 timeout=60)
+        assert refused.returncode != 0 and "--take-over" in refused.stderr
+        assert "lantable play (ann, not running)" in refused.stderr, refused.stderr
         taker = subprocess.run([*LANTABLE, "bot", "--connect", host.address, "--table", table,
-                                "--seat", "0"], capture_output=True, text=True, timeout=60)
+                                "--seat", "0", "--take-over"], capture_output=True, text=True,
+                               timeout=60)
         assert taker.returncode == 0, taker.stderr
         assert f"seat 0 at table {table}" in taker.stdout and "finished" in taker.stdout
         assert other.wait(timeout=60) == 0

@@ -266,3 +266,46 @@ async def test_a_seat_resumed_elsewhere_stops_this_player_instead_of_fighting(tm
                                 store=TokenStore(tmp_path / "seats.json"), notify=notify)
             assert held_token
         nursery.cancel_scope.cancel()
+
+
+async def test_a_remembered_seat_belongs_to_the_program_that_took_it():
+    """Issue 22.5: which remembered seat a program resumes on its own, and when it
+    needs --take-over (and a person's yes)."""
+    from lantable.clients.session import SeatOwned, SeatPlan, _remembered
+    from lantable.clients.tokens import Remembered
+
+    bot = Remembered(0, "tok-bot", "random-1@den", "bot", running=True)
+    gone = Remembered(1, "tok-ann", "ann", "play", running=False)
+    old = Remembered(2, "tok-old", "ann", None, running=False)  # before owners were kept
+    play = SeatPlan(table="t", program="play")
+    assert await _remembered([bot, gone], play, "ann", "t") == gone
+    assert await _remembered([bot], play, "ann", "t") is None  # join a free seat instead
+    assert await _remembered([old], play, "ann", "t") == old
+    assert await _remembered([old], play, "bea", "t") is None
+    # The bot's own seat, its process gone: a bot of that name resumes it.
+    dead_bot = Remembered(0, "tok-bot", "random-1@den", "bot", running=False)
+    assert await _remembered([dead_bot, gone], SeatPlan(table="t", program="bot"),
+                             "random-1@den", "t") == dead_bot
+    assert await _remembered([dead_bot, gone], SeatPlan(table="t", program="bot"),
+                             "random-2@den", "t") is None
+    # Naming another program's seat needs --take-over, and a person's yes.
+    with pytest.raises(SeatOwned, match="--take-over"):
+        await _remembered([bot], SeatPlan(table="t", seat=0), "ann", "t")
+    answers = []
+
+    async def no(entry):
+        answers.append(entry.seat)
+        return False
+
+    async def yes(entry):
+        return True
+
+    with pytest.raises(SeatOwned, match="not taken"):
+        await _remembered([bot], SeatPlan(table="t", seat=0, take_over=True, confirm=no),
+                          "ann", "t")
+    assert answers == [0]
+    assert await _remembered([bot], SeatPlan(table="t", seat=0, take_over=True, confirm=yes),
+                             "ann", "t") == bot
+    # A running play of ours (another terminal) is not ours to resume either.
+    other_terminal = Remembered(1, "tok-ann", "ann", "play", running=True)
+    assert await _remembered([other_terminal], play, "ann", "t") is None

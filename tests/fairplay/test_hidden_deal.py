@@ -173,3 +173,19 @@ def test_a_step_or_key_not_asked_for_is_refused() -> None:
     with pytest.raises(hdl.DealError, match="not asked for"):
         host.receive_key(players[0].key(0))  # position 0 is not being opened
     assert host.receive_step(players[0].step(0, 2, start)) is None
+
+
+@pytest.mark.parametrize("stage", ["shuffle", "lock"])
+def test_issue25_6_a_pass_that_leaves_a_card_as_it_came_is_refused_naming_the_seat(stage):
+    host, players, ids = fresh()
+    while (want := host.expected()) is not None and want != (stage, 1):
+        host.receive_pass(players[want[1]].pass_(want[0], host.current()))
+    honest = players[1].pass_(stage, host.current())
+    for cheat_points in (list(host.current()),  # every card as it came
+                         [*honest["points"][:3], host.current()[0], *honest["points"][4:]]):
+        cheat = {**honest, "points": cheat_points}
+        cheat["sig"] = ids[1].sign("deck_pass", *hdl._pass_fields(cheat))
+        with pytest.raises(hdl.DealError, match="as it came") as err:
+            host.receive_pass(cheat)
+        assert err.value.seat == 1
+    host.receive_pass(honest)  # the honest pass still goes through

@@ -17,6 +17,7 @@ from lantable.host.journal import Journal
 from lantable.host.peer import serve_peer
 from lantable.host.table import FINISHED, Table
 from lantable.protocol import Create, Error, Hello, Join
+from lantable.protocol import hidden_deal as hdl
 from lantable.protocol.deck_errors import DeckError
 from lantable.protocol.hidden_deck import open_card
 
@@ -331,3 +332,47 @@ def test_hidden_decks_need_a_game_that_declares_decks(tmp_path) -> None:
 
     error = trio.run(main)
     assert error.code == "bad_options" and "dice has no hidden decks" in str(error)
+
+
+class Unmasked(SeatDecks):
+    """Issue 25, finding 6: returns the points of its shuffle pass as they came (signed
+    properly), so that every card would open to no card."""
+
+    def __init__(self, base: SeatDecks) -> None:
+        super().__init__(base.identity, base._games)
+
+    def answer(self, req):
+        out = super().answer(req)
+        if out is not None and req.kind == "shuffle":
+            cls, fields = out
+            fields = {**fields, "points": list(req.points)}
+            player = self.players[(req.table, req.seat, req.deck, req.round)]
+            signed = {"t": "deck_pass", "table": req.table, "deck": player.deck,
+                      "seat": req.seat, "stage": "shuffle", "points": fields["points"]}
+            fields["sig"] = self.identity.sign("deck_pass", *hdl._pass_fields(signed))
+            return cls, fields
+        return out
+
+
+def test_issue25_6_a_shuffle_pass_that_masks_nothing_is_named_at_once_and_forfeits(
+        tmp_path) -> None:
+    game = trio.run(lambda: play_hidden(str(tmp_path / "j.sqlite"), 2, fair={"timeout": 0.5},
+                                        cheat=lambda i, d: Unmasked(d) if i == 1 else d,
+                                        limit=30))
+    table = game.host_table
+    assert table.status == FINISHED and table.final_scores["forfeit"] == [1]
+    named = [n for n in game.notices if "seat 1 (bot1)" in n and "as it came" in n]
+    assert named, game.notices
+    fault = _first(game.journal().fair_records(game.table), "fault", reason="bad_deal")
+    assert fault["seat"] == 1
+
+
+@pytest.mark.parametrize("kind", ["shuffle", "lock", "unlock", "keys"])
+def test_issue25_7_verify_passes_an_honest_journal_after_a_forfeit_during_a_deal(tmp_path,
+                                                                                 kind) -> None:
+    game = trio.run(lambda: play_hidden(str(tmp_path / "j.sqlite"), 2, fair={"timeout": 0.5},
+                                        cheat=lambda i, d: Silent(d, kind) if i == 1 else d))
+    assert game.host_table.final_scores["forfeit"] == [1]
+    report = verify(copy_of(game.db, game.table), highcard_registry()["highcard"])
+    assert report.ok, report.problems
+    assert game.seats[0].problems == []  # asked for no secrets of a round it never dealt

@@ -159,9 +159,33 @@ def _alter_last_action(con) -> str:
     return f"action {seq} (seat {seat}): its signature: the act signature does not match"
 
 
+def _reuse_signature(con) -> str:
+    """Issue 25, finding 9: a later action given the signature record of the same action
+    by the same seat earlier (its base, lower, and its signature)."""
+    acts = {}
+    for rowid, blob in con.execute("SELECT rowid, record FROM fairplay ORDER BY rowid"):
+        rec = msgpack.unpackb(blob)
+        if rec["kind"] == "act":
+            acts[rec["seq"]] = (rowid, rec)
+        elif rec["kind"] == "pending" and rec.get("signed"):
+            acts[rec["seq"]] = (rowid, rec)
+    seen: dict = {}
+    for seq, seat, blob in con.execute("SELECT seq, seat, action FROM actions ORDER BY seq"):
+        key = (seat, blob)
+        if key in seen and seq in acts and acts[seq][1]["kind"] == "act":
+            first = acts[seen[key]][1]
+            first = first.get("signed", first)
+            rowid, rec = acts[seq]
+            _put(con, rowid, {**rec, "base": first["base"], "sig": first["sig"]})
+            return f"action {seq} (seat {seat}): its signature: it was signed for update"
+        seen.setdefault(key, seq)
+    raise AssertionError("no action repeated by a seat")
+
+
 @pytest.mark.parametrize("alter", [_alter_reveal, _alter_signature, _alter_roll, _alter_action,
-                                   _alter_last_action],
-                         ids=["reveal", "signature", "roll", "action", "last-action"])
+                                   _alter_last_action, _reuse_signature],
+                         ids=["reveal", "signature", "roll", "action", "last-action",
+                              "issue25_9_reused-signature"])
 def test_verify_fails_naming_the_event_when_the_journal_is_altered(manila, tmp_path, alter,
                                                                    capsys) -> None:
     registry, game = manila

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import time
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -26,6 +27,7 @@ pytestmark = pytest.mark.slow
 MIB = 1 << 20
 # Small limits, so that a bounded test reaches each of them.
 FLAGS = ["--max-connections", "60", "--max-tables", "2000", "--max-tables-per-client", "500",
+         "--max-open-tables-per-client", "500",
          "--max-spectators", "10", "--idle-timeout", "3", "--frame-timeout", "1.5",
          "--max-outbox-bytes", str(512 * 1024)]
 
@@ -126,7 +128,8 @@ def test_exhaust_connections(host):
 
 def test_exhaust_tables_and_the_lobby_list(tmp_path):
     host = Host(str(tmp_path / "tables.sqlite"), "--max-tables", "300",
-                "--max-tables-per-client", "250", "--max-list-bytes", "20000")
+                "--max-tables-per-client", "250", "--max-open-tables-per-client", "250",
+                "--max-list-bytes", "20000")
     try:
         bots = fuzzing.start_bot_game(host.port, seed=6)
         before = host.rss()
@@ -150,7 +153,8 @@ def test_exhaust_connections_that_were_sent_large_replies(tmp_path):
     """Every connection is sent a ~200 KB lobby list: the host must not keep a buffer that
     size per connection afterwards (a packer per connection did; issue 9, finding 5)."""
     host = Host(str(tmp_path / "big.sqlite"), "--max-tables", "5000",
-                "--max-tables-per-client", "5000", "--max-list-bytes", "200000")
+                "--max-tables-per-client", "5000", "--max-open-tables-per-client", "5000",
+                "--max-list-bytes", "200000")
     try:
         assert fuzzing.flood_tables(host.port, 1600)["created"] == 1600
         w = fuzzing.welcomed(host.port, "lister")
@@ -316,3 +320,267 @@ def test_crash_consistency_sigkill_under_16_tables(tmp_path):
     kills = sorted(rng.sample(range(20, total - 20), 4))
     killed = _play_16(str(tmp_path / "killed.sqlite"), kills)
     assert len(clean) == 16 and killed == clean
+
+
+# -- issue 25: a second hostile audit ------------------------------------------------------
+
+
+def _journalled_actions(db: str) -> list[bytes]:
+    with sqlite3.connect(db) as con:
+        return [row[0] for row in con.execute("SELECT action FROM actions ORDER BY rowid")]
+
+
+def _race_seat(port: int, name: str, source: str | None = None):
+    """A welcomed connection seated alone at a new one-seat race table: (wire, table)."""
+    w = fuzzing.welcomed(port, name, source=source)
+    w.send(frame({"t": "create", "id": 1, "game": "race", "seats": 1,
+                  "options": {"target": 30, "max_step": 3}}))
+    table = w.next()["table"]
+    w.send(frame({"t": "join", "id": 2, "table": table}))
+    while w.next().get("t") != "joined":
+        pass
+    return w, table
+
+
+def _answer(w: Wire, req_id: int) -> dict:
+    while True:
+        msg = w.next()
+        if msg.get("id") == req_id:
+            return msg
+
+
+def test_issue25_13_a_padded_legal_action_is_refused_and_never_journalled(tmp_path):
+    db = str(tmp_path / "pad.sqlite")
+    host = Host(db)
+    try:
+        w, table = _race_seat(host.port, "padder")
+        for i in range(20):
+            w.send(frame({"t": "act", "id": 10 + i, "table": table,
+                          "action": {"type": "step", "n": 1, "junk": "j" * 3900}}))
+            reply = _answer(w, 10 + i)
+            assert reply["code"] == "illegal_action" and "'junk'" in reply["message"], reply
+        w.send(frame({"t": "act", "id": 99, "table": table, "action": {"type": "step", "n": 2}}))
+        assert _answer(w, 99)["t"] == "accepted"
+        w.close()
+        actions = _journalled_actions(db)
+        assert len(actions) == 1 and b"junk" not in actions[0]
+        assert host.tracebacks() == []
+    finally:
+        host.cleanup()
+
+
+def test_issue25_3_a_float_for_an_int_at_a_hidden_deck_table_is_refused(tmp_path, monkeypatch):
+    """A seat of a hidden-deck table (where the host cannot list legal actions) sends
+    its card's position as a float: refused with illegal_action, and the game goes on
+    to its end with nothing but integers journalled; ``lantable verify`` passes."""
+    import trio
+
+    from lantable.clients.client import Client, RequestError
+    from lantable.clients.verify import verify
+
+    from ..fairplay.hiddengames import highcard_registry, play_hidden
+    from ..fairplay.test_table import copy_of
+
+    refused: list[str] = []
+    tried: list[bool] = []
+    act = Client.act
+
+    async def floating_act(self, table, action, seat=None):
+        if not tried and isinstance(action.get("pos"), int):
+            tried.append(True)
+            try:
+                await act(self, table, {**action, "pos": float(action["pos"])}, seat)
+            except RequestError as exc:
+                refused.append(exc.code)
+            else:
+                refused.append("accepted")
+        return await act(self, table, action, seat)
+
+    monkeypatch.setattr(Client, "act", floating_act)
+    game = trio.run(lambda: play_hidden(str(tmp_path / "j.sqlite"), 2, limit=60))
+    assert refused == ["illegal_action"]
+    assert game.host_table.status == "finished"
+    for action in game.journal().actions(game.table):
+        assert not any(isinstance(v, float) for v in action.action.values()), action
+    report = verify(copy_of(game.db, game.table), highcard_registry()["highcard"])
+    assert report.ok, report.problems
+
+
+def _squat(port: int, source: str, most: int) -> tuple[Wire, Counter]:
+    """Create and join one-seat race tables from ``source`` until refused (or ``most``)."""
+    w = fuzzing.welcomed(port, "squatter", source=source)
+    seen: Counter = Counter()
+    for i in range(most):
+        w.send(frame({"t": "create", "id": 2 * i, "game": "race", "seats": 1}))
+        reply = _answer(w, 2 * i)
+        if reply["t"] == "error":
+            seen[reply["code"]] += 1
+            seen["message: " + reply["message"].split(";")[0]] += 1
+            break
+        w.send(frame({"t": "join", "id": 2 * i + 1, "table": reply["table"]}))
+        assert _answer(w, 2 * i + 1)["t"] == "joined"
+        seen["created"] += 1
+    return w, seen
+
+
+def _creates(port: int, source: str) -> dict:
+    w = fuzzing.welcomed(port, "newcomer", source=source)
+    w.send(frame({"t": "create", "id": 1, "game": "race", "seats": 2}))
+    reply = _answer(w, 1)
+    w.close()
+    return reply
+
+
+def test_issue25_4_squatted_tables_are_bounded_and_a_newcomer_can_still_open_one(tmp_path):
+    db = str(tmp_path / "squat.sqlite")
+    flags = ["--max-tables", "30", "--max-open-tables-per-client", "10", "--waiting-ttl", "2"]
+    host = Host(db, *flags)
+    try:
+        squatters = []
+        for i in range(3):
+            w, seen = _squat(host.port, f"127.0.0.{30 + i}", 100)
+            assert seen["created"] == 10 and seen["too_many_tables"] == 1, seen
+            squatters.append(w)
+        assert _creates(host.port, "127.0.0.40")["code"] == "too_many_tables"  # all in play
+        for w in squatters:
+            w.close()
+        time.sleep(0.3)
+        assert _creates(host.port, "127.0.0.40")["t"] == "created"  # one left: it lapses
+        assert host.stop() == 0
+        host.cleanup()
+        host = Host(db, *flags)  # after a restart too
+        assert _creates(host.port, "127.0.0.41")["t"] == "created"
+        time.sleep(4)  # every table played alone and left lapses after waiting_ttl
+        lister = fuzzing.welcomed(host.port, "lister")
+        lister.send(frame({"t": "list_tables", "id": 1}))
+        left = [t for t in _answer(lister, 1)["tables"] if t["status"] == "playing"]
+        assert left == [], left
+        lister.close()
+        assert host.tracebacks() == []
+    finally:
+        host.cleanup()
+
+
+@pytest.mark.parametrize(("signame", "gap"), [("SIGTERM", 0.005), ("SIGTERM", 0.1),
+                                              ("SIGINT", 0.005), ("SIGINT", 0.1),
+                                              ("SIGTERM", 0.6)])
+def test_issue25_11_a_second_signal_during_shutdown_never_skips_the_journal_close(
+        tmp_path, signame, gap):
+    import signal
+
+    db = str(tmp_path / "signal.sqlite")
+    host = Host(db)
+    try:
+        w, table = _race_seat(host.port, "player")
+        w.send(frame({"t": "act", "id": 5, "table": table, "action": {"type": "step", "n": 2}}))
+        assert _answer(w, 5)["t"] == "accepted"
+        crowd = [fuzzing.welcomed(host.port, f"c{i}") for i in range(30)]
+        signum = getattr(signal, signame)
+        host.proc.send_signal(signum)
+        time.sleep(gap)
+        host.proc.send_signal(signum)
+        assert host.proc.wait(timeout=10) == 0
+        assert "Traceback" not in host.log_text()
+        for c in crowd + [w]:
+            c.close()
+    finally:
+        host.cleanup()
+    with sqlite3.connect(db) as con:
+        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    host = Host(db)  # the table is there, at its last action
+    try:
+        w = fuzzing.welcomed(host.port, "again")
+        w.send(frame({"t": "list_tables", "id": 1}))
+        (summary,) = [t for t in _answer(w, 1)["tables"] if t["id"] == table]
+        assert summary["seq"] == 1
+        w.close()
+    finally:
+        host.cleanup()
+
+
+WEAK_KEYS = {
+    "identity": "01" + "00" * 31,
+    "order 2": "ec" + "ff" * 30 + "7f",
+    "all zero": "00" * 32,
+    "order 8": "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+    "non-canonical y = p": "ed" + "ff" * 30 + "7f",
+    "negative zero": "01" + "00" * 30 + "80",
+}
+
+
+@pytest.mark.parametrize("name", list(WEAK_KEYS))
+def test_issue25_8_weak_ed25519_keys_are_refused_and_never_seated(host, name):
+    from lantable.protocol import fairplay as fp
+
+    key = WEAK_KEYS[name]
+    with pytest.raises(fp.FairPlayError, match="key"):
+        fp.check_key(key)
+    # the constant signature that verifies every message under the identity key
+    with pytest.raises(fp.FairPlayError):
+        fp.verify_signature(key, "01" + "00" * 63, "act", "t", 0, 0, {"type": "x"})
+    w = Wire(host.port)
+    w.send(frame({"t": "hello", "proto": 1, "name": "weak", "key": key}))
+    assert w.next()["t"] == "welcome"
+    w.send(frame({"t": "create", "id": 1, "game": "race", "seats": 2, "fair": {}}))
+    table = _answer(w, 1)["table"]
+    w.send(frame({"t": "join", "id": 2, "table": table}))
+    refused = _answer(w, 2)
+    assert refused["code"] == "no_key" and "refused your key" in refused["message"], refused
+    w.close()
+
+
+def test_issue25_8_signatures_with_a_weak_r_or_a_large_s_are_refused():
+    from lantable.protocol import fairplay as fp
+
+    seat = fp.Identity()
+    sig = bytes.fromhex(seat.sign("act", "t", 0, 0, {"type": "x"}))
+    fp.verify_signature(seat.public, sig.hex(), "act", "t", 0, 0, {"type": "x"})  # honest
+    s = int.from_bytes(sig[32:], "little") + fp._ORDER  # the same S, not reduced
+    with pytest.raises(fp.FairPlayError, match="S"):
+        fp.verify_signature(seat.public, (sig[:32] + s.to_bytes(32, "little")).hex(), "act",
+                            "t", 0, 0, {"type": "x"})
+    with pytest.raises(fp.FairPlayError, match="R"):
+        fp.verify_signature(seat.public, "01" + "00" * 31 + sig[32:].hex(), "act", "t", 0, 0,
+                            {"type": "x"})
+
+
+def test_issue25_fuzz_the_web_port_gets_documented_answers_while_a_bot_game_finishes(tmp_path):
+    """HTTP paths, methods and headers; WebSocket messages whole and fragmented, pings,
+    pongs and text; a ping flood; idle and slow HTTP connections past the limit; a
+    DNS-rebinding upgrade: documented answers only, no traceback, bounded RSS, and a bot
+    game over TCP finishes meanwhile."""
+    from . import webfuzzing
+
+    web = fuzzing.free_port()
+    host = Host(str(tmp_path / "web.sqlite"), "--web-port", str(web),
+                "--max-connections-per-address", "40", "--frame-timeout", "3")
+    try:
+        bots = fuzzing.start_bot_game(host.port, seed=8)
+        before = host.rss()
+        counts = Counts()
+        rng = random.Random(25)
+        statuses = webfuzzing.http_requests(web, 300, counts, rng)
+        assert statuses[200] and statuses[404] and statuses[421], statuses
+
+        @_SETTINGS
+        @given(messages=webfuzzing.websocket_messages(), seed=st.integers(0, 2**32))
+        def run(messages, seed):
+            webfuzzing.websocket_session(web, messages, counts, random.Random(seed))
+
+        run()
+        flood = webfuzzing.ping_flood(web, 20_000, counts)
+        assert flood["bad_frame"] == 1 and flood["ms_to_close"] < 5000, flood
+        idle = webfuzzing.flood_http(web, 60)
+        assert idle[200] == 40 and idle[503] == 20, idle  # 40 per address
+        slow = webfuzzing.flood_http(web, 20, slow=True, hold=lambda: time.sleep(11))
+        assert slow["closed"] == 20, slow  # a head not sent in 10 s is cut
+        assert webfuzzing.rebinding(web) == Counter({"evil.example: 421": 1,
+                                                     "127.0.0.1: 101": 1, "localhost: 101": 1})
+        assert counts.failures == [], counts.failures
+        _grows_little(host, before, bound=60 * MIB)
+        assert fuzzing.bot_game_finished(bots)
+        _check_host(host)
+        assert host.stop() == 0
+        assert host.tracebacks() == []
+    finally:
+        host.cleanup()

@@ -136,7 +136,7 @@ def test_a_version_1_journal_is_migrated_and_keeps_every_action(tmp_path):
     db.commit()
     db.close()
     journal = Journal(path)
-    assert journal.meta("schema") == "3"
+    assert journal.meta("schema") == "4"
     assert journal.table("aaaa").tokens == {0: "tok-ann"} and not journal.table("aaaa").join_ids
     for table in ("aaaa", "bbbb"):
         assert [(a.seq, a.action) for a in journal.actions(table)] == \

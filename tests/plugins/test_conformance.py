@@ -178,6 +178,15 @@ def test_game_info_is_valid(gid: str) -> None:
     assert GAMES[gid].options() == {k: s["default"] for k, s in info["options"].items()}
     if "conformance_options" in info:  # a valid choice of the game's own options
         GAMES[gid].options(info["conformance_options"])
+    # What the browser reads (docs/plugins.md): maps and lists of plain strings.
+    for key in ("template_queries", "action_groups"):
+        assert all(isinstance(k, str) and isinstance(v, str)
+                   for k, v in info.get(key, {}).items()), key
+    assert all(isinstance(t, str) for t in info.get("stage_events", []))
+    for lang, words in info.get("translations", {}).items():
+        assert lang in ("en", "it") and set(words) <= {"title", "phrases"}, lang
+        for phrase in words.get("phrases", []):
+            assert len(phrase) == 2 and re.compile(phrase[0]), phrase  # a pattern, a text
 
 
 # -- self-play -----------------------------------------------------------------

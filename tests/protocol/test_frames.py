@@ -22,7 +22,10 @@ from lantable.protocol import (
     START,
     Accepted,
     Act,
+    AddBot,
     Answer,
+    BotAdded,
+    BotRemoved,
     Bye,
     Commit,
     Connection,
@@ -39,6 +42,7 @@ from lantable.protocol import (
     FairFault,
     FairRequest,
     Games,
+    HandToBot,
     Hello,
     Join,
     Joined,
@@ -52,6 +56,9 @@ from lantable.protocol import (
     Pong,
     Query,
     RemoteProtocolError,
+    RemoveBot,
+    Rename,
+    Renamed,
     Resume,
     Reveal,
     Sync,
@@ -66,6 +73,37 @@ from .pairs import connection_at, receiver_for, sender_for
 
 # (message, its frame as hex: the length prefix, then the msgpack body)
 SIMPLE_CASES = [
+    # Names and page bots (issue 22); docs/protocol.md shows add_bot's bytes.
+    (Rename(id=7, name="bea"), "00000017" "83a174a672656e616d65a2696407a46e616d65a3626561"),
+    (Renamed(id=7, name="bea"), "00000018" "83a174a772656e616d6564a2696407a46e616d65a3626561"),
+    (
+        AddBot(id=8, table="1431269b", strategy="mcts", strength=3),
+        "00000036"
+        "85a174a76164645f626f74a2696408a57461626c65a83134333132363962a87374726174656779a4"
+        "6d637473a8737472656e67746803",
+    ),
+    (
+        RemoveBot(id=9, table="1431269b", seat=2),
+        "00000027" "84a174aa72656d6f76655f626f74a2696409a57461626c65a83134333132363962a4736561"
+        "7402",
+    ),
+    (
+        HandToBot(id=10, table="1431269b", seat=1, strategy="greedy"),
+        "00000038"
+        "85a174ab68616e645f746f5f626f74a269640aa57461626c65a83134333132363962a47365617401a8"
+        "7374726174656779a6677265656479",
+    ),
+    (
+        BotAdded(id=8, table="1431269b", seat=2, name="mcts bot"),
+        "00000034"
+        "85a174a9626f745f6164646564a2696408a57461626c65a83134333132363962a47365617402a46e61"
+        "6d65a86d63747320626f74",
+    ),
+    (
+        BotRemoved(id=9, table="1431269b", seat=2),
+        "00000028" "84a174ab626f745f72656d6f766564a2696409a57461626c65a83134333132363962a47365"
+        "617402",
+    ),
     (
         Hello(proto=1, name="ann"),
         "00000019"

@@ -7,6 +7,7 @@ import msgpack
 import pytest
 import trio
 
+from lantable.clients.client import open_client
 from lantable.clients.runner import run_bot
 from lantable.host.peer import serve_peer
 from lantable.plugins import load_registry
@@ -47,7 +48,8 @@ async def http(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]:
 
 
 def get(path: str, extra: str = "", method: str = "GET") -> bytes:
-    return (f"{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n{extra}\r\n").encode()
+    return (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n{extra}\r\n"
+            ).encode()
 
 
 async def hello(ws, **fields):
@@ -367,3 +369,204 @@ async def test_a_websocket_message_left_half_sent_gets_frame_timeout(nursery, re
         err = await ws.receive_until("error")
     assert err["code"] == "frame_timeout"
     assert await ws.receive() is None
+
+
+# -- issue 25: the web port as hard as the TCP port ---------------------------------------
+
+
+async def _raw(port: int) -> trio.SocketStream:
+    return await trio.open_tcp_stream("127.0.0.1", port)
+
+
+async def _get_many(stream: trio.SocketStream, paths: list[str], within: float = 5
+                    ) -> list[int]:
+    """GET each path in turn on one connection: the statuses answered (fewer if the
+    server closes the connection first)."""
+    import h11
+
+    client = h11.Connection(h11.CLIENT)
+    statuses: list[int] = []
+    with trio.move_on_after(within):
+        for path in paths:
+            try:
+                await stream.send_all(client.send(h11.Request(
+                    method="GET", target=path, headers=[("Host", "127.0.0.1")]))
+                    + client.send(h11.EndOfMessage()))
+            except (trio.BrokenResourceError, h11.LocalProtocolError):
+                break
+            while True:
+                event = client.next_event()
+                if event is h11.NEED_DATA:
+                    client.receive_data(await stream.receive_some(65536))
+                elif isinstance(event, h11.Response):
+                    statuses.append(event.status_code)
+                elif isinstance(event, (h11.EndOfMessage, h11.ConnectionClosed)):
+                    break
+            if client.our_state is not h11.DONE or client.their_state is not h11.DONE:
+                break
+            client.start_next_cycle()
+    return statuses
+
+
+@pytest.fixture
+async def limited_site(nursery, registry, tmp_path):
+    """A peer with 6 connections per address and its web server."""
+    from lantable.host.limits import Limits
+
+    running = await nursery.start(lambda task_status: serve_peer(
+        registry=registry, db=str(tmp_path / "journal.sqlite"), bind="127.0.0.1", port=0,
+        limits=Limits(max_connections_per_address=6), task_status=task_status))
+    web = await nursery.start(lambda task_status: serve_web(
+        peer=running.peer, bind="127.0.0.1", port=0, task_status=task_status))
+    return running, web
+
+
+async def test_issue25_1_paths_that_miss_are_not_cached(limited_site) -> None:
+    _, web = limited_site
+    before = len(web.files._cache)
+    for i in range(200):
+        status, _, _ = await http(web.port, get(f"/games/x{i}/" + "q" * 15_000))
+        assert status in (404, 431), status
+        status, _, _ = await http(web.port, get(f"/static/nope{i}.js"))
+        assert status == 404
+    assert len(web.files._cache) == before  # nothing remembered for a miss
+    status, _, _ = await http(web.port, get("/static/app.css"))
+    assert status == 200 and len(web.files._cache) == before + 1
+
+
+async def test_issue25_2_a_ping_flood_is_cut_off_and_pongs_do_not_pile_up(site) -> None:
+    from wsproto.events import Ping
+
+    running, port = site
+    ws = await open_ws("127.0.0.1", port)
+    await hello(ws)
+    flood = b"".join(ws.ws.send(Ping(payload=b"p" * 125)) for _ in range(5000))
+    with trio.fail_after(10):
+        try:
+            await ws.stream.send_all(flood)
+        except trio.BrokenResourceError:
+            pass
+        err = await ws.receive_until("error")
+    assert err["code"] == "bad_frame" and "ping" in err["message"]
+    assert await ws.receive() is None
+    # a few pings are answered (the latest one, with the next output) and harm nothing
+    ws = await open_ws("127.0.0.1", port)
+    await hello(ws)
+    await ws.stream.send_all(b"".join(ws.ws.send(Ping(payload=b"%d" % i)) for i in range(20)))
+    await ws.send({"t": "ping", "id": 1})
+    assert (await ws.receive_until("pong", id=1))["t"] == "pong"
+    await ws.aclose()
+
+
+@pytest.mark.parametrize("path", ["/static/" + "n" * 300, "/games/manila/" + "n" * 300,
+                                  "/static/" + "/".join(["d" * 250] * 3) + ".js"])
+async def test_issue25_10_an_overlong_file_name_is_404_without_a_traceback(site, path,
+                                                                           caplog) -> None:
+    _, port = site
+    status, _, body = await http(port, get(path))
+    assert status == 404, body
+    assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
+
+
+async def test_issue25_5_http_connections_count_against_the_connection_limits(
+        limited_site) -> None:
+    running, web = limited_site
+    held = [await _raw(web.port) for _ in range(6)]
+    await trio.sleep(0.2)
+    assert running.peer.connections.get("127.0.0.1") == 6
+    # a seventh HTTP connection is told the host is full, and so is a TCP client
+    extra = await _raw(web.port)
+    assert await _get_many(extra, ["/"]) == [503]
+    await extra.aclose()
+    with pytest.raises(Exception, match="full"):
+        async with open_client("127.0.0.1", running.port, name="late"):
+            pass
+    for stream in held:
+        await stream.aclose()
+    with trio.fail_after(5):
+        while running.peer.connections.get("127.0.0.1"):
+            await trio.sleep(0.05)
+    async with open_client("127.0.0.1", running.port, name="later"):
+        pass
+
+
+async def test_issue25_14_http_connections_are_kept_alive(limited_site) -> None:
+    _, web = limited_site
+    stream = await _raw(web.port)
+    paths = ["/", "/static/app.css", "/static/app.js", "/nope", "/static/app.css"]
+    assert await _get_many(stream, paths) == [200, 200, 200, 404, 200]
+    await stream.aclose()
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example.", "EVIL.example"])
+async def test_issue25_12_dns_rebinding_a_foreign_host_name_is_refused(site, host) -> None:
+    _, port = site
+    with pytest.raises(Refused) as refused:
+        await open_ws("127.0.0.1", port, origin=f"http://{host}:{port}",
+                      host_header=f"{host}:{port}")
+    assert refused.value.status == 421 and b"--allow-host" in refused.value.body
+    status, _, _ = await http(port, get("/").replace(b"Host: 127.0.0.1", f"Host: {host}".encode()))
+    assert status == 421
+
+
+async def test_issue25_12_this_peer_s_own_names_and_added_ones_are_answered(
+        nursery, registry, tmp_path) -> None:
+    import socket
+
+    from lantable.web.join import lan_address
+
+    running = await nursery.start(lambda task_status: serve_peer(
+        registry=registry, db=str(tmp_path / "journal.sqlite"), bind="127.0.0.1", port=0,
+        task_status=task_status))
+    web = await nursery.start(lambda task_status: serve_web(
+        peer=running.peer, bind="127.0.0.1", port=0, allow_hosts=["Party.Lan"],
+        task_status=task_status))
+    port = web.port
+    names = ["127.0.0.1", "localhost", lan_address(), "[::1]", socket.gethostname(),
+             f"{socket.gethostname().split('.')[0]}.local",
+             f"lantable-{running.peer.peer_id}.local", "party.lan", "app.localhost"]
+    for name in names:
+        header = f"{name}:{port}"
+        ws = await open_ws("127.0.0.1", port, origin=f"http://{header}", host_header=header)
+        assert (await hello(ws))["t"] == "welcome", name
+        await ws.aclose()
+        status, _, _ = await http(port, get("/").replace(b"127.0.0.1", name.encode()))
+        assert status == 200, name
+
+
+@pytest.mark.parametrize("path", ["/nope", "/static/" + "n" * 300])
+async def test_issue25_10_a_head_request_that_misses_gets_its_status_too(site, path,
+                                                                         caplog) -> None:
+    """Found by the web fuzzer: a HEAD answered 404 (or 421) with a body broke h11's
+    state, which logged a traceback and sent nothing."""
+    _, port = site
+    status, _, body = await http(port, get(path, method="HEAD"))
+    assert status == 404 and body == b""
+    foreign = get("/", method="HEAD").replace(b"Host: 127.0.0.1", b"Host: evil.example")
+    status, _, body = await http(port, foreign)
+    assert status == 421 and body == b""
+    assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
+
+
+async def test_issue25_5_websockets_give_their_count_back(limited_site) -> None:
+    """Found by the web fuzzer: an upgraded connection must be counted once, and given
+    back when it closes, however it closes."""
+    running, web = limited_site
+    for i in range(12):  # twice the per-address limit
+        ws = await open_ws("127.0.0.1", web.port)
+        await hello(ws)
+        if i % 2:
+            await ws.send_text("not a frame")  # a fatal error
+            assert (await ws.receive_until("error"))["code"] == "bad_frame"
+        await ws.aclose()
+        with trio.fail_after(5):
+            while running.peer.connections:
+                await trio.sleep(0.02)
+
+
+def test_issue25_12_lantable_host_takes_names_to_allow() -> None:
+    from lantable.clients.cli import build_parser
+
+    args = build_parser().parse_args(["host", "--allow-host", "den.lan", "--allow-host", "Box"])
+    assert args.allow_host == ["den.lan", "Box"]
+    assert build_parser().parse_args(["host"]).allow_host is None

@@ -45,8 +45,9 @@ def free_port() -> int:
 class HostProcess:
     """``lantable host`` on loopback with fixed ports (so a restart keeps its URL)."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, *extra: str) -> None:
         self.db = db
+        self.extra = list(extra)  # more `lantable host` flags (e.g. a limit)
         self.port = free_port()
         self.web_port = free_port()
         self.proc: subprocess.Popen[str] | None = None
@@ -65,7 +66,7 @@ class HostProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "lantable.clients.cli", "host", "--bind", "127.0.0.1",
              "--port", str(self.port), "--web-port", str(self.web_port), "--db", str(self.db),
-             "--no-discovery", "--no-qr"],
+             "--no-discovery", "--no-qr", *self.extra],
             stdout=log, stderr=subprocess.STDOUT, text=True)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:

@@ -17,6 +17,15 @@
   // dead Wi-Fi link within two beats (localStorage "lantable.heartbeat_ms" for tests).
   const HEARTBEAT = Number(localStorage.getItem("lantable.heartbeat_ms")) || 20000;
 
+  const I18N = window.lantableI18n;
+  const T = I18N.t;  // the page's own words, English or Italian (i18n.js)
+  const F = window.lantableForms;  // template forms and the text board (forms.js)
+  // ms between the update that asks this seat and an action sent with "take forced
+  // choices for me" ticked: every action waits this long, forced or chosen, so the
+  // timing never tells the table that a choice was forced (localStorage for tests).
+  const FORCED_MS = Number(localStorage.getItem("lantable.forced_ms")) || 1500;
+  const GROUP_OVER = 12;  // more choices than this: grouped by kind, with a filter
+
   const $ = (sel, root = document) => root.querySelector(sel);
   function el(tag, attrs = {}, ...children) {
     const node = document.createElement(tag);
@@ -44,6 +53,12 @@
     started: false,                       // the first connect waits for the key
     fair: null,                           // this page's fair-play seats (fairplay.js)
     fairQueue: Promise.resolve(),         // fair-play answers and checks, in arrival order
+    form: null,                           // the open template form: {key, node}
+    filter: "",                           // the choice filter's text
+    debug: false,                         // the raw view is open
+    autoForced: localStorage.getItem("lantable.forced") === "1",
+    forcedTimer: null,
+    summary: null,                        // the stage summary on screen: {seq, title, lines}
   };
   const renderers = {};
   const wanted = ($('meta[name="lantable-renderers"]') || {}).content || "";
@@ -64,6 +79,12 @@
     },
     el,
     act: (action) => act(action),  // send an action for the seat on screen (renderers, console)
+    // A game's translations of its own words (docs/plugins.md, "Words in other
+    // languages"): lantable.addTranslations("my-game", "it", [[/^pass$/, "passo"]]).
+    addTranslations: (game, lang, phrases) => I18N.addGame(game, lang, phrases),
+    t: T,
+    // The page's own connection and state, for seats.js (bots, names).
+    page: { state: () => S, request, draw, notify, storedSeats },
   };
 
   // -- seats we hold, per host and table (localStorage) ---------------------------
@@ -102,7 +123,7 @@
     const ws = new WebSocket(`${proto}//${location.host}/ws`);
     ws.binaryType = "arraybuffer";
     S.ws = ws;
-    setLink(S.attempt ? "reconnecting" : "connecting", S.attempt ? "reconnecting…" : "connecting…");
+    setLink(S.attempt ? "reconnecting" : "connecting", S.attempt ? T("reconnecting…") : T("connecting…"));
     const key = S.fair && S.fair.key;  // no key: fair tables can be watched, not played
     ws.onopen = () => ws.send(encode({ t: "hello", proto: PROTO, name: myName(), words: true,
                                        lobby: true, id: 0, ...(key ? { key } : {}) }));
@@ -119,7 +140,7 @@
     S.ws = null;
     S.open = false;
     S.busy = false;
-    for (const p of S.pending.values()) if (p.onErr) p.onErr({ code: "disconnected", message: "connection lost" });
+    for (const p of S.pending.values()) if (p.onErr) p.onErr({ code: "disconnected", message: T("connection lost") });
     S.pending.clear();
     scheduleReconnect();
     draw();
@@ -128,7 +149,7 @@
   function scheduleReconnect() {
     const delay = BACKOFF[Math.min(S.attempt, BACKOFF.length - 1)];
     S.attempt += 1;
-    setLink("reconnecting", `reconnecting… (try ${S.attempt})`);
+    setLink("reconnecting", T("reconnecting… (try {n})", { n: S.attempt }));
     clearTimeout(S.timer);
     S.timer = setTimeout(connect, delay);
   }
@@ -159,7 +180,7 @@
   }, HEARTBEAT);
 
   function request(t, fields = {}, onOk = null, onErr = null) {
-    if (!S.open) { notify("Not connected yet; try again in a moment.", "error"); return null; }
+    if (!S.open) { notify(T("Not connected yet; try again in a moment."), "error"); return null; }
     const id = S.nextId++;
     S.pending.set(id, { t, table: fields.table, onOk, onErr });
     S.ws.send(encode({ t, id, ...fields }));
@@ -180,7 +201,10 @@
         return draw();
       case "tables": S.tables = msg.tables; return draw();
       case "games":
-        for (const g of msg.games) S.games[g.id] = g;
+        for (const g of msg.games) {
+          S.games[g.id] = g;
+          if (g.translations) I18N.addGameInfo(g.id, g.translations);
+        }
         return draw();
       case "update": return updated(msg);
       case "error": return failed(msg, pending);
@@ -199,9 +223,9 @@
     if (S.fair) S.fair.peer = msg.peer;  // chain secrets are kept per host
     S.hostName = msg.name;
     S.tables = msg.tables;
-    $("#peer").textContent = `at ${msg.name}`;
-    document.title = `lantable at ${msg.name}`;
-    setLink("online", "online");
+    $("#peer").textContent = T("at {host}", { host: msg.name });
+    document.title = `lantable · ${msg.name}`;
+    setLink("online", T("online"));
     request("list_games");
     route();
   }
@@ -210,8 +234,7 @@
     if (pending && pending.onErr) pending.onErr(msg);
     if (pending && pending.t === "act") S.busy = false;
     if (!pending && msg.code === "bad_token" && S.table && msg.table === S.table.id) {
-      notify("This seat was taken over by another device or tab; you are watching now. "
-        + "Reload to take it back.", "error");
+      notify(T("This seat was taken over by another device or tab; you are watching now. Reload to take it back."), "error");
       S.table.seat = null;
       S.table.update = null;
       watch(S.table.id);
@@ -220,9 +243,9 @@
     }
     if (!pending) {  // answers no request: the host tells us something (e.g. it stops)
       notify(msg.code === "shutting_down"
-        ? "The host is stopping; this page reconnects when it is back." : msg.message, "error");
+        ? T("The host is stopping; this page reconnects when it is back.") : msg.message, "error");
     } else if (!pending.onErr) {
-      notify(`Refused (${msg.code}): ${msg.message}`, "error");
+      notify(T("Refused ({code}): {why}", { code: msg.code, why: msg.message }), "error");
     }
     draw();
   }
@@ -239,13 +262,59 @@
       const said = msg.sentences || msg.events.map((e) => JSON.stringify(e));
       for (const line of said) t.log.push({ seq: msg.seq, line });
       if (t.log.length > LOG_LINES) t.log.splice(0, t.log.length - LOG_LINES);
+      stageSummary(t, msg, said);
+    } else if (last && last.status === "waiting" && msg.status === "playing") {
+      t.log.push({ seq: msg.seq, line: T("The game starts.") });
     } else if (msg.full && !t.log.length) {
-      t.log.push({ seq: msg.seq, line: msg.status === "waiting" ? "Waiting for players." :
-        `Joined at move ${msg.seq}.` });
+      t.log.push({ seq: msg.seq, line: msg.status === "waiting" ? T("Waiting for players.") :
+        T("Joined at move {seq}.", { seq: msg.seq }) });
+    }
+    if (!last || last.seq !== msg.seq || msg.full) {
+      t.askedAt = performance.now();  // this seat was asked now (forced-choice timing)
+      if (S.form && !(msg.legal || []).some((a) => JSON.stringify(a) === S.form.key)) S.form = null;
+      // A new set of choices starts unfiltered.
+      if (S.filter && JSON.stringify((last && last.legal) || []) !== JSON.stringify(msg.legal || [])) S.filter = "";
     }
     t.update = msg;
     if (msg.status === "finished" && S.fair) S.fair.forget(t.id);
     draw();
+    takeForced(t);
+  }
+
+  // -- news: the end of a stage (a voyage, a round) and forced choices -------------------
+
+  // The event types that close a stage: the game's `stage_events` (game_info), else
+  // these (docs/plugins.md, "Stage summaries").
+  const STAGE_EVENTS = ["voyage", "round_ended", "round_end", "game_over"];
+  function stageTypes(game) {
+    const info = S.games[game];
+    return new Set((info && Array.isArray(info.stage_events)) ? info.stage_events : STAGE_EVENTS);
+  }
+
+  function stageSummary(t, msg, said) {
+    const types = stageTypes(t.game);
+    const at = msg.events.findIndex((e) => e && types.has(e.type));
+    if (at < 0) return;
+    // What happened in the update that closed the stage: payouts, scores, losses.
+    const lines = said.map((line, i) => ({ line, i })).filter((x) => x.i >= Math.max(0, at - 12));
+    const last = msg.events[at];
+    S.summary = { seq: msg.seq, over: last.type === "game_over" || msg.status === "finished",
+      lines: lines.map((x) => tg(t.game, x.line)) };
+  }
+
+  // "Take forced choices for me": when the only legal action is one plain choice, send
+  // it FORCED_MS after the update that asked; act() holds chosen actions as long.
+  function takeForced(t) {
+    clearTimeout(S.forcedTimer);
+    const u = t.update;
+    if (!S.autoForced || !u || u.seat === null || u.seat === undefined) return;
+    const legal = u.legal || [];
+    if (legal.length !== 1 || F.isTemplate(legal[0]) || !u.to_act.includes(u.seat)) return;
+    const seq = u.seq;
+    const wait = Math.max(0, t.askedAt + FORCED_MS - performance.now());
+    S.forcedTimer = setTimeout(() => {
+      if (S.table === t && t.update && t.update.seq === seq && !S.busy) act(legal[0], { held: false });
+    }, wait);
   }
 
   // -- where we are: #/ (lobby) or #/table/<id> ------------------------------------
@@ -257,7 +326,10 @@
       request("leave", { table: S.table.id });  // stop watching; a seat is kept until left
     }
     if (!m) { S.table = null; draw(); return; }
-    if (!S.table || S.table.id !== id) S.table = { id, seat: null, update: null, log: [] };
+    if (!S.table || S.table.id !== id) {
+      S.table = { id, seat: null, update: null, log: [] };
+      S.summary = null; S.form = null; S.filter = "";
+    }
     S.table.update = null;  // a fresh full update is coming
     if (!S.open) { draw(); return; }
     const mine = storedSeats()[id];
@@ -279,7 +351,7 @@
     request("join", { table: id, spectate: true }, () => {
       if (S.table && S.table.id === id) { S.table.seat = null; S.table.spectate = true; }
     }, (err) => {
-      notify(`Cannot open table ${id}: ${err.message}`, "error");
+      notify(T("Cannot open table {id}: {why}", { id, why: err.message }), "error");
       location.hash = "#/";
     });
   }
@@ -290,6 +362,7 @@
     request("join", fields, (joined) => {
       storeSeat(id, joined.seat, joined.token);
       S.table = { id, seat: joined.seat, update: null, log: [] };
+      S.summary = null; S.form = null; S.filter = "";
       history.replaceState(null, "", `#/table/${encodeURIComponent(id)}`);
       draw();
     });
@@ -322,53 +395,71 @@
   function draw() {
     const app = $("#app");
     const focus = document.activeElement && document.activeElement.id;
+    const caret = focus && document.activeElement.selectionStart;
+    // The log follows the newest lines unless the person scrolled it up (kept as is).
+    const oldLog = $("#log");
+    const logKept = oldLog && oldLog.scrollHeight - oldLog.scrollTop - oldLog.clientHeight > 8
+      ? oldLog.scrollTop : null;
+    const formKept = S.form && S.form.node;
+    const y = window.scrollY;
     app.replaceChildren(S.table ? tableScreen() : lobbyScreen());
-    if (focus && $("#" + focus) && focus !== "name") $("#" + focus).focus();
+    const log = $("#log");
+    if (log) log.scrollTop = logKept === null ? log.scrollHeight : logKept;
+    if (formKept && S.form && S.form.node === formKept) window.scrollTo(0, y);
+    if (focus && $("#" + focus) && focus !== "name") {
+      const back = $("#" + focus);
+      back.focus();
+      if (typeof caret === "number" && back.setSelectionRange) {
+        try { back.setSelectionRange(caret, caret); } catch { /* not a text field */ }
+      }
+    }
   }
 
-  function gameTitle(id) { return (S.games[id] && S.games[id].title) || id; }
+  function gameTitle(id) { return I18N.gameTitle(id, (S.games[id] && S.games[id].title) || id); }
+  function tg(game, text) { return I18N.game(game, text); }  // a game's words, translated
 
   function lobbyScreen() {
     const mine = S.peer ? storedSeats() : {};
     const rows = S.tables.slice().sort((a, b) => order(a) - order(b) || a.id.localeCompare(b.id));
     const list = rows.length ? el("ul", { class: "tables" }, rows.map((t) => tableRow(t, mine)))
-      : el("p", { class: "muted" }, "No tables yet. Open one below.");
+      : el("p", { class: "muted" }, T("No tables yet. Open one below."));
     return el("section", { class: "lobby" },
-      el("h1", {}, `Tables at ${S.hostName || "this peer"}`), list, createForm(), peerList());
+      el("h1", {}, S.hostName ? T("Tables at {host}", { host: S.hostName }) : T("Tables at this peer")),
+      list, createForm(), peerList());
   }
 
   function peerList() {  // the other peers this host's discovery sees on the LAN
     if (!S.peers.length) return null;
-    return el("div", { class: "peers", id: "peers" }, el("h2", {}, "Other peers on this network"),
+    return el("div", { class: "peers", id: "peers" }, el("h2", {}, T("Other peers on this network")),
       el("ul", { class: "tables" }, S.peers.map((p) => el("li", { class: "table", "data-peer": p.peer_id },
         el("div", { class: "what" }, el("strong", {}, p.name), " ",
           el("span", { class: `status ${p.open_tables ? "waiting" : ""}` },
-            p.open_tables ? `${p.open_tables} open table${p.open_tables === 1 ? "" : "s"}` : "no open table"),
+            p.open_tables ? (p.open_tables === 1 ? T("1 open table") : T("{n} open tables", { n: p.open_tables }))
+              : T("no open table")),
           el("div", { class: "who" }, p.games.join(", "))),
-        el("div", { class: "do" }, p.url ? el("a", { class: "button", href: p.url }, "Go there")
-          : el("span", { class: "muted" }, "no web app"))))));
+        el("div", { class: "do" }, p.url ? el("a", { class: "button", href: p.url }, T("Go there"))
+          : el("span", { class: "muted" }, T("no web app")))))));
   }
 
   function order(t) { return { waiting: 0, playing: 1, faulted: 2, finished: 3 }[t.status] ?? 4; }
 
   function tableRow(t, mine) {
     const taken = t.names.filter((n) => n);
-    const names = taken.length ? taken.join(", ") : "nobody yet";
+    const names = taken.length ? taken.join(", ") : T("nobody yet");
     const free = t.status === "waiting" ? t.seats - t.taken : 0;
     const buttons = [];
     if (mine[t.id]) {
-      buttons.push(el("a", { class: "button primary", href: `#/table/${t.id}` }, "Back to my seat"));
+      buttons.push(el("a", { class: "button primary", href: `#/table/${t.id}` }, T("Back to my seat")));
     } else if (free > 0) {
-      buttons.push(el("button", { class: "primary", onclick: () => sit(t.id) }, "Sit down"));
+      buttons.push(el("button", { class: "primary", onclick: () => sit(t.id) }, T("Sit down")));
     }
-    buttons.push(el("a", { class: "button", href: `#/table/${t.id}/watch` }, "Watch"));
+    buttons.push(el("a", { class: "button", href: `#/table/${t.id}/watch` }, T("Watch")));
     return el("li", { class: `table ${t.status}`, "data-table": t.id },
       el("div", { class: "what" },
         el("strong", {}, gameTitle(t.game)), " ",
-        t.fair ? [el("span", { class: "badge", title: "dice and shuffles from every seat's secret" },
-          "fair play"), " "] : null,
+        t.fair ? [fairBadge(), " "] : null,
         el("span", { class: `status ${t.status}` }, t.status === "waiting"
-          ? `${free} seat${free === 1 ? "" : "s"} free` : t.status),
+          ? (free === 1 ? T("1 seat free") : T("{n} seats free", { n: free })) : T(t.status)),
         el("div", { class: "who" }, names)),
       el("div", { class: "do" }, buttons));
   }
@@ -376,33 +467,32 @@
   let formCache = null;  // kept across redraws so a lobby push never wipes what you typed
   function createForm() {
     const games = Object.values(S.games).sort((a, b) => a.title.localeCompare(b.title));
-    if (!games.length) return el("p", { class: "muted" }, "Loading the games…");
-    const key = games.map((g) => g.id).join(",");
+    if (!games.length) return el("p", { class: "muted" }, T("Loading the games…"));
+    const key = games.map((g) => g.id).join(",") + I18N.lang();
     if (formCache && formCache.key === key) return formCache.form;
     const form = el("form", { class: "create", id: "create" });
     formCache = { key, form };
     const select = el("select", { name: "game", id: "create-game" },
-      games.map((g) => el("option", { value: g.id }, g.title)));
+      games.map((g) => el("option", { value: g.id }, gameTitle(g.id))));
     select.value = games[0].id;
     const fields = el("div", { class: "fields" });
     const fill = () => {
       const g = S.games[select.value];
       const options = Object.entries(g.options).map(([key, spec]) => optionField(key, spec));
       fields.replaceChildren(
-        el("label", {}, "Seats ", el("input", { type: "number", name: "seats", min: g.min_seats,
+        el("label", {}, T("Seats"), " ", el("input", { type: "number", name: "seats", min: g.min_seats,
           max: g.max_seats, value: Math.min(Math.max(g.min_seats, 2), g.max_seats), required: true })),
         options.length ? el("details", { class: "options" },
-          el("summary", {}, `Options (${options.length}; the defaults are the rulebook's)`),
+          el("summary", {}, T("Options ({n}; the defaults are the rulebook's)", { n: options.length })),
           el("div", { class: "option-list" }, options)) : "");
     };
     select.addEventListener("change", fill);
     fill();
     const fair = el("label", { class: "fair-option" },
-      el("input", { type: "checkbox", name: "fair", id: "create-fair" }), " Fair play",
-      el("small", {}, "Every seat helps roll the dice and shuffle, so no one, the host "
-        + "included, can choose or foresee them; the table's journal can be checked afterwards."));
-    form.append(el("h2", {}, "Open a table"), el("label", {}, "Game ", select), fields, fair,
-      el("button", { class: "primary", type: "submit" }, "Open and sit down"));
+      el("input", { type: "checkbox", name: "fair", id: "create-fair" }), " ", T("Fair play"),
+      el("small", {}, T(FAIR_MEANS)));
+    form.append(el("h2", {}, T("Open a table")), el("label", {}, T("Game"), " ", select), fields, fair,
+      el("button", { class: "primary", type: "submit" }, T("Open and sit down")));
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const g = S.games[select.value];
@@ -414,7 +504,7 @@
       const seats = parseInt(form.querySelector('[name="seats"]').value, 10);
       const extra = form.querySelector('[name="fair"]').checked ? { fair: {} } : {};
       request("create", { game: g.id, seats, options, ...extra }, (created) => sit(created.table),
-        (err) => notify(`Cannot open the table: ${err.message}`, "error"));
+        (err) => notify(T("Cannot open the table: {why}", { why: err.message }), "error"));
     });
     return form;
   }
@@ -449,26 +539,38 @@
 
   // -- the table -----------------------------------------------------------------
 
-  function names(u) { return u.seats.map((s, i) => s.name || `seat ${i}`); }
+  function names(u) { return u.seats.map((s, i) => s.name || T("seat {n}", { n: i })); }
+
+  const FAIR_MEANS = "Every seat helps roll the dice and shuffle, so no one, the host included, can choose or foresee them; the table's journal can be checked afterwards.";
+
+  // The fair-play badge: on the lobby row, the waiting screen and the table to the end;
+  // tapping it says what it means in one sentence.
+  function fairBadge() {
+    return el("details", { class: "badge-fair" }, el("summary", { class: "badge" }, T("fair play")),
+      el("span", { class: "badge-means" }, T(FAIR_MEANS)));
+  }
 
   function tableScreen() {
     const t = S.table;
     const u = t.update;
     const summary = S.tables.find((x) => x.id === t.id);
     if (summary) t.game = summary.game;  // a finished table leaves the lobby: keep its board
+    if (summary && summary.fair) t.fair = true;
     const game = t.game || null;
     const head = el("div", { class: "table-head" },
-      el("a", { class: "button", href: "#/" }, "← Tables"),
-      el("h1", {}, game ? gameTitle(game) : `Table ${t.id}`),
+      el("a", { class: "button", href: "#/" }, T("← Tables")),
+      el("h1", {}, game ? gameTitle(game) : T("Table {id}", { id: t.id })),
+      t.fair ? fairBadge() : null,
       t.seat !== null && t.seat !== undefined && u && u.status !== "finished"
-        ? el("button", { onclick: leave }, "Leave") : null);
+        ? el("button", { onclick: leave }, T("Leave")) : null);
     if (!u) return el("section", { class: "table-screen" }, head,
-      el("p", { class: "muted" }, S.open ? "Loading the table…" : "Waiting for the host…"));
+      el("p", { class: "muted" }, S.open ? T("Loading the table…") : T("Waiting for the host…")));
     const offline = S.open ? null : el("p", { class: "offline", id: "offline" },
-      "Connection lost: reconnecting. Your seat is kept; the board shows the last thing the host said.");
+      T("Connection lost: reconnecting. Your seat is kept; the board shows the last thing the host said."));
     return el("section", { class: `table-screen ${u.status}`, "data-status": u.status }, head,
-      offline, players(u), turnLine(u), waitingHelp(u, summary), board(u, game), actions(u),
-      scores(u), fairLine(t, summary), eventLog(t));
+      offline, players(u), window.lantableSeats ? window.lantableSeats.panel(t, u) : null,
+      turnLine(u), latestLine(t), waitingHelp(u, summary), finalScreen(u),
+      stagePanel(t), board(u, game), actions(u), fairLine(t, summary), eventLog(t), rawView(u));
   }
 
   function players(u) {
@@ -476,16 +578,16 @@
     return el("ol", { class: "players" }, u.seats.map((s, i) => el("li", {
       class: [u.to_act.includes(i) ? "to-act" : "", i === u.seat ? "me" : "",
               s.connected ? "" : "away"].join(" ").trim(),
-    }, n[i], i === u.seat ? " (you)" : "", !s.taken ? " (free)" : !s.connected ? " (away)" : "")));
+    }, n[i], i === u.seat ? ` ${T("(you)")}` : "", !s.taken ? ` ${T("(free)")}` : !s.connected ? ` ${T("(away)")}` : "")));
   }
 
   function waitingHelp(u, summary) {
     if (u.status !== "waiting") return null;
     const options = summary ? Object.entries(summary.options) : [];
     return el("div", { class: "invite" },
-      el("p", {}, "Others on this network open ", el("strong", {}, location.origin + "/"),
-        " and tap “Sit down” at this table. The game starts when every seat is taken."),
-      options.length ? el("p", { class: "muted" }, "Options: ",
+      el("p", {}, T("Others on this network open"), " ", el("strong", {}, location.origin + "/"), " ",
+        T("and tap “Sit down” at this table. The game starts when every seat is taken.")),
+      options.length ? el("p", { class: "muted" }, T("Options:"), " ",
         options.map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`).join(" · ")) : null);
   }
 
@@ -494,15 +596,15 @@
     let text;
     if (u.status === "waiting") {
       const free = u.seats.filter((s) => !s.taken).length;
-      text = `Waiting for ${free} more player${free === 1 ? "" : "s"}.`;
+      text = free === 1 ? T("Waiting for 1 more player.") : T("Waiting for {n} more players.", { n: free });
     } else if (u.status === "finished") {
-      text = "Game over.";
+      text = T("Game over.");
     } else if (u.status === "faulted") {
-      text = "The game hit a bug; the host is restoring the table.";
+      text = T("The game hit a bug; the host is restoring the table.");
     } else if (u.seat !== null && u.to_act.includes(u.seat)) {
-      text = "Your move.";
+      text = T("Your move.");
     } else {
-      text = `Waiting for ${u.to_act.map((s) => n[s]).join(", ")}.`;
+      text = T("Waiting for {who}.", { who: u.to_act.map((s) => n[s]).join(", ") });
     }
     return el("p", { class: "turn", id: "turn" }, text);
   }
@@ -510,9 +612,10 @@
   // What a game's renderer is given (docs/plugins.md, "A board in the browser").
   function rendererCtx(u, game) {
     return {
-      game, seat: u.seat, names: names(u), legal: u.legal || [], labels: u.labels || [],
+      game, seat: u.seat, names: names(u), legal: u.legal || [],
+      labels: (u.labels || []).map((l) => tg(game, l)),
       act: (action) => act(action), query: (q) => query(q), busy: S.busy || !S.open,
-      svg: window.lantable.svg, el,
+      svg: window.lantable.svg, el, t: T, lang: I18N.lang(),
     };
   }
 
@@ -521,37 +624,87 @@
   function query(q) {
     const t = S.table;
     return new Promise((resolve, reject) => {
-      if (!t) { reject({ code: "no_table", message: "no table is on screen" }); return; }
+      if (!t) { reject({ code: "no_table", message: T("no table is on screen") }); return; }
       const fields = { table: t.id, query: q };
       if (t.seat !== null && t.seat !== undefined) fields.seat = t.seat;
       const sent = request("query", fields, (msg) => resolve(msg.answer), (err) => reject(err));
-      if (sent === null) reject({ code: "disconnected", message: "not connected" });
+      if (sent === null) reject({ code: "disconnected", message: T("not connected") });
     });
   }
 
+  // The board: the game's renderer, else its text board (board_text), laid out. Both
+  // sit in [data-board]; the raw view is only behind the debug toggle (rawView).
   function board(u, game) {
     const holder = el("div", { class: "board", id: "board" });
     if (!u.view) return holder;
     const ctx = rendererCtx(u, game);
     if (game && withRenderer.has(game) && !renderers[game]) loadRenderer(game);
     const r = game && renderers[game];
+    if (game) holder.setAttribute("data-board", game);
     if (r) {
-      holder.setAttribute("data-board", game);
       try { r.render(holder, u, ctx); return holder; } catch (e) {
-        holder.removeAttribute("data-board");
         console.error("renderer failed", e);
-        holder.replaceChildren();
+        holder.replaceChildren(el("p", { class: "muted" },
+          T("The game's board could not be drawn for this move; the choices below still work.")));
+        return holder;
       }
     }
-    holder.append(genericView(u.view));
+    if (u.board_text) {
+      holder.append(F.textBoard(translateBlocks(game, u.board_text), { el, svg: window.lantable.svg, t: T }));
+    } else if (game && withRenderer.has(game)) {
+      holder.append(el("p", { class: "muted" }, T("Loading the board…")));
+    } else {
+      holder.append(el("p", { class: "muted" }, T("This game sends no board to the browser; open debug below to see its data.")));
+    }
     return holder;
   }
+
+  function translateBlocks(game, blocks) {  // a game's translations reach its text board too
+    if (!I18N.hasGame(game)) return blocks;
+    const one = (b) => {
+      if (!b || typeof b !== "object") return b;
+      const out = Object.assign({}, b);
+      for (const k of ["text", "title", "caption"]) if (typeof out[k] === "string") out[k] = tg(game, out[k]);
+      if (Array.isArray(out.columns)) out.columns = out.columns.map((c) => tg(game, c));
+      if (Array.isArray(out.rows)) out.rows = out.rows.map((r) => r.map((c) => tg(game, c)));
+      if (Array.isArray(out.blocks)) out.blocks = out.blocks.map(one);
+      return out;
+    };
+    return blocks.map(one);
+  }
+
+  // Tap to read: anything on the board drawn with a `data-full` text, or an SVG <title>,
+  // shows that text whole (a card name cut to fit a phone).
+  document.addEventListener("click", (ev) => {
+    const target = ev.target instanceof Element ? ev.target : null;
+    const holder = target && target.closest("[data-board]");
+    if (!holder) return;
+    const full = target.closest("[data-full]");
+    let text = full ? full.getAttribute("data-full") : null;
+    if (!text) {
+      const withTitle = target.closest("svg *:not(svg)");
+      const title = withTitle && [...withTitle.children].find((c) => c.tagName.toLowerCase() === "title");
+      text = title ? title.textContent : null;
+    }
+    if (text) notify(text, "info");
+  });
 
   const loading = new Set();
   function loadRenderer(game) {
     if (loading.has(game)) return;
     loading.add(game);
     document.head.append(el("script", { src: `/games/${encodeURIComponent(game)}/board.js` }));
+  }
+
+  // The raw view, for people debugging a game: hidden until "debug" is tapped.
+  function rawView(u) {
+    if (!u.view) return null;
+    const toggle = el("button", { class: "debug-toggle", id: "debug-toggle", type: "button",
+      "aria-expanded": S.debug ? "true" : "false",
+      onclick: () => { S.debug = !S.debug; draw(); } }, S.debug ? T("hide debug") : T("debug"));
+    const raw = el("div", { class: "raw-view", hidden: !S.debug });
+    if (S.debug) raw.append(genericView(u.view));
+    return el("div", { class: "debug" }, toggle, raw);
   }
 
   function genericView(view) {  // scalars in one panel, each structure in its own
@@ -561,7 +714,6 @@
       box.append(el("div", { class: "panel" }, el("h3", {}, "table"),
         el("dl", {}, flat.map(([k, v]) => [el("dt", {}, k.replace(/_/g, " ")), el("dd", {}, value2dom(v, 1))]))));
     }
-    // Each structure folds, so the choices stay near on a phone; what you open stays open.
     for (const [key, value] of Object.entries(view)) {
       if (value === null || typeof value !== "object") continue;
       const size = Array.isArray(value) ? value.length : Object.keys(value).length;
@@ -590,12 +742,14 @@
       el("dd", {}, value2dom(x, depth + 1))]));
   }
 
+  // -- choices -------------------------------------------------------------------
+
   function actions(u) {
     if (!u.legal || !u.legal.length) return null;
-    const labels = u.labels || [];
+    const game = S.table && S.table.game;
+    const labels = (u.labels || []).map((l) => tg(game, l));
     // A game's renderer may take some choices into its own picker (Manila's load step,
     // Spanish Main's sailing by hand); the rest stay in the generic list.
-    const game = S.table && S.table.game;
     const r = game && renderers[game];
     let picked = null;
     if (r && r.picker) {
@@ -605,38 +759,133 @@
       }
     }
     const handled = new Set((picked && picked.handled) || []);
+    const shown = u.legal.map((a, i) => ({ a, i, label: labels[i] || describeGeneric(a) }))
+      .filter((x) => !handled.has(x.i));
+    const form = S.form && S.form.node;
     return el("div", { class: "actions", id: "actions" },
-      el("h2", {}, "Your choices"),
+      el("h2", {}, T("Your choices")),
       picked && picked.node ? el("div", { class: "picker" }, picked.node) : null,
-      el("div", { class: "choices" }, u.legal.map((a, i) => handled.has(i) ? null : el("button", {
-        class: "choice", disabled: S.busy || !S.open, "data-index": i,
-        onclick: () => act(a),
-      }, labels[i] || `${a.type} ${JSON.stringify(a)}`))));
+      form || null,
+      shown.length > GROUP_OVER ? groupedChoices(shown, game) : el("div", { class: "choices" }, shown.map(choiceButton)),
+      forcedBox());
   }
 
-  async function act(action) {
+  function describeGeneric(a) {
+    const rest = Object.entries(a).filter(([k]) => k !== "type" && k !== "params")
+      .map(([k, v]) => `${k.replace(/_/g, " ")} ${typeof v === "object" ? JSON.stringify(v) : v}`);
+    return `${String(a.type).replace(/_/g, " ")}${rest.length ? ` (${rest.join(", ")})` : ""}`;
+  }
+
+  function choiceButton(x) {
+    const template = F.isTemplate(x.a);
+    const open = template && S.form && S.form.key === JSON.stringify(x.a);
+    return el("button", {
+      class: `choice${template ? " template" : ""}${open ? " open" : ""}`, disabled: S.busy || !S.open,
+      "data-index": x.i, "data-type": x.a.type, title: x.label,
+      onclick: () => (template ? openForm(x.a, x.label) : act(x.a)),
+    }, x.label, template ? el("span", { class: "opens" }, " ", T("(opens a form)")) : null);
+  }
+
+  // Over GROUP_OVER choices: one group per kind (the game's `action_groups` name for an
+  // action type, else the type in words), in the order the game lists them, with a
+  // filter box. The buttons stay siblings in one list (tools and tests index them);
+  // each group's first button carries its heading (data-group-first, drawn by CSS).
+  function groupedChoices(shown, game) {
+    const info = S.games[game] || {};
+    const naming = info.action_groups || {};
+    const groups = new Map();
+    for (const x of shown) {
+      const name = tg(game, naming[x.a.type] || String(x.a.type).replace(/_/g, " "));
+      if (!groups.has(name)) groups.set(name, []);
+      groups.get(name).push(x);
+    }
+    const words = S.filter.toLowerCase().split(/\s+/).filter(Boolean);
+    const match = (x) => words.every((w) => x.label.toLowerCase().includes(w));
+    const filter = el("input", { type: "search", id: "choice-filter", class: "choice-filter",
+      placeholder: T("Filter the {n} choices…", { n: shown.length }), value: S.filter,
+      "aria-label": T("Filter the choices"), autocomplete: "off" });
+    filter.addEventListener("input", () => { S.filter = filter.value; draw(); });
+    const list = el("div", { class: "choices grouped-list" });
+    let any = false;
+    for (const [name, xs] of groups) {
+      const hits = xs.filter(match);
+      xs.forEach((x) => {
+        const button = choiceButton(x);
+        button.dataset.group = name;
+        if (x === hits[0]) button.dataset.groupFirst = `${name} (${hits.length})`;
+        if (!hits.includes(x)) button.hidden = true;
+        list.append(button);
+      });
+      any = any || hits.length > 0;
+    }
+    const none = any ? null : el("p", { class: "muted" }, T("No choice matches the filter."));
+    return el("div", { class: "grouped" }, filter, none, list);
+  }
+
+  function openForm(template, label) {
+    const key = JSON.stringify(template);
+    if (S.form && S.form.key === key) { S.form = null; draw(); return; }
+    const game = S.table && S.table.game;
+    const info = S.games[game] || {};
+    const r = game && renderers[game];
+    const queryType = (r && r.templateQuery && r.templateQuery(template))
+      || (info.template_queries || {})[template.type] || null;
+    const node = F.templateForm(template, {
+      label, queryType, query,
+      describe: r && r.describeAnswer ? (q, a) => r.describeAnswer(q, a, rendererCtx(S.table.update, game)) : null,
+      send: (action, refused) => act(action, { refused }),
+      cancel: () => { S.form = null; draw(); },
+    }, { el, svg: window.lantable.svg, t: T });
+    S.form = { key, node };
+    draw();
+    node.scrollIntoView({ block: "nearest" });
+  }
+
+  function forcedBox() {
+    const box = el("input", { type: "checkbox", id: "take-forced", checked: S.autoForced });
+    box.addEventListener("change", () => {
+      S.autoForced = box.checked;
+      localStorage.setItem("lantable.forced", box.checked ? "1" : "0");
+      if (S.table) takeForced(S.table);
+    });
+    return el("label", { class: "forced", title: T("Every move then waits the same short time, so no one can tell a forced one from a chosen one.") },
+      box, " ", T("Take forced choices for me"));
+  }
+
+  // Send an action for the seat on screen. `opts.refused(err)` takes a refusal (the
+  // template form shows it in place); with forced choices ticked, every action leaves
+  // FORCED_MS after the update that asked, whether or not there was a choice.
+  async function act(action, opts = {}) {
     const t = S.table;
     if (S.busy || !S.open || !t || !t.update) return;
     S.busy = true;
+    clearTimeout(S.forcedTimer);
     draw();
+    if (S.autoForced && t.askedAt !== undefined) {
+      const wait = t.askedAt + FORCED_MS - performance.now();
+      if (wait > 0) await new Promise((done) => setTimeout(done, wait));
+      if (S.table !== t || !S.open) { S.busy = false; draw(); return; }
+    }
     const fields = { table: t.id, seat: t.seat, action };
     if (S.fair && t.seat !== null && t.seat !== undefined) {  // a fair table: sign it
       const signed = await S.fair.signAction(t.id, t.seat, t.update.seq, action);
       if (signed) Object.assign(fields, signed);
       else if (t.fair) {  // the host would refuse it unsigned: say why instead
         S.busy = false;
-        notify("This browser does not hold this seat's fair-play secret (the seat was taken "
-          + "in another browser, or this one's storage was cleared), so it cannot sign moves "
-          + "here. Play this seat from the browser that sat down.", "error");
+        notify(T("This browser does not hold this seat's fair-play secret (the seat was taken in another browser, or this one's storage was cleared), so it cannot sign moves here. Play this seat from the browser that sat down."), "error");
         draw();
         return;
       }
     }
     const sent = request("act", fields, () => {
       S.busy = false;  // accepted; its update follows at once
+      if (opts.refused) S.form = null;
     }, (err) => {
       S.busy = false;
-      if (err.code !== "disconnected") notify(`Refused (${err.code}): ${err.message}`, "error");
+      if (err.code !== "disconnected") {
+        if (opts.refused && S.form) opts.refused(err);
+        else notify(T("Refused ({code}): {why}", { code: err.code, why: err.message }), "error");
+      }
       draw();
     });
     if (sent === null) { S.busy = false; draw(); }  // the link dropped while signing
@@ -652,25 +901,25 @@
 
   async function fairAnswer(req) {
     if (!S.fair || !S.fair.key) {
-      notify("This browser cannot sign, so it cannot play at a fair table (it can watch).", "error");
+      notify(T("This browser cannot sign, so it cannot play at a fair table (it can watch)."), "error");
       return;
     }
     const answer = await S.fair.answer(req);
     if (!answer) {
-      notify(`The table asked this page for a ${req.kind} it cannot give (seat ${req.seat}); `
-        + "the seat's secret is kept in the browser that sat down.", "error");
+      notify(T("The table asked this page for a {kind} it cannot give (seat {seat}); the seat's secret is kept in the browser that sat down.",
+        { kind: req.kind, seat: req.seat }), "error");
       return;
     }
     const [t, fields] = answer;
     request(t, fields, null, (err) => {
-      if (err.code !== "disconnected") notify(`Fair play: the ${t} was refused: ${err.message}`, "error");
+      if (err.code !== "disconnected") notify(T("Fair play: the {what} was refused: {why}", { what: t, why: err.message }), "error");
     });
   }
 
   async function fairCheck(ev) {
     if (!S.fair || !S.fair.id) return;
     const found = await S.fair.check(ev);
-    if (found.length) notify(`The host sent a random event that does not check: ${found[0]}`, "error");
+    if (found.length) notify(T("The host sent a random event that does not check: {what}", { what: found[0] }), "error");
     if (S.table && S.table.id === ev.table) draw();
   }
 
@@ -690,33 +939,85 @@
     const checked = S.fair && S.fair.summary(t.id);
     const bad = checked && S.fair.problems.has(t.id);
     const over = t.update && t.update.status === "finished";
-    const text = checked || (over ? "Fair play: no random event was settled at this table."
+    const text = checked || (over ? T("Fair play: no random event was settled at this table.")
       : S.fair && S.fair.key
-      ? "Fair play: every die and shuffle comes from all the seats' secrets; this page "
-        + "checks each random event when the host sends it."
-      : "Fair play: this browser cannot sign, so it can watch this table but not sit.");
+      ? T("Fair play: every die and shuffle comes from all the seats' secrets; this page checks each random event when the host sends it.")
+      : T("Fair play: this browser cannot sign, so it can watch this table but not sit."));
     return el("p", { class: `fair ${bad ? "bad" : ""}`.trim(), id: "fair" }, text);
   }
 
-  function scores(u) {
+  // The end of a stage (a voyage, a round): what was paid, scored and lost, until the
+  // person closes it or the next stage ends.
+  function stagePanel(t) {
+    const s = S.summary;
+    if (!s || !t.update || t.update.status === "finished" || s.closed) return null;
+    return el("section", { class: "summary", id: "summary", role: "status", "data-seq": s.seq },
+      el("h2", {}, T("Results of the round")),
+      el("ul", {}, s.lines.map((line) => el("li", {}, line))),
+      el("button", { class: "primary", type: "button", onclick: () => { s.closed = true; draw(); } },
+        T("Continue")));
+  }
+
+  // The final screen: who won, the table of places, and the game's own score detail.
+  function finalScreen(u) {
     if (u.status !== "finished" || !u.scores) return null;
     const n = names(u);
     const rows = n.map((name, i) => ({ name, i, score: u.scores.scores[i], rank: u.scores.rank[i] }))
       .sort((a, b) => a.rank - b.rank);
     const forfeit = new Set(u.scores.forfeit || []);  // fair play: seats that withheld
-    return el("div", { class: "scores", id: "scores" }, el("h2", {}, "Final scores"),
-      el("table", {}, el("tr", {}, el("th", {}, "Place"), el("th", {}, "Player"), el("th", {}, "Score")),
-        rows.map((r) => el("tr", { class: r.i === u.seat ? "me" : "" },
-          el("td", {}, r.rank), el("td", {}, r.name, forfeit.has(r.i) ? " (forfeit)" : ""),
-          el("td", {}, r.score)))));
+    const first = rows.filter((r) => r.rank === 1);
+    let verdict;
+    if (!first.length) verdict = T("No one won.");
+    else if (first.length === 1 && first[0].i === u.seat) verdict = T("You win!");
+    else if (first.length === 1) verdict = T("{who} wins.", { who: first[0].name });
+    else verdict = T("{who} share the win.", { who: first.map((r) => r.name).join(T(" and ")) });
+    const game = S.table && S.table.game;
+    const detail = u.scores.detail;
+    return el("section", { class: "final", id: "final" },
+      el("p", { class: "verdict", id: "verdict" }, verdict),
+      el("div", { class: "scores", id: "scores" }, el("h2", {}, T("Final scores")),
+        el("div", { class: "scroll-x" }, el("table", {},
+          el("tr", {}, el("th", {}, T("Place")), el("th", {}, T("Player")), el("th", {}, T("Score"))),
+          rows.map((r) => el("tr", { class: r.i === u.seat ? "me" : "" },
+            el("td", {}, r.rank), el("td", {}, r.name, forfeit.has(r.i) ? ` ${T("(forfeit)")}` : ""),
+            el("td", {}, r.score)))))),
+      detail !== undefined && detail !== null && !(typeof detail === "object" && !Object.keys(detail).length)
+        ? el("details", { class: "score-detail", open: true }, el("summary", {}, T("How the scores were made")),
+          detailNode(detail, n, game)) : null);
+  }
+
+  // A game's score detail (any plain data): lists per seat become a table, the rest
+  // key/value lines.
+  function detailNode(detail, n, game) {
+    const words = (k) => tg(game, String(k).replace(/_/g, " "));
+    const plain = (v) => (v === null ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v));
+    if (detail === null || typeof detail !== "object") return el("p", {}, plain(detail));
+    if (Array.isArray(detail)) return el("p", {}, detail.map(plain).join(", "));
+    const perSeat = Object.entries(detail).filter(([, v]) => Array.isArray(v) && v.length === n.length);
+    const rest = Object.entries(detail).filter(([, v]) => !(Array.isArray(v) && v.length === n.length));
+    return el("div", {},
+      perSeat.length ? el("div", { class: "scroll-x" }, el("table", { class: "detail" },
+        el("tr", {}, el("th", {}, ""), n.map((name) => el("th", {}, name))),
+        perSeat.map(([k, v]) => el("tr", {}, el("th", { scope: "row" }, words(k)), v.map((x) => el("td", {}, plain(x))))))) : null,
+      rest.length ? el("dl", { class: "detail" }, rest.map(([k, v]) => [el("dt", {}, words(k)),
+        el("dd", {}, v && typeof v === "object" && !Array.isArray(v)
+          ? Object.entries(v).map(([a, b]) => `${words(a)}: ${plain(b)}`).join("; ") : plain(v))])) : null);
   }
 
   function eventLog(t) {
     if (!t.log.length) return null;
+    const game = t.game;
     const list = el("ol", { class: "log", id: "log" },
-      t.log.slice(-60).map((e) => el("li", { "data-seq": e.seq }, e.line)));
-    return el("details", { class: "history", open: true }, el("summary", {}, "What happened"), list);
+      t.log.slice(-LOG_SHOWN).map((e) => el("li", { "data-seq": e.seq }, tg(game, e.line))));
+    return el("section", { class: "history" }, el("h2", {}, T("What happened")), list);
   }
+
+  // The newest sentence, up by the turn line: the news is in sight on a phone too.
+  function latestLine(t) {
+    if (!t.log.length || !t.update || t.update.status === "waiting") return null;
+    return el("p", { class: "latest", id: "latest", "aria-live": "polite" }, tg(t.game, t.log[t.log.length - 1].line));
+  }
+  const LOG_SHOWN = 80;
 
   // -- start ---------------------------------------------------------------------
 
@@ -726,8 +1027,26 @@
     const v = nameInput.value.trim().slice(0, 24);
     if (v) localStorage.setItem("lantable.name", v);
     nameInput.value = myName();
-    notify("Your name is used at the next table you sit at.");
+    if (v && window.lantableSeats) window.lantableSeats.rename(v);  // at once (seats.js)
   });
+  // The page's language: the browser's, until the person picks one here.
+  const langSelect = $("#lang");
+  function wordsOfPage() {
+    $("#me-label").textContent = T("you are");
+    langSelect.value = I18N.lang();
+    document.documentElement.lang = I18N.lang();
+    if (!S.open) setLink($("#link").dataset.state, T($("#link").dataset.state === "online" ? "online" : "connecting…"));
+    else setLink("online", T("online"));
+    if (S.hostName) $("#peer").textContent = T("at {host}", { host: S.hostName });
+  }
+  langSelect.addEventListener("change", () => {
+    I18N.setLang(langSelect.value);
+    formCache = null;
+    if (S.form) S.form = null;  // rebuilt in the new words when opened again
+    wordsOfPage();
+    draw();
+  });
+  wordsOfPage();
   window.lantableFair.start().then((fair) => { S.fair = fair; }, (e) => {
     console.error("fair play unavailable", e);
   }).finally(() => {  // the key goes in hello, so it comes first

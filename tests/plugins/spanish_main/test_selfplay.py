@@ -11,13 +11,25 @@ from typing import Any
 import msgpack
 import pytest
 
-from lantable.plugins.spanish_main import audit
+from lantable.plugins.spanish_main import audit, world
 
 from .conftest import GAME
 
 
 def check_invariants(st: dict[str, Any]) -> None:
     assert audit.problems(st) == []
+
+
+def check_schooner_dock(st: dict[str, Any]) -> None:
+    """5.15 / 5.4.1 (issue 24): a Schooner that turned is docked exactly where its bow
+    touches an island (not an enemy home). Ships docked through their tug (5.5) keep
+    the dock without touching it, so the check follows the rotation only."""
+    for p in st["pending"][-1:]:
+        s = world.ship(st, p["ship"])
+        isl = world.bow_island(st, s)
+        if isl is not None and isl["home"] not in (None, s["owner"]):
+            isl = None
+        assert s["docked"] == (None if isl is None else isl["id"]), s["id"]
 
 
 def play(seats: int, seed: int, **options: Any) -> tuple[dict[str, Any], list[Any]]:
@@ -29,6 +41,8 @@ def play(seats: int, seed: int, **options: Any) -> tuple[dict[str, Any], list[An
         (seat,) = GAME.to_act(st)
         action = chooser.choice(GAME.concrete_actions(st, seat))
         GAME.apply(st, seat, action, rng)
+        if action["type"] == "rotate":
+            check_schooner_dock(st)
         trace.append((seat, action, [list(s["pose"]) for s in st["ships"]]))
     check_invariants(st)
     return st, trace

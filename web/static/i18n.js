@@ -1,0 +1,232 @@
+// lantable in the browser: the page's own words in English and Italian, and the games'
+// translations of their labels and sentences.
+//
+// The page writes every sentence in English, `T("Waiting for {who}.", {who})`; the
+// English text is the key, and IT holds its Italian. A word missing here stays
+// English (tests/web/test_i18n.py checks that every key of app.js and forms.js has
+// its Italian). The language is the browser's until the person picks one in the top
+// bar (kept in localStorage "lantable.lang").
+//
+// A game adds translations of its own words (labels, sentences, its text board, its
+// title) in game_info's `translations` (docs/plugins.md, "Words in other languages"):
+// {"it": {"title": "...", "phrases": [["^pass$", "passo"], ["^(.+) bids (\\d+)", "$1 offre $2"]]}},
+// or, from a board.js, lantable.addTranslations(gameId, "it", phrases). Each phrase is
+// a JavaScript regular expression and its replacement, applied in order to the text.
+"use strict";
+
+(function () {
+  const LANGS = ["en", "it"];
+  const IT = {
+    // the top bar and the connection
+    "you are": "sei",
+    "connecting…": "connessione…",
+    "reconnecting…": "riconnessione…",
+    "reconnecting… (try {n})": "riconnessione… (tentativo {n})",
+    "online": "in linea",
+    "connection lost": "connessione persa",
+    "at {host}": "da {host}",
+    "not connected": "non connesso",
+    "Not connected yet; try again in a moment.": "Non ancora connesso; riprova tra un momento.",
+    "The host is stopping; this page reconnects when it is back.":
+      "L'host si sta fermando; questa pagina si ricollega quando torna.",
+    "Refused ({code}): {why}": "Rifiutato ({code}): {why}",
+    "This seat was taken over by another device or tab; you are watching now. Reload to take it back.":
+      "Questo posto è stato preso da un altro dispositivo o scheda; ora stai guardando. Ricarica la pagina per riprenderlo.",
+    "Your name is used at the next table you sit at.": "Il tuo nome vale dal prossimo tavolo a cui ti siedi.",
+    // the lobby
+    "Tables at {host}": "Tavoli da {host}",
+    "Tables at this peer": "Tavoli di questo computer",
+    "No tables yet. Open one below.": "Ancora nessun tavolo. Aprine uno qui sotto.",
+    "Other peers on this network": "Altri computer su questa rete",
+    "1 open table": "1 tavolo aperto",
+    "{n} open tables": "{n} tavoli aperti",
+    "no open table": "nessun tavolo aperto",
+    "Go there": "Vai",
+    "no web app": "senza app web",
+    "nobody yet": "ancora nessuno",
+    "Back to my seat": "Torna al mio posto",
+    "Sit down": "Siediti",
+    "Watch": "Guarda",
+    "1 seat free": "1 posto libero",
+    "{n} seats free": "{n} posti liberi",
+    "waiting": "in attesa",
+    "playing": "in gioco",
+    "finished": "finita",
+    "faulted": "in errore",
+    "Loading the games…": "Caricamento dei giochi…",
+    "Seats": "Posti",
+    "Options ({n}; the defaults are the rulebook's)": "Opzioni ({n}; i valori predefiniti sono quelli del regolamento)",
+    "Fair play": "Gioco leale",
+    "fair play": "gioco leale",
+    "Every seat helps roll the dice and shuffle, so no one, the host included, can choose or foresee them; the table's journal can be checked afterwards.":
+      "Ogni posto contribuisce a tirare i dadi e mescolare, così nessuno, host compreso, può sceglierli o prevederli; il giornale del tavolo si può verificare dopo.",
+    "Open a table": "Apri un tavolo",
+    "Game": "Gioco",
+    "Open and sit down": "Apri e siediti",
+    "Cannot open the table: {why}": "Impossibile aprire il tavolo: {why}",
+    "Cannot open table {id}: {why}": "Impossibile aprire il tavolo {id}: {why}",
+    // the table
+    "seat {n}": "posto {n}",
+    "← Tables": "← Tavoli",
+    "Table {id}": "Tavolo {id}",
+    "Leave": "Lascia",
+    "Loading the table…": "Caricamento del tavolo…",
+    "Waiting for the host…": "In attesa dell'host…",
+    "Connection lost: reconnecting. Your seat is kept; the board shows the last thing the host said.":
+      "Connessione persa: riconnessione in corso. Il tuo posto resta tuo; il tabellone mostra l'ultima cosa detta dall'host.",
+    "(you)": "(tu)",
+    "(free)": "(libero)",
+    "(away)": "(assente)",
+    "Others on this network open": "Gli altri su questa rete aprono",
+    "and tap “Sit down” at this table. The game starts when every seat is taken.":
+      "e toccano “Siediti” a questo tavolo. La partita inizia quando tutti i posti sono occupati.",
+    "Options:": "Opzioni:",
+    "Waiting for players.": "In attesa dei giocatori.",
+    "Joined at move {seq}.": "Entrato alla mossa {seq}.",
+    "The game starts.": "La partita comincia.",
+    "Waiting for 1 more player.": "Manca ancora 1 giocatore.",
+    "Waiting for {n} more players.": "Mancano ancora {n} giocatori.",
+    "Game over.": "Partita finita.",
+    "The game hit a bug; the host is restoring the table.": "Il gioco ha incontrato un errore; l'host sta ripristinando il tavolo.",
+    "Your move.": "Tocca a te.",
+    "Waiting for {who}.": "Si aspetta {who}.",
+    "no table is on screen": "nessun tavolo sullo schermo",
+    "The game's board could not be drawn for this move; the choices below still work.":
+      "Il tabellone del gioco non si è potuto disegnare per questa mossa; le scelte qui sotto funzionano comunque.",
+    "Loading the board…": "Caricamento del tabellone…",
+    "This game sends no board to the browser; open debug below to see its data.":
+      "Questo gioco non manda un tabellone al browser; apri debug qui sotto per vederne i dati.",
+    "debug": "debug",
+    "hide debug": "nascondi debug",
+    // choices and forms
+    "Your choices": "Le tue scelte",
+    "(opens a form)": "(apre un modulo)",
+    "Filter the {n} choices…": "Filtra le {n} scelte…",
+    "Filter the choices": "Filtra le scelte",
+    "No choice matches the filter.": "Nessuna scelta corrisponde al filtro.",
+    "Take forced choices for me": "Fai tu le scelte obbligate",
+    "Every move then waits the same short time, so no one can tell a forced one from a chosen one.":
+      "Ogni mossa aspetta allora lo stesso breve tempo, così nessuno distingue una mossa obbligata da una scelta.",
+    "This browser does not hold this seat's fair-play secret (the seat was taken in another browser, or this one's storage was cleared), so it cannot sign moves here. Play this seat from the browser that sat down.":
+      "Questo browser non ha il segreto di gioco leale di questo posto (il posto è stato preso in un altro browser, o la memoria di questo è stata cancellata), quindi qui non può firmare le mosse. Gioca questo posto dal browser che si è seduto.",
+    "Send": "Invia",
+    "Cancel": "Annulla",
+    "Add a step": "Aggiungi un tratto",
+    "Remove": "Togli",
+    "Remove step {n}": "Togli il tratto {n}",
+    "Choose a value for {name}.": "Scegli un valore per {name}.",
+    "This page cannot fill a parameter of kind {kind}.": "Questa pagina non sa compilare un parametro di tipo {kind}.",
+    "from {lo} to {hi}": "da {lo} a {hi}",
+    "{name} must be between {lo} and {hi}.": "{name} deve essere tra {lo} e {hi}.",
+    "{name} must be an angle from 0 to 359.9 degrees.": "{name} deve essere un angolo da 0 a 359,9 gradi.",
+    "{name} needs from {lo} to {hi} steps.": "{name} richiede da {lo} a {hi} tratti.",
+    "0° points east (right), 90° north (up), counter-clockwise.":
+      "0° punta a est (destra), 90° a nord (su), in senso antiorario.",
+    "Dial: tap to aim": "Quadrante: tocca per puntare",
+    "E": "E",
+    "N": "N",
+    "W": "O",
+    "S": "S",
+    "If you send this": "Se invii questo",
+    "The game says: {why}": "Il gioco dice: {why}",
+    "Refused: {why}": "Rifiutato: {why}",
+    "none": "nessuno",
+    "last": "ultimo",
+    // news, scores, fair play
+    "What happened": "Cosa è successo",
+    "Results of the round": "Risultati del turno",
+    "Continue": "Continua",
+    "No one won.": "Nessuno ha vinto.",
+    "You win!": "Hai vinto!",
+    "{who} wins.": "Vince {who}.",
+    "{who} share the win.": "{who} vincono a pari merito.",
+    " and ": " e ",
+    "Final scores": "Punteggi finali",
+    "Place": "Posizione",
+    "Player": "Giocatore",
+    "Score": "Punti",
+    "(forfeit)": "(a tavolino)",
+    "How the scores were made": "Come si sono formati i punteggi",
+    "Fair play: no random event was settled at this table.": "Gioco leale: a questo tavolo non si è deciso nessun evento casuale.",
+    "Fair play: every die and shuffle comes from all the seats' secrets; this page checks each random event when the host sends it.":
+      "Gioco leale: ogni dado e ogni mescolata vengono dai segreti di tutti i posti; questa pagina verifica ogni evento casuale quando l'host lo manda.",
+    "Fair play: this browser cannot sign, so it can watch this table but not sit.":
+      "Gioco leale: questo browser non sa firmare, quindi può guardare questo tavolo ma non sedersi.",
+    "Fair play: the {what} was refused: {why}": "Gioco leale: il {what} è stato rifiutato: {why}",
+    "The host sent a random event that does not check: {what}": "L'host ha mandato un evento casuale che non torna: {what}",
+    "The table asked this page for a {kind} it cannot give (seat {seat}); the seat's secret is kept in the browser that sat down.":
+      "Il tavolo ha chiesto a questa pagina un {kind} che non può dare (posto {seat}); il segreto del posto è nel browser che si è seduto.",
+    "This browser cannot sign, so it cannot play at a fair table (it can watch).":
+      "Questo browser non sa firmare, quindi non può giocare a un tavolo leale (può guardare).",
+  };
+  const DICTS = { it: IT };
+  const games = {};  // game id -> lang -> [[RegExp, replacement]]
+  const titles = {};  // game id -> lang -> title
+
+  const browser = (navigator.language || "en").toLowerCase().startsWith("it") ? "it" : "en";
+  let lang = LANGS.includes(localStorage.getItem("lantable.lang")) ? localStorage.getItem("lantable.lang") : browser;
+
+  function t(key, vars) {
+    const dict = DICTS[lang];
+    let text = (dict && dict[key]) || key;
+    if (vars) text = text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+    return text;
+  }
+
+  function addGame(game, language, phrases) {
+    if (!LANGS.includes(language) || !Array.isArray(phrases)) return;
+    games[game] = games[game] || {};
+    const list = games[game][language] = games[game][language] || [];
+    for (const entry of phrases) {
+      if (!Array.isArray(entry) || entry.length !== 2) continue;
+      let [pattern, replacement] = entry;
+      try {
+        if (!(pattern instanceof RegExp)) pattern = new RegExp(String(pattern), "g");
+        else if (!pattern.global) pattern = new RegExp(pattern.source, pattern.flags + "g");
+      } catch (e) {
+        console.warn(`lantable: ${game}'s ${language} phrase ${pattern} is not a regular expression`, e);
+        continue;
+      }
+      list.push([pattern, String(replacement)]);
+    }
+  }
+
+  // game_info's `translations`: {lang: {title, phrases}}.
+  function addGameInfo(game, translations) {
+    if (!translations || typeof translations !== "object") return;
+    for (const [language, words] of Object.entries(translations)) {
+      if (!words || typeof words !== "object") continue;
+      if (typeof words.title === "string") (titles[game] = titles[game] || {})[language] = words.title;
+      addGame(game, language, words.phrases);
+    }
+  }
+
+  function game(id, text) {
+    if (typeof text !== "string") return text;
+    const title = titles[id] && titles[id][lang];
+    const list = games[id] && games[id][lang];
+    if (!list && !title) return text;
+    let out = text;
+    for (const [pattern, replacement] of list || []) {
+      pattern.lastIndex = 0;
+      out = out.replace(pattern, replacement);
+    }
+    return out;
+  }
+
+  // The game's title: its translation when the game gives one.
+  function gameTitle(id, title) { return (titles[id] && titles[id][lang]) || game(id, title); }
+
+  window.lantableI18n = {
+    t, addGame, addGameInfo, gameTitle,
+    game: (id, text) => game(id, text),
+    hasGame: (id) => !!(games[id] && games[id][lang]),
+    lang: () => lang,
+    setLang(next) {
+      if (!LANGS.includes(next)) return;
+      lang = next;
+      localStorage.setItem("lantable.lang", next);
+    },
+    dictionary: (language) => Object.assign({}, DICTS[language] || {}),
+  };
+})();
