@@ -21,6 +21,7 @@ from .game import (
     game_setup,
     game_to_act,
     game_view,
+    game_web_renderer,
 )
 
 __all__ = [
@@ -36,4 +37,5 @@ __all__ = [
     "game_setup",
     "game_to_act",
     "game_view",
+    "game_web_renderer",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from lantable.plugins import IllegalAction, hookimpl
@@ -162,6 +163,12 @@ def game_heuristic(state: dict[str, Any], seat: int) -> float:
     mine = worth(state, seat)
     others = [worth(state, s) for s in range(state["n_players"]) if s != seat]
     return mine - max(others)
+
+
+@hookimpl
+def game_web_renderer() -> Any:
+    """The browser board: ``web/board.js`` (package data)."""
+    return resources.files(__package__) / "web"
 
 
 @hookimpl

@@ -7,7 +7,7 @@ A1-A29). Ids: Pirate cards 0..22 (:data:`.data.PIRATES`), Event cards by physica
 card (:data:`.data.CARDS`: card id -> card type), ports 0..N-1 (port number - 1,
 :data:`.data.PORTS`), merchants, hostages, warships and King's Commissioners by their
 row in ``data.json``. A place is a Sea Area id (``"CARIB"``) or a Transit Box id
-(``"T_AFR"``), both from ``data.json``: a Transit Box has no state of its own, the
+(``"T-ATL"``), both from ``data.json``: a Transit Box has no state of its own, the
 pieces in it name it as their ``area``.
 
 Views are the public part of this state under the same names (:mod:`.views`;

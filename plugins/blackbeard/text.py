@@ -499,7 +499,7 @@ def render(v: View, seat: int | None, names: list[str]) -> Any:
         sea.add_row(where(area), pirates, merch,
                     ", ".join(f"{WARSHIPS[s['id']]['speed']}/{WARSHIPS[s['id']]['combat']}"
                               for s in ws),
-                    ", ".join(f"{KCS[k['kc']]['speed']}/{KCS[k['kc']]['combat']} "
+                    ", ".join(f"{KCS[k['id']]['speed']}/{KCS[k['id']]['combat']} "
                               f"({_who(names, k['owner'])})" for k in kcs))
     crews = Table(title="Pirate Displays", padding=(0, 1))
     for col in ("pirate", "player", "ship", "loyalty", "notoriety", "booty", "worth", "notes"):

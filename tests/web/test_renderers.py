@@ -24,7 +24,7 @@ def kp_cards() -> dict:
     }
 
 
-@pytest.mark.parametrize("game_id", ["manila", "kaisers-pirates", "nero"])
+@pytest.mark.parametrize("game_id", ["manila", "kaisers-pirates", "nero", "blackbeard"])
 def test_the_game_ships_a_board_that_registers_itself(game_id) -> None:
     folder = REGISTRY[game_id].web_renderer()
     assert folder is not None

@@ -106,6 +106,7 @@ CASES = [
 
 
 SEEN: set[str] = set()
+NAMES = ["Anne", "Bart", "Calico", "Dido", "Ned"]
 # Doing something rather than passing or ending the turn reaches the rarer procedures.
 PASSIVE = ("pass", "end_turn", "end_actions", "keep", "done")
 
@@ -124,6 +125,8 @@ def test_every_state_of_seeded_self_play_matches_the_declared_schema(seats, opti
             if n % 7 == 0:
                 check_view(GAME.view(S, seat), seat)
                 check_view(GAME.view(S, None), None)
+                # the terminal board reads the same names (drawn, not printed)
+                GAME.render_text(GAME.view(S, seat), seat, NAMES[:seats])
             legal = GAME.legal_actions(S, seat)
             busy = [a for a in legal if a["type"] not in PASSIVE]
             pick = chooser.choice(busy) if busy and chooser.random() < 0.8 else legal[-1]
