@@ -154,7 +154,9 @@ def _play(game: Game, seats: int, seed: int, options: dict[str, Any] | None,
         if not to_act:
             return state, trace
         seat = chooser.choice(to_act)
-        action = chooser.choice(game.legal_actions(state, seat))
+        # a template (a continuous choice, docs/plugins.md) is played as one of its
+        # fillings, as a bot would: the legal list itself for a game without templates
+        action = chooser.choice(game.concrete_actions(state, seat))
         if check is not None:
             check(n, state, seat, action, rng)
         trace.append((seat, action, game.apply(state, seat, action, rng)))
