@@ -191,9 +191,13 @@ def _choose_homes(page: Any) -> None:
     for _ in range(10):
         found = page.wait_for_selector("svg.spanish-main [data-ship].sailable, "
                                        "svg.spanish-main [data-island].tap", timeout=TURN_TIMEOUT)
-        if found.get_attribute("data-island"):
-            found.click()
-            page.wait_for_timeout(300)
+        try:
+            iid = found.get_attribute("data-island")
+            if iid:
+                page.locator(f"svg.spanish-main [data-island='{iid}'].tap").click(timeout=3000)
+                page.wait_for_timeout(300)
+                continue
+        except Exception:  # redrawn under the tap: look again
             continue
         return
     raise AssertionError("play did not start after tapping home islands")
@@ -203,6 +207,7 @@ def _drag(page: Any, sid: str, heading_deg: float, reach_mm: float) -> dict[str,
     """Press on the ship, drag ``reach_mm`` of the table along ``heading_deg``, and
     read the ghost before letting go: {end, pose before}."""
     ship = page.locator(f"svg.spanish-main [data-ship='{sid}']")
+    ship.scroll_into_view_if_needed()
     pose = [int(x) for x in ship.get_attribute("data-pose").split(",")]
     # screen px per table mm, from the svg's viewBox and its size on screen
     scale = page.evaluate("""() => { const s = document.querySelector("svg.spanish-main");
@@ -225,8 +230,8 @@ def _drag(page: Any, sid: str, heading_deg: float, reach_mm: float) -> dict[str,
         page.mouse.move(start[0] + (to[0] - start[0]) * k / 5,
                         start[1] + (to[1] - start[1]) * k / 5)
         page.wait_for_timeout(40)
-    ghost = page.wait_for_selector(f"svg.spanish-main [data-ghost='{sid}']", timeout=5000)
-    page.wait_for_timeout(300)  # the last query's answer
+    page.wait_for_timeout(400)  # the last query's answer
+    page.wait_for_selector(f"svg.spanish-main [data-ghost='{sid}']", timeout=1500)
     ghost = page.query_selector(f"svg.spanish-main [data-ghost='{sid}']")
     end = [int(x) for x in ghost.get_attribute("data-end").split(",")]
     page.mouse.up()
@@ -269,6 +274,7 @@ def _play_whole_game(host: HostProcess, browser: Any, size: dict[str, int], tag:
     context, page, errors = _page(browser, size)
     rng = random.Random(tag)
     moves = shots = 0
+    tried: set[str] = set()  # ships dragged this turn
     try:
         open_table(page, host, table)
         _choose_homes(page)
@@ -279,26 +285,35 @@ def _play_whole_game(host: HostProcess, browser: Any, size: dict[str, int], tag:
                                    "svg.spanish-main [data-ship].sailable", timeout=TURN_TIMEOUT)
             if page.query_selector("#scores"):
                 break
-            sailable = _my_sailable(page)
-            if sailable and rng.random() < 0.85:
-                sid = rng.choice(sailable)
+            sailable = [x for x in _my_sailable(page) if x not in tried]
+            if sailable:
+                sid = sailable[0]
+                tried.add(sid)
                 pose = [int(x) for x in
                         page.get_attribute(f"[data-ship='{sid}']", "data-pose").split(",")]
-                try:
-                    _drag(page, sid, pose[2] / 10 + rng.choice([-40, 0, 40, 140, 180, 220]), 60)
-                except Exception:
-                    page.mouse.up()
-                    continue
-                moves += 1
+                turns = [180, 140, 220, 0, 90, 270, 40, 320]
+                rng.shuffle(turns)
+                for turn in turns:  # some headings are blocked by the ships alongside
+                    try:
+                        _drag(page, sid, pose[2] / 10 + turn, rng.choice([40, 60, 80]))
+                    except Exception:
+                        print("drag failed", sid, turn, page.inner_text("#sm-hint"))
+                        page.mouse.up()
+                        continue
+                    moves += 1
+                    print("sailed", sid, turn)
+                    break
                 if moves == 2:
                     page.screenshot(path=str(ARTIFACTS / f"spanish-main-ghost-{tag}.png"),
                                     full_page=True)
                 page.wait_for_timeout(400)
                 continue
-            taps = page.query_selector_all("svg.spanish-main [data-ship].tap")
+            taps = [n.get_attribute("data-ship") for n in
+                    page.query_selector_all("svg.spanish-main [data-ship].tap")]
             if taps and rng.random() < 0.7:
                 try:
-                    taps[0].click(timeout=2000)
+                    page.locator(f"svg.spanish-main [data-ship='{taps[0]}']").click(timeout=2000)
+                    print("tapped", taps[0])
                     shots += 1
                     page.wait_for_timeout(300)
                     chooser = page.query_selector(".sm-choose")
@@ -314,6 +329,9 @@ def _play_whole_game(host: HostProcess, browser: Any, size: dict[str, int], tag:
             pick = next((i for i, t in enumerate(labels) if t.startswith(("take", "board"))), None)
             if pick is None:
                 pick = next((i for i, t in enumerate(labels) if t == "end your turn"), 0)
+            print("choice", labels[pick])
+            if labels[pick] == "end your turn":
+                tried.clear()
             try:
                 buttons[pick].click(timeout=2000)
             except Exception:

@@ -168,6 +168,11 @@
                           (t.danger ? ` (danger ${t.danger})` : "") })));
     }
 
+    // a centred label kept inside the table (about 0.6 of the font size per letter)
+    const clampX = (x, text, size) => {
+      const half = (text.length * 0.6 * px(size)) / 2;
+      return Math.min(Math.max(x, half + px(2)), W / 100 - half - px(2));
+    };
     const coins = (list, x0, y0, what) => list.map((t, k) => {
       const tr = v.treasure.find((q) => q.id === t);
       const known = tr && tr.gold !== null && tr.gold !== undefined;
@@ -187,7 +192,8 @@
       const home = isl.home;
       const homeTreasure = v.treasure.filter((t) => t.where === "home" && t.home_of === home && home !== null).map((t) => t.id);
       const landed = v.crew.filter((c0) => c0.island === isl.id && !c0.gone);
-      const words = home === null ? `${isl.id}` : `${isl.id} · ${ctx.names[home] || "seat " + home}'s home`;
+      const words = isl.id;
+      const owner = home === null ? null : `${ctx.names[home] || "seat " + home}'s home`;
       const sub = home === null
         ? `${isl.treasure.length} treasure`
         : `${v.home_gold[home]} gold${v.home_hidden && v.home_hidden[home] ? ` + ${v.home_hidden[home]} face down` : ""}`;
@@ -200,6 +206,10 @@
                                      "stroke-width": px(3), "stroke-dasharray": `${px(6)} ${px(4)}` }) : null,
         s("text", { x: X(c[0]), y: Y(c[1]) - px(6), "font-size": px(13), "font-weight": 700,
                     "text-anchor": "middle", fill: "#3b2f1e", text: words }),
+        owner ? s("text", { x: clampX(X(c[0]), owner, 10), y: Y(c[1]) - px(20), "font-size": px(10),
+                            "font-weight": 600, "text-anchor": "middle", fill: SEAT_COLOUR[home % 4],
+                            stroke: "#ffffffcc", "stroke-width": px(3), "paint-order": "stroke",
+                            text: owner }) : null,
         s("text", { x: X(c[0]), y: Y(c[1]) + px(8), "font-size": px(11), "text-anchor": "middle",
                     fill: "#5c4a2e", text: sub }),
         coins(home === null ? isl.treasure : homeTreasure, X(c[0]) - px(11) * ((home === null ? isl.treasure : homeTreasure).length - 1) / 2,
@@ -303,7 +313,7 @@
       class: "spanish-main", viewBox: `${UI.vb.x} ${UI.vb.y} ${UI.vb.w} ${UI.vb.h}`,
       preserveAspectRatio: "xMidYMid meet",
       style: `width:100%;height:${Math.round(boxH)}px;display:block;touch-action:none;background:#8fc1d4;user-select:none`,
-    }, ground, isleLayer, shipLayer, ghostLayer);
+    }, s("style", { text: "text{pointer-events:none}" }), ground, isleLayer, shipLayer, ghostLayer);
 
     // -- the ghost of a course, and sailing by hand -----------------------------------
     function drawGhost() {
