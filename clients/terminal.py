@@ -3,8 +3,8 @@
 :class:`TerminalDecider` draws the seat's :class:`~.screen.Screen` with numbered
 choices and reads a line: a number, words from a choice's label ("dock c",
 "bid 11"), a JSON action, or (Pirates of the Spanish Main, :mod:`.aiming`) a
-course aimed by target: "sail s0 toward I3", "dock s0 at I1". ``format_event`` and ``format_value`` are the plain
-renderings ``lantable replay`` prints.
+course aimed by target: "sail s0 toward I3", "dock s0 at I1". ``format_event`` and
+``format_value`` are the plain renderings ``lantable replay`` prints.
 """
 
 from __future__ import annotations
