@@ -116,7 +116,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     game = registry_game(args.game)
     page = Path(args.page) if args.page else find_page(
         game.id, getattr(inspect.getmodule(game.plugin), "__file__", None))
-    if args.page and not page.is_file():
+    if args.page and (page is None or not page.is_file()):
         print(f"lantable check: no page at {args.page}", file=sys.stderr)
         return 2
     if not args.json:

@@ -168,6 +168,13 @@ def test_the_board_draws_every_piece_of_the_view_once(browser) -> None:
 # -- a person at the table ----------------------------------------------------------
 
 
+def shot(page: Any, name: str) -> None:
+    """A screenshot for a person to judge (the sticky header belongs at the top)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
 def open_table(page: Any, host: HostProcess, table: str) -> None:
     page.goto(host.url)
     page.click(f"li[data-table='{table}'] button:has-text('Sit down')")
@@ -262,7 +269,7 @@ def test_a_person_sails_a_ship_by_dragging_and_it_ends_where_the_ghost_showed(ho
             " return n && n.getAttribute('data-pose') === end; }",
             arg=[sid, ",".join(map(str, got["end"]))], timeout=10000)
         ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "spanish-main-sailed-1280.png"), full_page=True)
+        shot(page, "spanish-main-sailed-1280.png")
     finally:
         context.close()
     assert not errors, errors
@@ -279,7 +286,7 @@ def _play_whole_game(host: HostProcess, browser: Any, size: dict[str, int], tag:
         open_table(page, host, table)
         _choose_homes(page)
         ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"spanish-main-start-{tag}.png"), full_page=True)
+        shot(page, f"spanish-main-start-{tag}.png")
         for _ in range(300):
             page.wait_for_selector("#scores, #actions button.choice:not([disabled]), "
                                    "svg.spanish-main [data-ship].sailable", timeout=TURN_TIMEOUT)
@@ -304,8 +311,7 @@ def _play_whole_game(host: HostProcess, browser: Any, size: dict[str, int], tag:
                     print("sailed", sid, turn)
                     break
                 if moves == 2:
-                    page.screenshot(path=str(ARTIFACTS / f"spanish-main-ghost-{tag}.png"),
-                                    full_page=True)
+                    shot(page, f"spanish-main-ghost-{tag}.png")
                 page.wait_for_timeout(400)
                 continue
             taps = [n.get_attribute("data-ship") for n in
@@ -337,7 +343,7 @@ def _play_whole_game(host: HostProcess, browser: Any, size: dict[str, int], tag:
             except Exception:
                 continue
         page.wait_for_selector("#scores", timeout=TURN_TIMEOUT)
-        page.screenshot(path=str(ARTIFACTS / f"spanish-main-end-{tag}.png"), full_page=True)
+        shot(page, f"spanish-main-end-{tag}.png")
     finally:
         context.close()
         bots.kill()

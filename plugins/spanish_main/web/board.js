@@ -168,9 +168,9 @@
                           (t.danger ? ` (danger ${t.danger})` : "") })));
     }
 
-    // a centred label kept inside the table (about 0.6 of the font size per letter)
+    // a centred label kept inside the table (about 0.75 of the font size per letter, generously)
     const clampX = (x, text, size) => {
-      const half = (text.length * 0.6 * px(size)) / 2;
+      const half = (text.length * 0.75 * px(size)) / 2;
       return Math.min(Math.max(x, half + px(2)), W / 100 - half - px(2));
     };
     const coins = (list, x0, y0, what) => list.map((t, k) => {
@@ -516,6 +516,7 @@
           `${name}${p === v.turn && v.phase === "play" ? " ⚑" : ""}: ${v.home_gold[p]} gold at home${hidden}, ${afloat} ship${afloat === 1 ? "" : "s"}`);
       }),
       el("span", { class: "muted" }, v.phase === "home" ? "Choosing home islands"
+        : v.phase === "over" ? `Game over after round ${Math.min(v.round, v.max_rounds)}`
         : `Round ${v.round} of ${v.max_rounds}` + (v.gold_to_win ? ` · ${v.gold_to_win} gold wins` : " · most gold at the end wins")));
     const hint = el("p", { class: "sm-hint", id: "sm-hint", style: "margin:4px 0;font-size:14px;min-height:1.3em" },
       UI.hint || (legal.some((a) => a.type === "move" && a.params)
