@@ -280,7 +280,7 @@ def _play_whole_game(host: HostProcess, browser: Any, size: dict[str, int], tag:
     bots = host.bots(table, 1)
     context, page, errors = _page(browser, size)
     rng = random.Random(tag)
-    moves = shots = 0
+    moves = shots = turned = 0
     tried: set[str] = set()  # ships dragged this turn
     try:
         open_table(page, host, table)
@@ -292,6 +292,17 @@ def _play_whole_game(host: HostProcess, browser: Any, size: dict[str, int], tag:
                                    "svg.spanish-main [data-ship].sailable", timeout=TURN_TIMEOUT)
             if page.query_selector("#scores"):
                 break
+            turn_button = page.query_selector(".sm-turn button:not([disabled])")
+            if turn_button and (turned == 0 or rng.random() < 0.1):  # a pivot: compass point, Turn
+                try:
+                    page.select_option(".sm-turn select", str(rng.randrange(8) * 450))
+                    page.click(".sm-turn button:not([disabled])", timeout=2000)
+                    print("turned")
+                    turned += 1
+                    page.wait_for_timeout(400)
+                except Exception:
+                    pass
+                continue
             sailable = [x for x in _my_sailable(page) if x not in tried]
             if sailable:
                 sid = sailable[0]

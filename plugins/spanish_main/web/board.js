@@ -88,10 +88,11 @@
     return i < 0 ? null : { i, a: update.legal[i] };
   }
 
-  function fill(template, segments) {
+  function fill(template, segments, heading) {  // a template's keys, its params given
     const out = {};
     for (const [k, v] of Object.entries(template)) if (k !== "params") out[k] = v;
-    out.segments = segments;
+    if (segments) out.segments = segments;
+    if (heading !== undefined) out.heading = heading;
     return out;
   }
 
@@ -574,18 +575,39 @@
     // The move templates are sailed by hand on the board; the generic list keeps the rest.
     picker(update, ctx) {
       const handled = [];
-      (update.legal || []).forEach((a, i) => { if (a.type === "move" && a.params) handled.push(i); });
+      const turns = [];
+      (update.legal || []).forEach((a, i) => {
+        if (!a.params) return;
+        if (a.type === "move") handled.push(i);
+        else if (a.params.heading && Object.keys(a.params).length === 1) { handled.push(i); turns.push(i); }
+      });
       if (!handled.length) return null;
-      const names = handled.map((i) => {
-        const ship = update.view.ships.find((x) => x.id === update.legal[i].ship);
-        return ship ? ship.name : update.legal[i].ship;
+      const shipName = (sid) => {
+        const ship = update.view.ships.find((x) => x.id === sid);
+        return ship ? ship.name : sid;
+      };
+      const sailing = handled.filter((i) => !turns.includes(i)).map((i) => shipName(update.legal[i].ship));
+      const el = ctx.el;
+      const POINTS = ["east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east"];
+      // pivots and turns (a heading each): pick a compass point, or type degrees
+      const forms = turns.map((i) => {
+        const a = update.legal[i];
+        const pick = el("select", { "data-heading-for": i, "aria-label": "new heading" },
+          POINTS.map((name, k) => el("option", { value: String(k * 450) }, `${name} (${k * 45}°)`)));
+        return el("div", { class: "sm-turn", style: "display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin:4px 0" },
+          el("span", {}, (update.labels && update.labels[i] || a.type).replace(/, type the new heading$/, "") + ":"),
+          pick,
+          el("button", { type: "button", disabled: ctx.busy, "data-turn": i,
+                         onclick: () => ctx.act(fill(a, null, Number(pick.value))) }, "Turn"));
       });
       return {
         handled,
-        node: ctx.el("p", { class: "sm-picker" },
-          `Sail ${names.join(", ")} on the board: press on the ship, drag the way it should go ` +
-          "(the distance snaps to its measures, or to a docking when you point at an island), " +
-          "check the dashed ghost, and let go to sail."),
+        node: el("div", {},
+          sailing.length ? el("p", { class: "sm-picker" },
+            `Sail ${sailing.join(", ")} on the board: press on the ship, drag the way it should go ` +
+            "(the distance snaps to its measures, or to a docking when you point at an island), " +
+            "check the dashed ghost, and let go to sail.") : null,
+          forms),
       };
     },
   });
