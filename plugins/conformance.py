@@ -30,6 +30,7 @@ from typing import Any
 
 import msgpack
 
+from . import params
 from .errors import IllegalAction
 from .registry import Game
 from .viewdoc import paths_in_page, undescribed
@@ -154,9 +155,11 @@ def _play(game: Game, seats: int, seed: int, options: dict[str, Any] | None,
         if not to_act:
             return state, trace
         seat = chooser.choice(to_act)
-        # a template (a continuous choice, docs/plugins.md) is played as one of its
-        # fillings, as a bot would: the legal list itself for a game without templates
-        action = chooser.choice(game.concrete_actions(state, seat))
+        action = chooser.choice(game.legal_actions(state, seat))
+        if params.is_template(action):
+            # a template (a continuous choice, docs/plugins.md) is played as one of its
+            # fillings, as a bot would (only the one chosen is discretised: it is costly)
+            action = chooser.choice(game.discretise(game.view(state, seat), seat, action))
         if check is not None:
             check(n, state, seat, action, rng)
         trace.append((seat, action, game.apply(state, seat, action, rng)))
