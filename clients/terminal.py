@@ -2,8 +2,9 @@
 
 :class:`TerminalDecider` draws the seat's :class:`~.screen.Screen` with numbered
 choices and reads a line: a number, words from a choice's label ("dock c",
-"bid 11"), or a JSON action. ``format_event`` and ``format_value`` are the plain
-renderings ``lantable replay`` prints.
+"bid 11"), a JSON action, or (Pirates of the Spanish Main, :mod:`.aiming`) a
+course aimed by target: "sail s0 toward I3", "dock s0 at I1". ``format_event`` and
+``format_value`` are the plain renderings ``lantable replay`` prints.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import trio
 
 from lantable.plugins import params
 
+from .aiming import aim
 from .fill import fill_template
 from .screen import CHOICES_SHOWN, Screen
 
@@ -116,6 +118,13 @@ class TerminalDecider:
                 if isinstance(action, dict) and isinstance(action.get("type"), str):
                     return action
                 self.screen.notice = 'An action is a JSON object with a string "type".'
+                continue
+            aimed = aim(self.screen.game, update.view, self.screen.seat, legal, line)
+            if aimed is not None:  # "sail s0 toward I3", "dock s0 at I1" (clients/aiming.py)
+                action, sentence = aimed
+                self.screen.notice = sentence
+                if action is not None:
+                    return action
                 continue
             found = match_choice(line, labels)
             if len(found) == 1:

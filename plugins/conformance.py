@@ -156,7 +156,9 @@ def _play(game: Game, seats: int, seed: int, options: dict[str, Any] | None,
             return state, trace
         seat = chooser.choice(to_act)
         action = chooser.choice(game.legal_actions(state, seat))
-        if params.is_template(action):  # filled as a client would: one of its fillings
+        if params.is_template(action):
+            # a template (a continuous choice, docs/plugins.md) is played as one of its
+            # fillings, as a bot would (only the one chosen is discretised: it is costly)
             action = chooser.choice(game.discretise(game.view(state, seat), seat, action))
         if check is not None:
             check(n, state, seat, action, rng)

@@ -157,3 +157,6 @@ def game_describe_event(view: dict[str, Any], seat: int | None, event: dict[str,
 @hookimpl
 def game_render_text(view: dict[str, Any], seat: int | None, names: list[str]) -> str:
     return words.render(view, seat, names)
+
+
+from .web_board import game_web_renderer  # noqa: E402, F401 - the browser board (web/board.js)

@@ -296,7 +296,8 @@ TERRAIN_NAMES = {"fog": "fog bank", "reef": "reef", "sargasso": "Sargasso Sea"}
 
 def render(view: View, seat: int | None, names: list[str]) -> str:
     """A character map of the table (wild islands ``#``, a home island its owner's
-    seat number, each ship a letter at its bow tip: s0 = A) and a ship list."""
+    seat number, each island's id across its middle, each ship a letter at its bow
+    tip: s0 = A) and a ship list."""
     w, h = view["table"]
     cols, rows = 72, 30
     grid = [[" "] * cols for _ in range(rows)]
@@ -311,6 +312,11 @@ def render(view: View, seat: int | None, names: list[str]) -> str:
                 p = ((c + 0.5) * w / cols, (rows - r - 0.5) * h / rows)
                 if g.inside(p, poly):
                     grid[r][c] = mark
+    for i in view["islands"]:  # each island's id written across its middle
+        cx, cy = g.centroid([(x, y) for x, y in i["poly"]])
+        r = min(rows - 1, max(0, rows - 1 - int(cy * rows / h)))
+        c0 = min(cols - len(i["id"]), max(0, int(cx * cols / w) - len(i["id"]) // 2))
+        grid[r][c0:c0 + len(i["id"])] = list(i["id"])
     for s in view["ships"]:
         if (s["sunk"] and not s["wreck"]) or s["lost_in"] or s.get("submerged") \
                 or not s["placed"]:
