@@ -6,6 +6,7 @@ the view holds must appear once on the board, read back through its data- attrib
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -154,3 +155,138 @@ def test_manila_board_draws_every_piece_of_the_view_once(page, seats, seed) -> N
             assert handled is None
     assert {"sea", "manila", "shipyard"} <= seen_where and summaries >= 2
     assert launch_steps >= 1
+
+
+KP_READ = """() => {
+  const all = (q) => [...document.querySelectorAll('#board ' + q)];
+  return {
+    ships: all('g.ship').map((g) => [+g.dataset.ship, +g.dataset.owner, +g.dataset.damage]),
+    players: all('g.player').map((g) => [+g.dataset.player, +g.dataset.handN, +g.dataset.vp,
+                                       +g.dataset.rp, +g.dataset.vpPile]),
+    piles: all('g.vp-pile').map((g) => [+g.dataset.seat,
+      [...g.querySelectorAll('[data-vp-entry]')].map((e) => e.dataset.vpEntry)]),
+    committed: all('[data-committed]').map((g) => [+g.dataset.committed, g.dataset.use,
+      g.dataset.played === '1', g.dataset.cardId === '' ? null : +g.dataset.cardId]),
+    hand: all('[data-hand] [data-card]').map((g) => +g.dataset.card),
+    decks: all('[data-deck]').map((g) => ({...g.dataset})),
+    banner: all('g.pending, g.reaction').map((g) => g.textContent),
+    scoring: all('g.scoring').map((g) => g.textContent),
+    svg: all('svg').length,
+  };
+}"""
+
+
+def kp_expected(view: dict[str, Any]) -> dict[str, Any]:
+    from lantable.plugins.kaisers_pirates.text import _vp
+
+    players = view["players"]
+    T = view["this_turn"]
+    discards = len(view["discards"]) if view["discards"] is not None else view["discards_n"]
+    return {
+        "ships": sorted([sid, seat, view["ships"][sid]["damage"]] for seat, p in enumerate(players)
+                        for sid in p["german"] + p["merchants"]),
+        "players": [[seat, p["hand_n"], _vp(view, seat), p["round_points"], len(p["vp_pile"])]
+                    for seat, p in enumerate(players)],
+        "piles": [[seat, [f"ship:{e['ship']}" if "ship" in e else f"card:{e['card']}"
+                          for e in p["vp_pile"]]] for seat, p in enumerate(players)],
+        "committed": [[i, e["use"], e["played"], e["card"]]
+                      for i, e in enumerate(T["committed"] if T else [])],
+        "hand": list(view["me"]["hand"]),
+        "decks": [{"deck": "action", "n": str(view["action_deck_n"]), "discards": str(discards)},
+                  {"deck": "ships", "german": str(view["german_deck_n"]),
+                   "merchants": str(view["merchant_deck_n"])}],
+    }
+
+
+@pytest.mark.parametrize(("seats", "seed", "options"), [
+    (2, 1, {}), (4, 3, {"team_game": True}), (1, 2, {})])
+def test_kaisers_pirates_board_draws_every_ship_card_and_pile_of_the_view_once(
+        page, seats, seed, options) -> None:
+    open_board(page, "kaisers-pirates")
+    kinds: dict[str, set[str]] = {}
+    for n, update in enumerate(seeded_updates("kaisers-pirates", seats, seed, watch=0,
+                                              options=options, limit=700)):
+        if n % 4 and update["to_act"]:  # every fourth move (and the end) keeps the test short
+            continue
+        view = update["view"]
+        draw(page, "kaisers-pirates", update, 0, NAMES[:seats])
+        got = page.evaluate(KP_READ)
+        want = kp_expected(view)
+        assert got["svg"] == 1
+        assert sorted(got["ships"]) == want["ships"]
+        for key in ("players", "piles", "committed", "hand", "decks"):
+            assert got[key] == want[key], key
+        rp = view["n_players"]
+        assert got["scoring"] and f"the most VP scores {rp}," in got["scoring"][0]
+        pend = view["pending"]
+        if pend:
+            (banner,) = got["banner"]
+            kinds.setdefault(pend["kind"], set()).add(banner)
+    banners = {b for seen in kinds.values() for b in seen}
+    assert {"commit", "resolve"} <= set(kinds)
+    for banner in banners:  # sentences in grammar: "You commit", never "You commits"
+        assert re.fullmatch(r"\S.*\S[.!]", banner), banner
+        assert not re.match(r"You (\w+s|passage|late|post|keep) ", banner), banner
+        assert "_" not in banner and "  " not in banner, banner
+    assert "You commit cards face down." in kinds["commit"] or \
+        any(b.endswith(" commits cards face down.") for b in kinds["commit"])
+
+
+@pytest.mark.parametrize(("kind", "mine", "banner"), [
+    ("commit", True, "You commit cards face down."),
+    ("commit", False, "bob commits cards face down."),
+    ("passage", True, "You may try a passage."),
+    ("passage", False, "bob may try a passage."),
+    ("resolve", True, "You play your committed cards."),
+    ("discard", True, "You discard."),
+    ("order", False, "bob orders the top cards of the deck."),
+    ("react", True, "Your reaction: attacked! Play a card below, or decline."),
+    ("late", True, "Your reaction: a merchant sank earlier. Answer below, or decline."),
+])
+def test_kaisers_pirates_banners_are_sentences(page, kind, mine, banner) -> None:
+    """The banner for each decision, for the seat that makes it and for the others."""
+    open_board(page, "kaisers-pirates")
+    update = next(seeded_updates("kaisers-pirates", 2, 1, watch=0))
+    update["view"]["pending"] = {"kind": kind, "seat": 0 if mine else 1}
+    draw(page, "kaisers-pirates", update, 0, ["ann", "bob"])
+    assert page.evaluate(KP_READ)["banner"] == [banner]
+
+
+OVERFLOW = """(q) => [...document.querySelectorAll(q)].filter((g) => {
+  const box = g.querySelector('rect').getBBox();
+  return [...g.querySelectorAll('text')].some((t) => {
+    const b = t.getBBox();
+    return b.x < box.x || b.x + b.width > box.x + box.width - 2;
+  });
+}).map((g) => g.querySelector('title') ? g.querySelector('title').textContent : g.textContent)"""
+
+
+def test_kaisers_pirates_no_name_runs_out_of_its_card_and_a_tap_reads_it_whole(page) -> None:
+    """Every card and ship name of the game, drawn at once: no text runs over its card
+    (names too long for two lines end in "…"); a tap opens the whole face, with the
+    card's rule, and closes it again."""
+    from lantable.plugins.kaisers_pirates.data import ACTIONS
+
+    one_each = sorted({c["name"]: c["id"] for c in ACTIONS}.values())
+    open_board(page, "kaisers-pirates")
+    update = next(seeded_updates("kaisers-pirates", 2, 1, watch=0))
+    view = update["view"]
+    view["me"]["hand"] = one_each
+    view["players"][0]["german"] = list(range(20))
+    view["players"][0]["merchants"] = list(range(20, 80))
+    view["players"][1]["german"] = view["players"][1]["merchants"] = []
+    for sid in range(80):
+        view["ships"][sid] = {"owner": 0, "revealed": True, "damage": 1, "limited_supply": True,
+                              "refuge": None, "refuge_turn": -1, "prize": sid % 2 == 0}
+    draw(page, "kaisers-pirates", update, 0, ["ann", "bob"])
+    assert page.evaluate(OVERFLOW, "[data-hand] [data-card]") == []
+    assert page.evaluate(OVERFLOW, "g.ship") == []
+    for card in sorted((ACTIONS[i] for i in one_each), key=lambda c: -len(c["name"]))[:3]:
+        node = f"[data-hand] [data-card='{card['id']}']"
+        page.click(node)
+        face = page.wait_for_selector(f".kp-face[data-open='card:{card['id']}']")
+        assert card["name"] in face.inner_text() and len(face.inner_text()) > len(card["name"]) + 20
+    page.click("g.ship[data-ship='8']")  # Kaiser Wilhelm der Grosse
+    assert "Kaiser Wilhelm der Grosse" in page.inner_text(".kp-face[data-open='ship:8']")
+    page.click(".kp-face button[aria-label='close']")
+    assert page.query_selector(".kp-face") is None

@@ -17,6 +17,7 @@ from .webhost import HostProcess, screenshot
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 TURN_TIMEOUT = 15000  # ms for the bots (separate processes) to hand the turn back
+ENABLED = "#actions button.choice:not([disabled])"
 
 
 def open_table(page: Any, host: HostProcess, table: str) -> None:
@@ -352,6 +353,67 @@ def test_kaisers_pirates_offers_a_reaction_at_the_right_moment(host, phone) -> N
             return
         phone.click("#actions button.choice >> nth=0")
     raise AssertionError("no reaction was offered in 300 moves")
+
+
+def kp_board_matches_view(page: Any, view: dict[str, Any]) -> None:
+    """The ships, hand and VP piles drawn are the view's, each once."""
+    ships = sorted(page.eval_on_selector_all("svg.kp g.ship", "gs => gs.map(g => +g.dataset.ship)"))
+    assert ships == sorted(s for p in view["players"] for s in p["german"] + p["merchants"])
+    hand = page.eval_on_selector_all("svg.kp [data-hand] [data-card]",
+                                     "gs => gs.map(g => +g.dataset.card)")
+    assert hand == view["me"]["hand"]
+    piles = page.eval_on_selector_all("svg.kp g.player", "gs => gs.map(g => +g.dataset.vpPile)")
+    assert piles == [len(p["vp_pile"]) for p in view["players"]]
+
+
+def test_a_person_plays_a_whole_game_of_kaisers_pirates_against_a_bot(host, sized) -> None:
+    """At 1280×800 and 390×844: a whole two-seat game by clicking (commit and play a card
+    now and then, else done / end the turn / no reaction), the board checked
+    against the view every fourth move, a card opened by tapping it, and no JavaScript error."""
+    import random
+
+    size, page = sized
+    frames = frames_of(page)
+    table = host.new_table("kaisers-pirates", 2, 7)
+    open_table(page, host, table)
+    bots = host.bots(table, 1)
+    page.wait_for_selector("svg.kp")
+    rng = random.Random(7)
+    passive = ("done", "end the turn", "no reaction", "keep ")
+    moves = 0
+    shots: set[str] = set()
+    while True:
+        found = page.wait_for_selector("#actions button.choice:not([disabled]), #scores",
+                                       timeout=TURN_TIMEOUT)
+        if found.get_attribute("id") == "scores":
+            break
+        moves += 1
+        assert moves < 600
+        if moves % 4 == 1:
+            kp_board_matches_view(page, last_view(frames))
+        if "board" not in shots and page.query_selector("svg.kp [data-committed]"):
+            screenshot(page, f"kaisers-pirates-board-{size}")
+            shots.add("board")
+        if "face" not in shots and page.query_selector("svg.kp [data-hand] [data-card]"):
+            page.click("svg.kp [data-hand] [data-card] >> nth=0")
+            face = page.wait_for_selector(".kp-face")
+            assert len(face.inner_text()) > 30
+            screenshot(page, f"kaisers-pirates-card-open-{size}")
+            page.click(".kp-face button[aria-label='close']")
+            shots.add("face")
+        labels = page.eval_on_selector_all(ENABLED, "bs => bs.map(b => b.innerText)")
+        if not labels:
+            continue
+        calm = [i for i, x in enumerate(labels) if x.startswith(passive)]
+        pick = calm[0] if calm and rng.random() < 0.8 else 0
+        # One round trip: read the labels, click the chosen button (a long game of
+        # Kaiser's Pirates has ~150 decisions; Playwright's checks per click double it).
+        page.evaluate("([q, i, text]) => { const b = document.querySelectorAll(q)[i];"
+                      " if (b && b.innerText === text) b.click(); }", [ENABLED, pick, labels[pick]])
+    assert "Final scores" in page.inner_text("#scores") and page.inner_text("#turn") == "Game over."
+    screenshot(page, f"kaisers-pirates-final-{size}")
+    assert bots.wait(30) == 0, bots.stdout.read()
+    assert moves > 20 and {"board", "face"} <= shots
 
 
 def test_a_silent_link_is_found_dead_and_the_seat_comes_back(host, phone) -> None:
