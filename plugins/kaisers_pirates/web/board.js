@@ -69,7 +69,7 @@
     const rest = text.slice(cut).trim();
     return [first, rest.length > n ? rest.slice(0, n - 1) + "…" : rest];
   }
-  const BOLD = 6.4, PLAIN = 5.2;  // px per character at 9.5 bold and 8.5 plain (generous)
+  const BOLD = 6.4, PLAIN = 4.9;  // px per character at 9.5 bold and 8.5 plain (generous)
   function cutTo(text, n) { return text.length > n ? text.slice(0, n - 1) + "…" : text; }
   function ordinal(n) { return n + ({ 1: "st", 2: "nd", 3: "rd" }[n] || "th"); }
 
@@ -97,7 +97,8 @@
     const pend = v.pending;
     const discards = v.discards ? v.discards.length : v.discards_n;
     parts.push(s("rect", { x: 0, y: 0, width: W, height: 26, fill: "#1d3557" }),
-      label(8, 17, cutTo(`Round ${v.round} of ${Math.max(ROUNDS, v.round)}${T ? ` · ${name(T.seat)}'s turn` : ""}`, 44),
+      label(8, 17, cutTo(`Round ${v.round} of ${Math.max(ROUNDS, v.round)}${v.phase === "over" ? " · game over"
+        : T ? ` · ${name(T.seat)}'s turn` : ""}`, 44),
         { fill: "#fff", "font-weight": 600, "font-size": 12 }));
     parts.push(s("g", { "data-deck": "action", "data-n": v.action_deck_n, "data-discards": discards },
       s("rect", { x: 0, y: 26, width: W, height: 16, fill: "#2c4a6e" }),
@@ -222,16 +223,18 @@
     // -- how the game is decided: round points beside the VP piles ------------------------
     const top = v.n_players || v.players.length;  // the phantom counts in the solitaire game
     const scoring = s("g", { class: "scoring" },
-      s("rect", { x: 4, y, width: W - 8, height: 44 + (history.length ? 12 : 0), rx: 5, fill: "#fff8e6", stroke: "#e0c98a" }),
+      s("rect", { x: 4, y, width: W - 8, height: 44 + history.length * 12, rx: 5, fill: "#fff8e6", stroke: "#e0c98a" }),
       label(10, y + 13, `Round points: at the end of each round the most VP scores ${top},`, { "font-size": 9 }),
       label(10, y + 25, `the next ${top - 1 > 0 ? top - 1 : 0}${top > 2 ? ", and so on" : ""}; a player with no VP scores none. Most`, { "font-size": 9 }),
       label(10, y + 37, `round points after round ${ROUNDS} wins${v.mode === "team" ? " (per team)" : ""}; equal round points go to total VP.`, { "font-size": 9 }));
-    if (history.length) {
-      const said = history.map((h) => `R${h.round}: ` + h.vp.map((x, i) => `${cutTo(name(i), 10)} ${x} VP`).join(", "));
-      scoring.append(label(10, y + 50, cutTo(said.join(" · "), 70), { "font-size": 8.5, fill: "#5c6670" }));
-    }
+    history.forEach((h, k) => {  // each round scored: its VP, and the round points they won
+      const before = k ? history[k - 1].round_points : h.vp.map(() => 0);
+      const said = h.vp.map((x, i) => `${cutTo(name(i), 12)} ${x} VP → ${h.round_points[i] - before[i]}`);
+      scoring.append(label(10, y + 50 + k * 12, cutTo(`Round ${h.round}: ${said.join(", ")}`, 72),
+        { "font-size": 8.5, fill: "#5c6670", "data-round": h.round }));
+    });
     parts.push(scoring);
-    y += 50 + (history.length ? 12 : 0);
+    y += 50 + history.length * 12;
 
     // -- cards: committed this turn, and your hand --------------------------------------------
     const per = 4, cw = (W - 16 - (per - 1) * 4) / per;
