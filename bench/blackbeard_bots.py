@@ -47,7 +47,7 @@ def play(game: Any, bots: list[Any], rng: random.Random) -> dict[str, Any]:
         for e in game.apply(state, seat, bot.choose(view, seat, legal, rng), rng):
             t = e["type"]
             if t in ("booty", "net_worth", "retired", "dead"):
-                owner = state["pir"][e["pirate"]]["owner"]
+                owner = state["pirates"][e["pirate"]]["owner"]
             if t == "booty":
                 booty[owner] += e["amount"]
             elif t == "net_worth" and e["delta"] > 0:
@@ -58,14 +58,14 @@ def play(game: Any, bots: list[Any], rng: random.Random) -> dict[str, Any]:
                 lost[owner] += 1
     scores = game.scores(state)
     noto = [0] * SEATS
-    for p in state["pir"]:
-        if p["owner"] is not None and p["st"] in ("map", "retired", "dead"):
-            noto[p["owner"]] += p["noto"]
-    return {"vp": scores["scores"], "rank": scores["rank"], "ap_vp": list(state["vp"]),
+    for p in state["pirates"]:
+        if p["owner"] is not None and p["status"] in ("map", "retired", "dead"):
+            noto[p["owner"]] += p["notoriety"]
+    return {"vp": scores["scores"], "rank": scores["rank"], "ap_vp": list(state["ap_vp"]),
             "notoriety": noto, "booty": booty, "banked": banked, "lost": lost,
             "retired": [dict(r) for r in retired],
             "retired_net_worth": scores["detail"]["retired_net_worth"],
-            "turns": state["turn_no"], "ended": state["end_why"]}
+            "turns": state["player_turns"], "ended": state["end_reason"]}
 
 
 def summary(games: list[dict[str, Any]], seats: list[int]) -> dict[str, Any]:

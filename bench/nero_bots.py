@@ -62,7 +62,7 @@ def main() -> None:
             else:
                 action = rnd.choose(None, seat, legal, rng)
             game.apply(state, seat, action, rng)
-            was_emperor = was_emperor or state["ldr"][me][1] == 2
+            was_emperor = was_emperor or state["leaders"][me]["rank"] == "emperor"
         scores = game.scores(state)
         firsts = [s for s, r in enumerate(scores["rank"]) if r == 1]
         if me in firsts:

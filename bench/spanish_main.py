@@ -44,7 +44,7 @@ def update_bytes(st: dict, seat: int, events: list) -> int:
     mine = [e for e in events if "to" not in e or seat in e["to"]]
     msg = Update(table="0123456789abcdef", seq=9999, status="playing",
                  seats=[{"name": f"player{i}", "taken": True, "connected": True}
-                        for i in range(st["n"])],
+                        for i in range(st["n_players"])],
                  seat=seat, view=GAME.view(st, seat), to_act=GAME.to_act(st), legal=legal,
                  events=mine)
     return len(msgpack.packb(msg.to_map(), use_bin_type=True)) + 4

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, Final
 
-from .commands import games, journal, peer, peers, seats
+from .commands import games, journal, peer, peers, research, seats
 from .commands.common import Help, Parser
 from .errors import explain, leaves
 
@@ -25,7 +25,7 @@ from .errors import explain, leaves
 COMMANDS: Final[tuple[Callable[[Any], None], ...]] = (
     games.add_games, peer.add_host, seats.add_new, seats.add_bot, seats.add_play,
     peers.add_peers, peer.add_demo, games.add_simulate, journal.add_replay, games.add_check,
-    journal.add_verify,
+    journal.add_verify, research.add_tournament,
 )
 
 

@@ -18,6 +18,8 @@ seat count, seed, decision and the offending key or event. The checks:
   (a card played from a hand, battle cards turned face up) is a reveal, not a leak.
 - **words**: labels, event sentences and the text board work from every seat's view.
 - **scores**: a number and a place per seat, someone placed first.
+- **page** (when the game has one, ``docs/games/GAME.md``): every key of every view is
+  described in the page's ``## View`` section (:mod:`lantable.plugins.viewdoc`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import msgpack
 
 from .errors import IllegalAction
 from .registry import Game
+from .viewdoc import paths_in_page, undescribed
 
 MAX_ACTIONS = 20_000  # a random game longer than this is taken never to end
 _NOPE = {"type": "__lantable_check_no_such_action__"}
@@ -158,8 +161,17 @@ def _play(game: Game, seats: int, seed: int, options: dict[str, Any] | None,
     raise Finding(f"not over after {MAX_ACTIONS} random actions")
 
 
-def _check_one(game: Game, seats: int, seed: int, every: int) -> None:
+def _check_one(game: Game, seats: int, seed: int, every: int,
+               page: set[str] | None = None) -> None:
     names = [f"player {s}" for s in range(seats)]
+
+    def described(n: int, who: int | None, view: Any) -> None:
+        missing = undescribed(view, page) if page is not None else []
+        if missing:
+            whose = "the spectators'" if who is None else f"seat {who}'s"
+            more = f" (and {', '.join(missing[1:6])})" if len(missing) > 1 else ""
+            raise Finding(f"decision {n}: {whose} view holds `{missing[0]}`{more}, which the "
+                          f"game's page does not describe (add a row to its ## View table)")
 
     def check(n: int, state: Any, seat: int, action: dict[str, Any], rng: random.Random) -> None:
         if n % every:
@@ -180,6 +192,7 @@ def _check_one(game: Game, seats: int, seed: int, every: int) -> None:
             view = game.view(state, who)
             if not _plain(view):
                 raise Finding(f"decision {n}: seat {who}'s view is not plain msgpack data")
+            described(n, who, view)
             game.render_text(view, who, names)
         view = game.view(state, seat)
         for legal in game.legal_actions(state, seat):
@@ -205,6 +218,8 @@ def _check_one(game: Game, seats: int, seed: int, every: int) -> None:
             raise Finding(f"decision {n}: {leak}")
 
     final, trace = _play(game, seats, seed, None, check)
+    for who in [*range(seats), None]:
+        described(len(trace), who, game.view(final, who))
     _, again = _play(game, seats, seed, None)
     if _key(trace) != _key(again):
         raise Finding("the same seed and actions gave different events (replay is not "
@@ -220,17 +235,24 @@ def _check_one(game: Game, seats: int, seed: int, every: int) -> None:
 
 
 def check_game(game: Game, *, games: int = 10, seed: int = 0,
-               progress: Callable[[str], None] | None = None) -> list[str]:
+               progress: Callable[[str], None] | None = None,
+               page: str | None = None) -> list[str]:
     """Run every check on ``games`` seeded games per seat count; the findings, as
-    sentences (empty when the game conforms)."""
+    sentences (empty when the game conforms). ``page`` is the text of the game's page
+    (``docs/games/GAME.md``): when given, every view must be described by it."""
     failures: list[str] = []
+    paths = paths_in_page(page) if page is not None else None
+    if paths is not None and not paths:
+        failures.append(f"{game.id}: the game's page has no '## View' table of backticked "
+                        f"paths, so no view key is described")
+        return failures
     lo, hi = game.info["min_seats"], game.info["max_seats"]
     for seats in range(lo, hi + 1):
         for g in range(games):
             # The costly checks run at every 5th decision of the first game, then sparser.
             every = 5 if g == 0 else 25
             try:
-                _check_one(game, seats, seed + g, every)
+                _check_one(game, seats, seed + g, every, paths)
             except Finding as exc:
                 failures.append(f"{game.id}, {seats} seats, seed {seed + g}: {exc}")
                 break

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from ..bots import STRATEGIES
@@ -101,20 +103,38 @@ def add_check(sub: Any) -> None:
     p.add_argument("--games", type=int, default=10, help="random games to play")
     p.add_argument("--seed", type=int, default=0, help="the first game's seed")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--page", metavar="PATH",
+                   help="the game's page describing its view (default: docs/games/GAME.md "
+                        "here or above the game's source, if there is one)")
     p.set_defaults(func=cmd_check)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     from lantable.plugins.conformance import check_game
+    from lantable.plugins.viewdoc import find_page
 
     game = registry_game(args.game)
+    if args.page:
+        page: Path | None = Path(args.page)
+        if not Path(args.page).is_file():
+            print(f"lantable check: no page at {args.page}", file=sys.stderr)
+            return 2
+    else:
+        page = find_page(game.id, getattr(inspect.getmodule(game.plugin), "__file__", None))
+    if not args.json:
+        print(f"{game.id}: views checked against {page}" if page else
+              f"{game.id}: no docs/games/{game.id}.md found, so views are not checked "
+              f"against a page (--page PATH names one)")
     failures = check_game(game, games=args.games, seed=args.seed,
-                          progress=None if args.json else print)
+                          progress=None if args.json else print,
+                          page=page.read_text(encoding="utf-8") if page else None)
     if args.json:
-        print_json({"game": game.id, "games": args.games, "failures": failures})
+        print_json({"game": game.id, "games": args.games,
+                    "page": str(page) if page else None, "failures": failures})
     elif failures:
         for failure in failures:
             print(f"FAIL {failure}", file=sys.stderr)
     else:
-        print(f"{game.id}: every check passed ({args.games} random games)")
+        games = f"{args.games} random game{'' if args.games == 1 else 's'}"
+        print(f"{game.id}: every check passed ({games})")
     return 1 if failures else 0

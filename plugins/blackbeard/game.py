@@ -138,17 +138,21 @@ NET_WORTH_AT_SEA, BOOTY, HOSTAGE, HAVEN = 0.45, 0.2, 0.2, 0.9
 def worth(state: dict[str, Any], seat: int) -> float:
     """What a seat holds, in VP: its score, plus what its pirates at sea could still
     bank if they retired, discounted for risk, minus a little for a crew near mutiny."""
-    total = float(state["vp"][seat])
-    for p in state["pir"]:
+    total = float(state["ap_vp"][seat])
+    for p in state["pirates"]:
         if p["owner"] != seat:
             continue
-        if p["st"] in ("retired", "dead"):
-            total += p["noto"] + p["bonus"] + (p["nw"] // 100 if p["st"] == "retired" else 0)
-        elif p["st"] == "map":
-            cash = (HAVEN if p["haven"] is not None else NET_WORTH_AT_SEA) * p["nw"]
+        if p["status"] in ("retired", "dead"):
+            total += (
+                p["notoriety"]
+                + p["bonus_vp"]
+                + (p["net_worth"] // 100 if p["status"] == "retired" else 0)
+            )
+        elif p["status"] == "map":
+            cash = (HAVEN if p["safe_haven"] is not None else NET_WORTH_AT_SEA) * p["net_worth"]
             cash += BOOTY * board.booty(p)
-            cash += HOSTAGE * 200 * sum(HOSTAGES[h]["value"] for h in p["host"])
-            total += p["noto"] + cash / 100 - 0.5 * max(0, 3 - p["loy"])
+            cash += HOSTAGE * 200 * sum(HOSTAGES[h]["value"] for h in p["hostages"])
+            total += p["notoriety"] + cash / 100 - 0.5 * max(0, 3 - p["loyalty"])
     return total
 
 
@@ -156,7 +160,7 @@ def worth(state: dict[str, Any], seat: int) -> float:
 def game_heuristic(state: dict[str, Any], seat: int) -> float:
     """My worth minus the best other seat's, in VP (greedy and mcts use it)."""
     mine = worth(state, seat)
-    others = [worth(state, s) for s in range(state["n"]) if s != seat]
+    others = [worth(state, s) for s in range(state["n_players"]) if s != seat]
     return mine - max(others)
 
 

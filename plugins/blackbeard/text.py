@@ -23,8 +23,9 @@ from .data import (
     TRANSIT,
     WARSHIPS,
 )
+from .state import PirateDict
 
-View = dict[str, Any]
+View = dict[str, Any]  # a seat's view: the GameState's public part (state.py)
 
 
 def where(area: str | None, port: int | None = None) -> str:
@@ -67,19 +68,18 @@ def _who(names: list[str], seat: int | None) -> str:
 
 def _active(v: View) -> dict[str, Any] | None:
     for f in reversed(v["stack"]):
-        if "pid" in f:
-            return v["pir"][f["pid"]]
+        if "pirate" in f:
+            return v["pirates"][f["pirate"]]
     return None
 
 
-def _vp(p: dict[str, Any]) -> int:
-    return p["noto"] + p["nw"] // 100
+def _vp(p: PirateDict) -> int:
+    return p["notoriety"] + p["net_worth"] // 100
 
 
 def describe_action(v: View, seat: int, a: dict[str, Any], names: list[str]) -> str:
     t = a.get("type")
-    pir = v["pir"]
-    p = pir[a["pirate"]] if isinstance(a.get("pirate"), int) else None
+    p = v["pirates"][a["pirate"]] if isinstance(a.get("pirate"), int) else None
     if t == "deploy":
         return f"put {pname(a['pirate'])} to sea in {where(a['area'])} (a fresh Sloop)"
     if t == "play_actions":
@@ -129,19 +129,19 @@ def _pirate_event(v: View, a: dict[str, Any], names: list[str]) -> str:
     if t == "heavy_guns":
         return f"Heavy Guns on {who}'s ship: +1 in battles and port attacks, for good"
     if t == "letter_of_marque":
-        p = v["pir"][a["pirate"]]
-        return (f"Letter of Marque: {who} retires now ({p['noto']} Notoriety + "
-                f"{p['nw']:,} Net Worth = {_vp(p)} VP; booty in the holds is lost)")
+        p = v["pirates"][a["pirate"]]
+        return (f"Letter of Marque: {who} retires now ({p['notoriety']} Notoriety + "
+                f"{p['net_worth']:,} Net Worth = {_vp(p)} VP; booty in the holds is lost)")
     if t == "piratical_ambition":
-        foe = v["pir"][a["target"]]
+        foe = v["pirates"][a["target"]]
         return (f"Piratical Ambition: {who} (duel {PIRATES[a['pirate']]['duel']}) challenges "
                 f"{pname(foe['id'])} (duel {PIRATES[foe['id']]['duel']}) of "
                 f"{_who(names, foe['owner'])} for his ship")
     return f"play {card(a['card'])}"
 
 
-def _move(v: View, p: dict[str, Any], a: dict[str, Any]) -> str:
-    cost = 2 if p["spd"] < 0 else 1
+def _move(v: View, p: PirateDict, a: dict[str, Any]) -> str:
+    cost = 2 if p["speed"] < 0 else 1
     if a.get("port") is not None:
         port = PORTS[a["port"]]
         kind = "Pirate Port" if port["nationality"] == "PIR" else port["nationality"]
@@ -151,14 +151,14 @@ def _move(v: View, p: dict[str, Any], a: dict[str, Any]) -> str:
     return f"{pname(p['id'])} sails to {where(a['to'])} ({cost} Action)"
 
 
-def _find(v: View, p: dict[str, Any], a: dict[str, Any]) -> str:
-    bonus = PIRATES[p["id"]]["ability"] + p["sailho"] + min(1, p["info"])
+def _find(v: View, p: PirateDict, a: dict[str, Any]) -> str:
+    bonus = PIRATES[p["id"]]["ability"] + p["sail_ho"] + min(1, p["information"])
     need = max(1, COST["find_target"] - bonus)
     return f"{pname(p['id'])} hunts a merchant in {where(p['area'])} (needs {need}+ on 1d6)"
 
 
-def _loot(v: View, p: dict[str, Any], a: dict[str, Any]) -> str:
-    m = next((m for m in v["mer"] if m["slot"] == a["slot"]), None)
+def _loot(v: View, p: PirateDict, a: dict[str, Any]) -> str:
+    m = next((m for m in v["merchants"] if m["slot"] == a["slot"]), None)
     what = ""
     if m is not None and m["id"] is not None:
         mer = MERCHANTS[m["id"]]
@@ -167,32 +167,32 @@ def _loot(v: View, p: dict[str, Any], a: dict[str, Any]) -> str:
     return f"{pname(p['id'])} loots the merchant{what}{take}"
 
 
-def _attack(v: View, p: dict[str, Any], a: dict[str, Any]) -> str:
+def _attack(v: View, p: PirateDict, a: dict[str, Any]) -> str:
     port = PORTS[a["port"]]
-    mine = PIRATES[p["id"]]["ability"] + p["cmb"] + (1 if p["hg"] else 0)
+    mine = PIRATES[p["id"]]["ability"] + p["combat"] + (1 if p["heavy_guns"] else 0)
     return (f"{pname(p['id'])} attacks {port['name']} (2d6+{mine} vs 2d6+{port['defense']}; "
             f"wins {NOTO['port_attack'] * port['value']} Notoriety and "
             f"{port['value'] * COST['attack_booty_per_value']:,} booty, loses 1 combat)")
 
 
-def _sack(v: View, p: dict[str, Any], a: dict[str, Any]) -> str:
+def _sack(v: View, p: PirateDict, a: dict[str, Any]) -> str:
     port = PORTS[p["port"]]
     need = max(1, COST["sack_target"] - PIRATES[p["id"]]["cruelty"])
     return (f"{pname(p['id'])} sacks {port['name']} (needs {need}+ on 1d6; "
             f"{port['value'] * COST['sack_booty_per_value']:,} booty)")
 
 
-def _port(v: View, p: dict[str, Any], a: dict[str, Any]) -> str:
+def _port(v: View, p: PirateDict, a: dict[str, Any]) -> str:
     t, who, port = a["type"], pname(p["id"]), p["port"]
     if t == "convert_booty":
-        full = PORTS[port]["nationality"] == "PIR" or v["gov"][port] == "pro"
-        total = sum(p["hold"])
+        full = PORTS[port]["nationality"] == "PIR" or v["governors"][port] == "pro"
+        total = sum(p["holds"])
         got = total if full else total * COST["convert_rate_elsewhere"] // 100
         why = "" if full else " (half: no Pirate Port or friendly governor)"
         return f"{who} banks {total:,} booty as {got:,} Net Worth{why}"
     if t == "ransom":
-        value = sum(HOSTAGES[h]["value"] for h in p["host"]) * COST["ransom_per_value"]
-        return f"{who} ransoms {len(p['host'])} hostage(s) for {value:,} Net Worth"
+        value = sum(HOSTAGES[h]["value"] for h in p["hostages"]) * COST["ransom_per_value"]
+        return f"{who} ransoms {len(p['hostages'])} hostage(s) for {value:,} Net Worth"
     if t == "refit":
         return f"{who} refits the ship"
     if t == "recover":
@@ -207,9 +207,9 @@ def _port(v: View, p: dict[str, Any], a: dict[str, Any]) -> str:
     return f"{who}: {t}"
 
 
-def _dr(v: View, p: dict[str, Any], a: dict[str, Any]) -> str:
+def _dr(v: View, p: PirateDict, a: dict[str, Any]) -> str:
     if p["port"] is None:
-        gain = v["opt"]["dr_other_bonus"]
+        gain = v["options"]["dr_other_bonus"]
     else:
         gain = 3 if PORTS[p["port"]]["nationality"] == "PIR" else 1
     return (f"{pname(p['id'])}'s crew drinks and carouses (Loyalty +{gain}; "
@@ -231,12 +231,12 @@ def _ap_or_answer(v: View, seat: int, a: dict[str, Any], names: list[str]) -> st
             return f"place a warship by {him} and attack (you score his damage, 1 VP at least)"
         return f"place a warship by {him} without attacking"
     if t == "warship_attack":
-        s = next((s for s in v["ws"] if s["slot"] == a["ws"]), None)
+        s = next((s for s in v["warships"] if s["slot"] == a["ws"]), None)
         stats = f" (speed {WARSHIPS[s['id']]['speed']}, combat {WARSHIPS[s['id']]['combat']})" \
             if s else ""
         return f"attack {him} with the warship{stats} (you score his damage)"
     if t == "commission_kc":
-        noto = p["noto"] if p else 0
+        noto = p["notoriety"] if p else 0
         return f"commission a KC in {where(a['area'])} (needs 2d6 <= {noto}, his Notoriety)"
     if t == "kc_move":
         return f"move your {kc_label(a['kc'])} to {where(a['to'])}"
@@ -249,7 +249,7 @@ def _ap_or_answer(v: View, seat: int, a: dict[str, Any], names: list[str]) -> st
         return (f"appoint an Anti-Pirate Governor in {PORTS[a['port']]['name']} "
                 f"(no pirate may enter it or bribe there)")
     if t == "react":
-        k = next((k for k in v["kc"] if k["kc"] == a["kc"]), None)
+        k = next((k for k in v["commissioners"] if k["id"] == a["kc"]), None)
         frm = f" from {where(k['area'])}" if k else ""
         return f"your {kc_label(a['kc'])}{frm} reacts: intercept {him}"
     if t == "pass":
@@ -257,18 +257,18 @@ def _ap_or_answer(v: View, seat: int, a: dict[str, Any], names: list[str]) -> st
     if t == "fight":
         return "stand and fight"
     if t == "escape":
-        return f"try to escape (1d6 + his speed {p['spd'] if p else '?'})"
+        return f"try to escape (1d6 + his speed {p['speed'] if p else '?'})"
     if t == "keep":
         f = v["stack"][-1]
         return f"keep the {f.get('why', '').replace('_', ' ')} roll {f.get('dice', '')}"
     if t == "reroll":
-        left = p["cun"] if p else 0
+        left = p["cunning"] if p else 0
         return f"re-roll it with Cunning ({left} left for the whole game)"
     if t == "ransom":
-        h = HOSTAGES[v["stack"][-1]["h"]]
+        h = HOSTAGES[v["stack"][-1]["hostage"]]
         return f"keep the hostage for ransom (worth {h['value'] * COST['ransom_per_value']:,})"
     if t == "torture":
-        h = HOSTAGES[v["stack"][-1]["h"]]
+        h = HOSTAGES[v["stack"][-1]["hostage"]]
         return (f"torture the hostage for information (+{h['value']} Notoriety, "
                 f"Loyalty +1; the hostage dies)")
     if t == "convert":
@@ -279,7 +279,7 @@ def _ap_or_answer(v: View, seat: int, a: dict[str, Any], names: list[str]) -> st
                     f"combat {ship['combat']}, {ship['holds']} holds)")
         return "keep your ship"
     if t == "retire":
-        q = v["pir"][a["pirate"]]
+        q = v["pirates"][a["pirate"]]
         return f"take the King's pardon: {pname(q['id'])} retires ({_vp(q)} VP)"
     if t == "done":
         return "no pardon"
@@ -290,9 +290,9 @@ def _ap_or_answer(v: View, seat: int, a: dict[str, Any], names: list[str]) -> st
     if t == "discard":
         return f"discard {card(a['card'])}"
     if t == "end_actions":
-        return f"give up the {actions(v['T']['act'])} left"
+        return f"give up the {actions(v['this_turn']['actions_left'])} left"
     if t == "end_turn":
-        left = v["T"]["act"]
+        left = v["this_turn"]["actions_left"]
         return "end your turn" + (f" (forfeiting {actions(left)})" if left else "")
     return str(t)
 
@@ -443,14 +443,14 @@ def situation(v: View, seat: int | None, names: list[str]) -> str | None:
     if not v["stack"] or v["over"]:
         return None
     top = v["stack"][-1]
-    k = top["k"]
-    phasing = v["order"][v["turn"]]
+    k = top["kind"]
+    phasing = v["turn_order"][v["turn_index"]]
     turn = "Your turn" if phasing == seat else f"{_who(names, phasing)}'s turn"
     if k == "setup":
         return "Setting up: each player puts his first pirate to sea."
-    if v["T"] and v["T"]["act"]:
-        turn += f", {actions(v['T']['act'])} left"
-    p = v["pir"][top["pid"]] if isinstance(top.get("pid"), int) else None
+    if v["this_turn"] and v["this_turn"]["actions_left"]:
+        turn += f", {actions(v['this_turn']['actions_left'])} left"
+    p = v["pirates"][top["pirate"]] if isinstance(top.get("pirate"), int) else None
     if p is None:
         him = "the pirate"
     elif p["owner"] == seat:
@@ -458,15 +458,15 @@ def situation(v: View, seat: int | None, names: list[str]) -> str | None:
     else:
         him = f"{pname(p['id'])} ({_who(names, p['owner'])})"
     here = where(p["area"], p["port"]) if p else ""
-    act = next((f for f in reversed(v["stack"]) if f["k"] == "act"), None)
-    if k == "win" and top.get("trig") == "attack_port" and act and "port" in act:
+    act = next((f for f in reversed(v["stack"]) if f["kind"] == "action"), None)
+    if k == "ap_window" and top.get("trigger") == "attack_port" and act and "port" in act:
         here = PORTS[act["port"]]["name"]
     doing = {
-        "win": f"{him} {DOING.get(top.get('trig'), 'acts').format(where=here)}: each other "
-               "player may answer with one AP action",
-        "flee": f"{him} is attacked: fight, or try to escape",
-        "cun": f"Cunning: keep the {str(top.get('why', '')).replace('_', ' ')} roll "
-               f"{top.get('dice')} for {him} or roll it again",
+        "ap_window": f"{him} {DOING.get(top.get('trigger'), 'acts').format(where=here)}: "
+        "each other player may answer with one AP action",
+        "fight_or_escape": f"{him} is attacked: fight, or try to escape",
+        "cunning": f"Cunning: keep the {str(top.get('why', '')).replace('_', ' ')} roll "
+        f"{top.get('dice')} for {him} or roll it again",
         "hostage": f"{him} has taken a hostage: ransom or torture?",
         "convert": f"{him} may take the merchant as his ship",
         "pardon": "The second General Pardon: pirates in English ports may retire",
@@ -484,17 +484,17 @@ def render(v: View, seat: int | None, names: list[str]) -> Any:
     for col in ("where", "pirates", "merchants", "warships", "KCs"):
         sea.add_column(col)
     for area in [*AREAS, *TRANSIT]:
-        here = [p for p in v["pir"] if p["st"] == "map" and p["area"] == area]
-        mer = [m for m in v["mer"] if m["area"] == area]
-        ws = [s for s in v["ws"] if s["area"] == area]
-        kcs = [k for k in v["kc"] if k["area"] == area]
+        here = [p for p in v["pirates"] if p["status"] == "map" and p["area"] == area]
+        mer = [m for m in v["merchants"] if m["area"] == area]
+        ws = [s for s in v["warships"] if s["area"] == area]
+        kcs = [k for k in v["commissioners"] if k["area"] == area]
         if not (here or mer or ws or kcs) and area not in AREAS:
             continue
         pirates = ", ".join(
             f"{short(p['id'])} ({_who(names, p['owner'])})"
             + (f" in {PORTS[p['port']]['name']}" if p["port"] is not None else "")
             for p in here)
-        merch = ", ".join("?" if not m["up"] else f"cargo {MERCHANTS[m['id']]['cargo']}"
+        merch = ", ".join("?" if not m["face_up"] else f"cargo {MERCHANTS[m['id']]['cargo']}"
                           for m in mer)
         sea.add_row(where(area), pirates, merch,
                     ", ".join(f"{WARSHIPS[s['id']]['speed']}/{WARSHIPS[s['id']]['combat']}"
@@ -502,30 +502,41 @@ def render(v: View, seat: int | None, names: list[str]) -> Any:
                     ", ".join(f"{KCS[k['kc']]['speed']}/{KCS[k['kc']]['combat']} "
                               f"({_who(names, k['owner'])})" for k in kcs))
     crews = Table(title="Pirate Displays", padding=(0, 1))
-    for col in ("pirate", "player", "ship", "loy", "noto", "booty", "worth", "notes"):
+    for col in ("pirate", "player", "ship", "loyalty", "notoriety", "booty", "worth", "notes"):
         crews.add_column(col, no_wrap=col in ("pirate", "ship"))
-    for p in v["pir"]:
-        shown = p["st"] in ("map", "adrift", "retired", "dead") or (
-            p["st"] == "reserve" and p["owner"] == seat)
+    for p in v["pirates"]:
+        shown = p["status"] in ("map", "adrift", "retired", "dead") or (
+            p["status"] == "reserve" and p["owner"] == seat)
         if p["owner"] is None or not shown:
             continue
-        notes = [n for n, on in (("D&R", p["dr"] is not None), ("scurvy", p["scurvy"]),
-                                 ("heavy guns", bool(p["hg"])),
-                                 (f"{len(p['host'])} hostage(s)", bool(p["host"])),
-                                 ("safe haven", p["haven"] is not None),
-                                 (f"cunning {p['cun']}", p["cun"] > 0)) if on]
-        if p["st"] != "map":
-            notes.insert(0, p["st"])
-        ship = (f"{SHIPS[p['ship']]['name']} {p['spd']}/{p['cmb']}" if p["st"] == "map"
+        notes = [n for n, on in (("D&R", p["dr_turn"] is not None), ("scurvy", p["scurvy"]),
+                                 ("heavy guns", bool(p["heavy_guns"])),
+                                 (f"{len(p['hostages'])} hostage(s)", bool(p["hostages"])),
+                                 ("safe haven", p["safe_haven"] is not None),
+                                 (f"cunning {p['cunning']}", p["cunning"] > 0)) if on]
+        if p["status"] != "map":
+            notes.insert(0, p["status"])
+        ship = (f"{SHIPS[p['ship']]['name']} {p['speed']}/{p['combat']}" if p["status"] == "map"
                 else "")
-        crews.add_row(short(p["id"]), _who(names, p["owner"]), ship, str(p["loy"]),
-                      str(p["noto"]), f"{sum(p['hold']):,}", f"{p['nw']:,}", ", ".join(notes))
-    held = [sum(p["owner"] == s and p["st"] == "reserve" for p in v["pir"]) for s in range(v["n"])]
-    reserves = [f"{_who(names, s)} {held[s]}" for s in range(v["n"]) if s != seat]
+        crews.add_row(
+            short(p["id"]),
+            _who(names, p["owner"]),
+            ship,
+            str(p["loyalty"]),
+            str(p["notoriety"]),
+            f"{sum(p['holds']):,}",
+            f"{p['net_worth']:,}",
+            ", ".join(notes),
+        )
+    held = [
+        sum(p["owner"] == s and p["status"] == "reserve" for p in v["pirates"])
+        for s in range(v["n_players"])
+    ]
+    reserves = [f"{_who(names, s)} {held[s]}" for s in range(v["n_players"]) if s != seat]
     lines = ["Ship: speed/combat. Pirate cards in reserve: " + ", ".join(reserves),
-             f"Deck {v['deck_n']} cards; General Pardons played {v['pardons']}"
-             + (f" (pass {v['pass_no']})" if v["opt"]["game_length"] == "long" else "")
-             + "; AP VP " + ", ".join(f"{_who(names, s)} {x}" for s, x in enumerate(v["vp"]))]
+             f"Deck {v['deck_size']} cards; General Pardons played {v['general_pardons']}"
+             + (f" (pass {v['deck_pass']})" if v["options"]["game_length"] == "long" else "")
+             + "; AP VP " + ", ".join(f"{_who(names, s)} {x}" for s, x in enumerate(v["ap_vp"]))]
     now = situation(v, seat, names)
     if now:
         lines.append(now)

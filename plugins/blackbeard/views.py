@@ -16,12 +16,15 @@ from .data import CARDS, MERCHANTS
 if TYPE_CHECKING:
     import random
 
-State = dict[str, Any]
+from .state import State
+
 # Public state keys copied as they are (deep-copied: views are snapshots).
-PUBLIC = ("n", "opt", "order", "turn", "turn_no", "disc", "gone", "held_pardons", "pass_no",
-          "pardons", "pir", "pdeck", "next_slot", "hpool", "dead_hostages", "wpool", "ws",
-          "kpool", "kc", "kc_out", "gov", "anti_pool", "vp", "ledger", "T", "stack", "over",
-          "end_why")
+PUBLIC = ("n_players", "options", "turn_order", "turn_index", "player_turns", "discards",
+          "removed", "held_pardons", "deck_pass", "general_pardons", "pirates", "pirate_deck",
+          "next_slot", "hostage_pool", "dead_hostages", "warship_pool", "warships",
+          "commissioner_pool", "commissioners", "commissioners_out", "governors",
+          "anti_governor_pool", "ap_vp", "ap_vp_ledger", "this_turn", "stack", "over",
+          "end_reason")
 
 
 def _copy(data: dict[str, Any]) -> dict[str, Any]:
@@ -31,11 +34,12 @@ def _copy(data: dict[str, Any]) -> dict[str, Any]:
 
 def view(S: State, seat: int | None) -> dict[str, Any]:
     v: dict[str, Any] = _copy({k: S[k] for k in PUBLIC})
-    v["deck_n"] = len(S["deck"])
-    v["mpool_n"] = len(S["mpool"])
-    v["hand_n"] = [len(h) for h in S["hands"]]
-    v["mer"] = [{"slot": m["slot"], "area": m["area"], "up": m["up"], "found": m["found"],
-                 "id": m["id"] if m["up"] else None} for m in S["mer"]]
+    v["deck_size"] = len(S["deck"])
+    v["merchant_pool_size"] = len(S["merchant_pool"])
+    v["hand_sizes"] = [len(h) for h in S["hands"]]
+    v["merchants"] = [{"slot": m["slot"], "area": m["area"], "face_up": m["face_up"],
+                       "found_by": m["found_by"], "id": m["id"] if m["face_up"] else None}
+                      for m in S["merchants"]]
     if seat is not None:
         v["seat"] = seat
         v["hand"] = list(S["hands"][seat])
@@ -46,25 +50,25 @@ def sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
     """A full state consistent with ``v``: unseen cards dealt at random to the other
     hands and the deck; face-down merchants drawn at random from the unseen ones."""
     S: State = _copy({k: v[k] for k in PUBLIC})
-    seen = set(v["hand"]) | set(v["disc"]) | set(v["gone"]) | set(v["held_pardons"])
-    seen |= {c for p in v["pir"] for c in p["hg"]}
+    seen = set(v["hand"]) | set(v["discards"]) | set(v["removed"]) | set(v["held_pardons"])
+    seen |= {c for p in v["pirates"] for c in p["heavy_guns"]}
     unseen = [c for c in range(len(CARDS)) if c not in seen]
     rng.shuffle(unseen)
     hands = []
-    for s, n in enumerate(v["hand_n"]):
+    for s, n in enumerate(v["hand_sizes"]):
         if s == seat:
             hands.append(list(v["hand"]))
         else:
             hands.append(sorted(unseen[:n]))
             unseen = unseen[n:]
     S["hands"], S["deck"] = hands, sorted(unseen)
-    up = {m["id"] for m in v["mer"] if m["up"]}
+    up = {m["id"] for m in v["merchants"] if m["face_up"]}
     hidden = [i for i in range(len(MERCHANTS)) if i not in up]
     rng.shuffle(hidden)
-    S["mer"] = []
-    for m in v["mer"]:
-        mid = m["id"] if m["up"] else hidden.pop()
-        S["mer"].append({"slot": m["slot"], "id": mid, "area": m["area"], "up": m["up"],
-                         "found": m["found"]})
-    S["mpool"] = sorted(hidden)
+    S["merchants"] = []
+    for m in v["merchants"]:
+        mid = m["id"] if m["face_up"] else hidden.pop()
+        S["merchants"].append({"slot": m["slot"], "id": mid, "area": m["area"],
+                               "face_up": m["face_up"], "found_by": m["found_by"]})
+    S["merchant_pool"] = sorted(hidden)
     return S

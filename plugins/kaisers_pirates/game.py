@@ -33,6 +33,11 @@ INFO: dict[str, Any] = {
         "tournament": {"default": False, "choices": _BOOL, "help": "6.4 tournament balance"},
         "beyond_1914": {"default": "off", "choices": ["off", "ships", "ships_and_merchants"],
                         "help": "6.5 beyond 1914 (6.5.4 also removes 19 merchants)"},
+        "b1914_reshuffle": {"default": "available", "choices": ["available", "all"],
+                            "help": "6.5.2, with beyond_1914: when the German deck runs out "
+                            "during a round, reshuffle the used ships but those removed this "
+                            "round by weather, internment, recall or scuttling (available), "
+                            "or the whole used pile once any other ship is in it (all)"},
         "no_breakout": {"default": False, "choices": _BOOL,
                         "help": "6.5.3: with beyond_1914 and 4 seats, remove the 3 Breakout cards"},
         "fast_raiders": {"default": False, "choices": _BOOL, "help": "6.6 fast raiders"},

@@ -66,6 +66,7 @@ def new_state(seats: int, o: dict[str, Any], rng: random.Random, ev: Events) -> 
         "removed_ships": removed,
         "german_deck": [s for s in range(N_GERMAN) if s not in removed],
         "german_used": [],
+        "german_out": [],
         "merchant_deck": [s for s in range(N_GERMAN, len(SHIPS)) if s not in removed],
         "merchant_used": [],
         "action_deck_top": [],
@@ -271,6 +272,7 @@ def cleanup_round(S: State, keep: dict[int, list[int]], ev: Events) -> None:
                 to_used(S, sid, ev, "round_end")
         p["n_kept"] = len(kept)
         p["wireless_turn"] = -9
+    S["german_out"] = []  # 6.5.2: back in play from the next deal
     S["action_deck_top"] = []
     S["action_unseen"] = []
     S["set_aside_n"] = 0

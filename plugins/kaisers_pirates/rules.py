@@ -137,10 +137,18 @@ def remove_ship(S: State, sid: int) -> None:
     S["ships"][sid] = None
 
 
+# 6.5.2: the German ships these remove from play stay out of a mid-round reshuffle
+REMOVED_FROM_PLAY = ("heavy_weather", "interned", "recalled", "scuttled", "pull_the_plug")
+
+
 def to_used(S: State, sid: int, ev: Events, why: str) -> None:
-    """Remove from play to the bottom of its ship deck, used, no VP."""
+    """Remove from play to the bottom of its ship deck, used, no VP (a German ship
+    removed by weather, internment, recall or scuttling is also listed in
+    ``german_out`` until the round ends, 6.5.2)."""
     remove_ship(S, sid)
     (S["german_used"] if sid < N_GERMAN else S["merchant_used"]).append(sid)
+    if sid < N_GERMAN and why in REMOVED_FROM_PLAY:
+        S["german_out"].append(sid)
     ev.append({"type": "ship_removed", "ship": sid, "why": why})
 
 
@@ -165,18 +173,28 @@ def draw_ship(S: State, rng: random.Random, german: bool, ev: Events,
     """Turn over a ship card: one at random of the deck's cards left (:mod:`.decks`);
     an empty deck is first reshuffled from its used pile (4.8).
 
-    6.5.2 forbids the German reshuffle only *during* a round (Breakout); the deal at
-    the start of a round (``deal``) reshuffles as usual, or with 4 players round 2
-    would start with the ships nobody kept missing.
+    With 6.5 (Beyond 1914), 6.5.2: during a round the German deck is not reshuffled
+    if the only ships available are those removed this round by Heavy Weather,
+    internment, recall or scuttling (``german_out``); otherwise it is, without them
+    (option ``b1914_reshuffle`` ``all``: the whole used pile, them included). The deal
+    at the start of a round (``deal``) reshuffles everything, or with 4 players round
+    2 would start with the ships nobody kept missing.
     """
     # the event names the deck as it always has: "wdeck" (German) or "mdeck"
     deck, used, name = (("german_deck", "german_used", "wdeck") if german
                         else ("merchant_deck", "merchant_used", "mdeck"))
     if not S[deck]:
-        if not S[used] or (german and S["options"]["beyond_1914"] != "off" and not deal):
-            return None  # 6.5.2: no German reshuffle during a round
-        S[deck] = sorted(S[used])
-        S[used] = []
+        back = S[used]
+        if german and not deal and S["options"]["beyond_1914"] != "off":
+            back = [s for s in S[used] if s not in S["german_out"]]
+            if back and S["options"]["b1914_reshuffle"] == "all":
+                back = S[used]
+        if not back:
+            return None  # 6.5.2 (or nothing used yet)
+        S[deck] = sorted(back)
+        S[used] = [s for s in S[used] if s not in S[deck]]
+        if german:
+            S["german_out"] = [s for s in S["german_out"] if s in S[used]]
         ev.append({"type": "reshuffle", "deck": name, "n": len(S[deck])})
     return take(S[deck], rng)
 

@@ -210,6 +210,7 @@ class GameState(TypedDict):
     removed_ships: list[int]  # ships out of the game (6.5)
     german_deck: list[int]  # sorted: the cards left, drawn at random (.decks)
     german_used: list[int]
+    german_out: list[int]  # of german_used: removed this round by weather etc. (6.5.2)
     merchant_deck: list[int]  # sorted, like german_deck
     merchant_used: list[int]
     action_deck_top: list[int]  # the deck top arranged with Intelligence, top first

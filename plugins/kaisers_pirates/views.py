@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 
 
 _PUBLIC = ("n_players", "seats", "mode", "options", "round", "phase", "turn_seat", "turns_begun",
-           "first_seat", "action_cards", "removed_ships", "german_used", "merchant_used",
-           "discards", "history", "ships")
+           "first_seat", "action_cards", "removed_ships", "german_used", "german_out",
+           "merchant_used", "discards", "history", "ships")
 _PLAYER_PUBLIC = ("german", "merchants", "vp_pile", "wait", "skip", "wireless_turn", "turns",
                   "round_points", "round_vp", "n_kept")
 # phantom_began/phantom_ends: where the phantom is in its turn; sinkings/late_asked:

@@ -1,9 +1,10 @@
 """Nero (the Year of the Four Emperors), 3 or 4 seats: the lantable game plugin.
 
-Rules and every decision taken where the rulebook is silent: ``docs/rules/nero.md``.
-The map and the cards: :mod:`.data`. Flow of play: :mod:`.engine`; movement and
-battles: :mod:`.moves`; Events and any-time answers: :mod:`.events`; views and
-sampling: :mod:`.views`; words for people and the bots' heuristic: :mod:`.people`.
+Rules and every decision taken where the rulebook is silent: ``docs/rules/nero.md``;
+the view a seat receives and the actions: ``docs/games/nero.md``. The state, key by
+key: :mod:`.state`. The map and the cards: :mod:`.data`. Flow of play: :mod:`.engine`;
+movement and battles: :mod:`.moves`; Events and any-time answers: :mod:`.events`; views
+and sampling: :mod:`.views`; words for people and the bots' heuristic: :mod:`.people`.
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ def game_to_act(state: dict[str, Any]) -> list[int]:
 
 @hookimpl
 def game_legal_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    if "hid" in state:  # from the cards the state knows (where the host deals)
+    if "hidden" in state:  # from the cards the state knows (where the host deals)
         return hidden.seat_actions(views.view(state, seat), seat, {})
     return engine.legal_actions(state, seat)
 
@@ -141,7 +142,7 @@ def game_legal_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]
 @hookimpl
 def game_apply(state: dict[str, Any], seat: int, action: dict[str, Any],
                rng: random.Random, decks: Any) -> list[dict[str, Any]]:
-    if "hid" in state:
+    if "hidden" in state:
         return hidden.apply(state, seat, action, rng, decks)
     return engine.apply(state, seat, action, rng)
 
@@ -153,13 +154,14 @@ def game_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
 
 @hookimpl
 def game_view_parts(state: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    return views.public(state), [views.own(state, s) for s in range(state["n"])]
+    return views.public(state), [views.own(state, s) for s in range(state["n_players"])]
 
 
 @hookimpl
 def game_scores(state: dict[str, Any]) -> dict[str, Any]:
     return {"scores": list(state["vp"]), "rank": B.ranks(state),
-            "detail": {"automatic_victory": state["auto"], "game_turn": state["gt"]}}
+            "detail": {"automatic_victory": state["automatic_winner"],
+                       "game_turn": state["game_turn"]}}
 
 
 @hookimpl

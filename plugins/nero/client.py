@@ -21,7 +21,7 @@ from typing import Any
 from . import engine
 from .data import NCARDS
 from .hands import MASKED, is_masked
-from .views import _PUBLIC
+from .views import PUBLIC
 
 __all__ = ["MASKED", "client_state", "is_masked", "legal_actions"]
 
@@ -33,18 +33,19 @@ def client_state(view: View, seat: int) -> State:
     """A state holding exactly what ``view`` (``seat``'s view) tells: the public fields,
     the seat's own hand, and a masked token for every card it cannot see (other hands,
     the face-down box, another seat's battle commitment)."""
-    S: State = pickle.loads(pickle.dumps({k: view[k] for k in _PUBLIC},
+    S: State = pickle.loads(pickle.dumps({k: view[k] for k in PUBLIC},
                                          pickle.HIGHEST_PROTOCOL))
     serial = iter(range(MASKED, MASKED + 10 * NCARDS))
     S["hands"] = [list(view["hand"]) if s == seat else [next(serial) for _ in range(size)]
                   for s, size in enumerate(view["hand_sizes"])]
-    S["box"] = [next(serial) for _ in range(view["box_size"])]
-    pend = pickle.loads(pickle.dumps(view["pend_own"], pickle.HIGHEST_PROTOCOL))
-    for item in pend:
-        if item["k"] == "battle":
-            item["commit"] = {s: cs if isinstance(cs, list) else [next(serial) for _ in range(cs)]
-                              for s, cs in item["commit"].items()}
-    S["pend"] = pend
+    S["box_face_down"] = [next(serial) for _ in range(view["box_face_down_count"])]
+    pending = pickle.loads(pickle.dumps(view["own_pending"], pickle.HIGHEST_PROTOCOL))
+    for item in pending:
+        if item["kind"] == "battle":
+            item["committed"] = {s: cs if isinstance(cs, list) else
+                                 [next(serial) for _ in range(cs)]
+                                 for s, cs in item["committed"].items()}
+    S["pending"] = pending
     return S
 
 

@@ -45,11 +45,11 @@ def deal_masked(S: State, k: int, ev: list[dict[str, Any]]) -> None:
     seat s is dealt positions s*k .. s*k+k-1, the rest is the face-down box. Nobody,
     the host included, learns a card it is not dealt."""
     ev.append({"type": "deck_new"})
-    for seat in range(S["n"]):
+    for seat in range(S["n_players"]):
         S["hands"][seat] = [MASKED + p for p in range(seat * k, (seat + 1) * k)]
         ev.append(deal_event(list(range(seat * k, (seat + 1) * k)), seat))
-    S["box"] = [MASKED + p for p in range(S["n"] * k, NCARDS)]
-    S["seen"] = []
+    S["box_face_down"] = [MASKED + p for p in range(S["n_players"] * k, NCARDS)]
+    S["box_face_up"] = []
 
 
 def card_arg(action: dict[str, Any], key: str = "card") -> int:
@@ -78,8 +78,8 @@ def own_card(S: State, seat: int, c: int, ev_key: str | None = None) -> None:
 
 def room(S: State, seat: int, k: int) -> None:
     """5.2: at most 4 cards in one's own round, for every purpose."""
-    if seat == S["act"] and S["used"] + k > 4:
-        raise IllegalAction(f"5.2: at most 4 cards in your round ({S['used']} used)")
+    if seat == S["active"] and S["cards_used"] + k > 4:
+        raise IllegalAction(f"5.2: at most 4 cards in your round ({S['cards_used']} used)")
 
 
 def use_cards(S: State, cards: list[int], face_down: bool = False, seat: int | None = None,
@@ -90,18 +90,18 @@ def use_cards(S: State, cards: list[int], face_down: bool = False, seat: int | N
         for holder, h in enumerate(S["hands"]):
             if c in h:
                 h.remove(c)
-                if count and holder == S["act"]:
-                    S["used"] += 1
+                if count and holder == S["active"]:
+                    S["cards_used"] += 1
                 break
-        (S["box"] if face_down else S["seen"]).append(c)
-    S["box"].sort()
+        (S["box_face_down"] if face_down else S["box_face_up"]).append(c)
+    S["box_face_down"].sort()
 
 
 def holders(S: State, keys: list[str], exclude: list[int]) -> list[int]:
     """Seats that hold a card of one of ``keys``, clockwise from the active player
     (R 12.0); with the option ``reactions = all``, every seat with cards is asked."""
-    n = S["n"]
-    order = [(S["act"] + i) % n for i in range(n)]
-    every = S["opt"]["reactions"] == "all"
+    n = S["n_players"]
+    order = [(S["active"] + i) % n for i in range(n)]
+    every = S["options"]["reactions"] == "all"
     return [s for s in order if s not in exclude and
             any(every or CARDS[c]["ev"] in keys for c in S["hands"][s])]

@@ -9,7 +9,8 @@ opened to everyone. This module is the game's side of it; the plain game
 
 **The state.** A card the host cannot know is a *masked token* in the state
 (:data:`.hands.MASKED` + its position in the Game Turn's deck): each hand is a list of
-tokens, the face-down box too. ``S["hid"]`` holds the claims waiting for their card to
+tokens, the face-down box too. ``S["hidden"]`` (:class:`.state.Hidden`) holds the
+claims waiting for their card to
 be opened, the seed for after a battle, and ``known``: each seat's cards, filled only
 where the host is the dealer (a table without hidden decks, in-process bots), so that
 :func:`legal_actions` can list them there.
@@ -97,7 +98,6 @@ def new_state(seats: int, options: dict[str, Any], rng: random.Random, decks: De
     """A game whose cards are a hidden deck; it asks ``decks`` for the first deal."""
     ev: Events = []
     S = engine.new_state(seats, {**options, "reactions": "all"}, rng, ev, hidden=True)
-    S["hid"].update(known=[{} for _ in range(seats)], seed=None)
     _send(S, ev, decks)
     return S
 
@@ -142,9 +142,9 @@ def _claims(S: State, seat: int, action: Action) -> list[tuple[int, int]]:
                             f"named ({sorted(cards)}) in deck {DECK!r}, and nothing else")
     pos = {c["card"]: c.get("pos") for c in claims}
     tokens = _own_positions(S, seat, [pos[c] for c in cards])
-    claimed = {c for _, c in S["hid"]["claims"].values()}
+    claimed = {c for _, c in S["hidden"]["claims"].values()}
     for c in cards:
-        if c in S["seen"] or c in claimed:
+        if c in S["box_face_up"] or c in claimed:
             raise IllegalAction(f"card {c} is already face up")
     return list(zip(cards, tokens, strict=True))
 
@@ -162,10 +162,10 @@ def apply(S: State, seat: int, action: Action, rng: random.Random, decks: Decks)
     if seat not in engine.to_act(S):
         raise IllegalAction(f"seat {seat} is not to act")
     t = action.get("type")
-    top = S["pend"][-1] if S["pend"] else None
-    if t == "commit" and top is not None and top["k"] == "battle":
+    top = S["pending"][-1] if S["pending"] else None
+    if t == "commit" and top is not None and top["kind"] == "battle":
         return _commit(S, top, seat, action, rng, decks)
-    if t == "discard" and top is None and S["mv"] is None:
+    if t == "discard" and top is None and S["movement"] is None:
         return _discard(S, seat, action, rng, decks)
     claims = _claims(S, seat, action)
     saved = pickle.dumps(S, pickle.HIGHEST_PROTOCOL)
@@ -183,7 +183,7 @@ def apply(S: State, seat: int, action: Action, rng: random.Random, decks: Decks)
         _restore(S, saved)
         raise IllegalAction("a card named is not played by this action")
     for c, token in claims:
-        S["hid"]["claims"][str(token - H.MASKED)] = [seat, c]
+        S["hidden"]["claims"][str(token - H.MASKED)] = [seat, c]
     if claims:  # face up from the moment they are played: opened before anything else
         decks.open(DECK, [t - H.MASKED for _, t in claims])
     return _send(S, ev, decks)
@@ -210,24 +210,24 @@ def _commit(S: State, top: dict[str, Any], seat: int, action: Action,
         raise IllegalAction(f"R 6.3: at most {limit} battle cards")
     for token in tokens:
         S["hands"][seat].remove(token)
-    if seat == S["act"]:
-        S["used"] += len(tokens)
-    top["commit"][str(seat)] = sorted(tokens)
+    if seat == S["active"]:
+        S["cards_used"] += len(tokens)
+    top["committed"][str(seat)] = sorted(tokens)
     ev: Events = [{"type": "committed", "seat": seat, "count": len(tokens)}]
-    if len(top["commit"]) < 2:
+    if len(top["committed"]) < 2:
         return ev
-    opening = sorted(c for cs in top["commit"].values() for c in cs)
+    opening = sorted(c for cs in top["committed"].values() for c in cs)
     if not opening:
         _fight(S, rng, ev)
         return _send(S, ev, decks)
     # What follows the battle is settled in cards_opened, which is given no rng.
-    S["hid"]["seed"] = rng.getrandbits(64)
+    S["hidden"]["seed"] = rng.getrandbits(64)
     decks.open(DECK, [c - H.MASKED for c in opening])
     return ev
 
 
 def _fight(S: State, rng: random.Random, ev: Events) -> None:
-    top = S["pend"].pop()
+    top = S["pending"].pop()
     M._resolve(S, top, ev)
     engine.settle(S, rng, ev)
 
@@ -238,32 +238,32 @@ def cards_opened(S: State, cards: Mapping[int, int], seat: int | None,
     as its secret), or opened to everyone: a claimed card (the host checks the claim;
     the state keeps the card claimed), or battle cards (fought once the last is in)."""
     if seat is not None:
-        S["hid"]["known"][seat].update({str(p): c for p, c in cards.items()})
+        S["hidden"]["known"][seat].update({str(p): c for p, c in cards.items()})
         return []
-    top = S["pend"][-1] if S["pend"] else None
-    battle = top is not None and top["k"] == "battle" and len(top["commit"]) == 2
+    top = S["pending"][-1] if S["pending"] else None
+    battle = top is not None and top["kind"] == "battle" and len(top["committed"]) == 2
     for pos, card in cards.items():
-        if S["hid"]["claims"].pop(str(pos), None) is not None or not battle:
+        if S["hidden"]["claims"].pop(str(pos), None) is not None or not battle:
             continue
         assert top is not None
         token = H.MASKED + pos
-        for cs in top["commit"].values():
+        for cs in top["committed"].values():
             if token in cs:
                 cs[cs.index(token)] = card
                 cs.sort()
-    if not battle or any(H.is_masked(c) for cs in top["commit"].values() for c in cs):
+    if not battle or any(H.is_masked(c) for cs in top["committed"].values() for c in cs):
         return []
     ev: Events = []
-    _fight(S, random.Random(S["hid"]["seed"]), ev)
-    S["hid"]["seed"] = None
+    _fight(S, random.Random(S["hidden"]["seed"]), ev)
+    S["hidden"]["seed"] = None
     return _send(S, ev, decks)
 
 
 def waiting(S: State) -> bool:
     """True while the game waits for cards to be opened (nobody is to act meanwhile)."""
-    top = S["pend"][-1] if S["pend"] else None
-    return bool(S["hid"]["claims"]) or (
-        top is not None and top["k"] == "battle" and len(top["commit"]) == 2)
+    top = S["pending"][-1] if S["pending"] else None
+    return bool(S["hidden"]["claims"]) or (
+        top is not None and top["kind"] == "battle" and len(top["committed"]) == 2)
 
 
 # --- the seat's side ----------------------------------------------------------------
@@ -275,12 +275,14 @@ def seat_view(view: dict[str, Any], cards: Mapping[int, int]) -> dict[str, Any]:
     own = {H.MASKED + int(p): c for p, c in cards.items()}
     v = dict(view)
     v["hand"] = sorted(own[t] for t in view["hand"])
-    pend = pickle.loads(pickle.dumps(view["pend_own"], pickle.HIGHEST_PROTOCOL))
-    for item in pend:
-        if item["k"] == "battle" and isinstance(item["commit"].get(str(view["seat"])), list):
-            mine = item["commit"][str(view["seat"])]
-            item["commit"][str(view["seat"])] = sorted(own.get(c, c) for c in mine)
-    v["pend_own"] = pend
+    pending = pickle.loads(pickle.dumps(view["own_pending"], pickle.HIGHEST_PROTOCOL))
+    for item in pending:
+        mine_shown = item["kind"] == "battle" and \
+            isinstance(item["committed"].get(str(view["seat"])), list)
+        if mine_shown:
+            mine = item["committed"][str(view["seat"])]
+            item["committed"][str(view["seat"])] = sorted(own.get(c, c) for c in mine)
+    v["own_pending"] = pending
     return v
 
 
@@ -301,7 +303,7 @@ def seat_actions(view: dict[str, Any], seat: int, cards: Mapping[str, Mapping[An
                  ) -> list[Action]:
     """``game_seat_actions``: ``seat``'s legal actions in their hidden-deck forms, from
     its view and the cards it knows (``cards[DECK]``: position -> card)."""
-    mine = {int(p): c for p, c in (view.get("cards") or {}).items()}
+    mine = {int(p): c for p, c in (view.get("hand_cards") or {}).items()}
     mine.update({int(p): c for p, c in cards.get(DECK, {}).items()})
     held = {t - H.MASKED for t in view["hand"]}
     if held - set(mine):

@@ -1,15 +1,21 @@
 """Movement (digest 5.4), retreats (5.5) and battles (5.6).
 
-A Movement Action (5.4.1) is ``S["mv"]``: cards played together give a pool of MP for
-units that start in one source province. Units leave the source as groups, one at a
-time (``mv["g"]``); a group steps, picks up Legions, asks passage, attacks, drops
-units, and halts. Entering a province where other players have Legions asks those
-players, clockwise after the mover, whether they retreat (A1), then blocks the group
-until passage is granted or the refusers are beaten (A7).
+A Movement Action (5.4.1) is ``S["movement"]``: cards played together give a ``pool``
+of MP for units that start in one ``source`` province. Units leave the source as
+groups, one at a time (``movement["group"]``, a :class:`.state.Group`); a group steps,
+picks up Legions, asks passage, attacks, drops units, and halts. Entering a province
+where other players have Legions asks those players, clockwise after the mover, whether
+they retreat (A1), then blocks the group until passage is granted or the refusers are
+beaten (A7).
 
 A battle's cards are committed secretly and simultaneously: both seats are in
 ``to_act`` at once, each commitment waits inside the state, unseen, until the other is
 in (R 6.3), then both are revealed and the battle resolves.
+
+Every record read here is declared in :mod:`.state`: a Legion is
+``{owner, province, moved, retreat_marker}``, a Leader ``{location, rank, moved}``, and
+``S["pending"]`` holds the decisions (``kind`` ``retreat``, ``passage``, ``battle``) and
+the effects waiting under a window (``kind`` ``effect``).
 """
 
 from __future__ import annotations
@@ -22,9 +28,9 @@ from lantable.plugins import IllegalAction
 from . import board as B
 from . import hands as H
 from .data import CARDS, GERMANIA, LAND, LEADER_ADJ, LEGION_MARKERS, NAVAL, NPROV, ROME
+from .state import Events, Item, State, new_effect, new_group, new_retreat, new_window
 
-State = dict[str, Any]
-Events = list[dict[str, Any]]
+Group = dict[str, Any]  # a state.Group
 
 
 def _int(action: dict[str, Any], key: str, lo: int, hi: int) -> int:
@@ -42,20 +48,25 @@ def _bool(action: dict[str, Any], key: str) -> bool:
 
 
 def free_legions(S: State, seat: int, prov: int) -> list[int]:
-    """Legions that may start a move: unmoved, no Retreat marker (5.4.10)."""
-    return [i for i, lg in enumerate(S["L"])
-            if lg[0] == seat and lg[1] == prov and not lg[2] and not lg[3]]
+    """Ids of ``seat``'s Legions in ``prov`` that may start a move: not moved this round,
+    no Retreat marker (5.4.10)."""
+    return [i for i, legion in enumerate(S["legions"])
+            if legion["owner"] == seat and legion["province"] == prov
+            and not legion["moved"] and not legion["retreat_marker"]]
 
 
 def leader_free(S: State, seat: int, prov: int) -> bool:
-    ld = S["ldr"][seat]
-    return ld[0] == prov and not ld[2]
+    """``seat``'s Leader is in ``prov`` and has not moved this round."""
+    leader = S["leaders"][seat]
+    return leader["location"] == prov and not leader["moved"]
 
 
 def enemies_at(S: State, seat: int, prov: int) -> list[int]:
     """Other players with Legions in ``prov``, clockwise after ``seat`` (R 5.6)."""
-    n = S["n"]
-    present = {lg[0] for lg in S["L"] if lg[1] == prov and lg[0] >= 0 and lg[0] != seat}
+    n = S["n_players"]
+    present = {legion["owner"] for legion in S["legions"]
+               if legion["province"] == prov and legion["owner"] >= 0
+               and legion["owner"] != seat}
     return [(seat + i) % n for i in range(1, n) if (seat + i) % n in present]
 
 
@@ -66,42 +77,44 @@ def march_actions(S: State) -> list[dict[str, Any]]:
     """Per source province (ascending) and per distinct MP value in hand (ascending, the
     lowest card id of that value): the whole free force, and the Leader alone if he is
     there with Legions. ``apply`` takes any cards, count and flags."""
-    seat = S["act"]
-    if S["used"] >= 4:
+    seat = S["active"]
+    if S["cards_used"] >= 4:
         return []
-    by_mp: dict[int, int] = {}
+    card_of_mp: dict[int, int] = {}
     for c in S["hands"][seat]:
-        by_mp.setdefault(CARDS[c]["mp"], c)
+        card_of_mp.setdefault(CARDS[c]["mp"], c)
     out: list[dict[str, Any]] = []
-    free: dict[int, int] = {}
-    marked: dict[int, int] = {}
-    for owner, p, moved, mark in S["L"]:  # one pass: free and marked Legions by province
-        if owner == seat:
-            if mark:
+    free: dict[int, int] = {}  # province -> own Legions free to move (0: all have moved)
+    marked: dict[int, int] = {}  # province -> own Legions under a Retreat marker
+    for legion in S["legions"]:  # one pass over the Legions
+        if legion["owner"] == seat:
+            p = legion["province"]
+            if legion["retreat_marker"]:
                 marked[p] = marked.get(p, 0) + 1
-            elif not moved:
+            elif not legion["moved"]:
                 free[p] = free.get(p, 0) + 1
             else:
                 free.setdefault(p, 0)
-    ld = S["ldr"][seat]
-    for p in sorted(set(free) | set(marked) | {ld[0]}):
-        legs = free.get(p, 0)
-        ldr = ld[0] == p and not ld[2]
-        for mp, c in sorted(by_mp.items()):
-            if legs or ldr:
-                out.append({"type": "march", "cards": [c], "from": p, "legions": legs,
-                            "leader": ldr})
-            if legs and ldr:
+    leader = S["leaders"][seat]
+    for p in sorted(set(free) | set(marked) | {leader["location"]}):
+        legions = free.get(p, 0)
+        with_leader = leader["location"] == p and not leader["moved"]
+        for mp, c in sorted(card_of_mp.items()):
+            if legions or with_leader:
+                out.append({"type": "march", "cards": [c], "from": p, "legions": legions,
+                            "leader": with_leader})
+            if legions and with_leader:
                 out.append({"type": "march", "cards": [c], "from": p, "legions": 0,
                             "leader": True})
             if p in marked and mp >= 3:
                 out.append({"type": "march", "cards": [c], "from": p,
-                            "legions": legs + marked[p], "leader": ldr, "unmark": True})
+                            "legions": legions + marked[p], "leader": with_leader,
+                            "unmark": True})
     return out
 
 
 def apply_march(S: State, action: dict[str, Any], ev: Events) -> None:
-    seat = S["act"]
+    seat = S["active"]
     cards = H.cards_arg(action)
     if not cards:
         raise IllegalAction("5.4.1: play at least one card for its MP")
@@ -111,14 +124,16 @@ def apply_march(S: State, action: dict[str, Any], ev: Events) -> None:
     p = _int(action, "from", 0, ROME)
     unmark = _bool(action, "unmark")
     pool = sum(CARDS[c]["mp"] for c in cards)
-    marked = [i for i, lg in enumerate(S["L"]) if lg[0] == seat and lg[1] == p and lg[3]]
+    marked = [i for i, legion in enumerate(S["legions"])
+              if legion["owner"] == seat and legion["province"] == p
+              and legion["retreat_marker"]]
     if unmark:
         if not marked:
             raise IllegalAction("5.5: no Retreat marker to remove there")
         if pool < 2:
             raise IllegalAction("5.5: removing Retreat markers costs 2 MP")
-    legs = free_legions(S, seat, p) + (marked if unmark else [])
-    k = _int(action, "legions", 0, len(legs))
+    movable = free_legions(S, seat, p) + (marked if unmark else [])
+    k = _int(action, "legions", 0, len(movable))
     leader = _bool(action, "leader")
     if leader and not leader_free(S, seat, p):
         raise IllegalAction("your Leader is not free to move from there")
@@ -129,124 +144,138 @@ def apply_march(S: State, action: dict[str, Any], ev: Events) -> None:
     if unmark:
         pool -= 2
         for i in marked:
-            S["L"][i][3] = False
+            S["legions"][i]["retreat_marker"] = False
         ev.append({"type": "unmarked", "seat": seat, "prov": p})
-    if p in S["germ"] and k:
-        S["germ"].remove(p)  # 5.10: a Legion starting there lifts the marker, free
+    if p in S["germanic_tribes"] and k:
+        S["germanic_tribes"].remove(p)  # 5.10: a Legion starting there lifts the marker
         ev.append({"type": "germanic_lifted", "seat": seat, "prov": p})
-    S["mv"] = {"src": p, "pool": pool, "g": None}
-    _form(S, sorted(legs)[:k], leader, ev)
+    S["movement"] = {"source": p, "pool": pool, "group": None}
+    _form(S, sorted(movable)[:k], leader, ev)
 
 
-def _form(S: State, legs: list[int], leader: bool, ev: Events) -> None:
-    seat = S["act"]
-    p = S["mv"]["src"]
-    S["mv"]["g"] = {"legs": legs, "ldr": leader, "at": p, "from": None, "fat": 0,
-                    "block": [], "new": False, "picked": [], "asked": False}
-    ev.append({"type": "group", "seat": seat, "prov": p, "legions": len(legs), "leader": leader})
+def _form(S: State, legions: list[int], leader: bool, ev: Events) -> None:
+    """A group leaves the source: ``legions`` (ids) and/or the Leader."""
+    seat = S["active"]
+    p = S["movement"]["source"]
+    S["movement"]["group"] = new_group(legions, leader, p)
+    ev.append({"type": "group", "seat": seat, "prov": p, "legions": len(legions),
+               "leader": leader})
     _stop_window(S, "move")
 
 
-def _stop_window(S: State, kind: str) -> None:
+def _stop_window(S: State, about: str) -> None:
     """Offer Bad Weather (a moving army) and Wounded General (a moving General or
     Contender) to the seats that hold one (6.2 #3, #5)."""
-    g = S["mv"]["g"]
-    keys = []
-    if g["legs"]:
-        keys.append("bad_weather")
-    if g["ldr"] and S["ldr"][S["act"]][1] != B.EMPEROR and kind == "move":
-        keys.append("wounded")
-    if keys:
-        ask = H.holders(S, keys, [S["act"]])
-        if ask:
-            S["pend"].append({"k": "win", "kind": kind, "keys": keys, "ask": ask, "i": 0})
+    group = S["movement"]["group"]
+    answers = []
+    if group["legions"]:
+        answers.append("bad_weather")
+    if group["leader"] and S["leaders"][S["active"]]["rank"] != B.EMPEROR and about == "move":
+        answers.append("wounded")
+    if answers:
+        seats = H.holders(S, answers, [S["active"]])
+        if seats:
+            S["pending"].append(new_window(about, answers, seats))
 
 
 # --- a moving group -----------------------------------------------------------------
 
 
-def _fatigue(S: State, g: dict[str, Any]) -> int:
-    return g["fat"] if g["legs"] else 0  # 5.4.3: never for Leaders alone
+def _fatigue(group: Group) -> int:
+    """War fatigue: +1 MP per battle fought on this move, never for a Leader alone
+    (5.4.3)."""
+    return group["battles"] if group["legions"] else 0
 
 
-def step_cost(S: State, g: dict[str, Any], to: int) -> int:
+def step_cost(S: State, group: Group, to: int) -> int:
     base = 1
-    if to in S["germ"]:
-        base = 3 if S["opt"]["a15_germanic"] == "total" else 4
-    return base + _fatigue(S, g)
+    if to in S["germanic_tribes"]:
+        base = 3 if S["options"]["a15_germanic"] == "total" else 4
+    return base + _fatigue(group)
 
 
-def _pick_fee(S: State, g: dict[str, Any], kind: str) -> tuple[int, list[int]]:
-    seat = S["act"]
+def _pick_fee(S: State, group: Group, kind: str) -> tuple[int, list[int]]:
+    """The MP and the Legion ids of a pick-up where the group stands (5.4.6): own free
+    Legions (1 MP) or the Uncontrolled (2 MP), per entry or per Legion (A5)."""
+    seat = S["active"]
     if kind == "own":
-        idx = [i for i in free_legions(S, seat, g["at"]) if i not in g["legs"]]
+        ids = [i for i in free_legions(S, seat, group["at"]) if i not in group["legions"]]
         unit = 1
     else:
-        idx = [i for i, lg in enumerate(S["L"]) if lg[0] == B.UNC and lg[1] == g["at"]]
-        idx = idx[:_room(S, seat)]
+        ids = [i for i, legion in enumerate(S["legions"])
+               if legion["owner"] == B.UNC and legion["province"] == group["at"]]
+        ids = ids[:_room(S, seat)]
         unit = 2
-    fee = unit * (len(idx) if S["opt"]["a5_pickup"] == "per_legion" else 1)
-    return fee, idx
+    fee = unit * (len(ids) if S["options"]["a5_pickup"] == "per_legion" else 1)
+    return fee, ids
 
 
 def _room(S: State, seat: int) -> int:
     """Legions ``seat`` may still gain: unbounded, or (A22 option) up to his 20 markers."""
-    if not S["opt"]["a22_legion_cap"]:
-        return len(S["L"])
-    return max(0, LEGION_MARKERS - sum(1 for lg in S["L"] if lg[0] == seat))
+    if not S["options"]["a22_legion_cap"]:
+        return len(S["legions"])
+    return max(0, LEGION_MARKERS - sum(1 for legion in S["legions"] if legion["owner"] == seat))
 
 
-def passage_fee(S: State, g: dict[str, Any]) -> int:
-    if not g["legs"] and not S["opt"]["a10_leader_fee"]:
+def passage_fee(S: State, group: Group) -> int:
+    if not group["legions"] and not S["options"]["a10_leader_fee"]:
         return 0
-    return 1 + (_fatigue(S, g) if S["opt"]["a6_fatigue_fee"] else 0)
+    return 1 + (_fatigue(group) if S["options"]["a6_fatigue_fee"] else 0)
 
 
-def attack_cost(S: State, g: dict[str, Any]) -> int:
-    return 1 + g["fat"]
+def attack_cost(group: Group) -> int:
+    return 1 + group["battles"]
+
+
+def _attacked(S: State, prov: int, defender: int) -> bool:
+    """This round's attacks already include ``defender`` in ``prov`` (5.6)."""
+    return {"province": prov, "defender": defender} in S["attacked"]
 
 
 def movement_actions(S: State) -> list[dict[str, Any]]:
     """Order: steps by province id, pick-ups, attacks by seat, passage, drops, halt (a
     group), or groups and done (no group)."""
-    seat = S["act"]
-    mv = S["mv"]
-    g = mv["g"]
+    seat = S["active"]
+    movement = S["movement"]
+    group = movement["group"]
+    pool = movement["pool"]
     out: list[dict[str, Any]] = []
-    if g is None:
-        legs = free_legions(S, seat, mv["src"])
-        ldr = leader_free(S, seat, mv["src"])
-        if mv["pool"] > 0:
-            if legs:
-                out.append({"type": "group", "legions": len(legs), "leader": ldr})
-            if ldr:
+    if group is None:
+        legions = free_legions(S, seat, movement["source"])
+        leader = leader_free(S, seat, movement["source"])
+        if pool > 0:
+            if legions:
+                out.append({"type": "group", "legions": len(legions), "leader": leader})
+            if leader:
                 out.append({"type": "group", "legions": 0, "leader": True})
         out.append({"type": "done"})
         return out
-    pool = mv["pool"]
-    if not g["block"]:
-        adj = LEADER_ADJ[g["at"]] if not g["legs"] else [x for x in LEADER_ADJ[g["at"]]
-                                                          if x != ROME]
-        for to in adj:
-            if step_cost(S, g, to) <= pool:
+    at = group["at"]
+    if not group["blocked_by"]:
+        # Legions never enter Rome (R 5.8); a Leader alone may.
+        steps = LEADER_ADJ[at] if not group["legions"] else [x for x in LEADER_ADJ[at]
+                                                             if x != ROME]
+        for to in steps:
+            if step_cost(S, group, to) <= pool:
                 out.append({"type": "step", "to": to})
-    if g["new"] and g["at"] != ROME:
+    if group["has_entered"] and at != ROME:
         for kind in ("own", "unc"):
-            fee, idx = _pick_fee(S, g, kind)
-            if idx and kind not in g["picked"] and fee <= pool:
+            fee, ids = _pick_fee(S, group, kind)
+            if ids and kind not in group["picked_up"] and fee <= pool:
                 out.append({"type": "pick", "kind": kind})
-    if g["legs"] and not g.get("noatk") and attack_cost(S, g) <= pool:
-        foes = enemies_at(S, seat, g["at"])
-        if S["opt"]["a20_attack_uncontrolled"] and \
-                any(lg[0] == B.UNC and lg[1] == g["at"] for lg in S["L"]):
+    if group["legions"] and attack_cost(group) <= pool:
+        foes = enemies_at(S, seat, at)
+        if S["options"]["a20_attack_uncontrolled"] and \
+                any(legion["owner"] == B.UNC and legion["province"] == at
+                    for legion in S["legions"]):
             foes.append(B.UNC)
         for d in foes:
-            if [g["at"], d] not in S["hit"]:
+            if not _attacked(S, at, d):
                 out.append({"type": "attack", "seat": d})
-    if g["block"] and not g["asked"] and passage_fee(S, g) <= pool:
+    if group["blocked_by"] and not group["passage_asked"] and passage_fee(S, group) <= pool:
         out.append({"type": "passage"})
-    if g["legs"] and g["ldr"]:
-        out.append({"type": "drop", "legions": len(g["legs"])})
+    if group["legions"] and group["leader"]:
+        out.append({"type": "drop", "legions": len(group["legions"])})
         out.append({"type": "drop", "legions": 0, "leader": True})
     out.append({"type": "halt"})
     return out
@@ -254,105 +283,110 @@ def movement_actions(S: State) -> list[dict[str, Any]]:
 
 def movement_settled(S: State, ev: Events) -> bool:
     """Close what has nothing left to decide; True if something changed."""
-    mv = S["mv"]
-    g = mv["g"]
-    if g is not None:
-        if not g["legs"] and not g["ldr"]:
-            mv["g"] = None
+    movement = S["movement"]
+    group = movement["group"]
+    if group is not None:
+        if not group["legions"] and not group["leader"]:
+            movement["group"] = None
             return True
-        cheap = not g["block"] and mv["pool"] >= 1 + _fatigue(S, g) + 2  # a step is affordable
+        # A step is affordable: something is left to decide, no need to list it.
+        cheap = not group["blocked_by"] and movement["pool"] >= 1 + _fatigue(group) + 2
         if not cheap and not [a for a in movement_actions(S)
                               if a["type"] not in ("halt", "drop")]:
             _halt(S, ev)
             return True
         return False
-    if mv["pool"] <= 0 or (not free_legions(S, S["act"], mv["src"])
-                           and not leader_free(S, S["act"], mv["src"])):
-        S["mv"] = None
-        ev.append({"type": "movement_end", "seat": S["act"]})
+    seat = S["active"]
+    if movement["pool"] <= 0 or (not free_legions(S, seat, movement["source"])
+                                 and not leader_free(S, seat, movement["source"])):
+        S["movement"] = None
+        ev.append({"type": "movement_end", "seat": seat})
         return True
     return False
 
 
 def _halt(S: State, ev: Events, why: str = "halt") -> None:
-    g = S["mv"]["g"]
-    for i in g["legs"]:
-        S["L"][i][2] = True
-    if g["ldr"]:
-        S["ldr"][S["act"]][2] = True
-    ev.append({"type": "halted", "seat": S["act"], "prov": g["at"], "legions": len(g["legs"]),
-               "leader": g["ldr"], "why": why})
-    S["mv"]["g"] = None
+    """The group stops where it is: its Legions and Leader have moved this round."""
+    group = S["movement"]["group"]
+    for i in group["legions"]:
+        S["legions"][i]["moved"] = True
+    if group["leader"]:
+        S["leaders"][S["active"]]["moved"] = True
+    ev.append({"type": "halted", "seat": S["active"], "prov": group["at"],
+               "legions": len(group["legions"]), "leader": group["leader"], "why": why})
+    S["movement"]["group"] = None
 
 
 def apply_movement(S: State, action: dict[str, Any], rng: random.Random, ev: Events) -> None:
-    seat = S["act"]
+    seat = S["active"]
     t = action.get("type")
-    mv = S["mv"]
-    g = mv["g"]
+    movement = S["movement"]
+    group = movement["group"]
     legal = movement_actions(S)
-    if g is None:
+    if group is None:
         if t == "done":
-            S["mv"] = None
+            S["movement"] = None
             ev.append({"type": "movement_end", "seat": seat})
             return
         if t != "group":
             raise IllegalAction(f"{t!r}: start a group from the source province or end (done)")
-        legs = free_legions(S, seat, mv["src"])
-        k = _int(action, "legions", 0, len(legs))
+        free = free_legions(S, seat, movement["source"])
+        k = _int(action, "legions", 0, len(free))
         leader = _bool(action, "leader")
-        if leader and not leader_free(S, seat, mv["src"]):
+        if leader and not leader_free(S, seat, movement["source"]):
             raise IllegalAction("your Leader is not free to move from there")
-        if (not k and not leader) or mv["pool"] <= 0:
+        if (not k and not leader) or movement["pool"] <= 0:
             raise IllegalAction("nothing to move")
-        _form(S, legs[:k], leader, ev)
+        _form(S, free[:k], leader, ev)
         return
     if t == "step":
         to = _int(action, "to", 0, ROME)
         if {"type": "step", "to": to} not in legal:
             raise IllegalAction(f"cannot step to {to} now (not adjacent, blocked or too costly)")
-        _enter(S, to, step_cost(S, g, to), ev)
+        _enter(S, to, step_cost(S, group, to), ev)
     elif t == "pick":
         kind = action.get("kind")
         if {"type": "pick", "kind": kind} not in legal:
             raise IllegalAction(f"cannot pick up {kind!r} Legions here")
-        fee, idx = _pick_fee(S, g, kind)
-        mv["pool"] -= fee
-        g["picked"].append(kind)
-        for i in idx:
-            S["L"][i][0] = seat
-        g["legs"] = sorted(g["legs"] + idx)
-        ev.append({"type": "picked", "seat": seat, "prov": g["at"], "kind": kind,
-                   "legions": len(idx), "mp": fee})
+        fee, ids = _pick_fee(S, group, kind)
+        movement["pool"] -= fee
+        group["picked_up"].append(kind)
+        for i in ids:
+            S["legions"][i]["owner"] = seat
+        group["legions"] = sorted(group["legions"] + ids)
+        ev.append({"type": "picked", "seat": seat, "prov": group["at"], "kind": kind,
+                   "legions": len(ids), "mp": fee})
     elif t == "attack":
         d = action.get("seat")
         if {"type": "attack", "seat": d} not in legal:
             raise IllegalAction(f"cannot attack seat {d!r} here")
-        mv["pool"] -= attack_cost(S, g)
-        S["hit"].append([g["at"], d])
-        ev.append({"type": "attack", "seat": seat, "target": d, "prov": g["at"]})
-        S["pend"].append({"k": "do", "what": "battle", "att": seat, "def": d, "prov": g["at"]})
-        if S["opt"]["a23_weather_after_attack"]:
+        movement["pool"] -= attack_cost(group)
+        S["attacked"].append({"province": group["at"], "defender": d})
+        ev.append({"type": "attack", "seat": seat, "target": d, "prov": group["at"]})
+        S["pending"].append(new_effect("battle", attacker=seat, defender=d,
+                                       province=group["at"]))
+        if S["options"]["a23_weather_after_attack"]:
             _stop_window(S, "attack")
     elif t == "passage":
         if {"type": "passage"} not in legal:
             raise IllegalAction("no passage to ask here")
-        g["asked"] = True
-        ev.append({"type": "passage_asked", "seat": seat, "prov": g["at"],
-                   "of": list(g["block"])})
-        S["pend"].append({"k": "passage", "ask": list(g["block"]), "i": 0, "no": []})
+        group["passage_asked"] = True
+        ev.append({"type": "passage_asked", "seat": seat, "prov": group["at"],
+                   "of": list(group["blocked_by"])})
+        S["pending"].append({"kind": "passage", "seats": list(group["blocked_by"]), "index": 0,
+                             "refused": []})
     elif t == "drop":
         leader = _bool(action, "leader")
-        if not (g["legs"] and g["ldr"]):
+        if not (group["legions"] and group["leader"]):
             raise IllegalAction("5.4.4: drop needs both Legions and the Leader in the group")
-        if leader:
-            S["ldr"][seat][2] = True
-            g["ldr"] = False
-        else:
-            for i in g["legs"]:
-                S["L"][i][2] = True
-            g["legs"] = []
-        ev.append({"type": "dropped", "seat": seat, "prov": g["at"], "leader": leader})
+        if leader:  # the Leader stays; the Legions go on
+            S["leaders"][seat]["moved"] = True
+            group["leader"] = False
+        else:  # the Legions stay; the Leader goes on
+            for i in group["legions"]:
+                S["legions"][i]["moved"] = True
+            group["legions"] = []
+        ev.append({"type": "dropped", "seat": seat, "prov": group["at"], "leader": leader})
     elif t == "halt":
         _halt(S, ev)
     else:
@@ -360,68 +394,75 @@ def apply_movement(S: State, action: dict[str, Any], rng: random.Random, ev: Eve
 
 
 def _enter(S: State, to: int, cost: int, ev: Events) -> None:
-    seat = S["act"]
-    mv = S["mv"]
-    g = mv["g"]
-    mv["pool"] -= cost
-    g["from"], g["at"] = g["at"], to
-    g.update(new=True, picked=[], block=[], asked=False)
-    for i in g["legs"]:
-        S["L"][i][1] = to
-    if g["ldr"]:
-        S["ldr"][seat][0] = to
-    ev.append({"type": "step", "seat": seat, "from": g["from"], "dest": to, "mp": cost,
-               "legions": len(g["legs"]), "leader": g["ldr"]})
+    """The group steps into ``to``; enemy Legions there may retreat, then block it."""
+    seat = S["active"]
+    movement = S["movement"]
+    group = movement["group"]
+    movement["pool"] -= cost
+    group["came_from"], group["at"] = group["at"], to
+    group.update(has_entered=True, picked_up=[], blocked_by=[], passage_asked=False)
+    for i in group["legions"]:
+        S["legions"][i]["province"] = to
+    if group["leader"]:
+        S["leaders"][seat]["location"] = to
+    ev.append({"type": "step", "seat": seat, "from": group["came_from"], "dest": to,
+               "mp": cost, "legions": len(group["legions"]), "leader": group["leader"]})
     if to == ROME:
         return
     foes = enemies_at(S, seat, to)
     if not foes:
         return
-    if not g["legs"]:  # a Leader alone is no army: nobody retreats from him (5.5 A)
-        g["block"] = foes
+    if not group["legions"]:  # a Leader alone is no army: nobody retreats from him (5.5 A)
+        group["blocked_by"] = foes
         return
-    S["pend"].append({"k": "do", "what": "entered"})
+    S["pending"].append(new_effect("entered"))  # then: who still blocks (:func:`entered`)
     for s in reversed(foes):  # clockwise after the mover decides first (R 5.6, A1)
-        S["pend"].append({"k": "retreat", "seat": s, "prov": to, "from": g["from"],
-                          "after": False})
+        S["pending"].append(new_retreat(s, to, group["came_from"], False))
     _stop_window(S, "move")
 
 
 def entered(S: State) -> None:
     """After the retreat decisions: who still blocks the group (5.4.5)."""
-    g = S["mv"]["g"] if S["mv"] else None
-    if g is not None:
-        g["block"] = enemies_at(S, S["act"], g["at"])
+    group = S["movement"]["group"] if S["movement"] else None
+    if group is not None:
+        group["blocked_by"] = enemies_at(S, S["active"], group["at"])
 
 
 # --- retreats -----------------------------------------------------------------------
 
 
 def retreat_targets(S: State, seat: int, prov: int, came_from: int | None,
-                    after: bool) -> list[int]:
+                    after_battle: bool) -> list[int]:
     """5.5: adjacent, not where the enemy came from, not Rome; Naval Passages only before
     a battle; a province with no enemy Legions, or (A12 default) with own Legions."""
-    adj = set(LAND[prov]) | (set() if after else set(NAVAL[prov]))
+    adj = set(LAND[prov]) | (set() if after_battle else set(NAVAL[prov]))
     out = []
     for p in sorted(adj):
         if p == came_from or p >= NPROV:
             continue
-        foes = any(lg[1] == p and lg[0] >= 0 and lg[0] != seat for lg in S["L"])
-        own = any(lg[1] == p and lg[0] == seat for lg in S["L"])
-        if not foes or (own and S["opt"]["a12_retreat"] == "own_or_free"):
+        foes = own = False
+        for legion in S["legions"]:
+            if legion["province"] == p:
+                if legion["owner"] == seat:
+                    own = True
+                elif legion["owner"] >= 0:
+                    foes = True
+        if not foes or (own and S["options"]["a12_retreat"] == "own_or_free"):
             out.append(p)
     return out
 
 
 def retreat_move(S: State, seat: int, prov: int, to: int, ev: Events) -> None:
+    """All of ``seat``'s Legions in ``prov`` go to ``to``, under Retreat markers."""
     n = 0
-    for lg in S["L"]:
-        if lg[0] == seat and lg[1] == prov:
-            lg[1] = to
-            lg[3] = True  # A13: every retreat gets a marker
+    for legion in S["legions"]:
+        if legion["owner"] == seat and legion["province"] == prov:
+            legion["province"] = to
+            legion["retreat_marker"] = True  # A13: every retreat gets a marker
             n += 1
-    if S["opt"]["a19_leader_retreats"] and S["ldr"][seat][0] == prov:
-        S["ldr"][seat][0] = to
+    leader = S["leaders"][seat]
+    if S["options"]["a19_leader_retreats"] and leader["location"] == prov:
+        leader["location"] = to
     ev.append({"type": "retreated", "seat": seat, "from": prov, "dest": to, "legions": n})
 
 
@@ -435,64 +476,67 @@ def _commit_options(S: State, seat: int, limit: int) -> list[dict[str, Any]]:
             for k in range(0, min(limit, len(hand)) + 1)]
 
 
-def _limit(S: State, top: dict[str, Any], seat: int) -> int:
-    return 4 - S["used"] if seat == top["att"] else 3
+def _limit(S: State, battle: Item, seat: int) -> int:
+    """R 6.3: the attacker commits what is left of his 4 cards; the defender up to 3."""
+    return 4 - S["cards_used"] if seat == battle["attacker"] else 3
 
 
-def pending_actions(S: State, top: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    k = top["k"]
-    if k == "retreat":
+def pending_actions(S: State, top: Item, seat: int) -> list[dict[str, Any]]:
+    kind = top["kind"]
+    if kind == "retreat":
         out = [{"type": "stay"}]
-        if any(lg[0] == seat and lg[1] == top["prov"] for lg in S["L"]):
+        if any(legion["owner"] == seat and legion["province"] == top["province"]
+               for legion in S["legions"]):
             out += [{"type": "retreat", "to": p} for p in
-                    retreat_targets(S, seat, top["prov"], top["from"], top["after"])]
+                    retreat_targets(S, seat, top["province"], top["came_from"],
+                                    top["after_battle"])]
         return out
-    if k == "passage":
+    if kind == "passage":
         return [{"type": "grant"}, {"type": "refuse"}]
     return _commit_options(S, seat, _limit(S, top, seat))
 
 
-def apply_pending(S: State, top: dict[str, Any], seat: int, action: dict[str, Any],
+def apply_pending(S: State, top: Item, seat: int, action: dict[str, Any],
                   rng: random.Random, ev: Events) -> None:
     t = action.get("type")
-    k = top["k"]
-    if k == "retreat":
+    kind = top["kind"]
+    if kind == "retreat":
         if t == "stay":
-            S["pend"].pop()
-            ev.append({"type": "stays", "seat": seat, "prov": top["prov"]})
+            S["pending"].pop()
+            ev.append({"type": "stays", "seat": seat, "prov": top["province"]})
             return
         if t != "retreat":
             raise IllegalAction("answer stay or retreat")
         to = _int(action, "to", 0, ROME)
-        if to not in retreat_targets(S, seat, top["prov"], top["from"], top["after"]):
+        if to not in retreat_targets(S, seat, top["province"], top["came_from"],
+                                     top["after_battle"]):
             raise IllegalAction(f"5.5: cannot retreat to {to}")
-        S["pend"].pop()
-        if top["after"]:
-            retreat_move(S, seat, top["prov"], to, ev)
+        S["pending"].pop()
+        if top["after_battle"]:
+            retreat_move(S, seat, top["province"], to, ev)
             return
-        S["pend"].append({"k": "do", "what": "retreat", "seat": seat, "prov": top["prov"],
-                          "to": to})
-        ask = H.holders(S, ["bad_weather"], [seat])
-        if ask:
-            S["pend"].append({"k": "win", "kind": "retreat", "keys": ["bad_weather"],
-                              "ask": ask, "i": 0})
+        # Before a battle the retreat waits under a Bad Weather window (6.2 #3).
+        S["pending"].append(new_effect("retreat", seat=seat, province=top["province"], to=to))
+        seats = H.holders(S, ["bad_weather"], [seat])
+        if seats:
+            S["pending"].append(new_window("retreat", ["bad_weather"], seats))
         return
-    if k == "passage":
+    if kind == "passage":
         if t not in ("grant", "refuse"):
             raise IllegalAction("answer grant or refuse")
         ev.append({"type": "passage_" + ("granted" if t == "grant" else "refused"),
                    "seat": seat})
         if t == "refuse":
-            top["no"].append(seat)
-        top["i"] += 1
-        if top["i"] >= len(top["ask"]):
-            S["pend"].pop()
-            g = S["mv"]["g"]
-            if not top["no"]:
-                S["mv"]["pool"] -= passage_fee(S, g)
-                g["block"] = []
-            elif S["opt"]["a7_passage"] == "refusers":
-                g["block"] = list(top["no"])
+            top["refused"].append(seat)
+        top["index"] += 1
+        if top["index"] >= len(top["seats"]):
+            S["pending"].pop()
+            group = S["movement"]["group"]
+            if not top["refused"]:
+                S["movement"]["pool"] -= passage_fee(S, group)
+                group["blocked_by"] = []
+            elif S["options"]["a7_passage"] == "refusers":
+                group["blocked_by"] = list(top["refused"])
         return
     # battle: a secret commitment
     if t != "commit":
@@ -504,82 +548,86 @@ def apply_pending(S: State, top: dict[str, Any], seat: int, action: dict[str, An
         raise IllegalAction(f"R 6.3: at most {_limit(S, top, seat)} battle cards")
     for c in cards:
         S["hands"][seat].remove(c)
-    if seat == S["act"]:
-        S["used"] += len(cards)
-    top["commit"][str(seat)] = cards
+    if seat == S["active"]:
+        S["cards_used"] += len(cards)
+    top["committed"][str(seat)] = cards
     ev.append({"type": "committed", "seat": seat, "count": len(cards)})
-    if len(top["commit"]) == 2:
-        S["pend"].pop()
+    if len(top["committed"]) == 2:
+        S["pending"].pop()
         _resolve(S, top, ev)
 
 
-def start_battle(S: State, item: dict[str, Any]) -> None:
-    S["pend"].append({"k": "battle", "att": item["att"], "def": item["def"],
-                      "prov": item["prov"],  # A20 option: the Uncontrolled play no cards
-                      "commit": {str(B.UNC): []} if item["def"] == B.UNC else {}})
+def start_battle(S: State, attack: Item) -> None:
+    """The attack's effect (after its Bad Weather window): both sides commit cards."""
+    S["pending"].append({"kind": "battle", "attacker": attack["attacker"],
+                         "defender": attack["defender"], "province": attack["province"],
+                         # A20 option: the Uncontrolled commit no cards
+                         "committed": {str(B.UNC): []} if attack["defender"] == B.UNC else {}})
 
 
 def _bonus(S: State, seat: int, prov: int) -> int:
+    """5.6.2: the seat's Emperor in the battle adds 2 BP, a Contender 1."""
     if seat == B.UNC:
         return 0
-    ld = S["ldr"][seat]
-    return ld[1] if ld[0] == prov else 0  # 5.6.2: Emperor +2, Contender +1
+    leader = S["leaders"][seat]
+    return B.BATTLE_BONUS[leader["rank"]] if leader["location"] == prov else 0
 
 
-def _resolve(S: State, top: dict[str, Any], ev: Events) -> None:
-    att, dfn, prov = top["att"], top["def"], top["prov"]
-    g = S["mv"]["g"]
-    ca, cd = top["commit"][str(att)], top["commit"][str(dfn)]
-    S["seen"].extend(ca + cd)
-    dlegs = [i for i, lg in enumerate(S["L"]) if lg[0] == dfn and lg[1] == prov]
-    a_bp = len(g["legs"]) + _bonus(S, att, prov) + sum(CARDS[c]["bp"] for c in ca)
-    d_bp = len(dlegs) + _bonus(S, dfn, prov) + sum(CARDS[c]["bp"] for c in cd)
-    g["fat"] += 1
-    ev.append({"type": "battle", "att": att, "def": dfn, "prov": prov, "att_cards": ca,
-               "def_cards": cd, "att_bp": a_bp, "def_bp": d_bp})
+def _resolve(S: State, battle: Item, ev: Events) -> None:
+    """Both commitments are in: reveal, compare BP, capture, ranks, retreat (5.6)."""
+    att, dfn, prov = battle["attacker"], battle["defender"], battle["province"]
+    group = S["movement"]["group"]
+    att_cards, def_cards = battle["committed"][str(att)], battle["committed"][str(dfn)]
+    S["box_face_up"].extend(att_cards + def_cards)
+    def_legions = B.legions_at(S, prov, dfn)
+    a_bp = len(group["legions"]) + _bonus(S, att, prov) + sum(CARDS[c]["bp"] for c in att_cards)
+    d_bp = len(def_legions) + _bonus(S, dfn, prov) + sum(CARDS[c]["bp"] for c in def_cards)
+    group["battles"] += 1
+    ev.append({"type": "battle", "att": att, "def": dfn, "prov": prov, "att_cards": att_cards,
+               "def_cards": def_cards, "att_bp": a_bp, "def_bp": d_bp})
     if a_bp == d_bp:
         ev.append({"type": "battle_tie", "prov": prov})
-        if S["opt"]["a21_tie_scope"] == "player":
-            S["hit"].extend([[p, s] for p in range(NPROV) for s in range(B.UNC, S["n"])])
+        if S["options"]["a21_tie_scope"] == "player":  # no more attacks this round at all
+            S["attacked"].extend({"province": p, "defender": s}
+                                 for p in range(NPROV) for s in range(B.UNC, S["n_players"]))
         _halt(S, ev, "tie")
         return
     win, lose = (att, dfn) if a_bp > d_bp else (dfn, att)
-    lose_legs = dlegs if win == att else list(g["legs"])
-    taken = lose_legs[0]
+    taken = (def_legions if win == att else group["legions"])[0]  # the Legion captured
     # The Uncontrolled never capture (they would outgrow their cap of 4), nor a player
     # out of Legion markers (A22 option).
     capture = win != B.UNC and _room(S, win) > 0
     if capture:
-        S["L"][taken][0] = win
+        S["legions"][taken]["owner"] = win
     if win == att:
         if capture:
-            g["legs"] = sorted(g["legs"] + [taken])
-        if dfn in g["block"]:
-            g["block"].remove(dfn)
+            group["legions"] = sorted(group["legions"] + [taken])
+        if dfn in group["blocked_by"]:
+            group["blocked_by"].remove(dfn)
     elif capture:
-        g["legs"].remove(taken)
-        S["L"][taken][2] = False
+        group["legions"].remove(taken)
+        S["legions"][taken]["moved"] = False
     ev.append({"type": "battle_won", "seat": win, "loser": lose, "prov": prov,
                "captured": capture})
-    wl = S["ldr"][win] if win != B.UNC else [None, B.GENERAL, False]
-    ll = S["ldr"][lose] if lose != B.UNC else [None, B.GENERAL, False]
-    if wl[0] == prov and wl[1] == B.EMPEROR:
+    # The Uncontrolled have no Leader: a stand-in General nowhere.
+    winner = S["leaders"][win] if win != B.UNC else {"location": None, "rank": B.GENERAL}
+    loser = S["leaders"][lose] if lose != B.UNC else {"location": None, "rank": B.GENERAL}
+    if winner["location"] == prov and winner["rank"] == B.EMPEROR:
         S["vp"][win] += 1
         ev.append({"type": "vp", "seat": win, "vp": 1, "why": "battle won by an Emperor"})
-    if ll[0] == prov and ll[1] > B.GENERAL:
-        was = ll[1]
-        ll[1] = B.GENERAL
-        ev.append({"type": "demoted", "seat": lose, "was": B.RANKS[was]})
-        if was == B.EMPEROR and wl[0] == prov and wl[1] != B.EMPEROR:
-            wl[1] = B.EMPEROR  # R 7.3
+    if loser["location"] == prov and loser["rank"] != B.GENERAL:
+        was = loser["rank"]
+        loser["rank"] = B.GENERAL
+        ev.append({"type": "demoted", "seat": lose, "was": B.RANK_NAMES[was]})
+        if was == B.EMPEROR and winner["location"] == prov and winner["rank"] != B.EMPEROR:
+            winner["rank"] = B.EMPEROR  # R 7.3
             ev.append({"type": "crowned", "seat": win, "how": "battle"})
     if win == dfn:
         _halt(S, ev, "lost")
-    if lose != B.UNC and any(lg[0] == lose and lg[1] == prov for lg in S["L"]):
-        came = None if lose == att else (g["from"] if S["mv"]["g"] else None)
+    if lose != B.UNC and B.legions_at(S, prov, lose):
+        came = None if lose == att else (group["came_from"] if S["movement"]["group"] else None)
         if retreat_targets(S, lose, prov, came, True):
-            S["pend"].append({"k": "retreat", "seat": lose, "prov": prov, "from": came,
-                              "after": True})
+            S["pending"].append(new_retreat(lose, prov, came, True))
 
 
 def germanic_targets(prov: int) -> list[int]:

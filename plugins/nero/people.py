@@ -35,23 +35,24 @@ def _distances(target: int) -> list[int]:
 
 
 TO_ROME = _distances(ROME)
+RANK_WORTH = {B.GENERAL: 0.0, B.CONTENDER: 1.5, B.EMPEROR: 4.0}
 
 
 # --- heuristic ----------------------------------------------------------------------
 
 
 def _value(S: State, seat: int, ctrl: Any, legions: list[int]) -> float:
-    last = S["gt"] >= 4
+    last = S["game_turn"] >= 4
     items = B.turn_vp(S, seat, last, ctrl)
-    ld = S["ldr"][seat]
+    leader = S["leaders"][seat]
     v = S["vp"][seat] + 1.2 * sum(items.values())
-    v += (0, 1.5, 4.0)[ld[1]]
+    v += RANK_WORTH[leader["rank"]]
     v += 0.6 * legions[seat]
     v += 0.15 * len(S["hands"][seat])
-    if ld[1] != B.EMPEROR and not B.emperors(S):
-        v -= 0.3 * TO_ROME[ld[0]]  # the road to the throne starts with the road to Rome
-    if ld[1] == B.CONTENDER:
-        v -= 0.3 * TO_ROME[ld[0]]
+    if leader["rank"] != B.EMPEROR and not B.emperors(S):
+        v -= 0.3 * TO_ROME[leader["location"]]  # the road to the throne starts in Rome
+    if leader["rank"] == B.CONTENDER:
+        v -= 0.3 * TO_ROME[leader["location"]]
     return v
 
 
@@ -62,10 +63,10 @@ def heuristic(S: State, seat: int) -> float:
         r = B.ranks(S)
         return 10.0 if r[seat] == 1 else -10.0 * r[seat]
     ctrl = B.control(S)
-    legions = [0] * (S["n"] + 1)
-    for lg in S["L"]:
-        legions[lg[0]] += 1
-    vals = [_value(S, s, ctrl, legions) for s in range(S["n"])]
+    legions = [0] * (S["n_players"] + 1)
+    for legion in S["legions"]:
+        legions[legion["owner"]] += 1
+    vals = [_value(S, s, ctrl, legions) for s in range(S["n_players"])]
     others = [v for s, v in enumerate(vals) if s != seat]
     return (vals[seat] - max(others)) / 10.0
 
@@ -142,8 +143,8 @@ def describe_action(v: State, seat: int, a: dict[str, Any], names: list[str]) ->
         bp = sum(CARDS[c]["bp"] for c in a["cards"])
         return f"commit {len(a['cards'])} battle card(s), +{bp} BP, secretly"
     if t == "stay":
-        top = (v.get("pend") or [{}])[-1]
-        return f"stay in {P[top['prov']]}" if "prov" in top else "stay where you are"
+        top = (v.get("pending") or [{}])[-1]
+        return f"stay in {P[top['province']]}" if "province" in top else "stay where you are"
     if t == "retreat":
         return f"retreat to {P[a['to']]}"
     if t in ("grant", "refuse"):
@@ -173,8 +174,8 @@ def describe_action(v: State, seat: int, a: dict[str, Any], names: list[str]) ->
 
 def _known(v: State) -> dict[str, int]:
     """The seat's own cards of a hidden deck, by position: from the state where the
-    host deals (``cards``), or put into the view by the seat's client (``_hand``)."""
-    return {**(v.get("cards") or {}), **((v.get("_hand") or {}).get("events") or {})}
+    host deals (``hand_cards``), or put into the view by the seat's client (``_hand``)."""
+    return {**(v.get("hand_cards") or {}), **((v.get("_hand") or {}).get("events") or {})}
 
 
 def _held(v: State, pos: int) -> str:
@@ -187,8 +188,8 @@ def render(v: State, seat: int | None, names: list[str]) -> Table:
     """One row per province: Legions per player (L = his Leader, r = under a Retreat
     marker), the Uncontrolled, who controls it; each Area's first row names its
     controller. Under the table: ranks, VP, cards, Bases, and the seat's own hand."""
-    n = v["n"]
-    table = Table(title=f"Nero - Game Turn {v['gt']}/4", show_lines=False)
+    n = v["n_players"]
+    table = Table(title=f"Nero - Game Turn {v['game_turn']}/4", show_lines=False)
     table.add_column("Area")
     table.add_column("Province")
     for s in range(n):
@@ -198,9 +199,9 @@ def render(v: State, seat: int | None, names: list[str]) -> Table:
     cnt = B.counts(v)
     provs, areas = B.control(v)
     marked = [[0] * n for _ in NAMES]
-    for owner, prov, _m, r in v["L"]:
-        if r and owner >= 0:
-            marked[prov][owner] += 1
+    for legion in v["legions"]:
+        if legion["retreat_marker"] and legion["owner"] >= 0:
+            marked[legion["province"]][legion["owner"]] += 1
     last_area = None
     for p, name in enumerate(NAMES[:-1]):
         a = AREA_OF[p]
@@ -209,27 +210,28 @@ def render(v: State, seat: int | None, names: list[str]) -> Table:
             area = AREA_NAMES[a] if a else "Italy"
             if a:
                 area += f" ({_who(names, areas[a])})" if areas[a] is not None else ""
-                area += " (empty)" if a == v["empty"] else ""
+                area += " (empty)" if a == v["empty_area"] else ""
             last_area = a
         row = []
         for s in range(n):
             k = cnt[p][s]
             cell = f"{k}" if k else ""
             cell += f" ({marked[p][s]}r)" if marked[p][s] else ""
-            cell += " L" if v["ldr"][s][0] == p else ""
+            cell += " L" if v["leaders"][s]["location"] == p else ""
             row.append(cell)
-        flag = " [Germanic Tribes]" if p in v["germ"] else ""
+        flag = " [Germanic Tribes]" if p in v["germanic_tribes"] else ""
         owner = _who(names, provs[p]) if provs[p] is not None else ""
         table.add_row(area, name + flag, *row, str(cnt[p][n] or ""), owner)
-    table.add_row("", "Roma", *[("L" if v["ldr"][s][0] == ROME else "") for s in range(n)],
-                  "", "")
-    lines = [f"{_who(names, s)}: {B.RANKS[ld[1]]}, {v['vp'][s]} VP, {v['hand_sizes'][s]} "
-             f"cards, Base {AREA_NAMES.get(v['base'][s], '-')}"
-             for s, ld in enumerate(v["ldr"])]
-    pend = v.get("pend") or []
-    if pend and pend[-1].get("k") in ("win", "assas"):  # an answer window is open
-        asked = _who(names, pend[-1]["ask"][pend[-1]["i"]]) if pend[-1]["i"] < len(
-            pend[-1]["ask"]) else "nobody"
+    table.add_row("", "Roma", *[("L" if v["leaders"][s]["location"] == ROME else "")
+                                for s in range(n)], "", "")
+    lines = [f"{_who(names, s)}: {B.RANK_NAMES[leader['rank']]}, {v['vp'][s]} VP, "
+             f"{v['hand_sizes'][s]} cards, Base {AREA_NAMES.get(v['bases'][s], '-')}"
+             for s, leader in enumerate(v["leaders"])]
+    pending = v.get("pending") or []
+    top = pending[-1] if pending else {}
+    if top.get("kind") in ("window", "assassination"):  # an answer window is open
+        asked = _who(names, top["seats"][top["index"]]) if top["index"] < len(
+            top["seats"]) else "nobody"
         lines.append(f"now: any-time cards may answer {moment(v, names)} ({asked} to answer)")
     if seat is not None and "hand" in v:
         known = _known(v)  # a hidden deck: the hand holds positions (tokens)

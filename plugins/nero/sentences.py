@@ -37,7 +37,7 @@ def _legions(k: int) -> str:
 def _army(v: State, seat: int, legions: int, leader: bool) -> str:
     parts = [_legions(legions)] if legions else []
     if leader:
-        parts.append(f"the {B.RANKS[v['ldr'][seat][1]]}")
+        parts.append(f"the {B.RANK_NAMES[v['leaders'][seat]['rank']]}")
     return " and ".join(parts) or "nobody"
 
 
@@ -47,55 +47,63 @@ _STOPS = {"move": "army on the move", "attack": "army's attack", "retreat": "ret
           "event": "Galley Fleet"}
 
 
-def _what(item: dict[str, Any], act: str, names: list[str]) -> str:
-    """A card played (an effect waiting, or its ``event``): its name and its target."""
-    key = item.get("ev") or item.get("what", "")
+def _what(key: str, act: str, names: list[str], target: int | None = None,
+          prov: int | None = None, frm: int | None = None, to: int | None = None,
+          area: str | None = None, about: str = "", cancelled: bool = False) -> str:
+    """A card played: its name and its target (from an ``event`` event, or from the
+    effect waiting on the stack, :func:`_effect`)."""
     text = event_name(key)
     if key in ("bad_weather", "wounded"):
-        target = "General" if key == "wounded" else _STOPS.get(item.get("at", ""), "army")
-        text += f" against {act}'s {target}"
+        what = "General" if key == "wounded" else _STOPS.get(about, "army")
+        text += f" against {act}'s {what}"
     elif key == "corruption":
         text += " against a Senate Influence of the declaration"
-    elif "target" in item and key in ("crisis", "rebel", "traitor", "assassin"):
-        text += f" on {who(names, item['target'])}"
-        if "prov" in item:
-            text += f" in {PLACES[item['prov']]}"
-    elif key == "galley" and "to" in item:
-        text += f" from {PLACES[item['frm']]} to {PLACES[item['to']]}"
-    elif key == "galley" and "dest" in item:
-        text += f" from {PLACES[item['from']]} to {PLACES[item['dest']]}"
-    elif key == "germanic" and "prov" in item:
-        text += f" on {PLACES[item['prov']]}"
-    elif key == "revolt" and "area" in item:
-        text += f" in {AREA_NAMES[item['area']]}"
-    if item.get("omens", 0) % 2:
+    elif target is not None and key in ("crisis", "rebel", "traitor", "assassin"):
+        text += f" on {who(names, target)}"
+        if prov is not None:
+            text += f" in {PLACES[prov]}"
+    elif key == "galley" and frm is not None and to is not None:
+        text += f" from {PLACES[frm]} to {PLACES[to]}"
+    elif key == "germanic" and prov is not None:
+        text += f" on {PLACES[prov]}"
+    elif key == "revolt" and area is not None:
+        text += f" in {AREA_NAMES[area]}"
+    if cancelled:
         text += " (now cancelled by Bad Omens)"
     return text
 
 
+def _effect(item: dict[str, Any], act: str, names: list[str]) -> str:
+    """The card of an effect waiting on the stack (``pending``, kind ``effect``)."""
+    return _what(item.get("event") or item.get("what", ""), act, names,
+                 target=item.get("target"), prov=item.get("province"),
+                 frm=item.get("source"), to=item.get("to"), area=item.get("area"),
+                 about=item.get("about", ""), cancelled=item.get("omens", 0) % 2 == 1)
+
+
 def moment(v: State, names: list[str]) -> str:
     """What the answer window on top of the public stack is about."""
-    pend = v.get("pend") or []
-    top = pend[-1] if pend else {}
-    below = pend[-2] if len(pend) > 1 else {}
-    act = who(names, v.get("act"))
-    if top.get("k") == "assas":
+    pending = v.get("pending") or []
+    top = pending[-1] if pending else {}
+    below = pending[-2] if len(pending) > 1 else {}
+    act = who(names, v.get("active"))
+    if top.get("kind") == "assassination":
         return f"{act}'s assassination attempt"
-    kind = top.get("kind")
-    if kind in ("move", "attack"):
-        mv = v.get("mv") or {}
-        g = mv.get("g") or {}
-        army = _army(v, v["act"], len(g.get("legs", [])), bool(g.get("ldr")))
-        where = PLACES[g["at"]] if "at" in g else "?"
-        if kind == "attack":
-            return f"{act}'s army ({army}) attacking {who(names, below.get('def'))} in {where}"
+    about = top.get("about")
+    if about in ("move", "attack"):
+        group = (v.get("movement") or {}).get("group") or {}
+        army = _army(v, v["active"], len(group.get("legions", [])), bool(group.get("leader")))
+        where = PLACES[group["at"]] if "at" in group else "?"
+        if about == "attack":
+            return (f"{act}'s army ({army}) attacking {who(names, below.get('defender'))} "
+                    f"in {where}")
         return f"{act}'s army ({army}) on the move in {where}"
-    if kind == "retreat":
-        return (f"{who(names, below.get('seat'))}'s retreat from {PLACES[below['prov']]} "
-                f"to {PLACES[below['to']]}" if "prov" in below else "a retreat")
-    if kind == "declare":
+    if about == "retreat":
+        return (f"{who(names, below.get('seat'))}'s retreat from {PLACES[below['province']]} "
+                f"to {PLACES[below['to']]}" if "province" in below else "a retreat")
+    if about == "declare":
         return f"{act}'s declaration in Rome (Corruption cancels a Senate Influence)"
-    return f"{who(names, below.get('seat'))}'s {_what(below, act, names)}"
+    return f"{who(names, below.get('seat'))}'s {_effect(below, act, names)}"
 
 
 def _tally(vp: list[int], names: list[str]) -> str:
@@ -171,15 +179,17 @@ def describe_event(v: State, seat: int | None, e: dict[str, Any], names: list[st
     if t == "acclaimed":
         return f"{w}'s Legions declare him Contender: now to Rome"
     if t == "event":
-        return f"{w} plays {_what(e, w, names)}"
+        return f"{w} plays " + _what(e["ev"], w, names, target=e.get("target"),
+                                     prov=e.get("prov"), frm=e.get("from"), to=e.get("dest"),
+                                     area=e.get("area"))
     if t == "answer":
-        at = {"move": f"{who(names, v.get('act'))}'s moving army",
-              "attack": f"{who(names, v.get('act'))}'s attack", "retreat": "a retreat",
+        at = {"move": f"{who(names, v.get('active'))}'s moving army",
+              "attack": f"{who(names, v.get('active'))}'s attack", "retreat": "a retreat",
               "declare": "the declaration in Rome",
               "event": f"{who(names, e.get('against'))}'s {event_name(e.get('against_ev', ''))}",
               "assassination": "the assassination attempt"}.get(e.get("at", ""), "")
         if e["ev"] == "wounded" and e.get("at") == "move":
-            at = f"{who(names, v.get('act'))}'s General"
+            at = f"{who(names, v.get('active'))}'s General"
         return f"{w} answers with {event_name(e['ev'])}" + (f" against {at}" if at else "")
     if t == "cancelled":
         return f"{event_name(e['ev'])} is cancelled"

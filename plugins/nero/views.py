@@ -4,6 +4,13 @@ Secret: each hand, the cards of a battle commitment until both sides are in (R 6
 the face-down discards and the undealt cards (R 2.5, 4.2). Everything else is public:
 the map, ranks, VP, the cards played face up, and every pending decision (who is asked
 what). Views are built from an allow-list, never by deleting secrets from a copy.
+
+A view holds the state's public keys under the state's names (:mod:`.state`), plus:
+``hand_sizes`` and ``box_face_down_count`` (what is known of the hidden cards),
+``pending`` (the stack, battle commitments shown as counts) and, with a hidden deck,
+``hidden_deck``; a seat's view adds ``seat``, ``hand`` and ``own_pending`` (the stack
+with its own commitment shown), and with a hidden deck dealt by the host,
+``hand_cards``. Every key is described in ``docs/games/nero.md``.
 """
 
 from __future__ import annotations
@@ -14,40 +21,42 @@ import random
 from typing import Any
 
 from . import hands as H
+from .data import NCARDS
+from .state import Item, State
 
-State = dict[str, Any]
+PUBLIC = ("n_players", "options", "setup", "game_turn", "over", "automatic_winner", "bases",
+          "empty_area", "active", "first_player", "final_round", "vp", "legions", "leaders",
+          "germanic_tribes", "cards_used", "once_used", "attacked", "movement", "box_face_up")
 
-_PUBLIC = ("n", "opt", "gt", "over", "auto", "base", "empty", "act", "first", "final", "vp",
-           "L", "ldr", "germ", "used", "once", "hit", "mv", "seen", "setup")
 
-
-def _pend_public(pend: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+def _pending_seen(pending: list[Item], seat: int | None) -> list[Item]:
+    """The stack as ``seat`` sees it: others' battle cards as a count (R 6.3)."""
     out = []
-    for item in pend:
+    for item in pending:
         item = copy.deepcopy(item)
-        if item["k"] == "battle":
-            item["commit"] = {s: (cards if s == str(seat) else len(cards))
-                              for s, cards in item["commit"].items()}
+        if item["kind"] == "battle":
+            item["committed"] = {s: (cards if s == str(seat) else len(cards))
+                                 for s, cards in item["committed"].items()}
         out.append(item)
     return out
 
 
 def public(S: State) -> dict[str, Any]:
-    v = pickle.loads(pickle.dumps({k: S[k] for k in _PUBLIC}, pickle.HIGHEST_PROTOCOL))
+    v = pickle.loads(pickle.dumps({k: S[k] for k in PUBLIC}, pickle.HIGHEST_PROTOCOL))
     v["hand_sizes"] = [len(h) for h in S["hands"]]
-    v["box_size"] = len(S["box"])
-    v["pend"] = _pend_public(S["pend"], None)
-    if "hid" in S:  # a hidden deck (plugins/nero/hidden.py): hands hold positions
+    v["box_face_down_count"] = len(S["box_face_down"])
+    v["pending"] = _pending_seen(S["pending"], None)
+    if "hidden" in S:  # a hidden deck (plugins/nero/hidden.py): hands hold positions
         v["hidden_deck"] = True
     return v
 
 
 def own(S: State, seat: int) -> dict[str, Any]:
     out = {"seat": seat, "hand": list(S["hands"][seat]),
-           "pend_own": _pend_public(S["pend"], seat)}
-    if "hid" in S:  # the seat's cards, where the host deals and so knows them
-        out["cards"] = {p: c for p, c in S["hid"]["known"][seat].items()
-                        if H.MASKED + int(p) in S["hands"][seat]}
+           "own_pending": _pending_seen(S["pending"], seat)}
+    if "hidden" in S:  # the seat's cards, where the host deals and so knows them
+        out["hand_cards"] = {p: c for p, c in S["hidden"]["known"][seat].items()
+                             if H.MASKED + int(p) in S["hands"][seat]}
     return out
 
 
@@ -61,13 +70,12 @@ def view(S: State, seat: int | None) -> dict[str, Any]:
 def sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
     """Deal the cards ``seat`` cannot see (other hands, others' committed battle cards,
     the face-down box) at random from the cards it has not seen, keeping every count."""
-    S = pickle.loads(pickle.dumps({k: v[k] for k in _PUBLIC}, pickle.HIGHEST_PROTOCOL))
-    known = set(v["hand"]) | set(v["seen"])
-    pend = copy.deepcopy(v["pend_own"])
-    for item in pend:
-        if item["k"] == "battle":
-            known |= {c for s, cs in item["commit"].items() if s == str(seat) for c in cs}
-    from .data import NCARDS
+    S = pickle.loads(pickle.dumps({k: v[k] for k in PUBLIC}, pickle.HIGHEST_PROTOCOL))
+    known = set(v["hand"]) | set(v["box_face_up"])
+    pending = copy.deepcopy(v["own_pending"])
+    for item in pending:
+        if item["kind"] == "battle":
+            known |= {c for s, cs in item["committed"].items() if s == str(seat) for c in cs}
     pool = [c for c in range(NCARDS) if c not in known]
     rng.shuffle(pool)
     hands = []
@@ -77,13 +85,13 @@ def sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
         else:
             hands.append(sorted(pool[:size]))
             del pool[:size]
-    for item in pend:
-        if item["k"] == "battle":
-            for s, cs in list(item["commit"].items()):
+    for item in pending:
+        if item["kind"] == "battle":
+            for s, cs in list(item["committed"].items()):
                 if s != str(seat):
-                    item["commit"][s] = sorted(pool[:cs])
+                    item["committed"][s] = sorted(pool[:cs])
                     del pool[:cs]
     S["hands"] = hands
-    S["box"] = sorted(pool[:v["box_size"]])
-    S["pend"] = pend
+    S["box_face_down"] = sorted(pool[:v["box_face_down_count"]])
+    S["pending"] = pending
     return S

@@ -1,7 +1,8 @@
 """Invariants of a Pirates of the Spanish Main state, for tests and benchmarks.
 
 :func:`problems` lists what is wrong (empty when all is well): no ship over an
-island, another ship or the table edge; gold conserved (at home, on islands and
+island, another ship or the table edge; no ship docked whose bow is off the island
+(5.4.1); gold conserved (at home, on islands and
 ships, scuttled away: exactly what was dealt plus what entered play later); no view
 shows a treasure value a seat has not seen, another seat's face-down gold at home
 (6.2), an opponent's face-down crew or an opponent's fort not yet built (secret
@@ -32,16 +33,20 @@ def problems(st: dict[str, Any]) -> list[str]:
         x0, y0, x1, y1 = g.box(f)
         if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
             out.append(f"{s['id']} is off the table")
+        # 5.4.1: docked while the bow touches the island (a tow docks with its tug, 5.5)
+        if s["docked"] is not None and s["towed_by"] is None and not g.touching(
+                world.bow(s), world.island_poly(world.island(st, s["docked"]))):
+            out.append(f"{s['id']} is docked at {s['docked']} but its bow touches no island")
     if st["phase"] != "home":
         about = sum(t["gold"] for t in st["treasure"] if t["where"] not in ("home", "gone"))
-        if sum(st["home_gold"]) + about + st["gold_lost"] != st["g0"] + st["gold_made"]:
+        if sum(st["home_gold"]) + about + st["gold_lost"] != st["gold_dealt"] + st["gold_made"]:
             out.append("gold is not conserved")
-    for seat in range(st["n"]):
+    for seat in range(st["n_players"]):
         view = views.view(st, seat)
         for t, real in zip(view["treasure"], st["treasure"], strict=True):
             if t["gold"] is not None and not (real["face_up"] or real["seen"][seat]):
                 out.append(f"seat {seat} sees the value of {t['id']}")
-        for p in range(st["n"]):  # 6.2: face-down gold at home stays its player's
+        for p in range(st["n_players"]):  # 6.2: face-down gold at home stays its player's
             down = sum(t["gold"] for t in st["treasure"] if t["where"] == "home"
                        and t.get("home_of") == p and not t["face_up"])
             if p != seat and view["home_gold"][p] != st["home_gold"][p] - down:

@@ -258,7 +258,7 @@ def heuristic(state: State, seat: int) -> float:
     if state["phase"] == "over":
         return 100.0 if state["winner"] == [seat] else -100.0 if state["winner"] else 0.0
     mine = value(state, seat)
-    rivals = [value(state, p) for p in range(state["n"]) if p != seat]
+    rivals = [value(state, p) for p in range(state["n_players"]) if p != seat]
     return (mine - max(rivals)) / 10.0
 
 
@@ -270,8 +270,8 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
     the known contribution sets minus what the seat has seen; hidden crew get random
     generic kinds (they only change their owner's options)."""
     d = data.load()
-    n = view["n"]
-    opt = dict(view["opt"])
+    n = view["n_players"]
+    opt = dict(view["options"])
     pool = deal.contributions(n, opt["unique_treasure"])
     known = [t for t in view["treasure"] if t["gold"] is not None]
     for t in known:
@@ -330,11 +330,12 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
         extra["forts"] = [forts.copy(f) for f in view["forts"]]
     return {
         **extra,
-        "n": n, "opt": opt, "S": view["S"], "L": view["L"], "table": list(view["table"]),
+        "n_players": n, "options": opt, "S_length": view["S_length"], "L_length": view["L_length"],
+        "table": list(view["table"]),
         "terrain": terrain,
         "phase": view["phase"], "round": view["round"], "turn": view["turn"],
         "first": view["first"], "islands": islands, "ships": ships, "crew": crew,
-        "treasure": treasure, "home_gold": home_gold, "g0": view["g0"],
+        "treasure": treasure, "home_gold": home_gold, "gold_dealt": view["gold_dealt"],
         "end_token": view["end_token"], "revealed": view["revealed"],
         "pending": [dict(p, asked=list(p["asked"])) if "asked" in p else dict(p)
                     for p in view["pending"]],
@@ -342,5 +343,5 @@ def sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> State:
         "winner": None if view["winner"] is None else list(view["winner"]),
         "end": view["end"], "gold_lost": view["gold_lost"],
         "gold_made": view["gold_made"],
-        "home_queue": [list(q) for q in view["home_queue"]],
+        "home_queue": [dict(q) for q in view["home_queue"]],
     }

@@ -19,7 +19,9 @@ State = dict[str, Any]
 Ship = dict[str, Any]
 Event = dict[str, Any]
 
-CANDIDATES_PER_EDGE = 3  # 8.9: target vertices, the closest point and 3 points per edge
+# A landed Marine fires from any point of its island's outline (A-33): its vertices and
+# this many points inside each edge (the line of fire itself is exact, :func:`sees`)
+CANDIDATES_PER_EDGE = 3
 
 
 def roll(rng: random.Random) -> int:
@@ -84,21 +86,30 @@ def _can_hit(state: State, shooter: Ship, origin: g.Point, reach: int, target: S
 
 def sees(origin: g.Point, limit: float, tf: g.Poly, blockers: list[g.Poly],
          sails: Sequence[tuple[g.Point, g.Point]] = (), near: g.Point | None = None) -> bool:
-    """8.9: some candidate point of ``tf`` within ``limit`` of ``origin`` with the
-    open segment to it crossing no blocker and no sail (ships and forts alike)."""
+    """8.9: some point of ``tf`` within ``limit`` of ``origin`` with the open segment
+    to it crossing no blocker and no sail (ships and forts alike). The closest point
+    first (the common answer), then one point of every stretch of the outline that
+    is in range and not hidden (:func:`geometry.visible_points`, exact), each checked
+    by the line test itself."""
     if near is None:
         near = g.closest_point(origin, tf)
         if math.hypot(near[0] - origin[0], near[1] - origin[1]) > limit:
             return False  # the nearest point is out of range: every point is
-    for q in [near, *g.boundary_samples(tf, CANDIDATES_PER_EDGE)]:
-        if math.hypot(q[0] - origin[0], q[1] - origin[1]) > limit:
-            continue
-        if any(g.crosses(origin, q, a, b) for a, b in sails):
-            continue
-        if any(g.blocks(origin, q, p) for p in blockers):
-            continue
+    if _clear(origin, limit, near, blockers, sails):
         return True
-    return False
+    return any(_clear(origin, limit, q, blockers, sails)
+               for q in g.visible_points(origin, limit, tf, blockers, sails))
+
+
+def _clear(origin: g.Point, limit: float, q: g.Point, blockers: list[g.Poly],
+           sails: Sequence[tuple[g.Point, g.Point]]) -> bool:
+    """The line of fire to the one point ``q``: in range, no sail crossed, no
+    blocker's interior entered (grazing does not block, 8.9)."""
+    if math.hypot(q[0] - origin[0], q[1] - origin[1]) > limit:
+        return False
+    if any(g.crosses(origin, q, a, b) for a, b in sails):
+        return False
+    return not any(g.blocks(origin, q, p) for p in blockers)
 
 
 def cannons(state: State, s: Ship) -> list[tuple[Any, int, str]]:
@@ -132,7 +143,7 @@ def gun_ok(state: State, s: Ship, gun: tuple[Any, int, str], target: Ship,
     Memoised per table geometry like :func:`can_hit`."""
     if m is None:
         m = world.memo(state)
-    reach = state["S"] if gun[2] == "S" else state["L"]
+    reach = state["S_length"] if gun[2] == "S" else state["L_length"]
     key = ("gun", s["id"], gun[0], reach, target["id"])
     found = m.get(key)
     if found is None:
@@ -165,12 +176,12 @@ def may_reach(s: Ship, target: Ship, reach: int) -> bool:
 def broadside_cannons(state: State, s: Ship, target: Ship) -> list[tuple[int, int]]:
     """A-29: the cannons (mast, rank) with the target in S range and line of fire."""
     out: list[tuple[int, int]] = []
-    if not may_reach(s, target, state["S"]):
+    if not may_reach(s, target, state["S_length"]):
         return out
     masts = hull.mast_points(s["masts"], world.pose(s))
     for i in world.standing(s):
         rank, _ = data.cannon(world.card(s)["cannons"][i])
-        if can_hit(state, s, masts[i], state["S"], target, firing_mast=i):
+        if can_hit(state, s, masts[i], state["S_length"], target, firing_mast=i):
             out.append((i, rank))
     return out
 
@@ -204,7 +215,7 @@ def damage(state: State, target: Ship, hits: int, by: int, cause: str,
 
 
 def lose_mast(state: State, s: Ship, mast: int, events: list[Event]) -> None:
-    s["up"][mast] = False
+    s["masts_up"][mast] = False
     events.append({"type": "mast_lost", "ship": s["id"], "mast": mast,
                    "left": len(world.standing(s))})
     if world.derelict(s) and world.monster(s):
@@ -252,7 +263,7 @@ def sink(state: State, s: Ship, by: int | None, events: list[Event]) -> None:
     if by is None:
         state["gold_lost"] += total  # scuttled: everything aboard is gone (5.12)
     if by is not None and total:
-        share = [0] * state["n"]
+        share = [0] * state["n_players"]
         share[by] += math.ceil(total / 2)
         share[s["owner"]] += total // 2
         for seat, v in enumerate(share):
@@ -271,9 +282,9 @@ def check_victory(state: State, events: list[Event]) -> None:
     has no threshold."""
     if world.official_sheet(state):
         return
-    need = state["g0"] // 2 + 1
+    need = state["gold_dealt"] // 2 + 1
     gold = world.total_gold(state)  # 7.2: gold in one's forts counts too
-    over = [p for p in range(state["n"]) if gold[p] >= need]
+    over = [p for p in range(state["n_players"]) if gold[p] >= need]
     if over and state["phase"] != "over":
         winner = state["turn"] if state["turn"] in over else over[0]
         finish(state, [winner], "threshold", events)
@@ -291,8 +302,8 @@ def finish(state: State, winners: list[int], why: str, events: list[Event]) -> N
 
 def ram_targets(state: State, s: Ship) -> list[Ship]:
     """8.5 ram_eligible: the bow touches an enemy's hull behind its bow."""
-    if s["ghost"] or s["pinned_before"] or s["rammed"]:
-        return []
+    if s["pinned_before"] or s["rammed"]:
+        return []  # 5.15: a ship in ghost form may ram; only ghost *targets* are excluded
     if world.monster(s):  # 5.16: a sea monster rams (and pins) at any point
         f = world.foot(s)
         return [e for e in state["ships"]

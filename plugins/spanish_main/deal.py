@@ -3,15 +3,19 @@
 The state is plain data. Ids: ships ``s0..``, crew ``c0..``, treasure ``t0..``,
 islands ``I1..``. Lengths are units of 1/100 mm (:mod:`.geometry`).
 
-``state`` keys: ``n`` seats, ``opt`` options, ``S``/``L`` measures, ``table`` size,
+``state`` keys: ``n_players`` seats, ``options`` the table options,
+``S_length``/``L_length`` the S and L measures (2.3), ``table`` size (width, height),
 ``phase`` (``home`` while home islands are chosen, then ``play``, then ``over``),
 ``first``/``turn``/``round``, ``islands``, ``ships``, ``crew``, ``treasure``,
-``home_gold`` (gold unloaded at each home island, a number per seat), ``g0`` (the
-starting treasure), ``pending`` (a stack of decisions owed before play goes on),
-``log`` (public set-up rolls), ``winner`` and ``end``, ``gold_lost`` /
-``gold_made`` (gold scuttled away, gold that entered play later: the books balance),
-and for the multiplayer sheet (:mod:`.multiplayer`) ``end_token`` (the ship that
-loaded the last treasure) and ``revealed`` (everything turned face up at the end).
+``home_gold`` (gold unloaded at each home island, a number per seat), ``gold_dealt``
+(the gold of the treasure dealt at set-up, 3.7), ``home_queue`` (who chooses whose
+home island next, ``{"chooser", "for_seat"}``), ``pending`` (a stack of decisions owed
+before play goes on), ``log`` (public set-up rolls), ``winner`` and ``end``,
+``gold_lost`` / ``gold_made`` (gold scuttled away, gold that entered play later: the
+books balance), and for the multiplayer sheet (:mod:`.multiplayer`) ``end_token``
+(the ship that loaded the last treasure) and ``revealed`` (everything turned face up
+at the end). A ship's ``masts_up`` says which of its masts still stand (one flag per
+mast, bow first); its ``pose`` is ``[x, y, heading]`` of the bow tip.
 """
 
 from __future__ import annotations
@@ -176,9 +180,9 @@ def setup(seats: int, options: dict[str, Any], rng: random.Random) -> State:
     # the same data as before they existed (saved games, journals, digests)
     opt = {k: v for k, v in options.items() if k not in OPTIONAL_RULES or v}
     state: State = {
-        "n": seats, "opt": opt, "S": S, "L": L, "table": list(table),
+        "n_players": seats, "options": opt, "S_length": S, "L_length": L, "table": list(table),
         "phase": "home", "round": 1, "islands": [], "ships": [], "crew": [],
-        "treasure": [], "home_gold": [0] * seats, "g0": 0, "pending": [], "log": [],
+        "treasure": [], "home_gold": [0] * seats, "gold_dealt": 0, "pending": [], "log": [],
         "acted_any": False, "winner": None, "end": None,
         "gold_lost": 0, "gold_made": 0, "terrain": [], "end_token": None, "revealed": False,
     }
@@ -230,7 +234,7 @@ def add_ship(state: State, seat: int, entry: dict[str, Any]) -> None:
     masts = len(c["cannons"])
     state["ships"].append({
         "id": sid, "card": c["id"], "owner": seat, "origin": seat, "masts": masts,
-        "up": [True] * masts, "armor": c.get("armor", 0), "pose": [0, 0, 0],
+        "masts_up": [True] * masts, "armor": c.get("armor", 0), "pose": [0, 0, 0],
         "placed": False, "hold": [], "crew": [], "docked": None, "towing": None,
         "towed_by": None, "sunk": False, "acted": None, "fired": [], "rammed": [],
         "ghost": False, "scuttle": False, "scuttle_rolled": False, "fear": "",
@@ -259,21 +263,22 @@ def add_crew(state: State, seat: int, sid: str, kind: str, nation: str,
     return crew
 
 
-def home_order(state: State) -> list[list[int]]:
-    """Pairs ``[chooser, for_seat]`` (3.5 with A-2; 6.2 for 3+ players)."""
-    n, first = state["n"], state["first"]
+def home_order(state: State) -> list[dict[str, int]]:
+    """Who chooses the home island of whom, in order: ``{"chooser", "for_seat"}``
+    records (3.5 with A-2; 6.2 for 3+ players)."""
+    n, first = state["n_players"], state["first"]
     if n == 2:
         # A-2: the second player (who also placed the sixth, last island) chooses the
         # first player's home, then the first player chooses the second's.
         second = 1 - first
-        return [[second, first], [first, second]]
+        return [{"chooser": second, "for_seat": first}, {"chooser": first, "for_seat": second}]
     last = (first + 3 * n - 1) % n
-    return [[(last - k) % n, (last - k) % n] for k in range(n)]
+    return [{"chooser": (last - k) % n, "for_seat": (last - k) % n} for k in range(n)]
 
 
 def choose_home(state: State, seat: int, iid: Any, rng: random.Random
                 ) -> list[dict[str, Any]]:
-    chooser, for_seat = state["home_queue"][0]
+    for_seat = state["home_queue"][0]["for_seat"]
     isl = world.island(state, iid)
     if isl["home"] is not None:
         raise IllegalAction(f"{iid} is already a home island")
@@ -362,16 +367,16 @@ def contributions(seats: int, unique: bool) -> list[tuple[int, str | None]]:
 def deal_treasure(state: State, rng: random.Random) -> list[dict[str, Any]]:
     """3.7: each seat's contribution (:func:`contributions`), shuffled face down,
     dealt round-robin to the wild islands (4 each for two players, 3 for more; A-4)."""
-    pool = contributions(state["n"], state["opt"]["unique_treasure"])
+    pool = contributions(state["n_players"], state["options"]["unique_treasure"])
     rng.shuffle(pool)
     wild = [i for i in state["islands"] if i["home"] is None]
     for k, (gold, unique) in enumerate(pool):
         isl = wild[k % len(wild)]
         tid = len(state["treasure"])
         state["treasure"].append({"id": f"t{tid}", "gold": gold, "unique": unique,
-                                  "where": isl["id"], "seen": [False] * state["n"],
+                                  "where": isl["id"], "seen": [False] * state["n_players"],
                                   "face_up": False})
         isl["treasure"].append(tid)
-    state["g0"] = sum(gold for gold, _ in pool)
+    state["gold_dealt"] = sum(gold for gold, _ in pool)
     return [{"type": "treasure_dealt", "islands": {i["id"]: len(i["treasure"]) for i in wild},
              "pieces": len(pool)}]

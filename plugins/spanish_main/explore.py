@@ -181,7 +181,7 @@ def ransom_treasure(state: State, c: dict[str, Any], to: Ship) -> Event:
     c["gone"], c["ship"], c["face_up"] = True, None, True
     tid = len(state["treasure"])
     state["treasure"].append({"id": f"t{tid}", "gold": 5, "unique": None, "where": to["id"],
-                              "seen": [True] * state["n"], "face_up": True})
+                              "seen": [True] * state["n_players"], "face_up": True})
     to["hold"].append(tid)
     state["gold_made"] += 5
     return {"type": "ransom_captured", "crew": c["id"], "ship": to["id"],

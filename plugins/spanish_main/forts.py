@@ -146,7 +146,7 @@ def build(state: State, seat: int, action: Action) -> list[Event]:
     state["home_gold"][seat] -= cost
     tid = len(state["treasure"])
     state["treasure"].append({"id": f"t{tid}", "gold": cost, "unique": None, "where": f["id"],
-                              "seen": [True] * state["n"], "face_up": True})
+                              "seen": [True] * state["n_players"], "face_up": True})
     f.update(island=isl["id"], poly=[list(p) for p in corners],
              points=[[round(x), round(y)] for x, y in flags], paid=tid, hold=[tid])
     moved = list(isl["treasure"])
@@ -237,7 +237,7 @@ def fire_actions(state: State, seat: int) -> list[Action]:
             if flag in f["fired"]:
                 continue
             origin = tuple(f["points"][flag])  # flag i flies at points[i]
-            reach = state["S"] if rng_ == "S" else state["L"]
+            reach = state["S_length"] if rng_ == "S" else state["L_length"]
             for e in ships:
                 if fort_sees(state, origin, reach, world.foot(e)):  # type: ignore[arg-type]
                     out.append({"type": "fort_fire", "fort": f["id"], "flag": flag,
@@ -288,7 +288,7 @@ def ship_may_hit(state: State, s: dict[str, Any], gun: tuple[Any, int, str], f: 
     if not standing(f) or f["owner"] == s["owner"]:
         return False
     c, _rank, rng_ = gun
-    reach = state["S"] if rng_ == "S" else state["L"]
+    reach = state["S_length"] if rng_ == "S" else state["L_length"]
     masts = hull.mast_points(s["masts"], world.pose(s))
     blockers = [world.island_poly(i) for i in state["islands"] if i["id"] != f["island"]]
     blockers += [world.foot(e) for e in state["ships"]
@@ -346,7 +346,7 @@ def destroy(state: State, f: Fort, events: list[Event]) -> None:
         tr = state["treasure"][t]
         tr["where"], tr["face_up"] = isl["id"], False
         isl["treasure"].append(t)
-    isl["visited"] = [False] * state["n"]
+    isl["visited"] = [False] * state["n_players"]
     events.append({"type": "fort_destroyed", "fort": f["id"], "island": isl["id"],
                    "pieces": len(f["hold"])})
     f["hold"], f["destroyed"] = [], True

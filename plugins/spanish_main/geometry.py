@@ -479,3 +479,146 @@ def circle(poly: Poly) -> tuple[float, float, float]:
 def centroid(poly: Poly) -> Point:
     n = len(poly)
     return (sum(x for x, _ in poly) / n, sum(y for _, y in poly) / n)
+
+
+# -- line of fire: the visible stretches of a target's outline (8.9) ----------------------
+
+HalfPlane = tuple[float, float, float]  # a*x + b*y + c > 0
+
+
+def _through(a: Point, b: Point) -> HalfPlane:
+    """The open half-plane left of the directed line ``a -> b`` (cross(b - a, q - a) > 0)."""
+    ex, ey = b[0] - a[0], b[1] - a[1]
+    return -ey, ex, ey * a[0] - ex * a[1]
+
+
+def shadow(origin: Point, poly: Poly, inset: float = EPS_PEN) -> list[HalfPlane] | None:
+    """Where a convex ``poly`` blocks shots from ``origin``: the points ``q`` whose
+    open segment ``(origin, q)`` passes through the interior of ``poly`` shrunk by
+    ``inset`` (the tolerance of :func:`blocks`: a line that only grazes deeper than
+    nothing does not block), as an intersection of open half-planes (an empty list:
+    everywhere, the origin is inside; None: nowhere). From outside, that is the open
+    cone the shrunk polygon subtends, beyond each of its edges that faces the origin
+    (a landed Marine on its island's outline is outside by ``inset``)."""
+    mx, my = origin
+    n = len(poly)
+    lines = []  # inward unit normal and offset: n.x + c is the depth past the inset
+    for i in range(n):
+        ax, ay = poly[i]
+        bx, by = poly[(i + 1) % n]
+        ex, ey = bx - ax, by - ay
+        length = math.sqrt(ex * ex + ey * ey)
+        if length:
+            nx, ny = -ey / length, ex / length
+            lines.append((nx, ny, -(nx * ax + ny * ay) - inset))
+    depth = [nx * mx + ny * my + c for nx, ny, c in lines]
+    low = min(depth)
+    if low > 1e-9:
+        return []
+    if low >= -1e-9:  # on the shrunk outline: the directions that go inward at once
+        on = [line for line, d in zip(lines, depth, strict=True) if d <= 1e-9]
+        return [(nx, ny, -(nx * mx + ny * my)) for nx, ny, _ in on]
+    corners = []  # the shrunk polygon's corners: where consecutive lines meet
+    k = len(lines)
+    for i in range(k):
+        n1x, n1y, c1 = lines[i - 1]
+        n2x, n2y, c2 = lines[i]
+        det = n1x * n2y - n1y * n2x
+        if abs(det) > 1e-12:
+            corners.append(((c2 * n1y - c1 * n2y) / det, (c1 * n2x - c2 * n1x) / det))
+    # the two tangent corners (the polygon spans less than half a turn from outside)
+    left = right = corners[0]
+    for v in corners:
+        if _cross(left[0] - mx, left[1] - my, v[0] - mx, v[1] - my) < 0:
+            left = v
+        if _cross(right[0] - mx, right[1] - my, v[0] - mx, v[1] - my) > 0:
+            right = v
+    if _cross(left[0] - mx, left[1] - my, right[0] - mx, right[1] - my) <= 0:
+        return None  # degenerate (no interior seen)
+    out = [_through(origin, left), _through(right, origin)]
+    out += [line for line, d in zip(lines, depth, strict=True) if d < 0]  # beyond each facing edge
+    return out
+
+
+def sail_shadow(origin: Point, a: Point, b: Point) -> list[HalfPlane] | None:
+    """The points ``q`` whose segment from ``origin`` crosses the sail ``ab``
+    transversally (:func:`crosses`): inside the open wedge the sail subtends, beyond
+    its line. None if the origin is in line with the sail."""
+    mx, my = origin
+    turn = _cross(a[0] - mx, a[1] - my, b[0] - mx, b[1] - my)
+    if turn == 0:
+        return None
+    if turn < 0:
+        a, b = b, a
+    # now the origin lies left of a -> b, so "beyond" is left of b -> a
+    return [_through(origin, a), _through(b, origin), _through(b, a)]
+
+
+def _interval(regions: list[list[HalfPlane]], p: Point, d: Point, lo: float, hi: float
+              ) -> list[tuple[float, float]]:
+    """The parameter stretches of ``[lo, hi]`` on ``p + t d`` outside every open
+    region (an intersection of open half-planes), each as ``(first, last)``; a
+    stretch may be a single point between two regions that meet there."""
+    cut: list[tuple[float, float]] = []
+    for hps in regions:
+        a, b = -math.inf, math.inf
+        for ha, hb, hc in hps:
+            f0 = ha * p[0] + hb * p[1] + hc
+            f1 = ha * d[0] + hb * d[1]
+            if f1 > 0:
+                a = max(a, -f0 / f1)
+            elif f1 < 0:
+                b = min(b, -f0 / f1)
+            elif f0 <= 0:
+                a, b = math.inf, -math.inf
+            if a >= b:
+                break
+        if a < b and b > lo and a < hi:
+            cut.append((a, b))
+    cut.sort()
+    out = []
+    at = lo
+    for a, b in cut:
+        if a >= at:
+            out.append((at, min(a, hi)))
+        at = max(at, b)
+        if at > hi:
+            return out
+    if at <= hi:
+        out.append((at, hi))
+    return out
+
+
+def visible_points(origin: Point, limit: float, poly: Poly, blockers: Sequence[Poly],
+                   sails: Sequence[tuple[Point, Point]] = ()) -> list[Point]:
+    """One point (the middle) of every stretch of ``poly``'s outline within ``limit``
+    of ``origin`` that no blocker interior and no sail hides (8.9, exact: each edge
+    is cut by the range circle and by every blocker's :func:`shadow`). A shot is legal
+    when one of them passes the test of the line itself (``blocks``, ``crosses``),
+    which grants the tolerance of a grazing line."""
+    regions = [r for r in (shadow(origin, b) for b in blockers) if r is not None]
+    regions += [r for r in (sail_shadow(origin, a, b) for a, b in sails) if r is not None]
+    mx, my = origin
+    out: list[Point] = []
+    n = len(poly)
+    for i in range(n):
+        p, q = poly[i], poly[(i + 1) % n]
+        dx, dy = q[0] - p[0], q[1] - p[1]
+        # the range: |p + t d - origin| <= limit, a quadratic in t
+        wx, wy = p[0] - mx, p[1] - my
+        qa = dx * dx + dy * dy
+        qb = 2 * (dx * wx + dy * wy)
+        qc = wx * wx + wy * wy - limit * limit
+        if qa == 0:
+            continue
+        disc = qb * qb - 4 * qa * qc
+        if disc < 0:
+            continue
+        root = math.sqrt(disc)
+        lo, hi = max(0.0, (-qb - root) / (2 * qa)), min(1.0, (-qb + root) / (2 * qa))
+        if lo > hi:
+            continue
+        for a, b in _interval(regions, p, (dx, dy), lo, hi):
+            t = (a + b) / 2
+            out.append((p[0] + t * dx, p[1] + t * dy))
+    return out

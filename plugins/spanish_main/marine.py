@@ -120,7 +120,7 @@ def target_poly(state: State, tid: str) -> tuple[g.Poly, Ship | None, str | None
 def marine_reaches(state: State, c: Crew, tid: str) -> bool:
     poly, ship, island = target_poly(state, tid)
     for origin, shooter, mast in origins(state, c):
-        if clear_shot(state, origin, state["S"], poly, shooter, ship, mast, island):
+        if clear_shot(state, origin, state["S_length"], poly, shooter, ship, mast, island):
             return True
     return False
 
@@ -128,7 +128,7 @@ def marine_reaches(state: State, c: Crew, tid: str) -> bool:
 def cannon_reaches(state: State, s: Ship, gun: tuple[Any, int, str], c: Crew) -> bool:
     """A ship's cannon ``(cannon, rank, range)`` at a landed Marine's island."""
     cannon, _, rng_ = gun
-    reach = state["S"] if rng_ == "S" else state["L"]
+    reach = state["S_length"] if rng_ == "S" else state["L_length"]
     poly = world.island_poly(world.island(state, c["island"]))
     masts = hull.mast_points(s["masts"], world.pose(s))
     tries = list(enumerate(masts)) if cannon == "musket" else [(cannon, masts[cannon])]

@@ -132,6 +132,9 @@ def sail(body: Body, pose: g.Pose, heading: int, distance: int,
     it is docked at): turning may swing the hull over them, as a ruler laid at the bow
     lets a ship back off a coast [DESIGN, A-11], but the segment must end clear of them.
 
+    A turn that makes a new contact (one not in ``exempt``) ends the segment there,
+    distance 0, and names what it touched (8.6.2).
+
     Returns the end pose, the distance sailed and the object met (or None).
 
     Raises:
@@ -147,6 +150,12 @@ def sail(body: Body, pose: g.Pose, heading: int, distance: int,
     bad = overlaps(polys, others, area)
     if bad is not None:
         raise Blocked(f"turning to {heading / 10:g} degrees would overlap {bad[0]} {bad[1]}")
+    met = touched_by_turn(polys, obstacles, exempt) if heading % g.TURN != pose[2] else None
+    if met is not None:  # 8.6.2 / 5.2.3: the turn made a contact, distance 0
+        if swung:
+            raise Blocked(f"turning to {heading / 10:g} degrees touches {met[0]} {met[1]}, "
+                          f"which ends the move over {swung[0][0]} {swung[0][1]}")
+        return turned, 0, met
     u = g.cos_sin(heading)
     t, hit = sweep(polys, u, distance, others, area)
     d = distance if hit is None else max(0, math.ceil(t) - 1)
@@ -170,6 +179,25 @@ def sail(body: Body, pose: g.Pose, heading: int, distance: int,
         if bad is not None:
             raise Blocked(f"the segment would end over {bad[0]} {bad[1]}")
     return end, d, hit
+
+
+def touched_by_turn(polys: list[g.Poly], obstacles: Sequence[Obstacle],
+                    exempt: frozenset[str]) -> tuple[str, str] | None:
+    """The first obstacle the turned body touches that it did not touch when the
+    segment began (8.6.2: that contact ends the move). The table edge is not one: it
+    stops a sliding ship, but a turn near it does not end the move [DESIGN, A-44]."""
+    boxes = [g.box(p) for p in polys]
+    eps = g.EPS_TOUCH
+    for kind, oid, poly in obstacles:
+        if oid in exempt:
+            continue
+        ox0, oy0, ox1, oy1 = g.box(poly)
+        for p, (px0, py0, px1, py1) in zip(polys, boxes, strict=True):
+            if ox0 - px1 > eps or px0 - ox1 > eps or oy0 - py1 > eps or py0 - oy1 > eps:
+                continue
+            if g.touching(p, poly):
+                return kind, oid
+    return None
 
 
 def free_distance(body: Body, pose: g.Pose, heading: int, limit: int,

@@ -60,7 +60,7 @@ def home_gold_seen(state: State, seat: int | None) -> list[int]:
 
 
 def home_pieces_hidden(state: State) -> list[int]:
-    out = [0] * state["n"]
+    out = [0] * state["n_players"]
     for t in state["treasure"]:
         if t["where"] == "home" and not t["face_up"] and t.get("home_of") is not None:
             out[t["home_of"]] += 1
@@ -108,7 +108,7 @@ def after_action(state: State, events: list[Event]) -> None:
         if why is not None:
             gold = world.total_gold(state)  # home and forts (6.3)
             best = max(gold)
-            combat.finish(state, [p for p in range(state["n"]) if gold[p] == best], why,
+            combat.finish(state, [p for p in range(state["n_players"]) if gold[p] == best], why,
                           events)
     if state["phase"] == "over" and not state.get("revealed"):
         reveal(state, events)
@@ -133,7 +133,7 @@ def end_reason(state: State, events: list[Event]) -> str | None:
             return "end_token_home"
         if s["sunk"]:
             return "end_token_sunk"
-    n = state["n"]
+    n = state["n_players"]
     ships = [s for s in state["ships"] if not s["sunk"] and not world.monster(s)]
     sailing = {s["owner"] for s in ships if not world.derelict(s)}
     if len(sailing) <= 1:

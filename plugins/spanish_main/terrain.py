@@ -88,7 +88,7 @@ def lay_out(state: State, pieces: int, rng: random.Random) -> None:
             rx, ry = g.mm(sw) // 2, g.mm(sh) // 2
             cx, cy = rng.randint(rx, w - rx), rng.randint(ry, h - ry)
             poly = [(round(x), round(y)) for x, y in g.ellipse_polygon(cx, cy, 2 * rx, 2 * ry)]
-            if all(g.distance(poly, p) >= state["S"] for p in placed):
+            if all(g.distance(poly, p) >= state["S_length"] for p in placed):
                 break
         else:
             return
@@ -223,7 +223,7 @@ def wreck(state: State, s: Ship, events: list[Event]) -> None:
     if s["towed_by"] is not None:
         combat.release(state, world.ship(state, s["towed_by"]), events)
     s["sunk"], s["wreck"], s["docked"] = True, True, None
-    s["up"] = [False] * s["masts"]
+    s["masts_up"] = [False] * s["masts"]
     events.append({"type": "wrecked", "ship": s["id"]})
 
 

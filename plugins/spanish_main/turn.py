@@ -55,7 +55,7 @@ def to_act(state: State) -> list[int]:
     if state["pending"]:
         return [state["pending"][-1]["seat"]]
     if state["phase"] == "home":
-        return [state["home_queue"][0][0]]
+        return [state["home_queue"][0]["chooser"]]
     return [state["turn"]]
 
 
@@ -93,7 +93,7 @@ def fire_actions(state: State, s: Ship, m: dict[Any, Any] | None = None) -> list
     if not guns:
         return out
     # the cheap test once per target, at the longest reach of the guns
-    reach = max(state["S"] if gun[2] == "S" else state["L"] for gun in guns)
+    reach = max(state["S_length"] if gun[2] == "S" else state["L_length"] for gun in guns)
     targets = [e for e in targets if combat.may_reach(s, e, reach)]
     landed = marine.enemy_marines(state, s["owner"])  # 5.15: only landed Marines
     for gun in guns:
@@ -131,7 +131,7 @@ def legal(state: State, seat: int) -> list[Action]:
     if state["pending"]:
         return pending_actions(state, state["pending"][-1])
     if state["phase"] == "home":
-        for_seat = state["home_queue"][0][1]
+        for_seat = state["home_queue"][0]["for_seat"]
         return [{"type": "choose_home", "island": i["id"]} for i in state["islands"]
                 if i["home"] is None and deal.placement(state, for_seat, i) is not None]
     out: list[Action] = []
@@ -153,7 +153,7 @@ def legal(state: State, seat: int) -> list[Action]:
                 out.append({"type": "explore", "ship": s["id"]})
             if can_repair(state, s):
                 out += [{"type": "repair", "ship": s["id"], "mast": i}
-                        for i, up in enumerate(s["up"]) if not up]
+                        for i, up in enumerate(s["masts_up"]) if not up]
             out += explore.actions(state, s, m)  # 5.8.5
         out += free_actions(state, s)
     out += marine.actions(state, seat)  # 5.15: each Marine's own shot
@@ -165,7 +165,7 @@ def legal(state: State, seat: int) -> list[Action]:
 
 def can_repair(state: State, s: Ship) -> bool:
     """5.13: at the controller's own home island, or anywhere with a Shipwright."""
-    return not all(s["up"]) and not world.monster(s) and (
+    return not all(s["masts_up"]) and not world.monster(s) and (
         world.docked_home(state, s) or world.has(state, s, "Shipwright"))
 
 
@@ -644,10 +644,10 @@ def do_repair(state: State, seat: int, s: Ship, action: Action, rng: random.Rand
               ) -> list[Event]:
     mast = action.get("mast")
     if s["acted"] is not None or not can_repair(state, s) or not isinstance(mast, int) \
-            or isinstance(mast, bool) or not 0 <= mast < s["masts"] or s["up"][mast]:
+            or isinstance(mast, bool) or not 0 <= mast < s["masts"] or s["masts_up"][mast]:
         raise IllegalAction(f"{s['id']} cannot repair mast {mast!r} now")
     was_derelict = world.derelict(s)
-    s["up"][mast] = True
+    s["masts_up"][mast] = True
     s["acted"] = "repair"
     events: list[Event] = [{"type": "repaired", "ship": s["id"], "mast": mast}]
     if was_derelict and s["towed_by"] is not None:  # 5.5 (7): no longer derelict
@@ -737,16 +737,7 @@ def apply_pending(state: State, seat: int, p: dict[str, Any], action: Action,
     kind = action.get("type")
     events: list[Event] = []
     if p["kind"] == "after_move" and kind == "rotate":
-        s = world.ship(state, p["ship"])
-        if not any(a["type"] == "rotate" for a in after_move_actions(state, p)):
-            raise IllegalAction("no Schooner rotation now")
-        h = _heading(action)
-        pose = hull.pose_about(s["masts"], world.pose(s),
-                               hull.stern_point(s["masts"], world.pose(s)), h)
-        check_clear(state, s, pose)
-        s["pose"] = list(pose)
-        p["rotate"] = False
-        return [{"type": "schooner_turn", "ship": s["id"], "heading": h}]
+        return schooner_rotate(state, p, action)
     if p["kind"] == "transfer":
         return explore.apply_transfer(state, p, action)
     if action not in pending_actions(state, p):
@@ -816,6 +807,37 @@ def apply_pending(state: State, seat: int, p: dict[str, Any], action: Action,
     return events
 
 
+def schooner_rotate(state: State, p: dict[str, Any], action: Action) -> list[Event]:
+    """Schooner (5.15): turn about the stern after the move. 5.2.6 puts towing and
+    ramming (steps 3-4) before the rotation (step 5): they were for where the move left
+    the ship, so they are no longer offered once it has turned. The dock follows the
+    bow (5.4.1): a bow turned off the island leaves it (a wild island is then marked
+    visited, 5.8.2); a bow turned onto one docks there, unloading at home (5.4.3)."""
+    s = world.ship(state, p["ship"])
+    if not any(a["type"] == "rotate" for a in after_move_actions(state, p)):
+        raise IllegalAction("no Schooner rotation now")
+    h = _heading(action)
+    pose = hull.pose_about(s["masts"], world.pose(s),
+                           hull.stern_point(s["masts"], world.pose(s)), h)
+    check_clear(state, s, pose)
+    s["pose"] = list(pose)
+    p["rotate"] = p["ram"] = p["tow"] = False
+    events: list[Event] = [{"type": "schooner_turn", "ship": s["id"], "heading": h}]
+    isl = None if s["ghost"] else world.bow_island(state, s)
+    if isl is not None and isl["home"] not in (None, s["owner"]):
+        isl = None  # 5.4.1: never docked at an enemy home
+    if s["docked"] is not None and (isl is None or isl["id"] != s["docked"]):
+        left = world.island(state, s["docked"])
+        if left["home"] is None:
+            left["visited"][s["owner"]] = True
+        s["docked"] = None
+    if isl is not None and s["docked"] is None:
+        events += dock(state, s, isl)
+        p["explore"] = isl["home"] is None and (isl["visited"][s["owner"]]
+                                                 or world.has(state, s, "Explorer"))
+    return events
+
+
 # -- turn boundaries -----------------------------------------------------------------
 
 
@@ -824,7 +846,7 @@ def end_turn(state: State, rng: random.Random) -> list[Event]:
     for s in state["ships"]:
         if s["owner"] == seat:
             s["fear"] = ""  # Fear lasts for the victim's own next turn
-    n = state["n"]
+    n = state["n_players"]
     nxt = (seat + 1) % n
     if nxt == state["first"]:
         state["round"] += 1
@@ -858,7 +880,8 @@ def start_turn(state: State, rng: random.Random) -> list[Event]:
         if "Fear" in world.keywords(s) and "5" not in s["fear"] and not world.derelict(s):
             for e in state["ships"]:
                 if (world.on_plane(e) and e["owner"] != seat
-                        and g.distance(world.foot(s), world.foot(e)) <= state["S"] + g.EPS_TOUCH):
+                        and g.distance(world.foot(s), world.foot(e))
+                        <= state["S_length"] + g.EPS_TOUCH):
                     r = combat.roll(rng)
                     if r >= 5:
                         e["fear"] += str(r)
@@ -875,8 +898,8 @@ def fallback_end(state: State, events: list[Event]) -> None:
                   if t["where"] not in ("home", "gone") and not forts.is_fort_id(t["where"]))
     afloat = any(not s["sunk"] for s in state["ships"])
     why = ("exhaustion" if not carried else "annihilation" if not afloat
-           else "round_cap" if state["round"] > state["opt"]["max_rounds"] else None)
+           else "round_cap" if state["round"] > state["options"]["max_rounds"] else None)
     if why:
         gold = world.total_gold(state)  # home and forts (7.2)
         best = max(gold)
-        combat.finish(state, [p for p in range(state["n"]) if gold[p] == best], why, events)
+        combat.finish(state, [p for p in range(state["n_players"]) if gold[p] == best], why, events)

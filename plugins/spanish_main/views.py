@@ -22,7 +22,7 @@ _SHIP_VALUES = ("id", "card", "owner", "origin", "masts", "armor", "placed", "do
                 "towing", "towed_by", "sunk", "acted", "moved", "ghost", "scuttle",
                 "scuttle_rolled", "fear", "explore_ok", "pivoted", "fire_closed", "cannoneer",
                 "pinned_before", "lost_in", "trapped_in", "wreck")
-_SHIP_LISTS = ("up", "fired", "rammed", "pose")
+_SHIP_LISTS = ("masts_up", "fired", "rammed", "pose")
 
 
 def _ship(state: State, s: dict[str, Any], m: dict[Any, Any]) -> dict[str, Any]:
@@ -74,21 +74,21 @@ def view(state: State, seat: int | None) -> View:
     m = world.memo(state)
     official = multiplayer.official(state)
     out: View = {
-        "game": "pirates-spanish-main", "n": state["n"], "seat": seat,
-        "opt": dict(state["opt"]),
+        "game": "pirates-spanish-main", "n_players": state["n_players"], "seat": seat,
+        "options": dict(state["options"]),
         "phase": state["phase"], "round": state["round"], "turn": state["turn"],
-        "first": state["first"], "S": state["S"], "L": state["L"],
-        "table": list(state["table"]), "g0": state["g0"],
-        "need": None if official else state["g0"] // 2 + 1,
+        "first": state["first"], "S_length": state["S_length"], "L_length": state["L_length"],
+        "table": list(state["table"]), "gold_dealt": state["gold_dealt"],
+        "gold_to_win": None if official else state["gold_dealt"] // 2 + 1,
         "home_gold": (multiplayer.home_gold_seen(state, seat) if official
                       else list(state["home_gold"])),
         "home_hidden": multiplayer.home_pieces_hidden(state),
         "end_token": state["end_token"], "revealed": state["revealed"],
-        "max_rounds": state["opt"]["max_rounds"], "acted_any": state["acted_any"],
+        "max_rounds": state["options"]["max_rounds"], "acted_any": state["acted_any"],
         "gold_lost": state["gold_lost"], "gold_made": state["gold_made"],
         "winner": None if state["winner"] is None else list(state["winner"]),
         "end": state["end"], "log": [dict(e) for e in state["log"]],
-        "home_queue": [list(q) for q in state.get("home_queue", [])],
+        "home_queue": [dict(q) for q in state.get("home_queue", [])],
         "islands": [{"id": i["id"], "poly": i["poly"], "home": i["home"],
                      "placed_by": i["placed_by"],
                      "visited": list(i["visited"]),
@@ -110,11 +110,12 @@ def scores(state: State) -> dict[str, Any]:
     gold = world.total_gold(state)  # home and forts (7.2)
     if state["winner"] is not None:
         rank = [1 if p in state["winner"] else 1 + sum(1 for q in gold if q > gold[p])
-                + (1 if gold[p] == max(gold) else 0) for p in range(state["n"])]
-        rank = [min(r, state["n"]) for r in rank]
+                + (1 if gold[p] == max(gold) else 0) for p in range(state["n_players"])]
+        rank = [min(r, state["n_players"]) for r in rank]
     else:
-        rank = [1 + sum(1 for q in gold if q > gold[p]) for p in range(state["n"])]
+        rank = [1 + sum(1 for q in gold if q > gold[p]) for p in range(state["n_players"])]
     return {"scores": gold, "rank": rank,
-            "detail": {"need": None if multiplayer.official(state) else state["g0"] // 2 + 1,
+            "detail": {"need": (None if multiplayer.official(state)
+                                       else state["gold_dealt"] // 2 + 1),
                        "end": state["end"],
                        "round": state["round"]}}

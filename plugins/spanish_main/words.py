@@ -130,7 +130,7 @@ def describe_action(view: View, seat: int, action: dict[str, Any], names: list[s
     if kind == "end_turn":
         return "end your turn"
     if kind == "choose_home":
-        for_seat = (view.get("home_queue") or [[seat, seat]])[0][1]
+        for_seat = (view.get("home_queue") or [{"for_seat": seat}])[0]["for_seat"]
         whose = "your" if for_seat == seat else f"{_name(names, for_seat)}'s"
         return f"make {action['island']} {whose} home island"
     if kind == "lose_mast":
@@ -321,7 +321,7 @@ def render(view: View, seat: int | None, names: list[str]) -> str:
     hidden = view.get("home_hidden") or [0] * len(view["home_gold"])
     gold = ", ".join(f"{_name(names, p)} {v}" + (f" + {k} face down" if k and p != seat else "")
                      for p, (v, k) in enumerate(zip(view["home_gold"], hidden, strict=True)))
-    goal = (f"{view['need']} wins" if view["need"] is not None
+    goal = (f"{view['gold_to_win']} wins" if view["gold_to_win"] is not None
             else "most gold at the end wins")
     lines.append(f"round {view['round']} of {view['max_rounds']}; gold at home: {gold}; "
                  f"{goal}" + ("; gold in forts counts too" if "forts" in view else ""))
@@ -334,7 +334,7 @@ def render(view: View, seat: int | None, names: list[str]) -> str:
     for s in view["ships"]:
         if s["sunk"] and not s["wreck"]:
             continue
-        up = sum(s["up"])
+        up = sum(s["masts_up"])
         flags = [f for f, on in (("sea monster", s.get("monster")),
                                  ("submerged", s.get("submerged")),
                                  ("WRECK", s["wreck"]),

@@ -142,7 +142,7 @@ def memo(state: State) -> dict[Any, Any]:
     alive (their ids are keys)."""
     islands = [island_poly(i) for i in state["islands"]]
     key = (tuple(map(id, islands)),
-           tuple((_MEMO_FIELDS(e), e.get("monster"), *e["pose"], *e["up"], *e["rammed"],
+           tuple((_MEMO_FIELDS(e), e.get("monster"), *e["pose"], *e["masts_up"], *e["rammed"],
                   *e.get("pins", ()))
                  for e in state["ships"]))
     hit = _MEMOS.get(key)
@@ -157,11 +157,11 @@ def memo(state: State) -> dict[Any, Any]:
 
 
 def standing(s: Ship) -> list[int]:
-    return [i for i, up in enumerate(s["up"]) if up]
+    return [i for i, up in enumerate(s["masts_up"]) if up]
 
 
 def derelict(s: Ship) -> bool:
-    return not any(s["up"])
+    return not any(s["masts_up"])
 
 
 def keywords(s: Ship) -> list[str]:
@@ -270,7 +270,7 @@ def move_terms(state: State, s: Ship) -> list[str]:
 
 
 def term_length(state: State, term: str) -> int:
-    return state["S"] if term == "S" else state["L"]
+    return state["S_length"] if term == "S" else state["L_length"]
 
 
 def capacity(state: State, s: Ship) -> int:
@@ -410,5 +410,5 @@ def fogs(state: State) -> list[g.Poly]:
 def official_sheet(state: State) -> bool:
     """3+ players under the WizKids multiplayer sheet (6.2, option ``multiplayer_mode``,
     :mod:`.multiplayer`): hidden gold at home, the end token, no threshold win."""
-    return state["n"] >= 3 and state["opt"].get("multiplayer_mode",
+    return state["n_players"] >= 3 and state["options"].get("multiplayer_mode",
                                                 "official_sheet") == "official_sheet"

@@ -55,7 +55,7 @@ def test_a_whole_hidden_deck_nero_game_between_four_bots_over_tcp(game, registry
     assert [s.problems for s in game.seats.values()] == [[]] * SEATS
     records = game.journal().fair_records(game.table)
     shuffles = [r for r in records if r["kind"] == "deck_op" and r["op"] == "shuffle"]
-    assert len(shuffles) == table.state["gt"]  # a fresh deck at each Game Turn
+    assert len(shuffles) == table.state["game_turn"]  # a fresh deck at each Game Turn
     assert sum(r["kind"] == "opened" for r in records) > 10  # cards played face up
     report = verify(copy_of(game.db, game.table), registry["nero"])
     assert report.ok, report.problems
@@ -86,10 +86,10 @@ def test_the_host_never_opens_a_card_dealt_to_one_seat(game) -> None:
     assert hidden >= len(table.fair.decks.done) * (NCARDS - SEATS * 6)
     # The host's state holds positions and the cards played face up, never a hand.
     S = table.state
-    assert S["hid"]["known"] == [{}] * SEATS and "_dealer" not in S
+    assert S["hidden"]["known"] == [{}] * SEATS and "_dealer" not in S
     assert all(H.is_masked(c) for h in S["hands"] for c in h)
-    assert all(H.is_masked(c) for c in S["box"])
-    assert set(S["seen"]) <= set(table.fair.decks.done[-1].public.values())
+    assert all(H.is_masked(c) for c in S["box_face_down"])
+    assert set(S["box_face_up"]) <= set(table.fair.decks.done[-1].public.values())
 
 
 def test_each_seat_knows_exactly_its_own_cards(game) -> None:

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from lantable.clients.cli import main
 from lantable.plugins import IllegalAction, hookimpl, load_registry
 from lantable.plugins.conformance import check_game
+from lantable.plugins.viewdoc import paths_in_page, undescribed
 
 
 class Peek:
@@ -85,3 +89,67 @@ def test_lantable_check_of_an_unknown_game_is_one_line():
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert proc.stderr.count("\n") == 1 and "no game 'nosuchgame'" in proc.stderr
+
+
+# -- a game's page: every key of every view described (docs/games/GAME.md) -------------
+
+PEEK_PAGE = """# Peek
+## View
+| Path | Type | Meaning |
+|---|---|---|
+| `turn` | int | the seat to act |
+| `moves` | int | looks so far |
+| `my_hand` | list of int | your own hand |
+| `my_hand[]` | int | a card |
+## Actions
+| `{"type": "look"}` | look at your hand |
+"""
+
+
+def test_a_game_whose_page_describes_every_view_key_passes():
+    assert check_game(_game(False), games=2, page=PEEK_PAGE) == []
+
+
+def test_a_view_key_missing_from_the_page_fails_naming_the_key():
+    page = PEEK_PAGE.replace("| `my_hand` | list of int | your own hand |\n", "").replace(
+        "| `moves` | int | looks so far |\n", "")
+    failures = check_game(_game(False), games=2, page=page)
+    assert failures and "`moves` (and my_hand)" in failures[0]
+    assert "does not describe" in failures[0]
+
+
+def test_a_page_without_a_view_table_is_a_finding():
+    failures = check_game(_game(False), games=1, page="# Peek\n\nNothing here.\n")
+    assert failures == ["peek: the game's page has no '## View' table of backticked paths, "
+                        "so no view key is described"]
+
+
+def test_page_paths_match_lists_and_maps_keyed_by_data():
+    page = ("## View\n| `boats` | map |\n| `boats.*` | map |\n| `boats.*.crew` | list |\n"
+            "| `boats.*.crew[]` | int |\n| `players` | list |\n| `players[].cash` | int |\n"
+            "## Actions\n| `gold` | not a view row |\n")
+    paths = paths_in_page(page)
+    assert "gold" not in paths
+    view = {"boats": {"b1": {"crew": [1, 2], "at": 3}, "b2": {"crew": [], "at": 0}},
+            "players": [{"cash": 1, "shares": [1]}, {"cash": 2, "shares": []}], "gold": 4}
+    # Each missing key named once, in the page's own words ('*' for the data-keyed map).
+    assert undescribed(view, paths) == ["boats.*.at", "players[].shares", "gold"]
+    assert undescribed({"boats": {}, "players": []}, paths) == []
+
+
+PAGES = sorted(Path(__file__).resolve().parents[2].joinpath("docs", "games").glob("*.md"))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.stem for p in PAGES])
+def test_every_game_page_describes_its_games_views(page: Path) -> None:
+    games = load_registry()
+    assert page.stem in games, f"docs/games/{page.name} names no installed game"
+    assert check_game(games[page.stem], games=1, seed=3,
+                      page=page.read_text(encoding="utf-8")) == []
+
+
+def test_lantable_check_finds_the_seed_games_page(capsys):
+    assert main(["check", "race", "--games", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "views checked against" in out
+    assert out.rstrip().endswith("every check passed (1 random game)")

@@ -40,28 +40,28 @@ def table(seats: int = 3, seed: int = 0, area: str = "CARIB", **options: Any
     the first player is in his main phase with a hand of four non-MPI cards."""
     rng = Dice(seed=seed)
     S = GAME.setup(seats, options or None, rng)
-    while S["stack"][-1]["k"] == "setup":
+    while S["stack"][-1]["kind"] == "setup":
         seat = S["stack"][-1]["seat"]
-        pid = min(p["id"] for p in S["pir"] if p["owner"] == seat and p["st"] == "reserve")
+        pid = min(p["id"] for p in S["pirates"] if p["owner"] == seat and p["status"] == "reserve")
         GAME.apply(S, seat, {"type": "deploy", "pirate": pid, "area": area}, rng)
-    while S["stack"][-1]["k"] != "main":  # a Pardon or a mutiny at the start: get past it
+    while S["stack"][-1]["kind"] != "main":  # a Pardon or a mutiny at the start: get past it
         seat = GAME.to_act(S)[0]
         GAME.apply(S, seat, GAME.legal_actions(S, seat)[-1], rng)
     return S, rng
 
 
 def me(S: dict[str, Any]) -> int:
-    return S["order"][S["turn"]]
+    return S["turn_order"][S["turn_index"]]
 
 
 def others(S: dict[str, Any]) -> list[int]:
     """The AP players in polling order."""
-    n = S["n"]
-    return [S["order"][(S["turn"] + i) % n] for i in range(1, n)]
+    n = S["n_players"]
+    return [S["turn_order"][(S["turn_index"] + i) % n] for i in range(1, n)]
 
 
 def pirate(S: dict[str, Any], seat: int) -> dict[str, Any]:
-    return next(p for p in S["pir"] if p["owner"] == seat and p["st"] == "map")
+    return next(p for p in S["pirates"] if p["owner"] == seat and p["status"] == "map")
 
 
 def give(S: dict[str, Any], seat: int, *types: str) -> list[int]:
@@ -69,7 +69,7 @@ def give(S: dict[str, Any], seat: int, *types: str) -> list[int]:
     another hand) and return their ids."""
     out = []
     for t in types:
-        pools = [S["deck"], S["disc"], *(h for s, h in enumerate(S["hands"]) if s != seat)]
+        pools = [S["deck"], S["discards"], *(h for s, h in enumerate(S["hands"]) if s != seat)]
         for pool in pools:
             c = next((c for c in pool if CARDS[c] == t), None)
             if c is not None:
@@ -103,7 +103,7 @@ def top(S: dict[str, Any]) -> dict[str, Any]:
 def pass_window(S: dict[str, Any], rng: Dice) -> list[dict[str, Any]]:
     """Every AP player passes until no AP window is open."""
     ev: list[dict[str, Any]] = []
-    while S["stack"] and top(S)["k"] == "win":
+    while S["stack"] and top(S)["kind"] == "ap_window":
         seat = GAME.to_act(S)[0]
         ev += GAME.apply(S, seat, {"type": "pass"}, rng)
     return ev
@@ -111,7 +111,7 @@ def pass_window(S: dict[str, Any], rng: Dice) -> list[dict[str, Any]]:
 
 def answer(S: dict[str, Any], rng: Dice, kind: str, action: dict[str, Any],
            *faces: int) -> list[dict[str, Any]]:
-    assert top(S)["k"] == kind, top(S)
+    assert top(S)["kind"] == kind, top(S)
     return act(S, GAME.to_act(S)[0], action, rng, *faces)
 
 
@@ -127,35 +127,37 @@ def add_merchant(S: dict[str, Any], area: str, size: int | None = None,
                  cargo: int | None = None) -> int:
     """Put a face-down merchant from the pool into ``area``; returns its slot."""
     from lantable.plugins.blackbeard.data import MERCHANTS
-    mid = next(m for m in S["mpool"] if (size is None or MERCHANTS[m]["size"] == size)
+    mid = next(m for m in S["merchant_pool"] if (size is None or MERCHANTS[m]["size"] == size)
                and (cargo is None or MERCHANTS[m]["cargo"] == cargo))
-    S["mpool"].remove(mid)
+    S["merchant_pool"].remove(mid)
     slot = S["next_slot"]
     S["next_slot"] += 1
-    S["mer"].append({"slot": slot, "id": mid, "area": area, "up": False, "found": None})
+    S["merchants"].append(
+        {"slot": slot, "id": mid, "area": area, "face_up": False, "found_by": None}
+    )
     return slot
 
 
 def add_kc(S: dict[str, Any], owner: int, area: str, speed: int | None = None) -> int:
     """Give ``owner`` a KC from the pool in ``area``; returns its id."""
     from lantable.plugins.blackbeard.data import KCS
-    kid = next(k for k in S["kpool"] if speed is None or KCS[k]["speed"] == speed)
-    S["kpool"].remove(kid)
-    S["kc"].append({"kc": kid, "owner": owner, "area": area})
+    kid = next(k for k in S["commissioner_pool"] if speed is None or KCS[k]["speed"] == speed)
+    S["commissioner_pool"].remove(kid)
+    S["commissioners"].append({"id": kid, "owner": owner, "area": area})
     return kid
 
 
 def add_warship(S: dict[str, Any], area: str) -> int:
-    wid = S["wpool"].pop(0)
+    wid = S["warship_pool"].pop(0)
     slot = S["next_slot"]
     S["next_slot"] += 1
-    S["ws"].append({"slot": slot, "id": wid, "area": area})
+    S["warships"].append({"slot": slot, "id": wid, "area": area})
     return slot
 
 
 def actions(S: dict[str, Any], n: int) -> None:
     """As if the phasing player had played an Action card worth ``n``."""
-    S["T"]["card"], S["T"]["act"] = True, n
+    S["this_turn"]["card_played"], S["this_turn"]["actions_left"] = True, n
 
 
 def place(p: dict[str, Any], area: str, port: int | None = None) -> None:

@@ -35,7 +35,7 @@ class Ledger:
     """Running totals rebuilt from the events alone."""
 
     def __init__(self, S: dict[str, Any]) -> None:
-        self.nw = [0] * len(S["pir"])
+        self.nw = [0] * len(S["pirates"])
         self.booty = 0
         self.ships = 0
 
@@ -66,12 +66,12 @@ def perturb(S: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
             T["hands"][s] = sorted(pool[:len(h)])
             pool = pool[len(h):]
     T["deck"] = pool
-    hidden = [m for m in T["mer"] if not m["up"]]
-    ids = [m["id"] for m in hidden] + T["mpool"]
+    hidden = [m for m in T["merchants"] if not m["face_up"]]
+    ids = [m["id"] for m in hidden] + T["merchant_pool"]
     rng.shuffle(ids)
     for m in hidden:
         m["id"] = ids.pop()
-    T["mpool"] = ids
+    T["merchant_pool"] = ids
     return T
 
 
@@ -82,24 +82,24 @@ def check(S: dict[str, Any], base: dict[str, int], led: Ledger, n: int, rng: ran
                 "anti_governors"):
         assert now[key] == base[key], (n, key)
     assert now["ships_at_sea"] == led.ships, n
-    assert sum(sum(p["hold"]) for p in S["pir"]) == led.booty, n
-    for p in S["pir"]:
-        assert p["nw"] == led.nw[p["id"]] and p["nw"] >= 0, (n, p["id"])
-        assert len(p["hold"]) <= [2, 3, 4, 6][p["ship"]]
-        assert 0 <= p["loy"] <= 10 and p["cun"] >= 0
-    assert sorted(S["deck"] + [c for h in S["hands"] for c in h] + S["disc"] + S["gone"]
-                  + S["held_pardons"] + [c for p in S["pir"] for c in p["hg"]]) == list(
+    assert sum(sum(p["holds"]) for p in S["pirates"]) == led.booty, n
+    for p in S["pirates"]:
+        assert p["net_worth"] == led.nw[p["id"]] and p["net_worth"] >= 0, (n, p["id"])
+        assert len(p["holds"]) <= [2, 3, 4, 6][p["ship"]]
+        assert 0 <= p["loyalty"] <= 10 and p["cunning"] >= 0
+    assert sorted(S["deck"] + [c for h in S["hands"] for c in h] + S["discards"] + S["removed"]
+                  + S["held_pardons"] + [c for p in S["pirates"] for c in p["heavy_guns"]]) == list(
                       range(len(CARDS)))
     if deep:
         public = GAME.view(S, None)
         assert "hand" not in public
-        for seat in range(S["n"]):
+        for seat in range(S["n_players"]):
             mine = GAME.view(S, seat)
             other = perturb(S, seat, rng)
             assert GAME.view(other, seat) == mine, (n, seat)
             assert GAME.view(other, None) == public, n
             assert mine["hand"] == S["hands"][seat]
-            assert all(m["id"] is None for m in mine["mer"] if not m["up"])
+            assert all(m["id"] is None for m in mine["merchants"] if not m["face_up"])
 
 
 @pytest.mark.parametrize("seed", range(GAMES))
@@ -119,7 +119,7 @@ def test_seeded_selfplay_ends_and_conserves(seed: int) -> None:
     else:
         pytest.fail(f"seed {seed}: no end")
     check(S, base, led, -1, spy, deep=True)
-    assert S["over"] and S["end_why"] in ("third_general_pardon", "max_turns")
+    assert S["over"] and S["end_reason"] in ("third_general_pardon", "max_turns")
     scores = GAME.scores(S)
     assert len(scores["scores"]) == seats and 1 in scores["rank"]
 
@@ -132,8 +132,12 @@ def test_sample_keeps_the_seats_own_secrets_and_deals_the_rest() -> None:
         assert T["hands"][2] == S["hands"][2]
         assert [len(h) for h in T["hands"]] == [len(h) for h in S["hands"]]
         assert len(T["deck"]) == len(S["deck"])
-        assert sorted(m["id"] for m in T["mer"]) != [] and len(T["mpool"]) == len(S["mpool"])
-        assert sorted([m["id"] for m in T["mer"]] + T["mpool"]) == list(range(len(MERCHANTS)))
+        assert sorted(m["id"] for m in T["merchants"]) != [] and len(T["merchant_pool"]) == len(
+            S["merchant_pool"]
+        )
+        assert sorted([m["id"] for m in T["merchants"]] + T["merchant_pool"]) == list(
+            range(len(MERCHANTS))
+        )
 
 
 def test_private_events_go_only_to_their_seat() -> None:

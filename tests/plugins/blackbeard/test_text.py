@@ -67,19 +67,19 @@ def test_the_board_says_whose_turn_it_is_and_what_is_being_decided() -> None:
         while GAME.to_act(S) and len(seen) < 4:
             seat = GAME.to_act(S)[0]
             top = S["stack"][-1]
-            kind = "window" if top["k"] == "win" else top["k"]
-            if kind in ("setup", "main", "window", "flee") and kind not in seen:
+            kind = "window" if top["kind"] == "ap_window" else top["kind"]
+            if kind in ("setup", "main", "window", "fight_or_escape") and kind not in seen:
                 out = io.StringIO()
                 Console(file=out, width=120).print(
                     GAME.render_text(GAME.view(S, seat), seat, NAMES[:4]))
                 seen[kind] = " ".join(out.getvalue().split())  # rich wraps long lines
                 if kind == "window":
-                    pid = top["pid"]
+                    pid = top["pirate"]
                     label = GAME.describe(GAME.view(S, seat), seat, {"type": "pass"}, NAMES)
             GAME.apply(S, seat, chooser.choice(GAME.legal_actions(S, seat)), rng)
     assert "Setting up: each player puts his first pirate to sea." in seen["setup"]
     assert "Your turn" in seen["main"]
     assert "each other player may answer with one AP action" in seen["window"]
     assert "'s turn" in seen["window"]
-    assert "is attacked: fight, or try to escape" in seen["flee"]
+    assert "is attacked: fight, or try to escape" in seen["fight_or_escape"]
     assert label == f"let {PIRATES[pid]['name']} be (no AP action)"

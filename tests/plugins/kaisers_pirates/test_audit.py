@@ -23,7 +23,8 @@ def _card(S, seat: int, t: str) -> int:
 
 
 # ---------------------------------------------------------------------------
-# 6.5.2 Beyond 1914: no German reshuffle *during* a round, but the deal reshuffles
+# 6.5.2 Beyond 1914: during a round the German deck reshuffles all but the ships
+# removed this round; the deal reshuffles everything
 # ---------------------------------------------------------------------------
 
 
@@ -52,12 +53,59 @@ def test_6_5_2_without_the_option_the_german_deck_reshuffles_as_usual() -> None:
     assert draw_ship(S, rng, True, []) is not None  # 4.8: reshuffle the used pile
 
 
-def test_6_5_2_with_the_option_no_reshuffle_during_a_round() -> None:
-    S = table(3, forces={0: {"ger": ["Leipzig"]}}, options={"beyond_1914": "ships"})
+def _empty_german_deck(S, *, removed: tuple[str, ...] = ()) -> list[int]:
+    """Put every German card left into the used pile, as if back from the end of an
+    earlier round; then remove ``removed`` ships from play this round by Heavy Weather."""
+    from lantable.plugins.kaisers_pirates.rules import place_ship, to_used
+    back = [s for s in S["german_deck"] if s not in map(sid, removed)]
+    S["german_used"] += back
+    S["german_deck"] = [s for s in S["german_deck"] if s not in back]
+    for name in removed:
+        S["german_deck"].remove(sid(name))
+        place_ship(S, 1, sid(name))
+        to_used(S, sid(name), [], "heavy_weather")
+    return back
+
+
+def test_6_5_2_with_the_option_the_german_deck_reshuffles_mid_round_but_not_removed_ships() -> None:
+    """6.5.2 (R 3.1.10, 2.4): the German deck is reshuffled during a round when it runs
+    out; only ships removed from play this round by Heavy Weather, internment, recall
+    or scuttling stay out until the next deal, and when they are all the used pile
+    holds, Breakout finds nothing."""
+    S = table(2, forces={0: {"ger": ["Koenigsberg"]}}, hands={0: ["breakout"]},
+              options={"beyond_1914": "ships"})
+    back = _empty_german_deck(S, removed=("Dresden",))
+    # Breakout succeeds by twice the Response: two ships, both from the ones put back
+    bo = _card(S, 0, "breakout")
+    commit(S, bo, "act")
+    act(S, {"type": "done"})
+    act(S, {"type": "play", "card": bo}, Dice(*R([10, 8], 9), *R([8], 4)))
+    got = [s for s in S["players"][0]["german"] if s != sid("Koenigsberg")]
+    assert len(got) == 2 and set(got) <= set(back)
+    assert sid("Dresden") in S["german_used"] and sid("Dresden") not in got
+    check_cards(S)
+
+
+def test_6_5_2_no_reshuffle_when_only_removed_ships_are_left() -> None:
+    from lantable.plugins.kaisers_pirates.rules import draw_ship
+    S = table(3, forces={0: {"ger": ["Koenigsberg"]}}, options={"beyond_1914": "ships"})
     S["german_used"] += S["german_deck"]
     S["german_deck"] = []
-    from lantable.plugins.kaisers_pirates.rules import draw_ship
+    S["german_out"] = list(S["german_used"])  # every one removed this round (6.5.2)
     assert draw_ship(S, random.Random(0), True, []) is None
+    assert draw_ship(S, random.Random(0), True, [], deal=True) is not None  # the next deal
+
+
+def test_6_5_2_option_b1914_reshuffle_all_takes_the_whole_used_pile() -> None:
+    """The literal reading, as a table option: once any other ship is in the used
+    pile, the whole pile is reshuffled, the removed ships with it."""
+    from lantable.plugins.kaisers_pirates.rules import draw_ship
+    S = table(2, forces={0: {"ger": ["Koenigsberg"]}},
+              options={"beyond_1914": "ships", "b1914_reshuffle": "all"})
+    _empty_german_deck(S, removed=("Dresden",))
+    n = len(S["german_used"])
+    assert draw_ship(S, random.Random(0), True, []) is not None
+    assert len(S["german_deck"]) == n - 1 and not S["german_used"] and not S["german_out"]
 
 
 # ---------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from lantable.plugins import Game
 from lantable.plugins import nero as N
 from lantable.plugins.nero import engine
 from lantable.plugins.nero.data import AREAS, CARDS, ID, IN_AREA
+from lantable.plugins.nero.state import new_legion
 
 GAME = Game(N, "nero")
 P = ID  # province name -> id
@@ -52,32 +53,33 @@ def board(seats: int = 4, legions: dict[str, dict[int, int]] | None = None,
     Bases: seat i has Area i (West, Central, East, Asia/Africa). Hands are exactly
     ``hands`` (others empty unless given)."""
     S = fresh(seats, **options)
-    S["base"] = [AREAS[i] for i in range(seats)]
-    S["empty"] = AREAS[3] if seats == 3 else None
-    L: list[list[Any]] = []
+    S["bases"] = [AREAS[i] for i in range(seats)]
+    S["empty_area"] = AREAS[3] if seats == 3 else None
+    L: list[Any] = []
     for name, per in (legions or {}).items():
         for seat, k in per.items():
-            L += [[seat, P[name], False, False] for _ in range(k)]
+            L += [new_legion(seat, P[name]) for _ in range(k)]
     for seat in range(seats):
-        have = sum(1 for lg in L if lg[0] == seat)
+        have = sum(1 for lg in L if lg["owner"] == seat)
         assert have <= 7, f"seat {seat} has {have} Legions"
         spot = P[park] if park else IN_AREA[AREAS[seat]][-1]
-        L += [[seat, spot, False, False] for _ in range(7 - have)]
+        L += [new_legion(seat, spot) for _ in range(7 - have)]
     explicit = sum(sum(per.values()) for per in (legions or {}).values())
     for name, k in (unc or {}).items():
         for lg in reversed(L[explicit:]):  # parked Legions of the last seats first
-            if k and lg[0] >= 0:
-                lg[0], lg[1] = -1, P[name]
+            if k and lg["owner"] >= 0:
+                lg["owner"], lg["province"] = -1, P[name]
                 k -= 1
-    S["L"] = L
+    S["legions"] = L
     for seat in range(seats):
         where = (leaders or {}).get(seat)
-        S["ldr"][seat] = [P[where] if where else IN_AREA[AREAS[seat]][0], 0, False]
+        S["leaders"][seat] = {"location": P[where] if where else IN_AREA[AREAS[seat]][0],
+                              "rank": "general", "moved": False}
     S["hands"] = [sorted((hands or {}).get(s, [])) for s in range(seats)]
-    S["act"] = act
-    S["used"] = 0
-    S["pend"] = []
-    S["mv"] = None
+    S["active"] = act
+    S["cards_used"] = 0
+    S["pending"] = []
+    S["movement"] = None
     return S
 
 
@@ -91,4 +93,4 @@ def types(events: list[dict[str, Any]]) -> list[str]:
 
 
 def count(S: dict[str, Any], prov: str, seat: int) -> int:
-    return sum(1 for lg in S["L"] if lg[0] == seat and lg[1] == P[prov])
+    return sum(1 for lg in S["legions"] if lg["owner"] == seat and lg["province"] == P[prov])

@@ -48,7 +48,7 @@ def test_bots_march_and_do_not_just_discard(strategy: str) -> None:
         make_bot(strategy, game)
     rnd = make_bot("random", game)
     moves = 0
-    while not game.is_over(S) and S["gt"] == 1:
+    while not game.is_over(S) and S["game_turn"] == 1:
         seat = game.to_act(S)[0]
         legal = game.legal_actions(S, seat)
         chooser = bot if seat == 0 else rnd

@@ -20,7 +20,7 @@ def _ev(nx, key: str, k: int = 0) -> int:
 
 def _assassination(nx, hands, **options):
     S = nx.board(leaders={1: "Roma"}, hands=hands, park="Dacia", **options)
-    S["ldr"][1][1] = B.EMPEROR
+    S["leaders"][1]["rank"] = B.EMPEROR
     return S
 
 
@@ -29,12 +29,12 @@ def test_6_2_01_assassin_unopposed_succeeds() -> None:
     ev = nx.play(S, 0, {"type": "event", "card": _ev(nx, "assassin"), "target": 1,
                         "guards": [], "corr": []})
     assert {"type": "assassinated", "seat": 1} in ev
-    assert S["ldr"][1] == [ROME, B.GENERAL, False]
+    assert S["leaders"][1] == {"location": ROME, "rank": B.GENERAL, "moved": False}
 
 
 def test_6_2_01_assassin_only_an_emperor_in_rome() -> None:
     S = _assassination(nx, {0: [_ev(nx, "assassin")]})
-    S["ldr"][1][0] = nx.P["Syria"]
+    S["leaders"][1]["location"] = nx.P["Syria"]
     assert not [a for a in nx.GAME.legal_actions(S, 0) if a["type"] == "event"]
     with pytest.raises(IllegalAction):
         nx.play(S, 0, {"type": "event", "card": _ev(nx, "assassin"), "target": 1,
@@ -48,7 +48,7 @@ def test_6_2_11_praetorian_guard_blocks_an_unprotected_attempt() -> None:
     assert nx.GAME.to_act(S) == [2]
     ev = nx.play(S, 2, {"type": "answer", "card": _ev(nx, "praetorian"), "use": "block"})
     assert {"type": "assassination_failed", "seat": 1} in ev
-    assert S["ldr"][1][1] == B.EMPEROR
+    assert S["leaders"][1]["rank"] == B.EMPEROR
 
 
 def test_6_2_11_protecting_guard_must_be_stripped_first() -> None:
@@ -74,7 +74,7 @@ def test_6_2_04_two_corruptions_strip_a_guard_but_do_not_block() -> None:
     nx.play(S, 2, {"type": "answer", "card": c[0], "use": "corrupt"})
     nx.play(S, 2, {"type": "pass"})
     ev = nx.play(S, 3, {"type": "answer", "card": c[1], "use": "corrupt"})
-    assert S["pend"][-1]["guards"] == 0
+    assert S["pending"][-1]["guards"] == 0
     ev = nx.play(S, 3, {"type": "pass"})
     assert {"type": "assassinated", "seat": 1} in ev
 
@@ -100,7 +100,7 @@ def test_6_2_01_a2_assassins_corruption_voids_a_blocking_guard() -> None:
 
 def _crisis(nx, hands):
     S = nx.board(leaders={1: "Syria"}, hands=hands, park="Dacia")
-    S["ldr"][1][1] = B.EMPEROR
+    S["leaders"][1]["rank"] = B.EMPEROR
     return S
 
 
@@ -110,7 +110,7 @@ def test_6_2_02_bad_omens_cancels_an_event() -> None:
     assert nx.GAME.to_act(S) == [2]  # only the holder is asked
     ev = nx.play(S, 2, {"type": "answer", "card": _ev(nx, "bad_omens")})
     assert "cancelled" in nx.types(ev)
-    assert S["ldr"][1][0] == nx.P["Syria"]
+    assert S["leaders"][1]["location"] == nx.P["Syria"]
 
 
 def test_6_2_02_bad_omens_on_bad_omens() -> None:
@@ -144,7 +144,8 @@ def test_6_2_03_bad_weather_stops_an_army_for_the_round() -> None:
     ev = nx.play(S, 1, {"type": "answer", "card": _ev(nx, "bad_weather")})
     assert "halted" in nx.types(ev)
     assert nx.count(S, "Syria", 0) == 3
-    assert all(lg[2] for lg in S["L"] if lg[0] == 0 and lg[1] == nx.P["Syria"])
+    assert all(lg["moved"] for lg in S["legions"]
+               if lg["owner"] == 0 and lg["province"] == nx.P["Syria"])
     assert not [a for a in nx.GAME.legal_actions(S, 0)
                 if a["type"] == "march" and a["from"] == nx.P["Syria"]]
 
@@ -173,14 +174,14 @@ def test_6_2_05_wounded_general_stops_the_leader_not_the_legions() -> None:
                    "leader": True})
     nx.play(S, 1, {"type": "answer", "card": _ev(nx, "wounded")})
     nx.play(S, 0, {"type": "step", "to": nx.P["Judaea"]})
-    assert S["ldr"][0][0] == nx.P["Syria"]
+    assert S["leaders"][0]["location"] == nx.P["Syria"]
     assert nx.count(S, "Judaea", 0) == 2
 
 
 def test_6_2_05_wounded_never_against_an_emperor() -> None:
     a = nx.card("galley", mp=4)
     S = nx.board(leaders={0: "Syria"}, hands={0: [a], 1: [_ev(nx, "wounded")]}, park="Dacia")
-    S["ldr"][0][1] = B.EMPEROR
+    S["leaders"][0]["rank"] = B.EMPEROR
     nx.play(S, 0, {"type": "march", "cards": [a], "from": nx.P["Syria"], "legions": 0,
                    "leader": True})
     assert nx.GAME.to_act(S) == [0]
@@ -193,9 +194,9 @@ def test_6_2_06_crisis_in_rome() -> None:
     S = nx.board(legions={"Syria": {1: 2}}, leaders={1: "Syria"},
                  hands={0: [_ev(nx, "crisis")]}, park="Dacia")
     assert not [a for a in nx.GAME.legal_actions(S, 0) if a["type"] == "event"]
-    S["ldr"][1][1] = B.EMPEROR
+    S["leaders"][1]["rank"] = B.EMPEROR
     nx.play(S, 0, {"type": "event", "card": _ev(nx, "crisis"), "target": 1})
-    assert S["ldr"][1][0] == ROME
+    assert S["leaders"][1]["location"] == ROME
     assert nx.count(S, "Syria", 1) == 2
 
 
@@ -212,7 +213,7 @@ def test_6_2_07_galley_fleet() -> None:
                    "to": nx.P["Hispania"], "legions": 3, "leader": True})
     nx.play(S, 1, {"type": "stay"})  # the occupants may retreat, as from any entry
     assert nx.count(S, "Hispania", 0) == 3
-    assert S["ldr"][0][0] == nx.P["Hispania"]
+    assert S["leaders"][0]["location"] == nx.P["Hispania"]
     # All their movement this round: no march (hence no attack) from Hispania.
     assert not [a for a in nx.GAME.legal_actions(S, 0)
                 if a["type"] == "march" and a["from"] == nx.P["Hispania"]]
@@ -240,10 +241,10 @@ def test_6_2_08_germanic_tribes() -> None:
     nx.play(S, 1, {"type": "go", "to": nx.P["Germania Inferior"]})
     nx.play(S, 2, {"type": "go", "to": nx.P["Raetia"]})
     nx.play(S, 0, {"type": "go", "to": nx.P["Britannia"]})  # the Uncontrolled: by the player
-    assert not [lg for lg in S["L"] if lg[1] == gs]
-    assert S["ldr"][1][0] == nx.P["Germania Inferior"]
+    assert not [lg for lg in S["legions"] if lg["province"] == gs]
+    assert S["leaders"][1]["location"] == nx.P["Germania Inferior"]
     assert nx.count(S, "Britannia", -1) == 1
-    assert S["germ"] == [gs]
+    assert S["germanic_tribes"] == [gs]
     assert B.province_owner(S, gs) is None
 
 
@@ -251,16 +252,16 @@ def test_5_10_germanic_entry_costs_3_and_a_start_there_lifts_it() -> None:
     gs = nx.P["Germania Superior"]
     five = nx.card("crisis", mp=5)
     S = nx.board(legions={"Raetia": {0: 2}}, hands={0: [five]}, park="Dacia")
-    S["germ"] = [gs]
+    S["germanic_tribes"] = [gs]
     nx.play(S, 0, {"type": "march", "cards": [five], "from": nx.P["Raetia"], "legions": 2,
                    "leader": False})
     nx.play(S, 0, {"type": "step", "to": gs})
-    assert S["mv"]["pool"] == 2
+    assert S["movement"]["pool"] == 2
     S = nx.board(legions={"Germania Superior": {0: 2}}, hands={0: [five]}, park="Dacia")
-    S["germ"] = [gs]
+    S["germanic_tribes"] = [gs]
     nx.play(S, 0, {"type": "march", "cards": [five], "from": gs, "legions": 2,
                    "leader": False})
-    assert S["germ"] == []
+    assert S["germanic_tribes"] == []
 
 
 # --- 9 Legion Declares Emperor ------------------------------------------------------
@@ -270,11 +271,11 @@ def test_6_2_09_legion_declares_needs_at_most_one_emperor_a3() -> None:
     legions = {p: {1: 1} for p in ("Germania Superior", "Raetia", "Noricum")}
     S = nx.board(legions=legions, leaders={1: "Germania Superior"}, act=1,
                  hands={1: [_ev(nx, "legion_declares")]}, park="Dacia")
-    S["ldr"][2][1] = S["ldr"][3][1] = B.EMPEROR
+    S["leaders"][2]["rank"] = S["leaders"][3]["rank"] = B.EMPEROR
     assert not [a for a in nx.GAME.legal_actions(S, 1) if a["type"] == "event"]
-    S["opt"]["a3_two_emperors"] = "contender"
+    S["options"]["a3_two_emperors"] = "contender"
     nx.play(S, 1, {"type": "event", "card": _ev(nx, "legion_declares")})
-    assert S["ldr"][1][1] == B.CONTENDER
+    assert S["leaders"][1]["rank"] == B.CONTENDER
 
 
 # --- 10 Rebel Legions ---------------------------------------------------------------
@@ -324,14 +325,14 @@ def test_6_2_13_senate_influence_and_11_guards_add_dp() -> None:
     ev = nx.play(S, 0, {"type": "declare", "cards": nx.cards("senate")[:3] +
                         nx.cards("praetorian")[:1]})
     assert next(e for e in ev if e["type"] == "declared")["dp"] == 4
-    assert S["ldr"][0][1] == B.GENERAL  # 4 < 5
+    assert S["leaders"][0]["rank"] == B.GENERAL  # 4 < 5
 
 
 def test_6_2_04_corruption_cannot_touch_a_guard_used_for_dp() -> None:
     S = nx.board(leaders={0: "Roma"}, hands={0: nx.cards("praetorian")[:3],
                                              1: nx.cards("corruption")[:2]}, park="Dacia")
     nx.play(S, 0, {"type": "declare", "cards": nx.cards("praetorian")[:3]})
-    assert S["pend"] == []  # no Senate card: nothing for Corruption, nobody is asked
+    assert S["pending"] == []  # no Senate card: nothing for Corruption, nobody is asked
 
 
 # --- 14 Traitor ---------------------------------------------------------------------
@@ -412,7 +413,7 @@ def test_6_2_02_bad_omens_never_against_an_assassinations_corruption() -> None:
     assert nx.GAME.to_act(S) == [1]
     nx.play(S, 1, {"type": "answer", "card": c[0], "use": "corrupt"})
     assert nx.GAME.to_act(S) == [1]  # Livia (Bad Omens only) is never asked
-    assert S["pend"][-1]["k"] == "assas"
+    assert S["pending"][-1]["kind"] == "assassination"
 
 
 def _rome_with(nx, others: dict[int, list[int]], extra: list[int]):

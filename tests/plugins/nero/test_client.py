@@ -38,7 +38,7 @@ def play_checking(seats: int, seed: int, options: dict[str, Any]) -> Counter[str
         for seat in range(seats):
             host = G.legal_actions(S, seat)
             mine = client.legal_actions(G.view(S, seat), seat)
-            assert mine == host, (seed, seat, S["pend"][-1:] or S["mv"])
+            assert mine == host, (seed, seat, S["pending"][-1:] or S["movement"])
             kinds.update(a["type"] for a in host)
             assert bool(host) == (seat in to_act)
         seat = pick.choice(to_act)
@@ -66,8 +66,9 @@ def test_the_client_state_holds_no_unseen_card() -> None:
     for s in (0, 1, 3):
         assert len(C["hands"][s]) == len(S["hands"][s])
         assert all(client.is_masked(c) for c in C["hands"][s])
-    assert len(C["box"]) == len(S["box"]) and all(client.is_masked(c) for c in C["box"])
-    tokens = [c for h in C["hands"] for c in h if client.is_masked(c)] + C["box"]
+    assert len(C["box_face_down"]) == len(S["box_face_down"]) \
+        and all(client.is_masked(c) for c in C["box_face_down"])
+    tokens = [c for h in C["hands"] for c in h if client.is_masked(c)] + C["box_face_down"]
     assert len(set(tokens)) == len(tokens)
     # The one rule that does read other hands (who is asked in a window, option
     # "holders") is the host's, and on a client state it cannot run.

@@ -10,6 +10,7 @@ from lantable.plugins.nero import board as B
 from lantable.plugins.nero import events as E
 from lantable.plugins.nero import moves as M
 from lantable.plugins.nero.data import WEST
+from lantable.plugins.nero.state import new_legion
 
 from . import helpers as nx
 
@@ -22,7 +23,7 @@ def test_a1_area_control_11_2() -> None:
     assert B.province_owner(S, nx.P["Gallia Narbonensis"]) == 0
     assert B.province_owner(S, nx.P["Hispania"]) == 0
     assert B.area_owner(S, WEST) == 0
-    S["L"].append([2, nx.P["Britannia"], False, False])  # T moves a Legion in (1-1)
+    S["legions"].append(new_legion(2, nx.P["Britannia"]))  # T moves a Legion in (1-1)
     assert B.province_owner(S, nx.P["Britannia"]) is None
     assert B.area_owner(S, WEST) is None
 
@@ -52,7 +53,7 @@ def test_a3_declaration_in_rome_7_1() -> None:
     declared = next(e for e in ev if e["type"] == "declared")
     assert declared["dp"] == 6
     assert declared["crowned"]
-    assert S["ldr"][0][1] == B.EMPEROR
+    assert S["leaders"][0]["rank"] == B.EMPEROR
 
 
 def test_a3_two_corruptions_stop_the_declaration_7_1() -> None:
@@ -66,7 +67,7 @@ def test_a3_two_corruptions_stop_the_declaration_7_1() -> None:
     declared = next(e for e in ev if e["type"] == "declared")
     assert declared["dp"] == 4
     assert not declared["crowned"]
-    assert S["ldr"][0][1] == B.GENERAL
+    assert S["leaders"][0]["rank"] == B.GENERAL
 
 
 def test_a4_movement_with_pick_up_5_4() -> None:
@@ -78,18 +79,18 @@ def test_a4_movement_with_pick_up_5_4() -> None:
                    "leader": False})
     nx.play(S, 0, {"type": "step", "to": nx.P["Judaea"]})
     nx.play(S, 0, {"type": "pick", "kind": "own"})
-    assert len(S["mv"]["g"]["legs"]) == 4
+    assert len(S["movement"]["group"]["legions"]) == 4
     nx.play(S, 0, {"type": "step", "to": nx.P["Syria"]})
     nx.play(S, 0, {"type": "step", "to": nx.P["Asia Minor"]})
     assert nx.count(S, "Asia Minor", 0) == 4
-    assert S["mv"] is None  # 4 MP spent: the movement is over
+    assert S["movement"] is None  # 4 MP spent: the movement is over
 
 
 def _battle(nx, S, att_cards=(), def_cards=()):
-    top = S["pend"][-1]
-    assert top["k"] == "battle"
-    ev = nx.play(S, top["att"], {"type": "commit", "cards": list(att_cards)})
-    ev += nx.play(S, top["def"], {"type": "commit", "cards": list(def_cards)})
+    top = S["pending"][-1]
+    assert top["kind"] == "battle"
+    ev = nx.play(S, top["attacker"], {"type": "commit", "cards": list(att_cards)})
+    ev += nx.play(S, top["defender"], {"type": "commit", "cards": list(def_cards)})
     return ev
 
 
@@ -100,19 +101,19 @@ def test_a5_war_fatigue_5_3() -> None:
                  hands={0: fives}, park="Dacia")
     nx.play(S, 0, {"type": "march", "cards": fives, "from": nx.P["Syria"], "legions": 5,
                    "leader": False})
-    assert S["mv"]["pool"] == 10
+    assert S["movement"]["pool"] == 10
     for prov, cost in (("Judaea", 1), ("Aegyptus", 2)):
-        pool = S["mv"]["pool"]
+        pool = S["movement"]["pool"]
         nx.play(S, 0, {"type": "step", "to": nx.P[prov]})
         nx.play(S, 1, {"type": "stay"})
         nx.play(S, 0, {"type": "attack", "seat": 1})
-        assert S["mv"]["pool"] == pool - 2 * cost
+        assert S["movement"]["pool"] == pool - 2 * cost
         ev = _battle(nx, S)
         assert "battle_won" in nx.types(ev)
-    g = S["mv"]["g"]
-    assert g["fat"] == 2
+    g = S["movement"]["group"]
+    assert g["battles"] == 2
     assert M.step_cost(S, g, nx.P["Africa"]) == 3
-    assert M.attack_cost(S, g) == 3
+    assert M.attack_cost(g) == 3
 
 
 def test_a6_passage_5_5() -> None:
@@ -127,7 +128,7 @@ def test_a6_passage_5_5() -> None:
     assert {"type": "step", "to": nx.P["Italia del Nord"]} not in nx.GAME.legal_actions(S, 0)
     nx.play(S, 0, {"type": "passage"})
     nx.play(S, 1, {"type": "grant"})
-    assert S["mv"]["pool"] == 2
+    assert S["movement"]["pool"] == 2
     nx.play(S, 0, {"type": "step", "to": nx.P["Italia del Nord"]})
     assert nx.count(S, "Italia del Nord", 0) == 3
 
@@ -147,14 +148,14 @@ def test_a7_no_passage_5_5() -> None:
     assert not [a for a in legal if a["type"] in ("step", "passage")]
     nx.play(S, 0, {"type": "halt"})
     # Peter's next round: leaving is free.
-    S["act"], S["used"] = 0, 0
-    for lg in S["L"]:
-        lg[2] = False
+    S["active"], S["cards_used"] = 0, 0
+    for lg in S["legions"]:
+        lg["moved"] = False
     nx.play(S, 0, {"type": "march", "cards": [c2], "from": nx.P["Dalmatia"], "legions": 1,
                    "leader": False})
     nx.play(S, 0, {"type": "step", "to": nx.P["Italia del Nord"]})
     assert nx.count(S, "Italia del Nord", 0) == 1
-    assert S["mv"]["pool"] == 2
+    assert S["movement"]["pool"] == 2
 
 
 def test_a8_retreat_5_6() -> None:
@@ -170,9 +171,9 @@ def test_a8_retreat_5_6() -> None:
     assert {"type": "retreat", "to": nx.P["Judaea"]} not in nx.GAME.legal_actions(S, 1)
     nx.play(S, 1, {"type": "retreat", "to": nx.P["Asia Minor"]})
     assert nx.count(S, "Asia Minor", 1) == 3
-    assert sum(1 for lg in S["L"] if lg[0] == 1 and lg[3]) == 1
-    assert S["mv"]["pool"] == 3
-    assert S["mv"]["g"]["block"] == []
+    assert sum(1 for lg in S["legions"] if lg["owner"] == 1 and lg["retreat_marker"]) == 1
+    assert S["movement"]["pool"] == 3
+    assert S["movement"]["group"]["blocked_by"] == []
 
 
 def test_a9_battle_6() -> None:
@@ -184,7 +185,7 @@ def test_a9_battle_6() -> None:
     S = nx.board(legions={"Germania Inferior": {0: 3}, "Germania Superior": {1: 2}},
                  leaders={1: "Germania Superior"}, hands={0: [move, three], 1: twos},
                  park="Dacia")
-    S["ldr"][1][1] = B.CONTENDER
+    S["leaders"][1]["rank"] = B.CONTENDER
     nx.play(S, 0, {"type": "march", "cards": [move], "from": nx.P["Germania Inferior"],
                    "legions": 3, "leader": False})
     assert nx.GAME.to_act(S) == [1]  # Peter holds Bad Weather: he may stop the army now
@@ -201,7 +202,7 @@ def test_a9_battle_6() -> None:
     nx.play(S, 0, {"type": "stay"})
     assert nx.count(S, "Germania Superior", 0) == 2
     assert nx.count(S, "Germania Superior", 1) == 3
-    assert S["ldr"][1][1] == B.CONTENDER
+    assert S["leaders"][1]["rank"] == B.CONTENDER
 
 
 def test_a10_legion_declaration_precondition_7_2() -> None:
@@ -215,7 +216,7 @@ def test_a10_legion_declaration_precondition_7_2() -> None:
                  hands={1: [nx.cards("legion_declares")[0]]})
     assert E.can_declare_legions(S, 1)
     nx.play(S, 1, {"type": "event", "card": nx.cards("legion_declares")[0]})
-    assert S["ldr"][1][1] == B.CONTENDER
+    assert S["leaders"][1]["rank"] == B.CONTENDER
 
 
 def test_a11_last_player_4_3() -> None:
@@ -223,10 +224,10 @@ def test_a11_last_player_4_3() -> None:
     six = nx.cards("senate")
     S = nx.board(hands={0: six, 1: [nx.cards("corruption")[0]]}, act=1, park="Dacia")
     nx.play(S, 1, {"type": "discard", "card": nx.cards("corruption")[0]})
-    assert S["act"] == 0
-    assert S["final"]
+    assert S["active"] == 0
+    assert S["final_round"]
     for c in six[:3]:
         nx.play(S, 0, {"type": "discard", "card": c})
     ev = nx.play(S, 0, {"type": "discard", "card": six[3]})
     assert "scored" in nx.types(ev)
-    assert S["gt"] == 2
+    assert S["game_turn"] == 2

@@ -32,16 +32,17 @@ def true_state(t: Table) -> dict[str, Any]:
         return t.true_card(t.deck, c - H.MASKED) if H.is_masked(c) else c
 
     S["hands"] = [sorted(card(c) for c in h) for h in S["hands"]]
-    S["box"] = sorted(card(c) for c in S["box"])
-    for item in S["pend"]:
-        if item["k"] == "battle":
-            item["commit"] = {s: sorted(card(c) for c in cs) for s, cs in item["commit"].items()}
+    S["box_face_down"] = sorted(card(c) for c in S["box_face_down"])
+    for item in S["pending"]:
+        if item["kind"] == "battle":
+            item["committed"] = {s: sorted(card(c) for c in cs)
+                                 for s, cs in item["committed"].items()}
     return S
 
 
 def count_cards(S: dict[str, Any]) -> int:
-    return sum(len(h) for h in S["hands"]) + len(S["box"]) + len(S["seen"]) + sum(
-        len(cs) for it in S["pend"] if it["k"] == "battle" for cs in it["commit"].values())
+    return sum(len(h) for h in S["hands"]) + len(S["box_face_down"]) + len(S["box_face_up"]) + sum(
+        len(cs) for it in S["pending"] if it["kind"] == "battle" for cs in it["committed"].values())
 
 
 def play(seats: int, seed: int, options: dict[str, Any] | None = None) -> Table:
@@ -64,7 +65,7 @@ def play(seats: int, seed: int, options: dict[str, Any] | None = None) -> Table:
 @pytest.mark.parametrize("seats", [3, 4])
 def test_a_whole_hidden_deck_game_between_random_seats(seats: int) -> None:
     t = play(seats, 7 + seats)
-    assert t.S["gt"] == 4 or t.S["auto"] is not None
+    assert t.S["game_turn"] == 4 or t.S["automatic_winner"] is not None
     kinds = {e["type"] for e in t.events}
     assert {"battle", "event", "march", "discarded", "answer", "stolen"} <= kinds, kinds
     assert {op["op"] for op in t.ops} == {"shuffle", "deal", "open", "give"}
@@ -91,7 +92,7 @@ def test_a_hidden_deck_game_with_every_alternative_option() -> None:
                     for k, spec in G.info["options"].items()
                     if k[0] == "a" and k[1].isdigit() and "choices" in spec}
     t = play(4, 21, {**alternatives, "short_game": True})
-    assert t.S["over"] and t.S["opt"]["hidden_deck"] and t.S["opt"]["reactions"] == "all"
+    assert t.S["over"] and t.S["options"]["hidden_deck"] and t.S["options"]["reactions"] == "all"
 
 
 def first_round(seats: int = 4, seed: int = 3) -> tuple[Table, int]:
@@ -111,11 +112,12 @@ def test_5_1_each_seat_is_dealt_positions_and_opens_only_its_own_cards() -> None
         assert all(H.is_masked(c) for c in hand) and len(hand) == 10
         assert sorted(t.cards[seat]) == [c - H.MASKED for c in hand]
         assert all(t.cards[seat][p] == t.true_card(t.deck, p) for p in t.cards[seat])
-    assert all(H.is_masked(c) for c in t.S["box"]) and len(t.S["box"]) == NCARDS - 40
+    box = t.S["box_face_down"]
+    assert all(H.is_masked(c) for c in box) and len(box) == NCARDS - 40
     # The host's view of a seat shows positions, never cards; and the host, which
     # knows no card, cannot list a seat's actions.
     view = G.view(t.S, 2)
-    assert view["hand"] == t.S["hands"][2] and view["cards"] == {}
+    assert view["hand"] == t.S["hands"][2] and view["hand_cards"] == {}
     with pytest.raises(ValueError, match="only its own client"):
         G.legal_actions(t.S, 2)
 
@@ -151,7 +153,7 @@ def test_a_claim_the_host_can_check_at_once_is_refused_with_the_state_unchanged(
             hidden.apply(t.S, seat, action, t.rng, Requests(t.sizes, 4))
         assert t.S == before
     t.play(seat, march)  # honest: opened, checked, no fault
-    assert card in t.S["seen"] and not t.S["hid"]["claims"]
+    assert card in t.S["box_face_up"] and not t.S["hidden"]["claims"]
     # A card already face up cannot be claimed again, at any position.
     now = G.to_act(t.S)[0]
     own = t.S["hands"][now][0] - H.MASKED
@@ -167,8 +169,8 @@ def test_r_6_3_battle_cards_are_opened_only_when_both_sides_are_in() -> None:
         t = Table(4, 500 + seed)
         pick = random.Random(seed)
         while not t.S["over"]:
-            top = t.S["pend"][-1] if t.S["pend"] else None
-            if top is not None and top["k"] == "battle" and not top["commit"]:
+            top = t.S["pending"][-1] if t.S["pending"] else None
+            if top is not None and top["kind"] == "battle" and not top["committed"]:
                 break
             seat = pick.choice(G.to_act(t.S))
             t.play(seat, pick.choice(t.legal(seat)))
@@ -182,7 +184,7 @@ def test_r_6_3_battle_cards_are_opened_only_when_both_sides_are_in() -> None:
         t.play(first, mine)
         assert len(t.public) == n_public and G.to_act(t.S) == [second]
         view = G.view(t.S, second)
-        assert view["pend"][-1]["commit"][str(first)] == len(mine["pos"])
+        assert view["pending"][-1]["committed"][str(first)] == len(mine["pos"])
         theirs = t.legal(second)[-1]
         t.play(second, theirs)
         opened = sorted(mine["pos"] + theirs["pos"])

@@ -24,27 +24,29 @@ GAMES = 500  # per seat count: 1,000 games in all
 
 def _invariants(S: dict[str, Any], n: int) -> None:
     if not S["setup"]:
-        assert len(S["L"]) == 7 * n
-    assert sum(1 for lg in S["L"] if lg[0] == B.UNC) <= 4
-    assert len(S["ldr"]) == n
+        assert len(S["legions"]) == 7 * n
+    assert sum(1 for lg in S["legions"] if lg["owner"] == B.UNC) <= 4
+    assert len(S["leaders"]) == n
     assert len(B.emperors(S)) <= 2
-    assert all(lg[1] != ROME for lg in S["L"])
-    cards = sum(len(h) for h in S["hands"]) + len(S["box"]) + len(S["seen"]) + sum(
-        len(cs) for it in S["pend"] if it["k"] == "battle" for cs in it["commit"].values())
+    assert all(lg["province"] != ROME for lg in S["legions"])
+    cards = sum(len(h) for h in S["hands"]) + len(S["box_face_down"]) + len(S["box_face_up"]) \
+        + sum(len(cs) for it in S["pending"] if it["kind"] == "battle"
+              for cs in it["committed"].values())
     assert cards == NCARDS
 
 
 def _no_leak(nx, S: dict[str, Any], n: int) -> None:
     for seat in [None, *range(n)]:
         view = nx.GAME.view(S, seat)
-        text = repr({k: v for k, v in view.items() if k not in ("hand", "pend_own", "seen")})
-        assert "hands" not in view and "box" not in view
-        for item in view["pend"]:
-            if item["k"] == "battle":
-                assert all(isinstance(v, int) for v in item["commit"].values()), text
-        for item in view.get("pend_own", []):
-            if item["k"] == "battle":
-                for s, v in item["commit"].items():
+        text = repr({k: v for k, v in view.items()
+                     if k not in ("hand", "own_pending", "box_face_up")})
+        assert "hands" not in view and "box_face_down" not in view
+        for item in view["pending"]:
+            if item["kind"] == "battle":
+                assert all(isinstance(v, int) for v in item["committed"].values()), text
+        for item in view.get("own_pending", []):
+            if item["kind"] == "battle":
+                for s, v in item["committed"].items():
                     assert isinstance(v, list) == (s == str(seat))
         if seat is not None:
             assert view["hand"] == S["hands"][seat]
@@ -71,7 +73,7 @@ def play(nx, n: int, seed: int, every: int = 0, options: dict | None = None) -> 
         G.apply(S, seat, pick.choice(legal), rng)
         _invariants(S, n)
     assert S["over"]
-    assert S["gt"] == 4 or S["auto"] is not None
+    assert S["game_turn"] == 4 or S["automatic_winner"] is not None
     return S
 
 
@@ -98,7 +100,7 @@ def test_selfplay_1000_games_invariants(seats: int) -> None:
     autos = 0
     for seed in range(GAMES):
         S = play(nx, seats, seed, every=97)
-        autos += S["auto"] is not None
+        autos += S["automatic_winner"] is not None
     assert autos < GAMES  # most random games run the full four Game Turns
 
 
@@ -107,7 +109,7 @@ def test_views_hide_other_hands() -> None:
     S = nx.fresh(4, seed=2)
     before = nx.GAME.view(S, 0)
     S["hands"][1], S["hands"][2] = S["hands"][2], S["hands"][1]
-    S["box"] = list(reversed(S["box"]))
+    S["box_face_down"] = list(reversed(S["box_face_down"]))
     assert nx.GAME.view(S, 0) == before
     assert nx.GAME.view(S, None) == {k: v for k, v in before.items()
-                                     if k not in ("seat", "hand", "pend_own")}
+                                     if k not in ("seat", "hand", "own_pending")}

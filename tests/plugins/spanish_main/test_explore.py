@@ -103,7 +103,7 @@ def test_5_8_5_an_enemy_derelict_gives_up_its_treasure_and_crew():
     assert not any(a["type"] == "explore_ship" for a in legal(st))
     with pytest.raises(IllegalAction):
         act(st, random.Random(), {"type": "explore_ship", "ship": "s0", "target": "s3"})
-    claire["up"] = [False, False, False]
+    claire["masts_up"] = [False, False, False]
     act(st, random.Random(), {"type": "explore_ship", "ship": "s0", "target": "s3"})
     assert GAME.view(st, 0)["treasure"][int(gold[1:])]["gold"] == 3  # looked at
     assert GAME.view(st, 1)["treasure"][int(gold[1:])]["gold"] is None
@@ -121,7 +121,7 @@ def test_5_8_5_an_enemy_derelict_gives_up_its_treasure_and_crew():
 def test_5_8_5_no_crew_onto_another_players_derelict():
     st = new()
     alongside(st, "s0", "s3")
-    world.ship(st, "s3")["up"] = [False, False, False]
+    world.ship(st, "s3")["masts_up"] = [False, False, False]
     world.ship(st, "s3")["crew"] = []
     act(st, random.Random(), {"type": "explore_ship", "ship": "s0", "target": "s3"})
     assert legal(st) == [DONE]
@@ -138,7 +138,7 @@ def test_5_15_ransom_crew_moved_onto_an_enemy_ship_becomes_5_gold():
     st = new()
     alongside(st, "s0", "s3")
     claire = world.ship(st, "s3")
-    claire["up"] = [False, False, False]
+    claire["masts_up"] = [False, False, False]
     card = data.named_crew()["D-C03"]  # Don Alvaro, Ransom
     alvaro = deal.add_crew(st, 1, "s3", card["ability"], card["nation"], "D-C03")
     kestrel = world.ship(st, "s0")
@@ -155,7 +155,7 @@ def test_5_11_a_derelict_may_itself_explore():
     st = new()
     alongside(st, "s0", "s1")
     kestrel = world.ship(st, "s0")
-    kestrel["up"] = [False, False, False]
+    kestrel["masts_up"] = [False, False, False]
     gold, = load(st, "s0", 2)
     offered = legal(st)
     assert {"type": "explore_ship", "ship": "s0", "target": "s1"} in offered
@@ -169,7 +169,7 @@ def test_5_18_2_a_wreck_on_a_reef_can_be_explored_by_any_player():
     alongside(st, "s0", "s3")
     wreck = world.ship(st, "s3")
     gold, = load(st, "s3", 3)
-    wreck.update(sunk=True, wreck=True, up=[False, False, False])
+    wreck.update(sunk=True, wreck=True, masts_up=[False, False, False])
     assert {"type": "explore_ship", "ship": "s0", "target": "s3"} in legal(st)
     events = act(st, random.Random(), {"type": "explore_ship", "ship": "s0", "target": "s3"})
     assert events[1]["treasure"] == {gold: 3}
@@ -200,7 +200,7 @@ def test_5_8_5_a_captured_derelict_in_tow_can_be_explored_by_its_tug():
     alongside(st, "s0", "s3")
     claire = world.ship(st, "s3")
     gold, = load(st, "s3", 3)
-    claire["up"] = [False, False, False]
+    claire["masts_up"] = [False, False, False]
     place(st, "s3", 32000, MID, 1800)  # derelict, bow towards the Kestrel's
     rng = random.Random()
     act(st, rng, {"type": "move", "ship": "s0",
@@ -234,7 +234,7 @@ def test_5_8_5_not_offered_when_nothing_could_move_and_nothing_is_unseen():
     st = new()
     alongside(st, "s0", "s3")  # Kestrel (an Explorer aboard); Sainte-Claire (seat 1)
     claire = world.ship(st, "s3")
-    claire["up"], claire["crew"] = [False, False, False], []  # derelict, empty
+    claire["masts_up"], claire["crew"] = [False, False, False], []  # derelict, empty
     # the Explorer may not go onto another player's ship: nothing could move
     assert not any(a["type"] == "explore_ship" for a in legal(st))
     load(st, "s0", 1)  # a treasure could go across

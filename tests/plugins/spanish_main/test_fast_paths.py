@@ -131,7 +131,8 @@ def plain_fire(st: dict[str, Any], s: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"type": "fire", "ship": s["id"], "cannon": gun[0], "target": e["id"]}
             for gun in combat.cannons(st, s) if gun[0] not in s["fired"]
             for e in st["ships"] if not combat.target_forbidden(st, e, s["owner"])
-            and combat._gun_ok(st, s, gun[0], st["S"] if gun[2] == "S" else st["L"], e,
+            and combat._gun_ok(st, s, gun[0],
+                               st["S_length"] if gun[2] == "S" else st["L_length"], e,
                                world.memo(st))]
 
 

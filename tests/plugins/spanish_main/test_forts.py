@@ -39,7 +39,7 @@ def dock_at(st, sid, isl, far=False):
         place(st, sid, round(cx), round(min(y for _, y in poly)) - 3000, 900)
     else:
         place(st, sid, round(cx), round(max(y for _, y in poly)) + 3000, 2700)
-    poses, contact = turn.sail_course(st, s, [(s["pose"][2], st["L"])])
+    poses, contact = turn.sail_course(st, s, [(s["pose"][2], st["L_length"])])
     assert contact == ("island", isl["id"])
     s["pose"], s["docked"] = list(poses[-1]), isl["id"]
     return s
@@ -83,7 +83,7 @@ def test_3_1_forts_are_paid_for_at_fleet_building():
 
 def test_3_1_without_the_option_the_state_has_no_forts():
     st = new()
-    assert "forts" not in st and "forts" not in st["opt"] and "forts" not in GAME.view(st, 0)
+    assert "forts" not in st and "forts" not in st["options"] and "forts" not in GAME.view(st, 0)
 
 
 def test_8_13_an_unbuilt_fort_is_a_secret_purchase():

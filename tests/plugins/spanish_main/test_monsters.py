@@ -48,7 +48,7 @@ def test_3_1_a_sea_monster_is_bought_at_fleet_building():
     serpent = world.ship(st, "s2")
     assert world.monster(serpent) and serpent["crew"] == [] and serpent["docked"] is None
     assert not world.monster(world.ship(st, "s0"))
-    assert "monsters" not in new()["opt"]  # off by default, and then not in the state
+    assert "monsters" not in new()["options"]  # off by default, and then not in the state
 
 
 def test_5_16_segments_act_like_masts_and_losing_the_last_eliminates_it():
@@ -60,7 +60,7 @@ def test_5_16_segments_act_like_masts_and_losing_the_last_eliminates_it():
     act(st, Dice(6), shot)
     assert GAME.to_act(st) == [0]  # the owner picks the segment
     act(st, Dice(), {"type": "lose_mast", "ship": "s2", "mast": 2})
-    serpent["up"] = [True, False, False]
+    serpent["masts_up"] = [True, False, False]
     my_turn(st, 1)
     events = act(st, Dice(6), shot)
     assert serpent["sunk"] and events[-1]["type"] == "monster_eliminated"
@@ -129,7 +129,7 @@ def test_5_16_it_rams_at_any_point_pins_the_ship_and_is_never_pinned():
 def test_5_16_no_docking_towing_repair_or_crew():
     st, serpent, _ = scene()
     isl = next(i for i in st["islands"] if i["home"] == 0)
-    serpent["up"] = [True, True, False]
+    serpent["masts_up"] = [True, True, False]
     poly = world.island_poly(isl)
     cx = round(sum(x for x, _ in poly) / len(poly))
     top = max(y for _, y in poly)

@@ -30,7 +30,7 @@ def sail_in(st, rng, sid, isl):
     cx, cy = g.centroid(world.island_poly(isl))
     h = g.heading_of(cx - s["pose"][0], cy - s["pose"][1])
     return act(st, rng, {"type": "move", "ship": sid,
-                         "segments": [{"heading": h, "distance": st["L"]}]})
+                         "segments": [{"heading": h, "distance": st["L_length"]}]})
 
 
 def carry(st, sid, *values):
@@ -57,9 +57,9 @@ def test_6_2_three_treasures_on_each_wild_island_15_gold_a_player():
         st = new(seats)
         wild = [i for i in st["islands"] if i["home"] is None]
         assert len(wild) == 2 * seats and all(len(i["treasure"]) == 3 for i in wild)
-        assert st["g0"] == 15 * seats and len(st["treasure"]) == 6 * seats
+        assert st["gold_dealt"] == 15 * seats and len(st["treasure"]) == 6 * seats
     st = new(3, unique_treasure=True)
-    assert sum(1 for t in st["treasure"] if t["unique"]) == 3 and st["g0"] == 45
+    assert sum(1 for t in st["treasure"] if t["unique"]) == 3 and st["gold_dealt"] == 45
 
 
 def test_6_2_islands_placed_to_the_left_last_placer_picks_first_then_to_the_right():
@@ -69,10 +69,11 @@ def test_6_2_islands_placed_to_the_left_last_placer_picks_first_then_to_the_righ
         first = st["first"]
         assert [i["placed_by"] for i in st["islands"]] == [(first + k) % 4 for k in range(12)]
         last = st["islands"][-1]["placed_by"]
-        assert st["home_queue"] == [[(last - k) % 4, (last - k) % 4] for k in range(4)]
+        assert st["home_queue"] == [{"chooser": (last - k) % 4, "for_seat": (last - k) % 4}
+                                    for k in range(4)]
         while st["phase"] == "home":
             (seat,) = GAME.to_act(st)
-            assert seat == st["home_queue"][0][0]
+            assert seat == st["home_queue"][0]["chooser"]
             act(st, rng, GAME.legal_actions(st, seat)[0])
         assert all(world.home_of(st, p) is not None for p in range(4))
 
@@ -106,7 +107,7 @@ def test_6_2_official_sheet_treasure_goes_home_face_down():
     for seat in (1, 2, None):
         view = GAME.view(st, seat)
         assert view["home_gold"][0] == 40 and view["home_hidden"][0] == 2
-        assert view["need"] is None
+        assert view["gold_to_win"] is None
         assert all(t["gold"] is None for t in view["treasure"] if t.get("home_of") == 0)
     assert GAME.view(st, 0)["home_gold"][0] == 45
     text = GAME.render_text(GAME.view(st, 1), 1, ["Ann", "Bob", "Cy"])
@@ -174,7 +175,7 @@ def test_6_2_end_token_ship_sunk_ends_the_game():
     my_turn(st, 0)
     st["end_token"] = "s0"
     s = world.ship(st, "s0")
-    s["up"] = [False, False, False]
+    s["masts_up"] = [False, False, False]
     s["scuttle"] = True  # sinks at the start of seat 0's next turn (5.12)
     st["home_gold"] = [1, 4, 4]
     rng = random.Random(0)
@@ -190,7 +191,7 @@ def test_6_2_only_one_player_with_a_ship_not_derelict_ends_the_game():
     my_turn(st, 0)
     for s in st["ships"]:
         if s["owner"] != 0:
-            s["up"] = [False] * s["masts"]
+            s["masts_up"] = [False] * s["masts"]
     act(st, random.Random(0), END)
     assert st["end"] == "one_fleet_left"
 
@@ -238,7 +239,7 @@ def test_6_2_sinking_split_gold_is_public_at_home():
     my_turn(st, 0)
     carry(st, "s3", 3)
     s3 = world.ship(st, "s3")
-    s3["up"] = [False] * s3["masts"]
+    s3["masts_up"] = [False] * s3["masts"]
     events: list = []
     combat.sink(st, s3, 0, events)
     assert events[-1]["split"] == [2, 1, 0]

@@ -81,7 +81,7 @@ def test_3_3_islands_3L_from_all_and_at_most_6L_from_the_nearest():
         assert len(polys) == (6 if seats == 2 else 3 * seats)
         for i, p in enumerate(polys):
             gaps = [g.distance(p, q) for j, q in enumerate(polys) if j != i]
-            assert min(gaps) >= 3 * st["L"] and min(gaps) <= 6 * st["L"]
+            assert min(gaps) >= 3 * st["L_length"] and min(gaps) <= 6 * st["L_length"]
 
 
 def test_3_5_homes_chosen_by_the_other_player_and_ships_docked_bow_first():
@@ -107,14 +107,14 @@ def test_3_7_four_treasures_per_wild_island_and_30_gold():
     st = new()
     wild = [i for i in st["islands"] if i["home"] is None]
     assert [len(i["treasure"]) for i in wild] == [4, 4, 4, 4]
-    assert st["g0"] == 30 and sorted(t["gold"] for t in st["treasure"]) == sorted(
+    assert st["gold_dealt"] == 30 and sorted(t["gold"] for t in st["treasure"]) == sorted(
         [1, 1, 1, 2, 2, 2, 3, 3] * 2)
 
 
 def test_3_7_unique_treasure_option():
     st = new(unique_treasure=True)
     uniques = [t for t in st["treasure"] if t["unique"]]
-    assert len(uniques) == 2 and st["g0"] == 30 and len(st["treasure"]) == 16
+    assert len(uniques) == 2 and st["gold_dealt"] == 30 and len(st["treasure"]) == 16
 
 
 # -- movement ------------------------------------------------------------------------
@@ -127,9 +127,9 @@ def test_5_2_1_segments_must_fit_the_measures():
     place(st, "s2", 30000, MID, 0)  # Tern: L+S, Helmsman +S
     assert world.move_terms(st, world.ship(st, "s2")) == ["L", "S", "S"]  # 5.2.5
     with pytest.raises(IllegalAction):
-        act(st, random.Random(), move("s2", (0, st["L"]), (0, st["L"])))
-    act(st, random.Random(), move("s2", (900, st["S"]), (0, st["L"]), (0, 1000)))
-    assert world.ship(st, "s2")["pose"] == [30000 + st["L"] + 1000, MID + st["S"], 0]
+        act(st, random.Random(), move("s2", (0, st["L_length"]), (0, st["L_length"])))
+    act(st, random.Random(), move("s2", (900, st["S_length"]), (0, st["L_length"]), (0, 1000)))
+    assert world.ship(st, "s2")["pose"] == [30000 + st["L_length"] + 1000, MID + st["S_length"], 0]
 
 
 def test_5_2_3_touching_an_island_ends_the_whole_move():
@@ -141,7 +141,7 @@ def test_5_2_3_touching_an_island_ends_the_whole_move():
     isl = next(i for i in st["islands"] if i["home"] is None)
     s = _near(st, "s1", isl, gap=3000)
     h = _toward(st, s, isl)
-    events = act(st, random.Random(), move("s1", (h, st["S"]), (h, st["S"])))
+    events = act(st, random.Random(), move("s1", (h, st["S_length"]), (h, st["S_length"])))
     assert events[0]["contact"] == isl["id"]
     assert 0 < g.distance(world.foot(s), world.island_poly(isl)) <= g.EPS_TOUCH
     assert s["docked"] == isl["id"]  # 5.4.1: bow touching after a move
@@ -180,7 +180,7 @@ def test_5_4_3_docking_at_home_unloads_and_reveals_the_gold():
     home = world.home_of(st, 0)
     s = _near(st, "s0", home)
     give_treasure(st, "s0", 2, 3)
-    events = act(st, random.Random(), move("s0", (_toward(st, s, home), st["L"])))
+    events = act(st, random.Random(), move("s0", (_toward(st, s, home), st["L_length"])))
     assert s["docked"] == home["id"] and s["hold"] == []
     assert st["home_gold"][0] == 5
     assert sorted(e["gold"] for e in events if e["type"] == "unloaded") == [2, 3]
@@ -211,7 +211,7 @@ def test_5_4_1_no_docking_at_an_enemy_home_island():
     my_turn(st, 0)
     enemy = world.home_of(st, 1)
     s = _near(st, "s0", enemy)
-    act(st, random.Random(), move("s0", (_toward(st, s, enemy), st["L"])))
+    act(st, random.Random(), move("s0", (_toward(st, s, enemy), st["L_length"])))
     assert s["docked"] is None and g.touching(world.foot(s), world.island_poly(enemy))
 
 
@@ -222,7 +222,7 @@ def test_5_8_1_explore_then_5_8_2_free_exploration_after_a_visit():
     isl = next(i for i in st["islands"] if i["home"] is None)
     s = _near(st, "s2", isl)
     rng = random.Random()
-    act(st, rng, move("s2", (_toward(st, s, isl), st["L"])))
+    act(st, rng, move("s2", (_toward(st, s, isl), st["L_length"])))
     assert s["docked"] == isl["id"] and not st["pending"]  # no Explorer aboard
     act(st, rng, END, END)
     assert {"type": "explore", "ship": "s2"} in GAME.legal_actions(st, 0)
@@ -238,7 +238,7 @@ def test_5_8_1_explore_then_5_8_2_free_exploration_after_a_visit():
     act(st, rng, {"type": "pivot", "ship": "s2", "heading": (s["pose"][2] + 1800) % 3600})
     assert isl["visited"][0]
     act(st, rng, END, END)
-    act(st, rng, move("s2", (_toward(st, s, isl), st["L"])))
+    act(st, rng, move("s2", (_toward(st, s, isl), st["L_length"])))
     assert {"type": "explore_free"} in GAME.legal_actions(st, 0)
 
 
@@ -262,7 +262,7 @@ def test_5_10_5_hit_on_a_roll_above_the_rank():
     events = act(st, Dice(4), shots[0])
     assert events[0]["hit"] and GAME.to_act(st) == [1]  # 5.10.6: the owner picks the mast
     act(st, Dice(), {"type": "lose_mast", "ship": "s3", "mast": 1})
-    assert world.ship(st, "s3")["up"] == [True, False, True]
+    assert world.ship(st, "s3")["masts_up"] == [True, False, True]
 
 
 def test_5_10_5_a_roll_of_1_always_misses_and_3_does_not_beat_rank_3():
@@ -271,7 +271,7 @@ def test_5_10_5_a_roll_of_1_always_misses_and_3_does_not_beat_rank_3():
         _duel(st)
         events = act(st, Dice(face), {"type": "fire", "ship": "s0", "cannon": 0,
                                       "target": "s3"})
-        assert not events[0]["hit"] and all(world.ship(st, "s3")["up"])
+        assert not events[0]["hit"] and all(world.ship(st, "s3")["masts_up"])
 
 
 def test_5_10_2_line_of_fire_is_blocked_by_another_ship():
@@ -295,7 +295,7 @@ def test_5_11_2_sinking_splits_the_gold_and_the_sinker_takes_the_odd_one():
     st = new()
     _duel(st)
     t3 = world.ship(st, "s3")
-    t3["up"] = [False, False, False]  # derelict
+    t3["masts_up"] = [False, False, False]  # derelict
     give_treasure(st, "s3", 1, 2)
     events = act(st, Dice(5), {"type": "fire", "ship": "s0", "cannon": 0, "target": "s3"})
     sunk = next(e for e in events if e["type"] == "sunk")
@@ -322,7 +322,7 @@ def test_5_14_captain_moves_and_shoots_in_one_action():
     place(st, "s0", 34000, MID + 3000, 900)
     rng = Dice()
     assert not any(a["type"] == "fire" for a in GAME.legal_actions(st, 1))
-    act(st, rng, move("s3", (0, st["L"])))
+    act(st, rng, move("s3", (0, st["L_length"])))
     assert any(a["type"] == "fire" for a in GAME.legal_actions(st, 1))
 
 
@@ -346,7 +346,7 @@ def test_5_15_turtle_armor_takes_hits_first():
     st = new()
     _duel(st)
     t = world.ship(st, "s3")
-    t.update(card="D-S08", masts=2, up=[True, True], armor=2)
+    t.update(card="D-S08", masts=2, masts_up=[True, True], armor=2)
     events = []
     combat.damage(st, t, 3, 0, "shot", events)
     assert [e["type"] for e in events] == ["armor_lost", "armor_lost"]
@@ -387,7 +387,7 @@ def test_5_5_towing_captures_a_derelict():
     my_turn(st, 0)
     place(st, "s0", 30000, MID, 0)
     place(st, "s3", 32000, MID, 1800)  # derelict, bow towards us
-    world.ship(st, "s3")["up"] = [False, False, False]
+    world.ship(st, "s3")["masts_up"] = [False, False, False]
     rng = Dice()
     act(st, rng, move("s0", (0, 2000)))
     assert {"type": "tow", "target": "s3"} in GAME.legal_actions(st, 0)
@@ -403,7 +403,7 @@ def test_5_12_scuttle_sinks_at_the_start_of_the_next_turn():
     clear(st, ["s0", "s3"])
     my_turn(st, 0)
     place(st, "s0", 30000, MID, 0)
-    world.ship(st, "s0")["up"] = [False, False, False]
+    world.ship(st, "s0")["masts_up"] = [False, False, False]
     rng = Dice(5)
     events = act(st, rng, {"type": "scuttle", "ship": "s0"})
     assert events[0]["success"] and not world.ship(st, "s0")["sunk"]
@@ -415,9 +415,9 @@ def test_5_13_repair_at_home():
     st = new()
     s = ships_of(st, 0)[0]
     my_turn(st, 0)
-    s["up"][1] = False
+    s["masts_up"][1] = False
     act(st, Dice(), {"type": "repair", "ship": s["id"], "mast": 1})
-    assert all(s["up"]) and s["acted"] == "repair"
+    assert all(s["masts_up"]) and s["acted"] == "repair"
 
 
 # -- victory and the end ----------------------------------------------------------------
@@ -431,7 +431,7 @@ def test_7_2_more_than_half_of_the_starting_gold_wins():
     home = world.home_of(st, 0)
     s = _near(st, "s0", home)
     give_treasure(st, "s0", 1)
-    act(st, random.Random(), move("s0", (_toward(st, s, home), st["L"])))
+    act(st, random.Random(), move("s0", (_toward(st, s, home), st["L_length"])))
     assert st["phase"] == "over" and st["winner"] == [0] and GAME.to_act(st) == []
     assert GAME.scores(st)["rank"] == [1, 2]
 

@@ -47,7 +47,7 @@ def test_3_4_terrain_at_least_1S_from_islands_and_other_pieces():
         assert sorted({t["kind"] for t in st["terrain"]}) <= ["fog", "reef", "sargasso"]
         others = [world.island_poly(i) for i in st["islands"]]
         for k, p in enumerate(pieces):
-            assert all(g.distance(p, q) >= st["S"] for q in others + pieces[:k])
+            assert all(g.distance(p, q) >= st["S_length"] for q in others + pieces[:k])
             x0, y0, x1, y1 = g.box(p)
             assert 0 <= x0 and 0 <= y0 and x1 <= st["table"][0] and y1 <= st["table"][1]
     with pytest.raises(BadOptions):
@@ -58,7 +58,7 @@ def test_5_18_2_reef_costs_the_difference_and_the_ship_sails_on():
     st, s = scene("reef")
     events = sail_east(st, Dice(1))
     assert [e for e in events if e["type"] == "danger"][0]["roll"] == 1
-    assert sum(s["up"]) == 1  # 3 printed masts against danger 1: two lost
+    assert sum(s["masts_up"]) == 1  # 3 printed masts against danger 1: two lost
     assert s["pose"] == [X0 + 8380, MID, 0]  # not derelict: it sails on
     assert st["terrain"][0]["danger"] == 1  # kept for the rest of the turn
 
@@ -66,12 +66,12 @@ def test_5_18_2_reef_costs_the_difference_and_the_ship_sails_on():
 def test_5_18_2_equal_or_higher_danger_costs_nothing():
     st, s = scene("reef")
     sail_east(st, Dice(3))
-    assert all(s["up"]) and s["pose"] == [X0 + 8380, MID, 0]
+    assert all(s["masts_up"]) and s["pose"] == [X0 + 8380, MID, 0]
 
 
 def test_5_18_2_a_ship_that_loses_its_last_mast_stops_derelict_on_the_reef():
     st, s = scene("reef")
-    s["up"] = [True, True, False]
+    s["masts_up"] = [True, True, False]
     sail_east(st, Dice(1))
     assert world.derelict(s) and not s["sunk"]
     assert s["pose"][0] < 24100 and g.touching(world.foot(s), terrain.poly(st["terrain"][0]))
@@ -79,7 +79,7 @@ def test_5_18_2_a_ship_that_loses_its_last_mast_stops_derelict_on_the_reef():
 
 def test_5_18_2_sinking_on_a_reef_leaves_a_wreck_with_its_cargo():
     st, s = scene("reef")
-    s["up"] = [True, False, False]
+    s["masts_up"] = [True, False, False]
     t = next(t for t in st["treasure"] if t["where"].startswith("I"))
     world.island(st, t["where"])["treasure"].remove(int(t["id"][1:]))
     t["where"] = "s0"
@@ -95,7 +95,7 @@ def test_5_18_2_no_roll_for_a_reef_the_ship_already_lay_on():
     st, s = scene("reef")
     place(st, "s0", 25000, MID, 0)  # bow on the reef
     events = sail_east(st, Dice(1))
-    assert not any(e["type"] == "danger" for e in events) and all(s["up"])
+    assert not any(e["type"] == "danger" for e in events) and all(s["masts_up"])
 
 
 def test_5_18_3_sargasso_traps_when_danger_beats_the_printed_masts():
