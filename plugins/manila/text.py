@@ -247,6 +247,17 @@ def _income_words(why: str) -> str:
             "plunder": "as a pirate's share of the plunder"}.get(why, f"for {_space_words(why)}")
 
 
+def _seats_lost(crew: list[str]) -> str:
+    """"; ann loses her seat" in the words of 7.2: each person, with how many seats."""
+    if not crew:
+        return ""
+    counts = {name: crew.count(name) for name in dict.fromkeys(crew)}
+    if len(counts) == 1:
+        name, k = next(iter(counts.items()))
+        return f"; {name} loses {'a seat' if k == 1 else f'{k} seats'}"
+    return f"; {_and(list(counts))} lose their seats"
+
+
 def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
@@ -317,8 +328,7 @@ def game_describe_event(view: View, seat: int | None, event: dict[str, Any],
     if t == "piloted":
         return f"{who} moves the {event['good']} boat {event['by']:+d} to {event['pos']}"
     if t == "plundered":
-        crew = [_name(names, s) for s in event.get("crew") or []]
-        lost = f"; {_and(crew)} lose their seats" if crew else ""
+        lost = _seats_lost([_name(names, s) for s in event.get("crew") or []])
         return f"Pirates plunder the {event['good']} boat{lost}"
     if t == "insured":
         return f"{who} insures their own shipyard {event['space']}: nothing changes hands"

@@ -167,3 +167,13 @@ def test_a_whole_game_tells_every_payment_once():
                 assert not any(x.endswith(f" for {amount}") for x in others), (line, others)
                 told += 1
     assert told > 10
+
+
+def test_7_2_plundered_crews_in_grammar():
+    """7.2: "ann lose their seats" was one person in the plural."""
+    said = [_sentence({"type": "plundered", "good": "silk", "crew": crew})
+            for crew in ([0], [0, 0], [0, 1], [])]
+    assert said == ["Pirates plunder the silk boat; ann loses a seat",
+                    "Pirates plunder the silk boat; ann loses 2 seats",
+                    "Pirates plunder the silk boat; ann and bob lose their seats",
+                    "Pirates plunder the silk boat"]
