@@ -142,8 +142,12 @@ def game_describe_action(state: View, seat: int, action: dict[str, Any],
 # ---------------------------------------------------------------------------
 
 
+_ROLL_WORDS = {"amc": "AMC", "qqq": "QQQ", "q": "Q-ship", "sub": "submarine"}
+
+
 def _roll(event: dict[str, Any], names: list[str]) -> str:
-    what = str(event.get("what", "roll")).replace("_", " ")
+    words = [_ROLL_WORDS.get(w, w) for w in str(event.get("what", "roll")).split("_")]
+    what = " ".join(words)
     a = f"{_name(names, event.get('a_seat'))} rolls {event.get('a')} ({_dice(event['a_dice'])})"
     d = f"{_name(names, event.get('d_seat'))} {event.get('d')} ({_dice(event['d_dice'])})"
     return f"{what[:1].upper() + what[1:]}: {a} against {d}"

@@ -103,3 +103,11 @@ def test_7_4_the_board_explains_the_round_points_beside_the_vp():
         assert f"the most VP scores {top}, the next {top - 1}" in flat, flat
         assert "Most RP after round 3 wins; equal RP go to total VP." in flat
         assert "Action deck 1 cards" not in flat and "icpt on" not in flat
+
+
+def test_r_3_3_1_rolls_name_the_cards_in_capitals():
+    """"Amc attack" was the card type with a capital A: AMC is an acronym."""
+    roll = {"type": "roll", "what": "amc_attack", "a_seat": 1, "a_dice": [10, 8], "a": 10,
+            "d_seat": 0, "d_dice": [10, 6], "d": 5}
+    assert _said(roll) == "AMC attack: bob rolls 10 (10/8) against ann 5 (10/6)"
+    assert _said({**roll, "what": "q_gun"}).startswith("Q-ship gun: bob rolls 10")
