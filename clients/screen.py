@@ -41,8 +41,8 @@ def _fmt(x: Any) -> str:
 
 
 def result_line(scores: dict[str, Any], seat: int | None, names: list[str]) -> str:
-    """"You won: 134 to 65, 47, 24", "You came 2nd: 65 to 134, 47, 24", or for a
-    spectator "ann won: 134 to 65, 47, 24"."""
+    """"You won: 134 to 65, 47, 24", "You came 2nd: 65 to 134, 47, 24; ann won with
+    134", or for a spectator "ann won with 134 to 65, 47, 24"."""
     values, rank = scores["scores"], scores["rank"]
     if seat is not None and 0 <= seat < len(values):
         others = ", ".join(_fmt(v) for i, v in enumerate(values) if i != seat)
@@ -51,12 +51,24 @@ def result_line(scores: dict[str, Any], seat: int | None, names: list[str]) -> s
             head = "You tied for first" if tied else "You won"
         else:
             head = f"You came {_ordinal(rank[seat])}" + (" (tied)" if tied else "")
-        return f"{head}: {_fmt(values[seat])} to {others}" if others else \
+        line = f"{head}: {_fmt(values[seat])} to {others}" if others else \
             f"{head}: {_fmt(values[seat])}"
+        if rank[seat] != 1:  # name who won, so the last screen says it
+            line += f"; {_winners(values, rank, names)}"
+        return line
+    return _winners(values, rank, names, with_rest=True)
+
+
+def _winners(values: list[Any], rank: list[int], names: list[str],
+             with_rest: bool = False) -> str:
+    """"ann won with 134", "ann and bo tied for first with 65" (``with_rest``: "... to
+    47, 24")."""
     winners = [i for i, r in enumerate(rank) if r == 1]
+    if not winners:  # a one-seat game lost to the game itself (rank [2])
+        return "the game itself won"
     who = " and ".join(names[i] if i < len(names) else f"seat {i}" for i in winners)
     rest = sorted((v for i, v in enumerate(values) if i not in winners), reverse=True)
-    tail = f" to {', '.join(_fmt(v) for v in rest)}" if rest else ""
+    tail = f" to {', '.join(_fmt(v) for v in rest)}" if rest and with_rest else ""
     return f"{who} {'won' if len(winners) == 1 else 'tied for first'} with " \
            f"{_fmt(values[winners[0]])}{tail}"
 

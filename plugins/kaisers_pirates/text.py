@@ -56,6 +56,13 @@ def _card(cid: Any) -> str:
     return ACTIONS[cid]["name"] if isinstance(cid, int) and 0 <= cid < len(ACTIONS) else "a card"
 
 
+def _n(count: Any, one: str, many: str | None = None) -> str:
+    """"no cards", "1 card", "2 cards" (``many`` for an irregular plural)."""
+    if count == 0:
+        return f"no {many or one + 's'}"
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
 def _dice(dice: list[int]) -> str:
     return "/".join(str(d) for d in dice) or "-"
 
@@ -135,11 +142,30 @@ def game_describe_action(state: View, seat: int, action: dict[str, Any],
 # ---------------------------------------------------------------------------
 
 
+_ROLL_WORDS = {"amc": "AMC", "qqq": "QQQ", "q": "Q-ship", "sub": "submarine"}
+
+
 def _roll(event: dict[str, Any], names: list[str]) -> str:
-    what = str(event.get("what", "roll")).replace("_", " ")
+    words = [_ROLL_WORDS.get(w, w) for w in str(event.get("what", "roll")).split("_")]
+    what = " ".join(words)
     a = f"{_name(names, event.get('a_seat'))} rolls {event.get('a')} ({_dice(event['a_dice'])})"
     d = f"{_name(names, event.get('d_seat'))} {event.get('d')} ({_dice(event['d_dice'])})"
     return f"{what[:1].upper() + what[1:]}: {a} against {d}"
+
+
+_DUEL_RESULT = {"none": "unharmed", "damaged": "damaged", "sunk": "sunk",
+                "captured": "captured"}
+
+
+def _duel(results: list[Any]) -> str:
+    """R 3.3.1, 3.3.46: both shots of a duel at once: the raider's fate, then its
+    target's ("The duel leaves the raider damaged and its target sunk")."""
+    if len(results) != 2:
+        return "The duel is fought"
+    raider, target = (_DUEL_RESULT.get(str(r), str(r).replace("_", " ")) for r in results)
+    if raider == target == "unharmed":
+        return "The duel leaves both ships unharmed"
+    return f"The duel leaves the raider {raider} and its target {target}"
 
 
 def _ships(ids: list[int]) -> str:
@@ -166,16 +192,17 @@ def game_describe_event(view: View, seat: int | None, event: dict[str, Any],
         "keep_chosen": f"{who} has chosen which ships to keep",
         "round_started": f"Round {event.get('round')} begins",
         "round_ended": f"Round {event.get('round')} ends",
-        "hand_dealt": f"{who} is dealt {event.get('n')} cards",
+        "hand_dealt": f"{who} is dealt {_n(event.get('n'), 'card')}",
         "attack_cancelled": f"The attack on {ship} is cancelled",
         "action_cancelled": f"{_card(event.get('card'))} on {ship} is cancelled",
         "passage_declined": f"{ship} does not try its passage",
         "interception_cancelled": f"The interception of {ship} is cancelled",
         "captured": f"{who} captures {ship} with {_ship(event.get('by'))}: it becomes a prize",
         "cards_discarded_by_phantom": f"The phantom makes {who} discard",
-        "cards_taken": f"{who} takes {event.get('n')} cards from "
+        "cards_taken": f"{who} takes {_n(event.get('n'), 'card')} from "
                        f"{_name(names, event.get('from'))}",
-        "deck_reordered": f"{who} reorders the top {event.get('n')} cards of the deck",
+        "deck_reordered": f"{who} reorders the top "
+                          f"{_n(event.get('n'), 'card')} of the deck",
         "fog_bank_turn": f"Fog bank: {who}'s turn",
         "game_over": "The game is over",
         "hidden": f"{ship} is hidden",
@@ -188,12 +215,13 @@ def game_describe_event(view: View, seat: int | None, event: dict[str, Any],
         "red_die": f"The red die shows {event.get('face')}",
         "repaired": f"{ship} is repaired",
         "reshuffle": f"The {str(event.get('deck', 'deck')).replace('adeck', 'Action deck')} "
-                     f"is reshuffled ({event.get('n')} cards)",
+                     f"is reshuffled ({_n(event.get('n'), 'card')})",
         "resupplied": f"{ship} is resupplied",
         "solitaire_card": f"Solitaire card {event.get('card')} is drawn",
         "solitaire_shuffle": "The Solitaire deck is reshuffled",
         "swapped": f"{who} swaps {_ship(event.get('gave'))} for {_ship(event.get('took'))}",
-        "took_discards": f"{who} takes {len(event.get('cards') or [])} cards from the discards",
+        "took_discards": f"{who} takes {_n(len(event.get('cards') or []), 'card')} "
+                         f"from the discards",
         "transferred": f"{ship} is transferred to {who}",
         "turn_skipped": f"{who}'s turn is skipped",
         "turn_will_be_skipped": f"{who}'s next turn will be skipped",
@@ -228,17 +256,18 @@ def game_describe_event(view: View, seat: int | None, event: dict[str, Any],
     if t == "ship_removed":
         return f"{ship} leaves play ({str(event.get('why', '')).replace('_', ' ')})"
     if t == "discarded":
-        return f"{who} discards {len(event.get('cards') or [])} cards"
+        return f"{who} discards {_n(len(event.get('cards') or []), 'card')}"
     if t == "drew_card":
         return f"You draw {_card(event.get('card'))}"
     if t == "hand":
-        return "Your hand: " + ", ".join(_card(c) for c in event.get("cards") or [])
+        cards = [_card(c) for c in event.get("cards") or []]
+        return "Your hand: " + ", ".join(cards) if cards else "Your hand is empty"
     if t == "reaction":
         return f"{who} reacts with {_card(event.get('card'))}"
     if t == "interception_reduced":
         return f"The interception now targets only {_ships(event.get('targets') or [])}"
     if t == "duel":
-        return "Duel results: " + " and ".join(str(r) for r in event.get("results") or [])
+        return _duel(event.get("results") or [])
     if t == "round_scored":
         vp = ", ".join(f"{_name(names, s)} {v}" for s, v in enumerate(event.get("vp") or []))
         rp = ", ".join(f"{_name(names, s)} {v}" for s, v in enumerate(event.get("rp_total") or []))
@@ -250,7 +279,7 @@ def game_describe_event(view: View, seat: int | None, event: dict[str, Any],
     if t == "ships_dealt":
         return f"{who} gets {_ships(event.get('ships') or [])}"
     if t == "action_deck":
-        return f"The Action deck has {event.get('n')} cards"
+        return f"The Action deck has {_n(event.get('n'), 'card')}"
     if t == "roll_off":
         faces = ", ".join(f"{_name(names, s)} {f}" for s, f in
                           zip(event.get("seats") or [], event.get("faces") or [], strict=False))
@@ -324,7 +353,10 @@ def _hand(view: View) -> Text:
         night = ", night" if card.get("night") else ""
         icpt = f" (British {_dice(card['icpt'])}{night})" if card.get("icpt") else ""
         cards.append(f"{card['name']}{icpt}")
-    return Text("Your hand: " + ("; ".join(cards) if cards else "empty"))
+    return Text("Your hand: " + "; ".join(cards) if cards else "Your hand is empty")
+
+
+_USES = {"icpt": "interception", "brit": "British forces", "mines": "mines", "act": "action"}
 
 
 def _turn(view: View, names: list[str]) -> list[Any]:
@@ -337,7 +369,8 @@ def _turn(view: View, names: list[str]) -> list[Any]:
         card = _card(e["card"]) if e.get("card") is not None else "face down"
         on = f" on {_ship(e['ship'])}" if e.get("ship") is not None else ""
         done = " (played)" if e.get("played") else ""
-        com.append(f"{e['use']}{on}: {card}{done}")
+        use = _USES.get(e["use"], str(e["use"]))
+        com.append(f"{use}{on}: {card}{done}")
     if com:
         out.append(Text("Committed this turn: " + "; ".join(com)))
     for ctx in reversed(view.get("stack") or []):
@@ -353,6 +386,16 @@ def _turn(view: View, names: list[str]) -> list[Any]:
     return out
 
 
+def _round_points_rule(view: View) -> str:
+    """7.4 in a sentence, with this table's numbers: what the VP piles are for."""
+    n = view.get("n_players") or len(view["players"])
+    rest = f", the next {n - 1}" + (", and so on" if n > 2 else "") if n > 1 else ""
+    team = " (a team adds up its two players')" if view.get("mode") == "team" else ""
+    return (f"Round points (RP): at the end of each round the most VP scores {n}{rest}; "
+            f"no VP scores nothing. Most RP after round 3 wins{team}; equal RP go to "
+            f"total VP.")
+
+
 @hookimpl
 def game_render_text(view: View, seat: int | None, names: list[str]) -> Any:
     T = view.get("this_turn") or {}
@@ -364,9 +407,11 @@ def game_render_text(view: View, seat: int | None, names: list[str]) -> Any:
         waiting = f"; {_name(names, pend['seat'])} must {_PENDING[pend['kind']]}"
     head = Text(
         f"Round {view['round']} of 3{turn}{waiting}\n"
-        f"Action deck {view['action_deck_n']} cards, merchants left {view['merchant_deck_n']}"
+        f"Action deck {_n(view['action_deck_n'], 'card')}, "
+        f"merchants left {view['merchant_deck_n']}"
     )
-    parts: list[Any] = [head, _players(view, seat, names), *_turn(view, names)]
+    parts: list[Any] = [head, _players(view, seat, names), Text(_round_points_rule(view)),
+                        *_turn(view, names)]
     if view.get("me") is not None:
         parts.append(_hand(view))
     return Group(*parts)

@@ -9,6 +9,7 @@ left, boats taken as independent (pilots and pirates can change it).
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
 
@@ -137,9 +138,10 @@ def _place_label(view: View, action: dict[str, Any]) -> str:
         chance = f" ({_pct(odds)})" if odds is not None else ""
         return f"{space} {action['slot']} — costs {cost}, pays {pay} {when}{chance}"
     if space == "pirate":
-        which = "captain" if (view.get("pirates") or [None])[0] is None else "second pirate"
-        return (f"pirate {which} — costs {B.PIRATE_COST[0]}; may board a boat on 13 after "
-                f"roll 2 and plunders boats on 13 after roll 3")
+        captain = (view.get("pirates") or [None])[0] is None
+        which = "the pirate captain" if captain else "the second pirate"
+        return (f"become {which} — costs {B.PIRATE_COST[0 if captain else 1]}; may board a "
+                f"boat on 13 after roll 2 and plunders boats on 13 after roll 3")
     if space == "pilot_small":
         return f"small pilot — costs {B.PILOT_COST['small']}; moves one boat 1 space before roll 3"
     if space == "pilot_large":
@@ -215,6 +217,47 @@ def game_describe_action(state: View, seat: int, action: dict[str, Any],
 # ---------------------------------------------------------------------------
 
 
+def _space_words(space: str) -> str:
+    """A placed event's space ("nutmeg seat 2", "dock A", "pilot small") in words."""
+    boat = re.fullmatch(r"(\w+) seat (\d+)", space)
+    if boat and boat.group(1) in B.GOODS:
+        return f"seat {boat.group(2)} on the {boat.group(1)} boat"
+    return {"pirate captain": "the pirate captain's place",
+            "second pirate": "the second pirate's place", "pilot small": "the small pilot",
+            "pilot large": "the large pilot", "insurance": "the insurance"}.get(space, space)
+
+
+def _payment_words(why: str) -> str:
+    """What a payment bought, after "ann pays 4 ..."."""
+    if why == "harbour master":
+        return "to be harbour master"
+    if why == "share":
+        return "for a share"
+    if why == "redeem":
+        return "to redeem a share"
+    if why == "insurance":
+        return "as the insurance agent, for a boat in the shipyard"
+    return f"for {_space_words(why)}"
+
+
+def _income_words(why: str) -> str:
+    """Where money came from, after "ann gets 12 ..."."""
+    return {"mortgage": "for the mortgage", "insurance": "for taking the insurance",
+            "crew": "for a seat on a boat that reached Manila",
+            "plunder": "as a pirate's share of the plunder"}.get(why, f"for {_space_words(why)}")
+
+
+def _seats_lost(crew: list[str]) -> str:
+    """"; ann loses her seat" in the words of 7.2: each person, with how many seats."""
+    if not crew:
+        return ""
+    counts = {name: crew.count(name) for name in dict.fromkeys(crew)}
+    if len(counts) == 1:
+        name, k = next(iter(counts.items()))
+        return f"; {name} loses {'a seat' if k == 1 else f'{k} seats'}"
+    return f"; {_and(list(counts))} lose their seats"
+
+
 def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
@@ -235,25 +278,32 @@ def game_describe_event(view: View, seat: int | None, event: dict[str, Any],
         return f"{who} bids {event['amount']} for harbour master"
     if t == "passed":
         return f"{who} passes"
+    # Each payment is told once: by its ``cash`` event (which names what it paid for),
+    # so the event of the purchase itself does not repeat the amount, unless the cash
+    # events are secret (decision 16), when only the purchase tells it.
+    told = "cash" in view
     if t == "harbour_master":
-        paid = f", paying {event['paid']}" if event["paid"] else " for free"
-        return f"{who} is harbour master{paid}"
+        if not event["paid"]:
+            return f"{who} is harbour master for free: everyone passed"
+        return f"{who} is harbour master" + ("" if told else f" for {event['paid']}")
     if t == "bought":
-        return f"{who} buys a {event['good']} share for {event['price']}"
+        return f"{who} buys a {event['good']} share" + ("" if told else f" for {event['price']}")
     if t == "launched":
         loads = ", ".join(f"{g} at {p}" for g, p in zip(event["goods"], event["starts"],
                                                          strict=True))
         return f"Boats loaded: {loads}"
     if t == "placed":
-        cost = f" for {event['cost']}" if event.get("cost") else ""
-        how = " as a stowaway" if event.get("stowaway") else ""
-        return f"{who} takes {event['space']}{cost}{how}"
+        cost = f" for {event['cost']}" if event.get("cost") and not told else ""
+        if event.get("stowaway"):
+            return f"{who} stows away on {_space_words(event['space'])}, for free"
+        return f"{who} takes {_space_words(event['space'])}{cost}"
     if t == "declined":
         return f"{who} places no more accomplices this voyage"
     if t == "cash":
-        d = event["delta"]
-        return (f"{who} gets {d} ({event['why']})" if d > 0
-                else f"{who} pays {-d} ({event['why']})")
+        d, why = event["delta"], str(event["why"])
+        if d > 0:
+            return f"{who} gets {d} {_income_words(why)}"
+        return f"{who} pays {-d} {_payment_words(why)}"
     if t == "mortgaged":
         return f"{who} mortgages a share" + (" (forced)" if event.get("why") == "forced" else "")
     if t == "mortgaged_good":
@@ -278,8 +328,7 @@ def game_describe_event(view: View, seat: int | None, event: dict[str, Any],
     if t == "piloted":
         return f"{who} moves the {event['good']} boat {event['by']:+d} to {event['pos']}"
     if t == "plundered":
-        crew = [_name(names, s) for s in event.get("crew") or []]
-        lost = f"; {_and(crew)} lose their seats" if crew else ""
+        lost = _seats_lost([_name(names, s) for s in event.get("crew") or []])
         return f"Pirates plunder the {event['good']} boat{lost}"
     if t == "insured":
         return f"{who} insures their own shipyard {event['space']}: nothing changes hands"

@@ -107,10 +107,13 @@ def test_a_whole_seeded_game_of_manila_in_a_terminal(host, sessions, procs):
         screen = _next_decision(tmux, move, f"decision-{step + 1}")
     assert "Game over" in screen, "no end after 200 decisions"
     assert re.search(r"Game over\. You (won|came \d\w\w|tied)[^:]*: -?\d+ to -?\d+, -?\d+", screen)
+    # A seat that did not win is told who did.
+    assert "Game over. You won" in screen or re.search(r"; (ann|bob|mcts-1@\S+)( and \S+)? "
+                                                      r"(won|tied for first) with -?\d+", screen)
     assert "A share price reached 30: the game is over" in screen
     assert seen_costs and typed
     assert seen_waiting or any("Waiting for" in p.read_text() for p in tmux.folder.iterdir())
-    assert any("ann takes insurance" in p.read_text() for p in tmux.folder.iterdir())
+    assert any("ann takes the insurance" in p.read_text() for p in tmux.folder.iterdir())
 
 
 def test_a_turn_of_kaisers_pirates_then_ctrl_c_says_how_to_come_back(host, sessions, procs):

@@ -9,19 +9,14 @@ import os
 import pytest
 
 from lantable.plugins import load_registry
-from lantable.plugins.kaisers_pirates.data import ACTIONS, SHIPS
+from lantable.plugins.kaisers_pirates.web_board import card_faces
 
 REGISTRY = load_registry()
 
 
 def kp_cards() -> dict:
     """What ``kaisers_pirates/web/cards.json`` must hold: the faces the board shows."""
-    return {
-        "ships": [{"name": s["name"], "kind": s["kind"], "att": s["att"], "def": s["def"],
-                   "vp": s["vp"]} for s in SHIPS],
-        "actions": [{"name": c["name"], "type": c["type"], "kind": c["kind"], "icpt": c["icpt"],
-                     "night": c["night"]} for c in ACTIONS],
-    }
+    return card_faces()
 
 
 @pytest.mark.parametrize("game_id", ["manila", "kaisers-pirates", "nero", "blackbeard"])

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-SHOTS = Path(__file__).resolve().parent / "screenshots"
+SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "web"
 PHONE = {"width": 390, "height": 844}
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
@@ -112,8 +112,8 @@ class HostProcess:
 
 
 def screenshot(page: Any, name: str) -> Path:
-    """Save a screenshot for a person to look at (tests/web/screenshots/)."""
-    SHOTS.mkdir(exist_ok=True)
+    """Save a screenshot for a person to look at (tests/artifacts/web/)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
     page.evaluate("window.scrollTo(0, 0)")  # the sticky header belongs at the top
     page.screenshot(path=str(path), full_page=True)
