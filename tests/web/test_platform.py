@@ -80,7 +80,8 @@ def latest_update(page: Any) -> dict[str, Any]:
 def click_until_template(page: Any, kind: str, limit: int = 80) -> None:
     """Take plain choices (the first) until a template of type ``kind`` is offered."""
     for _ in range(limit):
-        page.wait_for_selector("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT)
+        page.wait_for_selector("#actions button.choice:not([disabled])", timeout=TURN_TIMEOUT,
+                               state="attached")  # a template may sit folded (a board's picker)
         wanted = f"#actions button.choice.template[data-type='{kind}']:not([disabled])"
         if page.query_selector(wanted):
             return
@@ -128,6 +129,8 @@ def test_a_sail_template_is_filled_in_its_form_accepted_and_a_refused_one_says_w
             blocked = q["segments"]
             break
     good = game.discretise(update["view"], update["seat"], template)[0]["segments"]
+    if page.query_selector("#typed-choices:not([open])"):  # the board's picker took it
+        page.click("#typed-choices > summary")
     page.click(f"#actions button.choice.template[data-index='{update['legal'].index(template)}']")
     form = page.wait_for_selector("#template-form")
     assert form.query_selector("svg.dial") and form.query_selector("input[type=range]")

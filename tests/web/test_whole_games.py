@@ -52,6 +52,8 @@ def shot(page: Any, name: str) -> None:
 
 def try_template(page: Any, button: Any, rng: random.Random) -> bool:
     """Open a template's form, fill it, send it; True if the game took it."""
+    if page.query_selector("#typed-choices:not([open])"):  # a board's picker took it
+        page.click("#typed-choices > summary")
     button.click()
     form = page.wait_for_selector("#template-form")
     form.evaluate(FILL_AT_RANDOM)
@@ -76,7 +78,7 @@ def play_by_clicking(page: Any, game: str, max_moves: int = 600) -> dict[str, in
             break
         try:
             found = page.wait_for_selector("#actions button.choice:not([disabled]), #scores",
-                                           timeout=TURN_TIMEOUT)
+                                           timeout=TURN_TIMEOUT, state="attached")
         except Exception as exc:  # say what the page showed
             shot(page, f"whole-{game}-stuck-390x844")
             raise AssertionError(f"{game}: no choice and no end after {counts}; the page says "
@@ -138,7 +140,10 @@ def test_a_whole_game_by_clicking_only(host: HostProcess, browser: Any, game: st
     page.set_viewport_size({"width": 1280, "height": 800})
     shot(page, f"whole-{game}-final-1280x800")
     if game == "pirates-spanish-main":
-        assert counts["templates"] > 0, counts  # sailed by the form
+        # Courses went through the form (a random course may be refused, with its reason
+        # shown in the form; test_platform sends an accepted one, test_spanish_main_board
+        # sails by dragging).
+        assert counts["templates"] + counts["refused"] > 0, counts
     if game in ("manila", "kaisers-pirates"):  # a voyage, a round: its summary showed
         assert counts.get("summaries"), counts
     assert counts["moves"] > 0

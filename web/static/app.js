@@ -759,12 +759,21 @@
       }
     }
     const handled = new Set((picked && picked.handled) || []);
-    const shown = u.legal.map((a, i) => ({ a, i, label: labels[i] || describeGeneric(a) }))
-      .filter((x) => !handled.has(x.i));
+    const all = u.legal.map((a, i) => ({ a, i, label: labels[i] || describeGeneric(a) }));
+    const shown = all.filter((x) => !handled.has(x.i));
+    // A template the board's picker took stays reachable through the form, folded away
+    // (exact numbers, a keyboard, a screen reader): every action by clicking, two ways.
+    const typed = all.filter((x) => handled.has(x.i) && F.isTemplate(x.a));
     const form = S.form && S.form.node;
+    const fold = typed.length ? el("details", { class: "typed-choices", id: "typed-choices",
+      open: Boolean(form) || S.typedOpen },
+    el("summary", {}, T("Or type it in")), el("div", { class: "choices" }, typed.map(choiceButton)))
+      : null;
+    if (fold) fold.addEventListener("toggle", () => { S.typedOpen = fold.open; });
     return el("div", { class: "actions", id: "actions" },
       el("h2", {}, T("Your choices")),
       picked && picked.node ? el("div", { class: "picker" }, picked.node) : null,
+      fold,
       form || null,
       shown.length > GROUP_OVER ? groupedChoices(shown, game) : el("div", { class: "choices" }, shown.map(choiceButton)),
       forcedBox());

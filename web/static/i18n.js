@@ -33,6 +33,7 @@
     "This seat was taken over by another device or tab; you are watching now. Reload to take it back.":
       "Questo posto è stato preso da un altro dispositivo o scheda; ora stai guardando. Ricarica la pagina per riprenderlo.",
     "Your name is used at the next table you sit at.": "Il tuo nome vale dal prossimo tavolo a cui ti siedi.",
+    "Or type it in": "Oppure scrivilo",
     // the lobby
     "Tables at {host}": "Tavoli da {host}",
     "Tables at this peer": "Tavoli di questo computer",
