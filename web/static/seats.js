@@ -6,13 +6,14 @@
 "use strict";
 
 (function () {
+  const T = (key, vars) => window.lantable.t(key, vars);  // the page's language (i18n.js)
   const STRATEGIES = {  // what a person reads; the host says which a game can have
-    random: { label: "Random", help: "plays any allowed move: good for learning the rules" },
-    greedy: { label: "Greedy", help: "takes the move that looks best right now" },
-    mcts: { label: "Thinking", help: "looks ahead before it moves; stronger and slower" },
+    get random() { return { label: T("Random"), kind: T("random"), help: T("plays any allowed move: good for learning the rules") }; },
+    get greedy() { return { label: T("Greedy"), kind: T("greedy"), help: T("takes the move that looks best right now") }; },
+    get mcts() { return { label: T("Thinking"), kind: T("thinking"), help: T("looks ahead before it moves; stronger and slower") }; },
   };
-  const STRENGTHS = [
-    [1, "1 (quick)"], [2, "2"], [3, "3"], [4, "4"], [5, "5 (strong, a second a move)"],
+  const STRENGTHS = () => [
+    [1, T("1 (quick)")], [2, "2"], [3, "3"], [4, "4"], [5, T("5 (strong, a second a move)")],
   ];
   const chosen = { strategy: null, strength: 2 };  // kept across redraws
   const problems = new Map();  // "table/seat" -> the host's last refusal, shown in place
@@ -29,16 +30,16 @@
   function strategyPicker(game, id) {
     const kinds = strategiesOf(game);
     if (!kinds.includes(chosen.strategy)) chosen.strategy = kinds[0];
-    const strategy = el("select", { id: `${id}-strategy`, "aria-label": "How the bot plays",
+    const strategy = el("select", { id: `${id}-strategy`, "aria-label": T("How the bot plays"),
       onchange: (ev) => { chosen.strategy = ev.target.value; page().draw(); } },
       kinds.map((k) => el("option", { value: k, selected: k === chosen.strategy },
         (STRATEGIES[k] || { label: k }).label)));
     const help = el("small", { class: "bot-help" }, (STRATEGIES[chosen.strategy] || { help: "" }).help);
-    const strength = chosen.strategy === "mcts" ? el("label", {}, "Strength ",
+    const strength = chosen.strategy === "mcts" ? el("label", {}, T("Strength") + " ",
       el("select", { id: `${id}-strength`, onchange: (ev) => { chosen.strength = Number(ev.target.value); } },
-        STRENGTHS.map(([v, text]) => el("option", { value: v, selected: v === chosen.strength }, text))))
+        STRENGTHS().map(([v, text]) => el("option", { value: v, selected: v === chosen.strength }, text))))
       : null;
-    return [el("label", {}, "Bot ", strategy), strength, help];
+    return [el("label", {}, T("Bot") + " ", strategy), strength, help];
   }
 
   function botFields() {
@@ -77,11 +78,16 @@
   }
 
   function botLine(s) {
-    const kind = STRATEGIES[s.bot.strategy] || { label: s.bot.strategy, help: "" };
-    const strength = s.bot.strength ? ` (strength ${s.bot.strength})` : "";
+    const kind = STRATEGIES[s.bot.strategy] || { kind: s.bot.strategy, help: "" };
+    const strength = s.bot.strength ? ` (${T("strength {n}", { n: s.bot.strength })})` : "";
     return s.bot.handed
-      ? `A ${kind.label.toLowerCase()} bot${strength} plays for ${s.name} until ${s.name} is back.`
+      ? T("A {kind} bot{strength} plays for {name} until {name} is back.", { kind: kind.kind, strength, name: s.name })
       : `${kind.help}${strength}`;
+  }
+
+  // A translated sentence with {name} in bold: [text, <strong>name</strong>, text].
+  function named(text, name) {
+    return text.split("{name}").flatMap((part, i) => (i ? [el("strong", {}, name), part] : [part]));
   }
 
   function awayFor(s, u) {  // seconds, as of now: the update's count plus what passed since
@@ -96,27 +102,26 @@
     u.seats.forEach((s, i) => {
       if (!s.bot) return;
       rows.push(el("li", { "data-seat": i },
-        el("span", {}, el("strong", {}, s.name), ": ", botLine(s), s.connected ? "" : " Starting…"),
+        el("span", {}, el("strong", {}, s.name), ": ", botLine(s), s.connected ? "" : " " + T("Starting…")),
         el("button", { class: "remove-bot", disabled: busy.has(`${t.id}/${i}`),
-          onclick: () => ask("remove_bot", t.id, i, { seat: i }) }, "Remove"),
+          onclick: () => ask("remove_bot", t.id, i, { seat: i }) }, T("Remove")),
         problem(t.id, i)));
     });
     const add = free && strategiesOf(t.game).length ? el("form", { class: "add-bot", id: "add-bot",
       onsubmit: (ev) => {
         ev.preventDefault();
         ask("add_bot", t.id, "add", botFields(), (reply) => {
-          page().notify(`${reply.name} sat down at seat ${reply.seat + 1}.`);
+          page().notify(T("{name} sat down at seat {seat}.", { name: reply.name, seat: reply.seat + 1 }));
         });
       } },
       strategyPicker(t.game, "add-bot"),
       el("button", { class: "primary", type: "submit", disabled: busy.has(`${t.id}/add`) },
-        "Add a bot"),
+        T("Add a bot")),
       problem(t.id, "add")) : null;
     if (!rows.length && !add) return null;
     return el("section", { class: "seats-panel", id: "bots" },
-      el("h2", {}, "Bots"),
-      add ? el("p", { class: "muted" }, "No one else around? A bot can take a free seat; this "
-        + "computer runs it until the game ends.") : null,
+      el("h2", {}, T("Bots")),
+      add ? el("p", { class: "muted" }, T("No one else around? A bot can take a free seat; this computer runs it until the game ends.")) : null,
       rows.length ? el("ul", { class: "bot-list" }, rows) : null, add);
   }
 
@@ -127,19 +132,19 @@
     u.seats.forEach((s, i) => {
       if (s.bot && s.bot.handed) {
         const control = mine ? el("button", { class: "remove-bot", disabled: busy.has(`${t.id}/${i}`),
-          onclick: () => ask("remove_bot", t.id, i, { seat: i }) }, "Stop the bot") : null;
+          onclick: () => ask("remove_bot", t.id, i, { seat: i }) }, T("Stop the bot")) : null;
         const back = !mine && ownToken(t.id, i) ? el("button", { class: "primary take-back",
-          onclick: () => takeBack(t.id) }, "Take my seat back") : null;
+          onclick: () => takeBack(t.id) }, T("Take my seat back")) : null;
         rows.push(el("li", { "data-seat": i }, el("span", {}, botLine(s)), control, back,
           problem(t.id, i)));
       } else if (mine && i !== u.seat && s.taken && !s.connected && !s.bot && strategies.length) {
         const away = awayFor(s, u);
         rows.push(el("li", { "data-seat": i },
-          el("span", {}, el("strong", {}, s.name), ` is away${away !== null ? ` (${away} s)` : ""}.`),
+          el("span", {}, ...named(away !== null ? T("{name} is away ({seconds} s).", { seconds: away }) : T("{name} is away."), s.name)),
           el("button", { class: "hand-to-bot", disabled: busy.has(`${t.id}/${i}`),
             onclick: () => ask("hand_to_bot", t.id, i, { seat: i, ...botFields() },
-              () => page().notify(`A bot plays for ${s.name} until they come back.`)) },
-          `Let a bot play for ${s.name}`),
+              () => page().notify(T("A bot plays for {name} until they come back.", { name: s.name }))) },
+          T("Let a bot play for {name}", { name: s.name })),
           problem(t.id, i)));
       }
     });
@@ -148,7 +153,7 @@
     const handable = rows.some((row) => row.querySelector(".hand-to-bot"));
     const picker = mine && handable  // which bot to hand a seat to, only when there is one
       ? el("div", { class: "bot-picker" }, strategyPicker(t.game, "hand-bot")) : null;
-    return [el("section", { class: "seats-panel", id: "bots" }, el("h2", {}, "Away and bots"),
+    return [el("section", { class: "seats-panel", id: "bots" }, el("h2", {}, T("Away and bots")),
       picker, el("ul", { class: "bot-list" }, rows)), own];
   }
 
@@ -158,11 +163,11 @@
       ontoggle: (ev) => { ownOpen = ev.target.open; } },
       // set now, not at the toggle event: an update may redraw the page before it fires
       el("summary", { onclick: (ev) => { ownOpen = !ev.currentTarget.parentNode.open; } },
-        "Have to go? A bot can play your seat"),
+        T("Have to go? A bot can play your seat")),
       el("div", { class: "bot-picker" }, strategyPicker(t.game, "own-bot"),
         el("button", { class: "hand-own", disabled: busy.has(`${t.id}/${u.seat}`),
-          onclick: () => handOwn(t, u.seat) }, "Let a bot play for me")),
-      el("p", { class: "muted" }, "You can come back to this table and take your seat back."),
+          onclick: () => handOwn(t, u.seat) }, T("Let a bot play for me"))),
+      el("p", { class: "muted" }, T("You can come back to this table and take your seat back.")),
       problem(t.id, u.seat));
   }
 
@@ -177,7 +182,7 @@
       t.seat = null;
       t.spectate = true;
       page().request("join", { table: t.id, spectate: true });
-      page().notify("A bot plays your seat now. Come back to this table to take it back.");
+      page().notify(T("A bot plays your seat now. Come back to this table to take it back."));
     });
   }
 
@@ -188,7 +193,7 @@
     page().request("resume", { token: mine.token }, (joined) => {
       const t = page().state().table;
       if (t && t.id === table) { t.seat = joined.seat; t.spectate = false; }
-      page().notify("Your seat is yours again; the bot stopped.");
+      page().notify(T("Your seat is yours again; the bot stopped."));
       page().draw();
     }, (err) => page().notify(sentence(err.message), "error"));
   }
@@ -205,9 +210,9 @@
     // The name typed in the top bar: at once, at every table we sit at (app.js).
     rename(name) {
       const id = page().request("rename", { name }, (reply) => {
-        page().notify(`You are ${reply.name} now, here and at the next table you sit at.`);
+        page().notify(T("You are {name} now, here and at the next table you sit at.", { name: reply.name }));
       }, (err) => page().notify(sentence(err.message), "error"));
-      if (id === null) page().notify(`You will be ${name} when the connection is back.`);
+      if (id === null) page().notify(T("You will be {name} when the connection is back.", { name }));
     },
   };
 })();
