@@ -92,6 +92,8 @@ def play_by_clicking(page: Any, game: str, max_moves: int = 600) -> dict[str, in
         if not shot_mid and counts["moves"] >= 6:
             shot(page, f"whole-{game}-playing-390x844")
             shot_mid = True
+        if page.query_selector("#typed-choices:not([open])"):  # a board's picker took some
+            page.click("#typed-choices > summary")
         buttons = page.query_selector_all("#actions button.choice:not([disabled])")
         templates = [b for b in buttons if "template" in (b.get_attribute("class") or "")]
         plain = [b for b in buttons if b not in templates]

@@ -761,13 +761,16 @@
     const handled = new Set((picked && picked.handled) || []);
     const all = u.legal.map((a, i) => ({ a, i, label: labels[i] || describeGeneric(a) }));
     const shown = all.filter((x) => !handled.has(x.i));
-    // A template the board's picker took stays reachable through the form, folded away
-    // (exact numbers, a keyboard, a screen reader): every action by clicking, two ways.
-    const typed = all.filter((x) => handled.has(x.i) && F.isTemplate(x.a));
+    // What the board's picker took stays reachable as plain choices, folded away (a
+    // template through its form: exact numbers, a keyboard, a screen reader): every
+    // action by clicking, two ways.
+    const typed = all.filter((x) => handled.has(x.i));
     const form = S.form && S.form.node;
     const fold = typed.length ? el("details", { class: "typed-choices", id: "typed-choices",
       open: Boolean(form) || S.typedOpen },
-    el("summary", {}, T("Or type it in")), el("div", { class: "choices" }, typed.map(choiceButton)))
+    el("summary", {}, typed.every((x) => F.isTemplate(x.a)) ? T("Or type it in")
+      : T("Or pick from the full list")),
+    el("div", { class: "choices" }, typed.map(choiceButton)))
       : null;
     if (fold) fold.addEventListener("toggle", () => { S.typedOpen = fold.open; });
     return el("div", { class: "actions", id: "actions" },

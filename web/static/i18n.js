@@ -34,6 +34,7 @@
       "Questo posto è stato preso da un altro dispositivo o scheda; ora stai guardando. Ricarica la pagina per riprenderlo.",
     "Your name is used at the next table you sit at.": "Il tuo nome vale dal prossimo tavolo a cui ti siedi.",
     "Or type it in": "Oppure scrivilo",
+    "Or pick from the full list": "Oppure scegli dall'elenco completo",
     // the lobby
     "Tables at {host}": "Tavoli da {host}",
     "Tables at this peer": "Tavoli di questo computer",
