@@ -573,6 +573,17 @@ def _stop(S: State, item: Item, ev: Events) -> None:
         if battle is not None:
             S["pending"].remove(battle)
             ev.append({"type": "attack_cancelled", "seat": act})
+    if group["leader"] and group["legions"]:
+        # 6.2 #3: "La carta non ha effetto sul movimento dei Leaders": only the
+        # Legions halt; the Leader goes on alone with the movement points left.
+        for i in group["legions"]:
+            S["legions"][i]["moved"] = True
+        ev.append({"type": "halted", "seat": act, "prov": group["at"],
+                   "legions": len(group["legions"]), "leader": False, "why": "bad weather"})
+        group["legions"] = []
+        return
+    if group["leader"]:
+        return  # a Leader alone: Bad Weather has no effect (6.2 #3)
     M._halt(S, ev, "bad weather")
 
 

@@ -426,3 +426,19 @@ def _rome_with(nx, others: dict[int, list[int]], extra: list[int]):
                  leaders={0: "Roma"}, hands={0: senate + [guard] + extra, **others},
                  park="Dacia")
     return S, senate + [guard]
+
+
+def test_6_2_03_bad_weather_has_no_effect_on_leaders() -> None:
+    """"La carta non ha effetto sul movimento dei Leaders": the Legions halt, the
+    General keeps moving and is not marked as stopped for the round."""
+    a = nx.card("galley", mp=4)
+    S = nx.board(legions={"Syria": {0: 3}}, leaders={0: "Syria"},
+                 hands={0: [a, nx.card("crisis", mp=5)], 1: [_ev(nx, "bad_weather")]},
+                 park="Dacia")
+    nx.play(S, 0, {"type": "march", "cards": [a], "from": nx.P["Syria"], "legions": 3,
+                   "leader": True})
+    ev = nx.play(S, 1, {"type": "answer", "card": _ev(nx, "bad_weather")})
+    assert "halted" in nx.types(ev)
+    assert all(lg["moved"] for lg in S["legions"]
+               if lg["owner"] == 0 and lg["province"] == nx.P["Syria"])
+    assert not S["leaders"][0]["moved"]
