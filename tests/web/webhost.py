@@ -62,6 +62,21 @@ class HostProcess:
         return f"127.0.0.1:{self.port}"
 
     def start(self) -> HostProcess:
+        # Two test workers (pytest-xdist) may be handed the same free port between
+        # free_port() and the host's bind: the first start then takes new ports (a
+        # restart keeps its ports, so that the page's URL stays the same).
+        for attempt in range(5):
+            try:
+                return self._start()
+            except RuntimeError as exc:
+                if self._started or "already in use" not in str(exc) or attempt == 4:
+                    raise
+                self.port, self.web_port = free_port(), free_port()
+        raise AssertionError("unreachable")
+
+    _started = False
+
+    def _start(self) -> HostProcess:
         log = self.log.open("a")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "lantable.clients.cli", "host", "--bind", "127.0.0.1",
@@ -71,6 +86,7 @@ class HostProcess:
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if "play in a browser" in self.log.read_text():
+                self._started = True
                 return self
             if self.proc.poll() is not None:
                 raise RuntimeError(f"host exited: {self.log.read_text()}")
