@@ -43,8 +43,16 @@ class Peer:
     """A ``lantable host`` process on loopback, for the batch's games."""
 
     def __init__(self, folder: Path) -> None:
-        self.port = _free_port()
         self.log = (folder / "peer.log").open("wb")
+        for attempt in range(5):  # another process may take the free port before we bind
+            if self._start(folder) or attempt == 4:
+                return
+        raise AssertionError("unreachable")
+
+    def _start(self, folder: Path) -> bool:
+        """Start the peer on a free port; False if it exited at once (the port was taken
+        in the meantime), to try another."""
+        self.port = _free_port()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "lantable.clients.cli", "host", "--bind", "127.0.0.1",
              "--port", str(self.port), "--no-discovery", "--no-web",
@@ -54,8 +62,11 @@ class Peer:
         while True:
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return
+                return True
             except OSError:
+                if self.proc.poll() is not None and b"already in use" in (
+                        folder / "peer.log").read_bytes():
+                    return False
                 if self.proc.poll() is not None or time.monotonic() > deadline:
                     self.stop()
                     raise RuntimeError(f"the tournament's peer did not start (see "
