@@ -33,13 +33,14 @@ from lantable.rl import tournament as t
 
 
 def _tournament(game: str, seats: int, entrants: list[str], blocks: int, jobs: int,
-                batch: int, clock: Any = time.perf_counter) -> tuple[float, int, int]:
+                batch: int, clock: Any = time.perf_counter,
+                network: bool = False) -> tuple[float, int, int]:
     """(seconds, games, decisions)."""
     tour = t.Tournament([game], [seats], [t.parse_entrant(e) for e in entrants], blocks)
     with tempfile.TemporaryDirectory() as folder:
         journal = t.Journal(Path(folder) / "results.jsonl")
         start = clock()
-        tour.play(journal, jobs=jobs, batch=batch)
+        tour.play(journal, jobs=jobs, batch=batch, network=network)
         return (clock() - start, len(journal.results),
                 sum(r["length"] for r in journal.results))
 
@@ -99,13 +100,9 @@ def network(args: argparse.Namespace) -> dict[str, Any]:
     for _ in range(args.runs):
         seconds, n, _ = _tournament(game.id, seats, entrants, blocks, 1, args.batch)
         local.append(seconds / n)
-        tour = t.Tournament([game.id], [seats], [t.parse_entrant(e) for e in entrants],
-                            blocks)
-        with tempfile.TemporaryDirectory() as folder:
-            journal = t.Journal(Path(folder) / "results.jsonl")
-            start = time.perf_counter()
-            tour.play(journal, jobs=1, batch=args.batch, network=True)
-            net.append((time.perf_counter() - start) / len(journal.results))
+        seconds, n, _ = _tournament(game.id, seats, entrants, blocks, 1, args.batch,
+                                    network=True)
+        net.append(seconds / n)
     a, b = statistics.median(local), statistics.median(net)
     return {"bench": "tournament.network", "game": game.id, "entrants": entrants,
             "games": blocks * 2, "runs": args.runs, "in_process_ms_per_game": round(a * 1e3, 2),
