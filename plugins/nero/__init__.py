@@ -31,9 +31,19 @@ INFO: dict[str, Any] = {
                        "help": "R 3.0 step 5: 6 cards a Game Turn (8 with 3 players)"},
         "youngest": {"default": 0, "help": "M10: the seat of the youngest player, who "
                      "starts Game Turn 1"},
-        "reactions": {"default": "holders", "choices": ["holders", "all"],
-                      "help": "any-time answers: ask only the seats holding a fitting card "
-                      "(fast; shows that they hold one) or every seat with cards"},
+        "reactions": {"default": "all", "choices": ["all", "holders"],
+                      "help": "any-time answers: ask every seat with cards, so nobody learns "
+                      "who holds what (all), or ask only the seats holding a fitting card: "
+                      "faster, but it shows everyone, spectators too, who holds one "
+                      "(holders)"},
+        "stop_windows": {"default": "contact", "choices": ["contact", "every_step"],
+                         "help": "6.2 #3, #5: offer Bad Weather and Wounded General when an "
+                         "army sets out, enters other players' Legions or attacks "
+                         "(contact), or also at every step it takes (every_step)"},
+        "captured_marker": {"default": "joins", "choices": ["joins", "stays"],
+                            "help": "a captured Legion under a Retreat marker loses the marker "
+                            "and joins the winning army (R 6.4, joins), or keeps it and "
+                            "stays where it was taken (R 5.6, stays)"},
         "tie_break": {"default": "shared", "choices": ["shared", "areas_legions"],
                       "help": "M9: equal VP share the win, or more Areas, then Legions"},
         "a2_assassin_corruption": {"default": "mirror", "choices": ["mirror", "strict"],

@@ -228,8 +228,11 @@ def settle(S: State, rng: random.Random, ev: Events) -> None:
                 continue
             return
         seat = S["active"]
-        if S["cards_used"] >= 4 or (not S["hands"][seat] and S["cards_used"] >= 1) or \
-                (not S["hands"][seat] and S["cards_used"] == 0):
+        # Out of cards (4 used, or none left): the round ends, unless the General in
+        # Rome may still declare on his board's DP alone; the declaration is not a
+        # card (5.8.1, R 4.3: "at any time during his own round").
+        if (S["cards_used"] >= 4 or not S["hands"][seat]) and \
+                not (S["cards_used"] >= 1 and E.free_declaration(S, seat)):
             ev.append({"type": "round_end", "seat": seat})
             _next_round(S, rng, ev)
             continue
@@ -280,7 +283,7 @@ def legal_actions(S: State, seat: int) -> list[dict[str, Any]]:
     hand = S["hands"][seat]
     # Discard: one per distinct (MP, BP, event) face, the lowest id.
     seen: set[tuple[Any, ...]] = set()
-    for c in hand:
+    for c in hand if S["cards_used"] < 4 else []:
         face = (CARDS[c]["ev"], CARDS[c]["mp"], CARDS[c]["bp"])
         if face not in seen:
             seen.add(face)

@@ -292,13 +292,21 @@ def may_declare(S: State, seat: int) -> bool:
     return S["options"]["a17_retry"] or "declare" not in S["once_used"]
 
 
+def free_declaration(S: State, seat: int) -> bool:
+    """``seat`` may declare in Rome with no card, on the board's DP alone (R 7.1): not a
+    card use, so even after his 4th or his last card (5.8.1)."""
+    return may_declare(S, seat) and "declare" not in S["once_used"] \
+        and B.base_dp(S, seat) >= DP_NEEDED
+
+
 def declare_actions(S: State) -> list[dict[str, Any]]:
     seat = S["active"]
-    if S["cards_used"] >= 4 or not may_declare(S, seat):
+    if not may_declare(S, seat):
         return []
-    cards = (_all_of(S, seat, "senate") + _all_of(S, seat, "praetorian"))[:4 - S["cards_used"]]
+    room = max(0, 4 - S["cards_used"])
+    cards = (_all_of(S, seat, "senate") + _all_of(S, seat, "praetorian"))[:room]
     out = [{"type": "declare", "cards": sorted(cards)}] if cards else []
-    if B.base_dp(S, seat) >= DP_NEEDED and "declare" not in S["once_used"]:
+    if free_declaration(S, seat):
         out.append({"type": "declare", "cards": []})
     return out
 

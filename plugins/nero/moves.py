@@ -99,18 +99,44 @@ def march_actions(S: State) -> list[dict[str, Any]]:
     for p in sorted(set(free) | set(marked) | {leader["location"]}):
         legions = free.get(p, 0)
         with_leader = leader["location"] == p and not leader["moved"]
+        here: list[dict[str, Any]] = []
         for mp, c in sorted(card_of_mp.items()):
             if legions or with_leader:
-                out.append({"type": "march", "cards": [c], "from": p, "legions": legions,
-                            "leader": with_leader})
+                here.append({"type": "march", "cards": [c], "from": p, "legions": legions,
+                             "leader": with_leader})
             if legions and with_leader:
-                out.append({"type": "march", "cards": [c], "from": p, "legions": 0,
-                            "leader": True})
+                here.append({"type": "march", "cards": [c], "from": p, "legions": 0,
+                             "leader": True})
             if p in marked and mp >= 3:
-                out.append({"type": "march", "cards": [c], "from": p,
-                            "legions": legions + marked[p], "leader": with_leader,
-                            "unmark": True})
+                here.append({"type": "march", "cards": [c], "from": p,
+                             "legions": legions + marked[p], "leader": with_leader,
+                             "unmark": True})
+        out += _with_lift(S, p, here)
     return out
+
+
+def _with_lift(S: State, p: int, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """5.10: Legions starting their move in a Germanic Tribes province *may* lift the
+    marker ("non è obbligato"): each such action, then its twin with ``lift``."""
+    if p not in S["germanic_tribes"]:
+        return actions
+    out = []
+    for a in actions:
+        out.append(a)
+        if a["legions"]:
+            out.append({**a, "lift": True})
+    return out
+
+
+def _lift(S: State, action: dict[str, Any], p: int, k: int, ev: Events) -> None:
+    """Check and apply ``lift`` (5.10): only Legions starting their move there lift it."""
+    if not _bool(action, "lift"):
+        return
+    if p not in S["germanic_tribes"] or not k:
+        raise IllegalAction("5.10: only Legions starting their move in a Germanic Tribes "
+                            "province may lift its marker")
+    S["germanic_tribes"].remove(p)
+    ev.append({"type": "germanic_lifted", "seat": S["active"], "prov": p})
 
 
 def apply_march(S: State, action: dict[str, Any], ev: Events) -> None:
@@ -139,6 +165,9 @@ def apply_march(S: State, action: dict[str, Any], ev: Events) -> None:
         raise IllegalAction("your Leader is not free to move from there")
     if not k and not leader:
         raise IllegalAction("move at least one Legion or your Leader")
+    if _bool(action, "lift") and (p not in S["germanic_tribes"] or not k):
+        raise IllegalAction("5.10: only Legions starting their move in a Germanic Tribes "
+                            "province may lift its marker")
     H.use_cards(S, cards)
     ev.append({"type": "march", "seat": seat, "from": p, "cards": cards, "mp": pool})
     if unmark:
@@ -146,9 +175,7 @@ def apply_march(S: State, action: dict[str, Any], ev: Events) -> None:
         for i in marked:
             S["legions"][i]["retreat_marker"] = False
         ev.append({"type": "unmarked", "seat": seat, "prov": p})
-    if p in S["germanic_tribes"] and k:
-        S["germanic_tribes"].remove(p)  # 5.10: a Legion starting there lifts the marker
-        ev.append({"type": "germanic_lifted", "seat": seat, "prov": p})
+    _lift(S, action, p, k, ev)  # 5.10: a Legion starting there may lift the marker
     S["movement"] = {"source": p, "pool": pool, "group": None}
     _form(S, sorted(movable)[:k], leader, ev)
 
@@ -178,6 +205,13 @@ def _stop_window(S: State, about: str) -> None:
             S["pending"].append(new_window(about, answers, seats))
 
 
+def _enter_window(S: State, contact: bool) -> None:
+    """The window after a step (6.2 #3, #5 "in qualsiasi momento"): on contact with other
+    players' Legions, or (option ``stop_windows = every_step``) after every step."""
+    if contact or S["options"]["stop_windows"] == "every_step":
+        _stop_window(S, "move")
+
+
 # --- a moving group -----------------------------------------------------------------
 
 
@@ -194,9 +228,11 @@ def step_cost(S: State, group: Group, to: int) -> int:
     return base + _fatigue(group)
 
 
-def _pick_fee(S: State, group: Group, kind: str) -> tuple[int, list[int]]:
-    """The MP and the Legion ids of a pick-up where the group stands (5.4.6): own free
-    Legions (1 MP) or the Uncontrolled (2 MP), per entry or per Legion (A5)."""
+def _pick_fee(S: State, group: Group, kind: str,
+              k: int | None = None) -> tuple[int, list[int]]:
+    """The MP and the Legion ids of a pick-up of ``k`` Legions (None: all there may be)
+    where the group stands (5.4.4): own free Legions (1 MP) or the Uncontrolled (2 MP),
+    per entry or per Legion (A5)."""
     seat = S["active"]
     if kind == "own":
         ids = [i for i in free_legions(S, seat, group["at"]) if i not in group["legions"]]
@@ -206,6 +242,8 @@ def _pick_fee(S: State, group: Group, kind: str) -> tuple[int, list[int]]:
                if legion["owner"] == B.UNC and legion["province"] == group["at"]]
         ids = ids[:_room(S, seat)]
         unit = 2
+    if k is not None:
+        ids = ids[:k]
     fee = unit * (len(ids) if S["options"]["a5_pickup"] == "per_legion" else 1)
     return fee, ids
 
@@ -244,10 +282,12 @@ def movement_actions(S: State) -> list[dict[str, Any]]:
         legions = free_legions(S, seat, movement["source"])
         leader = leader_free(S, seat, movement["source"])
         if pool > 0:
+            here = []
             if legions:
-                out.append({"type": "group", "legions": len(legions), "leader": leader})
+                here.append({"type": "group", "legions": len(legions), "leader": leader})
             if leader:
-                out.append({"type": "group", "legions": 0, "leader": True})
+                here.append({"type": "group", "legions": 0, "leader": True})
+            out += _with_lift(S, movement["source"], here)
         out.append({"type": "done"})
         return out
     at = group["at"]
@@ -260,9 +300,12 @@ def movement_actions(S: State) -> list[dict[str, Any]]:
                 out.append({"type": "step", "to": to})
     if group["has_entered"] and at != ROME:
         for kind in ("own", "unc"):
-            fee, ids = _pick_fee(S, group, kind)
-            if ids and kind not in group["picked_up"] and fee <= pool:
-                out.append({"type": "pick", "kind": kind})
+            if kind in group["picked_up"]:
+                continue
+            _fee, ids = _pick_fee(S, group, kind)
+            for k in range(1, len(ids) + 1):  # 5.4.4: any number of them
+                if _pick_fee(S, group, kind, k)[0] <= pool:
+                    out.append({"type": "pick", "kind": kind, "legions": k})
     if group["legions"] and attack_cost(group) <= pool:
         foes = enemies_at(S, seat, at)
         if S["options"]["a20_attack_uncontrolled"] and \
@@ -274,8 +317,11 @@ def movement_actions(S: State) -> list[dict[str, Any]]:
                 out.append({"type": "attack", "seat": d})
     if group["blocked_by"] and not group["passage_asked"] and passage_fee(S, group) <= pool:
         out.append({"type": "passage"})
-    if group["legions"] and group["leader"]:
-        out.append({"type": "drop", "legions": len(group["legions"])})
+    # 5.4.4: leave any number of Legions behind (all of them: the Leader goes on
+    # alone; without a Leader that is a halt), or the Leader.
+    n = len(group["legions"])
+    out += [{"type": "drop", "legions": k} for k in range(1, n + 1 if group["leader"] else n)]
+    if n and group["leader"]:
         out.append({"type": "drop", "legions": 0, "leader": True})
     out.append({"type": "halt"})
     return out
@@ -337,6 +383,7 @@ def apply_movement(S: State, action: dict[str, Any], rng: random.Random, ev: Eve
             raise IllegalAction("your Leader is not free to move from there")
         if (not k and not leader) or movement["pool"] <= 0:
             raise IllegalAction("nothing to move")
+        _lift(S, action, movement["source"], k, ev)
         _form(S, free[:k], leader, ev)
         return
     if t == "step":
@@ -346,9 +393,13 @@ def apply_movement(S: State, action: dict[str, Any], rng: random.Random, ev: Eve
         _enter(S, to, step_cost(S, group, to), ev)
     elif t == "pick":
         kind = action.get("kind")
-        if {"type": "pick", "kind": kind} not in legal:
+        picks = [a["legions"] for a in legal if a["type"] == "pick" and a["kind"] == kind]
+        if not picks:
             raise IllegalAction(f"cannot pick up {kind!r} Legions here")
-        fee, ids = _pick_fee(S, group, kind)
+        k = _int(action, "legions", 1, max(picks)) if "legions" in action else max(picks)
+        if k not in picks:
+            raise IllegalAction(f"5.4.4: cannot pick up {k} Legions here")
+        fee, ids = _pick_fee(S, group, kind, k)
         movement["pool"] -= fee
         group["picked_up"].append(kind)
         for i in ids:
@@ -375,18 +426,23 @@ def apply_movement(S: State, action: dict[str, Any], rng: random.Random, ev: Eve
                    "of": list(group["blocked_by"])})
         S["pending"].append({"kind": "passage", "seats": list(group["blocked_by"]), "index": 0,
                              "refused": []})
-    elif t == "drop":
+    elif t == "drop":  # 5.4.4: leave k Legions and/or the Leader; the rest goes on
         leader = _bool(action, "leader")
-        if not (group["legions"] and group["leader"]):
-            raise IllegalAction("5.4.4: drop needs both Legions and the Leader in the group")
-        if leader:  # the Leader stays; the Legions go on
+        k = _int(action, "legions", 0, len(group["legions"]))
+        if leader and not group["leader"]:
+            raise IllegalAction("5.4.4: your Leader is not with this army")
+        if not k and not leader:
+            raise IllegalAction("5.4.4: leave at least one Legion or your Leader")
+        if leader:
             S["leaders"][seat]["moved"] = True
             group["leader"] = False
-        else:  # the Legions stay; the Leader goes on
-            for i in group["legions"]:
+        if k:
+            left = group["legions"][-k:]
+            group["legions"] = group["legions"][:-k]
+            for i in left:
                 S["legions"][i]["moved"] = True
-            group["legions"] = []
-        ev.append({"type": "dropped", "seat": seat, "prov": group["at"], "leader": leader})
+        ev.append({"type": "dropped", "seat": seat, "prov": group["at"], "leader": leader,
+                   "legions": k})
     elif t == "halt":
         _halt(S, ev)
     else:
@@ -407,18 +463,18 @@ def _enter(S: State, to: int, cost: int, ev: Events) -> None:
         S["leaders"][seat]["location"] = to
     ev.append({"type": "step", "seat": seat, "from": group["came_from"], "dest": to,
                "mp": cost, "legions": len(group["legions"]), "leader": group["leader"]})
-    if to == ROME:
-        return
-    foes = enemies_at(S, seat, to)
+    foes = enemies_at(S, seat, to) if to != ROME else []
     if not foes:
+        _enter_window(S, False)
         return
     if not group["legions"]:  # a Leader alone is no army: nobody retreats from him (5.5 A)
         group["blocked_by"] = foes
+        _enter_window(S, True)  # 6.2 #5: a Wounded General may stop him here
         return
     S["pending"].append(new_effect("entered"))  # then: who still blocks (:func:`entered`)
     for s in reversed(foes):  # clockwise after the mover decides first (R 5.6, A1)
         S["pending"].append(new_retreat(s, to, group["came_from"], False))
-    _stop_window(S, "move")
+    _enter_window(S, True)
 
 
 def entered(S: State) -> None:
@@ -536,6 +592,10 @@ def apply_pending(S: State, top: Item, seat: int, action: dict[str, Any],
                 S["movement"]["pool"] -= passage_fee(S, group)
                 group["blocked_by"] = []
             elif S["options"]["a7_passage"] == "refusers":
+                # A7: the refusers must be beaten; passing those who granted costs the
+                # +1 MP all the same (5.4.5), paid now, as when all grant.
+                if len(top["refused"]) < len(top["seats"]):
+                    S["movement"]["pool"] -= passage_fee(S, group)
                 group["blocked_by"] = list(top["refused"])
         return
     # battle: a secret commitment
@@ -593,14 +653,23 @@ def _resolve(S: State, battle: Item, ev: Events) -> None:
         _halt(S, ev, "tie")
         return
     win, lose = (att, dfn) if a_bp > d_bp else (dfn, att)
-    taken = (def_legions if win == att else group["legions"])[0]  # the Legion captured
+    stays = S["options"]["captured_marker"] == "stays"
+    if win == att and stays:  # the winner takes a Legion that can follow him, if any
+        taken = next((i for i in def_legions if not S["legions"][i]["retreat_marker"]),
+                     def_legions[0])
+    else:
+        taken = (def_legions if win == att else group["legions"])[0]  # the Legion captured
     # The Uncontrolled never capture (they would outgrow their cap of 4), nor a player
     # out of Legion markers (A22 option).
     capture = win != B.UNC and _room(S, win) > 0
     if capture:
         S["legions"][taken]["owner"] = win
     if win == att:
-        if capture:
+        if capture and S["legions"][taken]["retreat_marker"] and stays:
+            pass  # R 5.6 first: it keeps the marker and stays where it was taken
+        elif capture:
+            # R 6.4 first (default): it joins the army; the marker was the loser's.
+            S["legions"][taken]["retreat_marker"] = False
             group["legions"] = sorted(group["legions"] + [taken])
         if dfn in group["blocked_by"]:
             group["blocked_by"].remove(dfn)

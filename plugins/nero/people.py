@@ -74,6 +74,10 @@ def heuristic(S: State, seat: int) -> float:
 # --- words --------------------------------------------------------------------------
 
 
+def _lift_words(a: dict[str, Any]) -> str:
+    return ", driving the Germanic Tribes out (5.10)" if a.get("lift") else ""
+
+
 def describe_action(v: State, seat: int, a: dict[str, Any], names: list[str]) -> str:
     t = a.get("type")
     P = NAMES
@@ -85,15 +89,19 @@ def describe_action(v: State, seat: int, a: dict[str, Any], names: list[str]) ->
             what.append("your Leader")
         cards = ", ".join(card_name(c) for c in a["cards"])
         extra = ", removing the Retreat markers (2 MP)" if a.get("unmark") else ""
+        extra += _lift_words(a)
         return f"move {' and '.join(what)} from {P[a['from']]} using {cards}{extra}"
     if t == "group":
         return f"move on from the source: {a['legions']} Legions" + \
-            (" with your Leader" if a.get("leader") else "")
+            (" with your Leader" if a.get("leader") else "") + _lift_words(a)
     if t == "step":
         return f"step to {P[a['to']]}"
     if t == "pick":
-        return "pick up your Legions here (+1 MP)" if a["kind"] == "own" else \
-            "recruit the Uncontrolled Legions here (+2 MP)"
+        k = a.get("legions")
+        n = "all" if k is None else str(k)
+        if a["kind"] == "own":
+            return f"pick up {n} of your free Legions here (+1 MP)"
+        return f"recruit {n} of the Uncontrolled Legions here (+2 MP)"
     if t == "attack":
         if a["seat"] < 0:
             return "attack the Uncontrolled Legions here (A20: they play no cards)"
@@ -101,7 +109,10 @@ def describe_action(v: State, seat: int, a: dict[str, Any], names: list[str]) ->
     if t == "passage":
         return "ask passage (+1 MP if granted)"
     if t == "drop":
-        return "leave your Leader here" if a.get("leader") else "leave your Legions here"
+        what = [f"{a['legions']} Legion{'s' if a['legions'] > 1 else ''}"] \
+            if a.get("legions") else []
+        what += ["your Leader"] if a.get("leader") else []
+        return f"leave {' and '.join(what)} here; the rest of the army goes on"
     if t == "halt":
         return "stop this army here"
     if t == "done":

@@ -134,8 +134,11 @@ def describe_event(v: State, seat: int | None, e: dict[str, Any], names: list[st
         what = "own Legions" if e["kind"] == "own" else "Uncontrolled Legions"
         return f"{w} picks up {e['legions']} {what} in {P[e['prov']]} ({e['mp']} MP)"
     if t == "dropped":
-        return f"{w} leaves the " + ("Leader" if e["leader"] else "Legions") + \
-            f" in {P[e['prov']]}"
+        what = [_legions(e["legions"])] if e.get("legions") else []
+        what += ["the Leader"] if e["leader"] else []
+        if not what:  # an event recorded before drops named their count
+            what = ["the Legions"]
+        return f"{w} leaves {' and '.join(what)} in {P[e['prov']]}"
     if t == "unmarked":
         return f"{w} removes the Retreat markers in {P[e['prov']]} (2 MP)"
     if t == "attack":

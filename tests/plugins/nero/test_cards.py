@@ -139,6 +139,7 @@ def test_6_2_03_bad_weather_stops_an_army_for_the_round() -> None:
     a = nx.card("galley", mp=4)
     S = nx.board(legions={"Syria": {0: 3}}, hands={0: [a, nx.card("crisis", mp=5)],
                                                    1: [_ev(nx, "bad_weather")]}, park="Dacia")
+    S["options"]["reactions"] = "holders"  # the script asks only the holders
     nx.play(S, 0, {"type": "march", "cards": [a], "from": nx.P["Syria"], "legions": 3,
                    "leader": False})
     ev = nx.play(S, 1, {"type": "answer", "card": _ev(nx, "bad_weather")})
@@ -260,7 +261,7 @@ def test_5_10_germanic_entry_costs_3_and_a_start_there_lifts_it() -> None:
     S = nx.board(legions={"Germania Superior": {0: 2}}, hands={0: [five]}, park="Dacia")
     S["germanic_tribes"] = [gs]
     nx.play(S, 0, {"type": "march", "cards": [five], "from": gs, "legions": 2,
-                   "leader": False})
+                   "leader": False, "lift": True})  # 5.10: it may (test_audit: or not)
     assert S["germanic_tribes"] == []
 
 
@@ -331,6 +332,7 @@ def test_6_2_13_senate_influence_and_11_guards_add_dp() -> None:
 def test_6_2_04_corruption_cannot_touch_a_guard_used_for_dp() -> None:
     S = nx.board(leaders={0: "Roma"}, hands={0: nx.cards("praetorian")[:3],
                                              1: nx.cards("corruption")[:2]}, park="Dacia")
+    S["options"]["reactions"] = "holders"  # the script asks only the holders
     nx.play(S, 0, {"type": "declare", "cards": nx.cards("praetorian")[:3]})
     assert S["pending"] == []  # no Senate card: nothing for Corruption, nobody is asked
 
@@ -341,6 +343,7 @@ def test_6_2_04_corruption_cannot_touch_a_guard_used_for_dp() -> None:
 def test_6_2_14_traitor_once_per_round() -> None:
     t = nx.cards("traitor")
     S = nx.board(hands={0: t[:2], 1: nx.cards("senate")[:2]}, park="Dacia")
+    S["options"]["reactions"] = "holders"  # the script asks only the holders
     ev = nx.play(S, 0, {"type": "event", "card": t[0], "seat": 1})
     stolen = next(e for e in ev if e["type"] == "stolen")
     assert stolen["to"] == [0, 1]
@@ -373,6 +376,7 @@ def test_6_2_02_a4_bad_omens_against_a_corruption() -> None:
     Corruption against one of his Senate Influence cards: 6 DP stay 6, crowned."""
     S, hand = _rome_with(nx, {1: [nx.cards("corruption")[0]], 2: []},
                          extra=[nx.cards("bad_omens")[0]])
+    S["options"]["reactions"] = "holders"  # the script asks only the holders
     nx.play(S, 0, {"type": "declare", "cards": hand})
     assert nx.GAME.to_act(S) == [1]
     nx.play(S, 1, {"type": "answer", "card": nx.cards("corruption")[0]})
@@ -435,6 +439,7 @@ def test_6_2_03_bad_weather_has_no_effect_on_leaders() -> None:
     S = nx.board(legions={"Syria": {0: 3}}, leaders={0: "Syria"},
                  hands={0: [a, nx.card("crisis", mp=5)], 1: [_ev(nx, "bad_weather")]},
                  park="Dacia")
+    S["options"]["reactions"] = "holders"  # the script asks only the holders
     nx.play(S, 0, {"type": "march", "cards": [a], "from": nx.P["Syria"], "legions": 3,
                    "leader": True})
     ev = nx.play(S, 1, {"type": "answer", "card": _ev(nx, "bad_weather")})

@@ -17,12 +17,13 @@ from lantable.plugins.nero.data import CARDS
 from . import helpers as nx
 
 G = nx.GAME
-# Option sets: the defaults, every seat asked in windows, the short game, and the
+# Option sets: the defaults, only the holders asked in windows, the short game, and the
 # A-options' alternatives (which change movement, battles and Events).
 ALTERNATIVES = {k: next(c for c in spec["choices"] if c != spec["default"])
                 for k, spec in G.info["options"].items()
-                if k[0] == "a" and k[1].isdigit() and "choices" in spec}
-OPTION_SETS: list[dict[str, Any]] = [{}, {"reactions": "all"}, {"short_game": True},
+                if (k[0] == "a" and k[1].isdigit() or k in ("stop_windows", "captured_marker"))
+                and "choices" in spec}
+OPTION_SETS: list[dict[str, Any]] = [{}, {"reactions": "holders"}, {"short_game": True},
                                      ALTERNATIVES]
 
 
@@ -72,6 +73,7 @@ def test_the_client_state_holds_no_unseen_card() -> None:
     assert len(set(tokens)) == len(tokens)
     # The one rule that does read other hands (who is asked in a window, option
     # "holders") is the host's, and on a client state it cannot run.
+    C["options"]["reactions"] = "holders"
     with pytest.raises(IndexError):
         H.holders(C, ["bad_omens"], [])
     with pytest.raises(IndexError):

@@ -59,6 +59,7 @@ def test_a3_declaration_in_rome_7_1() -> None:
 def test_a3_two_corruptions_stop_the_declaration_7_1() -> None:
     """Frank (1) cancels both Senate Influence cards: 4 DP (A8: the source says 3), fails."""
     S, hand = _rome(nx, nx.cards("corruption")[:2])
+    S["options"]["reactions"] = "holders"  # the script asks only the holders
     nx.play(S, 0, {"type": "declare", "cards": hand})
     assert nx.GAME.to_act(S) == [1]
     nx.play(S, 1, {"type": "answer", "card": nx.cards("corruption")[0]})

@@ -134,6 +134,7 @@ def test_5_2_events_between_the_groups_of_a_movement_action() -> None:
     traitor = nx.cards("traitor")[0]
     S = nx.board(legions={"Syria": {0: 3}}, hands={0: [five, traitor],
                                                    1: nx.cards("senate")[:2]}, park="Dacia")
+    S["options"]["reactions"] = "holders"  # the script asks only the holders
     _march(nx, S, 0, "Syria", 1, five)
     nx.play(S, 0, {"type": "step", "to": nx.P["Asia Minor"]})
     assert not [a for a in nx.GAME.legal_actions(S, 0) if a["type"] == "event"]  # moving
@@ -368,6 +369,7 @@ def test_5_6_3_commitments_are_secret_until_both_are_in() -> None:
     d1, d2 = nx.card("senate", bp=3), nx.card("senate", bp=2)
     S = nx.board(legions={"Judaea": {0: 2}, "Syria": {1: 2}}, hands={0: [a, bp], 1: [d1, d2]},
                  park="Dacia")
+    S["options"]["reactions"] = "holders"  # the script asks only the holders
     _to_battle(nx, S, 0, "Judaea", "Syria", 2, a, 1)
     assert nx.GAME.to_act(S) == [0, 1]  # simultaneous
     nx.play(S, 1, {"type": "commit", "cards": [d1, d2]})
@@ -389,6 +391,7 @@ def test_5_6_3_defender_at_most_three_cards() -> None:
     four = nx.cards("senate")[:4]
     S = nx.board(legions={"Judaea": {0: 2}, "Syria": {1: 2}}, hands={0: [a], 1: four},
                  park="Dacia")
+    S["options"]["reactions"] = "holders"  # the script asks only the holders
     _to_battle(nx, S, 0, "Judaea", "Syria", 2, a, 1)
     assert max(len(x["cards"]) for x in nx.GAME.legal_actions(S, 1)) == 3
     with pytest.raises(IllegalAction):

@@ -88,7 +88,8 @@ def test_selfplay_with_every_alternative_option(seats: int) -> None:
     """The A-options' alternatives (digest 8.1) keep every invariant too."""
     alternatives = {k: next(c for c in spec["choices"] if c != spec["default"])
                     for k, spec in nx.GAME.info["options"].items()
-                    if k[0] == "a" and k[1].isdigit() and "choices" in spec}
+                    if (k[0] == "a" and k[1].isdigit()
+                        or k in ("stop_windows", "captured_marker")) and "choices" in spec}
     assert {"a20_attack_uncontrolled", "a22_legion_cap"} <= set(alternatives)
     for seed in range(20):
         play(nx, seats, 20_000 + seed, every=11, options=alternatives)
