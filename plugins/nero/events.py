@@ -1,14 +1,14 @@
 """The cards' Events (digest 6.2), their timing, and the windows for any-time answers.
 
 An Event played in one's own round does not resolve at once: its effect waits on the
-stack (a ``do`` item) under a *window*. A window asks, one at a time and clockwise from
-the active player (R 12.0), only the seats that hold a card that could answer now (Bad
-Omens against an Event, Bad Weather against a moving army or a retreat, Wounded General
-against a moving General, Corruption against Senate Influence). Each answers or passes;
-an answer is itself an effect with its own window (Bad Omens on Bad Omens), so nested
-answers form a stack, last in first out (digest 5.2, engine note). With the table option
-``reactions = all`` every seat with cards is asked, which hides who holds what at the
-price of many more questions.
+stack (a ``do`` item) under a *window*. A window offers the cards that could answer now
+(Bad Omens against an Event, Bad Weather against a moving army or a retreat, Wounded
+General against a moving General, Corruption against Senate Influence) and asks, one at
+a time and clockwise from the active player (R 12.0), every seat with cards (the
+default ``reactions = all``, which hides who holds what), or with ``reactions =
+holders`` only the seats holding such a card (faster; it shows who holds one). Each
+answers or passes; an answer is itself an effect with its own window (Bad Omens on Bad
+Omens), so nested answers form a stack, last in first out (digest 5.2, engine note).
 
 On ``S["pending"]`` (records declared in :mod:`.state`) a window is an item of kind
 ``window`` (``about`` what, ``answers`` the Events that fit, ``seats`` asked in turn,
