@@ -318,13 +318,19 @@ def movement_actions(S: State) -> list[dict[str, Any]]:
     if group["blocked_by"] and not group["passage_asked"] and passage_fee(S, group) <= pool:
         out.append({"type": "passage"})
     # 5.4.4: leave any number of Legions behind (all of them: the Leader goes on
-    # alone; without a Leader that is a halt), or the Leader.
-    n = len(group["legions"])
+    # alone; without a Leader that is a halt), or the Leader; once it has moved or fought
+    # (before that, the group's size is chosen when it is formed).
+    n = len(group["legions"]) if _has_moved(group) else 0
     out += [{"type": "drop", "legions": k} for k in range(1, n + 1 if group["leader"] else n)]
     if n and group["leader"]:
         out.append({"type": "drop", "legions": 0, "leader": True})
     out.append({"type": "halt"})
     return out
+
+
+def _has_moved(group: Group) -> bool:
+    """The group has stepped or fought: what it leaves behind has moved (5.4.4)."""
+    return group["came_from"] is not None or group["battles"] > 0
 
 
 def movement_settled(S: State, ev: Events) -> bool:
@@ -433,14 +439,18 @@ def apply_movement(S: State, action: dict[str, Any], rng: random.Random, ev: Eve
             raise IllegalAction("5.4.4: your Leader is not with this army")
         if not k and not leader:
             raise IllegalAction("5.4.4: leave at least one Legion or your Leader")
+        # 5.4.4: what is left behind has moved this round; at the source before any
+        # step or battle it has not ("stayed without having moved"): it may set out
+        # later in this Movement Action, as a group of its own.
+        moved = _has_moved(group)
         if leader:
-            S["leaders"][seat]["moved"] = True
+            S["leaders"][seat]["moved"] = moved
             group["leader"] = False
         if k:
             left = group["legions"][-k:]
             group["legions"] = group["legions"][:-k]
             for i in left:
-                S["legions"][i]["moved"] = True
+                S["legions"][i]["moved"] = moved
         ev.append({"type": "dropped", "seat": seat, "prov": group["at"], "leader": leader,
                    "legions": k})
     elif t == "halt":

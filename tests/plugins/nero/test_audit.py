@@ -309,3 +309,21 @@ def test_5_6_4_captured_marked_legion_stays_option() -> None:
     nx.play(S, 0, {"type": "step", "to": nx.P["Aegyptus"]})
     assert nx.count(S, "Aegyptus", 0) == 3 and S["legions"][taken[0]]["province"] \
         == nx.P["Judaea"]
+
+
+def test_5_4_4_left_at_the_source_before_moving_has_not_moved() -> None:
+    """5.4.4: "Legions that stayed in a province without having moved may still move
+    later in the round": left at the source before any step, they set out later."""
+    a = nx.card("crisis", mp=5)
+    S = nx.board(legions={"Syria": {0: 3}}, leaders={0: "Syria"}, hands={0: [a]},
+                 park="Dacia")
+    _march(S, 0, "Syria", 3, a, leader=True)
+    assert not [x for x in nx.GAME.legal_actions(S, 0) if x["type"] == "drop"]
+    nx.play(S, 0, {"type": "drop", "legions": 1, "leader": True})
+    nx.play(S, 0, {"type": "step", "to": nx.P["Judaea"]})
+    nx.play(S, 0, {"type": "halt"})
+    assert {"type": "group", "legions": 1, "leader": True} in nx.GAME.legal_actions(S, 0)
+    nx.play(S, 0, {"type": "group", "legions": 1, "leader": True})
+    nx.play(S, 0, {"type": "step", "to": nx.P["Asia Minor"]})
+    assert nx.count(S, "Asia Minor", 0) == 1 and nx.count(S, "Judaea", 0) == 2
+    assert S["leaders"][0]["location"] == nx.P["Asia Minor"]
