@@ -128,13 +128,18 @@ def _with_lift(S: State, p: int, actions: list[dict[str, Any]]) -> list[dict[str
     return out
 
 
-def _lift(S: State, action: dict[str, Any], p: int, k: int, ev: Events) -> None:
-    """Check and apply ``lift`` (5.10): only Legions starting their move there lift it."""
+def _lift_asked(S: State, action: dict[str, Any], p: int, k: int) -> bool:
+    """The action asks to lift the marker of ``p`` (5.10), and may: only ``k`` >= 1
+    Legions starting their move there lift it."""
     if not _bool(action, "lift"):
-        return
+        return False
     if p not in S["germanic_tribes"] or not k:
         raise IllegalAction("5.10: only Legions starting their move in a Germanic Tribes "
                             "province may lift its marker")
+    return True
+
+
+def _lift(S: State, p: int, ev: Events) -> None:
     S["germanic_tribes"].remove(p)
     ev.append({"type": "germanic_lifted", "seat": S["active"], "prov": p})
 
@@ -165,9 +170,7 @@ def apply_march(S: State, action: dict[str, Any], ev: Events) -> None:
         raise IllegalAction("your Leader is not free to move from there")
     if not k and not leader:
         raise IllegalAction("move at least one Legion or your Leader")
-    if _bool(action, "lift") and (p not in S["germanic_tribes"] or not k):
-        raise IllegalAction("5.10: only Legions starting their move in a Germanic Tribes "
-                            "province may lift its marker")
+    lift = _lift_asked(S, action, p, k)
     H.use_cards(S, cards)
     ev.append({"type": "march", "seat": seat, "from": p, "cards": cards, "mp": pool})
     if unmark:
@@ -175,7 +178,8 @@ def apply_march(S: State, action: dict[str, Any], ev: Events) -> None:
         for i in marked:
             S["legions"][i]["retreat_marker"] = False
         ev.append({"type": "unmarked", "seat": seat, "prov": p})
-    _lift(S, action, p, k, ev)  # 5.10: a Legion starting there may lift the marker
+    if lift:  # 5.10: a Legion starting there may lift the marker
+        _lift(S, p, ev)
     S["movement"] = {"source": p, "pool": pool, "group": None}
     _form(S, sorted(movable)[:k], leader, ev)
 
@@ -389,7 +393,8 @@ def apply_movement(S: State, action: dict[str, Any], rng: random.Random, ev: Eve
             raise IllegalAction("your Leader is not free to move from there")
         if (not k and not leader) or movement["pool"] <= 0:
             raise IllegalAction("nothing to move")
-        _lift(S, action, movement["source"], k, ev)
+        if _lift_asked(S, action, movement["source"], k):
+            _lift(S, movement["source"], ev)
         _form(S, free[:k], leader, ev)
         return
     if t == "step":
