@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from lantable.plugins.blackbeard import board, data
 from lantable.plugins.blackbeard.data import PORTS
 
@@ -136,10 +138,10 @@ def test_D_2_1_heavy_guns_add_to_totals_not_to_the_combat_track() -> None:
 def test_D_2_2_setup_deploys_one_pirate_more_later() -> None:
     """A difference from BB-S (which allows more at set-up): one each at set-up; the
     rest from the reserve during any own main phase, up to the displays."""
-    S = GAME.setup(4, None, __import__("random").Random(3))
+    S = GAME.setup(4, None, random.Random(3))
     assert top(S)["kind"] == "setup"
     seat = top(S)["seat"]
     legal = GAME.legal_actions(S, seat)
     assert legal and all(a["type"] == "deploy" for a in legal)
-    GAME.apply(S, seat, legal[0], __import__("random").Random(3))
+    GAME.apply(S, seat, legal[0], random.Random(3))
     assert top(S)["kind"] != "setup" or top(S)["seat"] != seat
