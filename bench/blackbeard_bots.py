@@ -10,7 +10,10 @@ rich" can be read off: Notoriety, booty taken, Net Worth banked, pirates retired
 how), pirates lost, AP VP, and the same per random seat for comparison.
 
 Usage: python bench/blackbeard_bots.py [--games 200] [--budget 0.1 | --iterations N]
-       [--strategy mcts|greedy|random] [--seed 0]   (one line per game on stderr)
+       [--strategy mcts|greedy|random] [--seed 0] [--rotate]   (one line per game on stderr)
+
+``--rotate`` puts the bot at seat ``game % 4`` (the others random); the figures are
+then reported for "the bot" and "the random seats" whatever seat they sat in.
 """
 
 from __future__ import annotations
@@ -98,20 +101,28 @@ def main() -> None:
                         "figure that does not depend on how busy the machine is)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--strategy", default="mcts", help="the strategy at seat 0")
+    parser.add_argument("--rotate", action="store_true",
+                        help="the bot sits at seat game %% 4 instead of always seat 0")
     args = parser.parse_args()
     game = load_registry().games["blackbeard"]
     opts: dict[str, Any] = {}
     if args.strategy == "mcts":
         opts = ({"iterations": args.iterations} if args.iterations
                 else {"time_budget": args.budget})
-    bots = [make_bot(args.strategy, game, **opts)] + [make_bot("random", game)
-                                                      for _ in range(SEATS - 1)]
+    bot = make_bot(args.strategy, game, **opts)
+    randoms = [make_bot("random", game) for _ in range(SEATS - 1)]
     wins = [0.0] * SEATS
     games = []
     start = time.perf_counter()
     cpu = time.process_time()
     for g in range(args.games):
+        at = g % SEATS if args.rotate else 0
+        bots = randoms[:at] + [bot] + randoms[at:]
         result = play(game, bots, random.Random(args.seed * 1_000_003 + g))
+        if at:  # report as if the bot sat at seat 0
+            order = [at] + [s for s in range(SEATS) if s != at]
+            result = {k: [v[s] for s in order] if isinstance(v, list) else v
+                      for k, v in result.items()}
         firsts = [s for s, r in enumerate(result["rank"]) if r == 1]
         for s in firsts:
             wins[s] += 1 / len(firsts)
@@ -126,6 +137,7 @@ def main() -> None:
         "strategies": [args.strategy] + ["random"] * (SEATS - 1),
         "budget": None if args.iterations or args.strategy != "mcts" else args.budget,
         "iterations": args.iterations, "games": args.games, "seed": args.seed,
+        "rotated": args.rotate,
         "win_share": [round(w / args.games, 3) for w in wins],
         "seat0_95ci": [round(share - half, 3), round(share + half, 3)],
         "median_turns": statistics.median(g["turns"] for g in games),

@@ -102,8 +102,12 @@ def event_fits(S: State, w: FrameDict, ctype: str) -> bool:
     if ctype == "storm":
         return B.at_sea(p)
     if ctype == "dr":
+        # D.2.7: in port, or having just looted (a Loot past its cargo step: the
+        # Convert window). Not before the cargo step nor before an Attack Port roll:
+        # nothing has been looted or taken yet (issue 24, docs/rules/blackbeard.md).
         f = act_frame(S)
-        just = f is not None and f["action"] in ("loot", "attack_port")
+        just = (f is not None and f["pirate"] == p["id"] and f["action"] == "loot"
+                and bool(f.get("cargo_taken")))
         return not B.in_dr(p) and (p["port"] is not None or p["may_declare_dr"] or just
                                    or p["sack_opportunity"] is not None)
     if ctype == "merchant_slips_away":
@@ -126,7 +130,9 @@ def options(S: State, seat: int, w: FrameDict) -> list[dict[str, Any]]:
     used = scope(S, w)["ap_actions"]
     own_kcs = [k for k in S["commissioners"] if k["owner"] == seat]
     if not turn["ap_action_used"][seat]:
-        sea = B.at_sea(p)
+        # Q4: a Sack is the one trigger met in port; the warship comes into the
+        # port's Sea Area and attacks the pirate there (option warship_triggers)
+        sea = B.at_sea(p) or w["trigger"] == "sack"
         if sea and w["trigger"] in (*triggers(S, "warship_triggers"), "convert"):
             if S["warship_pool"] and "place_warship" not in used:
                 out += [{"type": "place_warship", "attack": True},
@@ -401,6 +407,8 @@ def cancel(S: State, ev: Events, f: FrameDict, why: str) -> None:
     )
     if f["action"] in ("find", "loot") and B.merchant(S, f["slot"]) is not None:
         B.remove_merchant(S, ev, f["slot"])
+    if f["action"] == "sack":  # the sack counts as performed (A14): the chance is used
+        S["pirates"][f["pirate"]]["sack_opportunity"] = None
 
 
 # -- fights ------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from lantable.plugins import IllegalAction, hookimpl
 
 from . import board, flow, text, views
-from .data import HOSTAGES
+from .data import COST, HOSTAGES, MERCHANTS, PIRATES, PORTS, PORTS_IN, SHIPS, neighbours
 
 if TYPE_CHECKING:
     import random
@@ -154,7 +154,68 @@ def worth(state: dict[str, Any], seat: int) -> float:
             cash += BOOTY * board.booty(p)
             cash += HOSTAGE * 200 * sum(HOSTAGES[h]["value"] for h in p["hostages"])
             total += p["notoriety"] + cash / 100 - 0.5 * max(0, 3 - p["loyalty"])
+            total += PROGRESS * prospects(state, p)
+    turn = state["this_turn"]
+    if turn is not None and state["turn_order"][state["turn_index"]] == seat:
+        total += ACTION * turn["actions_left"]
     return total
+
+
+# Progress (issue 24 item 18): a pirate's plan spans several Player-Turns (sail to a
+# merchant, find it, loot it; sail to a port, attack it), and one ply of the worth
+# above saw no step but the last. So a pirate at sea is also worth his best prospect:
+# the expected VP of a loot or a port attack, discounted by the Moves it is away, a
+# found merchant counting in full; and an unspent Action is worth a little, so that an
+# Action card is played and an Action is spent only on a step that brings more.
+PROGRESS, ACTION, STEP = 0.5, 0.25, 0.5
+_DIST: dict[str, dict[str, int]] = {}
+
+
+def _dist(start: str) -> dict[str, int]:
+    if start not in _DIST:
+        d, frontier = {start: 0}, [start]
+        while frontier:
+            nxt = [n for w in frontier for n in neighbours(w) if n not in d]
+            for n in nxt:
+                d[n] = d[[w for w in frontier if n in neighbours(w)][0]] + 1
+            frontier = list(dict.fromkeys(nxt))
+        _DIST[start] = d
+    return _DIST[start]
+
+
+def prospects(state: dict[str, Any], p: dict[str, Any]) -> float:
+    """The best thing a pirate could do next, in expected VP, discounted by distance."""
+    if p["status"] != "map" or board.in_dr(p):
+        return 0.0
+    here = p["area"]
+    dist = _dist(here)
+    ability = PIRATES[p["id"]]["ability"]
+    room = len(p["holds"]) < SHIPS[p["ship"]]["holds"]
+    find = max(0.0, min(1.0, (ability + 1 + p["sail_ho"] + min(1, p["information"]) - 1) / 6))
+    best = 0.0
+    for m in state["merchants"]:
+        if m["area"] not in dist or (m["found_by"] is not None and m["found_by"] != p["id"]):
+            continue
+        cargo = MERCHANTS[m["id"]]["cargo"] if m["face_up"] else 1.5
+        value = cargo + (BOOTY * 1000 / 100 if room else 0) + 0.5
+        if m["found_by"] != p["id"]:
+            value *= find
+        steps = dist[m["area"]] + (1 if p["port"] is not None else 0)
+        best = max(best, value * STEP ** steps)
+    combat = p["combat"] + ability + (COST["heavy_guns_bonus"] if p["heavy_guns"] else 0)
+    for area, ports in PORTS_IN.items():
+        if area not in dist:
+            continue
+        for i in ports:
+            port = PORTS[i]
+            if port["nationality"] == "PIR" or state["governors"][i] == "anti":
+                continue
+            edge = combat - port["defense"]  # 2d6 + edge > 2d6
+            win = max(0.05, min(0.95, 0.42 + 0.08 * edge))
+            value = win * (2 * port["value"] + (BOOTY * 300 * port["value"] / 100)) - (1 - win)
+            steps = dist[area] + (1 if p["port"] is not None else 0)
+            best = max(best, value * STEP ** steps)
+    return best
 
 
 @hookimpl

@@ -83,7 +83,8 @@ def pirate_actions(S: State, p: PirateDict) -> list[dict[str, Any]]:
                 if m["area"] == p["area"] and m["found_by"] == pid]
         if p["area"] in AREAS:
             out += [{"type": "attack_port", "pirate": pid, "port": i}
-                    for i in PORTS_IN[p["area"]] if not B.pirate_port(i)]
+                    for i in PORTS_IN[p["area"]]
+                    if not B.pirate_port(i) and S["governors"][i] != "anti"]
         return out
     port = p["port"]
     if p["sack_opportunity"] == port:
@@ -453,10 +454,9 @@ def _loot(S: State, f: FrameDict, p: PirateDict, rng: random.Random,
         B.loyalty(S, ev, p, LOY["torture"], "torture")
         f["step"] = "ask_convert"
     elif step == "ask_convert":
-        f["step"] = "convert_answer"
-        if merchant["size"] != p["ship"] + 1:
-            S["stack"].append({"kind": "convert", "seat": p["owner"], "pirate": p["id"],
-                               "size": merchant["size"]})
+        f["step"] = "convert_answer"  # step 3: optional for any merchant (clears damage)
+        S["stack"].append({"kind": "convert", "seat": p["owner"], "pirate": p["id"],
+                           "size": merchant["size"]})
     elif step == "convert_answer":
         if f.get("convert"):
             f["step"] = "convert_result"

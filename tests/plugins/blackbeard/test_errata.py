@@ -233,7 +233,9 @@ def test_A6_dr_loyalty_at_declaration() -> None:
         assert p["loyalty"] == 5 + gain and "loyalty" in kinds(ev)
     S, rng = table(3)
     p = pirate(S, me(S))
-    _loot_to_convert(S, rng, p, size=1)  # a sloop's size: the loot ends at sea
+    _loot_to_convert(S, rng, p, size=1)  # a sloop's size: Convert is still offered
+    answer(S, rng, "convert", {"type": "convert", "yes": False})
+    pass_window(S, rng)
     assert p["may_declare_dr"] and p["port"] is None and top(S)["kind"] == "main"
     p["loyalty"] = 5
     ev = act(S, me(S), {"type": "declare_dr", "pirate": p["id"]}, rng)

@@ -189,6 +189,7 @@ def test_D2_4_loot_uses_the_cargo_table_of_the_area() -> None:
     act(S, me(S), {"type": "loot", "pirate": p["id"], "slot": slot}, rng)
     rng.push(6, 1)  # 6 + 2 = row 8 (**), India: 3000; no hostage
     ev = pass_window(S, rng)
+    ev += answer(S, rng, "convert", {"type": "convert", "yes": False})  # same size: offered
     assert p["holds"] == [3000] and p["notoriety"] == 2
     assert any(e["type"] == "loyalty" and e["why"] == "cargo_double_star" for e in ev)
     assert board.merchant(S, slot) is None and p["may_declare_dr"]

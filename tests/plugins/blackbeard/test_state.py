@@ -130,6 +130,8 @@ def test_every_state_of_seeded_self_play_matches_the_declared_schema(seats, opti
             legal = GAME.legal_actions(S, seat)
             busy = [a for a in legal if a["type"] not in PASSIVE]
             pick = chooser.choice(busy) if busy and chooser.random() < 0.8 else legal[-1]
+            # a found merchant is looted: a loot (hostage, Convert) is rare at random
+            pick = next((a for a in legal if a["type"] == "loot"), pick)
             GAME.apply(S, seat, pick, rng)
             check_state(S)
             SEEN.update(f["kind"] for f in S["stack"])
