@@ -986,12 +986,15 @@ class Table:
             self.fair.act(client, req_id, seat, action, base, sig)  # the host lists nothing
             return
         legal = self.g.legal_actions(self.state, seat)
-        why = unexpected_fields(action, legal)
+        own = canonical_action(action, legal)
+        # An action equal to a legal one has exactly its fields: only another one (a
+        # template's filling, or an illegal action) is checked field by field.
+        why = None if own is not action else unexpected_fields(action, legal)
         if why is not None:
             client.send(Error(code=ErrorCode.ILLEGAL_ACTION, id=req_id, table=self.id,
                               message=why))
             return
-        action = canonical_action(action, legal)
+        action = own
         if self.fair is not None:  # signed; may hold a random event
             self.fair.act(client, req_id, seat, action, base, sig)
             return

@@ -113,12 +113,25 @@ def game_view(state: State, seat: int | None) -> dict[str, Any]:
 
 @hookimpl
 def game_view_parts(state: State) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    return _public_view(state), [_own_view(state, s) for s in range(state["n"])]
+    owns = [engine.owned(state, s) for s in range(state["n"])]  # once per seat, not twice
+    return (_public_view(state, owns),
+            [_own_view(state, s, owns[s]) for s in range(state["n"])])
 
 
-def _public_view(state: State) -> dict[str, Any]:
+def _public_view(state: State, owns: list[list[int]] | None = None) -> dict[str, Any]:
     keyed: Mapping[str, object] = state  # read by the names in _PUBLIC_1
-    view: dict[str, Any] = {key: _copy(keyed[key]) for key in _PUBLIC_1}
+    view: dict[str, Any] = {}
+    for key in _PUBLIC_1:  # _copy inlined: this runs for every key after every action
+        obj: Any = keyed[key]
+        kind = type(obj)
+        if kind is list:
+            view[key] = [x[:] if type(x) is list else x for x in obj]
+        elif kind is dict:
+            view[key] = dict(obj)
+        else:
+            view[key] = obj
+    if owns is None:
+        owns = [engine.owned(state, s) for s in range(state["n"])]
     view["plan"], view["pi"], pilot_done = schedule_view(state)
     view["queue"] = state["queue"][:]
     view["rolls"] = state["rolls"]
@@ -127,7 +140,7 @@ def _public_view(state: State) -> dict[str, Any]:
     view["plunder"] = state["plunder"][:]
     view["pilot_done"] = pilot_done
     view["over"] = state["over"]
-    view["shares"] = [sum(engine.owned(state, s)) for s in range(state["n"])]
+    view["shares"] = [sum(own) for own in owns]
     view["mortgaged"] = [sum(m) for m in state["mort"]]
     view["prices"] = {B.GOODS[g]: engine.price(state, g) for g in range(4)}
     if not state["opt"]["hide_cash"]:
@@ -135,13 +148,15 @@ def _public_view(state: State) -> dict[str, Any]:
     return view
 
 
-def _own_view(state: State, seat: int) -> dict[str, Any]:
+def _own_view(state: State, seat: int, own: list[int] | None = None) -> dict[str, Any]:
+    if own is None:
+        own = engine.owned(state, seat)
     return {
         "seat": seat,
         "my_cash": state["cash"][seat],
         "my_dealt": list(state["dealt"][seat]),
         "my_mort": list(state["mort"][seat]),
-        "my_shares": {B.GOODS[g]: c for g, c in enumerate(engine.owned(state, seat))},
+        "my_shares": {B.GOODS[g]: c for g, c in enumerate(own)},
     }
 
 
