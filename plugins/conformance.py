@@ -13,9 +13,13 @@ seat count, seed, decision and the offending key or event. The checks:
   nor the rng.
 - **leaks**: no event reaches a seat that should not see it. An event a seat receives
   (public, or addressed to it) must not carry a value (a list, a map or a string) that
-  only another seat's view shows, before the event and still after it, and that the
-  receiving seat's view does not show. A value that stops being secret with the event
-  (a card played from a hand, battle cards turned face up) is a reveal, not a leak.
+  only another seat's view shows once the action is done (the acting seat's remaining
+  hand included), and that the receiving seat's view does not show. A value that stops
+  being secret with the event (a card played from a hand, battle cards turned face up)
+  is a reveal, not a leak. With ``game_sample_state``, secrets in any other form too
+  (an id where the view has a name, a position, a single card): for each seat the other
+  seats' hidden information is dealt afresh from its view and the same action applied;
+  what the seat receives may change only where its view after the action changes.
 - **words**: labels, event sentences and the text board work from every seat's view.
 - **scores**: a number and a place per seat, someone placed first.
 - **page** (when the game has one, ``docs/games/GAME.md``): every key of every view is
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from itertools import zip_longest
 from typing import Any
 
 import msgpack
@@ -131,11 +136,55 @@ def _leaks(before: list[dict[bytes, str]], after: dict[int | None, Any], seats: 
                 if not _telling(value) or _key(value) in known[seat]:
                     continue
                 for other in range(seats):
-                    own = before[other].get(_key(value))
-                    if other != seat and own is not None and _key(value) in still[other]:
+                    # Secret at the moment the event is sent: in the views after the
+                    # action (the acting seat's remaining hand counts as much as a
+                    # hand that was there before).
+                    own = still[other].get(_key(value))
+                    if other != seat and own is not None:
                         who = "spectators" if seat is None else f"seat {seat}"
                         return (f"event {event.get('type')!r} key {path!r} shows {who} "
                                 f"seat {other}'s hidden {own!r}")
+    return None
+
+
+def _received(events: list[Any], seat: int, seats: int) -> list[Any]:
+    """The events ``seat`` receives (public, or addressed to it), without ``"to"``."""
+    return [{k: v for k, v in e.items() if k != "to"} for e in events
+            if "to" not in e or seat in e["to"]]
+
+
+SAMPLES = 4  # sampled worlds per seat and checked decision (the interference check)
+
+
+def _interference(game: Game, state: Any, actor: int, action: dict[str, Any],
+                  rng: random.Random, seats: int, events: list[Any],
+                  after: dict[int | None, Any], sampler: random.Random) -> str | None:
+    """Leaks in any form (ids, names, positions, counts): for each seat, deal the other
+    seats' hidden information afresh with ``game_sample_state`` from that seat's view,
+    apply the same action with the same rng, and compare. The events a seat receives
+    may change only where its view after the action changes too (a card turned face
+    up); an event that differs while the seat's view stays the same tells it something
+    about another seat's secrets that it may not know."""
+    for seat in range(seats):
+        view = game.view(state, seat)
+        mine = _received(events, seat, seats)
+        for _ in range(SAMPLES):
+            try:
+                world = game.sample_state(view, seat, sampler)
+                if game.view(world, seat) != view or actor not in game.to_act(world):
+                    continue  # a sampler that cannot keep this seat's view: no comparison
+                twin = random.Random()
+                twin.setstate(rng.getstate())
+                other = game.apply(world, actor, dict(action), twin)
+            except IllegalAction:
+                continue  # the action needs what this world dealt otherwise
+            theirs = _received(other, seat, seats)
+            if theirs != mine and game.view(world, seat) == after[seat]:
+                diff = next((a, b) for a, b in zip_longest(mine, theirs) if a != b)
+                return (f"seat {seat} receives event {diff[0]!r}, but with the other seats' "
+                        f"hidden information dealt otherwise (game_sample_state) it would "
+                        f"receive {diff[1]!r} while its view stays the same: the event tells "
+                        f"it another seat's secret")
     return None
 
 
@@ -219,6 +268,9 @@ def _check_one(game: Game, seats: int, seed: int, every: int,
             for who in (to if "to" in event else [*range(seats), None]):
                 game.describe_event(after[who], who, event, names)
         leak = _leaks(before, after, seats, events)
+        if leak is None and game.has_sampler:
+            leak = _interference(game, state, seat, action, rng, seats, events, after,
+                                 random.Random(f"worlds:{n}"))
         if leak:
             raise Finding(f"decision {n}: {leak}")
 
