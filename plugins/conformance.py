@@ -20,6 +20,10 @@ seat count, seed, decision and the offending key or event. The checks:
   (an id where the view has a name, a position, a single card): for each seat the other
   seats' hidden information is dealt afresh from its view and the same action applied;
   what the seat receives may change only where its view after the action changes.
+- **sampler** (when the game has ``game_sample_state``): a state sampled from a seat's
+  view (with ``"_hand"`` where the game deals hidden decks, as a hidden-deck table's
+  client gives it) has the same seats to act, keeps the dealer's record, and plays on
+  (random actions through the facade, as the search bots do).
 - **words**: labels, event sentences and the text board work from every seat's view.
 - **scores**: a number and a place per seat, someone placed first.
 - **page** (when the game has one, ``docs/games/GAME.md``): every key of every view is
@@ -36,6 +40,7 @@ from typing import Any
 import msgpack
 
 from . import params
+from .decks import DEALER_KEY
 from .errors import IllegalAction
 from .registry import Game
 from .viewdoc import paths_in_page, undescribed
@@ -147,6 +152,55 @@ def _leaks(before: list[dict[bytes, str]], after: dict[int | None, Any], seats: 
     return None
 
 
+def seat_view(game: Game, state: Any, seat: int) -> Any:
+    """``seat``'s view as its client hands it to the game's client-side hooks and bots:
+    with ``"_hand"`` (the cards it was dealt, as at a hidden-deck table) when the state
+    has the in-process dealer's record."""
+    view = game.view(state, seat)
+    dealer = state.get(DEALER_KEY) if isinstance(state, dict) else None
+    if not dealer:
+        return view
+    hand = {deck: {p: rec["order"][int(p)] for p, s in rec["held"].items() if s == seat}
+            for deck, rec in dealer["decks"].items()}
+    return {**view, "_hand": hand}
+
+
+SAMPLED_PLAYOUT = 30  # random actions played on from a sampled state
+
+
+def _sampled_playout(game: Game, state: Any, seat: int, rng: random.Random) -> str | None:
+    """``game_sample_state`` gives a state the game can play on, in-process, as the search
+    bots do: from ``seat``'s view (with ``"_hand"`` where the game deals hidden decks), a
+    state where ``seat`` must act as in the real one, whose legal actions the game applies
+    for up to :data:`SAMPLED_PLAYOUT` random actions."""
+    try:
+        world = game.sample_state(seat_view(game, state, seat), seat, rng)
+    except Exception as exc:
+        return f"game_sample_state failed on seat {seat}'s view: {type(exc).__name__}: {exc}"
+    if DEALER_KEY in state and DEALER_KEY not in world:
+        return (f"game_sample_state returned a state without the dealer's record "
+                f"({DEALER_KEY!r}), so no card can be dealt in it; build one with "
+                f"lantable.plugins.decks.sample_dealer")
+    if game.to_act(world) != game.to_act(state):
+        return (f"game_sample_state's state has seats {game.to_act(world)} to act, "
+                f"the real one {game.to_act(state)}")
+    for step in range(SAMPLED_PLAYOUT):
+        to_act = game.to_act(world)
+        if not to_act:
+            return None
+        who = rng.choice(to_act)
+        try:
+            legal = game.legal_actions(world, who)
+            action = rng.choice(legal)
+            if params.is_template(action):
+                action = rng.choice(game.discretise(world, who, action))
+            game.apply(world, who, action, rng)
+        except Exception as exc:
+            return (f"a state from game_sample_state (seat {seat}'s view) cannot be played: "
+                    f"step {step}, seat {who}: {type(exc).__name__}: {exc}")
+    return None
+
+
 def _received(events: list[Any], seat: int, seats: int) -> list[Any]:
     """The events ``seat`` receives (public, or addressed to it), without ``"to"``."""
     return [{k: v for k, v in e.items() if k != "to"} for e in events
@@ -166,12 +220,13 @@ def _interference(game: Game, state: Any, actor: int, action: dict[str, Any],
     up); an event that differs while the seat's view stays the same tells it something
     about another seat's secrets that it may not know."""
     for seat in range(seats):
-        view = game.view(state, seat)
+        view = seat_view(game, state, seat)
         mine = _received(events, seat, seats)
         for _ in range(SAMPLES):
             try:
                 world = game.sample_state(view, seat, sampler)
-                if game.view(world, seat) != view or actor not in game.to_act(world):
+                if game.view(world, seat) != game.view(state, seat) \
+                        or actor not in game.to_act(world):
                     continue  # a sampler that cannot keep this seat's view: no comparison
                 twin = random.Random()
                 twin.setstate(rng.getstate())
@@ -273,6 +328,10 @@ def _check_one(game: Game, seats: int, seed: int, every: int,
                                  random.Random(f"worlds:{n}"))
         if leak:
             raise Finding(f"decision {n}: {leak}")
+        if game.has_sampler:
+            bad = _sampled_playout(game, state, seat, random.Random(f"playout:{n}"))
+            if bad:
+                raise Finding(f"decision {n}: {bad}")
 
     final, trace = _play(game, seats, seed, None, check)
     for who in [*range(seats), None]:
