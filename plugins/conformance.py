@@ -350,6 +350,41 @@ def _check_one(game: Game, seats: int, seed: int, every: int,
         raise Finding(f"final scores {scores!r} need a number and a place 1..{places} per seat")
 
 
+TEXT_HOOKS = ("game_describe_action", "game_describe_event", "game_render_text")
+
+
+def export_warnings(game: Game) -> list[str]:
+    """Hooks a game wrote but lantable never calls: a text hook (or any game hook)
+    defined in the plugin without ``@hookimpl``, or a text hook marked ``@hookimpl`` in
+    a module of the game's package that the package does not import (pluggy registers
+    only what the plugin object itself holds)."""
+    import importlib
+    import pkgutil
+
+    from . import hookspecs
+
+    plugin, out = game.plugin, []
+    hooks = [name for name in vars(hookspecs) if name.startswith("game_")]
+    for name in hooks:
+        own = getattr(plugin, name, None)
+        if callable(own) and getattr(own, "lantable_impl", None) is None:
+            out.append(f"{game.id}: {name} is defined without @hookimpl, so lantable never "
+                       f"calls it (mark it @hookimpl)")
+    for info in pkgutil.iter_modules(getattr(plugin, "__path__", None) or []):
+        try:
+            module = importlib.import_module(f"{plugin.__name__}.{info.name}")
+        except Exception:  # noqa: BLE001 - a module that does not import is not our finding
+            continue
+        for name in TEXT_HOOKS:
+            impl = getattr(module, name, None)
+            if impl is not None and getattr(impl, "lantable_impl", None) is not None \
+                    and getattr(plugin, name, None) is None:
+                out.append(f"{game.id}: {name} is defined in {module.__name__} but not "
+                           f"imported into {plugin.__name__}, so lantable never calls it "
+                           f"(add `from .{info.name} import {name}` to the package)")
+    return out
+
+
 def check_game(game: Game, *, games: int = 10, seed: int = 0,
                progress: Callable[[str], None] | None = None,
                page: str | None = None) -> list[str]:

@@ -142,6 +142,9 @@ def installed() -> Registry:
 def registry_game(game_id: str) -> Any:
     """The installed game ``game_id``, or a one-line error naming those installed."""
     registry = installed()
+    cause = registry.load_error(game_id) if game_id not in registry else None
+    if cause is not None:
+        raise CliError(f"game {game_id!r} is installed but did not load: {cause}")
     if game_id not in registry:
         raise CliError(f"no game {game_id!r} is installed; installed: "
                        f"{', '.join(sorted(registry.games)) or 'none'} (see lantable games)")
