@@ -31,6 +31,8 @@ import sys
 import tempfile
 import time
 
+from _help import parser as bench_parser  # noqa: E402 - bench/ is the script's folder
+
 LANTABLE = [sys.executable, "-m", "lantable.clients.cli"]
 
 
@@ -117,10 +119,7 @@ def run(args: argparse.Namespace) -> dict[str, object]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0] + " Real `lantable host` and `lantable bot` "
-        "processes over loopback; prints JSON with each restart's stall.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser = bench_parser(__doc__)
     parser.add_argument("--game", default="manila", help="the game the bots play")
     parser.add_argument("--seats", type=int, default=4, help="seats, all of them bots")
     parser.add_argument("--strategy", default="greedy", choices=["random", "greedy", "mcts"],
