@@ -5,10 +5,10 @@ mcts bots sample full states from that with the game's ``game_sample_state``
 
 from __future__ import annotations
 
-import pytest
-
 from lantable.host.table import FINISHED
-from lantable.plugins import load_registry
+from lantable.plugins import hookimpl, load_registry
+from lantable.plugins.conformance import check_game
+from lantable.plugins.examples.highcard import HighCard
 
 from .hiddengames import highcard_registry, play_hidden
 
@@ -27,7 +27,6 @@ async def test_greedy_and_mcts_play_high_card_with_hidden_decks_over_tcp(tmp_pat
     assert any("_hand" in v for v in game.views[0] if v)  # the bots saw their own cards
 
 
-@pytest.mark.slow
 async def test_greedy_and_mcts_play_nero_with_a_hidden_deck_over_tcp(tmp_path):
     """Nero samples a plain-mode state (its rules are the same): the short game, three
     seats, as short as Nero's options make it."""
@@ -40,3 +39,22 @@ async def test_greedy_and_mcts_play_nero_with_a_hidden_deck_over_tcp(tmp_path):
     assert game.host_table.status == FINISHED and len(game.results) == 3
     assert all(r == game.results[0] for r in game.results)
     assert [s.problems for s in game.seats.values()] == [[]] * 3
+
+
+class PlainSampler(HighCard):
+    """The mistake of issue 26: a sampler that copies the view and deals the unseen
+    cards into the game's own fields, but leaves out the dealer's record."""
+
+    @hookimpl
+    def game_sample_state(self, view, seat, rng):
+        state = HighCard.game_sample_state(self, view, seat, rng)
+        del state["_dealer"]
+        return state
+
+
+def test_check_fails_a_hidden_deck_sampler_without_the_dealers_record():
+    game = load_registry(autoload=False, plugins={"highcard": PlainSampler()})["highcard"]
+    failures = check_game(game, games=1)
+    assert failures and all("sample_dealer" in f for f in failures), failures
+    honest = load_registry(autoload=False, plugins={"highcard": HighCard()})["highcard"]
+    assert check_game(honest, games=2) == []
