@@ -18,9 +18,8 @@ from typing import TYPE_CHECKING, Any, Final
 from lantable.plugins import load_registry
 
 from .bots import STRATEGIES, make_bot
-from .client import ClientError, open_client
 from .seat import Decide
-from .session import SeatPlan, game_of, hold_seat
+from .session import SeatPlan, StrategyUnfit, hold_seat
 
 if TYPE_CHECKING:
     from lantable.plugins import Action, Game, Registry, View
@@ -74,7 +73,6 @@ async def run_bot(host: str, port: int, table: str, strategy: str, seed: int, *,
         (seat, final scores).
     """
     games = registry if registry is not None else load_registry()
-    await check_fit(host, port, table, strategy, games, name=name)
 
     def make_decider(game_id: str, at: int | None) -> Decide:
         if at is None:
@@ -95,31 +93,26 @@ async def run_bot(host: str, port: int, table: str, strategy: str, seed: int, *,
 
     plan = SeatPlan(table=table, seat=seat, token=token, program="bot", take_over=take_over)
     held = await hold_seat(host, port, plan, name=name, make_decider=make_decider,
-                           store=store, notify=notify)
+                           store=store, notify=notify,
+                           check_game=lambda game_id: check_fit(table, strategy, games, game_id))
     assert held.seat is not None and held.scores is not None
     return held.seat, held.scores
 
 
-class StrategyUnfit(ClientError):
-    """The bot cannot play the table's game (a search strategy for a game without
-    ``game_sample_state``, or a game not installed here): found before taking a seat."""
-
-
-async def check_fit(host: str, port: int, table: str, strategy: str, games: Registry, *,
-                    name: str) -> None:
-    """Refuse, before any seat is taken, a bot that could not play ``table``: its game
-    is not installed here, or ``strategy`` needs what the game lacks (greedy and mcts
-    need ``game_sample_state``). A table the lobby does not list is left for
-    :func:`~.session.hold_seat` to report.
+def check_fit(table: str, strategy: str, games: Registry, game_id: str) -> None:
+    """Refuse, before any seat is taken (``hold_seat``'s ``check_game``), a bot that
+    could not play ``table``: its game ``game_id`` is not installed here (or did not
+    load), or ``strategy`` needs what the game lacks (greedy and mcts need
+    ``game_sample_state``).
 
     Raises:
         StrategyUnfit: with the one sentence to show.
     """
-    async with open_client(host, port, name=name) as client:
-        game_id = await game_of(client, table)
-    if game_id is None:
-        return
     if game_id not in games:
+        cause = games.load_error(game_id)
+        if cause is not None:
+            raise StrategyUnfit(f"table {table} plays {game_id}, which is installed here but "
+                                f"did not load: {cause} (no seat was taken)")
         raise StrategyUnfit(f"table {table} plays {game_id}, which is not installed on this "
                             f"machine; install it to run a bot here (no seat was taken)")
     try:
