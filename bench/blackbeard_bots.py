@@ -18,7 +18,6 @@ then reported for "the bot" and "the random seats" whatever seat they sat in.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -28,6 +27,8 @@ import sys
 import time
 from collections import Counter
 from typing import Any
+
+from _help import parser as bench_parser  # noqa: E402 - bench/ is the script's folder
 
 from lantable.clients.bots import make_bot
 from lantable.plugins import load_registry
@@ -93,13 +94,13 @@ def summary(games: list[dict[str, Any]], seats: list[int]) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
+    parser = bench_parser(__doc__)
+    parser.add_argument("--games", type=int, default=200, help="games to play")
     parser.add_argument("--budget", type=float, default=0.1, help="mcts seconds per decision")
     parser.add_argument("--iterations", type=int, default=None,
                         help="mcts iterations per decision instead of a time budget (a "
                         "figure that does not depend on how busy the machine is)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
     parser.add_argument("--strategy", default="mcts", help="the strategy at seat 0")
     parser.add_argument("--rotate", action="store_true",
                         help="the bot sits at seat game %% 4 instead of always seat 0")

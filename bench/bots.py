@@ -13,7 +13,6 @@ Usage: python bench/bots.py [--kp-games N] [--manila-games N] [--runs R] [--seed
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -21,6 +20,8 @@ import statistics
 import time
 from collections import Counter
 from typing import Any
+
+from _help import parser as bench_parser  # noqa: E402 - bench/ is the script's folder
 
 from lantable.clients.bots import make_bot
 from lantable.plugins import load_registry
@@ -109,11 +110,11 @@ def manila(game: Any, games: int, seed: int) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--kp-games", type=int, default=40)
-    parser.add_argument("--manila-games", type=int, default=200)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=0)
+    parser = bench_parser(__doc__)
+    parser.add_argument("--kp-games", type=int, default=40, help="Kaiser's Pirates games per run")
+    parser.add_argument("--manila-games", type=int, default=200, help="Manila games per run")
+    parser.add_argument("--runs", type=int, default=3, help="runs; medians reported")
+    parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
     args = parser.parse_args()
     registry = load_registry()
     report: dict[str, Any] = {"bench": "bots", "runs": args.runs, "cpus": os.cpu_count(),

@@ -17,7 +17,6 @@ Usage: python bench/discovery.py [--runs N] [--crash-runs K]
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import json
 import signal
@@ -26,6 +25,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from _help import parser as bench_parser  # noqa: E402 - bench/ is the script's folder
 
 _spec = importlib.util.spec_from_file_location(
     "lantable_netns", Path(__file__).resolve().parent.parent / "tests" / "host" / "netns.py")
@@ -46,9 +47,11 @@ def _event(kind: str, peer_id: str):
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("--crash-runs", type=int, default=3)
+    parser = bench_parser(__doc__)
+    parser.add_argument("--runs", type=int, default=10,
+                        help="discovery runs (a peer started, found, stopped)")
+    parser.add_argument("--crash-runs", type=int, default=3,
+                        help="runs where the peer is killed instead of stopped")
     args = parser.parse_args()
     why_not = netns.netns_unavailable()
     if why_not:

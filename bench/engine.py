@@ -9,10 +9,11 @@ Usage: python bench/engine.py [--games N] [--runs R] [--game ID ...]
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
+
+from _help import parser as bench_parser  # noqa: E402 - bench/ is the script's folder
 
 from lantable.clients.selfplay import simulate
 from lantable.plugins import load_registry
@@ -22,11 +23,11 @@ SEATS = {"manila": [3, 4, 5], "kaisers-pirates": [1, 2, 3, 4]}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = bench_parser(__doc__)
     parser.add_argument("--games", type=int, default=200, help="games per run")
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=3, help="runs; medians reported")
     parser.add_argument("--game", nargs="*", help="only these game ids")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="the first game's seed")
     args = parser.parse_args()
     registry = load_registry()
     report: dict = {"bench": "engine", "games_per_run": args.games, "runs": args.runs,

@@ -27,7 +27,6 @@ Usage: python bench/fairplay.py [--games N] [--seats 4] [--hidden]
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import statistics
@@ -38,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import trio
+from _help import parser as bench_parser  # noqa: E402 - bench/ is the script's folder
 
 from lantable.clients.bots import RandomBot
 from lantable.clients.client import open_client
@@ -286,9 +286,9 @@ async def run_hidden(games: int) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = bench_parser(__doc__)
     parser.add_argument("--games", type=int, default=7, help="games per mode")
-    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--seats", type=int, default=4, help="seats per table")
     parser.add_argument("--hidden", action="store_true",
                         help="measure hidden decks over TCP (high card, 2 and 4 seats)")
     args = parser.parse_args()

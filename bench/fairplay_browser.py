@@ -12,7 +12,6 @@ Usage: python bench/fairplay_browser.py [--runs 7]
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -21,7 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))
 
-from conftest import CHROMIUM_ARGS, HostProcess, chromium_path  # noqa: E402
+from _help import parser as bench_parser  # noqa: E402 - bench/ is the script's folder
+from webhost import CHROMIUM_ARGS, HostProcess, chromium_path  # noqa: E402
 
 from lantable.protocol import fairplay as fp  # noqa: E402
 
@@ -62,8 +62,8 @@ def settled_event() -> dict[str, object]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7)
+    parser = bench_parser(__doc__)
+    parser.add_argument("--runs", type=int, default=7, help="runs; medians reported")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 

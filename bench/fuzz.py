@@ -44,6 +44,7 @@ fuzzing = importlib.util.module_from_spec(_spec)
 sys.modules["lantable_fuzzing"] = fuzzing
 _spec.loader.exec_module(fuzzing)
 sys.path.insert(0, str(ROOT))
+from _help import parser as bench_parser  # noqa: E402 - bench/ is the script's folder
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
@@ -241,13 +242,13 @@ def web_main(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = bench_parser(__doc__)
     ap.add_argument("--examples", type=int, default=4000, help="structured fuzz examples")
     ap.add_argument("--raw", type=int, default=2000, help="raw mutation examples")
     ap.add_argument("--tables", type=int, default=20000, help="tables opened and finished")
     ap.add_argument("--churn", type=int, default=3000, help="short connections")
     ap.add_argument("--flood", type=int, default=1700, help="connections held at once")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1, help="the fuzzer's seed")
     ap.add_argument("--web", action="store_true", help="fuzz the web port instead")
     ap.add_argument("--http", type=int, default=20000, help="HTTP requests (--web)")
     args = ap.parse_args()

@@ -11,29 +11,31 @@ Usage: python bench/nero_bots.py --strategy mcts --games 200 [--budget 0.05 | --
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import statistics
 import sys
 import time
 
+from _help import parser as bench_parser  # noqa: E402 - bench/ is the script's folder
+
 from lantable.clients.bots import make_bot
 from lantable.plugins import load_registry
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--strategy", default="greedy", choices=["greedy", "mcts"])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seats", type=int, default=4)
+    parser = bench_parser(__doc__)
+    parser.add_argument("--strategy", default="greedy", choices=["greedy", "mcts"],
+                        help="the strategy at seat 0 (the others play random)")
+    parser.add_argument("--games", type=int, default=200, help="games to play")
+    parser.add_argument("--seats", type=int, default=4, help="seats per game")
     parser.add_argument("--budget", type=float, default=None, help="mcts seconds per decision")
     parser.add_argument("--iterations", type=int, default=None,
                         help="mcts iterations per decision instead of a time budget (a "
                         "figure that does not depend on how busy the machine is)")
     parser.add_argument("--rollout-depth", type=int, default=None,
                         help="mcts random actions after the tree (default: the bot's)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
     args = parser.parse_args()
     game = load_registry().games["nero"]
     kwargs: dict = {}

@@ -13,7 +13,6 @@ Usage: python bench/nero_hidden.py [--games N] [--short]
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -25,6 +24,8 @@ from typing import Any
 import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from _help import parser as bench_parser  # noqa: E402 - bench/ is the script's folder
 
 from lantable.host.journal import Journal  # noqa: E402
 from lantable.plugins import load_registry  # noqa: E402
@@ -52,7 +53,7 @@ def one(registry: Any, hidden: bool, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = bench_parser(__doc__)
     parser.add_argument("--games", type=int, default=3, help="games per mode")
     parser.add_argument("--short", action="store_true", help="the short game (6 cards)")
     args = parser.parse_args()

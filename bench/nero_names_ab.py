@@ -29,6 +29,8 @@ import sys
 import time
 from typing import Any
 
+from _help import parser as bench_parser  # noqa: E402 - bench/ is the script's folder
+
 from lantable.clients.bots import make_bot
 from lantable.plugins import Game
 from lantable.plugins import nero as new_module
@@ -118,13 +120,14 @@ def play(game: Game, seats: int, options: dict[str, Any], seed: int,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = bench_parser(__doc__)
     parser.add_argument("--old", required=True, help="folder holding the package nero_old")
-    parser.add_argument("--check", action="store_true")
-    parser.add_argument("--speed", action="store_true")
-    parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--check", action="store_true",
+                        help="check that both versions play the same games")
+    parser.add_argument("--speed", action="store_true", help="time both versions")
+    parser.add_argument("--games", type=int, default=10, help="games per check or timing")
+    parser.add_argument("--rounds", type=int, default=7, help="timing rounds")
+    parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
     args = parser.parse_args()
     sys.path.insert(0, args.old)
     old = Game(importlib.import_module("nero_old"), "nero")

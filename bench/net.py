@@ -1,10 +1,11 @@
-"""Network benchmark: K tables x 4 bot clients over loopback TCP; prints JSON.
+"""Network benchmark: K tables x N bot clients (N seats, 4 by default) over loopback
+TCP; prints JSON.
 
-The host runs as its own process (``lantable host``); the bots run in four
-separate processes, one per seat: process ``s`` holds seat ``s`` at every table
-and plays random legal moves as fast as updates arrive. The bots are lean load
-generators (a selector loop over the sans-IO protocol), so the machine's two
-cores go to the host rather than to the clients. Every table always has
+The host runs as its own process (``lantable host``); the bots run in N separate
+processes, one per seat (``--seats 1``: one bot alone at each race table): process ``s``
+holds seat ``s`` at every table and plays random legal moves as fast as updates arrive.
+The bots are lean load generators (a selector loop over the sans-IO protocol), so the
+machine's two cores go to the host rather than to the clients. Every table always has
 exactly one move in flight; a game that ends is followed by a fresh table. Measured,
 after a warm-up:
 
@@ -17,12 +18,12 @@ after a warm-up:
   bottleneck);
 - the floor: a raw msgpack echo round trip over the same loopback, same run.
 
-Usage: python bench/net.py [--game race|manila] [--tables K ...] [--seconds S] [--runs R]
+Usage: python bench/net.py [--game race|manila] [--tables K ...] [--seats N] [--seconds S]
+[--runs R]
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -37,6 +38,7 @@ import time
 from typing import Any
 
 import msgpack
+from _help import parser as bench_parser  # noqa: E402 - bench/ is the script's folder
 
 OPTIONS = {"race": {"target": 10**9, "max_step": 2}, "manila": {}}
 # Tables queued for games that end (Manila does), so every slot always has a game:
@@ -154,11 +156,12 @@ def _own_cpu() -> float:
     return t.user + t.system
 
 
-async def _create_tables(port: int, game: str, count: int, seed: int) -> list[str]:
+async def _create_tables(port: int, game: str, count: int, seed: int, seats: int) -> list[str]:
     from lantable.clients.client import open_client
 
     async with open_client("127.0.0.1", port, name="bench") as client:
-        return [await client.create(game, 4, OPTIONS.get(game), seed + i) for i in range(count)]
+        return [await client.create(game, seats, OPTIONS.get(game), seed + i)
+                for i in range(count)]
 
 
 # ---------------------------------------------------------------------------
@@ -235,7 +238,8 @@ def _machine_busy() -> tuple[float, float]:
     return sum(fields) - idle, sum(fields)
 
 
-def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int) -> dict:
+def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
+             seats: int = 4) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
@@ -254,13 +258,13 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int) -
 
             # A slot is a table followed by spares for when a game ends (Manila does).
             per_slot = 1 if game == "race" else max(2, SPARE_TABLES // tables)
-            created = trio.run(_create_tables, port, game, tables * per_slot, seed)
+            created = trio.run(_create_tables, port, game, tables * per_slot, seed, seats)
             slots = [created[i * per_slot:(i + 1) * per_slot] for i in range(tables)]
             # One bot process per seat: process s holds seat s of every table.
             procs = [subprocess.Popen(
                 [sys.executable, __file__, "--worker", str(port), str(seat), json.dumps(slots),
                  str(seconds), str(warmup), str(seed * 10 + seat)],
-                stdout=subprocess.PIPE, text=True) for seat in range(4)]
+                stdout=subprocess.PIPE, text=True) for seat in range(seats)]
             cpu0 = _cpu_seconds(host.pid)
             busy0 = _machine_busy()
             results = [json.loads(p.communicate()[0]) for p in procs]
@@ -280,7 +284,7 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int) -
         # Host CPU (user+system) per accepted action over the whole run, warm-up included.
         "host_cpu_us_per_action": round(
             host_cpu / max(1, actions) * 1e6 * seconds / (seconds + warmup), 1),
-        # The four bot processes together, measured window only.
+        # The bot processes together, measured window only.
         "bots_cpu_us_per_action": round(sum(r["cpu"] for r in results) / max(1, actions) * 1e6, 1),
         # Share of all cores busy (anything, other tenants included), warm-up included.
         "machine_busy_pct": round(100 * busy[0] / max(1e-9, busy[1]), 1),
@@ -297,20 +301,25 @@ def main() -> None:
                       int(seed))
         print(json.dumps(out))
         return
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="race")
-    parser.add_argument("--tables", type=int, nargs="+", default=[1, 16])
-    parser.add_argument("--seconds", type=float, default=8.0)
-    parser.add_argument("--warmup", type=float, default=2.0)
+    parser = bench_parser(__doc__)
+    parser.add_argument("--game", default="race", help="the game the bots play (race or manila)")
+    parser.add_argument("--tables", type=int, nargs="+", default=[1, 16],
+                        help="table counts to measure, one configuration each")
+    parser.add_argument("--seconds", type=float, default=8.0,
+                        help="seconds measured per run, after the warm-up")
+    parser.add_argument("--warmup", type=float, default=2.0, help="seconds played before measuring")
     parser.add_argument("--runs", type=int, default=3,
                         help="runs per configuration; medians reported")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="the tables' and bots' seed")
+    parser.add_argument("--seats", type=int, default=4,
+                        help="seats per table, one bot process each (race: 1-8, manila: 3-5)")
     args = parser.parse_args()
-    report: dict[str, Any] = {"bench": "net", "game": args.game, "seconds": args.seconds,
+    report: dict[str, Any] = {"bench": "net", "game": args.game, "seats": args.seats,
+                              "seconds": args.seconds,
                               "runs": args.runs, "cpus": os.cpu_count(),
                               "echo_floor": _echo_floor()}
     for k in args.tables:
-        runs = [_one_run(args.game, k, args.seconds, args.warmup, args.seed + r)
+        runs = [_one_run(args.game, k, args.seconds, args.warmup, args.seed + r, args.seats)
                 for r in range(args.runs)]
         report[f"tables_{k}"] = {
             key: any(r[key] for r in runs) if isinstance(runs[0][key], bool)

@@ -22,6 +22,8 @@ import time
 from typing import Any
 
 import numpy as np
+from _help import Help
+from _help import parser as bench_parser  # noqa: E402 - bench/ is the script's folder
 
 from lantable.clients.bots import RandomBot
 from lantable.clients.selfplay import batch_gc, play_one
@@ -94,15 +96,19 @@ def actions(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = bench_parser(__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
-    o = sub.add_parser("overhead")
-    o.add_argument("--game", default="manila")
-    o.add_argument("--seats", type=int)
-    o.add_argument("--games", type=int, default=100)
-    o.add_argument("--runs", type=int, default=5)
-    a = sub.add_parser("actions")
-    a.add_argument("--games", type=int, default=50)
+    o = sub.add_parser("overhead", help="the environments' cost over plain self-play",
+                       description="The environments' cost over plain self-play.",
+                       formatter_class=Help)
+    o.add_argument("--game", default="manila", help="the game")
+    o.add_argument("--seats", type=int, help="seats (default: the game's fewest)")
+    o.add_argument("--games", type=int, default=100, help="games per run")
+    o.add_argument("--runs", type=int, default=5, help="runs; medians reported")
+    a = sub.add_parser("actions", help="actions per second through the environments",
+                       description="Actions per second through the environments.",
+                       formatter_class=Help)
+    a.add_argument("--games", type=int, default=50, help="games per run")
     args = p.parse_args()
     print(json.dumps(overhead(args) if args.cmd == "overhead" else actions(args)))
 

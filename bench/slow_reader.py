@@ -12,7 +12,6 @@ Usage: python bench/slow_reader.py [--game ID --seats N] [--runs R] [--seed S] [
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import statistics
@@ -22,6 +21,7 @@ from pathlib import Path
 
 import msgpack
 import trio
+from _help import parser as bench_parser  # noqa: E402 - bench/ is the script's folder
 
 from lantable.clients import client as client_module
 from lantable.clients.client import open_client
@@ -59,11 +59,11 @@ async def one_run(game: str, seats: int, seed: int, db: str) -> dict[str, float]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--game", default="manila")
-    parser.add_argument("--seats", type=int, default=4)
+    parser = bench_parser(__doc__)
+    parser.add_argument("--runs", type=int, default=3, help="runs; medians reported")
+    parser.add_argument("--seed", type=int, default=7, help="the table's seed")
+    parser.add_argument("--game", default="manila", help="the game the bots play")
+    parser.add_argument("--seats", type=int, default=4, help="seats, all of them bots")
     parser.add_argument("--unbounded", action="store_true",
                         help="measure an unbounded queue instead (the old behaviour)")
     args = parser.parse_args()

@@ -19,7 +19,6 @@ Usage: python bench/spanish_main.py selfplay --games 500
 
 from __future__ import annotations
 
-import argparse
 import json
 import multiprocessing
 import random
@@ -28,6 +27,7 @@ import sys
 import time
 
 import msgpack
+from _help import parser as bench_parser  # noqa: E402 - bench/ is the script's folder
 
 from lantable.clients.bots import make_bot
 from lantable.clients.selfplay import simulate
@@ -151,15 +151,19 @@ def versus(a: str, b: str, games: int, seed: int, iterations: int, depth: int,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["selfplay", "speed", "versus"])
-    parser.add_argument("strategies", nargs="*", default=["mcts", "random"])
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--seats", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--iterations", type=int, default=30)
-    parser.add_argument("--rollout-depth", type=int, default=0)
+    parser = bench_parser(__doc__)
+    parser.add_argument("what", choices=["selfplay", "speed", "versus"],
+                        help="selfplay, speed (actions per second) or versus (the first "
+                        "strategy against the others)")
+    parser.add_argument("strategies", nargs="*", default=["mcts", "random"],
+                        help="a strategy per seat")
+    parser.add_argument("--games", type=int, default=100, help="games per run")
+    parser.add_argument("--runs", type=int, default=3, help="runs; medians reported")
+    parser.add_argument("--seats", type=int, default=2, help="seats per game")
+    parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
+    parser.add_argument("--iterations", type=int, default=30, help="mcts iterations per decision")
+    parser.add_argument("--rollout-depth", type=int, default=0,
+                        help="mcts rollout depth (0: the heuristic at once)")
     parser.add_argument("--workers", type=int, default=1,
                         help="versus: games played in parallel processes")
     parser.add_argument("--option", action="append", default=[], metavar="K=V",

@@ -27,6 +27,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _help import Help
+from _help import parser as bench_parser  # noqa: E402 - bench/ is the script's folder
+
 from lantable.clients.selfplay import simulate
 from lantable.plugins import load_registry
 from lantable.rl import tournament as t
@@ -110,28 +113,36 @@ def network(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = bench_parser(__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
-    o = sub.add_parser("overhead")
-    o.add_argument("--game", default="manila")
-    o.add_argument("--seats", type=int)
-    o.add_argument("--games", type=int, default=200)
-    o.add_argument("--runs", type=int, default=5)
-    o.add_argument("--batch", type=int, default=16)
-    s = sub.add_parser("speedup")
-    s.add_argument("--game", default="race")
-    s.add_argument("--seats", type=int)
-    s.add_argument("--strategy", default="mcts:iterations=200")
-    s.add_argument("--games", type=int, default=40)
-    s.add_argument("--jobs", type=int)
-    s.add_argument("--runs", type=int, default=3)
-    s.add_argument("--batch", type=int, default=2)
-    n = sub.add_parser("network")
-    n.add_argument("--game", default="race")
-    n.add_argument("--seats", type=int)
-    n.add_argument("--games", type=int, default=20)
-    n.add_argument("--runs", type=int, default=3)
-    n.add_argument("--batch", type=int, default=10)
+    o = sub.add_parser("overhead", help="the tournament's cost over plain self-play",
+                       description="The tournament's cost over plain self-play.",
+                       formatter_class=Help)
+    o.add_argument("--game", default="manila", help="the game")
+    o.add_argument("--seats", type=int, help="seats (default: the game's fewest)")
+    o.add_argument("--games", type=int, default=200, help="games per run")
+    o.add_argument("--runs", type=int, default=5, help="runs; medians reported")
+    o.add_argument("--batch", type=int, default=16, help="games per batch handed to a worker")
+    s = sub.add_parser("speedup",
+                       help="games per second with worker processes against one process",
+                       description="Games per second with worker processes against one process.",
+                       formatter_class=Help)
+    s.add_argument("--game", default="race", help="the game")
+    s.add_argument("--seats", type=int, help="seats (default: the game's fewest)")
+    s.add_argument("--strategy", default="mcts:iterations=200",
+                   help="the strategy every seat plays")
+    s.add_argument("--games", type=int, default=40, help="games per run")
+    s.add_argument("--jobs", type=int, help="worker processes (default: one per core)")
+    s.add_argument("--runs", type=int, default=3, help="runs; medians reported")
+    s.add_argument("--batch", type=int, default=2, help="games per batch handed to a worker")
+    n = sub.add_parser("network", help="a tournament played over loopback TCP",
+                       description="A tournament played over loopback TCP.",
+                       formatter_class=Help)
+    n.add_argument("--game", default="race", help="the game")
+    n.add_argument("--seats", type=int, help="seats (default: the game's fewest)")
+    n.add_argument("--games", type=int, default=20, help="games per run")
+    n.add_argument("--runs", type=int, default=3, help="runs; medians reported")
+    n.add_argument("--batch", type=int, default=10, help="games per batch handed to a worker")
     args = p.parse_args()
     print(json.dumps({"overhead": overhead, "speedup": speedup,
                       "network": network}[args.cmd](args)))

@@ -16,7 +16,6 @@ Usage: python bench/web.py [--actions N] [--rounds R]
 
 from __future__ import annotations
 
-import argparse
 import json
 import socket
 import statistics
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
+from _help import parser as bench_parser  # noqa: E402 - bench/ is the script's folder
 from wsproto import ConnectionType, WSConnection
 from wsproto.events import AcceptConnection, BytesMessage, Request
 
@@ -162,9 +162,9 @@ def pct(values: list[float], q: float) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = bench_parser(__doc__)
     parser.add_argument("--actions", type=int, default=500, help="actions per client per round")
-    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=10, help="rounds measured")
     args = parser.parse_args()
     port, web_port = free_port(), free_port()
     with tempfile.TemporaryDirectory() as tmp:

@@ -230,6 +230,11 @@ class Client:
             pass
 
     async def _request(self, make: Any, **fields: Any) -> Message:
+        # A request on a connection whose reader has ended can never get its reply:
+        # fail at once, so that a seat acting on an update still queued from the
+        # closed feed reconnects instead of waiting REQUEST_TIMEOUT (issue 26).
+        if self.closed.is_set():
+            raise Disconnected("the connection to the host has closed")
         rid = next(self._ids)
         pending = self._pending[rid] = _Pending()
         try:

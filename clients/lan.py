@@ -42,6 +42,8 @@ async def fetch_tables(peer: PeerInfo) -> dict[str, Any]:
         "name": peer.name, "peer_id": peer.peer_id, "address": address, "port": peer.port,
         "addresses": list(peer.addresses), "games": list(peer.games),
         "open_tables": peer.open_tables,
+        # what the peer advertised (TXT), as it said it, reachable or not
+        "proto": peer.proto, "web_port": peer.web_port,
         "tables": None, "error": None,
     }
     try:

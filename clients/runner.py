@@ -19,7 +19,7 @@ from lantable.plugins import load_registry
 
 from .bots import STRATEGIES, make_bot
 from .seat import Decide
-from .session import SeatPlan, hold_seat
+from .session import SeatPlan, StrategyUnfit, hold_seat
 
 if TYPE_CHECKING:
     from lantable.plugins import Action, Game, Registry, View
@@ -93,9 +93,32 @@ async def run_bot(host: str, port: int, table: str, strategy: str, seed: int, *,
 
     plan = SeatPlan(table=table, seat=seat, token=token, program="bot", take_over=take_over)
     held = await hold_seat(host, port, plan, name=name, make_decider=make_decider,
-                           store=store, notify=notify)
+                           store=store, notify=notify,
+                           check_game=lambda game_id: check_fit(table, strategy, games, game_id))
     assert held.seat is not None and held.scores is not None
     return held.seat, held.scores
+
+
+def check_fit(table: str, strategy: str, games: Registry, game_id: str) -> None:
+    """Refuse, before any seat is taken (``hold_seat``'s ``check_game``), a bot that
+    could not play ``table``: its game ``game_id`` is not installed here (or did not
+    load), or ``strategy`` needs what the game lacks (greedy and mcts need
+    ``game_sample_state``).
+
+    Raises:
+        StrategyUnfit: with the one sentence to show.
+    """
+    if game_id not in games:
+        cause = games.load_error(game_id)
+        if cause is not None:
+            raise StrategyUnfit(f"table {table} plays {game_id}, which is installed here but "
+                                f"did not load: {cause} (no seat was taken)")
+        raise StrategyUnfit(f"table {table} plays {game_id}, which is not installed on this "
+                            f"machine; install it to run a bot here (no seat was taken)")
+    try:
+        make_bot(strategy, games[game_id])
+    except ValueError as exc:
+        raise StrategyUnfit(f"{exc}; use --strategy random (no seat was taken)") from None
 
 
 #: Seconds an mcts page bot thinks per decision, by strength (``add_bot.strength``).

@@ -45,6 +45,11 @@ class SeatTakenOver(ClientError):
     """Another connection resumed our seat with its token; we stop rather than fight."""
 
 
+class StrategyUnfit(ClientError):
+    """The program cannot play the table's game (a search bot for a game without
+    ``game_sample_state``, a game not installed here): found before taking a seat."""
+
+
 class SeatOwned(ClientError):
     """The seat asked for is remembered here for another program (or a running one):
     taking it needs ``take_over``."""
@@ -188,7 +193,8 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
                     on_update: Callable[[Any], None] | None = None,
                     on_idle: Callable[[], None] | None = None,
                     notify: Notify | None = None,
-                    reconnect_for: float = RECONNECT_FOR) -> Held:
+                    reconnect_for: float = RECONNECT_FOR,
+                    check_game: Callable[[str], None] | None = None) -> Held:
     """Hold the seat ``plan`` names until the game ends; returns where we sat and the
     final scores.
 
@@ -196,6 +202,8 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
         OSError, trio.TooSlowError: the first connection failed.
         RequestError: the host refused (no such table, seat taken, unknown token...).
         HostGone: the host went away and did not come back in ``reconnect_for`` s.
+        StrategyUnfit: ``check_game`` (called with the table's game id before the
+            seat is taken) refused the game.
     """
     say = notify or (lambda kind, text: None)
     held = Held(peer="", peer_name="", table=plan.table, game="", seat=plan.seat,
@@ -212,6 +220,10 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
                 held.peer, held.peer_name = client.welcome.peer, client.welcome.name
                 if client.fair is not None:  # fair play: faults and failed checks, in words
                     client.fair.on_notice = lambda text: say("fair", f"Fair play: {text}")
+                if check_game is not None:  # before taking the seat: nothing to undo
+                    listed = await game_of(client, plan.table)
+                    if listed is not None:
+                        check_game(listed)
                 await _take(client, plan, name, store, held, join_id)
                 plan.table = held.table
                 game = await game_of(client, held.table)
@@ -245,7 +257,7 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
                         f"your seat at table {held.table} was taken over by another "
                         f"connection with the same token (another `lantable play` or bot)")
                 say("lost", f"the connection to {host}:{port} ended; reconnecting")
-        except (SeatTakenOver, SeatOwned):
+        except (SeatTakenOver, SeatOwned, StrategyUnfit):
             raise
         except RequestError as exc:
             if exc.code == "bad_token" and held.token is not None and held.token != plan.token:

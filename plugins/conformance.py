@@ -13,9 +13,17 @@ seat count, seed, decision and the offending key or event. The checks:
   nor the rng.
 - **leaks**: no event reaches a seat that should not see it. An event a seat receives
   (public, or addressed to it) must not carry a value (a list, a map or a string) that
-  only another seat's view shows, before the event and still after it, and that the
-  receiving seat's view does not show. A value that stops being secret with the event
-  (a card played from a hand, battle cards turned face up) is a reveal, not a leak.
+  only another seat's view shows once the action is done (the acting seat's remaining
+  hand included), and that the receiving seat's view does not show. A value that stops
+  being secret with the event (a card played from a hand, battle cards turned face up)
+  is a reveal, not a leak. With ``game_sample_state``, secrets in any other form too
+  (an id where the view has a name, a position, a single card): for each seat the other
+  seats' hidden information is dealt afresh from its view and the same action applied;
+  what the seat receives may change only where its view after the action changes.
+- **sampler** (when the game has ``game_sample_state``): a state sampled from a seat's
+  view (with ``"_hand"`` where the game deals hidden decks, as a hidden-deck table's
+  client gives it) has the same seats to act, keeps the dealer's record, and plays on
+  (random actions through the facade, as the search bots do).
 - **words**: labels, event sentences and the text board work from every seat's view.
 - **scores**: a number and a place per seat, someone placed first.
 - **page** (when the game has one, ``docs/games/GAME.md``): every key of every view is
@@ -26,11 +34,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from itertools import zip_longest
 from typing import Any
 
 import msgpack
 
 from . import params
+from .decks import DEALER_KEY
 from .errors import IllegalAction
 from .registry import Game
 from .viewdoc import paths_in_page, undescribed
@@ -131,11 +141,105 @@ def _leaks(before: list[dict[bytes, str]], after: dict[int | None, Any], seats: 
                 if not _telling(value) or _key(value) in known[seat]:
                     continue
                 for other in range(seats):
-                    own = before[other].get(_key(value))
-                    if other != seat and own is not None and _key(value) in still[other]:
+                    # Secret at the moment the event is sent: in the views after the
+                    # action (the acting seat's remaining hand counts as much as a
+                    # hand that was there before).
+                    own = still[other].get(_key(value))
+                    if other != seat and own is not None:
                         who = "spectators" if seat is None else f"seat {seat}"
                         return (f"event {event.get('type')!r} key {path!r} shows {who} "
                                 f"seat {other}'s hidden {own!r}")
+    return None
+
+
+def seat_view(game: Game, state: Any, seat: int) -> Any:
+    """``seat``'s view as its client hands it to the game's client-side hooks and bots:
+    with ``"_hand"`` (the cards it was dealt, as at a hidden-deck table) when the state
+    has the in-process dealer's record."""
+    view = game.view(state, seat)
+    dealer = state.get(DEALER_KEY) if isinstance(state, dict) else None
+    if not dealer:
+        return view
+    hand = {deck: {p: rec["order"][int(p)] for p, s in rec["held"].items() if s == seat}
+            for deck, rec in dealer["decks"].items()}
+    return {**view, "_hand": hand}
+
+
+SAMPLED_PLAYOUT = 30  # random actions played on from a sampled state
+
+
+def _sampled_playout(game: Game, state: Any, seat: int, rng: random.Random) -> str | None:
+    """``game_sample_state`` gives a state the game can play on, in-process, as the search
+    bots do: from ``seat``'s view (with ``"_hand"`` where the game deals hidden decks), a
+    state where ``seat`` must act as in the real one, whose legal actions the game applies
+    for up to :data:`SAMPLED_PLAYOUT` random actions."""
+    try:
+        world = game.sample_state(seat_view(game, state, seat), seat, rng)
+    except Exception as exc:
+        return f"game_sample_state failed on seat {seat}'s view: {type(exc).__name__}: {exc}"
+    if DEALER_KEY in state and DEALER_KEY not in world:
+        return (f"game_sample_state returned a state without the dealer's record "
+                f"({DEALER_KEY!r}), so no card can be dealt in it; build one with "
+                f"lantable.plugins.decks.sample_dealer")
+    if game.to_act(world) != game.to_act(state):
+        return (f"game_sample_state's state has seats {game.to_act(world)} to act, "
+                f"the real one {game.to_act(state)}")
+    for step in range(SAMPLED_PLAYOUT):
+        to_act = game.to_act(world)
+        if not to_act:
+            return None
+        who = rng.choice(to_act)
+        try:
+            legal = game.legal_actions(world, who)
+            action = rng.choice(legal)
+            if params.is_template(action):
+                action = rng.choice(game.discretise(world, who, action))
+            game.apply(world, who, action, rng)
+        except Exception as exc:
+            return (f"a state from game_sample_state (seat {seat}'s view) cannot be played: "
+                    f"step {step}, seat {who}: {type(exc).__name__}: {exc}")
+    return None
+
+
+def _received(events: list[Any], seat: int, seats: int) -> list[Any]:
+    """The events ``seat`` receives (public, or addressed to it), without ``"to"``."""
+    return [{k: v for k, v in e.items() if k != "to"} for e in events
+            if "to" not in e or seat in e["to"]]
+
+
+SAMPLES = 4  # sampled worlds per seat and checked decision (the interference check)
+
+
+def _interference(game: Game, state: Any, actor: int, action: dict[str, Any],
+                  rng: random.Random, seats: int, events: list[Any],
+                  after: dict[int | None, Any], sampler: random.Random) -> str | None:
+    """Leaks in any form (ids, names, positions, counts): for each seat, deal the other
+    seats' hidden information afresh with ``game_sample_state`` from that seat's view,
+    apply the same action with the same rng, and compare. The events a seat receives
+    may change only where its view after the action changes too (a card turned face
+    up); an event that differs while the seat's view stays the same tells it something
+    about another seat's secrets that it may not know."""
+    for seat in range(seats):
+        view = seat_view(game, state, seat)
+        mine = _received(events, seat, seats)
+        for _ in range(SAMPLES):
+            try:
+                world = game.sample_state(view, seat, sampler)
+                if game.view(world, seat) != game.view(state, seat) \
+                        or actor not in game.to_act(world):
+                    continue  # a sampler that cannot keep this seat's view: no comparison
+                twin = random.Random()
+                twin.setstate(rng.getstate())
+                other = game.apply(world, actor, dict(action), twin)
+            except IllegalAction:
+                continue  # the action needs what this world dealt otherwise
+            theirs = _received(other, seat, seats)
+            if theirs != mine and game.view(world, seat) == after[seat]:
+                diff = next((a, b) for a, b in zip_longest(mine, theirs) if a != b)
+                return (f"seat {seat} receives event {diff[0]!r}, but with the other seats' "
+                        f"hidden information dealt otherwise (game_sample_state) it would "
+                        f"receive {diff[1]!r} while its view stays the same: the event tells "
+                        f"it another seat's secret")
     return None
 
 
@@ -219,8 +323,15 @@ def _check_one(game: Game, seats: int, seed: int, every: int,
             for who in (to if "to" in event else [*range(seats), None]):
                 game.describe_event(after[who], who, event, names)
         leak = _leaks(before, after, seats, events)
+        if leak is None and game.has_sampler:
+            leak = _interference(game, state, seat, action, rng, seats, events, after,
+                                 random.Random(f"worlds:{n}"))
         if leak:
             raise Finding(f"decision {n}: {leak}")
+        if game.has_sampler:
+            bad = _sampled_playout(game, state, seat, random.Random(f"playout:{n}"))
+            if bad:
+                raise Finding(f"decision {n}: {bad}")
 
     final, trace = _play(game, seats, seed, None, check)
     for who in [*range(seats), None]:
@@ -237,6 +348,41 @@ def _check_one(game: Game, seats: int, seed: int, every: int,
           and all(isinstance(r, int) and 1 <= r <= places for r in scores["rank"]))
     if not ok:
         raise Finding(f"final scores {scores!r} need a number and a place 1..{places} per seat")
+
+
+TEXT_HOOKS = ("game_describe_action", "game_describe_event", "game_render_text")
+
+
+def export_warnings(game: Game) -> list[str]:
+    """Hooks a game wrote but lantable never calls: a text hook (or any game hook)
+    defined in the plugin without ``@hookimpl``, or a text hook marked ``@hookimpl`` in
+    a module of the game's package that the package does not import (pluggy registers
+    only what the plugin object itself holds)."""
+    import importlib
+    import pkgutil
+
+    from . import hookspecs
+
+    plugin, out = game.plugin, []
+    hooks = [name for name in vars(hookspecs) if name.startswith("game_")]
+    for name in hooks:
+        own = getattr(plugin, name, None)
+        if callable(own) and getattr(own, "lantable_impl", None) is None:
+            out.append(f"{game.id}: {name} is defined without @hookimpl, so lantable never "
+                       f"calls it (mark it @hookimpl)")
+    for info in pkgutil.iter_modules(getattr(plugin, "__path__", None) or []):
+        try:
+            module = importlib.import_module(f"{plugin.__name__}.{info.name}")
+        except Exception:  # noqa: BLE001 - a module that does not import is not our finding
+            continue
+        for name in TEXT_HOOKS:
+            impl = getattr(module, name, None)
+            if impl is not None and getattr(impl, "lantable_impl", None) is not None \
+                    and getattr(plugin, name, None) is None:
+                out.append(f"{game.id}: {name} is defined in {module.__name__} but not "
+                           f"imported into {plugin.__name__}, so lantable never calls it "
+                           f"(add `from .{info.name} import {name}` to the package)")
+    return out
 
 
 def check_game(game: Game, *, games: int = 10, seed: int = 0,

@@ -221,3 +221,56 @@ class LocalDealer:
             events += self.opened(state, deck, cards, seat, more) or []
             queue.extend(more.take())
         return events
+
+
+def sample_dealer(state: dict[str, Any], *, sizes: Mapping[str, int], seats: int,
+                  held: Mapping[str, Mapping[int, int]], known: Mapping[str, Mapping[int, int]],
+                  opened: Mapping[str, Iterable[int]] | None = None,
+                  rng: Any) -> dict[str, dict[int, int]]:
+    """For ``game_sample_state`` in a game with hidden decks: deal a sampled state's
+    unseen cards and give it the dealer's record, so that bots can play it in-process
+    (docs/plugins.md, "Sampling a state with hidden decks").
+
+    Args:
+        state: the sampled state being built; its ``"_dealer"`` key is written.
+        sizes: the game's decks (what ``game_decks`` returns for this table).
+        seats: the table's seat count.
+        held: deck -> {position: seat} for every position dealt (or given) in the deck's
+            current round and not yet opened (public: a hand's positions are).
+        known: deck -> {position: card} the sampling seat knows: its own cards
+            (``view["_hand"]`` at a hidden-deck table, the game's own view elsewhere)
+            and the cards opened to everyone.
+        opened: deck -> the positions opened to everyone this round (their cards are
+            in ``known``).
+        rng: the sampler's ``random.Random``.
+
+    Returns:
+        deck -> {position: card} for every position of each deck: the known cards as
+        given, every other position a card the seat cannot rule out, drawn at random.
+        Record the cards of the positions other seats hold (as ``game_cards_opened``
+        with a seat would have) so that their legal actions can be listed.
+
+    Raises:
+        ValueError: an unknown deck, a position out of range, or a card known twice.
+    """
+    record: dict[str, Any] = {"seats": seats, "sizes": dict(sizes), "decks": {}}
+    out: dict[str, dict[int, int]] = {}
+    for deck, n in sizes.items():
+        mine = {int(p): int(c) for p, c in (known.get(deck) or {}).items()}
+        if any(not 0 <= p < n for p in mine) or any(not 0 <= c < n for c in mine.values()):
+            raise ValueError(f"deck {deck!r}: known positions or cards out of 0..{n - 1}")
+        if len(set(mine.values())) != len(mine):
+            raise ValueError(f"deck {deck!r}: a card is known at two positions")
+        pool = [c for c in range(n) if c not in set(mine.values())]
+        rng.shuffle(pool)
+        order = [mine[p] if p in mine else pool.pop() for p in range(n)]
+        out[deck] = dict(enumerate(order))
+        record["decks"][deck] = {
+            "round": 1, "order": order,
+            "held": {str(p): s for p, s in (held.get(deck) or {}).items()},
+            "open": sorted(int(p) for p in ((opened or {}).get(deck) or []))}
+    for deck in [*held, *known]:
+        if deck not in sizes:
+            raise ValueError(f"no deck {deck!r}; the game declared {sorted(sizes)}")
+    state[DEALER_KEY] = record
+    return out

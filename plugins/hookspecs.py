@@ -161,6 +161,10 @@ def game_sample_state(view: View, seat: int, rng: random.Random) -> State | None
 
     Used by search bots under hidden information (determinisation). Hidden cards
     are dealt from what the seat cannot rule out; public facts are kept exactly.
+    A game with hidden decks returns a state with the dealer's record, built with
+    :func:`lantable.plugins.decks.sample_dealer`; its seat's own cards are in
+    ``view["_hand"]`` at a hidden-deck table (docs/plugins.md, "Sampling a state with
+    hidden decks"). ``lantable check`` plays on from sampled states.
     """
 
 

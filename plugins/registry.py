@@ -464,7 +464,19 @@ class Registry:
         try:
             return self.games[game_id]
         except KeyError:
+            cause = self.load_error(game_id)
+            if cause is not None:  # installed, but broken: say why, not "no game"
+                raise KeyError(f"game {game_id!r} is installed but did not load: "
+                               f"{cause}") from None
             raise KeyError(f"no game {game_id!r}; installed: {sorted(self.games)}") from None
+
+    def load_error(self, game_id: str) -> PluginError | None:
+        """Why the plugin of ``game_id`` (its entry point's or registered name) did not
+        load, or None."""
+        for err in self.errors:
+            if err.plugin == game_id or f"{game_id!r}" in str(err):
+                return err
+        return None
 
     def __contains__(self, game_id: object) -> bool:
         return game_id in self.games

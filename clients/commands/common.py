@@ -113,7 +113,14 @@ def fair_options(p: argparse.ArgumentParser) -> None:
 
 def fair(args: argparse.Namespace) -> dict[str, Any] | None:
     """The ``create.fair`` map from --fair, --fair-timeout, --on-withhold and
-    --hidden-decks."""
+    --hidden-decks.
+
+    Raises:
+        CliError: --hidden-decks without --fair (the seats deal only at a fair table).
+    """
+    if getattr(args, "hidden_decks", False) and not args.fair:
+        raise CliError("--hidden-decks needs --fair: the seats deal the hidden cards only "
+                       "at a fair-play table; add --fair")
     if not args.fair:
         return None
     out: dict[str, Any] = {"timeout": args.fair_timeout, "on_withhold": args.on_withhold}
@@ -135,6 +142,9 @@ def installed() -> Registry:
 def registry_game(game_id: str) -> Any:
     """The installed game ``game_id``, or a one-line error naming those installed."""
     registry = installed()
+    cause = registry.load_error(game_id) if game_id not in registry else None
+    if cause is not None:
+        raise CliError(f"game {game_id!r} is installed but did not load: {cause}")
     if game_id not in registry:
         raise CliError(f"no game {game_id!r} is installed; installed: "
                        f"{', '.join(sorted(registry.games)) or 'none'} (see lantable games)")

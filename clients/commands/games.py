@@ -32,14 +32,35 @@ def cmd_games(args: argparse.Namespace) -> int:
         seats = f"{info['min_seats']}-{info['max_seats']} seats"
         print(f"{info['id']:18} {info['title']}  ({seats}, v{info['version']})")
         for key, spec in info["options"].items():
-            print(f"    --option {key}={_option_text(spec['default'])}"
-                  + (f"  (one of: {', '.join(_option_text(c) for c in spec['choices'])})"
-                     if "choices" in spec else ""))
+            print(f"    --option {key}={_option_text(spec['default'])}{_range_text(spec)}")
             if spec.get("help"):
                 print(f"        {spec['help']}")
     for err in registry.errors:
         print(f"not loaded: {err}", file=sys.stderr)
+    from lantable.plugins.conformance import export_warnings
+
+    for game in registry.games.values():
+        for warning in export_warnings(game):
+            print(f"warning: {warning}", file=sys.stderr)
     return 0
+
+
+def _range_text(spec: dict[str, Any]) -> str:
+    """What an option takes, after its default: its choices, or its range (``min``,
+    ``max``), or its kind."""
+    if "choices" in spec:
+        return f"  (one of: {', '.join(_option_text(c) for c in spec['choices'])})"
+    lo, hi = spec.get("min"), spec.get("max")
+    kind = type(spec["default"]).__name__
+    kinds = {"int": "a whole number", "float": "a number", "bool": "true or false",
+             "str": "text"}
+    if lo is not None and hi is not None:
+        return f"  ({kinds.get(kind, kind)} from {lo} to {hi})"
+    if lo is not None:
+        return f"  ({kinds.get(kind, kind)}, at least {lo})"
+    if hi is not None:
+        return f"  ({kinds.get(kind, kind)}, at most {hi})"
+    return f"  ({kinds[kind]})" if kind in kinds else ""
 
 
 def _option_text(value: Any) -> str:
@@ -121,6 +142,11 @@ def cmd_check(args: argparse.Namespace) -> int:
             return 2
     else:
         page = find_page(game.id, getattr(inspect.getmodule(game.plugin), "__file__", None))
+    from lantable.plugins.conformance import export_warnings
+
+    warnings = export_warnings(game)
+    for warning in warnings:
+        print(f"lantable check: warning: {warning}", file=sys.stderr)
     if not args.json:
         print(f"{game.id}: views checked against {page}" if page else
               f"{game.id}: no docs/games/{game.id}.md found, so views are not checked "
@@ -129,7 +155,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                           progress=None if args.json else print,
                           page=page.read_text(encoding="utf-8") if page else None)
     if args.json:
-        print_json({"game": game.id, "games": args.games,
+        print_json({"game": game.id, "games": args.games, "warnings": warnings,
                     "page": str(page) if page else None, "failures": failures})
     elif failures:
         for failure in failures:

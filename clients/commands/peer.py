@@ -218,6 +218,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         if not game.has_sampler and not (args.quiet or args.json):
             print(f"{game.id} has no game_sample_state: the bots play random", file=sys.stderr)
     check_strategy(game, args.strategy)
+    fair_config = fair(args)  # a mistake in the fair-play options, before anything starts
     temp = None if args.db else tempfile.mkdtemp(prefix="lantable-demo-")
     db = args.db or os.path.join(temp or "", "journal.sqlite")
     options = bot_options(args.strategy, args.budget)
@@ -243,7 +244,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
                               f"bots, seed {args.seed}, host 127.0.0.1:{port}")
             async with open_client("127.0.0.1", port, name="demo") as client:
                 table = await client.create(args.game, players, dict(args.option), args.seed,
-                                            fair=fair(args))
+                                            fair=fair_config)
                 await client.join(table, spectate=True)
                 results: list[dict[str, Any]] = []
                 async with trio.open_nursery() as bots:

@@ -85,12 +85,13 @@ def add_new(sub: Any) -> None:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
+    config = fair(args)  # a mistake in the fair-play options, before connecting
     host, port = resolve_peer(args)
 
     async def main() -> str:
         async with open_client(host, port, name="lantable-new") as client:
             return await client.create(args.game, args.seats, dict(args.option), args.seed,
-                                       fair=fair(args))
+                                       fair=config)
 
     table = trio.run(main)
     if args.json:

@@ -7,6 +7,7 @@ import socket
 import subprocess
 
 import pytest
+import trio
 
 from lantable.clients import cli, client
 from lantable.clients.commands import common
@@ -58,6 +59,11 @@ MISTAKES = [
     (["replay", "--db", "/nonexistent/j.sqlite", "--table", "x"], "no journal at"),
     (["games", "--nope"], "unrecognized arguments"),
     (["nosuchcommand"], "invalid choice"),
+    # issue 26, item 5: --hidden-decks alone was silently ignored (then "NOT FAIR PLAY")
+    (["new", "nero", "--seats", "2", "--hidden-decks", "--connect", "{host}"],
+     "--hidden-decks needs --fair"),
+    (["demo", "--game", "nero", "--players", "3", "--hidden-decks"],
+     "--hidden-decks needs --fair"),
 ]
 
 
@@ -156,3 +162,59 @@ def test_a_peer_that_never_answers_is_a_timeout(monkeypatch, capfd):
         assert cli.main(["new", "race", "--seats", "1", "--connect", address]) == 1
     err = capfd.readouterr().err
     assert err.count("\n") == 1 and "did not answer in time" in err
+
+
+class _ThreadHost:
+    """A peer in a thread of this process, serving the games of ``registry`` (so a
+    test game reaches `lantable bot` run in-process with the same registry)."""
+
+    def __init__(self, registry, db: str) -> None:
+        import threading
+
+        self.ready = threading.Event()
+        self.registry, self.db = registry, db
+        self.thread = threading.Thread(target=lambda: trio.run(self._main), daemon=True)
+        self.thread.start()
+        assert self.ready.wait(30)
+
+    async def _main(self) -> None:
+        from lantable.host.peer import serve_peer
+
+        self.token = trio.lowlevel.current_trio_token()
+        with trio.CancelScope() as self.scope:
+            async with trio.open_nursery() as nursery:
+                self.running = await nursery.start(lambda task_status: serve_peer(
+                    registry=self.registry, db=self.db, bind="127.0.0.1", port=0,
+                    task_status=task_status))
+                self.ready.set()
+
+    def stop(self) -> None:
+        trio.from_thread.run_sync(self.scope.cancel, trio_token=self.token)
+        self.thread.join(10)
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "mcts"])
+def test_issue_26_a_search_bot_for_a_table_without_a_sampler_refuses_before_joining(
+        monkeypatch, capfd, tmp_path, strategy):
+    registry = load_registry(autoload=False, plugins={"blind": NoSampler()})
+    monkeypatch.setattr(common, "load_registry", lambda: registry)
+    host = _ThreadHost(registry, str(tmp_path / "j.sqlite"))
+    try:
+        address = f"127.0.0.1:{host.running.port}"
+
+        async def tables(create: bool) -> list:
+            async with client.open_client("127.0.0.1", host.running.port, name="t") as c:
+                if create:
+                    await c.create("blind", 2)
+                return await c.list_tables()
+
+        (table,) = trio.run(tables, True)
+        assert cli.main(["bot", "--connect", address, "--table", table["id"], "--count", "2",
+                         "--strategy", strategy]) == 1
+        err = capfd.readouterr().err
+        assert err.count("\n") == 1, err
+        assert "game_sample_state" in err and "--strategy random" in err, err
+        (after,) = trio.run(tables, False)
+        assert after["status"] == "waiting" and after == table, after  # no seat taken
+    finally:
+        host.stop()

@@ -11,7 +11,7 @@ from typing import Any
 
 import trio
 
-from lantable.clients.bots import RandomBot
+from lantable.clients.bots import make_bot
 from lantable.clients.client import open_client
 from lantable.clients.fairdecks import SeatDecks
 from lantable.clients.runner import bot_decider
@@ -45,8 +45,10 @@ async def play_hidden(db: str, seats: int = 2, *, options: dict[str, Any] | None
                       fair: dict[str, Any] | None = None,
                       cheat: Callable[[int, SeatDecks], SeatDecks] | None = None,
                       registry: Any = None, game: str = "highcard",
-                      limit: float = 60) -> HiddenGame:
-    """A fair table with hidden decks, random bots at every seat (seeded by seat)."""
+                      limit: float = 60, strategies: list[str] | None = None,
+                      bot_options: dict[str, Any] | None = None) -> HiddenGame:
+    """A fair table with hidden decks, bots at every seat (seeded by seat): random, or
+    ``strategies[seat]`` with ``bot_options[strategy]``."""
     registry = registry or highcard_registry()
     async with trio.open_nursery() as nursery:
         running = await nursery.start(lambda task_status: serve_peer(
@@ -65,7 +67,10 @@ async def play_hidden(db: str, seats: int = 2, *, options: dict[str, Any] | None
                         client.decks = cheat(i, client.decks)
                     out.seats[i] = client.decks
                     joined = await client.join(table, seat=i)
-                    decide = bot_decider(RandomBot(registry[game]), i, random.Random(i))
+                    strategy = strategies[i] if strategies else "random"
+                    bot_ = make_bot(strategy, registry[game],
+                                    **(bot_options or {}).get(strategy, {}))
+                    decide = bot_decider(bot_, i, random.Random(i))
                     seen = out.views.setdefault(i, [])
                     out.results.append(await play_seat(client, table, joined.seat, decide,
                                                        on_update=lambda u: seen.append(u.view)))
