@@ -33,6 +33,9 @@ _REQUESTS = ("list_tables", "list_games", "create", "join", "resume", "leave", "
 _HOST_SESSION = ("error", "tables", "games", "created", "joined", "left", "accepted", "update",
                  "pong", "fair_request", "fair_event", "fair_fault", "lobby", "answer",
                  "deck_request", "deck_keys", "renamed", "bot_added", "bot_removed")
+# Chat and rematch (protocol/_chat_messages.py)
+_REQUESTS += ("chat", "chat_history", "mute", "rematch")
+_HOST_SESSION += ("chat_message", "chat_log", "muted", "rematch_offered")
 
 TRANSITIONS: Final[dict[str, dict[_Sentinel, dict[str, _Sentinel]]]] = {
     "client": {
