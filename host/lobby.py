@@ -277,9 +277,6 @@ class Peer:
                 continue
             self._start(table)
             table.start_bots()
-        from .rematch import rematches_of  # the seats rematches keep (host/rematch.py)
-
-        rematches_of(self)
         for table_id, why in damaged:
             LOGGER.error("table %s could not be restored from journal %s (%s); skipped. The "
                          "other tables are served; `lantable replay --table %s` shows what "
