@@ -1,0 +1,102 @@
+"""Chat, your-turn alerts and a rematch in the page (issue 30, items 1, 4 and 5), in
+real headless Chromium against a real ``lantable host``. Screenshots go to
+tests/artifacts/web-chat/.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .test_seats_web import open_race, person
+from .webhost import HostProcess
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "web-chat"
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def say(page: Any, text: str) -> None:
+    box = page.wait_for_selector("section.chat input.chat-input")
+    box.fill(text)
+    box.press("Enter")
+
+
+def chat_texts(page: Any) -> list[str]:
+    return [li.inner_text() for li in page.query_selector_all("ol.chat-lines li.chat-line")]
+
+
+def test_two_pages_chat_at_a_table_a_spectator_apart_and_a_mute(host: HostProcess,
+                                                                browser: Any) -> None:
+    ann, bo, cy = person(browser, "ann"), person(browser, "bo"), person(browser, "cy")
+    table = open_race(ann, host, seats=2, target=30)
+    bo.goto(host.url)
+    bo.click(f"li[data-table='{table}'] button.primary")
+    bo.wait_for_selector("#turn:not(:has-text('Waiting for 1 more'))")
+    cy.goto(f"{host.url}#/table/{table}/watch")
+    cy.wait_for_selector("section.chat")
+    # Plain text both ways: markup in a line is shown as typed, never made into markup.
+    say(ann, "<b>good</b> luck bo")
+    bo.wait_for_selector("li.chat-line:has-text('luck bo')")
+    line = bo.query_selector("li.chat-line:has-text('luck bo')")
+    assert line.inner_text().startswith("ann") and \
+        line.query_selector(".chat-text").inner_text() == "<b>good</b> luck bo"
+    assert not bo.query_selector("ol.chat-lines b")
+    say(bo, "thanks, you too")
+    ann.wait_for_selector("li.chat-line:has-text('thanks, you too')")
+    cy.wait_for_selector("li.chat-line:has-text('thanks, you too')")
+    # The spectator's line reaches the spectators only, never a player in the game.
+    say(cy, "ann should move 2")
+    cy.wait_for_selector("li.chat-line.spectators:has-text('ann should move 2')")
+    assert "players read them when the game is over" in cy.inner_text("p.chat-means")
+    say(bo, "are you there?")
+    ann.wait_for_selector("li.chat-line:has-text('are you there?')")
+    assert not any("ann should move 2" in x for x in chat_texts(ann))
+    # bo mutes ann: her next line does not show on bo's page; cy still reads it.
+    bo.click("li.chat-line:has-text('luck bo') button.chat-mute")
+    bo.wait_for_selector("p.chat-muted:has-text('ann (unmute)')")
+    say(ann, "you will never read this")
+    cy.wait_for_selector("li.chat-line:has-text('you will never read this')")
+    time.sleep(0.5)
+    assert not any("never read" in x for x in chat_texts(bo))
+    shot(ann, "1-ann-player")
+    shot(cy, "2-cy-spectator")
+    shot(bo, "3-bo-muted-ann")
+    # The flood: the host refuses past its burst, in words.
+    for i in range(7):
+        say(ann, f"spam {i}")
+    ann.wait_for_selector("p.chat-problem:has-text('chatting too fast')")
+    # Your turn: the title and icon say it on the page that must move, not the other.
+    mover, other = (ann, bo) if "Your move" in ann.inner_text("#turn") else (bo, ann)
+    mover.wait_for_function("document.title.startsWith('▶ Your move')")
+    assert mover.evaluate("document.querySelector('link[rel=icon]').href").startswith("data:")
+    assert not other.evaluate("document.title").startswith("▶")
+    assert other.evaluate("document.querySelector('link[rel=icon]').href").endswith("icon.svg")
+    for page in (ann, bo, cy):
+        assert not page.errors, page.errors
+
+
+def test_lobby_chat_and_the_plain_http_notice(host: HostProcess, browser: Any) -> None:
+    ann, bo = person(browser, "ann"), person(browser, "bo")
+    # A LAN page on plain http is no secure context (loopback is one, so say it is not).
+    bo.add_init_script("Object.defineProperty(window, 'isSecureContext', {value: false})")
+    ann.goto(host.url)
+    bo.goto(host.url)
+    say(ann, "who plays Race?")
+    bo.wait_for_selector("#lobby-chat li.chat-line:has-text('who plays Race?')")
+    table = open_race(bo, host, seats=2, target=30)
+    notice = bo.wait_for_selector("#no-notify")
+    assert "plain http" in notice.inner_text()
+    bo.check("#turn-sound")
+    shot(bo, "4-bo-waiting-plain-http")
+    assert table
+    for page in (ann, bo):
+        assert not page.errors, page.errors
