@@ -24,6 +24,14 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+def until(check: Any, timeout: float = 10) -> None:
+    """Wait for ``check()`` (the page's policy forbids wait_for_function's eval)."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
 def say(page: Any, text: str) -> None:
     box = page.wait_for_selector("section.chat input.chat-input")
     box.fill(text)
@@ -76,7 +84,7 @@ def test_two_pages_chat_at_a_table_a_spectator_apart_and_a_mute(host: HostProces
     ann.wait_for_selector("p.chat-problem:has-text('chatting too fast')")
     # Your turn: the title and icon say it on the page that must move, not the other.
     mover, other = (ann, bo) if "Your move" in ann.inner_text("#turn") else (bo, ann)
-    mover.wait_for_function("document.title.startsWith('▶ Your move')")
+    until(lambda: mover.evaluate("document.title").startswith("▶ Your move"))
     assert mover.evaluate("document.querySelector('link[rel=icon]').href").startswith("data:")
     assert not other.evaluate("document.title").startswith("▶")
     assert other.evaluate("document.querySelector('link[rel=icon]').href").endswith("icon.svg")
@@ -98,5 +106,51 @@ def test_lobby_chat_and_the_plain_http_notice(host: HostProcess, browser: Any) -
     bo.check("#turn-sound")
     shot(bo, "4-bo-waiting-plain-http")
     assert table
+    for page in (ann, bo):
+        assert not page.errors, page.errors
+
+
+def test_a_rematch_on_manila_with_the_same_people_seats_rotated(host: HostProcess,
+                                                                browser: Any) -> None:
+    """Two people and a page bot finish a Manila game (their seats handed to bots, to
+    keep it short), then play again: the bot comes along, seats rotated."""
+    ann, bo = person(browser, "ann"), person(browser, "bo")
+    ann.goto(host.url)
+    ann.wait_for_selector("form#create button[type=submit]")
+    ann.select_option("#create-game", "manila")
+    ann.fill("form#create input[name=seats]", "3")
+    ann.click("form#create button[type=submit]")
+    ann.wait_for_selector("#turn:has-text('Waiting for')")
+    table = ann.evaluate("location.hash").split("/")[-1]
+    bo.goto(host.url)
+    bo.click(f"li[data-table='{table}'] button.primary")
+    bo.wait_for_selector("#turn:has-text('Waiting for 1 more')")
+    ann.select_option("#add-bot-strategy", "random")
+    ann.click("form.add-bot button[type=submit], #bots button.primary")
+    for page in (ann, bo):
+        page.wait_for_selector("#have-to-go summary").click()
+        page.select_option("#own-bot-strategy", "random")
+        page.click("button.hand-own")
+        page.wait_for_selector("#notice:has-text('A bot plays your seat now')")
+    started = time.monotonic()
+    for page in (ann, bo):
+        page.wait_for_selector("#scores", timeout=240_000)
+    print(f"three random page bots played Manila in {time.monotonic() - started:.1f} s")
+    ann.click("#play-again")
+    ann.wait_for_url(lambda url: table not in url)
+    new = ann.evaluate("location.hash").split("/")[-1]
+    offer = bo.wait_for_selector("#rematch h2:has-text('ann asks for a rematch')")
+    assert offer
+    shot(bo, "5-bo-rematch-offered")
+    seats_text = bo.inner_text("ul.rematch-seats")
+    assert "ann: in" in seats_text and "bo: asked" in seats_text and "(bot): in" in seats_text
+    bo.click("#play-again")
+    bo.wait_for_url(lambda url: new in url)
+    for page in (ann, bo):
+        page.wait_for_selector("section.table-screen[data-status='playing']")
+    names = [li.inner_text() for li in bo.query_selector_all("ol.players li")]
+    # ann sat at seat 0, bo at 1, the bot at 2: now the bot is first, then ann, then bo.
+    assert names[1].startswith("ann") and names[2].startswith("bo") and "bot" in names[0].lower()
+    shot(bo, "6-bo-rematch-playing")
     for page in (ann, bo):
         assert not page.errors, page.errors

@@ -12,7 +12,22 @@
   const problems = new Map(); // finished table id -> the host's last refusal
   let busy = false;
 
+  // A player who handed their seat to a bot and watched the end takes it back first
+  // (their stored token): only the table's players answer a rematch.
   function answer(table, decline) {
+    const t = page().state().table;
+    const mine = page().storedSeats()[table];
+    if (t && t.id === table && (t.seat === null || t.seat === undefined) && mine) {
+      page().request("resume", { token: mine.token }, (joined) => {
+        t.seat = joined.seat; t.spectate = false;
+        ask(table, decline);
+      }, (err) => { problems.set(table, err.message); page().draw(); });
+      return;
+    }
+    ask(table, decline);
+  }
+
+  function ask(table, decline) {
     if (busy) return;
     busy = true;
     problems.delete(table);
@@ -38,7 +53,9 @@
   function panel(t, u) {
     if (!u || u.status !== "finished") return null;
     const offer = offers.get(t.id);
-    const player = t.seat !== null && t.seat !== undefined;
+    const player = (t.seat !== null && t.seat !== undefined) || Boolean(page().storedSeats()[t.id]);
+    const seat = t.seat !== null && t.seat !== undefined ? t.seat
+      : player ? page().storedSeats()[t.id].seat : null;
     const problem = problems.get(t.id);
     const note = problem ? el("p", { class: "seat-problem", role: "alert" }, problem) : null;
     if (!offer) {
@@ -49,7 +66,7 @@
         el("p", { class: "muted" }, T("Opens a new table of this game with the same options and people, seats rotated; each of them says yes first. Bots come along.")),
         note);
     }
-    const mine = player ? offer.seats.find((s) => s.from === t.seat) : null;
+    const mine = player ? offer.seats.find((s) => s.from === seat) : null;
     const list = el("ul", { class: "rematch-seats" }, offer.seats.map(who));
     let doing;
     if (!player) {
