@@ -27,6 +27,8 @@ SESSION: Final = _Sentinel("SESSION")  # welcomed; requests and updates flow
 CLOSED: Final = _Sentinel("CLOSED")  # bye, a refused hello, or EOF
 ERROR: Final = _Sentinel("ERROR")  # a protocol error happened; every later call raises
 
+_REQUESTS: tuple[str, ...]  # the chat messages are added below
+_HOST_SESSION: tuple[str, ...]
 _REQUESTS = ("list_tables", "list_games", "create", "join", "resume", "leave", "act", "sync",
              "ping", "commit", "reveal", "query", "deck_pass", "deck_unlock", "deck_secrets",
              "rename", "add_bot", "remove_bot", "hand_to_bot")
