@@ -128,9 +128,9 @@ def test_a_rematch_on_manila_with_the_same_people_seats_rotated(host: HostProces
     ann.select_option("#add-bot-strategy", "random")
     ann.click("form.add-bot button[type=submit], #bots button.primary")
     for page in (ann, bo):
-        page.wait_for_selector("#have-to-go summary").click()
-        page.select_option("#own-bot-strategy", "random")
-        page.click("button.hand-own")
+        page.locator("#have-to-go summary").click()  # a locator: found again if redrawn
+        page.locator("#own-bot-strategy").select_option("random")
+        page.locator("button.hand-own").click()
         page.wait_for_selector("#notice:has-text('A bot plays your seat now')")
     started = time.monotonic()
     for page in (ann, bo):

@@ -27,10 +27,13 @@
     lines.set(key, list);
   }
 
-  function history(table) {
+  // The lines this connection may read; asked again once the game is over (a player
+  // then reads what the spectators said).
+  function history(table, over = false) {
     const key = keyOf(table);
-    if (asked.has(key)) return;
-    asked.add(key);
+    const mark = `${key}/${over ? "over" : "on"}`;
+    if (asked.has(mark)) return;
+    asked.add(mark);
     const fields = table ? { table } : {};
     const id = page().request("chat_history", fields, (log) => {
       const list = [];
@@ -38,8 +41,8 @@
       for (const m of lines.get(key) || []) if (!list.some((x) => x.room === m.room && x.n === m.n)) list.push(m);
       lines.set(key, list);
       page().draw();
-    }, () => asked.delete(key));
-    if (id === null) asked.delete(key);
+    }, () => asked.delete(mark));
+    if (id === null) asked.delete(mark);
   }
 
   // A new connection: the host forgets mutes and nothing was asked on it yet.
@@ -96,10 +99,10 @@
     const S = page().state();
     if (!S.open && !lines.size) return null;
     const table = t ? t.id : null;
-    if (S.open) history(table);
     const key = keyOf(table);
     const spectator = t && (t.seat === null || t.seat === undefined);
     const finished = u && u.status === "finished";
+    if (S.open) history(table, Boolean(finished));
     let title = T("Chat with everyone on this peer");
     let means = null;
     if (t && spectator) {
