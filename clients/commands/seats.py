@@ -299,6 +299,11 @@ async def _after_the_game(host: str, port: int, name: str, held: Any, chat: Any,
         screens[0].draw()
     chat.wanted = trio.Event()
     chat.next = None
+    while True:  # lines typed ahead for moves that never came are not an answer here
+        try:
+            keyboard.decisions.receive_nowait()
+        except (trio.WouldBlock, trio.EndOfChannel):
+            break
     async with open_client(host, port, name=name, token=held.token) as client:
         chat.attach(client, held, nursery)
         try:

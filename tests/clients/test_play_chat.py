@@ -14,7 +14,14 @@ from lantable.clients.terminal import TerminalDecider
 from lantable.plugins import load_registry
 from lantable.protocol import Update
 
-from .test_play_terminal import _bots, _play, host, procs, sessions  # noqa: F401 - fixtures
+from .test_play_terminal import (  # noqa: F401 - fixtures
+    _bots,
+    _move,
+    _play,
+    host,
+    procs,
+    sessions,
+)
 from .tty import HAVE_TMUX
 
 
@@ -58,8 +65,10 @@ def test_chat_at_the_table_then_play_again_from_the_terminal(host, sessions, pro
     for _ in range(10):
         if "Game over" in screen:
             break
+        move = _move(screen)
         tmux.send("1")
-        screen = tmux.wait_for(lambda s: "Game over" in s or "Choose 1-" in s, label="move")
+        screen = tmux.wait_for(lambda s, move=move: "Game over" in s or (
+            "Choose 1-" in s and _move(s) is not None and _move(s) > move), label="move")
     screen = tmux.wait_for(lambda s: "Type /again" in s, label="over")
     tmux.send("/again")
     screen = tmux.wait_for(lambda s: "Waiting for 1 more player" in s and table not in s,
