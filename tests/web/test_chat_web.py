@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from .test_browser import frames_of
 from .test_seats_web import open_race, person
 from .webhost import HostProcess
 
@@ -24,6 +25,23 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+# A page whose alerts are counted: sounds made, vibrations, notifications shown (as if
+# allowed, on a page that is not in front).
+ALERTS_SEEN = """
+window.__seen = { beeps: 0, vibrations: 0, notes: [] };
+const made = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () {
+  window.__seen.beeps += 1;
+  return made.call(this);
+};
+navigator.vibrate = () => { window.__seen.vibrations += 1; return true; };
+window.Notification = class { constructor(title) { window.__seen.notes.push(title); } };
+window.Notification.permission = "granted";
+window.Notification.requestPermission = () => Promise.resolve("granted");
+Object.defineProperty(document, "hidden", { get: () => true });
+"""
+
+
 def until(check: Any, timeout: float = 10) -> None:
     """Wait for ``check()`` (the page's policy forbids wait_for_function's eval)."""
     deadline = time.monotonic() + timeout
@@ -33,7 +51,8 @@ def until(check: Any, timeout: float = 10) -> None:
 
 
 def say(page: Any, text: str) -> None:
-    box = page.wait_for_selector("section.chat input.chat-input")
+    """Type a line and send it (the box empties as it goes)."""
+    box = page.locator("section.chat input.chat-input")
     box.fill(text)
     box.press("Enter")
 
@@ -45,6 +64,8 @@ def chat_texts(page: Any) -> list[str]:
 def test_two_pages_chat_at_a_table_a_spectator_apart_and_a_mute(host: HostProcess,
                                                                 browser: Any) -> None:
     ann, bo, cy = person(browser, "ann"), person(browser, "bo"), person(browser, "cy")
+    bo.add_init_script(ALERTS_SEEN)
+    wire = frames_of(ann)
     table = open_race(ann, host, seats=2, target=30)
     bo.goto(host.url)
     bo.click(f"li[data-table='{table}'] button.primary")
@@ -78,16 +99,40 @@ def test_two_pages_chat_at_a_table_a_spectator_apart_and_a_mute(host: HostProces
     shot(ann, "1-ann-player")
     shot(cy, "2-cy-spectator")
     shot(bo, "3-bo-muted-ann")
-    # The flood: the host refuses past its burst, in words.
+    # The flood: the host refuses past its burst, in words; a refused line shows nowhere.
     for i in range(7):
         say(ann, f"spam {i}")
-    ann.wait_for_selector("p.chat-problem:has-text('chatting too fast')")
+
+    def answers() -> list[dict[str, Any]]:
+        return [f for f in wire if f.get("code") == "too_fast" or (
+            f.get("t") == "chat_message" and f.get("id") and f["text"].startswith("spam"))]
+
+    until(lambda: any(f["t"] == "error" for f in answers()))
+    refused = [f for f in answers() if f["t"] == "error"]
+    assert "you are chatting too fast" in refused[0]["message"]
+    time.sleep(0.5)
+    accepted = {f["text"] for f in answers() if f["t"] == "chat_message"}
+    shown = {x.removeprefix("ann ") for x in chat_texts(ann) if "spam" in x}
+    assert shown == accepted and 3 <= len(accepted) <= 6  # the burst left: 5, less 2 said
     # Your turn: the title and icon say it on the page that must move, not the other.
     mover, other = (ann, bo) if "Your move" in ann.inner_text("#turn") else (bo, ann)
     until(lambda: mover.evaluate("document.title").startswith("▶ Your move"))
     assert mover.evaluate("document.querySelector('link[rel=icon]').href").startswith("data:")
     assert not other.evaluate("document.title").startswith("▶")
     assert other.evaluate("document.querySelector('link[rel=icon]').href").endswith("icon.svg")
+    # bo turns the sound on (it beeps once to say how it sounds); when ann has moved,
+    # bo's turn comes: a beep, a vibration, and (bo's page being hidden) a notification.
+    assert mover is ann
+    bo.check("#turn-sound")
+    assert bo.evaluate("window.__seen.beeps") == 1
+    ann.click("#actions button.choice")
+    until(lambda: bo.evaluate("document.title").startswith("▶ Your move"))
+    until(lambda: bo.evaluate("window.__seen.beeps") == 2)
+    seen = bo.evaluate("window.__seen")
+    assert seen["vibrations"] == 1 and seen["notes"] == ["Your move"]
+    # Nothing the spectators said ever reached ann's connection.
+    assert not [f for f in wire if f.get("t") == "chat_message" and f["room"] != "players"]
+    assert any(f.get("t") == "chat_message" and f["text"] == "are you there?" for f in wire)
     for page in (ann, bo, cy):
         assert not page.errors, page.errors
 

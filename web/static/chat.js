@@ -74,8 +74,16 @@
     const key = keyOf(table);
     problems.delete(key);
     const fields = table ? { table, text } : { text };
-    page().request("chat", fields, (msg) => { box.value = ""; add(key, msg); page().draw(); },
-      (err) => { problems.set(key, err.message); page().draw(); });
+    // The box empties now, so the next line can be typed at once; a refused line comes
+    // back into it (unless something new was typed meanwhile).
+    box.value = "";
+    const sent = page().request("chat", fields, (msg) => { add(key, msg); page().draw(); },
+      (err) => {
+        problems.set(key, err.message);
+        if (!box.value) box.value = text;
+        page().draw();
+      });
+    if (sent === null) box.value = text;
   }
 
   function myNames(u) {  // the names I go by here (my seat's, and my own)
