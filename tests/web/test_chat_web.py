@@ -145,6 +145,7 @@ def test_lobby_chat_and_the_plain_http_notice(host: HostProcess, browser: Any) -
     bo.goto(host.url)
     say(ann, "who plays Race?")
     bo.wait_for_selector("#lobby-chat li.chat-line:has-text('who plays Race?')")
+    shot(bo, "0-lobby-chat")
     table = open_race(bo, host, seats=2, target=30)
     notice = bo.wait_for_selector("#no-notify")
     assert "plain http" in notice.inner_text()
