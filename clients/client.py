@@ -204,6 +204,9 @@ class Client:
         # Hidden decks: its passes, keys and cards, and the game's client half
         # (clients/fairdecks.py).
         self.decks = SeatDecks(fair.identity) if fair is not None else None
+        # Told of every unsolicited message the library does not handle itself (chat
+        # lines, a rematch offered: clients/tablechat.py).
+        self.listeners: list[Callable[[Message], None]] = []
 
     # -- plumbing -------------------------------------------------------------------
 
@@ -316,6 +319,9 @@ class Client:
             nursery.start_soon(self._answer_deck, msg)
         elif self.decks is not None and isinstance(msg, DeckKeys):
             self.decks.keys(msg)
+        else:
+            for listener in self.listeners:
+                listener(msg)
 
     def _with_hand(self, msg: Update) -> Update:
         """At a hidden-deck table: the seat's own cards go into its view (``"_hand"``,

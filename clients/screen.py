@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from lantable.protocol import Update
 
 EVENTS_SHOWN: Final = 8  # last events kept on screen
+CHAT_SHOWN: Final = 5  # last chat lines kept on screen (clients/tablechat.py)
 CHOICES_SHOWN: Final = 24  # choices listed before "type to narrow"
 
 
@@ -85,6 +86,10 @@ class Screen:
         self.update: Update | None = None
         self.events: deque[str] = deque(maxlen=EVENTS_SHOWN)
         self.notice = ""
+        self.chat: deque[str] = deque(maxlen=CHAT_SHOWN)  # the last chat lines, in words
+        # (choices, more, prompt) while the decider waits for a line, so that a chat
+        # line arriving then redraws them (:meth:`refresh`)
+        self.asking: tuple[list[tuple[int, str]], int, str] | None = None
 
     # -- feeding -----------------------------------------------------------------
 
@@ -173,6 +178,10 @@ class Screen:
             c.print(Rule("last events", style="dim"))
             for sentence in self.events:
                 c.print(Text(f"  {sentence}"))
+        if self.chat:
+            c.print(Rule("chat (/say TEXT to talk, /help for more)", style="dim"))
+            for said in self.chat:
+                c.print(Text(f"  {said}"))
         c.print(Rule(style="dim"))
         if self.notice:
             c.print(Text(self.notice, style="yellow"))
@@ -188,6 +197,16 @@ class Screen:
             c.print(grid)
         if more:
             c.print(Text(f"       … and {more} more: type words to narrow them down"))
+
+    def refresh(self) -> None:
+        """Redraw now (a chat line came): with the choices and the prompt if the
+        person is deciding."""
+        if self.asking is None:
+            self.draw()
+            return
+        listed, more, prompt = self.asking
+        self.draw(listed, more=more)
+        print(prompt, end="", file=self.console.file, flush=True)
 
     def labels(self, legal: list[Action]) -> list[str]:
         update = self.update

@@ -194,7 +194,8 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
                     on_idle: Callable[[], None] | None = None,
                     notify: Notify | None = None,
                     reconnect_for: float = RECONNECT_FOR,
-                    check_game: Callable[[str], None] | None = None) -> Held:
+                    check_game: Callable[[str], None] | None = None,
+                    on_client: Callable[[Client, Held], None] | None = None) -> Held:
     """Hold the seat ``plan`` names until the game ends; returns where we sat and the
     final scores.
 
@@ -236,6 +237,8 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
                     raise RequestError("no_such_table", f"table {held.table} is not listed "
                                                         f"on this peer")
                 held.game = game
+                if on_client is not None:  # seated on this connection (chat: clients/tablechat.py)
+                    on_client(client, held)
                 where = "watching" if held.seat is None else f"seat {held.seat}"
                 say("sat", f"{name}: {where} at table {held.table} ({held.game}) on peer "
                            f"{held.peer_name} ({host}:{port})")

@@ -85,12 +85,17 @@ class TerminalDecider:
     """Asks the person at the keyboard: numbered choices labelled in the game's words;
     type a number, words from a label, or a JSON action."""
 
-    def __init__(self, screen: Screen, stdin: TextIO = sys.stdin) -> None:
+    def __init__(self, screen: Screen, stdin: TextIO = sys.stdin,
+                 lines: trio.MemoryReceiveChannel[str | None] | None = None,
+                 bell: bool = False) -> None:
         self.screen = screen
         self.stdin = stdin
+        self.lines = lines  # the typed lines that are not chat commands (clients/tablechat.py)
+        self.bell = bell  # ring the terminal bell when a decision comes
 
     async def _readline(self) -> str:
-        line = await _lines_of(self.stdin).receive()
+        lines = self.lines if self.lines is not None else _lines_of(self.stdin)
+        line = await lines.receive()
         if line is None:
             raise EOFError("input closed")
         return line.strip()
@@ -102,12 +107,21 @@ class TerminalDecider:
     async def __call__(self, update: Update, legal: list[Action]) -> Action:
         labels = self.screen.labels(legal)
         shown = list(range(len(labels)))
+        ring = self.bell
         while True:
             listed = [(i + 1, labels[i]) for i in shown[:CHOICES_SHOWN]]
-            self.screen.draw(listed, more=max(0, len(shown) - CHOICES_SHOWN))
-            print(f"Choose 1-{len(labels)}, or type words from a choice: ", end="",
-                  file=self.screen.console.file, flush=True)
-            line = await self._readline()
+            more = max(0, len(shown) - CHOICES_SHOWN)
+            prompt = f"Choose 1-{len(labels)}, or type words from a choice: "
+            self.screen.asking = (listed, more, prompt)  # a chat line redraws them
+            self.screen.draw(listed, more=more)
+            if ring:  # your turn: the terminal's bell, once per decision
+                print("\a", end="", file=self.screen.console.file, flush=True)
+                ring = False
+            print(prompt, end="", file=self.screen.console.file, flush=True)
+            try:
+                line = await self._readline()
+            finally:
+                self.screen.asking = None
             self.screen.notice = ""
             if line.startswith("{"):
                 try:

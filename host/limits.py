@@ -75,6 +75,15 @@ class Limits:
     #: Seconds a seat's player must be away before another player may hand the seat
     #: to a page bot (``not_dropped``).
     bot_grace: float = 30.0
+    #: Longest chat line, in UTF-8 bytes (``too_large``).
+    max_chat_bytes: int = 500
+    #: Chat lines one connection may send at once before the rate applies (``too_fast``).
+    chat_burst: int = 5
+    #: Seconds per chat line after the burst: one connection's steady rate (``too_fast``).
+    chat_every: float = 2.0
+    #: Chat lines per room (a table's players, its spectators, the lobby) that
+    #: ``chat_history`` gives; the journal keeps them all.
+    chat_keep: int = 100
 
     def replace(self, **changes: Any) -> Limits:
         return dataclasses.replace(self, **changes)
@@ -123,6 +132,10 @@ CODES: Final[dict[str, ErrorCode | None]] = {
     "max_list_bytes": None,
     "max_page_bots": ErrorCode.TOO_MANY_BOTS,
     "bot_grace": ErrorCode.NOT_DROPPED,
+    "max_chat_bytes": ErrorCode.TOO_LARGE,
+    "chat_burst": ErrorCode.TOO_FAST,
+    "chat_every": ErrorCode.TOO_FAST,
+    "chat_keep": None,
 }
 
 
@@ -149,6 +162,10 @@ HELP: Final[dict[str, str]] = {
     "max_list_bytes": "largest table list in one reply, bytes (longer lists are paged)",
     "max_page_bots": "bots added from the web page that this host runs at once",
     "bot_grace": "seconds a player is away before their seat may be handed to a bot",
+    "max_chat_bytes": "longest chat line, UTF-8 bytes",
+    "chat_burst": "chat lines a connection may send at once",
+    "chat_every": "seconds per chat line after the burst",
+    "chat_keep": "chat lines per room given to a newcomer",
 }
 
 

@@ -19,6 +19,7 @@ from .limits import DEFAULT_LIMITS, Limits
 from .listener import handle_connection
 from .lobby import Peer
 from .pagebots import BotRunner, PageBots
+from .rematch import rematches_of
 
 __all__ = ["DEFAULT_PORT", "STOP_TIMEOUT", "Peer", "RunningPeer", "keep_house",
            "serve_peer", "serve_until_signalled"]
@@ -190,6 +191,7 @@ async def keep_house(peer: Peer, *,
     memory back. Runs under the peer's installed batch end (``peer.batch.installed()``);
     :func:`serve_peer` runs it beside its listeners, tests beside memory streams."""
     peer.restore_tables()
+    rematches_of(peer)  # the seats rematches keep, kept from the start (host/rematch.py)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(_give_back_memory, peer)
         nursery.start_soon(_close_abandoned_tables, peer)

@@ -15,6 +15,8 @@ from lantable.plugins import BadOptions
 from lantable.protocol import (
     Act,
     AddBot,
+    Chat,
+    ChatHistory,
     Commit,
     Create,
     Created,
@@ -30,9 +32,11 @@ from lantable.protocol import (
     ListGames,
     ListTables,
     Message,
+    Mute,
     Ping,
     Pong,
     Query,
+    Rematch,
     RemoveBot,
     Rename,
     Resume,
@@ -41,7 +45,9 @@ from lantable.protocol import (
     Tables,
 )
 
+from .chat import route_chat
 from .limits import LimitExceeded, Limits, depth_at_most
+from .rematch import route_rematch, tell_rematch
 from .table import JOIN_ID_SIZES
 
 if TYPE_CHECKING:
@@ -78,6 +84,8 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
         if isinstance(msg, Join):
             joined.add(msg.table)
         _to_table(msg, link, table)
+        if isinstance(msg, (Join, Sync)):
+            tell_rematch(peer, link, table)  # a finished table's open rematch (host/rematch.py)
     elif isinstance(msg, Ping):
         link.send(Pong(id=msg.id))
     elif isinstance(msg, Resume):
@@ -89,6 +97,7 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
             table = found[0]
             joined.add(table.id)
             table.resume(link, msg.id, msg.token)
+            tell_rematch(peer, link, table)
     elif isinstance(msg, ListTables):
         tables, more = peer.summaries(msg.offset or 0)
         link.send(Tables(id=msg.id, tables=tables, more=more or None))
@@ -98,6 +107,10 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
         _create(msg, link, peer)
     elif isinstance(msg, Rename):
         peer.rename(link, msg.id, msg.name)
+    elif isinstance(msg, (Chat, ChatHistory, Mute)):
+        route_chat(msg, link, peer)  # host/chat.py
+    elif isinstance(msg, Rematch):
+        route_rematch(msg, link, peer)  # host/rematch.py
     else:  # pragma: no cover - the state table admits no other type here
         link.send(Error(code=ErrorCode.UNEXPECTED_MESSAGE, message=f"unexpected {msg.t!r}"))
 

@@ -255,6 +255,8 @@ class Seat:
     address: str | None = None  # where the join that took it came from (not journalled)
     bot: PageBot | None = None  # the page bot that plays it (host/pagebots.py)
     away_since: float | None = None  # when its player's connection went (taken seats)
+    reserved: bool = False  # kept for a rematch's player (``name``) until they confirm
+
 
     def entry(self, now: float) -> dict[str, Any]:
         """The seat as updates show it (docs/protocol.md, "Seat entry")."""
@@ -264,6 +266,8 @@ class Seat:
             out["bot"] = self.bot.entry()
         if self.token and self.client is None and self.away_since is not None:
             out["away"] = max(0, int(now - self.away_since))
+        if self.reserved:
+            out["reserved"] = True  # host/rematch.py
         return out
 
 
@@ -399,7 +403,7 @@ class Table:
             "id": self.id,
             "game": self.game.id,
             "seats": self.seats_n,
-            "taken": sum(1 for s in self.seats if s.token),
+            "taken": sum(1 for s in self.seats if s.token or s.reserved),
             "names": [s.name for s in self.seats],
             "status": self.status,
             "seq": self.seq,
@@ -433,7 +437,8 @@ class Table:
         return any(s.client is not None for s in self.seats)
 
     def free_seats(self) -> int:
-        return 0 if self.status != WAITING else sum(1 for s in self.seats if not s.token)
+        return 0 if self.status != WAITING else \
+            sum(1 for s in self.seats if not s.token and not s.reserved)
 
     # -- the one entry point --------------------------------------------------
 
@@ -560,6 +565,12 @@ class Table:
         seat = self._find_free(client, req_id, seat)
         if seat is None:
             return
+        self.seat_client(client, req_id, seat, join_id)
+
+    def seat_client(self, client: ClientLink, req_id: int, seat: int,
+                    join_id: bytes | None = None) -> None:
+        """Give the free ``seat`` to ``client`` (a join; a rematch's player confirming,
+        host/rematch.py): its token, ``joined``, and the table starts if it was the last."""
         token = secrets.token_urlsafe(18)
         name = self._unique(client.name, seat)
         self.seats[seat] = Seat(name, token, client, join_id, getattr(client, "address", None))
@@ -588,7 +599,7 @@ class Table:
         """The seat a join or add_bot takes (``seat``, or the lowest free one); None when
         refused (answered here)."""
         if seat is None:
-            free = [i for i, s in enumerate(self.seats) if not s.token]
+            free = [i for i, s in enumerate(self.seats) if not s.token and not s.reserved]
             if not free:
                 client.send(Error(code=ErrorCode.TABLE_FULL, id=req_id, table=self.id,
                                   message="no free seat"))
@@ -602,6 +613,12 @@ class Table:
         if self.seats[seat].token:
             client.send(Error(code=ErrorCode.SEAT_TAKEN, id=req_id, table=self.id,
                               message=f"seat {seat} is taken by {self.seats[seat].name!r}"))
+            return None
+        if self.seats[seat].reserved:
+            client.send(Error(code=ErrorCode.SEAT_TAKEN, id=req_id, table=self.id,
+                              message=f"seat {seat} is kept for {self.seats[seat].name}, who "
+                                      "played the last game here, until they say yes or no "
+                                      "to this rematch"))
             return None
         return seat
 

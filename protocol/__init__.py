@@ -5,6 +5,16 @@ turns bytes into messages and messages into bytes; it never touches a socket.
 See ``docs/protocol.md`` for the full specification.
 """
 
+from ._chat_messages import (
+    Chat,
+    ChatHistory,
+    ChatLog,
+    ChatMessage,
+    Mute,
+    Muted,
+    Rematch,
+    RematchOffered,
+)
 from ._connection import (
     CLIENT,
     HOST,
@@ -89,4 +99,6 @@ __all__ = [
     "AddBot", "BotAdded", "BotRemoved", "HandToBot", "RemoveBot", "Rename", "Renamed",
     "Commit", "FairEvent", "FairFault", "FairRequest", "Reveal",
     "DeckKeys", "DeckPass", "DeckRequest", "DeckSecretsMessage", "DeckUnlock",
+    "Chat", "ChatHistory", "ChatLog", "ChatMessage", "Mute", "Muted", "Rematch",
+    "RematchOffered",
 ]

@@ -51,6 +51,10 @@ class ErrorCode(StrEnum):
     BAD_BOT = "bad_bot"  # a page bot the host cannot run, add, remove or hand this seat to
     TOO_MANY_BOTS = "too_many_bots"  # the peer already runs its most page bots
     NOT_DROPPED = "not_dropped"  # the seat's player is connected, or away for less than the grace
+    # Chat and rematch (issue 30).
+    BAD_CHAT = "bad_chat"  # an empty chat line, or one with control characters
+    TOO_FAST = "too_fast"  # chat lines faster than the host's rate limit
+    BAD_REMATCH = "bad_rematch"  # a rematch of a table that is not finished, or not yours
 
 
 FATAL_CODES = frozenset({

@@ -27,12 +27,17 @@ SESSION: Final = _Sentinel("SESSION")  # welcomed; requests and updates flow
 CLOSED: Final = _Sentinel("CLOSED")  # bye, a refused hello, or EOF
 ERROR: Final = _Sentinel("ERROR")  # a protocol error happened; every later call raises
 
+_REQUESTS: tuple[str, ...]  # the chat messages are added below
+_HOST_SESSION: tuple[str, ...]
 _REQUESTS = ("list_tables", "list_games", "create", "join", "resume", "leave", "act", "sync",
              "ping", "commit", "reveal", "query", "deck_pass", "deck_unlock", "deck_secrets",
              "rename", "add_bot", "remove_bot", "hand_to_bot")
 _HOST_SESSION = ("error", "tables", "games", "created", "joined", "left", "accepted", "update",
                  "pong", "fair_request", "fair_event", "fair_fault", "lobby", "answer",
                  "deck_request", "deck_keys", "renamed", "bot_added", "bot_removed")
+# Chat and rematch (protocol/_chat_messages.py)
+_REQUESTS += ("chat", "chat_history", "mute", "rematch")
+_HOST_SESSION += ("chat_message", "chat_log", "muted", "rematch_offered")
 
 TRANSITIONS: Final[dict[str, dict[_Sentinel, dict[str, _Sentinel]]]] = {
     "client": {

@@ -24,6 +24,7 @@ def add_replay(sub: Any) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from lantable.host.chat import read_chat
     from lantable.host.journal import Journal
 
     if not Path(args.db).exists():
@@ -34,12 +35,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
         known = ", ".join(t.id for t in journal.tables()) or "none"
         raise CliError(f"no table {args.table!r} in {args.db}; tables: {known}")
     actions = journal.actions(args.table)
+    chat = read_chat(journal, args.table)  # host/chat.py: each line after the moves before it
     if args.json:
         print_json({
             "table": record.id, "game": record.game, "seats": record.seats, "seed": record.seed,
             "options": record.options, "status": record.status, "names": record.names,
             "actions": [{"seq": a.seq, "seat": a.seat, "action": a.action, "events": a.events}
                         for a in actions],
+            "chat": chat,
         })
         return 0
     names = {s: record.names.get(s, "?") for s in range(record.seats)}
@@ -47,12 +50,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
           f"seed {record.seed}, {record.status}")
     print(f"options: {json.dumps(record.options)}")
     print("seats: " + ", ".join(f"{s}={n}" for s, n in names.items()))
+
+    def said(seq: int) -> None:
+        for line in chat:
+            if line["seq"] == seq:
+                print(f"         {line['name']} ({line['room']}): {line['text']}")
+
+    said(0)
     for a in actions:
         act = json.dumps(a.action, ensure_ascii=False)
         print(f"#{a.seq:<5} seat {a.seat} ({names[a.seat]}): {act}")
         for event in a.events:
             private = f" [to {event['to']}]" if "to" in event else ""
             print(f"         {format_event(event)}{private}")
+        said(a.seq)
     return 0
 
 

@@ -182,6 +182,8 @@ def add_play(sub: Any) -> None:
                         "another terminal still playing it; you are asked first")
     p.add_argument("--yes", action="store_true", help="with --take-over: do not ask")
     p.add_argument("--spectate", action="store_true", help="watch instead of playing")
+    p.add_argument("--no-bell", action="store_true",
+                   help="do not ring the terminal bell when it is your turn")
     p.set_defaults(func=cmd_play)
 
 
@@ -189,24 +191,31 @@ def cmd_play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from ..screen import Screen, result_line
-    from ..terminal import TerminalDecider
+    from ..tablechat import Keyboard, TableChat
+    from ..terminal import TerminalDecider, _lines_of
 
     host, port, args.table = resolve_table(args)
     registry = installed()
     console = Console()
     screens: list[Screen] = []
     store = TokenStore()
+    chat = TableChat()  # chat and rematch (clients/tablechat.py)
+    keyboard = Keyboard(sys.stdin, chat)
+    bell = not args.no_bell and console.is_terminal
 
     def make_decider(game_id: str, seat: int | None) -> Any:
         if game_id not in registry:
             raise CliError(f"table {args.table} plays {game_id!r}, which is not installed here "
                            f"(installed: {', '.join(sorted(registry.games))})")
-        if screens and screens[0].seat == seat and screens[0].game.id == game_id:
-            return TerminalDecider(screens[0])  # back after a drop: keep the events seen
+        if screens and screens[0].seat == seat and screens[0].game.id == game_id \
+                and screens[0].update is not None and screens[0].update.table == chat.table:
+            # back after a drop: keep the events seen
+            return TerminalDecider(screens[0], lines=keyboard.decisions, bell=bell)
         screen = Screen(registry[game_id], seat, console)
         screen.notice = sat[0] if sat else ""
         screens[:] = [screen]
-        return TerminalDecider(screen)
+        chat.screen = screen
+        return TerminalDecider(screen, lines=keyboard.decisions, bell=bell)
 
     def on_update(update: Any) -> None:
         if screens:
@@ -237,11 +246,33 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     plan = SeatPlan(table=args.table, seat=args.seat, token=args.token, spectate=args.spectate,
                     program="play", take_over=args.take_over, confirm=confirm)
+
+    async def main() -> Any:
+        async with trio.open_nursery() as nursery:
+            pumping: list[bool] = []
+
+            def on_client(client: Any, held: Any) -> None:
+                if not pumping:  # the keyboard, once any take-over question was asked
+                    pumping.append(True)
+                    nursery.start_soon(keyboard.pump, _lines_of)
+                chat.attach(client, held, nursery)
+
+            while True:
+                held = await hold_seat(host, port, plan, name=args.name,
+                                       make_decider=make_decider, store=store,
+                                       on_update=on_update, notify=notify, on_idle=on_idle,
+                                       on_client=on_client)
+                again = None
+                if held.seat is not None and sys.stdin.isatty():
+                    again = await _after_the_game(host, port, args.name, held, chat, keyboard,
+                                                  screens, store, nursery)
+                if again is None:
+                    nursery.cancel_scope.cancel()
+                    return held
+                plan.table, plan.token, plan.seat = again.table, again.token, again.seat
+
     try:
-        held = trio.run(lambda: hold_seat(host, port, plan, name=args.name,
-                                          make_decider=make_decider, store=store,
-                                          on_update=on_update, notify=notify,
-                                          on_idle=on_idle))
+        held = trio.run(main)
     except BaseException as exc:
         if not any(isinstance(leaf, KeyboardInterrupt) for leaf in leaves(exc)):
             raise
@@ -256,3 +287,50 @@ def cmd_play(args: argparse.Namespace) -> int:
     elif held.scores is not None:  # the game had ended before we sat down
         console.print(result_line(held.scores, held.seat, []))
     return 0
+
+
+async def _after_the_game(host: str, port: int, name: str, held: Any, chat: Any, keyboard: Any,
+                          screens: list[Any], store: TokenStore, nursery: Any) -> Any:
+    """The game is over: stay for a rematch (``/again``, docs/protocol.md "Chat and
+    rematch") until the person answers or leaves (Enter, Ctrl-D). The rematch's
+    ``joined``, or None to leave."""
+    if screens:
+        screens[0].notice = ("Type /again to play again with the same people (seats rotated), "
+                             "/say TEXT to chat, or press Enter to leave.")
+        screens[0].draw()
+    chat.wanted = trio.Event()
+    chat.next = None
+    while True:  # lines typed ahead for moves that never came are not an answer here
+        try:
+            keyboard.decisions.receive_nowait()
+        except (trio.WouldBlock, trio.EndOfChannel):
+            break
+    async with open_client(host, port, name=name, token=held.token) as client:
+        chat.attach(client, held, nursery)
+        try:
+            await client.sync(held.table)  # the host tells of a rematch opened meanwhile
+        except Exception:  # noqa: BLE001 - the offer is a courtesy; /again still works
+            pass
+        async with trio.open_nursery() as inner:
+            async def answered() -> None:
+                await chat.wanted.wait()
+                inner.cancel_scope.cancel()
+
+            async def left() -> None:
+                await keyboard.decisions.receive()  # Enter, or the end of input
+                inner.cancel_scope.cancel()
+
+            inner.start_soon(answered)
+            inner.start_soon(left)
+    joined = chat.next
+    if joined is None:
+        return None
+    store.remember(held.peer, joined.table, joined.seat, joined.token, name=name,
+                   **_owner_play())
+    return joined
+
+
+def _owner_play() -> dict[str, Any]:
+    from ..tokens import owner
+
+    return owner("play")

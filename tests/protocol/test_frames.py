@@ -27,6 +27,10 @@ from lantable.protocol import (
     BotAdded,
     BotRemoved,
     Bye,
+    Chat,
+    ChatHistory,
+    ChatLog,
+    ChatMessage,
     Commit,
     Connection,
     Create,
@@ -52,9 +56,13 @@ from lantable.protocol import (
     ListTables,
     Lobby,
     LocalProtocolError,
+    Mute,
+    Muted,
     Ping,
     Pong,
     Query,
+    Rematch,
+    RematchOffered,
     RemoteProtocolError,
     RemoveBot,
     Rename,
@@ -73,6 +81,31 @@ from .pairs import connection_at, receiver_for, sender_for
 
 # (message, its frame as hex: the length prefix, then the msgpack body)
 SIMPLE_CASES = [
+    # Chat and rematch (issue 30).
+    (Chat(id=12, text="good luck", table="1431269b"),
+     "0000002a" "84a174a463686174a269640ca474657874a9676f6f64206c75636ba57461626c65a831343331"
+     "32363962"),
+    (ChatHistory(id=13, table="1431269b"),
+     "00000023" "83a174ac636861745f686973746f7279a269640da57461626c65a83134333132363962"),
+    (Mute(id=14, name="bo", mute=True),
+     "0000001a" "84a174a46d757465a269640ea46e616d65a2626fa46d757465c3"),
+    (Rematch(id=15, table="1431269b"),
+     "0000001e" "83a174a772656d61746368a269640fa57461626c65a83134333132363962"),
+    (ChatMessage(room="players", n=1, name="ann", text="good luck", at=1764345600,
+                 table="1431269b", seat=0, id=12),
+     "00000059" "89a174ac636861745f6d657373616765a4726f6f6da7706c6179657273a16e01a46e616d65a3"
+     "616e6ea474657874a9676f6f64206c75636ba26174ce6929c700a57461626c65a83134333132363962"
+     "a47365617400a269640c"),
+    (ChatLog(id=13, messages=[{"room": "lobby", "n": 1, "name": "ann", "text": "hi",
+                               "at": 1764345600}]),
+     "00000042" "83a174a8636861745f6c6f67a269640da86d657373616765739185a4726f6f6da56c6f626279"
+     "a16e01a46e616d65a3616e6ea474657874a26869a26174ce6929c700"),
+    (Muted(id=14, names=["bo"]), "00000017" "83a174a56d75746564a269640ea56e616d657391a2626f"),
+    (RematchOffered(table="1431269b", next="7c0ffee1", by="ann",
+                    seats=[{"name": "bo", "from": 1, "bot": False, "state": "asked"}]),
+     "0000005e" "85a174af72656d617463685f6f666665726564a57461626c65a83134333132363962a46e6578"
+     "74a83763306666656531a26279a3616e6ea573656174739184a46e616d65a2626fa466726f6d01a362"
+     "6f74c2a57374617465a561736b6564"),
     # Names and page bots (issue 22); docs/protocol.md shows add_bot's bytes.
     (Rename(id=7, name="bea"), "00000017" "83a174a672656e616d65a2696407a46e616d65a3626561"),
     (Renamed(id=7, name="bea"), "00000018" "83a174a772656e616d6564a2696407a46e616d65a3626561"),

@@ -61,6 +61,7 @@
     summary: null,                        // the stage summary on screen: {seq, title, lines}
   };
   const renderers = {};
+  const listeners = {};  // message type -> functions told of each such message (page.on)
   const wanted = ($('meta[name="lantable-renderers"]') || {}).content || "";
   const withRenderer = new Set(wanted.split(",").filter((x) => x && !x.startsWith("{{")));
 
@@ -84,7 +85,9 @@
     addTranslations: (game, lang, phrases) => I18N.addGame(game, lang, phrases),
     t: T,
     // The page's own connection and state, for seats.js (bots, names).
-    page: { state: () => S, request, draw, notify, storedSeats },
+    page: { state: () => S, request, draw, notify, storedSeats, storeSeat,
+            // chat.js, alerts.js, rematch.js: hear every message of a type ("*": all)
+            on: (t, fn) => { (listeners[t] = listeners[t] || []).push(fn); } },
   };
 
   // -- seats we hold, per host and table (localStorage) ---------------------------
@@ -193,6 +196,9 @@
     const pending = msg.id !== undefined && msg.id !== null && msg.t !== "update"
       ? S.pending.get(msg.id) : null;
     if (pending) S.pending.delete(msg.id);
+    for (const fn of [...(listeners[msg.t] || []), ...(listeners["*"] || [])]) {
+      try { fn(msg, pending); } catch (e) { console.error(e); }
+    }
     switch (msg.t) {
       case "welcome": return welcomed(msg);
       case "lobby":
@@ -425,7 +431,7 @@
       : el("p", { class: "muted" }, T("No tables yet. Open one below."));
     return el("section", { class: "lobby" },
       el("h1", {}, S.hostName ? T("Tables at {host}", { host: S.hostName }) : T("Tables at this peer")),
-      list, createForm(), peerList());
+      list, createForm(), peerList(), window.lantableChat ? window.lantableChat.panel(null) : null);
   }
 
   function peerList() {  // the other peers this host's discovery sees on the LAN
@@ -569,8 +575,11 @@
       T("Connection lost: reconnecting. Your seat is kept; the board shows the last thing the host said."));
     return el("section", { class: `table-screen ${u.status}`, "data-status": u.status }, head,
       offline, players(u), window.lantableSeats ? window.lantableSeats.panel(t, u) : null,
-      turnLine(u), latestLine(t), waitingHelp(u, summary), finalScreen(u),
-      stagePanel(t), board(u, game), actions(u), fairLine(t, summary), eventLog(t), rawView(u));
+      turnLine(u), window.lantableAlerts ? window.lantableAlerts.line(u) : null,
+      latestLine(t), waitingHelp(u, summary), finalScreen(u),
+      window.lantableRematch ? window.lantableRematch.panel(t, u) : null,
+      stagePanel(t), board(u, game), actions(u), fairLine(t, summary),
+      window.lantableChat ? window.lantableChat.panel(t, u) : null, eventLog(t), rawView(u));
   }
 
   function players(u) {
