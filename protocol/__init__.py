@@ -5,6 +5,7 @@ turns bytes into messages and messages into bytes; it never touches a socket.
 See ``docs/protocol.md`` for the full specification.
 """
 
+from ._clock_messages import Pause, PauseNoted
 from ._connection import (
     CLIENT,
     HOST,
@@ -89,4 +90,5 @@ __all__ = [
     "AddBot", "BotAdded", "BotRemoved", "HandToBot", "RemoveBot", "Rename", "Renamed",
     "Commit", "FairEvent", "FairFault", "FairRequest", "Reveal",
     "DeckKeys", "DeckPass", "DeckRequest", "DeckSecretsMessage", "DeckUnlock",
+    "Pause", "PauseNoted",
 ]

@@ -51,6 +51,9 @@ class ErrorCode(StrEnum):
     BAD_BOT = "bad_bot"  # a page bot the host cannot run, add, remove or hand this seat to
     TOO_MANY_BOTS = "too_many_bots"  # the peer already runs its most page bots
     NOT_DROPPED = "not_dropped"  # the seat's player is connected, or away for less than the grace
+    PAUSED = "paused"  # the table is paused: no action until every seat agrees to resume
+    BAD_PAUSE = "bad_pause"  # a pause or resume the table cannot take now
+    OUT_OF_TIME = "out_of_time"  # unsolicited: the seat's clock ran out (a bot plays it now)
 
 
 FATAL_CODES = frozenset({

@@ -34,12 +34,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
         known = ", ".join(t.id for t in journal.tables()) or "none"
         raise CliError(f"no table {args.table!r} in {args.db}; tables: {known}")
     actions = journal.actions(args.table)
+    clock = journal.clock_records(args.table)  # turn clock and pauses (host/clock.py)
     if args.json:
         print_json({
             "table": record.id, "game": record.game, "seats": record.seats, "seed": record.seed,
             "options": record.options, "status": record.status, "names": record.names,
             "actions": [{"seq": a.seq, "seat": a.seat, "action": a.action, "events": a.events}
                         for a in actions],
+            "clock": clock,
         })
         return 0
     names = {s: record.names.get(s, "?") for s in range(record.seats)}
@@ -47,12 +49,24 @@ def cmd_replay(args: argparse.Namespace) -> int:
           f"seed {record.seed}, {record.status}")
     print(f"options: {json.dumps(record.options)}")
     print("seats: " + ", ".join(f"{s}={n}" for s, n in names.items()))
+    from lantable.host.clock import clock_lines
+
+    after = clock_lines(clock, names)  # seq -> the clock's sentences after that move
+    for line in after.pop(-1, []):
+        print(line)
+    for line in after.pop(0, []):
+        print(f"         {line}")
     for a in actions:
         act = json.dumps(a.action, ensure_ascii=False)
         print(f"#{a.seq:<5} seat {a.seat} ({names[a.seat]}): {act}")
         for event in a.events:
             private = f" [to {event['to']}]" if "to" in event else ""
             print(f"         {format_event(event)}{private}")
+        for line in after.pop(a.seq, []):
+            print(f"         {line}")
+    for lines in after.values():  # records after moves the journal no longer has
+        for line in lines:
+            print(f"         {line}")
     return 0
 
 
@@ -91,7 +105,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     copy = JournalCopy(record.id, record.game, record.game_version, record.seats,
                        record.options, record.seed, record.status,
                        [(a.seq, a.seat, a.action, a.events) for a in journal.actions(record.id)],
-                       journal.fair_records(record.id))
+                       journal.fair_records(record.id), journal.clock_records(record.id))
     report = verify(copy, registry[record.game])
     if args.json:
         print_json(report.to_map())
