@@ -45,8 +45,8 @@ async def _until(feed, test, seconds=10):
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "lantable.clients.cli", *args], capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run([sys.executable, "-m", "lantable.clients.cli", *args],
+                          capture_output=True, text=True, timeout=60)
 
 
 def test_clock_options_are_checked():
