@@ -276,6 +276,7 @@
       if (S.filter && JSON.stringify((last && last.legal) || []) !== JSON.stringify(msg.legal || [])) S.filter = "";
     }
     t.update = msg;
+    if (window.lantableClock) window.lantableClock.updated(t, msg);  // clock.js
     if (msg.status === "finished" && S.fair) S.fair.forget(t.id);
     draw();
     takeForced(t);
@@ -491,7 +492,8 @@
     const fair = el("label", { class: "fair-option" },
       el("input", { type: "checkbox", name: "fair", id: "create-fair" }), " ", T("Fair play"),
       el("small", {}, T(FAIR_MEANS)));
-    form.append(el("h2", {}, T("Open a table")), el("label", {}, T("Game"), " ", select), fields, fair,
+    const clock = window.lantableClock ? window.lantableClock.createFields() : null;  // clock.js
+    form.append(el("h2", {}, T("Open a table")), el("label", {}, T("Game"), " ", select), fields, fair, clock,
       el("button", { class: "primary", type: "submit" }, T("Open and sit down")));
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
@@ -503,6 +505,7 @@
       }
       const seats = parseInt(form.querySelector('[name="seats"]').value, 10);
       const extra = form.querySelector('[name="fair"]').checked ? { fair: {} } : {};
+      if (window.lantableClock) Object.assign(extra, window.lantableClock.read(form));
       request("create", { game: g.id, seats, options, ...extra }, (created) => sit(created.table),
         (err) => notify(T("Cannot open the table: {why}", { why: err.message }), "error"));
     });
@@ -569,7 +572,7 @@
       T("Connection lost: reconnecting. Your seat is kept; the board shows the last thing the host said."));
     return el("section", { class: `table-screen ${u.status}`, "data-status": u.status }, head,
       offline, players(u), window.lantableSeats ? window.lantableSeats.panel(t, u) : null,
-      turnLine(u), latestLine(t), waitingHelp(u, summary), finalScreen(u),
+      turnLine(u), window.lantableClock ? window.lantableClock.panel(t, u) : null, latestLine(t), waitingHelp(u, summary), finalScreen(u),
       stagePanel(t), board(u, game), actions(u), fairLine(t, summary), eventLog(t), rawView(u));
   }
 

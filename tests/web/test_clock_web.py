@@ -1,0 +1,69 @@
+"""Turn clocks from the page (issue 30, item 2), in real headless Chromium against a
+real ``lantable host``: a Manila table opened with a 2 s per-decision clock counts down
+on the phone, the person lets it run out, a bot plays the seat, and the person takes it
+back. Screenshots go to tests/artifacts/web-clock/.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .test_seats_web import person
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "web-clock"
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def test_a_manila_clock_runs_out_and_a_bot_plays_until_the_person_takes_the_seat_back(
+        host, browser) -> None:
+    ann = person(browser, "ann")
+    ann.goto(host.url)
+    ann.wait_for_selector("form#create button[type=submit]")
+    ann.select_option("#create-game", "manila")
+    ann.fill("form#create input[name=seats]", "3")
+    ann.click("#create-clock summary")
+    ann.select_option("#clock-kind", "decision")
+    ann.fill("#clock-time", "2")
+    ann.select_option("#clock-out", "bot")
+    shot(ann, "01-create-with-clock")
+    ann.click("form#create button[type=submit]")
+    ann.wait_for_selector("#add-bot")
+    for _ in range(2):
+        ann.click("#add-bot button[type=submit]")
+        ann.wait_for_timeout(300)
+    # The game starts; the clock says its rule and counts down whoever is to decide.
+    rule = ann.wait_for_selector("#clock .clock-rule")
+    assert rule.inner_text() == "Clock: 2 s a decision; then a bot plays the seat."
+    ann.wait_for_selector("#turn:has-text('Your move.')", timeout=30000)
+    mine = ann.wait_for_selector("#clocks li.running:has-text('(you)') .clock-left")
+    first = mine.inner_text()
+    assert re.fullmatch(r"0:0[12]", first), first
+    shot(ann, "02-my-clock-runs")
+    ann.wait_for_timeout(900)
+    assert mine.inner_text() <= first  # it counts down on the page, between updates
+    # ann does nothing: after 2 s a bot plays her seat, and she is told so.
+    ann.wait_for_selector(".take-back", timeout=15000)
+    notice = ann.wait_for_selector("#notice:not([hidden])")
+    assert "ann ran out of time (2 s per decision): a random bot plays for ann" \
+        in notice.inner_text()
+    shot(ann, "03-out-of-time-a-bot-plays")
+    # She takes her seat back.
+    ann.click(".take-back")
+    ann.wait_for_selector("#notice:has-text('Your seat is yours again')")
+    shot(ann, "04-seat-taken-back")
+    assert not ann.errors, ann.errors
+    log = host.lantable("replay", "--db", str(host.db), "--table",
+                        ann.evaluate("location.hash").split("/")[-1]).stdout
+    assert "clock: 2 s per decision; out of time, a bot plays the seat" in log
+    assert "clock: seat 0 (ann) ran out of time" in log
