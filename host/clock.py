@@ -295,7 +295,7 @@ class Timing:
                                                  "seats": [seat], "clock": True})
                 LOGGER.info("table %s: seat %d ran out of time; it forfeits", t.id, seat)
                 t.send_all(Error(code=ErrorCode.OUT_OF_TIME, table=t.id,
-                                 message=f"{what}: the table ends and {name} forfeits"))
+                                 message=f"{what}: the table ends and {name} forfeits."))
                 self.stop()
                 t.forfeit([seat])
                 return
@@ -303,7 +303,7 @@ class Timing:
             record["strategy"] = strategy
             t.journal.clock_append(t.id, record)
             self._to_bot(seat, strategy, f"{what}: a {strategy} bot plays for {name} until "
-                                         f"{name} takes the seat back")
+                                         f"{name} takes the seat back.")
         self.acted(None, t.g.to_act(t.state))
         t.broadcast_full()
 

@@ -184,6 +184,19 @@ def add_play(sub: Any) -> None:
     p.set_defaults(func=cmd_play)
 
 
+async def _with_clock(console: Any, screens: list[Any], play: Any) -> Any:
+    """Run ``play`` (a coroutine); on a live terminal, the turn clock's line counts down
+    beside it (clients/clockline.py)."""
+    from ..clockline import tick
+
+    async with trio.open_nursery() as nursery:
+        if console.is_terminal:
+            nursery.start_soon(tick, screens)
+        held = await play
+        nursery.cancel_scope.cancel()
+    return held
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
@@ -237,10 +250,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     plan = SeatPlan(table=args.table, seat=args.seat, token=args.token, spectate=args.spectate,
                     program="play", take_over=args.take_over, confirm=confirm)
     try:
-        held = trio.run(lambda: hold_seat(host, port, plan, name=args.name,
-                                          make_decider=make_decider, store=store,
-                                          on_update=on_update, notify=notify,
-                                          on_idle=on_idle))
+        held = trio.run(lambda: _with_clock(console, screens, hold_seat(
+            host, port, plan, name=args.name, make_decider=make_decider, store=store,
+            on_update=on_update, notify=notify, on_idle=on_idle)))
     except BaseException as exc:
         if not any(isinstance(leaf, KeyboardInterrupt) for leaf in leaves(exc)):
             raise
