@@ -210,3 +210,15 @@ async def test_pause_by_consent_survives_a_restart_and_resumes_next_day(
     kinds = [r["kind"] for r in running.peer.journal.clock_records(table)]
     assert kinds == ["config", "pause", "resume", "tick"]
     await running.stop()
+
+
+def test_the_clock_bounds_are_the_ones_docs_limits_states():
+    from pathlib import Path
+
+    from lantable.host.clock import COMEBACK_MS, INCREMENT, SECONDS
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "limits.md").read_text()
+    section = doc[doc.index("## Turn clocks and pause"):]
+    assert f"`seconds`: {SECONDS[0]} to {SECONDS[-1]}" in section
+    assert f"`increment`: {INCREMENT[0]} to {INCREMENT[-1]} seconds" in section
+    assert f"at least {COMEBACK_MS // 1000} s" in section
