@@ -36,11 +36,12 @@ def check_clock(copy: JournalCopy, game: Game, report: Report) -> None:
             to_act[seq] = game.to_act(state)
         final = game.scores(state)
     for rec in timeouts:
-        seq, seat = rec.get("seq"), rec.get("seat")
-        where = f"the time-out after move {seq}"
-        if not isinstance(seq, int) or not isinstance(seat, int) or not 0 <= seat < copy.seats:
-            report.problems.append(f"{where}: it names no seat of this table ({seat!r})")
+        at, who = rec.get("seq"), rec.get("seat")
+        where = f"the time-out after move {at}"
+        if not isinstance(at, int) or not isinstance(who, int) or not 0 <= who < copy.seats:
+            report.problems.append(f"{where}: it names no seat of this table ({who!r})")
             continue
+        seq, seat = at, who
         if config is None:
             report.problems.append(f"{where}: the table has no clock in its journal")
         if seq in to_act and seat not in to_act[seq]:
@@ -65,7 +66,13 @@ def check_clock(copy: JournalCopy, game: Game, report: Report) -> None:
                                            f"seat {seat} forfeiting ({scores})")
                 else:
                     report.scores = scores
+        if rec.get("outcome") == "default":
+            played = next(((s, a) for q, s, a, _e in copy.actions if q == seq + 1), None)
+            if played != (seat, rec.get("action")):
+                report.problems.append(f"{where}: the default action it records is not the "
+                                       f"journal's next action ({played})")
         then = ("it forfeits" if rec.get("outcome") == "forfeit"
+                else "the game's default action was played" if rec.get("outcome") == "default"
                 else f"a {rec.get('strategy', '?')} bot played it")
         report.notes.append(f"seat {seat} ran out of time after move {seq} (the host's "
                             f"word): {then}")

@@ -6,7 +6,9 @@ option: ``{"kind": "decision", "seconds": 30}`` gives every decision of a seat t
 long; ``{"kind": "chess", "seconds": 600, "increment": 5}`` gives each seat one
 budget for the game, plus ``increment`` after each of its actions. When a seat's time
 runs out, ``on_timeout`` applies: ``"bot"`` hands the seat to one of the peer's page
-bots until its player takes it back, ``"forfeit"`` ends the table with that seat last.
+bots until its player takes it back, ``"default"`` plays the game's default action for
+the seat (``game_default_action``; a bot where the game names none at that point),
+``"forfeit"`` ends the table with that seat last.
 
 Any table (clock or not) can be paused when every seat agrees: a seat asks (``pause``),
 every other seat consents (bots consent; a seat whose player is away consents to a
@@ -45,8 +47,9 @@ DECISION: Final = "decision"
 CHESS: Final = "chess"
 KINDS: Final = (DECISION, CHESS)
 BOT: Final = "bot"
+DEFAULT: Final = "default"
 FORFEIT: Final = "forfeit"
-OUTCOMES: Final = (BOT, FORFEIT)
+OUTCOMES: Final = (BOT, DEFAULT, FORFEIT)
 #: Bounds of a clock's options (docs/limits.md, "Turn clocks").
 SECONDS: Final = range(2, 86_401)  # a decision's or a game's seconds
 INCREMENT: Final = range(0, 3_601)  # seconds added after each action (chess)
@@ -64,7 +67,7 @@ class ClockConfig:
     on_timeout: str = BOT
 
     @classmethod
-    def from_map(cls, given: dict[str, Any]) -> ClockConfig:
+    def from_map(cls, given: Any) -> ClockConfig:
         """Raises BadOptions with a sentence naming what is wrong."""
         if not isinstance(given, dict):
             raise BadOptions("clock must be a map like {\"kind\": \"decision\", \"seconds\": 30}")
@@ -117,6 +120,10 @@ class Timing:
         if config is not None and table.fair is not None and config.on_timeout != FORFEIT:
             raise BadOptions("clock: at a fair table a seat signs its own actions, so no bot "
                              "can act for it; use on_timeout \"forfeit\"")
+        if config is not None and config.on_timeout == DEFAULT and \
+                not table.game.has_default_action:
+            raise BadOptions(f"clock: {table.game.id} names no default action; use "
+                             "on_timeout \"bot\" or \"forfeit\"")
         timing = cls(table, config)
         timing.left_ms = [timing._budget()] * table.seats_n
         return timing
@@ -278,6 +285,11 @@ class Timing:
             outcome = self.config.on_timeout
             bots = t.page_bots
             strategy = None
+            default = None
+            if outcome == DEFAULT:
+                default = t.g.default_action(t.state, seat)
+                if default is None or default not in t.g.legal_actions(t.state, seat):
+                    outcome = BOT  # the game names none now: a bot plays the seat
             if outcome == BOT:
                 strategy = self._strategy()
                 if strategy is None or bots is None or bots.full() is not None:
@@ -298,6 +310,17 @@ class Timing:
                                  message=f"{what}: the table ends and {name} forfeits."))
                 self.stop()
                 t.forfeit([seat])
+                return
+            if outcome == DEFAULT:
+                assert default is not None
+                record["action"] = default
+                t.journal.clock_append(t.id, record)
+                LOGGER.info("table %s: seat %d ran out of time; the game's default action "
+                            "is played", t.id, seat)
+                t.send_all(Error(code=ErrorCode.OUT_OF_TIME, table=t.id,
+                                 message=f"{what}: the game plays its default move for "
+                                         f"{name}."))
+                t.act_for(seat, default)  # its update follows, with the clock
                 return
             assert strategy is not None and bots is not None
             record["strategy"] = strategy
@@ -455,7 +478,8 @@ def describe(config: Any) -> str:
         c = ClockConfig.from_map(config)
     except BadOptions:
         return "a clock"
-    then = "a bot plays the seat" if c.on_timeout == BOT else "the seat forfeits"
+    then = {BOT: "a bot plays the seat", DEFAULT: "the game's default move is played",
+            FORFEIT: "the seat forfeits"}[c.on_timeout]
     return f"{_limit(c)}; out of time, {then}"
 
 
@@ -480,7 +504,8 @@ def timeout_line(rec: dict[str, Any], names: dict[int, str]) -> str:
     who = f"seat {seat} ({names.get(seat, '?') if isinstance(seat, int) else '?'})"
     if rec.get("kind") == "timeout":
         then = (f"a {rec.get('strategy', '?')} bot plays it" if rec.get("outcome") == BOT
-                else "it forfeits; the table ends")
+                else f"the game's default action {rec.get('action')} is played for it"
+                if rec.get("outcome") == DEFAULT else "it forfeits; the table ends")
         return f"clock: {who} ran out of time after move {rec.get('seq')}: {then}"
     if rec.get("kind") in ("pause", "resume"):
         by = rec.get("by")

@@ -135,6 +135,9 @@ class GuardedGame:
     def view(self, state: State, seat: int | None) -> View:
         return self._call(self.game.view, state, seat)
 
+    def default_action(self, state: State, seat: int) -> Action | None:
+        return self._call(self.game.default_action, state, seat)
+
     def view_parts(self, state: State) -> tuple[View, list[View]] | None:
         return self._call(self.game.view_parts, state)
 
@@ -1091,6 +1094,12 @@ class Table:
             self._restore_after_fault()
         except Exception:
             LOGGER.exception("table %s: handling a time-out failed; the table goes on", self.id)
+
+    def act_for(self, seat: int, action: dict[str, Any]) -> None:
+        """Apply ``action`` for ``seat`` on the host's own word (a turn clock's default
+        action; never at a fair table, which refuses that rule)."""
+        events = self.g.apply(self.state, seat, action, self.rng)
+        self.accept(seat, action, events, reply=None)
 
     @_request
     def pause(self, client: ClientLink, req_id: int, seat: int | None, paused: bool) -> None:

@@ -222,3 +222,43 @@ def test_the_clock_bounds_are_the_ones_docs_limits_states():
     assert f"`seconds`: {SECONDS[0]} to {SECONDS[-1]}" in section
     assert f"`increment`: {INCREMENT[0]} to {INCREMENT[-1]} seconds" in section
     assert f"at least {COMEBACK_MS // 1000} s" in section
+
+
+async def test_a_default_action_is_played_for_a_seat_out_of_time_and_verified(
+        nursery, games, tmp_path):
+    db = tmp_path / "j.sqlite"
+    running = await _peer(nursery, games, db)
+    async with open_client("127.0.0.1", running.port, name="ann") as ann, \
+            open_client("127.0.0.1", running.port, name="bo") as bo:
+        with pytest.raises(RequestError) as info:
+            await ann.create("manila", 3, clock={"seconds": 5, "on_timeout": "default"})
+        assert "manila names no default action" in info.value.message
+        table = await ann.create("race", 2, {"target": 30, "max_step": 3}, seed=3,
+                                 clock={"kind": "decision", "seconds": 2,
+                                        "on_timeout": "default"})
+        await ann.join(table, 0)
+        await bo.join(table, 1)
+        feed = ann.updates(table)
+        update = await _until(feed, lambda u: u.status == "playing" and u.to_act == [0])
+        await ann.act(table, {"type": "step", "n": 3})
+        # bo sleeps: the game's default (step 1) is played for him, and it is ann's turn
+        update = await _until(feed, lambda u: u.seq == 2)
+        assert update.to_act == [0] and update.events[0]["n"] == 1
+        assert update.clock["left_ms"][0] > 1500
+        assert any("the game plays its default move for bo" in e.message for e in ann.errors)
+    await running.stop()
+    replay = _cli("replay", "--db", str(db), "--table", table)
+    assert "clock: seat 1 (bo) ran out of time after move 1: the game's default action " \
+           "{'type': 'step', 'n': 1} is played for it" in replay.stdout
+    verify = _cli("verify", "--db", str(db), "--table", table)
+    assert verify.returncode == 0, verify.stdout
+    con = sqlite3.connect(db)
+    (rowid, blob), = con.execute("SELECT rowid, record FROM clock WHERE rowid = "
+                                 "(SELECT max(rowid) FROM clock)")
+    rec = msgpack.unpackb(blob)
+    con.execute("UPDATE clock SET record=? WHERE rowid=?",
+                (msgpack.packb({**rec, "action": {"type": "step", "n": 2}}), rowid))
+    con.commit()
+    con.close()
+    verify = _cli("verify", "--db", str(db), "--table", table)
+    assert verify.returncode == 1 and "not the journal's next action" in verify.stdout
