@@ -46,22 +46,34 @@ def test_a_manila_clock_runs_out_and_a_bot_plays_until_the_person_takes_the_seat
     rule = ann.wait_for_selector("#clock .clock-rule")
     assert rule.inner_text() == "Clock: 2 s a decision; then a bot plays the seat."
     ann.wait_for_selector("#turn:has-text('Your move.')", timeout=30000)
+    # A pause first (issue 30, item 7): the bots consent at once, the clock stops.
+    ann.click("#pause-ask")
+    ann.wait_for_selector("#pause:has-text('The table is paused; the clock is stopped.')")
+    frozen = ann.inner_text("#clocks")
+    ann.wait_for_timeout(2500)  # longer than the clock: nothing runs out while paused
+    assert ann.inner_text("#clocks") == frozen and not ann.query_selector(".take-back")
+    assert not ann.query_selector("#clocks li.running")
+    shot(ann, "02-paused")
+    ann.click("#resume-ask")
     mine = ann.wait_for_selector("#clocks li.running:has-text('(you)') .clock-left")
     first = mine.inner_text()
     assert re.fullmatch(r"0:0[12]", first), first
-    shot(ann, "02-my-clock-runs")
-    ann.wait_for_timeout(900)
-    assert mine.inner_text() <= first  # it counts down on the page, between updates
+    shot(ann, "03-my-clock-runs")
+    seen = [first]
+    for _ in range(4):  # it counts down on the page between updates
+        ann.wait_for_timeout(400)
+        seen.append(mine.inner_text())
+    assert seen == sorted(seen, reverse=True) and len(set(seen)) >= 2, seen
     # ann does nothing: after 2 s a bot plays her seat, and she is told so.
     ann.wait_for_selector(".take-back", timeout=15000)
     notice = ann.wait_for_selector("#notice:not([hidden])")
     assert "ann ran out of time (2 s per decision): a random bot plays for ann" \
         in notice.inner_text()
-    shot(ann, "03-out-of-time-a-bot-plays")
+    shot(ann, "04-out-of-time-a-bot-plays")
     # She takes her seat back.
     ann.click(".take-back")
     ann.wait_for_selector("#notice:has-text('Your seat is yours again')")
-    shot(ann, "04-seat-taken-back")
+    shot(ann, "05-seat-taken-back")
     assert not ann.errors, ann.errors
     log = host.lantable("replay", "--db", str(host.db), "--table",
                         ann.evaluate("location.hash").split("/")[-1]).stdout

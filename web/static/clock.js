@@ -93,8 +93,8 @@
           el("option", { value: "" }, T("none")),
           el("option", { value: "decision" }, T("seconds per decision")),
           el("option", { value: "chess" }, T("minutes per player (chess clock)")))),
-        el("label", {}, T("Time") + " ", el("input", { type: "number", name: "clock-time", id: "clock-time", min: 2, value: 30 })),
-        el("label", {}, T("Added per move (s)") + " ", el("input", { type: "number", name: "clock-inc", id: "clock-inc", min: 0, value: 0 })),
+        el("label", {}, T("Time (seconds; minutes for a chess clock)") + " ", el("input", { type: "number", name: "clock-time", id: "clock-time", min: 2, value: 30 })),
+        el("label", {}, T("Added per move, chess clock (s)") + " ", el("input", { type: "number", name: "clock-inc", id: "clock-inc", min: 0, value: 0 })),
         el("label", {}, T("Out of time") + " ", el("select", { name: "clock-out", id: "clock-out" },
           el("option", { value: "bot" }, T("a bot plays until the player is back")),
           el("option", { value: "forfeit" }, T("the player forfeits")))));
