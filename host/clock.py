@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
@@ -39,7 +40,11 @@ from .pagebots import PageBot
 
 if TYPE_CHECKING:
     from .link import ClientLink
-    from .table import Table
+
+# The table (host/table.py) imports this module; this one names it ``Any`` and imports
+# nothing from it, so that the two form no import cycle (tests/test_architecture.py).
+Table = Any
+PLAYING: Final = "playing"  # host/table.py's status of a table in play
 
 LOGGER = logging.getLogger(__name__)
 
@@ -159,9 +164,11 @@ class Timing:
     # -- the clock ----------------------------------------------------------------
 
     def _now(self) -> float:
-        from .table import _now
-
-        return _now()
+        """trio's clock inside the peer, else the monotonic one (as host/table.py)."""
+        try:
+            return trio.current_time()
+        except RuntimeError:
+            return time.monotonic()
 
     def _charge(self) -> None:
         """Take the time since ``since`` off every running seat."""
@@ -269,8 +276,6 @@ class Timing:
         """Apply ``on_timeout`` to every running seat whose time is up."""
         if self.config is None or self.paused or not self.running:
             return
-        from .table import PLAYING
-
         self._charge()
         out = [s for s in self.running if self.left_ms[s] <= 0]
         if not out:
@@ -340,8 +345,6 @@ class Timing:
     def _to_bot(self, seat: int, strategy: str, message: str) -> None:
         """Hand ``seat`` to a page bot, as ``hand_to_bot`` does: its player keeps the
         token and watches; they take the seat back with a ``resume``."""
-        from .table import bot_name
-
         t = self.table
         bots = t.page_bots
         assert bots is not None
@@ -358,7 +361,7 @@ class Timing:
         slot.bot = bot
         t.journal.add_page_bot(t.id, seat, strategy, bot.strength, bot.token, True)
         assert slot.name is not None
-        bots.start(t.id, seat, bot, bot_name(bot, slot.name))
+        bots.start(t.id, seat, bot, f"{strategy} bot for {slot.name}")  # table.bot_name
         LOGGER.info("table %s: seat %d ran out of time; a %s bot plays it", t.id, seat,
                     strategy)
         t.send_all(Error(code=ErrorCode.OUT_OF_TIME, table=t.id, message=message))
@@ -393,8 +396,6 @@ class Timing:
 
     def request(self, client: ClientLink, req_id: int, seat: int | None, paused: bool) -> None:
         """A seat's ``pause`` request (see :class:`Timing`); never raises."""
-        from .table import PLAYING
-
         t = self.table
 
         def refuse(code: ErrorCode, message: str) -> None:
