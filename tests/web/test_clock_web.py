@@ -53,6 +53,8 @@ def test_a_manila_clock_runs_out_and_a_bot_plays_until_the_person_takes_the_seat
     ann.wait_for_timeout(2500)  # longer than the clock: nothing runs out while paused
     assert ann.inner_text("#clocks") == frozen and not ann.query_selector(".take-back")
     assert not ann.query_selector("#clocks li.running")
+    assert ann.inner_text("#turn") == "Paused: the game goes on when every player agrees."
+    assert not ann.query_selector("text=bid 1 to be harbour master")  # no moves while paused
     shot(ann, "02-paused")
     ann.click("#resume-ask")
     mine = ann.wait_for_selector("#clocks li.running:has-text('(you)') .clock-left")

@@ -604,6 +604,8 @@
       text = T("Game over.");
     } else if (u.status === "faulted") {
       text = T("The game hit a bug; the host is restoring the table.");
+    } else if (u.pause && u.pause.paused) {  // clock.js
+      text = T("Paused: the game goes on when every player agrees.");
     } else if (u.seat !== null && u.to_act.includes(u.seat)) {
       text = T("Your move.");
     } else {

@@ -113,6 +113,7 @@
     // and follow our seat when its time ran out and a bot took it.
     updated(t, u) {
       u._clockAt = performance.now();
+      if (u.pause && u.pause.paused) { u.legal = null; u.labels = null; }  // no moves while paused
       const s = t.seat !== null && t.seat !== undefined ? u.seats[t.seat] : null;
       if (s && u.seat === null && s.bot && s.bot.handed && u.status === "playing") {
         t.seat = null;

@@ -198,6 +198,7 @@
     "You are {name} now, here and at the next table you sit at.": "Ora sei {name}, qui e al prossimo tavolo a cui ti siedi.",
     "You will be {name} when the connection is back.": "Sarai {name} quando torna la connessione.",
     // clock.js: turn clocks and pause
+    "Paused: the game goes on when every player agrees.": "In pausa: la partita riprende quando tutti i giocatori sono d'accordo.",
     "then the seat forfeits": "poi il posto perde a tavolino",
     "then a bot plays the seat": "poi un bot gioca al suo posto",
     "Clock: {time} a player, plus {inc} s a move; {then}.": "Orologio: {time} a giocatore, più {inc} s a mossa; {then}.",
