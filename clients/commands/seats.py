@@ -80,8 +80,36 @@ def add_new(sub: Any) -> None:
                    help="a game option (repeatable; see lantable games)")
     p.add_argument("--seed", type=int, default=None, help="fixed seed (default: random)")
     fair_options(p)
+    p.add_argument("--clock", type=clock_option, default=None,
+                   metavar="KIND:SECONDS[:INCREMENT][:ON_TIMEOUT]",
+                   help="a turn clock: decision:30 (30 s a decision), chess:600:5 (10 min a "
+                        "player plus 5 s a move); then bot (default), default or forfeit, "
+                        "e.g. decision:30:forfeit (docs/protocol.md, Turn clocks and pause)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_new)
+
+
+def clock_option(text: str) -> dict[str, Any]:
+    """``--clock decision:30``, ``chess:600:5``, ``chess:600:5:forfeit``: the map
+    ``create.clock`` takes (the host checks the numbers)."""
+    parts = text.split(":")
+    outcomes = ("bot", "default", "forfeit")
+    clock: dict[str, Any] = {"kind": parts[0]}
+    if parts and parts[-1] in outcomes:
+        clock["on_timeout"] = parts.pop()
+    try:
+        numbers = [int(p) for p in parts[1:]]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: seconds and increment are whole "
+                                         "numbers, as in decision:30 or chess:600:5") from None
+    if parts[0] not in ("decision", "chess") or not 1 <= len(numbers) <= 2:
+        raise argparse.ArgumentTypeError(f"{text!r}: give decision:SECONDS or "
+                                         "chess:SECONDS[:INCREMENT], then optionally "
+                                         ":bot, :default or :forfeit")
+    clock["seconds"] = numbers[0]
+    if len(numbers) == 2:
+        clock["increment"] = numbers[1]
+    return clock
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -90,7 +118,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     async def main() -> str:
         async with open_client(host, port, name="lantable-new") as client:
             return await client.create(args.game, args.seats, dict(args.option), args.seed,
-                                       fair=fair(args))
+                                       fair=fair(args), clock=args.clock)
 
     table = trio.run(main)
     if args.json:

@@ -5,18 +5,27 @@ touching the line the person types on. Screens go to tests/artifacts/<test name>
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import subprocess
 
 import pytest
-import trio
 
-from lantable.clients.client import open_client
 from lantable.clients.clockline import clock_line, clock_text
+from lantable.clients.commands.seats import clock_option
 from lantable.protocol import Update
 
 from .tty import HAVE_TMUX, LANTABLE, Host, Tmux
+
+
+def test_lantable_new_reads_a_clock():
+    assert clock_option("decision:30") == {"kind": "decision", "seconds": 30}
+    assert clock_option("chess:600:5:forfeit") == {"kind": "chess", "seconds": 600,
+                                                    "increment": 5, "on_timeout": "forfeit"}
+    for bad in ("sand:30", "decision", "chess:ten", "decision:1:2:3"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            clock_option(bad)
 
 
 def test_the_clock_line_counts_from_the_updates_arrival():
@@ -39,14 +48,9 @@ def test_lantable_play_shows_the_clock_counting_down(tmp_path):
     bots = None
     tmux = None
     try:
-        async def create() -> str:
-            host_name, port = host.address.split(":")
-            async with open_client(host_name, int(port), name="setup") as client:
-                return await client.create("race", 2, {"target": 40, "max_step": 1}, seed=1,
-                                           clock={"kind": "chess", "seconds": 60,
-                                                  "on_timeout": "forfeit"})
-
-        table = trio.run(create)
+        table = host.run("new", "race", "--connect", host.address, "--seats", "2", "--seed",
+                         "1", "--option", "target=40", "--option", "max_step=1",
+                         "--clock", "chess:60:forfeit").strip()
         env = {"XDG_DATA_HOME": os.environ["XDG_DATA_HOME"], "PYTHONPATH": os.getcwd()}
         tmux = Tmux("clock-counts-down", [*LANTABLE, "play", "--connect", host.address,
                                           "--table", table, "--name", "ann", "--seat", "0"],
