@@ -262,3 +262,25 @@ async def test_a_default_action_is_played_for_a_seat_out_of_time_and_verified(
     con.close()
     verify = _cli("verify", "--db", str(db), "--table", table)
     assert verify.returncode == 1 and "not the journal's next action" in verify.stdout
+
+
+async def test_at_a_fair_table_a_timeout_forfeits_and_verify_calls_it_the_hosts_word(
+        nursery, games, tmp_path):
+    db = tmp_path / "j.sqlite"
+    running = await _peer(nursery, games, db)
+    async with open_client("127.0.0.1", running.port, name="ann") as ann, \
+            open_client("127.0.0.1", running.port, name="bo") as bo:
+        table = await ann.create("race", 2, RACE, fair={},
+                                 clock={"seconds": 2, "on_timeout": "forfeit"})
+        await ann.join(table, 0)
+        await bo.join(table, 1)
+        feed = ann.updates(table)
+        update = await _until(feed, lambda u: u.status == "playing" and u.to_act == [0])
+        await ann.act(table, update.legal[0])
+        update = await _until(feed, lambda u: u.status == "finished")
+        assert update.scores["forfeit"] == [1]
+    await running.stop()
+    verify = _cli("verify", "--db", str(db), "--table", table)
+    assert verify.returncode == 0, verify.stdout
+    assert "OK: table" in verify.stdout and "(fair play)" in verify.stdout
+    assert "seats [1] ran out of time (the host's word) and forfeit" in verify.stdout
