@@ -295,10 +295,12 @@ class Timing:
                 default = t.g.default_action(t.state, seat)
                 if default is None or default not in t.g.legal_actions(t.state, seat):
                     outcome = BOT  # the game names none now: a bot plays the seat
+            why = ""
             if outcome == BOT:
                 strategy = self._strategy()
                 if strategy is None or bots is None or bots.full() is not None:
                     outcome = FORFEIT  # no bot can play it here: the rule falls back
+                    why = " (no bot of this peer can play for them now)"
             record = {"kind": "timeout", "seq": t.seq, "seat": seat, "outcome": outcome,
                       "seconds": limit, "left_ms": list(self.left_ms)}
             name = t.seats[seat].name
@@ -312,7 +314,7 @@ class Timing:
                                                  "seats": [seat], "clock": True})
                 LOGGER.info("table %s: seat %d ran out of time; it forfeits", t.id, seat)
                 t.send_all(Error(code=ErrorCode.OUT_OF_TIME, table=t.id,
-                                 message=f"{what}: the table ends and {name} forfeits."))
+                                 message=f"{what}: the table ends and {name} forfeits{why}."))
                 self.stop()
                 t.forfeit([seat])
                 return
