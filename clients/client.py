@@ -57,6 +57,8 @@ from lantable.protocol import (
     ListGames,
     ListTables,
     Message,
+    Pause,
+    PauseNoted,
     Ping,
     ProtocolError,
     Query,
@@ -392,12 +394,14 @@ class Client:
         return reply.games
 
     async def create(self, game: str, seats: int, options: dict[str, Any] | None = None,
-                     seed: int | None = None, fair: dict[str, Any] | None = None) -> str:
+                     seed: int | None = None, fair: dict[str, Any] | None = None,
+                     clock: dict[str, Any] | None = None) -> str:
         """Open a table; returns its id. Raises RequestError (no_such_game, bad_options).
         ``fair`` (a map of fair-play options, ``{}`` for the defaults) makes the seats'
-        commit-reveal events the table's only randomness (docs/fair-play.md)."""
+        commit-reveal events the table's only randomness (docs/fair-play.md); ``clock``
+        gives it a turn clock (docs/protocol.md, "Turn clocks and pause")."""
         reply = await self._request(Create, game=game, seats=seats, options=options, seed=seed,
-                                    fair=fair)
+                                    fair=fair, clock=clock)
         assert isinstance(reply, Created)
         return reply.table
 
@@ -449,6 +453,13 @@ class Client:
         reply = await self._request(HandToBot, table=table, seat=seat, strategy=strategy,
                                     strength=strength)
         assert isinstance(reply, BotAdded)
+        return reply
+
+    async def pause(self, table: str, paused: bool, seat: int | None = None) -> PauseNoted:
+        """Ask (or consent) to pause (``paused``) or resume the table. Raises
+        RequestError (``bad_pause``, ``not_seated``)."""
+        reply = await self._request(Pause, table=table, paused=paused, seat=seat)
+        assert isinstance(reply, PauseNoted)
         return reply
 
     async def act(self, table: str, action: dict[str, Any], seat: int | None = None) -> int:

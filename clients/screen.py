@@ -11,6 +11,7 @@ host.
 from __future__ import annotations
 
 import json
+import time
 from collections import deque
 from typing import TYPE_CHECKING, Any, Final
 
@@ -90,6 +91,8 @@ class Screen:
         # (choices, more, prompt) while the decider waits for a line, so that a chat
         # line arriving then redraws them (:meth:`refresh`)
         self.asking: tuple[list[tuple[int, str]], int, str] | None = None
+        self.arrived = 0.0  # time.monotonic() when the update arrived (the clock's zero)
+        self.fits = False  # the last screen drawn fits the terminal (row 1 is the clock)
 
     # -- feeding -----------------------------------------------------------------
 
@@ -97,6 +100,7 @@ class Screen:
         """Take an update: keep its events as sentences. Drawing waits for
         :meth:`idle` (or the decider, which draws with the choices)."""
         self.update = update
+        self.arrived = time.monotonic()
         names = seat_names(update)
         for event in update.events or ():
             try:
@@ -112,6 +116,14 @@ class Screen:
         playing = self.update is not None and self.update.status == "playing"
         if self.console.is_terminal or not playing:
             self.draw()
+
+    def clock_line(self) -> str | None:
+        """The turn clock's line now (clients/clockline.py), or None."""
+        if self.update is None:
+            return None
+        from .clockline import clock_line
+
+        return clock_line(self.update, self.arrived, self.seat, seat_names(self.update))
 
     def say(self, text: str) -> None:
         """One notice line (a refusal, a reconnection), shown until the next one."""
@@ -142,6 +154,10 @@ class Screen:
             return f"Waiting for {free} more player{'s' * (free != 1)} to sit down…"
         if update.status == "faulted":
             return "The game hit an error on the host; it is being restored…"
+        mine = update.seats[self.seat] if self.seat is not None else {}
+        if (mine.get("bot") or {}).get("handed") and update.seat is None:
+            return ("A bot plays your seat now (your time ran out). To take it back, leave "
+                    "with Ctrl-C and run lantable play again.")
         others = [names[s] for s in update.to_act if s != self.seat]
         if self.seat in update.to_act and update.legal:
             return "Your move."
@@ -152,13 +168,29 @@ class Screen:
     def draw(self, choices: list[tuple[int, str]] | None = None, more: int = 0) -> None:
         """Clear the terminal and draw the whole screen; ``choices`` are (number,
         label) pairs to list, ``more`` how many were left out."""
-        update = self.update
         c = self.console
         c.clear()
+        if not c.is_terminal:
+            self._draw(choices, more)
+            return
+        with c.capture() as captured:
+            self._draw(choices, more)
+        text = captured.get()
+        # the clock's line is redrawn in place only while the screen has not scrolled
+        self.fits = text.count("\n") < c.size.height
+        c.file.write(text)
+        c.file.flush()
+
+    def _draw(self, choices: list[tuple[int, str]] | None, more: int) -> None:
+        update = self.update
+        c = self.console
         if update is None:
             c.print("Connecting…")
             return
         names = seat_names(update)
+        clock = self.clock_line()
+        if clock is not None:  # the first line: clients/clockline.py redraws it in place
+            c.print(Text(clock, style="bold"), overflow="ellipsis", no_wrap=True, crop=True)
         where = f" on {self.peer_name}" if self.peer_name else ""
         c.print(Text(f"{self.game.info['title']} — table {update.table}{where}, "
                      f"move {update.seq}", style="bold"))

@@ -78,6 +78,7 @@ class JournalCopy:
     status: str
     actions: list[tuple[int, int, dict[str, Any], list[dict[str, Any]]]]  # seq, seat, ...
     fair: list[dict[str, Any]]
+    clock: list[dict[str, Any]] = field(default_factory=list)  # host/clock.py's records
 
 
 def verify(copy: JournalCopy, game: Game) -> Report:
@@ -91,6 +92,10 @@ def verify(copy: JournalCopy, game: Game) -> Report:
             _FairCheck(copy, game, report).run()
         else:
             _replay_seeded(copy, game, report)
+        if copy.clock:
+            from .verify_clock import check_clock
+
+            check_clock(copy, game, report)
     except Exception as exc:  # noqa: BLE001 - a corrupt journal is a finding, not a crash
         report.problems.append(f"the journal could not be replayed: {exc!r}")
     return report
@@ -245,6 +250,7 @@ class _FairCheck:
         elif kind == "forfeit":
             self.forfeit = rec
             why = ("were named at a hidden deal" if rec.get("deal")
+                   else "ran out of time (the host's word)" if rec.get("clock")
                    else "withheld their reveals")
             self.report.notes.append(f"the table ended at event {rec['event']}: seats "
                                      f"{rec['seats']} {why} and forfeit")

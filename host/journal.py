@@ -73,6 +73,13 @@ CREATE TABLE IF NOT EXISTS page_bots (
     handed INTEGER NOT NULL,
     PRIMARY KEY (table_id, seat)
 );
+-- Turn clocks and pauses (host/clock.py): a table's clock config, time-outs, pauses and
+-- resumes, each a msgpack map with a "kind", in write order. A new table, not a changed
+-- one: an older journal gets it when opened, with no migration.
+CREATE TABLE IF NOT EXISTS clock (
+    table_id TEXT NOT NULL,
+    record BLOB NOT NULL
+);
 """
 
 # from version -> the script that brings a journal to version + 1
@@ -328,7 +335,16 @@ class Journal:
         """Record one fair-play fact of a table (committed with the batch)."""
         self._write("INSERT INTO fairplay VALUES (?, ?)", (table_id, _pack(record)))
 
+    def clock_append(self, table_id: str, record: dict[str, Any]) -> None:
+        """Record one turn-clock or pause fact of a table (committed with the batch)."""
+        self._write("INSERT INTO clock VALUES (?, ?)", (table_id, _pack(record)))
+
     # -- reads ----------------------------------------------------------------
+
+    def clock_records(self, table_id: str) -> list[dict[str, Any]]:
+        """A table's clock and pause records in write order (host/clock.py)."""
+        return [_unpack(r) for (r,) in self._db.execute(
+            "SELECT record FROM clock WHERE table_id=? ORDER BY rowid", (table_id,))]
 
     def fair_records(self, table_id: str) -> list[dict[str, Any]]:
         """A table's fair-play records in write order; empty for a table that does not

@@ -216,8 +216,10 @@ class Peer:
 
     def create_table(self, game_id: str, seats: int, options: dict[str, Any] | None,
                      seed: int | None = None, creator: str = "",
-                     fair: dict[str, Any] | None = None) -> Table:
-        """Open a table for a client at address ``creator``; with ``fair``, a fair one.
+                     fair: dict[str, Any] | None = None,
+                     clock: dict[str, Any] | None = None) -> Table:
+        """Open a table for a client at address ``creator``; with ``fair``, a fair one;
+        with ``clock``, one with a turn clock (host/clock.py).
 
         Raises:
             KeyError: no such game. BadOptions: seats, options or seed refused.
@@ -249,7 +251,7 @@ class Peer:
         try:
             table = Table.create(table_id=table_id, game=game, seats=seats, options=options,
                                  seed=seed, journal=self.journal, pm=self.registry.pm,
-                                 fair=fair)
+                                 fair=fair, clock=clock)
         except GameFailed as exc:
             LOGGER.exception("game %s failed to set up a table with options %r",
                              game_id, options)

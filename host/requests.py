@@ -33,6 +33,7 @@ from lantable.protocol import (
     ListTables,
     Message,
     Mute,
+    Pause,
     Ping,
     Pong,
     Query,
@@ -117,11 +118,11 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
 
 # The requests that name a table, in the order of how often they come.
 _TABLE_REQUESTS = (Act, Query, Sync, Join, Leave, Commit, Reveal, DeckPass, DeckUnlock,
-                   DeckSecretsMessage, AddBot, RemoveBot, HandToBot)
+                   DeckSecretsMessage, AddBot, RemoveBot, HandToBot, Pause)
 
 
 def _to_table(msg: Act | Query | Sync | Join | Leave | Commit | Reveal | DeckPass | DeckUnlock
-              | DeckSecretsMessage | AddBot | RemoveBot | HandToBot, link: ClientLink,
+              | DeckSecretsMessage | AddBot | RemoveBot | HandToBot | Pause, link: ClientLink,
               table: Table) -> None:
     """Hand a request to its table's method (never raises: see ``Table``)."""
     if isinstance(msg, Act):
@@ -144,6 +145,8 @@ def _to_table(msg: Act | Query | Sync | Join | Leave | Commit | Reveal | DeckPas
         table.remove_bot(link, msg.id, msg.seat)
     elif isinstance(msg, HandToBot):
         table.hand_to_bot(link, msg.id, msg.seat, msg.strategy, msg.strength)
+    elif isinstance(msg, Pause):  # host/clock.py
+        table.pause(link, msg.id, msg.seat, msg.paused)
     else:  # a hidden deal's message (host/fairdecks.py)
         table.deck_message(link, msg.id, msg)
 
@@ -169,7 +172,7 @@ def _refusal(msg: Message, size: int, limits: Limits) -> Error | None:
 def _create(msg: Create, link: ClientLink, peer: Peer) -> None:
     try:
         table = peer.create_table(msg.game, msg.seats, msg.options, msg.seed,
-                                  creator=link.address, fair=msg.fair)
+                                  creator=link.address, fair=msg.fair, clock=msg.clock)
     except KeyError as exc:
         link.send(Error(code=ErrorCode.NO_SUCH_GAME, id=msg.id, message=str(exc.args[0])))
     except BadOptions as exc:

@@ -42,6 +42,7 @@ from lantable.protocol import (
     SharedUpdate,
 )
 
+from .clock import Timing
 from .fairplay import FairConfig, FairTable
 from .names import unique_name
 from .pagebots import PageBot
@@ -133,6 +134,9 @@ class GuardedGame:
 
     def view(self, state: State, seat: int | None) -> View:
         return self._call(self.game.view, state, seat)
+
+    def default_action(self, state: State, seat: int) -> Action | None:
+        return self._call(self.game.default_action, state, seat)
 
     def view_parts(self, state: State) -> tuple[View, list[View]] | None:
         return self._call(self.game.view_parts, state)
@@ -301,18 +305,21 @@ class Table:
     empty_since: float | None = None
     page_bots: PageBots | None = None  # the peer's page bots; None: it runs none
     bot_grace: float = 30.0  # seconds a seat's player is away before it may go to a bot
+    timing: Timing = field(init=False)  # the turn clock and pause (host/clock.py)
     g: GuardedGame = field(init=False)
     _text_board: bool | None = field(default=None, init=False)  # send board_text (no board.js)
 
     def __post_init__(self) -> None:
         self.g = GuardedGame(self.game)
+        self.timing = Timing.create(self, None)
 
     # -- creation and restoration ---------------------------------------------
 
     @classmethod
     def create(cls, *, table_id: str, game: Game, seats: int, options: dict[str, Any] | None,
                seed: int, journal: Journal, pm: pluggy.PluginManager | None = None,
-               fair: dict[str, Any] | None = None) -> Table:
+               fair: dict[str, Any] | None = None, clock: dict[str, Any] | None = None
+               ) -> Table:
         """A new table; its game is set up now so bad options fail at creation.
 
         With ``fair`` (its options, docs/fair-play.md) the table plays fair: the seats'
@@ -328,11 +335,13 @@ class Table:
         table = cls(table_id, game, seats, game.options(options), seed, journal, pm)
         if fair is not None:
             table.fair = FairTable(table, FairConfig.from_map(fair))
+        table.timing = Timing.create(table, clock)
         table._setup()
         table.seats = [Seat() for _ in range(seats)]
         journal.create_table(table_id, game.id, game.info["version"], seats, table.options, seed)
         if table.fair is not None:
             journal.fair_append(table_id, {"kind": "config", **table.fair.config.to_map()})
+        table.timing.journal_config()
         LOGGER.info("table %s created: %s, %d seats, seed %d", table_id, game.id, seats, seed)
         return table
 
@@ -353,6 +362,7 @@ class Table:
         fair = journal.fair_records(record.id)
         if fair:
             table.fair = FairTable.restore(table, fair)
+        table.timing = Timing.restore(table, journal.clock_records(record.id))
         table._replay()
         table.status = PLAYING if all(s.token for s in table.seats) else WAITING
         if table.fair is not None and not table.fair.started:
@@ -362,6 +372,8 @@ class Table:
         if table.status == PLAYING and table.g.is_over(table.state):
             table.status = FINISHED
             journal.set_status(table.id, FINISHED)
+        if table.status == PLAYING:
+            table.timing.start(table.g.to_act(table.state))
         LOGGER.info("table %s restored at update %d (%s)", table.id, table.seq, table.status)
         return table
 
@@ -409,6 +421,7 @@ class Table:
             "seq": self.seq,
             "options": self.options,
             "fair": None if self.fair is None else self.fair.summary(),
+            **self.timing.summary(),
         }
 
     def close_abandoned(self, why: str = "nobody sat at this table; it was closed") -> None:
@@ -721,6 +734,7 @@ class Table:
             slot.client.seats.get(self.id, set()).discard(seat)
         if slot.bot.handed:
             slot.bot, slot.client, slot.away_since = None, None, _now()
+            self.timing.comeback(seat)
         else:
             self.seats[seat] = Seat()
             self.journal.free_seat(self.id, seat)
@@ -782,6 +796,7 @@ class Table:
         LOGGER.info("table %s: %s handed seat %d (%s) to a %s bot", self.id, client.name, seat,
                     slot.name, strategy)
         bots.start(self.id, seat, bot, bot_name(bot, slot.name))
+        self.timing.acted(None, self.g.to_act(self.state))
         self._broadcast(events=None, full=True)
 
     def start_bots(self) -> None:
@@ -809,6 +824,7 @@ class Table:
         """The game is set up (and dealt): tell everyone, and take actions."""
         self.status = PLAYING
         self.journal.set_status(self.id, PLAYING)
+        self.timing.start(self.g.to_act(self.state))
         LOGGER.info("table %s started", self.id)
         if self.pm is not None:
             self._observe("table_started", table_id=self.id, game_id=self.game.id,
@@ -857,6 +873,8 @@ class Table:
         if taken_back:
             slot.bot = None
             self.journal.remove_page_bot(self.id, seat)
+            if self.status == PLAYING:
+                self.timing.comeback(seat)
             LOGGER.info("table %s: %s took seat %d back from its bot", self.id, client.name,
                         seat)
         old = slot.client
@@ -983,6 +1001,11 @@ class Table:
             client.send(Error(code=code, id=req_id, table=self.id,
                               message=f"table is {self.status}"))
             return
+        if self.timing.paused:
+            client.send(Error(code=ErrorCode.PAUSED, id=req_id, table=self.id,
+                              message="the table is paused; it plays on when every seat "
+                                      "agrees to resume"))
+            return
         if seat not in self.g.to_act(self.state):
             client.send(Error(code=ErrorCode.NOT_TO_ACT, id=req_id, table=self.id,
                               message=f"seat {seat} is not to act now"))
@@ -1044,11 +1067,14 @@ class Table:
         finished = not to_act
         if finished:
             self._finish(self.g.scores(self.state))
+        else:
+            self.timing.acted(seat, to_act)
         self._broadcast(events=events, to_act=to_act)
         if finished:
             self._changed()
 
     def _finish(self, scores: dict[str, Any]) -> None:
+        self.timing.stop()
         self.status = FINISHED
         self.journal.set_status(self.id, FINISHED)
         if self.fair is not None:
@@ -1063,14 +1089,46 @@ class Table:
     def forfeit(self, seats: list[int]) -> None:
         """End the table now: ``seats`` forfeit (ranked last), the others keep the
         order the game gives them (a fair table's ``on_withhold: forfeit``)."""
-        scores = dict(self.g.scores(self.state))
-        n = self.seats_n
-        scores["rank"] = [n if s in seats else r for s, r in enumerate(scores.get("rank", [1] * n))]
-        scores["forfeit"] = sorted(seats)
+        scores = self.forfeit_scores(seats)
         self.final_scores = scores
         self._finish(scores)
         self._broadcast(events=None, to_act=[])
         self._changed()
+
+    def forfeit_scores(self, seats: list[int]) -> dict[str, Any]:
+        """The game's scores now, with ``seats`` ranked last and named as forfeiting."""
+        scores = dict(self.g.scores(self.state))
+        n = self.seats_n
+        scores["rank"] = [n if s in seats else r for s, r in enumerate(scores.get("rank", [1] * n))]
+        scores["forfeit"] = sorted(seats)
+        return scores
+
+    # -- turn clock and pause (host/clock.py) -------------------------------------------
+
+    def clock_expired(self) -> None:
+        """The clock's timer fired (host/clock.py); never raises."""
+        try:
+            self.timing.expire()
+        except GameFailed:
+            LOGGER.exception("table %s: the game failed after a time-out; restoring", self.id)
+            self._restore_after_fault()
+        except Exception:
+            LOGGER.exception("table %s: handling a time-out failed; the table goes on", self.id)
+
+    def act_for(self, seat: int, action: dict[str, Any]) -> None:
+        """Apply ``action`` for ``seat`` on the host's own word (a turn clock's default
+        action; never at a fair table, which refuses that rule)."""
+        events = self.g.apply(self.state, seat, action, self.rng)
+        self.accept(seat, action, events, reply=None)
+
+    @_request
+    def pause(self, client: ClientLink, req_id: int, seat: int | None, paused: bool) -> None:
+        """A seat asks to pause or resume the table, or consents (host/clock.py)."""
+        self.timing.request(client, req_id, seat, paused)
+
+    def broadcast_full(self) -> None:
+        """Everyone's full update now (the clock or the pause changed)."""
+        self._broadcast(events=None, full=True)
 
     def send_all(self, msg: Message) -> None:
         """One message to every connection at the table (seated or watching), once."""
@@ -1172,6 +1230,8 @@ class Table:
             scores=(self.final_scores or self.g.scores(self.state))
             if started and self.status == FINISHED else None,
             full=full,
+            clock=self.timing.entry() if started else None,
+            pause=self.timing.pause_entry(),
         ), started
 
     def _send_update(self, client: ClientLink, seat: int | None, shared: SharedUpdate | None = None,

@@ -169,6 +169,17 @@ def game_sample_state(view: View, seat: int, rng: random.Random) -> State | None
 
 
 @hookspec(firstresult=True)
+def game_default_action(state: State, seat: int) -> Action | None:
+    """The action ``seat`` takes when its turn clock runs out at a table whose rule is
+    ``on_timeout: "default"`` (docs/protocol.md, "Turn clocks and pause"). Optional.
+
+    :returns: one of ``game_legal_actions(state, seat)`` (the rulebook's "pass", the
+        cheapest choice), or None where the game names none now (the table's bot then
+        plays the seat).
+    """
+
+
+@hookspec(firstresult=True)
 def game_heuristic(state: State, seat: int) -> float | None:
     """Estimate how good ``state`` is for ``seat``, higher is better. Optional.
 

@@ -86,6 +86,7 @@ class Game:
         self.has_heuristic = bool(pm.hook.game_heuristic.get_hookimpls())
         self.has_view_parts = bool(pm.hook.game_view_parts.get_hookimpls())
         self.has_query = bool(pm.hook.game_query.get_hookimpls())
+        self.has_default_action = bool(pm.hook.game_default_action.get_hookimpls())
         self._view_parts = _bind(pm, "game_view_parts") if self.has_view_parts else None
         # Hidden decks (docs/plugins.md): the game asks a dealer for hidden cards.
         self.has_decks = bool(pm.hook.game_decks.get_hookimpls())
@@ -258,6 +259,13 @@ class Game:
         for a in legal:
             out += self.discretise(view, seat, a) if params.is_template(a) else [a]
         return out
+
+    def default_action(self, state: State, seat: int) -> Action | None:
+        """The game's action for a seat out of time (``game_default_action``), or None."""
+        if not self.has_default_action:
+            return None
+        action: Action | None = self._hook.game_default_action(state=state, seat=seat)
+        return action
 
     def query(self, view: View, seat: int | None, query: Any) -> Any:
         """Answer ``query`` from ``view`` only (the game's ``game_query``).

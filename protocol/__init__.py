@@ -15,6 +15,7 @@ from ._chat_messages import (
     Rematch,
     RematchOffered,
 )
+from ._clock_messages import Pause, PauseNoted
 from ._connection import (
     CLIENT,
     HOST,
@@ -101,4 +102,5 @@ __all__ = [
     "DeckKeys", "DeckPass", "DeckRequest", "DeckSecretsMessage", "DeckUnlock",
     "Chat", "ChatHistory", "ChatLog", "ChatMessage", "Mute", "Muted", "Rematch",
     "RematchOffered",
+    "Pause", "PauseNoted",
 ]

@@ -121,9 +121,11 @@ class SharedUpdate:
 
     def __init__(self, *, table: str, seq: int, status: str, seats: list[dict[str, Any]],
                  to_act: list[int], scores: dict[str, Any] | None = None,
-                 full: bool = False) -> None:
+                 full: bool = False, clock: dict[str, Any] | None = None,
+                 pause: dict[str, Any] | None = None) -> None:
         self.fields: dict[str, Any] = {"table": table, "seq": seq, "status": status, "seats": seats,
-                       "to_act": to_act, "scores": scores, "full": full}
+                       "to_act": to_act, "scores": scores, "full": full, "clock": clock,
+                       "pause": pause}
         present = {"t": "update", **{k: v for k, v in self.fields.items() if v is not None}}
         self.packed = _pack_pairs(present, "'update'")
         self.count = len(present)

@@ -55,6 +55,9 @@ class ErrorCode(StrEnum):
     BAD_CHAT = "bad_chat"  # an empty chat line, or one with control characters
     TOO_FAST = "too_fast"  # chat lines faster than the host's rate limit
     BAD_REMATCH = "bad_rematch"  # a rematch of a table that is not finished, or not yours
+    PAUSED = "paused"  # the table is paused: no action until every seat agrees to resume
+    BAD_PAUSE = "bad_pause"  # a pause or resume the table cannot take now
+    OUT_OF_TIME = "out_of_time"  # unsolicited: the seat's clock ran out (a bot plays it now)
 
 
 FATAL_CODES = frozenset({

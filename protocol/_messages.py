@@ -207,6 +207,7 @@ class Create(Message):
     options: dict[str, Any] | None = None
     seed: int | None = None  # fixed seed for reproducible games; random if absent
     fair: dict[str, Any] | None = None  # fair play: {"timeout": s, "on_withhold": ...}
+    clock: dict[str, Any] | None = None  # a turn clock (host/clock.py): {"kind", "seconds", ...}
 
 
 @_message("join", "client")
@@ -393,6 +394,8 @@ class Update(Message):
     labels: list[str] | None = None  # hello.words: the game's label of each legal action
     sentences: list[str] | None = None  # hello.words: the game's sentence for each event
     board_text: list[dict[str, Any]] | None = None  # hello.words: the game's text board
+    clock: dict[str, Any] | None = None  # the turn clock: remaining ms per seat (host/clock.py)
+    pause: dict[str, Any] | None = None  # a paused table, or an open pause/resume request
 
 
 @_message("lobby", "host")

@@ -31,10 +31,11 @@ _REQUESTS: tuple[str, ...]  # the chat messages are added below
 _HOST_SESSION: tuple[str, ...]
 _REQUESTS = ("list_tables", "list_games", "create", "join", "resume", "leave", "act", "sync",
              "ping", "commit", "reveal", "query", "deck_pass", "deck_unlock", "deck_secrets",
-             "rename", "add_bot", "remove_bot", "hand_to_bot")
+             "rename", "add_bot", "remove_bot", "hand_to_bot", "pause")
 _HOST_SESSION = ("error", "tables", "games", "created", "joined", "left", "accepted", "update",
                  "pong", "fair_request", "fair_event", "fair_fault", "lobby", "answer",
-                 "deck_request", "deck_keys", "renamed", "bot_added", "bot_removed")
+                 "deck_request", "deck_keys", "renamed", "bot_added", "bot_removed",
+                 "pause_noted")
 # Chat and rematch (protocol/_chat_messages.py)
 _REQUESTS += ("chat", "chat_history", "mute", "rematch")
 _HOST_SESSION += ("chat_message", "chat_log", "muted", "rematch_offered")

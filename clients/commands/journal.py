@@ -36,6 +36,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise CliError(f"no table {args.table!r} in {args.db}; tables: {known}")
     actions = journal.actions(args.table)
     chat = read_chat(journal, args.table)  # host/chat.py: each line after the moves before it
+    clock = journal.clock_records(args.table)  # turn clock and pauses (host/clock.py)
     if args.json:
         print_json({
             "table": record.id, "game": record.game, "seats": record.seats, "seed": record.seed,
@@ -43,6 +44,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             "actions": [{"seq": a.seq, "seat": a.seat, "action": a.action, "events": a.events}
                         for a in actions],
             "chat": chat,
+            "clock": clock,
         })
         return 0
     names = {s: record.names.get(s, "?") for s in range(record.seats)}
@@ -50,12 +52,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
           f"seed {record.seed}, {record.status}")
     print(f"options: {json.dumps(record.options)}")
     print("seats: " + ", ".join(f"{s}={n}" for s, n in names.items()))
+    from lantable.host.clock import clock_lines
 
     def said(seq: int) -> None:
         for line in chat:
             if line["seq"] == seq:
                 print(f"         {line['name']} ({line['room']}): {line['text']}")
 
+    after = clock_lines(clock, names)  # seq -> the clock's sentences after that move
+    for line in after.pop(-1, []):
+        print(line)
+    for line in after.pop(0, []):
+        print(f"         {line}")
     said(0)
     for a in actions:
         act = json.dumps(a.action, ensure_ascii=False)
@@ -63,7 +71,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
         for event in a.events:
             private = f" [to {event['to']}]" if "to" in event else ""
             print(f"         {format_event(event)}{private}")
+        for line in after.pop(a.seq, []):
+            print(f"         {line}")
         said(a.seq)
+    for lines in after.values():  # records after moves the journal no longer has
+        for line in lines:
+            print(f"         {line}")
     return 0
 
 
@@ -102,7 +115,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     copy = JournalCopy(record.id, record.game, record.game_version, record.seats,
                        record.options, record.seed, record.status,
                        [(a.seq, a.seat, a.action, a.events) for a in journal.actions(record.id)],
-                       journal.fair_records(record.id))
+                       journal.fair_records(record.id), journal.clock_records(record.id))
     report = verify(copy, registry[record.game])
     if args.json:
         print_json(report.to_map())

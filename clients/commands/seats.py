@@ -80,8 +80,36 @@ def add_new(sub: Any) -> None:
                    help="a game option (repeatable; see lantable games)")
     p.add_argument("--seed", type=int, default=None, help="fixed seed (default: random)")
     fair_options(p)
+    p.add_argument("--clock", type=clock_option, default=None,
+                   metavar="KIND:SECONDS[:INCREMENT][:ON_TIMEOUT]",
+                   help="a turn clock: decision:30 (30 s a decision), chess:600:5 (10 min a "
+                        "player plus 5 s a move); then bot (default), default or forfeit, "
+                        "e.g. decision:30:forfeit (docs/protocol.md, Turn clocks and pause)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_new)
+
+
+def clock_option(text: str) -> dict[str, Any]:
+    """``--clock decision:30``, ``chess:600:5``, ``chess:600:5:forfeit``: the map
+    ``create.clock`` takes (the host checks the numbers)."""
+    parts = text.split(":")
+    outcomes = ("bot", "default", "forfeit")
+    clock: dict[str, Any] = {"kind": parts[0]}
+    if parts and parts[-1] in outcomes:
+        clock["on_timeout"] = parts.pop()
+    try:
+        numbers = [int(p) for p in parts[1:]]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: seconds and increment are whole "
+                                         "numbers, as in decision:30 or chess:600:5") from None
+    if parts[0] not in ("decision", "chess") or not 1 <= len(numbers) <= 2:
+        raise argparse.ArgumentTypeError(f"{text!r}: give decision:SECONDS or "
+                                         "chess:SECONDS[:INCREMENT], then optionally "
+                                         ":bot, :default or :forfeit")
+    clock["seconds"] = numbers[0]
+    if len(numbers) == 2:
+        clock["increment"] = numbers[1]
+    return clock
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -91,7 +119,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     async def main() -> str:
         async with open_client(host, port, name="lantable-new") as client:
             return await client.create(args.game, args.seats, dict(args.option), args.seed,
-                                       fair=config)
+                                       fair=config, clock=args.clock)
 
     table = trio.run(main)
     if args.json:
@@ -187,6 +215,19 @@ def add_play(sub: Any) -> None:
     p.set_defaults(func=cmd_play)
 
 
+async def _with_clock(console: Any, screens: list[Any], play: Any) -> Any:
+    """Run ``play`` (a coroutine); on a live terminal, the turn clock's line counts down
+    beside it (clients/clockline.py)."""
+    from ..clockline import tick
+
+    async with trio.open_nursery() as nursery:
+        if console.is_terminal:
+            nursery.start_soon(tick, screens)
+        held = await play
+        nursery.cancel_scope.cancel()
+    return held
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
@@ -272,7 +313,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                 plan.table, plan.token, plan.seat = again.table, again.token, again.seat
 
     try:
-        held = trio.run(main)
+        held = trio.run(lambda: _with_clock(console, screens, main()))
     except BaseException as exc:
         if not any(isinstance(leaf, KeyboardInterrupt) for leaf in leaves(exc)):
             raise

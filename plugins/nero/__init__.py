@@ -177,7 +177,7 @@ def game_scores(state: dict[str, Any]) -> dict[str, Any]:
 @hookimpl
 def game_sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
     if view.get("hidden_deck"):  # a state in the hidden deck's form, with its dealer
-        return views.sample_hidden(view, seat, rng)
+        return hidden.sample_hidden(view, seat, rng)
     return views.sample(view, seat, rng)
 
 

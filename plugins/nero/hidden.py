@@ -56,7 +56,7 @@ from typing import Any
 
 from lantable.plugins import IllegalAction
 
-from . import client, engine
+from . import client, engine, views
 from . import hands as H
 from . import moves as M
 from .data import NCARDS
@@ -313,3 +313,54 @@ def seat_actions(view: dict[str, Any], seat: int, cards: Mapping[str, Mapping[An
     pos_of = {c: p for p, c in mine.items()}
     return [to_hidden(a, pos_of)
             for a in client.legal_actions(seat_view(view, mine), seat)]
+
+
+def sample_hidden(v: dict[str, Any], seat: int, rng: random.Random) -> State:
+    """:func:`views.sample` for a hidden-deck game (``v["hidden_deck"]``): a state in the
+    hidden deck's own form, with the dealer's record (docs/plugins.md, "Sampling a state
+    with hidden decks"), so that the search bots play it in-process as the host would.
+
+    The seat's cards come from ``v["hand_cards"]`` (where the host deals) or
+    ``v["_hand"]`` (at a hidden-deck table, from its client). The other cards are dealt
+    at random as :func:`sample` deals them; each gets a position of the deck nobody
+    has told this seat about (positions carry nothing but their card)."""
+    from lantable.plugins.decks import sample_dealer
+
+    mine = {int(p): c for p, c in (v.get("hand_cards") or {}).items()}
+    mine.update({int(p): c for p, c in ((v.get("_hand") or {}).get(DECK) or {}).items()})
+    S = views.sample(seat_view(v, mine), seat, rng)
+    pos_of = {c: p for p, c in mine.items()}
+    free = [p for p in range(NCARDS) if p not in mine]
+    rng.shuffle(free)
+
+    def token(c: int) -> int:
+        if H.is_masked(c):  # already a position (the seat's own committed card)
+            pos_of.setdefault(mine.get(c - H.MASKED, -1 - c), c - H.MASKED)
+            return c
+        if c not in pos_of:
+            pos_of[c] = free.pop()
+        return H.MASKED + pos_of[c]
+
+    held: dict[int, int] = {}
+    for s in range(S["n_players"]):
+        S["hands"][s] = sorted(token(c) for c in S["hands"][s])
+        held.update({t - H.MASKED: s for t in S["hands"][s]})
+    S["box_face_down"] = sorted(token(c) for c in S["box_face_down"])
+    for item in S["pending"]:
+        if item["kind"] == "battle":
+            for s, cs in item["committed"].items():
+                item["committed"][s] = sorted(token(c) for c in cs)
+                held.update({t - H.MASKED: int(s) for t in item["committed"][s]})
+    down = {t - H.MASKED for t in S["box_face_down"]} | set(held)
+    for c in range(NCARDS):  # the cards face up somewhere: opened positions
+        if c not in pos_of:
+            pos_of[c] = free.pop()
+    opened = [p for c, p in pos_of.items() if 0 <= c < NCARDS and p not in down]
+    cards = {p: c for c, p in pos_of.items() if 0 <= c < NCARDS}
+    S["hidden"] = {"claims": {}, "seed": None,
+                   "known": [{str(t - H.MASKED): cards[t - H.MASKED] for t in S["hands"][s]}
+                             for s in range(S["n_players"])]}
+    sample_dealer(S, sizes={DECK: NCARDS}, seats=S["n_players"],
+                  held={DECK: held}, known={DECK: cards},
+                  opened={DECK: opened}, rng=rng)
+    return S

@@ -59,6 +59,13 @@ def game_to_act(state: dict[str, Any]) -> list[int]:
 
 
 @hookimpl
+def game_default_action(state: dict[str, Any], seat: int) -> dict[str, Any] | None:
+    """A seat out of time steps 1 (the smallest step; a turn clock's "default")."""
+    legal = game_legal_actions(state, seat)
+    return legal[0] if legal else None
+
+
+@hookimpl
 def game_legal_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     """Steps in ascending order, never overshooting the target."""
     if state["winner"] is not None or seat != state["turn"]:

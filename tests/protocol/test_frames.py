@@ -58,6 +58,8 @@ from lantable.protocol import (
     LocalProtocolError,
     Mute,
     Muted,
+    Pause,
+    PauseNoted,
     Ping,
     Pong,
     Query,
@@ -417,6 +419,15 @@ SIMPLE_CASES = [
         "617400a46465636ba164a5726f756e6401ab73687566666c655f6b6579a26162"
         "ab7065726d75746174696f6e920100a9636172645f6b65797392a26364a26566"
         "a3736967a23031",
+    ),
+    (  # turn clocks and pause (host/clock.py)
+        Pause(id=11, table="1431269b", paused=True),
+        "00000024" "84a174a57061757365a269640ba57461626c65a83134333132363962a6706175736564c3",
+    ),
+    (
+        PauseNoted(id=11, table="1431269b", paused=False, waiting=[1, 2]),
+        "00000035" "85a174ab70617573655f6e6f746564a269640ba57461626c65a83134333132363962a670"
+        "6175736564c2a777616974696e67920102",
     ),
 ]
 CASES = [(msg, bytes.fromhex(hexes)) for msg, hexes in SIMPLE_CASES]

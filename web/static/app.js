@@ -282,6 +282,7 @@
       if (S.filter && JSON.stringify((last && last.legal) || []) !== JSON.stringify(msg.legal || [])) S.filter = "";
     }
     t.update = msg;
+    if (window.lantableClock) window.lantableClock.updated(t, msg);  // clock.js
     if (msg.status === "finished" && S.fair) S.fair.forget(t.id);
     draw();
     takeForced(t);
@@ -497,7 +498,8 @@
     const fair = el("label", { class: "fair-option" },
       el("input", { type: "checkbox", name: "fair", id: "create-fair" }), " ", T("Fair play"),
       el("small", {}, T(FAIR_MEANS)));
-    form.append(el("h2", {}, T("Open a table")), el("label", {}, T("Game"), " ", select), fields, fair,
+    const clock = window.lantableClock ? window.lantableClock.createFields() : null;  // clock.js
+    form.append(el("h2", {}, T("Open a table")), el("label", {}, T("Game"), " ", select), fields, fair, clock,
       el("button", { class: "primary", type: "submit" }, T("Open and sit down")));
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
@@ -509,6 +511,7 @@
       }
       const seats = parseInt(form.querySelector('[name="seats"]').value, 10);
       const extra = form.querySelector('[name="fair"]').checked ? { fair: {} } : {};
+      if (window.lantableClock) Object.assign(extra, window.lantableClock.read(form));
       request("create", { game: g.id, seats, options, ...extra }, (created) => sit(created.table),
         (err) => notify(T("Cannot open the table: {why}", { why: err.message }), "error"));
     });
@@ -575,7 +578,8 @@
       T("Connection lost: reconnecting. Your seat is kept; the board shows the last thing the host said."));
     return el("section", { class: `table-screen ${u.status}`, "data-status": u.status }, head,
       offline, players(u), window.lantableSeats ? window.lantableSeats.panel(t, u) : null,
-      turnLine(u), window.lantableAlerts ? window.lantableAlerts.line(u) : null,
+      turnLine(u), window.lantableClock ? window.lantableClock.panel(t, u) : null,
+      window.lantableAlerts ? window.lantableAlerts.line(u) : null,
       latestLine(t), waitingHelp(u, summary), finalScreen(u),
       window.lantableRematch ? window.lantableRematch.panel(t, u) : null,
       stagePanel(t), board(u, game), actions(u), fairLine(t, summary),
@@ -610,6 +614,8 @@
       text = T("Game over.");
     } else if (u.status === "faulted") {
       text = T("The game hit a bug; the host is restoring the table.");
+    } else if (u.pause && u.pause.paused) {  // clock.js
+      text = T("Paused: the game goes on when every player agrees.");
     } else if (u.seat !== null && u.to_act.includes(u.seat)) {
       text = T("Your move.");
     } else {

@@ -1,0 +1,83 @@
+"""Turn clocks from the page (issue 30, item 2), in real headless Chromium against a
+real ``lantable host``: a Manila table opened with a 2 s per-decision clock counts down
+on the phone, the person lets it run out, a bot plays the seat, and the person takes it
+back. Screenshots go to tests/artifacts/web-clock/.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .test_seats_web import person
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "web-clock"
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def test_a_manila_clock_runs_out_and_a_bot_plays_until_the_person_takes_the_seat_back(
+        host, browser) -> None:
+    ann = person(browser, "ann")
+    ann.goto(host.url)
+    ann.wait_for_selector("form#create button[type=submit]")
+    ann.select_option("#create-game", "manila")
+    ann.fill("form#create input[name=seats]", "3")
+    ann.click("#create-clock summary")
+    ann.select_option("#clock-kind", "decision")
+    ann.fill("#clock-time", "2")
+    ann.select_option("#clock-out", "bot")
+    shot(ann, "01-create-with-clock")
+    ann.click("form#create button[type=submit]")
+    ann.wait_for_selector("#add-bot")
+    for _ in range(2):
+        ann.click("#add-bot button[type=submit]")
+        ann.wait_for_timeout(300)
+    # The game starts; the clock says its rule and counts down whoever is to decide.
+    rule = ann.wait_for_selector("#clock .clock-rule")
+    assert rule.inner_text() == "Clock: 2 s a decision; then a bot plays the seat."
+    ann.wait_for_selector("#turn:has-text('Your move.')", timeout=30000)
+    # A pause first (issue 30, item 7): the bots consent at once, the clock stops.
+    ann.click("#pause-ask")
+    ann.wait_for_selector("#pause:has-text('The table is paused; the clock is stopped.')")
+    frozen = ann.inner_text("#clocks")
+    ann.wait_for_timeout(2500)  # longer than the clock: nothing runs out while paused
+    assert ann.inner_text("#clocks") == frozen and not ann.query_selector(".take-back")
+    assert not ann.query_selector("#clocks li.running")
+    assert ann.inner_text("#turn") == "Paused: the game goes on when every player agrees."
+    assert not ann.query_selector("text=bid 1 to be harbour master")  # no moves while paused
+    shot(ann, "02-paused")
+    ann.click("#resume-ask")
+    mine = ann.wait_for_selector("#clocks li.running:has-text('(you)') .clock-left")
+    first = mine.inner_text()
+    assert re.fullmatch(r"0:0[12]", first), first
+    shot(ann, "03-my-clock-runs")
+    seen = [first]
+    for _ in range(4):  # it counts down on the page between updates
+        ann.wait_for_timeout(400)
+        seen.append(mine.inner_text())
+    assert seen == sorted(seen, reverse=True) and len(set(seen)) >= 2, seen
+    # ann does nothing: after 2 s a bot plays her seat, and she is told so.
+    ann.wait_for_selector(".take-back", timeout=15000)
+    notice = ann.wait_for_selector("#notice:not([hidden])")
+    assert "ann ran out of time (2 s per decision): a random bot plays for ann" \
+        in notice.inner_text()
+    shot(ann, "04-out-of-time-a-bot-plays")
+    # She takes her seat back.
+    ann.click(".take-back")
+    ann.wait_for_selector("#notice:has-text('Your seat is yours again')")
+    shot(ann, "05-seat-taken-back")
+    assert not ann.errors, ann.errors
+    log = host.lantable("replay", "--db", str(host.db), "--table",
+                        ann.evaluate("location.hash").split("/")[-1]).stdout
+    assert "clock: 2 s per decision; out of time, a bot plays the seat" in log
+    assert "clock: seat 0 (ann) ran out of time" in log
