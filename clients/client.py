@@ -66,6 +66,7 @@ from lantable.protocol import (
     Resume,
     Sync,
     Tables,
+    UndoNotice,
     Update,
     Welcome,
 )
@@ -73,6 +74,7 @@ from lantable.protocol import fairplay as fp
 
 from .fairdecks import SeatDecks
 from .fairplay import FairSeats, data_dir, load_identity
+from .undo import ClientUndo
 
 CONNECT_TIMEOUT: Final = 10.0  # seconds for TCP connect plus hello/welcome
 REQUEST_TIMEOUT: Final = 30.0  # seconds a request may wait for its reply
@@ -204,6 +206,7 @@ class Client:
         # Hidden decks: its passes, keys and cards, and the game's client half
         # (clients/fairdecks.py).
         self.decks = SeatDecks(fair.identity) if fair is not None else None
+        self.undo = ClientUndo(self)  # undo by consent (clients/undo.py)
 
     # -- plumbing -------------------------------------------------------------------
 
@@ -311,6 +314,8 @@ class Client:
             nursery.start_soon(self._answer_deck, msg)
         elif self.decks is not None and isinstance(msg, DeckKeys):
             self.decks.keys(msg)
+        elif isinstance(msg, UndoNotice):
+            self.undo.notice(msg, nursery)
 
     def _with_hand(self, msg: Update) -> Update:
         """At a hidden-deck table: the seat's own cards go into its view (``"_hand"``,
@@ -381,12 +386,13 @@ class Client:
         return reply.games
 
     async def create(self, game: str, seats: int, options: dict[str, Any] | None = None,
-                     seed: int | None = None, fair: dict[str, Any] | None = None) -> str:
+                     seed: int | None = None, fair: dict[str, Any] | None = None,
+                     undo: str | None = None) -> str:
         """Open a table; returns its id. Raises RequestError (no_such_game, bad_options).
         ``fair`` (a map of fair-play options, ``{}`` for the defaults) makes the seats'
         commit-reveal events the table's only randomness (docs/fair-play.md)."""
         reply = await self._request(Create, game=game, seats=seats, options=options, seed=seed,
-                                    fair=fair)
+                                    fair=fair, undo=undo)
         assert isinstance(reply, Created)
         return reply.table
 

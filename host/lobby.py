@@ -216,8 +216,9 @@ class Peer:
 
     def create_table(self, game_id: str, seats: int, options: dict[str, Any] | None,
                      seed: int | None = None, creator: str = "",
-                     fair: dict[str, Any] | None = None) -> Table:
-        """Open a table for a client at address ``creator``; with ``fair``, a fair one.
+                     fair: dict[str, Any] | None = None, undo: str | None = None) -> Table:
+        """Open a table for a client at address ``creator``; with ``fair``, a fair one;
+        ``undo``: its undo setting (host/undo.py).
 
         Raises:
             KeyError: no such game. BadOptions: seats, options or seed refused.
@@ -249,7 +250,7 @@ class Peer:
         try:
             table = Table.create(table_id=table_id, game=game, seats=seats, options=options,
                                  seed=seed, journal=self.journal, pm=self.registry.pm,
-                                 fair=fair)
+                                 fair=fair, undo=undo)
         except GameFailed as exc:
             LOGGER.exception("game %s failed to set up a table with options %r",
                              game_id, options)

@@ -41,10 +41,12 @@ from lantable.protocol import (
     PackedMap,
     SharedUpdate,
 )
+from lantable.protocol.undo import is_undo, undone_seqs
 
 from .fairplay import FairConfig, FairTable
 from .names import unique_name
 from .pagebots import PageBot
+from .undo import TableUndo, check_policy
 from .words import seat_names, update_words
 
 if TYPE_CHECKING:
@@ -139,6 +141,9 @@ class GuardedGame:
 
     def scores(self, state: State) -> Scores:
         return self._call(self.game.scores, state)
+
+    def undo_barrier(self, events: list[Event], state: State) -> bool:
+        return self._call(self.game.undo_barrier, events, state)
 
 
 def canonical_action(action: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
@@ -297,6 +302,7 @@ class Table:
     empty_since: float | None = None
     page_bots: PageBots | None = None  # the peer's page bots; None: it runs none
     bot_grace: float = 30.0  # seconds a seat's player is away before it may go to a bot
+    undo: TableUndo | None = None  # undo by consent (host/undo.py)
     g: GuardedGame = field(init=False)
     _text_board: bool | None = field(default=None, init=False)  # send board_text (no board.js)
 
@@ -308,7 +314,7 @@ class Table:
     @classmethod
     def create(cls, *, table_id: str, game: Game, seats: int, options: dict[str, Any] | None,
                seed: int, journal: Journal, pm: pluggy.PluginManager | None = None,
-               fair: dict[str, Any] | None = None) -> Table:
+               fair: dict[str, Any] | None = None, undo: str | None = None) -> Table:
         """A new table; its game is set up now so bad options fail at creation.
 
         With ``fair`` (its options, docs/fair-play.md) the table plays fair: the seats'
@@ -322,11 +328,13 @@ class Table:
         if type(seats) is not int or not lo <= seats <= hi:  # before any work (issue 9.1)
             raise BadOptions(f"{game.id}: seats={seats!r}, expected {lo}..{hi}")
         table = cls(table_id, game, seats, game.options(options), seed, journal, pm)
+        check_policy(undo, fair is not None)
         if fair is not None:
             table.fair = FairTable(table, FairConfig.from_map(fair))
         table._setup()
         table.seats = [Seat() for _ in range(seats)]
         journal.create_table(table_id, game.id, game.info["version"], seats, table.options, seed)
+        table.undo = TableUndo.create(table, undo)
         if table.fair is not None:
             journal.fair_append(table_id, {"kind": "config", **table.fair.config.to_map()})
         LOGGER.info("table %s created: %s, %d seats, seed %d", table_id, game.id, seats, seed)
@@ -349,6 +357,7 @@ class Table:
         fair = journal.fair_records(record.id)
         if fair:
             table.fair = FairTable.restore(table, fair)
+        table.undo = TableUndo.restore(table)
         table._replay()
         table.status = PLAYING if all(s.token for s in table.seats) else WAITING
         if table.fair is not None and not table.fair.started:
@@ -375,7 +384,21 @@ class Table:
         records = [] if hidden is None else self.journal.fair_records(self.id)
         if hidden is not None:  # the cards opened to everyone, as they were (journalled)
             hidden.replay_opened(self.state, 0, records)
-        for rec in self.journal.actions(self.id):
+        records = self.journal.actions(self.id)
+        undone = undone_seqs(records)  # host/undo.py: their state before is kept
+        kept: dict[int, tuple[State, Any]] = {}
+        for rec in records:
+            if is_undo(rec.action):  # back to the state before the action it undoes
+                self.state, rng_state = kept.pop(rec.action["undoes"])
+                if self.fair is None:
+                    self.rng.setstate(rng_state)
+                else:
+                    self.fair.replay_rng(rec.seq, rec.seat, rec.action)  # chained, draws none
+                self.seq = rec.seq
+                continue
+            if rec.seq in undone:
+                kept[rec.seq] = (self.game.clone(self.state),
+                                 self.rng.getstate() if self.fair is None else None)
             rng = (self.rng if self.fair is None
                    else self.fair.replay_rng(rec.seq, rec.seat, rec.action))
             if hidden is None:
@@ -859,6 +882,8 @@ class Table:
             self._send_update(client, seat, events=None)
         if self.fair is not None:
             self.fair.seated(seat, client)
+        if self.undo is not None and self.status == PLAYING:
+            self.undo.attached(seat)
 
     @_request
     def leave(self, client: ClientLink, req_id: int) -> None:
@@ -944,6 +969,20 @@ class Table:
                               message="the game failed to answer that query"))
 
     @_request
+    def undo_ask(self, client: ClientLink, req_id: int, seat: int | None,
+                 sig: str | None = None) -> None:
+        """Ask to take back ``seat``'s last action (host/undo.py)."""
+        assert self.undo is not None
+        self.undo.ask(client, req_id, seat, sig)
+
+    @_request
+    def undo_answer(self, client: ClientLink, req_id: int, seat: int | None, undoes: int,
+                    accept: bool, sig: str | None = None) -> None:
+        """A seat's answer to a request to take back action ``undoes`` (host/undo.py)."""
+        assert self.undo is not None
+        self.undo.answer(client, req_id, seat, undoes, accept, sig)
+
+    @_request
     def act(self, client: ClientLink, req_id: int, seat: int | None,
             action: dict[str, Any], base: int | None = None, sig: str | None = None) -> None:
         """Apply ``client``'s action for ``seat`` (its only seat if None); at a fair
@@ -1025,6 +1064,8 @@ class Table:
         if finished:
             self._finish(self.g.scores(self.state))
         self._broadcast(events=events, to_act=to_act)
+        if self.undo is not None and not finished:
+            self.undo.after_action(self.seq, seat, events)
         if finished:
             self._changed()
 

@@ -75,6 +75,7 @@ from ._messages import (
     from_map,
 )
 from ._state import CLOSED, ERROR, HELLO_SENT, SESSION, START, TRANSITIONS
+from ._undo_messages import UndoAnswer, UndoAsk, UndoNotice
 
 __all__ = [
     "CLIENT", "CLIENT_TYPES", "CLOSED", "DEFAULT_MAX_FRAME", "ERROR", "FATAL_CODES",
@@ -89,4 +90,5 @@ __all__ = [
     "AddBot", "BotAdded", "BotRemoved", "HandToBot", "RemoveBot", "Rename", "Renamed",
     "Commit", "FairEvent", "FairFault", "FairRequest", "Reveal",
     "DeckKeys", "DeckPass", "DeckRequest", "DeckSecretsMessage", "DeckUnlock",
+    "UndoAnswer", "UndoAsk", "UndoNotice",
 ]

@@ -51,6 +51,7 @@ class ErrorCode(StrEnum):
     BAD_BOT = "bad_bot"  # a page bot the host cannot run, add, remove or hand this seat to
     TOO_MANY_BOTS = "too_many_bots"  # the peer already runs its most page bots
     NOT_DROPPED = "not_dropped"  # the seat's player is connected, or away for less than the grace
+    BAD_UNDO = "bad_undo"  # an undo the table cannot take (nothing to undo, a barrier, ...)
 
 
 FATAL_CODES = frozenset({

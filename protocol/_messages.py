@@ -207,6 +207,7 @@ class Create(Message):
     options: dict[str, Any] | None = None
     seed: int | None = None  # fixed seed for reproducible games; random if absent
     fair: dict[str, Any] | None = None  # fair play: {"timeout": s, "on_withhold": ...}
+    undo: str | None = None  # undo by consent: "ask" (default), "always", "never", "people"
 
 
 @_message("join", "client")

@@ -29,10 +29,12 @@ ERROR: Final = _Sentinel("ERROR")  # a protocol error happened; every later call
 
 _REQUESTS = ("list_tables", "list_games", "create", "join", "resume", "leave", "act", "sync",
              "ping", "commit", "reveal", "query", "deck_pass", "deck_unlock", "deck_secrets",
-             "rename", "add_bot", "remove_bot", "hand_to_bot")
+             "rename", "add_bot", "remove_bot", "hand_to_bot",
+             "undo_ask", "undo_answer")
 _HOST_SESSION = ("error", "tables", "games", "created", "joined", "left", "accepted", "update",
                  "pong", "fair_request", "fair_event", "fair_fault", "lobby", "answer",
-                 "deck_request", "deck_keys", "renamed", "bot_added", "bot_removed")
+                 "deck_request", "deck_keys", "renamed", "bot_added", "bot_removed",
+                 "undo")
 
 TRANSITIONS: Final[dict[str, dict[_Sentinel, dict[str, _Sentinel]]]] = {
     "client": {

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from lantable.protocol.undo import is_undo, undone_seqs
+
 from ..errors import CliError
 from ..terminal import format_event
 from .common import add_command, default_db, installed, print_json
@@ -47,9 +49,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
           f"seed {record.seed}, {record.status}")
     print(f"options: {json.dumps(record.options)}")
     print("seats: " + ", ".join(f"{s}={n}" for s, n in names.items()))
+    undone = undone_seqs(actions)
     for a in actions:
+        if is_undo(a.action):  # an undo by consent (docs/protocol.md, "Undo by consent")
+            agreed = ", ".join(names.get(s, "?") for s in (a.events[0].get("consent", [])
+                                                           if a.events else []))
+            print(f"#{a.seq:<5} seat {a.seat} ({names[a.seat]}) took back #{a.action['undoes']}"
+                  + (f", with the consent of {agreed}" if agreed else ""))
+            continue
         act = json.dumps(a.action, ensure_ascii=False)
-        print(f"#{a.seq:<5} seat {a.seat} ({names[a.seat]}): {act}")
+        mark = " (taken back)" if a.seq in undone else ""
+        print(f"#{a.seq:<5} seat {a.seat} ({names[a.seat]}): {act}{mark}")
         for event in a.events:
             private = f" [to {event['to']}]" if "to" in event else ""
             print(f"         {format_event(event)}{private}")

@@ -25,6 +25,7 @@ BARRIERS: Final = frozenset({
     "seen_deck_top",  # the top of the deck looked at
     "cards_taken_were",  # the cards taken, told to the taker
     "seen_hand",  # another seat's hidden hand looked at
+    "card_played",  # a card played from a hidden hand
 })
 
 

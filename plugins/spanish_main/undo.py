@@ -26,6 +26,7 @@ BARRIERS: Final = frozenset({
     "marine_shot",  # a marine's roll
     "still_lost",  # a roll to find the way out
     "docked",  # docking shows whether the island still hides treasure to explore
+    "towing",  # taking a ship in tow shows what its hold carries
 })
 
 
