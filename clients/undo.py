@@ -9,22 +9,19 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import trio
 
 from lantable.protocol import Accepted, UndoAnswer, UndoAsk, UndoNotice
 from lantable.protocol.undo import undo_fields
 
-if TYPE_CHECKING:
-    from .client import Client
-
 LOGGER = logging.getLogger(__name__)
 KEEP = 200  # notices kept per table
 
 
 class ClientUndo:
-    def __init__(self, client: Client) -> None:
+    def __init__(self, client: Any) -> None:  # clients/client.py's Client (imports this)
         self.client = client
         self.auto_accept = False  # a bot: accept every request it is asked about
         self.notices: dict[str, list[UndoNotice]] = defaultdict(list)

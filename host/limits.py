@@ -75,6 +75,8 @@ class Limits:
     #: Seconds a seat's player must be away before another player may hand the seat
     #: to a page bot (``not_dropped``).
     bot_grace: float = 30.0
+    #: Requests to take back a move that one seat may make at one table (``bad_undo``).
+    max_undo_asks: int = 20
 
     def replace(self, **changes: Any) -> Limits:
         return dataclasses.replace(self, **changes)
@@ -123,6 +125,7 @@ CODES: Final[dict[str, ErrorCode | None]] = {
     "max_list_bytes": None,
     "max_page_bots": ErrorCode.TOO_MANY_BOTS,
     "bot_grace": ErrorCode.NOT_DROPPED,
+    "max_undo_asks": ErrorCode.BAD_UNDO,
 }
 
 
@@ -149,6 +152,7 @@ HELP: Final[dict[str, str]] = {
     "max_list_bytes": "largest table list in one reply, bytes (longer lists are paged)",
     "max_page_bots": "bots added from the web page that this host runs at once",
     "bot_grace": "seconds a player is away before their seat may be handed to a bot",
+    "max_undo_asks": "requests to take back a move that one seat may make at one table",
 }
 
 

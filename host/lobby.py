@@ -150,6 +150,8 @@ class Peer:
         table.max_spectators = self.limits.max_spectators
         table.page_bots = self.bots
         table.bot_grace = self.limits.bot_grace
+        if table.undo is not None:
+            table.undo.max_asks = self.limits.max_undo_asks  # host/undo.py
         if table.status == FINISHED:
             self._retire(table)
         else:

@@ -93,6 +93,8 @@ class TableUndo:
     last: tuple[int, int] | None = None  # (seq, seat) of the last live action, if undoable
     pending: Request | None = None
     refused: set[tuple[int, int]] = field(default_factory=set)  # (seat, seq) refused once
+    max_asks: int = 20  # the peer's Limits.max_undo_asks
+    asks: dict[int, int] = field(default_factory=dict)  # seat -> requests it made
 
     @classmethod
     def create(cls, table: Table, policy: str | None) -> TableUndo:
@@ -149,9 +151,12 @@ class TableUndo:
         if seat is None:
             return
         why = self._why_not(seat)
+        if why is None and self.asks.get(seat, 0) >= self.max_asks:
+            why = f"you already asked {self.max_asks} times at this table, the limit"
         if why is not None:
             self._refuse(client, req_id, why)
             return
+        self.asks[seat] = self.asks.get(seat, 0) + 1
         assert self.last is not None
         undoes = self.last[0]
         if (seat, undoes) in self.refused:

@@ -295,3 +295,22 @@ async def test_replay_and_verify_read_a_journal_with_an_undo(upeer, tmp_path, ca
             (2, 0, {"type": "lantable.undo", "undoes": 1}, [])]
     report = verify(dataclasses.replace(copy, actions=rows), upeer.peer.registry["steps"])
     assert not report.ok and "drew from the rng or revealed" in report.problems[0]
+
+
+async def test_a_seat_may_ask_only_so_many_times_limits_max_undo_asks(upeer):
+    with trio.fail_after(30):
+        async with open_client("127.0.0.1", upeer.port, name="Ann") as a:
+            table = await a.create("steps", 1, {}, seed=5, undo="always")
+            await a.join(table)
+            host = upeer.peer.tables[table]
+            assert host.undo.max_asks == 20  # the peer's Limits.max_undo_asks
+            host.undo.max_asks = 2
+            for _ in range(2):
+                await a.act(table, STEP)
+                await a.undo.wait(table, "offer")
+                await a.undo.ask(table)
+                await a.undo.wait(table, "done")
+            await a.act(table, STEP)
+            with pytest.raises(RequestError) as err:
+                await a.undo.ask(table)
+            assert err.value.code == "bad_undo" and "the limit" in err.value.message
