@@ -80,6 +80,9 @@ def add_new(sub: Any) -> None:
                    help="a game option (repeatable; see lantable games)")
     p.add_argument("--seed", type=int, default=None, help="fixed seed (default: random)")
     fair_options(p)
+    p.add_argument("--undo", choices=["ask", "always", "never", "people"], default=None,
+                   help="taking back a move: ask the other players (default), always allow, "
+                        "never, or ask only the people (not the page bots)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_new)
 
@@ -90,7 +93,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     async def main() -> str:
         async with open_client(host, port, name="lantable-new") as client:
             return await client.create(args.game, args.seats, dict(args.option), args.seed,
-                                       fair=fair(args))
+                                       fair=fair(args), undo=args.undo)
 
     table = trio.run(main)
     if args.json:

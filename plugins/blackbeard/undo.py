@@ -20,6 +20,7 @@ BARRIERS: Final = frozenset({
     "kc_attacks_port",  # a King's Commissioner's attack roll
     "storm",  # a storm's roll
     "found_merchant",  # the merchant found at sea, its hidden value shown
+    "pirate_dealt",  # a pirate drawn at random from the pirate deck
 })
 
 

@@ -211,6 +211,7 @@
       case "fair_request": return fairLater(() => fairAnswer(msg));
       case "fair_event": return fairLater(() => fairCheck(msg));
       case "fair_fault": return fairFault(msg);
+      case "undo": return window.lantableUndo && window.lantableUndo.notice(msg);  // undo.js
       default:
         if (pending && pending.onOk) pending.onOk(msg);
     }
@@ -570,7 +571,9 @@
     return el("section", { class: `table-screen ${u.status}`, "data-status": u.status }, head,
       offline, players(u), window.lantableSeats ? window.lantableSeats.panel(t, u) : null,
       turnLine(u), latestLine(t), waitingHelp(u, summary), finalScreen(u),
-      stagePanel(t), board(u, game), actions(u), fairLine(t, summary), eventLog(t), rawView(u));
+      stagePanel(t), board(u, game), actions(u),
+      window.lantableUndo ? window.lantableUndo.panel(t, u) : null,
+      fairLine(t, summary), eventLog(t), rawView(u));
   }
 
   function players(u) {

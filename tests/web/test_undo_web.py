@@ -1,0 +1,92 @@
+"""Undo by consent in the browser (issue 30, item 3), in real headless Chromium
+against a real ``lantable host``: at a Manila table three people sit; the one who
+moved takes the move back with the others' consent, and everyone reads what
+happened. Screenshots go to tests/artifacts/web/undo-*.png."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .test_browser import open_table
+from .test_seats_web import person
+from .webhost import HostProcess, screenshot
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+ENABLED = "#actions button.choice:not([disabled])"
+
+
+def manila_table(host: HostProcess) -> str:
+    out = host.lantable("new", "manila", "--connect", host.address, "--seats", "3")
+    return out.stdout.strip().split()[-1]
+
+
+def mover(pages: list[Any]) -> int:
+    for _ in range(100):
+        for i, page in enumerate(pages):
+            if page.query_selector(ENABLED):
+                return i
+        pages[0].wait_for_timeout(100)
+    raise AssertionError("nobody is asked to move")
+
+
+def test_one_page_takes_back_a_manila_bid_with_the_others_consent(host, browser) -> None:
+    table = manila_table(host)
+    pages = [person(browser, name) for name in ("ann", "bob", "cy")]
+    for page in pages:
+        open_table(page, host, table)
+    for page in pages:
+        page.wait_for_selector("section.table-screen[data-status=playing]")
+    i = mover(pages)
+    me, others = pages[i], pages[:i] + pages[i + 1:]
+    before = me.inner_text("#turn")
+    label = me.query_selector_all(ENABLED)[-1].inner_text()
+    me.query_selector_all(ENABLED)[-1].click()  # a bid for harbour master (rules 4.1)
+    ask = me.wait_for_selector("#undo-ask")
+    assert ask.inner_text() == "Undo my last move"
+    screenshot(me, "undo-offer")
+    ask.click()
+    for page in others:
+        question = page.wait_for_selector("#undo-question")
+        assert "asks to take back their last move; waiting for" in question.inner_text()
+    screenshot(others[0], "undo-question")
+    others[0].click("#undo-accept")
+    # the first answer is counted: the question now waits for the last seat only
+    others[1].wait_for_selector("#undo-accept")
+    me.wait_for_function(
+        "() => (document.querySelector('#undo-question') || {}).textContent?.split(',').length === 1")
+    others[1].click("#undo-accept")
+    for page in pages:
+        result = page.wait_for_selector("#undo-result")
+        assert result.inner_text().endswith("took back their last move.")
+    me.wait_for_selector(ENABLED)  # the same person decides again, on the same choices
+    assert me.inner_text("#turn") == before
+    assert label in [b.inner_text() for b in me.query_selector_all(ENABLED)]
+    screenshot(me, "undo-done")
+    screenshot(others[1], "undo-done-other")
+    # the journal keeps the bid and its undo
+    out = host.lantable("replay", "--db", str(host.db), "--table", table)
+    assert "(taken back)" in out.stdout and "took back #1" in out.stdout
+    for page in pages:
+        assert not page.errors, page.errors
+
+
+def test_a_refused_undo_says_who_said_no(host, browser) -> None:
+    table = manila_table(host)
+    pages = [person(browser, name) for name in ("ann", "bob", "cy")]
+    for page in pages:
+        open_table(page, host, table)
+    for page in pages:
+        page.wait_for_selector("section.table-screen[data-status=playing]")
+    i = mover(pages)
+    me, others = pages[i], pages[:i] + pages[i + 1:]
+    me.query_selector_all(ENABLED)[0].click()
+    me.click("#undo-ask")
+    others[1].wait_for_selector("#undo-refuse").click()
+    for page in pages:
+        result = page.wait_for_selector("#undo-result")
+        assert "said no:" in result.inner_text() and "last move stands." in result.inner_text()
+    screenshot(me, "undo-refused")
+    assert not me.query_selector("#undo-ask")  # not asked again about that move
