@@ -571,9 +571,8 @@
     return el("section", { class: `table-screen ${u.status}`, "data-status": u.status }, head,
       offline, players(u), window.lantableSeats ? window.lantableSeats.panel(t, u) : null,
       turnLine(u), latestLine(t), waitingHelp(u, summary), finalScreen(u),
-      stagePanel(t), board(u, game), actions(u),
       window.lantableUndo ? window.lantableUndo.panel(t, u) : null,
-      fairLine(t, summary), eventLog(t), rawView(u));
+      stagePanel(t), board(u, game), actions(u), fairLine(t, summary), eventLog(t), rawView(u));
   }
 
   function players(u) {

@@ -16,6 +16,12 @@
   function notice(msg) {
     notes.set(msg.table, msg);
     problems.delete(msg.table);
+    // What was decided goes into the table's history, so that the moves taken back
+    // above it read as what they are (the latest line shows it too).
+    const t = page().state().table;
+    if (t && t.id === msg.table && ["done", "refused"].includes(msg.state)) {
+      t.log.push({ seq: msg.seq, line: msg.message });
+    }
     page().draw();
   }
 
@@ -61,10 +67,9 @@
             onclick: () => answer(t, n, true) }, T("Yes, let them take it back")),
           el("button", { id: "undo-refuse", disabled: wait,
             onclick: () => answer(t, n, false) }, T("No, the move stands"))) : null];
-    } else if (n && ((n.state === "done" && u.seq === n.seq) ||
-               (["refused", "void"].includes(n.state) && u.seq < n.seq))) {
+    } else if (n && n.state === "void" && u.seq <= n.seq) {
       body = el("p", { id: "undo-result" }, n.message);
-    }
+    }  // "done" and "refused" are the latest line and stay in the history (notice)
     if (!body && !problem) return null;
     return el("section", { class: "undo", id: "undo", role: "status" }, body,
       problem ? el("p", { class: "undo-problem", id: "undo-problem" }, problem) : null);
