@@ -93,9 +93,14 @@ async def run_bot(host: str, port: int, table: str, strategy: str, seed: int, *,
 
     plan = SeatPlan(table=table, seat=seat, token=token, program="bot", take_over=take_over)
     held = await hold_seat(host, port, plan, name=name, make_decider=make_decider,
-                           store=store, notify=notify)
+                           store=store, notify=notify, on_client=_accepts_undos)
     assert held.seat is not None and held.scores is not None
     return held.seat, held.scores
+
+
+def _accepts_undos(client: Any) -> None:
+    """A bot lets people take back their moves (docs/protocol.md, "Undo by consent")."""
+    client.undo.auto_accept = True
 
 
 #: Seconds an mcts page bot thinks per decision, by strength (``add_bot.strength``).

@@ -188,7 +188,8 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
                     on_update: Callable[[Any], None] | None = None,
                     on_idle: Callable[[], None] | None = None,
                     notify: Notify | None = None,
-                    reconnect_for: float = RECONNECT_FOR) -> Held:
+                    reconnect_for: float = RECONNECT_FOR,
+                    on_client: Callable[[Client], None] | None = None) -> Held:
     """Hold the seat ``plan`` names until the game ends; returns where we sat and the
     final scores.
 
@@ -209,6 +210,8 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
                 if welcomed:
                     say("back", f"reconnected to {client.welcome.name}")
                 welcomed, deadline = True, None
+                if on_client is not None:  # e.g. how it answers undo requests
+                    on_client(client)
                 held.peer, held.peer_name = client.welcome.peer, client.welcome.name
                 if client.fair is not None:  # fair play: faults and failed checks, in words
                     client.fair.on_notice = lambda text: say("fair", f"Fair play: {text}")

@@ -85,12 +85,20 @@ class TerminalDecider:
     """Asks the person at the keyboard: numbered choices labelled in the game's words;
     type a number, words from a label, or a JSON action."""
 
-    def __init__(self, screen: Screen, stdin: TextIO = sys.stdin) -> None:
+    def __init__(self, screen: Screen, stdin: TextIO = sys.stdin, lines: Any = None) -> None:
         self.screen = screen
         self.stdin = stdin
+        self.lines = lines  # clients/undo_terminal.py's UndoLines: undo commands taken out
 
     async def _readline(self) -> str:
-        line = await _lines_of(self.stdin).receive()
+        if self.lines is None:
+            line = await _lines_of(self.stdin).receive()
+        else:
+            self.lines.deciding = True
+            try:
+                line = await self.lines.receive.receive()
+            finally:
+                self.lines.deciding = False
         if line is None:
             raise EOFError("input closed")
         return line.strip()

@@ -192,6 +192,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     from ..screen import Screen, result_line
     from ..terminal import TerminalDecider
+    from ..undo_terminal import UndoLines
 
     host, port, args.table = resolve_table(args)
     registry = installed()
@@ -199,16 +200,32 @@ def cmd_play(args: argparse.Namespace) -> int:
     screens: list[Screen] = []
     store = TokenStore()
 
+    def say(text: str) -> None:
+        if screens:
+            screens[0].say(text)
+
+    def log(text: str) -> None:
+        if screens:
+            screens[0].events.append(text)
+
+    # the undo command and question (clients/undo_terminal.py)
+    undo_lines = UndoLines(say, log=log)
+
+    def on_client(client: Any) -> None:
+        if not args.spectate:
+            undo_lines.table = args.table
+            undo_lines.attach(client)
+
     def make_decider(game_id: str, seat: int | None) -> Any:
         if game_id not in registry:
             raise CliError(f"table {args.table} plays {game_id!r}, which is not installed here "
                            f"(installed: {', '.join(sorted(registry.games))})")
         if screens and screens[0].seat == seat and screens[0].game.id == game_id:
-            return TerminalDecider(screens[0])  # back after a drop: keep the events seen
+            return TerminalDecider(screens[0], lines=undo_lines)  # back after a drop
         screen = Screen(registry[game_id], seat, console)
         screen.notice = sat[0] if sat else ""
         screens[:] = [screen]
-        return TerminalDecider(screen)
+        return TerminalDecider(screen, lines=None if args.spectate else undo_lines)
 
     def on_update(update: Any) -> None:
         if screens:
@@ -243,7 +260,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         held = trio.run(lambda: hold_seat(host, port, plan, name=args.name,
                                           make_decider=make_decider, store=store,
                                           on_update=on_update, notify=notify,
-                                          on_idle=on_idle))
+                                          on_idle=on_idle, on_client=on_client))
     except BaseException as exc:
         if not any(isinstance(leaf, KeyboardInterrupt) for leaf in leaves(exc)):
             raise
