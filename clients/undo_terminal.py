@@ -3,8 +3,8 @@ question to the other seats (docs/protocol.md, "Undo by consent").
 
 The lines a person types go through :class:`UndoLines` first: ``undo``, and ``yes`` or
 ``no`` while a question waits, are handled here at any time, on one's turn or not; any
-other line goes to the choice prompt when it waits for one, else the person is told
-it is not their turn. Bots (``lantable bot``) accept every request
+other line goes to the choice prompt, as it would without undo (typed ahead, it waits
+for the next turn). Bots (``lantable bot``) accept every request
 (``client.undo.auto_accept``) and print nothing.
 """
 
@@ -72,11 +72,7 @@ class UndoLines:
                     return
                 if await self.command(line.strip()):
                     continue
-                if self.deciding:
-                    self._send.send_nowait(line)
-                elif line.strip():
-                    self.say('It is not your turn yet. Type "undo" to take back your last '
-                             'move.')
+                await self._send.send(line)  # for the choice prompt, now or at the next turn
         except Exception:  # noqa: BLE001 - a system task must not take the run down
             LOGGER.exception("reading the terminal failed")
 
