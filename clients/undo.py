@@ -74,7 +74,8 @@ class ClientUndo:
             (seat,) = seats
         if seat not in seats and fair._load((table, seat)) is None:
             return None
-        return fair.identity.sign("undo", *undo_fields(table, seat, seq, undoes))
+        sig: str = fair.identity.sign("undo", *undo_fields(table, seat, seq, undoes))
+        return sig
 
     async def ask(self, table: str, seat: int | None = None) -> int:
         """Ask to take back this seat's last action; returns the seq the undo will

@@ -366,7 +366,7 @@ class _FairCheck:
                 continue
             try:
                 fp.verify_signature(self.commits[seat]["key"], str(sigs[seat]), "undo",
-                                    *undo_fields(self.copy.table, seat, seq, int(undoes)))
+                                    *undo_fields(self.copy.table, seat, seq, int(str(undoes))))
             except (fp.FairPlayError, ValueError, KeyError, TypeError) as exc:
                 self.problem(f"{name}: seat {seat}'s signature: {exc} (the undo was altered, or "
                              f"seat {seat} never agreed to it)")

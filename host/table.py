@@ -384,10 +384,10 @@ class Table:
         records = [] if hidden is None else self.journal.fair_records(self.id)
         if hidden is not None:  # the cards opened to everyone, as they were (journalled)
             hidden.replay_opened(self.state, 0, records)
-        records = self.journal.actions(self.id)
-        undone = undone_seqs(records)  # host/undo.py: their state before is kept
+        actions = self.journal.actions(self.id)
+        undone = undone_seqs(actions)  # host/undo.py: their state before is kept
         kept: dict[int, tuple[State, Any]] = {}
-        for rec in records:
+        for rec in actions:
             if is_undo(rec.action):  # back to the state before the action it undoes
                 self.state, rng_state = kept.pop(rec.action["undoes"])
                 if self.fair is None:

@@ -18,11 +18,13 @@ def is_undo(action: dict[str, Any]) -> bool:
 
 
 def _action(rec: Any) -> dict[str, Any]:
-    return rec[2] if isinstance(rec, tuple) else rec.action
+    action: dict[str, Any] = rec[2] if isinstance(rec, tuple) else rec.action
+    return action
 
 
 def _seq(rec: Any) -> int:
-    return rec[0] if isinstance(rec, tuple) else rec.seq
+    seq: int = rec[0] if isinstance(rec, tuple) else rec.seq
+    return seq
 
 
 def live_actions(records: list[_R]) -> list[_R]:

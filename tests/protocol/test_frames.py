@@ -400,7 +400,8 @@ SIMPLE_CASES = [
         "6f657304a6616363657074c3"
     ),
     (
-        UndoNotice(table="t1", state="done", seat=0, undoes=4, seq=5, message="Ann took back their last move."),
+        UndoNotice(table="t1", state="done", seat=0, undoes=4, seq=5,
+                   message="Ann took back their last move."),
         "00000056"
         "87a174a4756e646fa57461626c65a27431a57374617465a4646f6e65a4736561"
         "7400a6756e646f657304a373657105a76d657373616765be416e6e20746f6f6b"
