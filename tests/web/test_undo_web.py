@@ -5,6 +5,7 @@ happened. Screenshots go to tests/artifacts/web/undo-*.png."""
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 import pytest
@@ -90,3 +91,20 @@ def test_a_refused_undo_says_who_said_no(host, browser) -> None:
         assert result.inner_text().endswith("'s last move stands.")
     screenshot(me, "undo-refused")
     assert not me.query_selector("#undo-ask")  # not asked again about that move
+
+
+def test_the_lobby_form_opens_a_table_where_undo_is_never_allowed(host, browser) -> None:
+    ann = person(browser, "ann")
+    ann.goto(host.url)
+    ann.wait_for_selector("form#create button[type=submit]")
+    ann.select_option("#create-game", "race")
+    ann.select_option("#create-undo", "never")
+    assert ann.inner_text("label.undo-option").startswith("Taking back a move:")
+    screenshot(ann, "undo-create-form")
+    ann.fill("form#create input[name=seats]", "1")
+    ann.click("form#create button[type=submit]")
+    ann.wait_for_selector("section.table-screen[data-status=playing]")
+    table = ann.evaluate("location.hash").split("/")[-1]
+    with sqlite3.connect(host.db) as db:  # the table's setting, as the host journalled it
+        (setting,) = db.execute("SELECT value FROM meta WHERE key=?", (f"undo:{table}",)).fetchone()
+    assert setting == "never"

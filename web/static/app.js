@@ -493,6 +493,7 @@
       el("input", { type: "checkbox", name: "fair", id: "create-fair" }), " ", T("Fair play"),
       el("small", {}, T(FAIR_MEANS)));
     form.append(el("h2", {}, T("Open a table")), el("label", {}, T("Game"), " ", select), fields, fair,
+      window.lantableUndo ? window.lantableUndo.createField() : null,  // undo.js
       el("button", { class: "primary", type: "submit" }, T("Open and sit down")));
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
@@ -504,6 +505,7 @@
       }
       const seats = parseInt(form.querySelector('[name="seats"]').value, 10);
       const extra = form.querySelector('[name="fair"]').checked ? { fair: {} } : {};
+      if (window.lantableUndo) Object.assign(extra, window.lantableUndo.createFields(form));
       request("create", { game: g.id, seats, options, ...extra }, (created) => sit(created.table),
         (err) => notify(T("Cannot open the table: {why}", { why: err.message }), "error"));
     });

@@ -75,5 +75,19 @@
       problem ? el("p", { class: "undo-problem", id: "undo-problem" }, problem) : null);
   }
 
-  window.lantableUndo = { notice, panel };
+  // The table's setting, in the lobby's "Open a table" form (`create.undo`).
+  function createField() {
+    const choices = [["ask", T("ask the other players")], ["people", T("ask only the people, not the bots")],
+      ["always", T("always allowed")], ["never", T("never")]];
+    return el("label", { class: "undo-option" }, T("Taking back a move:"), " ",
+      el("select", { name: "undo", id: "create-undo" },
+        choices.map(([v, text]) => el("option", { value: v }, text))));
+  }
+
+  function createFields(form) {
+    const chosen = form.querySelector('[name="undo"]');
+    return chosen && chosen.value !== "ask" ? { undo: chosen.value } : {};
+  }
+
+  window.lantableUndo = { notice, panel, createField, createFields };
 })();
