@@ -359,6 +359,7 @@ class Table:
             table.fair = FairTable.restore(table, fair)
         table.undo = TableUndo.restore(table)
         table._replay()
+        table.undo.restored()
         table.status = PLAYING if all(s.token for s in table.seats) else WAITING
         if table.fair is not None and not table.fair.started:
             table.status = WAITING  # the set-up event is not settled yet
@@ -1064,7 +1065,7 @@ class Table:
         if finished:
             self._finish(self.g.scores(self.state))
         self._broadcast(events=events, to_act=to_act)
-        if self.undo is not None and not finished:
+        if self.undo is not None:
             self.undo.after_action(self.seq, seat, events)
         if finished:
             self._changed()

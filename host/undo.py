@@ -118,7 +118,7 @@ class TableUndo:
                                                  "back a move was dropped.")
             self.pending = None
         self.last = None
-        if self.policy == NEVER or not t.game.has_undo or t.hidden:
+        if self.policy == NEVER or not t.game.has_undo or t.hidden or t.status != "playing":
             return
         if t.fair is not None and seq in t.fair.seeds:
             return  # a random event of a fair table
@@ -193,7 +193,7 @@ class TableUndo:
         if seat is None:
             return
         p = self.pending
-        if p is None or p.undoes != undoes:
+        if p is None or p.undoes != undoes or t.status != "playing":
             self._refuse(client, req_id, "no request to take back that move is waiting")
             return
         if seat not in p.asked:
@@ -242,16 +242,25 @@ class TableUndo:
 
     def _after_undo(self) -> None:
         """The action now last may be undoable by its seat in turn."""
+        self.restored()
+        if self.last is not None:
+            self._offer(self.last[1])
+
+    def restored(self) -> None:
+        """Find the last action that stands and whether its seat may take it back (a
+        restarted peer offers it when the seat's player is back)."""
         t = self.table
+        self.last = None
+        if self.policy == NEVER or not t.game.has_undo or t.hidden:
+            return
         live = live_actions(t.journal.actions(t.id))
         if not live:
             return
         rec = live[-1]
-        if self.policy == NEVER or (t.fair is not None and rec.seq in t.fair.seeds):
+        if t.fair is not None and rec.seq in t.fair.seeds:
             return
         if not t.g.undo_barrier(rec.events, t.state):
             self.last = (rec.seq, rec.seat)
-            self._offer(rec.seat)
 
     def _drew(self, undoes: int) -> str | None:
         """Why action ``undoes`` may not be undone after all: it drew from the rng (the

@@ -202,6 +202,11 @@ async def test_a_bot_accepts_and_the_undo_survives_a_restart(upeer, registry, tm
 
     again = Table.restore(record, registry["steps"], journal)
     assert again.state == state and again.seq == 4 and again.undo.policy == "ask"
+    assert again.undo.last is None  # nothing stands: nothing to offer
+    journal.append(table, 5, 0, STEP, [{"type": "stepped", "seat": 0, "n": 1}])
+    journal.commit()
+    again = Table.restore(journal.table(table), registry["steps"], journal)
+    assert again.undo.last == (5, 0)  # offered to seat 0 when its player is back
     journal.close()
 
 
