@@ -108,3 +108,29 @@ def test_the_lobby_form_opens_a_table_where_undo_is_never_allowed(host, browser)
     with sqlite3.connect(host.db) as db:  # the table's setting, as the host journalled it
         (setting,) = db.execute("SELECT value FROM meta WHERE key=?", (f"undo:{table}",)).fetchone()
     assert setting == "never"
+
+
+def test_at_a_fair_table_every_page_signs_the_undo_and_verify_passes(host, browser) -> None:
+    from .test_fair_browser import fair_table, verify
+
+    table = fair_table(host, "manila", 3)
+    pages = [person(browser, name) for name in ("ann", "bob", "cy")]
+    for page in pages:
+        open_table(page, host, table)
+    for page in pages:
+        page.wait_for_selector("section.table-screen[data-status=playing]")
+    i = mover(pages)
+    me, others = pages[i], pages[:i] + pages[i + 1:]
+    me.query_selector_all(ENABLED)[0].click()
+    me.wait_for_selector("#undo-ask").click()
+    for page in others:
+        page.wait_for_selector("#undo-accept").click()
+    for page in pages:
+        page.wait_for_selector("#latest:has-text('took back their last move.')")
+    me.wait_for_selector(ENABLED).click()  # and plays on, signed as usual
+    me.wait_for_timeout(500)
+    result = verify(host, table)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 undo by consent among them, each signed by every seat" in result.stdout
+    for page in pages:
+        assert not page.errors, page.errors
