@@ -319,3 +319,26 @@ async def test_a_seat_may_ask_only_so_many_times_limits_max_undo_asks(upeer):
             with pytest.raises(RequestError) as err:
                 await a.undo.ask(table)
             assert err.value.code == "bad_undo" and "the limit" in err.value.message
+
+
+async def test_people_asks_the_people_and_not_the_page_bots(upeer):
+    from lantable.host.pagebots import PageBot
+
+    with trio.fail_after(30):
+        async with open_client("127.0.0.1", upeer.port, name="Ann") as a, \
+                open_client("127.0.0.1", upeer.port, name="Bob") as b, \
+                open_client("127.0.0.1", upeer.port, name="Robo") as robo:
+            table = await a.create("steps", 3, {}, seed=5, undo="people")
+            for who in (a, b, robo):
+                await who.join(table)
+            host = upeer.peer.tables[table]
+            host.seats[2].bot = PageBot("random", None, "not-a-real-bot", False)
+            await a.act(table, STEP)
+            await a.undo.wait(table, "offer")
+            await a.undo.ask(table)
+            asked = await b.undo.wait(table, "asked")
+            assert asked.waiting == [1]  # the page bot's seat is not asked
+            await b.undo.answer(table, asked.undoes, True)
+            done = await a.undo.wait(table, "done")
+            assert host.journal.actions(table)[-1].events[0]["consent"] == [1]
+            assert done.message == "Ann took back their last move."
