@@ -68,6 +68,7 @@ from lantable.protocol import (
     Resume,
     Sync,
     Tables,
+    UndoNotice,
     Update,
     Welcome,
 )
@@ -75,6 +76,7 @@ from lantable.protocol import fairplay as fp
 
 from .fairdecks import SeatDecks
 from .fairplay import FairSeats, data_dir, load_identity
+from .undo import ClientUndo
 
 CONNECT_TIMEOUT: Final = 10.0  # seconds for TCP connect plus hello/welcome
 REQUEST_TIMEOUT: Final = 30.0  # seconds a request may wait for its reply
@@ -209,6 +211,7 @@ class Client:
         # Told of every unsolicited message the library does not handle itself (chat
         # lines, a rematch offered: clients/tablechat.py).
         self.listeners: list[Callable[[Message], None]] = []
+        self.undo = ClientUndo(self)  # undo by consent (clients/undo.py)
 
     # -- plumbing -------------------------------------------------------------------
 
@@ -321,6 +324,8 @@ class Client:
             nursery.start_soon(self._answer_deck, msg)
         elif self.decks is not None and isinstance(msg, DeckKeys):
             self.decks.keys(msg)
+        elif isinstance(msg, UndoNotice):
+            self.undo.notice(msg, nursery)
         else:
             for listener in self.listeners:
                 listener(msg)
@@ -395,13 +400,14 @@ class Client:
 
     async def create(self, game: str, seats: int, options: dict[str, Any] | None = None,
                      seed: int | None = None, fair: dict[str, Any] | None = None,
-                     clock: dict[str, Any] | None = None) -> str:
+                     clock: dict[str, Any] | None = None,
+                     undo: str | None = None) -> str:
         """Open a table; returns its id. Raises RequestError (no_such_game, bad_options).
         ``fair`` (a map of fair-play options, ``{}`` for the defaults) makes the seats'
         commit-reveal events the table's only randomness (docs/fair-play.md); ``clock``
         gives it a turn clock (docs/protocol.md, "Turn clocks and pause")."""
         reply = await self._request(Create, game=game, seats=seats, options=options, seed=seed,
-                                    fair=fair, clock=clock)
+                                    fair=fair, clock=clock, undo=undo)
         assert isinstance(reply, Created)
         return reply.table
 

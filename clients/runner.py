@@ -94,7 +94,8 @@ async def run_bot(host: str, port: int, table: str, strategy: str, seed: int, *,
     plan = SeatPlan(table=table, seat=seat, token=token, program="bot", take_over=take_over)
     held = await hold_seat(host, port, plan, name=name, make_decider=make_decider,
                            store=store, notify=notify,
-                           check_game=lambda game_id: check_fit(table, strategy, games, game_id))
+                           check_game=lambda game_id: check_fit(table, strategy, games, game_id),
+                           on_connect=_accepts_undos)
     assert held.seat is not None and held.scores is not None
     return held.seat, held.scores
 
@@ -119,6 +120,11 @@ def check_fit(table: str, strategy: str, games: Registry, game_id: str) -> None:
         make_bot(strategy, games[game_id])
     except ValueError as exc:
         raise StrategyUnfit(f"{exc}; use --strategy random (no seat was taken)") from None
+
+
+def _accepts_undos(client: Any) -> None:
+    """A bot lets people take back their moves (docs/protocol.md, "Undo by consent")."""
+    client.undo.auto_accept = True
 
 
 #: Seconds an mcts page bot thinks per decision, by strength (``add_bot.strength``).

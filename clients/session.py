@@ -195,6 +195,7 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
                     notify: Notify | None = None,
                     reconnect_for: float = RECONNECT_FOR,
                     check_game: Callable[[str], None] | None = None,
+                    on_connect: Callable[[Client], None] | None = None,
                     on_client: Callable[[Client, Held], None] | None = None) -> Held:
     """Hold the seat ``plan`` names until the game ends; returns where we sat and the
     final scores.
@@ -218,6 +219,8 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
                 if welcomed:
                     say("back", f"reconnected to {client.welcome.name}")
                 welcomed, deadline = True, None
+                if on_connect is not None:  # e.g. how it answers undo requests
+                    on_connect(client)
                 held.peer, held.peer_name = client.welcome.peer, client.welcome.name
                 if client.fair is not None:  # fair play: faults and failed checks, in words
                     client.fair.on_notice = lambda text: say("fair", f"Fair play: {text}")

@@ -85,17 +85,27 @@ class TerminalDecider:
     """Asks the person at the keyboard: numbered choices labelled in the game's words;
     type a number, words from a label, or a JSON action."""
 
-    def __init__(self, screen: Screen, stdin: TextIO = sys.stdin,
-                 lines: trio.MemoryReceiveChannel[str | None] | None = None,
+    def __init__(self, screen: Screen, stdin: TextIO = sys.stdin, lines: Any = None,
                  bell: bool = False) -> None:
         self.screen = screen
         self.stdin = stdin
-        self.lines = lines  # the typed lines that are not chat commands (clients/tablechat.py)
+        # the typed lines meant for the prompt: clients/undo_terminal.py's UndoLines (undo
+        # commands taken out), or a channel of them (chat commands taken out,
+        # clients/tablechat.py); None: read stdin here
+        self.lines = lines
         self.bell = bell  # ring the terminal bell when a decision comes
 
     async def _readline(self) -> str:
-        lines = self.lines if self.lines is not None else _lines_of(self.stdin)
-        line = await lines.receive()
+        if self.lines is None:
+            line = await _lines_of(self.stdin).receive()
+        elif hasattr(self.lines, "deciding"):
+            self.lines.deciding = True
+            try:
+                line = await self.lines.receive.receive()
+            finally:
+                self.lines.deciding = False
+        else:
+            line = await self.lines.receive()
         if line is None:
             raise EOFError("input closed")
         return line.strip()

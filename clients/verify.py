@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from lantable.plugins import IllegalAction
 from lantable.plugins.decks import Requests
 from lantable.protocol import fairplay as fp
+from lantable.protocol.undo import is_undo, undo_fields, undone_seqs
 
 if TYPE_CHECKING:
     from lantable.plugins import Game
@@ -38,6 +39,7 @@ class Report:
     events: int = 0
     actions: int = 0
     deals: int = 0  # rounds of hidden decks audited
+    undos: int = 0  # undo rows checked (host/undo.py)
     scores: dict[str, Any] | None = None
 
     @property
@@ -49,14 +51,16 @@ class Report:
         if self.problems:
             return (f"FAIL: table {self.table} ({what}): {len(self.problems)} problem(s); "
                     f"the first: {self.problems[0]}")
+        undos = (f" ({self.undos} undo{'s' if self.undos != 1 else ''} by consent among them"
+                 f"{', each signed by every seat' if self.fair else ''})" if self.undos else "")
         if not self.fair:
             return (f"OK, but NOT FAIR PLAY: table {self.table} was created without fair play; "
-                    f"its {self.actions} actions replay from the host's seed, which its owner "
-                    f"could choose or read")
+                    f"its {self.actions} actions{undos} replay from the host's seed, which its "
+                    f"owner could choose or read")
         deals = (f", {self.deals} hidden deals (every pass, key, opened card and claim)"
                  if self.deals else "")
         return (f"OK: table {self.table} (fair play): {self.events} random events and "
-                f"{self.actions} signed actions{deals} check: every signature, link, seed, "
+                f"{self.actions} signed actions{undos}{deals} check: every signature, link, seed, "
                 f"roll and shuffle, and the final result")
 
     def to_map(self) -> dict[str, Any]:
@@ -104,10 +108,70 @@ def verify(copy: JournalCopy, game: Game) -> Report:
 def _replay_seeded(copy: JournalCopy, game: Game, report: Report) -> None:
     rng = random.Random(copy.seed)
     state = game.setup(copy.seats, copy.options, rng)
+    undos = _Undos(copy, game, report)
     for seq, seat, action, recorded in copy.actions:
+        if is_undo(action):
+            back = undos.undo(seq, seat, action)
+            if back is None:
+                return
+            state, rng = back
+            continue
+        before = undos.before(seq, state, rng)
         if not _apply(game, state, seq, seat, action, recorded, rng, report, ""):
             return
+        undos.applied(seq, seat, recorded, state, before, rng)
     report.scores = game.scores(state)
+
+
+class _Undos:
+    """The undo rows of a journal (host/undo.py): each takes back the last action that
+    stands, made by the seat that asks, which drew nothing and is no barrier of the
+    game's; the state goes back to before it."""
+
+    def __init__(self, copy: JournalCopy, game: Game, report: Report) -> None:
+        self.copy, self.game, self.report = copy, game, report
+        self.undone = undone_seqs(copy.actions)
+        self.kept: dict[int, tuple[Any, Any]] = {}
+        self.live: list[tuple[int, int, bool]] = []  # (seq, seat, undoable) that stand
+
+    def before(self, seq: int, state: Any, rng: Any) -> Any:
+        if seq not in self.undone:
+            return None
+        copied = rng
+        if isinstance(rng, random.Random) and not isinstance(rng, fp.FairRandom):
+            copied = random.Random()
+            copied.setstate(rng.getstate())
+        self.kept[seq] = (self.game.clone(state), copied)
+        return copied.getstate() if isinstance(copied, random.Random) and \
+            not isinstance(copied, fp.FairRandom) else None
+
+    def applied(self, seq: int, seat: int, events: list[dict[str, Any]], state: Any,
+                before: Any, rng: Any, drew: bool = False) -> None:
+        if before is not None and isinstance(rng, random.Random) and \
+                not isinstance(rng, fp.FairRandom):
+            drew = drew or rng.getstate() != before
+        undoable = seq in self.undone and not drew and \
+            not self.game.undo_barrier(events, state)
+        self.live.append((seq, seat, undoable))
+
+    def undo(self, seq: int, seat: int, action: dict[str, Any]) -> tuple[Any, Any] | None:
+        """The state (and rng) before the action undo ``seq`` takes back, or None (a
+        problem: replaying cannot go on)."""
+        self.report.undos += 1
+        undoes = action.get("undoes")
+        name = f"undo {seq} (of action {undoes}, asked by seat {seat})"
+        if not self.live or self.live[-1][0] != undoes or undoes not in self.kept:
+            self.report.problems.append(f"{name}: action {undoes} is not the last action that "
+                                        f"stands: the undo was altered or moved")
+            return None
+        _, by, undoable = self.live.pop()
+        if by != seat:
+            self.report.problems.append(f"{name}: action {undoes} is seat {by}'s, not the "
+                                        f"asking seat's")
+        if not undoable:
+            self.report.problems.append(f"{name}: action {undoes} drew from the rng or revealed "
+                                        f"something, so it could not be taken back")
+        return self.kept.pop(undoes)
 
 
 def _apply(game: Game, state: Any, seq: int, seat: int, action: dict[str, Any],
@@ -145,6 +209,7 @@ class _FairCheck:
         self.acted: dict[int, int] = {}  # seat -> the seq of its last action checked
         self.events: dict[int, dict[str, Any]] = {}  # seq -> event record
         self.signed: dict[int, dict[str, Any]] = {}  # seq -> the seat's action signature
+        self.undo_sigs: dict[int, dict[str, Any]] = {}  # seq -> an undo's signatures
         self.last: dict[int, tuple[int, str]] = {}
         self.excluded: set[int] = set()
         self.final: dict[str, Any] | None = None
@@ -200,7 +265,17 @@ class _FairCheck:
     def _actions(self, state: Any, transcript: str, probe: fp.FairRandom,
                  audit: DeckAudit | None) -> None:
         copy = self.copy
+        undos = _Undos(copy, self.game, self.report)
         for seq, seat, action, recorded in copy.actions:
+            if is_undo(action):
+                self._undo_signatures(seq, action)
+                back = undos.undo(seq, seat, action)
+                if back is None:
+                    return
+                state = back[0]
+                transcript = fp.transcript_next(transcript, seq, seat, action)
+                continue
+            undos.before(seq, state, probe)
             self._action_signature(seq, seat, action)
             if audit is not None:
                 audit.check_claims(seq, seat, action)
@@ -218,6 +293,7 @@ class _FairCheck:
             if rec is not None and rng.draws == 0:
                 self.problem(f"event {rec.get('event')} (action {seq}): the action draws nothing, "
                              f"yet an event was held for it")
+            undos.applied(seq, seat, recorded, state, None, rng, drew=rec is not None)
             transcript = fp.transcript_next(transcript, seq, seat, action)
         for seq, rec in sorted(self.events.items()):
             self.problem(f"event {rec.get('event')}: it serves action {seq}, which is not in "
@@ -241,6 +317,8 @@ class _FairCheck:
             self.events[rec["seq"]] = rec
         elif kind == "act":
             self.signed[rec["seq"]] = rec
+        elif kind == "undo":
+            self.undo_sigs[rec["seq"]] = rec
         elif kind == "fault":
             self.report.notes.append(f"event {rec['event']}: {rec['message']}")
             if rec["reason"] == "withheld" and rec["outcome"] == "host_rng":
@@ -278,6 +356,26 @@ class _FairCheck:
         except (fp.FairPlayError, ValueError, KeyError) as exc:
             self.problem(f"action {seq} (seat {seat}): its signature: {exc} (the action was "
                          f"altered, or is not the seat's)")
+
+    def _undo_signatures(self, seq: int, action: dict[str, Any]) -> None:
+        """Every seat signed this very undo (host/undo.py)."""
+        undoes = action.get("undoes")
+        rec = self.undo_sigs.get(seq)
+        name = f"undo {seq} (of action {undoes})"
+        if rec is None or rec.get("undoes") != undoes:
+            self.problem(f"{name}: the journal has no signatures of it by the seats")
+            return
+        sigs = {s.get("seat"): s.get("sig") for s in rec.get("sigs", []) if isinstance(s, dict)}
+        for seat in range(self.copy.seats):
+            if seat not in sigs:
+                self.problem(f"{name}: seat {seat} did not sign it")
+                continue
+            try:
+                fp.verify_signature(self.commits[seat]["key"], str(sigs[seat]), "undo",
+                                    *undo_fields(self.copy.table, seat, seq, int(str(undoes))))
+            except (fp.FairPlayError, ValueError, KeyError, TypeError) as exc:
+                self.problem(f"{name}: seat {seat}'s signature: {exc} (the undo was altered, or "
+                             f"seat {seat} never agreed to it)")
 
     def _bad_reveal(self, rec: dict[str, Any]) -> None:
         """A seat named for a bad reveal: its signed evidence must indeed not check."""

@@ -84,6 +84,8 @@ class Limits:
     #: Chat lines per room (a table's players, its spectators, the lobby) that
     #: ``chat_history`` gives; the journal keeps them all.
     chat_keep: int = 100
+    #: Requests to take back a move that one seat may make at one table (``bad_undo``).
+    max_undo_asks: int = 20
 
     def replace(self, **changes: Any) -> Limits:
         return dataclasses.replace(self, **changes)
@@ -136,6 +138,7 @@ CODES: Final[dict[str, ErrorCode | None]] = {
     "chat_burst": ErrorCode.TOO_FAST,
     "chat_every": ErrorCode.TOO_FAST,
     "chat_keep": None,
+    "max_undo_asks": ErrorCode.BAD_UNDO,
 }
 
 
@@ -166,6 +169,7 @@ HELP: Final[dict[str, str]] = {
     "chat_burst": "chat lines a connection may send at once",
     "chat_every": "seconds per chat line after the burst",
     "chat_keep": "chat lines per room given to a newcomer",
+    "max_undo_asks": "requests to take back a move that one seat may make at one table",
 }
 
 

@@ -150,6 +150,8 @@ class Peer:
         table.max_spectators = self.limits.max_spectators
         table.page_bots = self.bots
         table.bot_grace = self.limits.bot_grace
+        if table.undo is not None:
+            table.undo.max_asks = self.limits.max_undo_asks  # host/undo.py
         if table.status == FINISHED:
             self._retire(table)
         else:
@@ -217,9 +219,10 @@ class Peer:
     def create_table(self, game_id: str, seats: int, options: dict[str, Any] | None,
                      seed: int | None = None, creator: str = "",
                      fair: dict[str, Any] | None = None,
-                     clock: dict[str, Any] | None = None) -> Table:
+                     clock: dict[str, Any] | None = None, undo: str | None = None) -> Table:
         """Open a table for a client at address ``creator``; with ``fair``, a fair one;
-        with ``clock``, one with a turn clock (host/clock.py).
+        with ``clock``, one with a turn clock (host/clock.py); ``undo``: its undo setting
+        (host/undo.py).
 
         Raises:
             KeyError: no such game. BadOptions: seats, options or seed refused.
@@ -251,7 +254,7 @@ class Peer:
         try:
             table = Table.create(table_id=table_id, game=game, seats=seats, options=options,
                                  seed=seed, journal=self.journal, pm=self.registry.pm,
-                                 fair=fair, clock=clock)
+                                 fair=fair, clock=clock, undo=undo)
         except GameFailed as exc:
             LOGGER.exception("game %s failed to set up a table with options %r",
                              game_id, options)

@@ -44,6 +44,8 @@ from lantable.protocol import (
     Reveal,
     Sync,
     Tables,
+    UndoAnswer,
+    UndoAsk,
 )
 
 from .chat import route_chat
@@ -118,11 +120,13 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
 
 # The requests that name a table, in the order of how often they come.
 _TABLE_REQUESTS = (Act, Query, Sync, Join, Leave, Commit, Reveal, DeckPass, DeckUnlock,
-                   DeckSecretsMessage, AddBot, RemoveBot, HandToBot, Pause)
+                   DeckSecretsMessage, AddBot, RemoveBot, HandToBot, Pause,
+                   UndoAsk, UndoAnswer)  # host/clock.py, host/undo.py
 
 
 def _to_table(msg: Act | Query | Sync | Join | Leave | Commit | Reveal | DeckPass | DeckUnlock
-              | DeckSecretsMessage | AddBot | RemoveBot | HandToBot | Pause, link: ClientLink,
+              | DeckSecretsMessage | AddBot | RemoveBot | HandToBot | Pause | UndoAsk
+              | UndoAnswer, link: ClientLink,
               table: Table) -> None:
     """Hand a request to its table's method (never raises: see ``Table``)."""
     if isinstance(msg, Act):
@@ -147,6 +151,10 @@ def _to_table(msg: Act | Query | Sync | Join | Leave | Commit | Reveal | DeckPas
         table.hand_to_bot(link, msg.id, msg.seat, msg.strategy, msg.strength)
     elif isinstance(msg, Pause):  # host/clock.py
         table.pause(link, msg.id, msg.seat, msg.paused)
+    elif isinstance(msg, UndoAsk):
+        table.undo_ask(link, msg.id, msg.seat, msg.sig)
+    elif isinstance(msg, UndoAnswer):
+        table.undo_answer(link, msg.id, msg.seat, msg.undoes, msg.accept, msg.sig)
     else:  # a hidden deal's message (host/fairdecks.py)
         table.deck_message(link, msg.id, msg)
 
@@ -172,7 +180,8 @@ def _refusal(msg: Message, size: int, limits: Limits) -> Error | None:
 def _create(msg: Create, link: ClientLink, peer: Peer) -> None:
     try:
         table = peer.create_table(msg.game, msg.seats, msg.options, msg.seed,
-                                  creator=link.address, fair=msg.fair, clock=msg.clock)
+                                  creator=link.address, fair=msg.fair, clock=msg.clock,
+                                  undo=msg.undo)
     except KeyError as exc:
         link.send(Error(code=ErrorCode.NO_SUCH_GAME, id=msg.id, message=str(exc.args[0])))
     except BadOptions as exc:

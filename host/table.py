@@ -41,11 +41,13 @@ from lantable.protocol import (
     PackedMap,
     SharedUpdate,
 )
+from lantable.protocol.undo import is_undo, undone_seqs
 
 from .clock import Timing
 from .fairplay import FairConfig, FairTable
 from .names import unique_name
 from .pagebots import PageBot
+from .undo import TableUndo, check_policy
 from .words import seat_names, update_words
 
 if TYPE_CHECKING:
@@ -143,6 +145,9 @@ class GuardedGame:
 
     def scores(self, state: State) -> Scores:
         return self._call(self.game.scores, state)
+
+    def undo_barrier(self, events: list[Event], state: State) -> bool:
+        return self._call(self.game.undo_barrier, events, state)
 
 
 def canonical_action(action: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
@@ -306,6 +311,7 @@ class Table:
     page_bots: PageBots | None = None  # the peer's page bots; None: it runs none
     bot_grace: float = 30.0  # seconds a seat's player is away before it may go to a bot
     timing: Timing = field(init=False)  # the turn clock and pause (host/clock.py)
+    undo: TableUndo | None = None  # undo by consent (host/undo.py)
     g: GuardedGame = field(init=False)
     _text_board: bool | None = field(default=None, init=False)  # send board_text (no board.js)
 
@@ -318,8 +324,8 @@ class Table:
     @classmethod
     def create(cls, *, table_id: str, game: Game, seats: int, options: dict[str, Any] | None,
                seed: int, journal: Journal, pm: pluggy.PluginManager | None = None,
-               fair: dict[str, Any] | None = None, clock: dict[str, Any] | None = None
-               ) -> Table:
+               fair: dict[str, Any] | None = None, clock: dict[str, Any] | None = None,
+               undo: str | None = None) -> Table:
         """A new table; its game is set up now so bad options fail at creation.
 
         With ``fair`` (its options, docs/fair-play.md) the table plays fair: the seats'
@@ -333,12 +339,14 @@ class Table:
         if type(seats) is not int or not lo <= seats <= hi:  # before any work (issue 9.1)
             raise BadOptions(f"{game.id}: seats={seats!r}, expected {lo}..{hi}")
         table = cls(table_id, game, seats, game.options(options), seed, journal, pm)
+        check_policy(undo, fair is not None)
         if fair is not None:
             table.fair = FairTable(table, FairConfig.from_map(fair))
         table.timing = Timing.create(table, clock)
         table._setup()
         table.seats = [Seat() for _ in range(seats)]
         journal.create_table(table_id, game.id, game.info["version"], seats, table.options, seed)
+        table.undo = TableUndo.create(table, undo)
         if table.fair is not None:
             journal.fair_append(table_id, {"kind": "config", **table.fair.config.to_map()})
         table.timing.journal_config()
@@ -363,7 +371,9 @@ class Table:
         if fair:
             table.fair = FairTable.restore(table, fair)
         table.timing = Timing.restore(table, journal.clock_records(record.id))
+        table.undo = TableUndo.restore(table)
         table._replay()
+        table.undo.restored()
         table.status = PLAYING if all(s.token for s in table.seats) else WAITING
         if table.fair is not None and not table.fair.started:
             table.status = WAITING  # the set-up event is not settled yet
@@ -391,7 +401,21 @@ class Table:
         records = [] if hidden is None else self.journal.fair_records(self.id)
         if hidden is not None:  # the cards opened to everyone, as they were (journalled)
             hidden.replay_opened(self.state, 0, records)
-        for rec in self.journal.actions(self.id):
+        actions = self.journal.actions(self.id)
+        undone = undone_seqs(actions)  # host/undo.py: their state before is kept
+        kept: dict[int, tuple[State, Any]] = {}
+        for rec in actions:
+            if is_undo(rec.action):  # back to the state before the action it undoes
+                self.state, rng_state = kept.pop(rec.action["undoes"])
+                if self.fair is None:
+                    self.rng.setstate(rng_state)
+                else:
+                    self.fair.replay_rng(rec.seq, rec.seat, rec.action)  # chained, draws none
+                self.seq = rec.seq
+                continue
+            if rec.seq in undone:
+                kept[rec.seq] = (self.game.clone(self.state),
+                                 self.rng.getstate() if self.fair is None else None)
             rng = (self.rng if self.fair is None
                    else self.fair.replay_rng(rec.seq, rec.seat, rec.action))
             if hidden is None:
@@ -894,6 +918,8 @@ class Table:
             self._send_update(client, seat, events=None)
         if self.fair is not None:
             self.fair.seated(seat, client)
+        if self.undo is not None and self.status == PLAYING:
+            self.undo.attached(seat)
 
     @_request
     def leave(self, client: ClientLink, req_id: int) -> None:
@@ -977,6 +1003,20 @@ class Table:
                              self.game.id)
             client.send(Error(code=ErrorCode.INTERNAL, id=req_id, table=self.id,
                               message="the game failed to answer that query"))
+
+    @_request
+    def undo_ask(self, client: ClientLink, req_id: int, seat: int | None,
+                 sig: str | None = None) -> None:
+        """Ask to take back ``seat``'s last action (host/undo.py)."""
+        assert self.undo is not None
+        self.undo.ask(client, req_id, seat, sig)
+
+    @_request
+    def undo_answer(self, client: ClientLink, req_id: int, seat: int | None, undoes: int,
+                    accept: bool, sig: str | None = None) -> None:
+        """A seat's answer to a request to take back action ``undoes`` (host/undo.py)."""
+        assert self.undo is not None
+        self.undo.answer(client, req_id, seat, undoes, accept, sig)
 
     @_request
     def act(self, client: ClientLink, req_id: int, seat: int | None,
@@ -1070,6 +1110,8 @@ class Table:
         else:
             self.timing.acted(seat, to_act)
         self._broadcast(events=events, to_act=to_act)
+        if self.undo is not None:
+            self.undo.after_action(self.seq, seat, events)
         if finished:
             self._changed()
 

@@ -280,6 +280,27 @@ def game_web_renderer() -> Any:
     """
 
 
+@hookspec(firstresult=True)
+def game_undo_barrier(events: list[Event], state: State) -> bool | None:
+    """Whether no undo may go back across the action that caused ``events``.
+    Optional; without it, a table refuses every undo (docs/plugins.md, "Undo barriers").
+
+    :param events: every event the action caused, exactly as :func:`game_apply`
+        returned them (with ``"to"`` where private).
+    :param state: opt-in: the state *after* the action (for a game whose reveals show
+        in the state rather than in an event, as a window that asks only the seats
+        holding a fitting card).
+    :returns: ``True`` when the action showed the outcome of chance (a die roll, a
+        card drawn from a shuffled pile, a random pick) or revealed what some seat did
+        not know before (a card played from a hidden hand, a face-down card turned up,
+        a secret choice made public, who holds a card); ``False`` when taking it back
+        tells nobody anything they could not have known. ``None`` counts as ``True``.
+        The host also refuses an undo of an action that drew from ``rng``.
+
+    Must be pure: the same events and state always give the same answer.
+    """
+
+
 # -- hidden decks (docs/plugins.md, "Hidden decks"; all optional) ------------------
 
 

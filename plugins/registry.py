@@ -87,6 +87,7 @@ class Game:
         self.has_view_parts = bool(pm.hook.game_view_parts.get_hookimpls())
         self.has_query = bool(pm.hook.game_query.get_hookimpls())
         self.has_default_action = bool(pm.hook.game_default_action.get_hookimpls())
+        self.has_undo = bool(pm.hook.game_undo_barrier.get_hookimpls())  # host/undo.py
         self._view_parts = _bind(pm, "game_view_parts") if self.has_view_parts else None
         # Hidden decks (docs/plugins.md): the game asks a dealer for hidden cards.
         self.has_decks = bool(pm.hook.game_decks.get_hookimpls())
@@ -344,6 +345,14 @@ class Game:
         if folder is None:
             return None
         return folder if hasattr(folder, "joinpath") else Path(folder)
+
+    def undo_barrier(self, events: list[Event], state: State) -> bool:
+        """Whether no undo may go back across the action that caused ``events``
+        (``game_undo_barrier``); True for a game that does not say (undo refused: the
+        safe default)."""
+        if not self.has_undo:
+            return True
+        return self._hook.game_undo_barrier(events=events, state=state) is not False
 
     @staticmethod
     def clone(state: State) -> State:

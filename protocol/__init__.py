@@ -86,6 +86,7 @@ from ._messages import (
     from_map,
 )
 from ._state import CLOSED, ERROR, HELLO_SENT, SESSION, START, TRANSITIONS
+from ._undo_messages import UndoAnswer, UndoAsk, UndoNotice
 
 __all__ = [
     "CLIENT", "CLIENT_TYPES", "CLOSED", "DEFAULT_MAX_FRAME", "ERROR", "FATAL_CODES",
@@ -103,4 +104,5 @@ __all__ = [
     "Chat", "ChatHistory", "ChatLog", "ChatMessage", "Mute", "Muted", "Rematch",
     "RematchOffered",
     "Pause", "PauseNoted",
+    "UndoAnswer", "UndoAsk", "UndoNotice",
 ]

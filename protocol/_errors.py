@@ -58,6 +58,7 @@ class ErrorCode(StrEnum):
     PAUSED = "paused"  # the table is paused: no action until every seat agrees to resume
     BAD_PAUSE = "bad_pause"  # a pause or resume the table cannot take now
     OUT_OF_TIME = "out_of_time"  # unsolicited: the seat's clock ran out (a bot plays it now)
+    BAD_UNDO = "bad_undo"  # an undo the table cannot take (nothing to undo, a barrier, ...)
 
 
 FATAL_CODES = frozenset({

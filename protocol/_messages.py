@@ -208,6 +208,7 @@ class Create(Message):
     seed: int | None = None  # fixed seed for reproducible games; random if absent
     fair: dict[str, Any] | None = None  # fair play: {"timeout": s, "on_withhold": ...}
     clock: dict[str, Any] | None = None  # a turn clock (host/clock.py): {"kind", "seconds", ...}
+    undo: str | None = None  # undo by consent: "ask" (default), "always", "never", "people"
 
 
 @_message("join", "client")

@@ -31,11 +31,12 @@ _REQUESTS: tuple[str, ...]  # the chat messages are added below
 _HOST_SESSION: tuple[str, ...]
 _REQUESTS = ("list_tables", "list_games", "create", "join", "resume", "leave", "act", "sync",
              "ping", "commit", "reveal", "query", "deck_pass", "deck_unlock", "deck_secrets",
-             "rename", "add_bot", "remove_bot", "hand_to_bot", "pause")
+             "rename", "add_bot", "remove_bot", "hand_to_bot", "pause",
+             "undo_ask", "undo_answer")
 _HOST_SESSION = ("error", "tables", "games", "created", "joined", "left", "accepted", "update",
                  "pong", "fair_request", "fair_event", "fair_fault", "lobby", "answer",
                  "deck_request", "deck_keys", "renamed", "bot_added", "bot_removed",
-                 "pause_noted")
+                 "pause_noted", "undo")
 # Chat and rematch (protocol/_chat_messages.py)
 _REQUESTS += ("chat", "chat_history", "mute", "rematch")
 _HOST_SESSION += ("chat_message", "chat_log", "muted", "rematch_offered")

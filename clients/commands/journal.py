@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from lantable.protocol.undo import is_undo, undone_seqs
+
 from ..errors import CliError
 from ..terminal import format_event
 from .common import add_command, default_db, installed, print_json
@@ -65,12 +67,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for line in after.pop(0, []):
         print(f"         {line}")
     said(0)
+    undone = undone_seqs(actions)
     for a in actions:
-        act = json.dumps(a.action, ensure_ascii=False)
-        print(f"#{a.seq:<5} seat {a.seat} ({names[a.seat]}): {act}")
-        for event in a.events:
-            private = f" [to {event['to']}]" if "to" in event else ""
-            print(f"         {format_event(event)}{private}")
+        if is_undo(a.action):  # an undo by consent (docs/protocol.md, "Undo by consent")
+            agreed = ", ".join(names.get(s, "?") for s in (a.events[0].get("consent", [])
+                                                           if a.events else []))
+            print(f"#{a.seq:<5} seat {a.seat} ({names[a.seat]}) took back #{a.action['undoes']}"
+                  + (f", with the consent of {agreed}" if agreed else ""))
+        else:
+            act = json.dumps(a.action, ensure_ascii=False)
+            mark = " (taken back)" if a.seq in undone else ""
+            print(f"#{a.seq:<5} seat {a.seat} ({names[a.seat]}): {act}{mark}")
+            for event in a.events:
+                private = f" [to {event['to']}]" if "to" in event else ""
+                print(f"         {format_event(event)}{private}")
         for line in after.pop(a.seq, []):
             print(f"         {line}")
         said(a.seq)

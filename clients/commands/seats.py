@@ -85,6 +85,9 @@ def add_new(sub: Any) -> None:
                    help="a turn clock: decision:30 (30 s a decision), chess:600:5 (10 min a "
                         "player plus 5 s a move); then bot (default), default or forfeit, "
                         "e.g. decision:30:forfeit (docs/protocol.md, Turn clocks and pause)")
+    p.add_argument("--undo", choices=["ask", "always", "never", "people"], default=None,
+                   help="taking back a move: ask the other players (default), always allow, "
+                        "never, or ask only the people (not the page bots)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_new)
 
@@ -119,7 +122,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     async def main() -> str:
         async with open_client(host, port, name="lantable-new") as client:
             return await client.create(args.game, args.seats, dict(args.option), args.seed,
-                                       fair=config, clock=args.clock)
+                                       fair=config, clock=args.clock, undo=args.undo)
 
     table = trio.run(main)
     if args.json:
@@ -234,6 +237,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from ..screen import Screen, result_line
     from ..tablechat import Keyboard, TableChat
     from ..terminal import TerminalDecider, _lines_of
+    from ..undo_terminal import UndoLines
 
     host, port, args.table = resolve_table(args)
     registry = installed()
@@ -244,19 +248,36 @@ def cmd_play(args: argparse.Namespace) -> int:
     keyboard = Keyboard(sys.stdin, chat)
     bell = not args.no_bell and console.is_terminal
 
+    def say(text: str) -> None:
+        if screens:
+            screens[0].say(text)
+
+    def log(text: str) -> None:
+        if screens:
+            screens[0].events.append(text)
+
+    # the undo command and question (clients/undo_terminal.py)
+    undo_lines = UndoLines(say, log=log, source=keyboard.decisions)
+
+    def on_connect(client: Any) -> None:  # before the seat: no undo question missed
+        if not args.spectate:
+            undo_lines.table = plan.table
+            undo_lines.attach(client)
+
     def make_decider(game_id: str, seat: int | None) -> Any:
         if game_id not in registry:
             raise CliError(f"table {args.table} plays {game_id!r}, which is not installed here "
                            f"(installed: {', '.join(sorted(registry.games))})")
+        lines = undo_lines if not args.spectate else keyboard.decisions
         if screens and screens[0].seat == seat and screens[0].game.id == game_id \
                 and screens[0].update is not None and screens[0].update.table == chat.table:
             # back after a drop: keep the events seen
-            return TerminalDecider(screens[0], lines=keyboard.decisions, bell=bell)
+            return TerminalDecider(screens[0], lines=lines, bell=bell)
         screen = Screen(registry[game_id], seat, console)
         screen.notice = sat[0] if sat else ""
         screens[:] = [screen]
         chat.screen = screen
-        return TerminalDecider(screen, lines=keyboard.decisions, bell=bell)
+        return TerminalDecider(screen, lines=lines, bell=bell)
 
     def on_update(update: Any) -> None:
         if screens:
@@ -297,12 +318,13 @@ def cmd_play(args: argparse.Namespace) -> int:
                     pumping.append(True)
                     nursery.start_soon(keyboard.pump, _lines_of)
                 chat.attach(client, held, nursery)
+                undo_lines.table = held.table
 
             while True:
                 held = await hold_seat(host, port, plan, name=args.name,
                                        make_decider=make_decider, store=store,
                                        on_update=on_update, notify=notify, on_idle=on_idle,
-                                       on_client=on_client)
+                                       on_connect=on_connect, on_client=on_client)
                 again = None
                 if held.seat is not None and sys.stdin.isatty():
                     again = await _after_the_game(host, port, args.name, held, chat, keyboard,

@@ -39,3 +39,7 @@ __all__ = [
     "game_view",
     "game_web_renderer",
 ]
+
+from .undo import game_undo_barrier  # noqa: E402 - undo by consent (host/undo.py)
+
+__all__ += ["game_undo_barrier"]

@@ -36,3 +36,7 @@ __all__ = [
 from .web_board import game_web_renderer  # noqa: E402 - the browser board (web/board.js)
 
 __all__ += ["game_web_renderer"]
+
+from .undo import game_undo_barrier  # noqa: E402 - undo by consent (host/undo.py)
+
+__all__ += ["game_undo_barrier"]

@@ -216,4 +216,7 @@ def game_heuristic(state: State, seat: int) -> float:
     return evaluate(state, seat)
 
 
+from .undo import game_undo_barrier  # noqa: E402 - undo by consent (host/undo.py)
 from .web_board import game_web_renderer  # noqa: E402, F401 - the browser board (web/board.js)
+
+__all__ += ["game_undo_barrier"]

@@ -202,4 +202,5 @@ def game_describe_event(view: dict[str, Any], seat: int | None, event: dict[str,
 def game_render_text(view: dict[str, Any], seat: int | None, names: list[str]) -> Any:
     return people.render(view, seat, names)
 
+from .undo import game_undo_barrier  # noqa: E402, F401 - undo by consent (host/undo.py)
 from .web_board import game_web_renderer  # noqa: E402, F401 - the browser board (web/board.js)

@@ -73,6 +73,9 @@ from lantable.protocol import (
     Reveal,
     Sync,
     Tables,
+    UndoAnswer,
+    UndoAsk,
+    UndoNotice,
     Update,
     Welcome,
     decode_body,
@@ -428,6 +431,25 @@ SIMPLE_CASES = [
         PauseNoted(id=11, table="1431269b", paused=False, waiting=[1, 2]),
         "00000035" "85a174ab70617573655f6e6f746564a269640ba57461626c65a83134333132363962a670"
         "6175736564c2a777616974696e67920102",
+    ),
+    (
+        UndoAsk(id=11, table="t1"),
+        "00000019"
+        "83a174a8756e646f5f61736ba269640ba57461626c65a27431"
+    ),
+    (
+        UndoAnswer(id=12, table="t1", undoes=4, accept=True),
+        "0000002c"
+        "85a174ab756e646f5f616e73776572a269640ca57461626c65a27431a6756e64"
+        "6f657304a6616363657074c3"
+    ),
+    (
+        UndoNotice(table="t1", state="done", seat=0, undoes=4, seq=5,
+                   message="Ann took back their last move."),
+        "00000056"
+        "87a174a4756e646fa57461626c65a27431a57374617465a4646f6e65a4736561"
+        "7400a6756e646f657304a373657105a76d657373616765be416e6e20746f6f6b"
+        "206261636b207468656972206c617374206d6f76652e"
     ),
 ]
 CASES = [(msg, bytes.fromhex(hexes)) for msg, hexes in SIMPLE_CASES]

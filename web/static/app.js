@@ -217,6 +217,7 @@
       case "fair_request": return fairLater(() => fairAnswer(msg));
       case "fair_event": return fairLater(() => fairCheck(msg));
       case "fair_fault": return fairFault(msg);
+      case "undo": return window.lantableUndo && window.lantableUndo.notice(msg);  // undo.js
       default:
         if (pending && pending.onOk) pending.onOk(msg);
     }
@@ -500,6 +501,7 @@
       el("small", {}, T(FAIR_MEANS)));
     const clock = window.lantableClock ? window.lantableClock.createFields() : null;  // clock.js
     form.append(el("h2", {}, T("Open a table")), el("label", {}, T("Game"), " ", select), fields, fair, clock,
+      window.lantableUndo ? window.lantableUndo.createField() : null,  // undo.js
       el("button", { class: "primary", type: "submit" }, T("Open and sit down")));
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
@@ -512,6 +514,7 @@
       const seats = parseInt(form.querySelector('[name="seats"]').value, 10);
       const extra = form.querySelector('[name="fair"]').checked ? { fair: {} } : {};
       if (window.lantableClock) Object.assign(extra, window.lantableClock.read(form));
+      if (window.lantableUndo) Object.assign(extra, window.lantableUndo.createFields(form));
       request("create", { game: g.id, seats, options, ...extra }, (created) => sit(created.table),
         (err) => notify(T("Cannot open the table: {why}", { why: err.message }), "error"));
     });
@@ -582,6 +585,7 @@
       window.lantableAlerts ? window.lantableAlerts.line(u) : null,
       latestLine(t), waitingHelp(u, summary), finalScreen(u),
       window.lantableRematch ? window.lantableRematch.panel(t, u) : null,
+      window.lantableUndo ? window.lantableUndo.panel(t, u) : null,
       stagePanel(t), board(u, game), actions(u), fairLine(t, summary),
       window.lantableChat ? window.lantableChat.panel(t, u) : null, eventLog(t), rawView(u));
   }

@@ -219,6 +219,12 @@
       return { base, sig: await this.id.sign(signedBytes("act", table, seat, base, action)) };
     }
 
+    // The signature of an undo (docs/protocol.md, "Undo by consent"), or null.
+    async signUndo(table, seat, seq, undoes) {
+      if (!this.id || !(await this.chain(table, seat))) return null;
+      return this.id.sign(signedBytes("undo", table, seat, seq, undoes));
+    }
+
     // Check a settled event: signatures, links and seed. Returns what did not check.
     async check(ev) {
       const found = [];
