@@ -25,7 +25,9 @@ from lantable.protocol import (
     ErrorCode,
     Games,
     HandToBot,
+    HideTable,
     Join,
+    KeepTable,
     Leave,
     ListGames,
     ListTables,
@@ -35,12 +37,14 @@ from lantable.protocol import (
     Query,
     RemoveBot,
     Rename,
+    Replay,
     Resume,
     Reveal,
     Sync,
     Tables,
 )
 
+from .archive import route_archive
 from .limits import LimitExceeded, Limits, depth_at_most
 from .table import JOIN_ID_SIZES
 
@@ -89,6 +93,9 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
             table = found[0]
             joined.add(table.id)
             table.resume(link, msg.id, msg.token)
+    elif isinstance(msg, (Replay, HideTable, KeepTable)) or \
+            (isinstance(msg, ListTables) and msg.finished):
+        route_archive(msg, link, peer)  # finished tables and replays (host/archive.py)
     elif isinstance(msg, ListTables):
         tables, more = peer.summaries(msg.offset or 0)
         link.send(Tables(id=msg.id, tables=tables, more=more or None))

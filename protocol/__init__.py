@@ -74,6 +74,7 @@ from ._messages import (
     Welcome,
     from_map,
 )
+from ._replay_messages import HideTable, KeepTable, Replay, ReplayStep, TableHidden, TableKept
 from ._state import CLOSED, ERROR, HELLO_SENT, SESSION, START, TRANSITIONS
 
 __all__ = [
@@ -89,4 +90,5 @@ __all__ = [
     "AddBot", "BotAdded", "BotRemoved", "HandToBot", "RemoveBot", "Rename", "Renamed",
     "Commit", "FairEvent", "FairFault", "FairRequest", "Reveal",
     "DeckKeys", "DeckPass", "DeckRequest", "DeckSecretsMessage", "DeckUnlock",
+    "HideTable", "KeepTable", "Replay", "ReplayStep", "TableHidden", "TableKept",
 ]

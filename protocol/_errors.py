@@ -51,6 +51,8 @@ class ErrorCode(StrEnum):
     BAD_BOT = "bad_bot"  # a page bot the host cannot run, add, remove or hand this seat to
     TOO_MANY_BOTS = "too_many_bots"  # the peer already runs its most page bots
     NOT_DROPPED = "not_dropped"  # the seat's player is connected, or away for less than the grace
+    NOT_FINISHED = "not_finished"  # replay, hide or keep of a table that is not finished
+    BAD_REPLAY = "bad_replay"  # a replay step or seat that does not exist or may not be shown
 
 
 FATAL_CODES = frozenset({
