@@ -171,26 +171,31 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 
 def list_tables(client: Client, requests: int, finished: int) -> dict[str, Any]:
     rng = random.Random(2)
-    times = []
-    listed = []
+    times: dict[str, list[float]] = {"lobby": [], "finished": []}
+    listed: list[int] = []
     for i in range(requests):
         msg: dict[str, Any] = {"t": "list_tables", "id": i + 1}
-        if i % 2:
+        kind = "finished" if i % 2 else "lobby"
+        if kind == "finished":
             msg["finished"] = True
             msg["offset"] = rng.randrange(max(finished, 1))
         t0 = time.perf_counter()
         client.send(msg)
         reply = client.recv()
-        times.append(time.perf_counter() - t0)
+        times[kind].append(time.perf_counter() - t0)
         if reply.get("t") != "tables":
             raise RuntimeError(f"list_tables answered {reply}")
-        listed.append(len(reply["tables"]))
-    times.sort()
-    return {"requests": requests,
-            "p50_ms": round(statistics.median(times) * 1000, 3),
-            "p99_ms": round(times[int(len(times) * 0.99) - 1] * 1000, 3),
-            "max_ms": round(times[-1] * 1000, 3),
-            "tables_per_reply_median": statistics.median(listed)}
+        if kind == "finished":
+            listed.append(len(reply["tables"]))
+    every = sorted(times["lobby"] + times["finished"])
+    out: dict[str, Any] = {"requests": requests}
+    for name, ts in (("all", every), ("lobby", sorted(times["lobby"])),
+                     ("finished_pages", sorted(times["finished"]))):
+        out[name] = {"p50_ms": round(statistics.median(ts) * 1000, 3),
+                     "p99_ms": round(ts[max(int(len(ts) * 0.99) - 1, 0)] * 1000, 3),
+                     "max_ms": round(ts[-1] * 1000, 3)}
+    out["tables_per_finished_page_median"] = statistics.median(listed) if listed else 0
+    return out
 
 
 def main() -> None:

@@ -112,6 +112,37 @@ class ReplayLog:
                 "scores": self.scores if step == self.steps else None}
 
 
+def _backfill_rows(path: str) -> list[tuple[str, float, bytes]]:
+    """The archive rows of a journal's finished tables, read with a connection of its
+    own (a worker thread may call this while the peer serves)."""
+    db = sqlite3.connect(path)
+    try:
+        rows = db.execute("SELECT id, game, seats, options, created FROM tables "
+                          "WHERE status='finished' ORDER BY created").fetchall()
+        names: dict[str, dict[int, str]] = {}
+        for tid, seat, name in db.execute(
+                "SELECT s.table_id, s.seat, s.name FROM seats s JOIN tables t "
+                "ON t.id = s.table_id WHERE t.status='finished'"):
+            names.setdefault(tid, {})[seat] = name
+        seqs = dict(db.execute("SELECT table_id, max(seq) FROM actions GROUP BY table_id"))
+        fair = {tid: msgpack.unpackb(rec, raw=False) for tid, rec, _ in db.execute(
+            "SELECT table_id, record, min(rowid) FROM fairplay GROUP BY table_id")}
+    finally:
+        db.close()
+    out = []
+    for tid, game, seats, options, created in rows:
+        config = fair.get(tid)
+        seated = names.get(tid, {})
+        summary = {"id": tid, "game": game, "seats": seats, "taken": len(seated),
+                   "names": [seated.get(s) for s in range(seats)],
+                   "status": FINISHED, "seq": seqs.get(tid, 0),
+                   "options": msgpack.unpackb(options, raw=False),
+                   "fair": None if config is None else
+                   {k: v for k, v in config.items() if k != "kind"}}
+        out.append((tid, created, _pack(summary)))
+    return out
+
+
 def replay_log(journal: Journal, registry: Registry, table_id: str,
                pm: pluggy.PluginManager | None = None) -> ReplayLog:
     """Replay a finished table of ``journal`` from its seed, keeping every step.
@@ -163,15 +194,20 @@ class Archive:
     """
 
     def __init__(self, journal: Journal, registry: Registry,
-                 pm: pluggy.PluginManager | None = None) -> None:
+                 pm: pluggy.PluginManager | None = None, *, later: bool = False) -> None:
         self.journal = journal
         self.registry = registry
         self.pm = pm
         db = journal._db
         new = db.execute("SELECT 1 FROM sqlite_master WHERE name='archive'").fetchone() is None
         db.executescript(_SCHEMA)
-        if new:
-            self._backfill()
+        # A journal from before the archive: its finished tables are listed once, now,
+        # or (``later``: a peer, which serves first) by :meth:`catch_up`.
+        self.behind = new and journal.path != ":memory:" and db.execute(
+            "SELECT 1 FROM tables WHERE status='finished' LIMIT 1").fetchone() is not None
+        if self.behind and not later:
+            self._insert(_backfill_rows(journal.path))
+            self.behind = False
         # The row ids of the listed (not hidden) tables, oldest first: paging by offset
         # is an index into this list, then one range read of the archive's rows.
         self._listed: list[int] = [r for (r,) in db.execute(
@@ -179,38 +215,35 @@ class Archive:
         self._newest: list[dict[str, Any]] | None = None
         self._replays: OrderedDict[str, ReplayLog] = OrderedDict()
 
-    def _backfill(self) -> None:
-        """A journal written before the archive: list its finished tables (once)."""
+    def _insert(self, rows: list[tuple[str, float, bytes]]) -> None:
         db = self.journal._db
-        t0 = time.perf_counter()
-        rows = db.execute("SELECT id, game, seats, options, created FROM tables "
-                          "WHERE status='finished' ORDER BY created").fetchall()
-        if not rows:
-            return
-        names: dict[str, dict[int, str]] = {}
-        for tid, seat, name in db.execute(
-                "SELECT s.table_id, s.seat, s.name FROM seats s JOIN tables t "
-                "ON t.id = s.table_id WHERE t.status='finished'"):
-            names.setdefault(tid, {})[seat] = name
-        seqs = dict(db.execute("SELECT table_id, max(seq) FROM actions GROUP BY table_id"))
-        fair = {tid: msgpack.unpackb(rec, raw=False) for tid, rec, _ in db.execute(
-            "SELECT table_id, record, min(rowid) FROM fairplay GROUP BY table_id")}
-        out = []
-        for tid, game, seats, options, created in rows:
-            config = fair.get(tid)
-            summary = {"id": tid, "game": game, "seats": seats, "taken": len(names.get(tid, {})),
-                       "names": [names.get(tid, {}).get(s) for s in range(seats)],
-                       "status": FINISHED, "seq": seqs.get(tid, 0),
-                       "options": msgpack.unpackb(options, raw=False),
-                       "fair": None if config is None else
-                       {k: v for k, v in config.items() if k != "kind"}}
-            out.append((tid, created, _pack(summary)))
+        self.journal.commit()
         db.execute("BEGIN")
         db.executemany("INSERT OR IGNORE INTO archive (table_id, finished, summary) "
-                       "VALUES (?, ?, ?)", out)
+                       "VALUES (?, ?, ?)", rows)
         db.execute("COMMIT")
+
+    async def catch_up(self, on_done: Any = None) -> None:
+        """List an older journal's finished tables without holding the peer's start up:
+        read in a worker thread (its own connection), written in slices between the
+        peer's batches; then ``on_done()`` (the lobby is pushed again)."""
+        if not self.behind:
+            return
+        import trio.lowlevel
+
+        t0 = time.perf_counter()
+        rows = await trio.to_thread.run_sync(_backfill_rows, self.journal.path)
+        for i in range(0, len(rows), 2000):
+            self._insert(rows[i:i + 2000])
+            await trio.lowlevel.checkpoint()
+        self._listed = [r for (r,) in self.journal._db.execute(
+            "SELECT rowid FROM archive WHERE hidden=0 ORDER BY rowid")]
+        self._newest = None
+        self.behind = False
         LOGGER.info("journal %s: listed its %d finished tables in the lobby (once, %.1f s)",
-                    self.journal.path, len(out), time.perf_counter() - t0)
+                    self.journal.path, len(rows), time.perf_counter() - t0)
+        if on_done is not None:
+            on_done()
 
     # -- the lobby's list ---------------------------------------------------------
 
@@ -436,3 +469,17 @@ def route_archive(msg: Any, link: Any, peer: Any) -> None:
         link.send(Error(code=ErrorCode.INTERNAL, id=msg.id, table=table,
                         message=f"the replay of table {table} failed on this peer "
                                 f"({type(exc).__name__}); its journal is unchanged"))
+
+
+def compact_journal(path: str, registry: Registry, keep_last: int = COMPACT_KEEP
+                    ) -> dict[str, int]:
+    """``lantable host --compact``: list an older journal's finished tables first (so
+    that none is mistaken for an unlisted one), then :func:`compact` it."""
+    from .journal import Journal
+
+    journal = Journal(path)
+    try:
+        Archive(journal, registry)
+        return compact(journal, keep_last)
+    finally:
+        journal.close()

@@ -74,7 +74,7 @@ class Peer:
             self.peer_id = self.journal.meta("peer_id") or uuid.uuid4().hex[:12]
             self.journal.set_meta("peer_id", self.peer_id)
         if self.archive is None:
-            self.archive = Archive(self.journal, self.registry, self.registry.pm)
+            self.archive = Archive(self.journal, self.registry, self.registry.pm, later=True)
 
     def table(self, table_id: str) -> Table | None:
         """The table ``table_id``, in the lobby or recently finished; None if unknown."""

@@ -237,3 +237,24 @@ def test_a_compaction_killed_midway_leaves_the_journal_as_it_was(registry, tmp_p
 
 
 _ = Tally  # the tests' game (tests/host/conftest.py registers it)
+
+
+async def test_an_older_journals_finished_tables_are_listed_after_the_peer_serves(
+        registry, make_peer, tmp_path):
+    """A journal from before the archive: the peer serves at once and lists the
+    finished tables it already held a moment later (read in a worker thread)."""
+    import sqlite3
+
+    ids = _journal_with_games(registry, tmp_path / "old.sqlite", 5)
+    db = sqlite3.connect(tmp_path / "old.sqlite")
+    db.execute("DROP TABLE archive")
+    db.commit()
+    db.close()
+    running = await make_peer(db="old.sqlite")
+    with trio.fail_after(10):
+        while running.peer.archive.behind:
+            await trio.sleep(0.01)
+    async with open_client("127.0.0.1", running.port, name="ann") as a:
+        listed = await a._request(ListTables, finished=True)
+        assert [t["id"] for t in listed.tables] == ids[::-1]
+        assert listed.tables[0]["seq"] == 3 and listed.tables[0]["game"] == "tally"
