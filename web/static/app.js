@@ -65,7 +65,7 @@
   const withRenderer = new Set(wanted.split(",").filter((x) => x && !x.startsWith("{{")));
 
   window.lantable = {
-    registerRenderer(gameId, renderer) { renderers[gameId] = renderer; if (S.table) draw(); },
+    registerRenderer(gameId, renderer) { renderers[gameId] = renderer; if (S.table || location.hash.startsWith("#/replay/")) draw(); },
     svg(tag, attrs = {}, ...children) {  // a small helper for renderers
       const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
       for (const [k, v] of Object.entries(attrs)) {
@@ -84,7 +84,13 @@
     addTranslations: (game, lang, phrases) => I18N.addGame(game, lang, phrases),
     t: T,
     // The page's own connection and state, for seats.js (bots, names).
-    page: { state: () => S, request, draw, notify, storedSeats },
+    page: { state: () => S, request, draw, notify, storedSeats,
+            // replay.js draws a game's board itself: its renderer, loaded on demand
+            renderer: (game) => {
+              if (withRenderer.has(game) && !renderers[game]) loadRenderer(game);
+              return renderers[game] || null;
+            },
+            hasBoard: (game) => withRenderer.has(game) },
   };
 
   // -- seats we hold, per host and table (localStorage) ---------------------------
@@ -198,6 +204,7 @@
       case "lobby":
         S.tables = msg.tables;
         S.peers = msg.peers || [];
+        S.finished = msg.finished || 0;  // finished tables listed in all (replay.js pages them)
         return draw();
       case "tables": S.tables = msg.tables; return draw();
       case "games":
@@ -402,7 +409,7 @@
       ? oldLog.scrollTop : null;
     const formKept = S.form && S.form.node;
     const y = window.scrollY;
-    app.replaceChildren(S.table ? tableScreen() : lobbyScreen());
+    app.replaceChildren(replayScreen() || (S.table ? tableScreen() : lobbyScreen()));
     const log = $("#log");
     if (log) log.scrollTop = logKept === null ? log.scrollHeight : logKept;
     if (formKept && S.form && S.form.node === formKept) window.scrollTo(0, y);
@@ -415,6 +422,9 @@
     }
   }
 
+  // #/replay/<id>: a finished game stepped through (replay.js), or null
+  function replayScreen() { return window.lantableReplay ? window.lantableReplay.screen() : null; }
+
   function gameTitle(id) { return I18N.gameTitle(id, (S.games[id] && S.games[id].title) || id); }
   function tg(game, text) { return I18N.game(game, text); }  // a game's words, translated
 
@@ -425,7 +435,7 @@
       : el("p", { class: "muted" }, T("No tables yet. Open one below."));
     return el("section", { class: "lobby" },
       el("h1", {}, S.hostName ? T("Tables at {host}", { host: S.hostName }) : T("Tables at this peer")),
-      list, createForm(), peerList());
+      list, window.lantableReplay ? window.lantableReplay.older() : null, createForm(), peerList());
   }
 
   function peerList() {  // the other peers this host's discovery sees on the LAN
@@ -453,7 +463,8 @@
     } else if (free > 0) {
       buttons.push(el("button", { class: "primary", onclick: () => sit(t.id) }, T("Sit down")));
     }
-    buttons.push(el("a", { class: "button", href: `#/table/${t.id}/watch` }, T("Watch")));
+    if (t.status === "finished" && window.lantableReplay) buttons.push(...window.lantableReplay.buttons(t));
+    else buttons.push(el("a", { class: "button", href: `#/table/${t.id}/watch` }, T("Watch")));
     return el("li", { class: `table ${t.status}`, "data-table": t.id },
       el("div", { class: "what" },
         el("strong", {}, gameTitle(t.game)), " ",
