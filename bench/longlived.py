@@ -19,6 +19,9 @@ time, alternate the lobby's first page and a page of finished tables at a random
 offset (``finished: true``); p50/p99 in ms. A host that does not list finished tables
 ignores the field and answers its (short) list of unfinished ones.
 
+Last, ``lantable host --compact --compact-keep N`` is timed on the same journal, and
+the journal's size and bytes per action after it reported.
+
 Usage: python bench/longlived.py [--tables N] [--actions N] [--runs R] [--keep FILE]
 """
 
@@ -138,12 +141,12 @@ class Client:
         self.sock.close()
 
 
-def start(db: Path, port: int) -> tuple[subprocess.Popen[bytes], float, Client]:
+def start(db: Path, port: int, *extra: str) -> tuple[subprocess.Popen[bytes], float, Client]:
     """Spawn a host; seconds until a client is welcomed."""
     t0 = time.perf_counter()
     proc = subprocess.Popen([LANTABLE, "host", "--db", str(db), "--bind", "127.0.0.1",
                              "--port", str(port), "--no-web", "--no-discovery",
-                             "--no-page-bots"],
+                             "--no-page-bots", *extra],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     while True:
         if proc.poll() is not None:
@@ -198,12 +201,32 @@ def list_tables(client: Client, requests: int, finished: int) -> dict[str, Any]:
     return out
 
 
+def compact(db: Path, keep: int) -> dict[str, Any]:
+    """``lantable host --compact`` with ``--compact-keep keep``, timed (the command
+    compacts, then serves: it is stopped once it serves)."""
+    t0 = time.perf_counter()
+    proc, seconds, client = start(db, free_port(), "--compact", "--compact-keep", str(keep))
+    client.close()
+    stop(proc)
+    con = sqlite3.connect(db)
+    actions = con.execute("SELECT count(*) FROM actions").fetchone()[0]
+    tables = con.execute("SELECT count(*) FROM tables").fetchone()[0]
+    con.close()
+    size = db.stat().st_size
+    return {"keep": keep, "serves_after_s": round(seconds, 2),
+            "wall_s": round(time.perf_counter() - t0, 2), "tables_left": tables,
+            "actions_left": actions, "journal_bytes": size,
+            "bytes_per_action": round(size / max(actions, 1), 1)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=100_000)
     ap.add_argument("--actions", type=int, default=1_000_000)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--requests", type=int, default=2000)
+    ap.add_argument("--compact-keep", type=int, default=1000,
+                    help="then time lantable host --compact keeping this many")
     ap.add_argument("--keep", type=Path, default=None,
                     help="build the journal here (and reuse it if it is there)")
     args = ap.parse_args()
@@ -238,7 +261,8 @@ def main() -> None:
         out["list_tables"] = list_tables(client, args.requests, args.tables)
         client.close()
         stop(proc)
-        out["journal_bytes_after"] = work.stat().st_size
+        out["journal_bytes_after_starts"] = work.stat().st_size
+        out["compact"] = compact(work, args.compact_keep)
         print(json.dumps(out, indent=2))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -66,15 +66,14 @@ class Peer:
     batch: BatchEnd = field(init=False)
     # Finished tables listed until hidden, and their replays (host/archive.py); by
     # default those of this peer's journal (``lantable replay --web`` gives another's).
-    archive: Archive = None  # type: ignore[assignment]
+    archive: Archive = field(init=False)
 
     def __post_init__(self) -> None:
         self.batch = BatchEnd(self.journal)
         if not self.peer_id:
             self.peer_id = self.journal.meta("peer_id") or uuid.uuid4().hex[:12]
             self.journal.set_meta("peer_id", self.peer_id)
-        if self.archive is None:
-            self.archive = Archive(self.journal, self.registry, self.registry.pm, later=True)
+        self.archive = Archive(self.journal, self.registry, self.registry.pm, later=True)
 
     def table(self, table_id: str) -> Table | None:
         """The table ``table_id``, in the lobby or recently finished; None if unknown."""

@@ -33,9 +33,6 @@ _REQUESTS = ("list_tables", "list_games", "create", "join", "resume", "leave", "
 _HOST_SESSION = ("error", "tables", "games", "created", "joined", "left", "accepted", "update",
                  "pong", "fair_request", "fair_event", "fair_fault", "lobby", "answer",
                  "deck_request", "deck_keys", "renamed", "bot_added", "bot_removed")
-# Finished tables and replays (protocol/_replay_messages.py)
-_REQUESTS += ("replay", "hide_table", "keep_table")
-_HOST_SESSION += ("replay_step", "table_hidden", "table_kept")
 
 TRANSITIONS: Final[dict[str, dict[_Sentinel, dict[str, _Sentinel]]]] = {
     "client": {
@@ -47,6 +44,11 @@ TRANSITIONS: Final[dict[str, dict[_Sentinel, dict[str, _Sentinel]]]] = {
         SESSION: {t: SESSION for t in _HOST_SESSION},
     },
 }
+# Finished tables and replays (protocol/_replay_messages.py)
+TRANSITIONS["client"][SESSION].update(dict.fromkeys(("replay", "hide_table", "keep_table"),
+                                                    SESSION))
+TRANSITIONS["host"][SESSION].update(dict.fromkeys(("replay_step", "table_hidden", "table_kept"),
+                                                  SESSION))
 
 
 def next_state(state: _Sentinel, sender: str, t: str, *, remote: bool) -> _Sentinel:
