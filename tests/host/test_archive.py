@@ -258,3 +258,28 @@ async def test_an_older_journals_finished_tables_are_listed_after_the_peer_serve
         listed = await a._request(ListTables, finished=True)
         assert [t["id"] for t in listed.tables] == ids[::-1]
         assert listed.tables[0]["seq"] == 3 and listed.tables[0]["game"] == "tally"
+
+
+def test_host_compact_lists_an_older_journal_first_then_keeps_the_newest(registry, tmp_path):
+    """``lantable host --compact`` on a journal from before the archive: its finished
+    tables are listed first, so the newest N are kept (not taken for unlisted ones)."""
+    import sqlite3
+
+    from lantable.host.archive import compact_journal
+
+    path = tmp_path / "old.sqlite"
+    ids = _journal_with_games(registry, path, 6)
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE archive")
+    db.commit()
+    db.close()
+    done = compact_journal(str(path), registry, keep_last=2)
+    assert done["tables_dropped"] == 4 and done["actions_kept"] == 6
+    journal = Journal(path)
+    try:
+        assert [t.id for t in journal.tables()] == ids[-2:]
+        archive = Archive(journal, registry)
+        assert [t["id"] for t in archive.page()[0]] == ids[:-3:-1]
+        assert archive.replay(ids[-1], 3, None)["scores"] is not None
+    finally:
+        journal.close()
