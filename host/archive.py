@@ -21,10 +21,11 @@ import sqlite3
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import msgpack
 
+from .journal import ActionRecord
 from .table import FINISHED, Table, _visible
 from .words import seat_names, update_words
 
@@ -48,9 +49,19 @@ CREATE TABLE IF NOT EXISTS archive (
     finished REAL NOT NULL,
     summary BLOB NOT NULL,     -- the lobby's summary of the table (msgpack), as it finished
     hidden INTEGER NOT NULL DEFAULT 0,  -- a person took it off the lobby's list
-    kept INTEGER NOT NULL DEFAULT 0     -- a person asked to keep it through compaction
+    kept INTEGER NOT NULL DEFAULT 0,    -- a person asked to keep it through compaction
+    last_action INTEGER  -- no action of the table has a larger rowid (a replay's scan ends)
 );
 """
+
+
+def _create(db: sqlite3.Connection) -> None:
+    """The archive table, as this lantable writes it (an archive of the first version,
+    without ``last_action``, gets the column: unknown, its replays scan to the end)."""
+    db.executescript(_SCHEMA)
+    columns = {row[1] for row in db.execute("PRAGMA table_info(archive)")}
+    if "last_action" not in columns:
+        db.execute("ALTER TABLE archive ADD COLUMN last_action INTEGER")
 
 
 def _pack(obj: Any) -> bytes:
@@ -112,7 +123,7 @@ class ReplayLog:
                 "scores": self.scores if step == self.steps else None}
 
 
-def _backfill_rows(path: str) -> list[tuple[str, float, bytes]]:
+def _backfill_rows(path: str) -> list[tuple[str, float, bytes, int | None]]:
     """The archive rows of a journal's finished tables, read with a connection of its
     own (a worker thread may call this while the peer serves)."""
     db = sqlite3.connect(path)
@@ -124,7 +135,10 @@ def _backfill_rows(path: str) -> list[tuple[str, float, bytes]]:
                 "SELECT s.table_id, s.seat, s.name FROM seats s JOIN tables t "
                 "ON t.id = s.table_id WHERE t.status='finished'"):
             names.setdefault(tid, {})[seat] = name
-        seqs = dict(db.execute("SELECT table_id, max(seq) FROM actions GROUP BY table_id"))
+        seqs, lasts = {}, {}
+        for tid, seq, last in db.execute("SELECT table_id, max(seq), max(rowid) FROM actions "
+                                         "GROUP BY table_id"):
+            seqs[tid], lasts[tid] = seq, last
         fair = {tid: msgpack.unpackb(rec, raw=False) for tid, rec, _ in db.execute(
             "SELECT table_id, record, min(rowid) FROM fairplay GROUP BY table_id")}
     finally:
@@ -139,7 +153,7 @@ def _backfill_rows(path: str) -> list[tuple[str, float, bytes]]:
                    "options": msgpack.unpackb(options, raw=False),
                    "fair": None if config is None else
                    {k: v for k, v in config.items() if k != "kind"}}
-        out.append((tid, created, _pack(summary)))
+        out.append((tid, created, _pack(summary), lasts.get(tid)))
     return out
 
 
@@ -163,7 +177,8 @@ def replay_log(journal: Journal, registry: Registry, table_id: str,
     from .fairplay import FairTable
 
     game = registry[record.game]
-    table = Table(record.id, game, record.seats, record.options, record.seed, journal, pm)
+    table = Table(record.id, game, record.seats, record.options, record.seed,
+                  cast("Journal", _Bounded(journal, _actions(journal, table_id))), pm)
     fair = journal.fair_records(record.id)
     if fair:
         table.fair = FairTable.restore(table, fair)
@@ -183,6 +198,38 @@ def replay_log(journal: Journal, registry: Registry, table_id: str,
                      states, actors, events, scores, seat_views=not table.hidden)
 
 
+def _actions(journal: Journal, table_id: str) -> list[ActionRecord]:
+    """A finished table's actions: a scan of the log from its first action to its last
+    (the archive's ``last_action``), not to the end of a long journal's log."""
+    row = journal._db.execute(
+        "SELECT t.first_action, a.last_action FROM tables t LEFT JOIN archive a "
+        "ON a.table_id = t.id WHERE t.id=?", (table_id,)).fetchone()
+    if row is None:
+        return []
+    first, last = row
+    if last is None:
+        return journal.actions(table_id)
+    return [ActionRecord(seq, seat, msgpack.unpackb(a, raw=False), msgpack.unpackb(e, raw=False),
+                         at)
+            for seq, seat, a, e, at in journal._db.execute(
+                "SELECT seq, seat, action, events, at FROM actions WHERE rowid BETWEEN ? AND ? "
+                "AND table_id=? ORDER BY rowid", (first, last, table_id))]
+
+
+class _Bounded:
+    """The journal as a replay reads it: the table's actions fetched already."""
+
+    def __init__(self, journal: Journal, actions: list[ActionRecord]) -> None:
+        self._journal = journal
+        self._actions = actions
+
+    def actions(self, table_id: str) -> list[ActionRecord]:
+        return self._actions
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._journal, name)
+
+
 class Archive:
     """The finished tables of one journal: the lobby's list of them, hide and keep
     marks, and replays.
@@ -200,7 +247,7 @@ class Archive:
         self.pm = pm
         db = journal._db
         new = db.execute("SELECT 1 FROM sqlite_master WHERE name='archive'").fetchone() is None
-        db.executescript(_SCHEMA)
+        _create(db)
         # A journal from before the archive: its finished tables are listed once, now,
         # or (``later``: a peer, which serves first) by :meth:`catch_up`.
         self.behind = new and journal.path != ":memory:" and db.execute(
@@ -215,12 +262,12 @@ class Archive:
         self._newest: list[dict[str, Any]] | None = None
         self._replays: OrderedDict[str, ReplayLog] = OrderedDict()
 
-    def _insert(self, rows: list[tuple[str, float, bytes]]) -> None:
+    def _insert(self, rows: list[tuple[str, float, bytes, int | None]]) -> None:
         db = self.journal._db
         self.journal.commit()
         db.execute("BEGIN")
-        db.executemany("INSERT OR IGNORE INTO archive (table_id, finished, summary) "
-                       "VALUES (?, ?, ?)", rows)
+        db.executemany("INSERT OR IGNORE INTO archive (table_id, finished, summary, "
+                       "last_action) VALUES (?, ?, ?, ?)", rows)
         db.execute("COMMIT")
 
     async def catch_up(self, on_done: Any = None) -> None:
@@ -251,8 +298,11 @@ class Archive:
         """A table finished: list it (committed with the batch that finished it)."""
         summary = table.summary()
         summary["status"] = FINISHED
-        self.journal._write("INSERT OR IGNORE INTO archive (table_id, finished, summary) "
-                            "VALUES (?, ?, ?)", (table.id, time.time(), _pack(summary)))
+        self.journal._insert_pending()  # its last action has its rowid
+        (last,) = self.journal._db.execute("SELECT max(rowid) FROM actions").fetchone()
+        self.journal._write("INSERT OR IGNORE INTO archive (table_id, finished, summary, "
+                            "last_action) VALUES (?, ?, ?, ?)",
+                            (table.id, time.time(), _pack(summary), last))
         row = self.journal._db.execute("SELECT rowid, hidden FROM archive WHERE table_id=?",
                                        (table.id,)).fetchone()
         if row is not None and not row[1] and (not self._listed or row[0] > self._listed[-1]):
@@ -365,7 +415,7 @@ def compact(journal: Journal, keep_last: int = COMPACT_KEEP) -> dict[str, int]:
     db = journal._db
     journal.commit()
     before = _file_size(journal)
-    db.executescript(_SCHEMA)
+    _create(db)
     db.execute("BEGIN IMMEDIATE")
     try:
         db.execute("CREATE TEMP TABLE doomed (id TEXT PRIMARY KEY)")
@@ -414,6 +464,9 @@ def _first_actions(db: sqlite3.Connection) -> None:
     ids = [tid for (tid,) in db.execute("SELECT id FROM tables")]
     db.executemany("UPDATE tables SET first_action=? WHERE id=?",
                    [(first.get(tid, end), tid) for tid in ids])
+    last = dict(db.execute("SELECT table_id, max(rowid) FROM actions GROUP BY table_id"))
+    db.execute("UPDATE archive SET last_action=NULL")
+    db.executemany("UPDATE archive SET last_action=? WHERE table_id=?", list(last.items()))
 
 
 def _file_size(journal: Journal) -> int:
