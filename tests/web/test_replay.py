@@ -27,17 +27,17 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 NAMES = ["Ada", "Brook", "Cyd"]
 
 
-def finished_manila(db: Path, seed: int = 11) -> tuple[str, int]:
+def finished_manila(db: Path, seed: int = 11, table_id: str = "5eed0011") -> tuple[str, int]:
     """A journal holding one finished 3-seat Manila game played by seeded random
     choices, written as a peer writes it; (table id, number of actions)."""
     registry = load_registry()
     journal = Journal(db)
     archive = Archive(journal, registry)
-    table = Table.create(table_id="5eed0011", game=registry["manila"], seats=3, options=None,
+    table = Table.create(table_id=table_id, game=registry["manila"], seats=3, options=None,
                          seed=seed, journal=journal)
     for s, name in enumerate(NAMES):
-        journal.take_seat(table.id, s, name, f"token-{s}")
-        table.seats[s].name, table.seats[s].token = name, f"token-{s}"
+        journal.take_seat(table.id, s, name, f"token-{table_id}-{s}")
+        table.seats[s].name, table.seats[s].token = name, f"token-{table_id}-{s}"
     journal.set_status(table.id, "playing")
     pick = random.Random(seed)
     while True:
@@ -90,8 +90,9 @@ def test_stepping_through_a_finished_manila_game_on_its_board(tmp_path, phone) -
         wait_step(page, 1)
         assert page.inner_text("#replay-events") == first  # back is the same move again
 
-        page.keyboard.press("ArrowRight")  # the keys step too (nothing focused to take them)
         page.evaluate("document.activeElement && document.activeElement.blur()")
+        page.keyboard.press("ArrowRight")  # the keys step too
+        wait_step(page, 2)
         page.keyboard.press("ArrowRight")
         wait_step(page, 3)
         page.keyboard.press("ArrowLeft")
@@ -168,3 +169,24 @@ def test_replay_web_serves_a_journal_file_on_loopback(tmp_path, phone) -> None:
         proc.terminate()
         proc.wait(10)
         log.close()
+
+
+def test_older_finished_games_page_in_below_the_newest(tmp_path, phone) -> None:
+    db = tmp_path / "journal.db"
+    ids = [finished_manila(db, seed=i, table_id=f"0ld{i:05}")[0] for i in range(23)]
+    host = HostProcess(db).start()
+    try:
+        phone.goto(host.url)
+        phone.wait_for_selector("#older-more")
+        assert phone.locator("li.table.finished").count() == 20  # the lobby's newest 20
+        assert phone.inner_text("#older-more") == "Show older finished games (3 more)"
+        phone.click("#older-more")
+        phone.wait_for_selector("#older-more", state="detached")
+        shown = phone.eval_on_selector_all("li.table.finished",
+                                           "rows => rows.map(r => r.dataset.table)")
+        assert sorted(shown) == sorted(ids)
+        screenshot(phone, "replay-older")
+        phone.click(f"li[data-table='{ids[0]}'] a:has-text('Replay')")  # the oldest replays too
+        wait_step(phone, 0)
+    finally:
+        host.stop()

@@ -206,7 +206,9 @@
         S.peers = msg.peers || [];
         S.finished = msg.finished || 0;  // finished tables listed in all (replay.js pages them)
         return draw();
-      case "tables": S.tables = msg.tables; return draw();
+      case "tables":
+        if (pending && pending.onOk) return pending.onOk(msg);  // a page asked for (replay.js)
+        S.tables = msg.tables; return draw();
       case "games":
         for (const g of msg.games) {
           S.games[g.id] = g;
