@@ -198,6 +198,20 @@ def replay_log(journal: Journal, registry: Registry, table_id: str,
                      states, actors, events, scores, seat_views=not table.hidden)
 
 
+def _winners(table: Table) -> list[str]:
+    """The names of the seats ranked first (none if the game gave no ranking)."""
+    try:
+        scores = table.final_scores or table.g.scores(table.state)
+        rank = scores.get("rank") if isinstance(scores, dict) else None
+        if not isinstance(rank, list):
+            return []
+        names = seat_names([s.name for s in table.seats])
+        return [names[s] for s, r in enumerate(rank) if r == 1 and s < len(names)]
+    except Exception:  # a game's scores that fail: the list shows no winner
+        LOGGER.exception("table %s: no winner for the lobby", table.id)
+        return []
+
+
 def _actions(journal: Journal, table_id: str) -> list[ActionRecord]:
     """A finished table's actions: a scan of the log from its first action to its last
     (the archive's ``last_action``), not to the end of a long journal's log."""
@@ -298,6 +312,8 @@ class Archive:
         """A table finished: list it (committed with the batch that finished it)."""
         summary = table.summary()
         summary["status"] = FINISHED
+        summary["ended"] = int(time.time())
+        summary["winners"] = _winners(table)
         self.journal._insert_pending()  # its last action has its rowid
         (last,) = self.journal._db.execute("SELECT max(rowid) FROM actions").fetchone()
         self.journal._write("INSERT OR IGNORE INTO archive (table_id, finished, summary, "

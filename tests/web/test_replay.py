@@ -71,8 +71,9 @@ def test_stepping_through_a_finished_manila_game_on_its_board(tmp_path, phone) -
     try:
         page = phone
         page.goto(host.url)
-        row = page.wait_for_selector(f'li.table.finished[data-table="{table}"]')
-        assert "Manila" in row.inner_text() and "Ada, Brook, Cyd" in row.inner_text()
+        # the game's title comes with list_games, which may answer after the lobby
+        row = page.wait_for_selector(f'li.table.finished[data-table="{table}"]:has-text("Manila")')
+        assert "Ada, Brook, Cyd" in row.inner_text() and " won" in row.inner_text()
         screenshot(page, "replay-lobby")
         row.query_selector("a:has-text('Replay')").click()
         wait_step(page, 0)

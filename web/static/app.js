@@ -432,12 +432,14 @@
 
   function lobbyScreen() {
     const mine = S.peer ? storedSeats() : {};
-    const rows = S.tables.slice().sort((a, b) => order(a) - order(b) || a.id.localeCompare(b.id));
+    const R = window.lantableReplay;  // finished games: their own list, below (replay.js)
+    const rows = S.tables.filter((t) => !R || t.status !== "finished")
+      .sort((a, b) => order(a) - order(b) || a.id.localeCompare(b.id));
     const list = rows.length ? el("ul", { class: "tables" }, rows.map((t) => tableRow(t, mine)))
       : el("p", { class: "muted" }, T("No tables yet. Open one below."));
     return el("section", { class: "lobby" },
       el("h1", {}, S.hostName ? T("Tables at {host}", { host: S.hostName }) : T("Tables at this peer")),
-      list, window.lantableReplay ? window.lantableReplay.older() : null, createForm(), peerList());
+      list, createForm(), R ? R.finishedList() : null, peerList());
   }
 
   function peerList() {  // the other peers this host's discovery sees on the LAN
@@ -465,8 +467,7 @@
     } else if (free > 0) {
       buttons.push(el("button", { class: "primary", onclick: () => sit(t.id) }, T("Sit down")));
     }
-    if (t.status === "finished" && window.lantableReplay) buttons.push(...window.lantableReplay.buttons(t));
-    else buttons.push(el("a", { class: "button", href: `#/table/${t.id}/watch` }, T("Watch")));
+    buttons.push(el("a", { class: "button", href: `#/table/${t.id}/watch` }, T("Watch")));
     return el("li", { class: `table ${t.status}`, "data-table": t.id },
       el("div", { class: "what" },
         el("strong", {}, gameTitle(t.game)), " ",

@@ -235,6 +235,13 @@
     "a replay asks nothing of the game": "una replica non chiede nulla al gioco",
     "{name}'s view": "La vista di {name}",
     "◀ Back": "◀ Indietro",
+    "ended at {time}": "finita alle {time}",
+    "ended {date}": "finita il {date}",
+    "{name} won": "ha vinto {name}",
+    "{names} shared the win": "{names} hanno vinto a pari merito",
+    "kept": "conservata",
+    "1 finished game": "1 partita finita",
+    "{n} finished games": "{n} partite finite",
   };
   const DICTS = { it: IT };
   const games = {};  // game id -> lang -> [[RegExp, replacement]]

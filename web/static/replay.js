@@ -1,10 +1,10 @@
 // Replays of finished games on the game's own board (docs/protocol.md, "Finished
 // tables and replays"): `#/replay/<table>` steps through a finished table with the
 // buttons, the arrow keys or the slider, as any seat saw it or as a spectator, with
-// the game's sentences for each move. The lobby's finished rows get "Replay" and
-// "Hide" here. app.js calls `lantableReplay.screen()` (the page when the address is a
-// replay), `.buttons(summary)` (a finished row's buttons) and `.older()` (the finished
-// tables past the lobby's newest); everything goes through the page's connection.
+// the game's sentences for each move. The lobby's finished games are listed here, with
+// "Replay" and "Hide". app.js calls `lantableReplay.screen()` (the page when the
+// address is a replay) and `.finishedList()` (the lobby's finished games, older ones
+// paged in); everything goes through the page's connection.
 "use strict";
 
 (function () {
@@ -208,31 +208,50 @@
     ];
   }
 
-  function older_() {
-    const S = page().state();
-    const listed = (S.tables || []).filter((t) => t.status === "finished").length;
-    const total = S.finished || 0;
-    const have = listed + older.tables.length;
-    if (total <= listed) { older.tables = []; older.more = null; return null; }
-    const rows = older.tables.map((t) => el("li", { class: "table finished", "data-table": t.id },
+  function when(t) {  // "today 14:32", or the date
+    if (!t.ended) return null;
+    const d = new Date(t.ended * 1000);
+    const time = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    return new Date().toDateString() === d.toDateString() ? T("ended at {time}", { time })
+      : T("ended {date}", { date: d.toLocaleDateString() });
+  }
+
+  function row(t) {
+    const won = Array.isArray(t.winners) && t.winners.length
+      ? (t.winners.length === 1 ? T("{name} won", { name: t.winners[0] })
+        : T("{names} shared the win", { names: t.winners.join(", ") })) : null;
+    const facts = [t.names.filter((n) => n).join(", "), won, when(t)].filter((x) => x);
+    return el("li", { class: "table finished", "data-table": t.id },
       el("div", { class: "what" }, el("strong", {}, gameTitle(t.game)), " ",
-        el("span", { class: "status finished" }, T("finished")),
-        el("div", { class: "who" }, t.names.filter((n) => n).join(", "))),
-      el("div", { class: "do" }, buttons(t))));
+        t.kept ? el("span", { class: "status finished", title: T("A kept game survives when the host tidies its journal") }, T("kept")) : null,
+        el("div", { class: "who" }, facts.join(" · "))),
+      el("div", { class: "do" }, buttons(t)));
+  }
+
+  // The lobby's finished games: the newest the lobby push brought, then older pages.
+  function finishedList() {
+    const S = page().state();
+    const newest = (S.tables || []).filter((t) => t.status === "finished");
+    const total = Math.max(S.finished || 0, newest.length);
+    if (!total) { older.tables = []; return null; }
+    const seen = new Set(newest.map((t) => t.id));
+    older.tables = older.tables.filter((t) => !seen.has(t.id));
+    const have = newest.length + older.tables.length;
     const left = total - have;
-    return el("div", { class: "older", id: "older" },
-      rows.length ? el("ul", { class: "tables" }, rows) : null,
+    return el("div", { class: "older", id: "finished" },
+      el("h2", {}, total === 1 ? T("1 finished game") : T("{n} finished games", { n: total })),
+      el("ul", { class: "tables" }, [...newest, ...older.tables].map(row)),
       left > 0 ? el("button", { id: "older-more", disabled: older.busy, onclick: () => {
         older.busy = true;
         page().request("list_tables", { finished: true, offset: have }, (msg) => {
           older.busy = false;
-          const seen = new Set([...(S.tables || []).map((t) => t.id), ...older.tables.map((t) => t.id)]);
-          older.tables.push(...msg.tables.filter((t) => !seen.has(t.id)));
+          const known = new Set([...seen, ...older.tables.map((t) => t.id)]);
+          older.tables.push(...msg.tables.filter((t) => !known.has(t.id)));
           page().draw();
-        }, () => { older.busy = false; });
+        }, () => { older.busy = false; page().draw(); });
       } }, left === 1 ? T("Show 1 older finished game") : T("Show older finished games ({n} more)", { n: left }))
         : null);
   }
 
-  window.lantableReplay = { screen, buttons, older: older_ };
+  window.lantableReplay = { screen, buttons, finishedList };
 })();
