@@ -260,21 +260,29 @@ class Archive:
         self.registry = registry
         self.pm = pm
         db = journal._db
-        new = db.execute("SELECT 1 FROM sqlite_master WHERE name='archive'").fetchone() is None
         _create(db)
         # A journal from before the archive: its finished tables are listed once, now,
-        # or (``later``: a peer, which serves first) by :meth:`catch_up`.
-        self.behind = new and journal.path != ":memory:" and db.execute(
+        # or (``later``: a peer, which serves first) by :meth:`catch_up`; the meta key
+        # "archive" says it was done (a listing cut short is done again).
+        self.behind = journal.meta("archive") != "listed" and db.execute(
             "SELECT 1 FROM tables WHERE status='finished' LIMIT 1").fetchone() is not None
-        if self.behind and not later:
+        if not self.behind:
+            self._listed_all()
+        elif not later:
             self._insert(_backfill_rows(journal.path))
-            self.behind = False
+            self._listed_all()
         # The row ids of the listed (not hidden) tables, oldest first: paging by offset
         # is an index into this list, then one range read of the archive's rows.
         self._listed: list[int] = [r for (r,) in db.execute(
             "SELECT rowid FROM archive WHERE hidden=0 ORDER BY rowid")]
         self._newest: list[dict[str, Any]] | None = None
         self._replays: OrderedDict[str, ReplayLog] = OrderedDict()
+
+    def _listed_all(self) -> None:
+        self.behind = False
+        if self.journal.meta("archive") != "listed":
+            self.journal.set_meta("archive", "listed")
+            self.journal.commit()
 
     def _insert(self, rows: list[tuple[str, float, bytes, int | None]]) -> None:
         db = self.journal._db
@@ -293,14 +301,22 @@ class Archive:
         import trio.lowlevel
 
         t0 = time.perf_counter()
-        rows = await trio.to_thread.run_sync(_backfill_rows, self.journal.path)
-        for i in range(0, len(rows), 2000):
-            self._insert(rows[i:i + 2000])
-            await trio.lowlevel.checkpoint()
+        try:
+            rows = await trio.to_thread.run_sync(_backfill_rows, self.journal.path)
+            for i in range(0, len(rows), 2000):
+                self._insert(rows[i:i + 2000])
+                await trio.lowlevel.checkpoint()
+        except (sqlite3.Error, ValueError) as exc:  # a full disk, a damaged row: keep serving
+            if self.journal._db.in_transaction:
+                self.journal._db.execute("ROLLBACK")
+            LOGGER.error("journal %s: its older finished tables could not be listed (%s); "
+                         "they replay by id, and the next start tries again",
+                         self.journal.path, exc)
+            return
         self._listed = [r for (r,) in self.journal._db.execute(
             "SELECT rowid FROM archive WHERE hidden=0 ORDER BY rowid")]
         self._newest = None
-        self.behind = False
+        self._listed_all()
         LOGGER.info("journal %s: listed its %d finished tables in the lobby (once, %.1f s)",
                     self.journal.path, len(rows), time.perf_counter() - t0)
         if on_done is not None:
