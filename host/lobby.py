@@ -44,7 +44,8 @@ class Peer:
     ``tables`` is the lobby: every unfinished table. A table that finishes leaves it
     for ``finished`` (the newest ``limits.keep_finished``, still reachable by id for a
     last ``sync``, a spectator or a ``leave``); the journal keeps every table for
-    ``lantable replay``.
+    ``lantable replay``, and ``archive`` lists the finished ones until a person hides
+    them, and replays them (host/archive.py).
     """
 
     registry: Registry
