@@ -19,6 +19,7 @@ import msgpack
 from lantable.plugins import BadOptions
 from lantable.protocol import Error, ErrorCode, Lobby, Renamed
 
+from .archive import Archive
 from .journal import Journal
 from .limits import DEFAULT_LIMITS, LimitExceeded, Limits
 from .link import BatchEnd
@@ -43,7 +44,8 @@ class Peer:
     ``tables`` is the lobby: every unfinished table. A table that finishes leaves it
     for ``finished`` (the newest ``limits.keep_finished``, still reachable by id for a
     last ``sync``, a spectator or a ``leave``); the journal keeps every table for
-    ``lantable replay``.
+    ``lantable replay``, and ``archive`` lists the finished ones until a person hides
+    them, and replays them (host/archive.py).
     """
 
     registry: Registry
@@ -63,12 +65,16 @@ class Peer:
     bots: PageBots | None = None  # the bots people add from the page; None: none
     # Commits the journal and writes the links' output at each scheduler batch's end.
     batch: BatchEnd = field(init=False)
+    # Finished tables listed until hidden, and their replays (host/archive.py); by
+    # default those of this peer's journal (``lantable replay --web`` gives another's).
+    archive: Archive = field(init=False)
 
     def __post_init__(self) -> None:
         self.batch = BatchEnd(self.journal)
         if not self.peer_id:
             self.peer_id = self.journal.meta("peer_id") or uuid.uuid4().hex[:12]
             self.journal.set_meta("peer_id", self.peer_id)
+        self.archive = Archive(self.journal, self.registry, self.registry.pm, later=True)
 
     def table(self, table_id: str) -> Table | None:
         """The table ``table_id``, in the lobby or recently finished; None if unknown."""
@@ -127,7 +133,13 @@ class Peer:
     def lobby(self) -> Lobby:
         """The ``lobby`` message: every table here and the other peers on the LAN."""
         tables, _ = self.summaries()  # as many as fit a frame, like welcome's
-        return Lobby(tables=tables, peers=self.lan_peers)
+        # ... and the newest finished tables (host/archive.py): listed until hidden
+        return Lobby(tables=tables + self.archive.newest(), peers=self.lan_peers,
+                     finished=self.archive.total)
+
+    def archive_changed(self) -> None:
+        """A finished table was hidden or marked to keep: the lobby shows it."""
+        self._push_lobby()
 
     def set_lan_peers(self, peers: list[dict[str, Any]]) -> None:
         """The other peers discovery sees now (lantable.web keeps this current)."""
@@ -154,6 +166,7 @@ class Peer:
             table.undo.max_asks = self.limits.max_undo_asks  # host/undo.py
         if table.status == FINISHED:
             self._retire(table)
+            self.archive.add(table)
         else:
             self.tables[table.id] = table
         return table
@@ -162,6 +175,7 @@ class Peer:
         if table.status == FINISHED and table.id in self.tables:
             del self.tables[table.id]
             self._retire(table)
+            self.archive.add(table)
         self._changed()
 
     def close_abandoned(self, now: float) -> int:

@@ -195,6 +195,7 @@ async def keep_house(peer: Peer, *,
     async with trio.open_nursery() as nursery:
         nursery.start_soon(_give_back_memory, peer)
         nursery.start_soon(_close_abandoned_tables, peer)
+        nursery.start_soon(peer.archive.catch_up, peer.archive_changed)  # host/archive.py
         task_status.started()
 
 

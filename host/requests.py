@@ -27,7 +27,9 @@ from lantable.protocol import (
     ErrorCode,
     Games,
     HandToBot,
+    HideTable,
     Join,
+    KeepTable,
     Leave,
     ListGames,
     ListTables,
@@ -40,6 +42,7 @@ from lantable.protocol import (
     Rematch,
     RemoveBot,
     Rename,
+    Replay,
     Resume,
     Reveal,
     Sync,
@@ -48,6 +51,7 @@ from lantable.protocol import (
     UndoAsk,
 )
 
+from .archive import route_archive
 from .chat import route_chat
 from .limits import LimitExceeded, Limits, depth_at_most
 from .rematch import route_rematch, tell_rematch
@@ -101,6 +105,9 @@ def route(msg: Message, size: int, link: ClientLink, peer: Peer, joined: set[str
             joined.add(table.id)
             table.resume(link, msg.id, msg.token)
             tell_rematch(peer, link, table)
+    elif isinstance(msg, (Replay, HideTable, KeepTable)) or \
+            (isinstance(msg, ListTables) and msg.finished):
+        route_archive(msg, link, peer)  # finished tables and replays (host/archive.py)
     elif isinstance(msg, ListTables):
         tables, more = peer.summaries(msg.offset or 0)
         link.send(Tables(id=msg.id, tables=tables, more=more or None))

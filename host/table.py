@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from lantable.plugins.decks import Requests
     from lantable.protocol import DeckPass, DeckSecretsMessage, DeckUnlock, Message
 
-    from .journal import Journal, TableRecord
+    from .journal import ActionRecord, Journal, TableRecord
     from .link import ClientLink
     from .pagebots import PageBots
 
@@ -395,12 +395,17 @@ class Table:
         self.seq = 0
         return [] if decks is None else decks.take()
 
-    def _replay(self) -> None:
+    def _replay(self, on_step: Callable[[ActionRecord | None], None] | None = None) -> None:
+        """Rebuild the state from the journal; ``on_step`` (host/archive.py's replays) is
+        called after the set-up (with None) and after each action that stands (with its
+        record): a move taken back by an undo, and the undo, are no step of a replay."""
         self._setup()
         hidden = None if self.fair is None else self.fair.decks
         records = [] if hidden is None else self.journal.fair_records(self.id)
         if hidden is not None:  # the cards opened to everyone, as they were (journalled)
             hidden.replay_opened(self.state, 0, records)
+        if on_step is not None:
+            on_step(None)
         actions = self.journal.actions(self.id)
         undone = undone_seqs(actions)  # host/undo.py: their state before is kept
         kept: dict[int, tuple[State, Any]] = {}
@@ -424,6 +429,8 @@ class Table:
                 self.g.apply(self.state, rec.seat, rec.action, rng, hidden.requests())
                 hidden.replay_opened(self.state, rec.seq, records)
             self.seq = rec.seq
+            if on_step is not None and rec.seq not in undone:  # the moves that stand
+                on_step(rec)
 
     # -- summaries --------------------------------------------------------------
 

@@ -85,6 +85,7 @@ from ._messages import (
     Welcome,
     from_map,
 )
+from ._replay_messages import HideTable, KeepTable, Replay, ReplayStep, TableHidden, TableKept
 from ._state import CLOSED, ERROR, HELLO_SENT, SESSION, START, TRANSITIONS
 from ._undo_messages import UndoAnswer, UndoAsk, UndoNotice
 
@@ -105,4 +106,5 @@ __all__ = [
     "RematchOffered",
     "Pause", "PauseNoted",
     "UndoAnswer", "UndoAsk", "UndoNotice",
+    "HideTable", "KeepTable", "Replay", "ReplayStep", "TableHidden", "TableKept",
 ]

@@ -59,6 +59,8 @@ class ErrorCode(StrEnum):
     BAD_PAUSE = "bad_pause"  # a pause or resume the table cannot take now
     OUT_OF_TIME = "out_of_time"  # unsolicited: the seat's clock ran out (a bot plays it now)
     BAD_UNDO = "bad_undo"  # an undo the table cannot take (nothing to undo, a barrier, ...)
+    NOT_FINISHED = "not_finished"  # replay, hide or keep of a table that is not finished
+    BAD_REPLAY = "bad_replay"  # a replay step or seat that does not exist or may not be shown
 
 
 FATAL_CODES = frozenset({

@@ -192,6 +192,7 @@ class Hello(Message):
 class ListTables(Message):
     id: int
     offset: int | None = None  # skip this many tables (paging; see ``tables.more``)
+    finished: bool | None = None  # True: list the finished tables, newest first
 
 
 @_message("list_games", "client")
@@ -341,6 +342,7 @@ class Tables(Message):
     id: int
     tables: list[dict[str, Any]]
     more: bool | None = None  # True: more tables follow; ask again with offset + len(tables)
+    total: int | None = None  # list_tables.finished: how many finished tables are listed
 
 
 @_message("games", "host")
@@ -406,6 +408,7 @@ class Lobby(Message):
 
     tables: list[dict[str, Any]]
     peers: list[dict[str, Any]] | None = None  # other peers found on the LAN (discovery)
+    finished: int | None = None  # how many finished tables are listed (the newest come in tables)
 
 
 @_message("pong", "host")

@@ -51,6 +51,11 @@ TRANSITIONS: Final[dict[str, dict[_Sentinel, dict[str, _Sentinel]]]] = {
         SESSION: {t: SESSION for t in _HOST_SESSION},
     },
 }
+# Finished tables and replays (protocol/_replay_messages.py)
+TRANSITIONS["client"][SESSION].update(dict.fromkeys(("replay", "hide_table", "keep_table"),
+                                                    SESSION))
+TRANSITIONS["host"][SESSION].update(dict.fromkeys(("replay_step", "table_hidden", "table_kept"),
+                                                  SESSION))
 
 
 def next_state(state: _Sentinel, sender: str, t: str, *, remote: bool) -> _Sentinel:

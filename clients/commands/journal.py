@@ -13,6 +13,7 @@ from lantable.protocol.undo import is_undo, undone_seqs
 from ..errors import CliError
 from ..terminal import format_event
 from .common import add_command, default_db, installed, print_json
+from .replayweb import add_web_flags, cmd_replay_web
 
 
 def add_replay(sub: Any) -> None:
@@ -20,14 +21,21 @@ def add_replay(sub: Any) -> None:
                     "Print a table's every action and event from a peer's journal.",
                     "lantable replay --table 1431269b")
     p.add_argument("--db", default=default_db(), help="the journal file")
-    p.add_argument("--table", required=True, help="the table id")
+    p.add_argument("--table", default=None, help="the table id")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_web_flags(p)  # --web FILE: step through it in a browser (replayweb.py)
     p.set_defaults(func=cmd_replay)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from lantable.host.chat import read_chat
     from lantable.host.journal import Journal
+
+    if args.web is not None:
+        return cmd_replay_web(args)
+    if args.table is None:
+        raise CliError("give the table to print with --table (or --web FILE to step "
+                       "through a journal's games in a browser)")
 
     if not Path(args.db).exists():
         raise CliError(f"no journal at {args.db} (give the peer's journal with --db)")

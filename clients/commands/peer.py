@@ -63,6 +63,12 @@ def add_host(sub: Any) -> None:
                    help="a name this machine has on the LAN (e.g. from the router's DNS) that "
                         "browsers may open the app by (repeatable); its addresses, localhost "
                         "and its own .local names always work")
+    p.add_argument("--compact", action="store_true",
+                   help="before serving, drop the finished tables nobody marked to keep, but "
+                        "for the newest --compact-keep, and give their space back")
+    p.add_argument("--compact-keep", type=int, default=1000, metavar="N",
+                   help="with --compact: how many of the newest finished tables stay whole "
+                        "(default 1000; tables marked to keep always stay)")
     _limit_flags(p)
     p.set_defaults(func=cmd_host)
 
@@ -104,6 +110,9 @@ def cmd_host(args: argparse.Namespace) -> int:
     registry = installed()
     Path(args.db).parent.mkdir(parents=True, exist_ok=True)
     limits = Limits(**{name: getattr(args, name) for name in Limits.__dataclass_fields__})
+    if args.compact:  # host/archive.py: bounded, keeping what people asked to keep
+        from lantable.host.archive import compact_journal
+        print_json(compact_journal(args.db, registry, args.compact_keep))
 
     async def main() -> None:
         web_listeners = None

@@ -57,6 +57,8 @@ MISTAKES = [
     (["new", "race", "--seats", "two"], "invalid int value"),
     (["play", "--connect", "nohostport", "--table", "x"], "expected HOST:PORT"),
     (["replay", "--db", "/nonexistent/j.sqlite", "--table", "x"], "no journal at"),
+    (["replay", "--db", "/nonexistent/j.sqlite"], "--table", "--web"),
+    (["replay", "--web", "/nonexistent/j.sqlite"], "no journal at"),
     (["games", "--nope"], "unrecognized arguments"),
     (["nosuchcommand"], "invalid choice"),
     # issue 26, item 5: --hidden-decks alone was silently ignored (then "NOT FAIR PLAY")

@@ -342,3 +342,32 @@ async def test_people_asks_the_people_and_not_the_page_bots(upeer):
             done = await a.undo.wait(table, "done")
             assert host.journal.actions(table)[-1].events[0]["consent"] == [1]
             assert done.message == "Ann took back their last move."
+
+
+async def test_a_finished_tables_replay_steps_through_the_moves_that_stand(upeer):
+    """The archive's replay (host/archive.py) is the game as it stands: a move taken
+    back, and its undo, are no step of it."""
+    import pickle
+
+    from lantable.host.archive import replay_log
+
+    with trio.fail_after(30):
+        async with open_client("127.0.0.1", upeer.port, name="Ann") as a, \
+                open_client("127.0.0.1", upeer.port, name="Bob") as b:
+            table = await a.create("steps", 2, {"target": 3}, seed=5)
+            await a.join(table)
+            await b.join(table)
+            await a.act(table, STEP)  # 1: pos 1
+            await a.undo.wait(table, "offer")
+            await a.undo.ask(table)
+            asked = await b.undo.wait(table, "asked")
+            await b.undo.answer(table, asked.undoes, True)
+            await a.undo.wait(table, "done")  # 2: the undo, pos 0
+            await _settle(a, table, 2)
+            await a.act(table, {"type": "step", "n": 2})  # 3: pos 2
+            await b.act(table, STEP)  # 4: pos 3, the game is over
+            await _settle(a, table, 4)
+    log = replay_log(upeer.peer.journal, upeer.peer.registry, table)  # refused unless finished
+    assert log.steps == 2 and log.actors == [None, 0, 1]
+    assert [pickle.loads(s)["pos"] for s in log.states] == [0, 2, 3]
+    assert log.events[1] == [{"type": "stepped", "seat": 0, "n": 2}]

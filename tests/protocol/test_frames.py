@@ -48,8 +48,10 @@ from lantable.protocol import (
     Games,
     HandToBot,
     Hello,
+    HideTable,
     Join,
     Joined,
+    KeepTable,
     Leave,
     Left,
     ListGames,
@@ -69,9 +71,13 @@ from lantable.protocol import (
     RemoveBot,
     Rename,
     Renamed,
+    Replay,
+    ReplayStep,
     Resume,
     Reveal,
     Sync,
+    TableHidden,
+    TableKept,
     Tables,
     UndoAnswer,
     UndoAsk,
@@ -141,6 +147,42 @@ SIMPLE_CASES = [
         BotRemoved(id=9, table="1431269b", seat=2),
         "00000028" "84a174ab626f745f72656d6f766564a2696409a57461626c65a83134333132363962a47365"
         "617402",
+    ),
+    (
+        HideTable(id=11, table="1431269b"),
+        "00000021"
+        "83a174aa686964655f7461626c65a269640ba57461626c65a83134333132363962"
+    ),
+    (
+        KeepTable(id=12, table="1431269b", keep=True),
+        "00000027"
+        "84a174aa6b6565705f7461626c65a269640ca57461626c65a83134333132363962a46b656570c3"
+    ),
+    (
+        Replay(id=13, table="1431269b", step=2, seat=1),
+        "00000029"
+        "85a174a67265706c6179a269640da57461626c65a83134333132363962a47374657002a473656174"
+        "01"
+    ),
+    (
+        TableHidden(id=11, table="1431269b"),
+        "00000023"
+        "83a174ac7461626c655f68696464656ea269640ba57461626c65a83134333132363962"
+    ),
+    (
+        TableKept(id=12, table="1431269b", keep=True),
+        "00000027"
+        "84a174aa7461626c655f6b657074a269640ca57461626c65a83134333132363962a46b656570c3"
+    ),
+    (
+        ReplayStep(id=13, table="1431269b", game="race", step=2, steps=4, seat=1,
+                   seat_views=True, names=["ann", "bo"], view={"pos": [1, 0]}, to_act=[0],
+                   events=[], sentences=[], actor=1),
+        "00000089"
+        "8ea174ab7265706c61795f73746570a269640da57461626c65a83134333132363962a467616d65a4"
+        "72616365a47374657002a5737465707304a47365617401aa736561745f7669657773c3a56e616d65"
+        "7392a3616e6ea2626fa47669657781a3706f73920100a6746f5f6163749100a66576656e747390a9"
+        "73656e74656e63657390a56163746f7201"
     ),
     (
         Hello(proto=1, name="ann"),

@@ -21,7 +21,7 @@ def italian() -> dict[str, str]:
 def keys_used() -> set[str]:
     found: set[str] = set()
     for name in ("app.js", "forms.js", "seats.js", "chat.js", "alerts.js", "rematch.js",
-                 "clock.js", "undo.js"):
+                 "clock.js", "undo.js", "replay.js"):
         found |= set(CALL.findall((STATIC / name).read_text(encoding="utf-8")))
     app = (STATIC / "app.js").read_text(encoding="utf-8")
     found.add(re.search(r'const FAIR_MEANS = "([^"]*)"', app).group(1))

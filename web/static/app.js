@@ -66,7 +66,7 @@
   const withRenderer = new Set(wanted.split(",").filter((x) => x && !x.startsWith("{{")));
 
   window.lantable = {
-    registerRenderer(gameId, renderer) { renderers[gameId] = renderer; if (S.table) draw(); },
+    registerRenderer(gameId, renderer) { renderers[gameId] = renderer; if (S.table || location.hash.startsWith("#/replay/")) draw(); },
     svg(tag, attrs = {}, ...children) {  // a small helper for renderers
       const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
       for (const [k, v] of Object.entries(attrs)) {
@@ -87,7 +87,13 @@
     // The page's own connection and state, for seats.js (bots, names).
     page: { state: () => S, request, draw, notify, storedSeats, storeSeat,
             // chat.js, alerts.js, rematch.js: hear every message of a type ("*": all)
-            on: (t, fn) => { (listeners[t] = listeners[t] || []).push(fn); } },
+            on: (t, fn) => { (listeners[t] = listeners[t] || []).push(fn); },
+            // replay.js draws a game's board itself: its renderer, loaded on demand
+            renderer: (game) => {
+              if (withRenderer.has(game) && !renderers[game]) loadRenderer(game);
+              return renderers[game] || null;
+            },
+            hasBoard: (game) => withRenderer.has(game) },
   };
 
   // -- seats we hold, per host and table (localStorage) ---------------------------
@@ -204,8 +210,11 @@
       case "lobby":
         S.tables = msg.tables;
         S.peers = msg.peers || [];
+        S.finished = msg.finished || 0;  // finished tables listed in all (replay.js pages them)
         return draw();
-      case "tables": S.tables = msg.tables; return draw();
+      case "tables":
+        if (pending && pending.onOk) return pending.onOk(msg);  // a page asked for (replay.js)
+        S.tables = msg.tables; return draw();
       case "games":
         for (const g of msg.games) {
           S.games[g.id] = g;
@@ -410,7 +419,7 @@
       ? oldLog.scrollTop : null;
     const formKept = S.form && S.form.node;
     const y = window.scrollY;
-    app.replaceChildren(S.table ? tableScreen() : lobbyScreen());
+    app.replaceChildren(replayScreen() || (S.table ? tableScreen() : lobbyScreen()));
     const log = $("#log");
     if (log) log.scrollTop = logKept === null ? log.scrollHeight : logKept;
     if (formKept && S.form && S.form.node === formKept) window.scrollTo(0, y);
@@ -423,17 +432,23 @@
     }
   }
 
+  // #/replay/<id>: a finished game stepped through (replay.js), or null
+  function replayScreen() { return window.lantableReplay ? window.lantableReplay.screen() : null; }
+
   function gameTitle(id) { return I18N.gameTitle(id, (S.games[id] && S.games[id].title) || id); }
   function tg(game, text) { return I18N.game(game, text); }  // a game's words, translated
 
   function lobbyScreen() {
     const mine = S.peer ? storedSeats() : {};
-    const rows = S.tables.slice().sort((a, b) => order(a) - order(b) || a.id.localeCompare(b.id));
+    const R = window.lantableReplay;  // finished games: their own list, below (replay.js)
+    const rows = S.tables.filter((t) => !R || t.status !== "finished")
+      .sort((a, b) => order(a) - order(b) || a.id.localeCompare(b.id));
     const list = rows.length ? el("ul", { class: "tables" }, rows.map((t) => tableRow(t, mine)))
       : el("p", { class: "muted" }, T("No tables yet. Open one below."));
     return el("section", { class: "lobby" },
       el("h1", {}, S.hostName ? T("Tables at {host}", { host: S.hostName }) : T("Tables at this peer")),
-      list, createForm(), peerList(), window.lantableChat ? window.lantableChat.panel(null) : null);
+      list, createForm(), R ? R.finishedList() : null, peerList(),
+      window.lantableChat ? window.lantableChat.panel(null) : null);
   }
 
   function peerList() {  // the other peers this host's discovery sees on the LAN

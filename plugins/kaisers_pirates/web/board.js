@@ -188,7 +188,7 @@
       s("rect", { x: 4, y, width: W - 8, height: 20, rx: 4,
         fill: update.to_act.includes(seat) ? "#ffe8cc" : me ? "#e7eef8" : "#f1ece0" }),
       s("circle", { cx: 14, cy: y + 10, r: 5, fill: SEAT_COLOUR[seat % 4] }),
-      label(24, y + 14, cutTo(`${name(seat)}${me ? " (you)" : ""}`, 26), { "font-weight": 700, "font-size": 11 }),
+      label(24, y + 14, cutTo(`${name(seat)}${me && !ctx.replay ? " (you)" : ""}`, 26), { "font-weight": 700, "font-size": 11 }),
       label(W - 10, y + 14, `${plural(p.hand_n, "card")} in hand · ${plural(rp, "round point")}`,
         { "text-anchor": "end", "font-size": 9.5 })));
       y += 24;
@@ -273,7 +273,7 @@
       const rows = Math.max(1, Math.ceil(hand.length / per));
       const box = s("g", { "data-hand": ctx.seat },
         s("rect", { x: 4, y, width: W - 8, height: 24 + rows * 60, rx: 6, fill: "#1d3557" }),
-        label(12, y + 15, `Your hand (only you see it): ${plural(hand.length, "card")} · tap a card to read it`,
+        label(12, y + 15, `${ctx.replay ? `${name(ctx.seat)}'s hand (only they saw it)` : "Your hand (only you see it)"}: ${plural(hand.length, "card")} · tap a card to read it`,
           { fill: "#fff", "font-weight": 600, "font-size": 10 }));
       hand.forEach((id, i) => {
         const c = data.actions[id];

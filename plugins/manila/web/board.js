@@ -387,7 +387,7 @@
         const me = p === ctx.seat;
         const toAct = update.to_act.includes(p);
         const cash = v.cash ? v.cash[p] : me ? v.my_cash : "?";
-        const who = `${nameOf(ctx, p)}${me ? " (you)" : ""}${p === v.hm ? " ♛" : ""}`;
+        const who = `${nameOf(ctx, p)}${me && !ctx.replay ? " (you)" : ""}${p === v.hm ? " ♛" : ""}`;
         parts.push(s("g", { class: "player", "data-player": p, "data-cash": cash, "data-shares": v.shares[p],
           "data-mortgaged": v.mortgaged[p], "data-left": v.left[p] },
         s("rect", { x: 8, y: py, width: W - 16, height: 19, rx: 4,
@@ -403,7 +403,8 @@
       // -- your hidden shares ---------------------------------------------------------------
       if (v.my_shares) {
         parts.push(s("rect", { x: 8, y, width: W - 16, height: 40, rx: 6, fill: "#1d3557" }),
-          label(16, y + 15, "Your shares (only you see these)", { fill: "#fff", "font-weight": 600, "font-size": 10 }));
+          label(16, y + 15, ctx.replay ? `${nameOf(ctx, ctx.seat)}'s shares (only they saw these)`
+            : "Your shares (only you see these)", { fill: "#fff", "font-weight": 600, "font-size": 10 }));
         let sx = 16;
         GOODS.forEach((good, g) => {
           const count = v.my_shares[good];

@@ -327,7 +327,7 @@
       list.append(el("li", { class: `nero-player${me ? " me" : ""}${(update.to_act || []).includes(seat) ? " to-act" : ""}`,
         "data-seat": seat, "data-vp": v.vp[seat] },
       el("span", { class: "dot", style: `background:${SEAT_COLOUR[seat % 4]}` }),
-      el("strong", {}, `${name(seat)}${me ? " (you)" : ""}`),
+      el("strong", {}, `${name(seat)}${me && !ctx.replay ? " (you)" : ""}`),
       el("span", {}, ` ${RANK[ld.rank]} · ${v.vp[seat]} VP · ${legions} Legions · ${v.hand_sizes[seat]} cards · Base: ${base}`)));
     });
     const unc = v.legions.filter((lg) => lg.owner < 0).length;
