@@ -14,7 +14,6 @@ Usage: python bench/chat_flood.py [--lines N]
 
 from __future__ import annotations
 
-import argparse
 import json
 import socket
 import sqlite3
@@ -28,6 +27,7 @@ import time
 from pathlib import Path
 
 import msgpack
+from _help import parser as bench_parser  # noqa: E402 - bench/ is the script's folder
 
 
 def frame(obj: dict) -> bytes:
@@ -92,8 +92,8 @@ def summary(rtts: list[float]) -> dict:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--lines", type=int, default=20_000)
+    ap = bench_parser(__doc__)
+    ap.add_argument("--lines", type=int, default=20_000, help="chat lines the flooder sends")
     args = ap.parse_args()
     folder = Path(tempfile.mkdtemp())
     db = folder / "journal.sqlite"

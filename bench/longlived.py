@@ -27,7 +27,6 @@ Usage: python bench/longlived.py [--tables N] [--actions N] [--runs R] [--keep F
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -44,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
+from _help import parser as bench_parser  # noqa: E402 - bench/ is the script's folder
 
 HEADER = struct.Struct(">I")
 LANTABLE = str(Path(sys.executable).with_name("lantable"))
@@ -235,13 +235,13 @@ def compact(db: Path, keep: int) -> dict[str, Any]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tables", type=int, default=100_000)
-    ap.add_argument("--actions", type=int, default=1_000_000)
-    ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--requests", type=int, default=2000)
+    ap = bench_parser(__doc__)
+    ap.add_argument("--tables", type=int, default=100_000, help="finished tables in the journal")
+    ap.add_argument("--actions", type=int, default=1_000_000, help="actions in the journal")
+    ap.add_argument("--runs", type=int, default=5, help="starts of the peer timed")
+    ap.add_argument("--requests", type=int, default=2000, help="list_tables requests timed")
     ap.add_argument("--compact-keep", type=int, default=1000,
-                    help="then time lantable host --compact keeping this many")
+                    help="then time the compaction (lantable host with compact), keeping this many")
     ap.add_argument("--keep", type=Path, default=None,
                     help="build the journal here (and reuse it if it is there)")
     args = ap.parse_args()

@@ -288,7 +288,7 @@ async def test_hello_lobby_gets_the_lobby_at_once_and_lan_peers_are_pushed(site)
     ws = await open_ws("127.0.0.1", port)
     assert (await hello(ws, lobby=True))["t"] == "welcome"
     first = await ws.receive()
-    assert first == {"t": "lobby", "tables": [], "peers": []}
+    assert first == {"t": "lobby", "tables": [], "peers": [], "finished": 0}
     bo = {"name": "bo", "peer_id": "b0", "open_tables": 1, "games": ["race"],
           "address": "10.0.0.2", "port": 47800, "url": "http://10.0.0.2:47880/"}
     running.peer.set_lan_peers([bo])
