@@ -53,7 +53,8 @@ def clock_line(update: Update, arrived: float, seat: int | None, names: list[str
         ask = pause["ask"]
         waiting = ", ".join(names[s] for s in ask["waiting"] if s < len(names))
         what = "pause" if ask["paused"] else "resume"
-        parts.append(f"{names[ask['by']]} asks to {what}; waiting for {waiting}")
+        parts.append(f"{names[ask['by']]} asks to {what}; waiting for {waiting}"
+                     + (f" (type /{what} to agree)" if seat in ask["waiting"] else ""))
     return " | ".join(parts)
 
 

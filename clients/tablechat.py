@@ -1,7 +1,8 @@
 """Chat and rematch in ``lantable play`` (docs/protocol.md, "Chat and rematch").
 
 :class:`Keyboard` reads every typed line: a line that starts with ``/`` is a command
-(``/say TEXT``, ``/mute NAME``, ``/unmute NAME``, ``/again``, ``/no``, ``/help``),
+(``/say TEXT``, ``/mute NAME``, ``/unmute NAME``, ``/pause``, ``/resume``, ``/again``,
+``/no``, ``/help``),
 served at once, whether or not it is your turn; any other line goes on to the
 decider (:class:`~.terminal.TerminalDecider`, through :attr:`Keyboard.decisions`).
 :class:`TableChat` follows the table's chat on the seat's connection: each line the
@@ -25,6 +26,7 @@ from lantable.protocol import (
     Joined,
     Message,
     Mute,
+    PauseNoted,
     Rematch,
     RematchOffered,
 )
@@ -38,8 +40,9 @@ if TYPE_CHECKING:
 
 LOGGER = logging.getLogger(__name__)
 
-HELP = ("Commands: /say TEXT (chat at this table), /mute NAME, /unmute NAME, /again (play "
-        "again with the same people when the game is over), /no (decline a rematch).")
+HELP = ("Commands: /say TEXT (chat at this table), /mute NAME, /unmute NAME, /pause and "
+        "/resume (ask the others, or agree when they ask), /again (play again with the same "
+        "people when the game is over), /no (decline a rematch).")
 
 
 def chat_line(msg: ChatMessage | dict[str, Any]) -> str:
@@ -116,6 +119,9 @@ class TableChat:
                 await client._request(Mute, name=rest, mute=word == "/mute")
                 self._say(f"{rest} is muted: their lines no longer reach you." if word == "/mute"
                           else f"{rest} is heard again.")
+            elif word in ("/pause", "/resume") and client is not None and self.table is not None:
+                noted = await client.pause(self.table, word == "/pause")  # host/clock.py
+                self._say(_pause_said(noted))
             elif word in ("/again", "/no") and client is not None and self.table is not None:
                 reply = await client._request(Rematch, table=self.table,
                                               decline=True if word == "/no" else None)
@@ -152,3 +158,12 @@ class Keyboard:
             await self._send.send(line)
             if line is None:
                 return
+
+
+def _pause_said(noted: PauseNoted) -> str:
+    """What a ``/pause`` or ``/resume`` did, in words."""
+    if noted.waiting:
+        return (f"Asked; waiting for {len(noted.waiting)} more "
+                f"{'player' if len(noted.waiting) == 1 else 'players'} to agree.")
+    return ("The table is paused: the clock is stopped. Type /resume to ask to go on."
+            if noted.paused else "The game goes on.")

@@ -39,7 +39,54 @@ def test_the_clock_line_counts_from_the_updates_arrival():
     paused = Update(table="t", seq=3, status="playing", seats=[{}, {}], seat=0, view={},
                     to_act=[0], pause={"paused": False, "ask": {"paused": True, "by": 1,
                                                                  "agreed": [1], "waiting": [0]}})
-    assert clock_line(paused, 0, 0, ["ann", "bo"]) == "bo asks to pause; waiting for ann"
+    assert clock_line(paused, 0, 0, ["ann", "bo"]) == ("bo asks to pause; waiting for ann "
+                                                       "(type /pause to agree)")
+    assert clock_line(paused, 0, 1, ["ann", "bo"]) == "bo asks to pause; waiting for ann"
+
+
+class _Screen:
+    """What TableChat writes to: its notice line and chat lines."""
+
+    def __init__(self) -> None:
+        self.notice, self.chat, self.update = "", [], None
+
+    def refresh(self) -> None:
+        pass
+
+
+async def test_pause_and_resume_from_the_terminal(nursery, tmp_path):
+    """`/pause` and `/resume` in `lantable play` ask the others, or agree when they ask
+    (clients/tablechat.py); a table with a terminal player can be paused."""
+    from types import SimpleNamespace
+
+    import trio
+
+    from lantable.clients.client import open_client
+    from lantable.clients.tablechat import TableChat
+    from lantable.host.peer import serve_peer
+    from lantable.plugins import load_registry
+
+    running = await nursery.start(lambda task_status: serve_peer(
+        registry=load_registry(), db=str(tmp_path / "journal.sqlite"), name="pause-peer",
+        bind="127.0.0.1", port=0, task_status=task_status))
+    with trio.fail_after(30):
+        async with open_client("127.0.0.1", running.port, name="ann") as ann, \
+                open_client("127.0.0.1", running.port, name="bo") as bo:
+            table = await ann.create("race", 2, {}, seed=1)
+            await ann.join(table)
+            await bo.join(table)
+            chat = TableChat()
+            chat.screen = _Screen()
+            chat.attach(ann, SimpleNamespace(table=table), nursery)
+            await chat.command("/pause")
+            assert chat.screen.notice == "Asked; waiting for 1 more player to agree."
+            assert (await bo.pause(table, True)).paused
+            await chat.command("/pause")  # already paused: the host says why, in words
+            assert chat.screen.notice.startswith("Refused: ")
+            await bo.pause(table, False)
+            await chat.command("/resume")
+            assert chat.screen.notice == "The game goes on."
+            assert not running.peer.tables[table].timing.paused
 
 
 @pytest.mark.skipif(not HAVE_TMUX, reason="needs tmux")
