@@ -227,6 +227,20 @@
         return s("text", { x, y: y0, "font-size": 11, fill: "#1b1f24", ...attrs, text });
       }
 
+      // Lines of at most `width` units at `size` (about 0.56 em a character, a little
+      // generous for the system sans), broken between words.
+      function wrap(text, size, width) {
+        const most = Math.max(12, Math.floor(width / (size * 0.56)));
+        const lines = [];
+        let line = "";
+        for (const word of String(text).split(" ")) {
+          if (line && (line + " " + word).length > most) { lines.push(line); line = word; }
+          else line = line ? line + " " + word : word;
+        }
+        if (line) lines.push(line);
+        return lines.length ? lines : [""];
+      }
+
       // -- header: voyage and phase, then the harbour master on a line of its own ---------
       const phase = {
         auction: "Auction for harbour master",
@@ -424,22 +438,28 @@
       // -- what the last voyage paid --------------------------------------------------------
       const sum = summaries[update.table];
       if (sum && (sum.over || sum.voyage === v.voyage - 1 || v.over)) {
-        const rows = summaryRows(sum, ctx);
-        const boxH = 26 + Math.max(1, rows.length) * 14 + (sum.boats.length ? 14 : 0);
+        const rows = summaryRows(sum, ctx).map((r) => ({
+          ...r, lines: wrap(`${nameOf(ctx, r.seat)} ${r.text}`, 9.5, W - 46) }));
+        const boatLines = sum.boats.length ? wrap(sum.boats.join("; ") + ".", 8.5, W - 32) : [];
+        const rowLines = rows.reduce((n, r) => n + r.lines.length, 0);
+        const boxH = 26 + Math.max(1, rowLines) * 14 + boatLines.length * 12 + (boatLines.length ? 2 : 0);
         const g = s("g", { class: "voyage-summary", "data-voyage": sum.voyage },
           s("rect", { x: 8, y, width: W - 16, height: boxH, rx: 6, fill: "#fff8e6", stroke: "#e0c98a" }),
           label(16, y + 15, `Voyage ${sum.voyage} paid out`, { "font-weight": 700, "font-size": 10.5 }));
         let ly = y + 29;
-        if (sum.boats.length) {
-          g.append(label(16, ly, sum.boats.join("; ") + ".", { "font-size": 8.5, fill: "#5c6670" }));
-          ly += 14;
-        }
+        boatLines.forEach((line) => {
+          g.append(label(16, ly, line, { "font-size": 8.5, fill: "#5c6670" }));
+          ly += 12;
+        });
+        if (boatLines.length) ly += 2;
         if (!rows.length) g.append(label(16, ly, "Nobody was paid.", { "font-size": 9.5 }));
         rows.forEach((r) => {
-          g.append(s("g", { "data-payout": r.seat, "data-total": r.total },
-            token(20, ly - 3.5, r.seat, 4.5),
-            label(30, ly, `${nameOf(ctx, r.seat)} ${r.text}`, { "font-size": 9.5 })));
-          ly += 14;
+          const row = s("g", { "data-payout": r.seat, "data-total": r.total }, token(20, ly - 3.5, r.seat, 4.5));
+          r.lines.forEach((line) => {  // a long sentence goes on over several lines (svg text does not wrap)
+            row.append(label(30, ly, line, { "font-size": 9.5 }));
+            ly += 14;
+          });
+          g.append(row);
         });
         parts.push(g);
         y += boxH + 6;
