@@ -438,7 +438,8 @@ class Archive:
 def compact(journal: Journal, keep_last: int = COMPACT_KEEP) -> dict[str, int]:
     """Keep the journal bounded: drop the finished tables nobody marked to keep, but for
     the newest ``keep_last``, and the abandoned ones (closed before anyone sat), with
-    their actions, seats and records; then give the space back (VACUUM).
+    their actions, seats and records (chat lines, clock records, a rematch offer); then
+    give the space back (VACUUM). The lobby's chat (table id '') is kept.
 
     Unfinished tables and tables marked to keep are untouched and still replay and
     verify. One transaction: a crash (SIGKILL) in the middle leaves the journal as it was.
@@ -458,10 +459,15 @@ def compact(journal: Journal, keep_last: int = COMPACT_KEEP) -> dict[str, int]:
             (max(keep_last, 0),))
         dropped = db.execute("SELECT count(*) FROM doomed").fetchone()[0]
         actions_before = db.execute("SELECT count(*) FROM actions").fetchone()[0]
+        present = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE "
+                                                "type='table'")}
         for name, column in (("seats", "table_id"), ("page_bots", "table_id"),
                              ("fairplay", "table_id"), ("archive", "table_id"),
+                             ("chat", "table_id"), ("clock", "table_id"),  # host/chat.py,
+                             ("rematch", "old"),  # host/clock.py, host/rematch.py
                              ("tables", "id")):
-            db.execute(f"DELETE FROM {name} WHERE {column} IN (SELECT id FROM doomed)")
+            if name in present:  # chat and rematch make their tables when first used
+                db.execute(f"DELETE FROM {name} WHERE {column} IN (SELECT id FROM doomed)")
         # The log is rebuilt in its write order: rowids shrink, so each table's
         # first_action is set again from where its first action now lies.
         db.execute("CREATE TABLE actions_compacted (table_id TEXT NOT NULL, seq INTEGER "

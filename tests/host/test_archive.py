@@ -182,9 +182,17 @@ def test_compaction_keeps_kept_and_newest_tables_replayable_and_verifiable(regis
     journal.create_table("open", "tally", "1", 2, {"target": 9}, 4)
     journal.append("open", 1, 0, {"type": "add", "n": 2},
                    [{"type": "added", "seat": 0, "n": 2}])
+    from lantable.host.chat import _SCHEMA as CHAT_SCHEMA
+
+    journal._db.executescript(CHAT_SCHEMA)  # chat lines of a dropped and a kept table
+    for table_id in (ids[0], ids[1], ""):
+        journal._db.execute("INSERT INTO chat VALUES (?, 'players', 1, 1, 0, 'ann', 'gg', 0)",
+                            (table_id,))
     journal.commit()
     done = compact(journal, keep_last=3)
     assert done["tables_dropped"] == 8 and done["actions_dropped"] == 24
+    chat_left = {r[0] for r in journal._db.execute("SELECT table_id FROM chat")}
+    assert chat_left == {ids[1], ""}  # the dropped table's line goes; the lobby's stays
     left = {t.id for t in journal.tables()}
     assert left == {ids[1], ids[9], ids[10], ids[11], "open"}
     archive = Archive(journal, registry)
