@@ -109,10 +109,11 @@ def last_view(frames: list[dict[str, Any]]) -> dict[str, Any]:
     return next(f["view"] for f in reversed(frames) if f.get("t") == "update" and f.get("view"))
 
 
+@pytest.mark.parametrize("sized", ["phone"], indirect=True)  # once: the harder layout
 def test_a_person_plays_a_whole_manila_game_against_three_bots(host, sized) -> None:
-    """At 1280×800 and 390×844: the whole game by clicking, the load step through the
-    picker whenever this seat is harbour master, the board checked against the view at
-    each decision, and no JavaScript error."""
+    """At 390×844 (the laptop size: test_whole_games.py): the whole game by clicking,
+    the load step through the picker whenever this seat is harbour master, the board
+    checked against the view at each decision, and no JavaScript error."""
     size, page = sized
     frames = frames_of(page)
     table = host.new_table("manila", 4, 3)
@@ -366,8 +367,10 @@ def kp_board_matches_view(page: Any, view: dict[str, Any]) -> None:
     assert piles == [len(p["vp_pile"]) for p in view["players"]]
 
 
+@pytest.mark.parametrize("sized", ["phone"], indirect=True)  # once: the harder layout
 def test_a_person_plays_a_whole_game_of_kaisers_pirates_against_a_bot(host, sized) -> None:
-    """At 1280×800 and 390×844: a whole two-seat game by clicking (commit and play a card
+    """At 390×844 (the laptop size plays a whole game in test_whole_games.py): a whole
+    two-seat game by clicking (commit and play a card
     now and then, else done / end the turn / no reaction), the board checked
     against the view every fourth move, a card opened by tapping it, and no JavaScript error."""
     import random

@@ -1,6 +1,6 @@
 """The greedy bot plays Manila like a person would (issue 13).
 
-One run of 200 seeded 4-seat games, greedy at seat 0 against three random bots,
+One run of 100 seeded 4-seat games, greedy at seat 0 against three random bots,
 feeds every check: no mortgage-redeem loop inside one decision window, bids no
 higher than the harbour master's office is worth, launches that vary, no broke
 seat living on free stowaway seats, and greedy still winning most games.
@@ -19,7 +19,7 @@ from lantable.plugins import load_registry
 from lantable.plugins.manila import engine
 from lantable.plugins.manila.heuristic import hm_worth
 
-GAMES = 200
+GAMES = 100
 
 
 def _one(game: Any, seed: int, stats: Counter, windows: list[list[tuple[str, str]]]) -> bool:
