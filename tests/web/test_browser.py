@@ -111,7 +111,7 @@ def last_view(frames: list[dict[str, Any]]) -> dict[str, Any]:
 
 @pytest.mark.parametrize("sized", ["phone"], indirect=True)  # once: the harder layout
 def test_a_person_plays_a_whole_manila_game_against_three_bots(host, sized) -> None:
-    """At 390×844 (the laptop size: test_whole_games.py): the whole game by clicking,
+    """At 390×844 (whole games run once; 1280×800: the tests below): the whole game by clicking,
     the load step through the picker whenever this seat is harbour master, the board
     checked against the view at each decision, and no JavaScript error."""
     size, page = sized
@@ -369,7 +369,7 @@ def kp_board_matches_view(page: Any, view: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("sized", ["phone"], indirect=True)  # once: the harder layout
 def test_a_person_plays_a_whole_game_of_kaisers_pirates_against_a_bot(host, sized) -> None:
-    """At 390×844 (the laptop size plays a whole game in test_whole_games.py): a whole
+    """At 390×844 (whole games run once; 1280×800: the tests above): a whole
     two-seat game by clicking (commit and play a card
     now and then, else done / end the turn / no reaction), the board checked
     against the view every fourth move, a card opened by tapping it, and no JavaScript error."""

@@ -366,5 +366,5 @@ def _play_whole_game(host: HostProcess, browser: Any, size: dict[str, int], tag:
 @pytest.mark.parametrize(("size", "tag"), [(PHONE, "390")], ids=["phone"])
 def test_a_person_plays_a_whole_short_game_by_dragging_and_tapping(host, browser, size, tag):
     """Once, on the phone (touch drags are the harder case); the laptop drags a ship in
-    the test above, and plays a whole game by clicking in test_whole_games.py."""
+    the test above; whole games run once."""
     assert _play_whole_game(host, browser, size, tag) >= 2
