@@ -22,7 +22,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # The packages mypy checks strictly. Adding one (e.g. "host") is this one line.
-STRICT: tuple[str, ...] = ("protocol", "host", "plugins.manila", "web", "clients", "rl")
+STRICT: tuple[str, ...] = ("protocol", "host", "plugins.manila", "plugins.text", "web", "clients",
+                          "rl")
 # Every top-level folder of the lantable namespace (pyproject's package-dir).
 FOLDERS = ("protocol", "plugins", "host", "clients", "web", "rl")
 CACHE = ROOT / ".mypy_cache"

@@ -25,6 +25,7 @@ from typing import Any
 
 from lantable.plugins import IllegalAction, hookimpl
 from lantable.plugins.decks import sample_dealer
+from lantable.plugins.text import forget, learn, own_cards
 
 DECK = "cards"
 SUITS, VALUES = 4, 5
@@ -132,7 +133,7 @@ class HighCard:
             n = state["n"]
             for s, p in enumerate(state["passing"]):
                 state["hands"][s].remove(p)
-                state["known"][s].pop(str(p), None)
+                forget(state["known"][s], [p])
             for s, p in enumerate(state["passing"]):
                 state["hands"][(s + 1) % n].append(p)
                 decks.give(DECK, p, (s + 1) % n)
@@ -152,7 +153,7 @@ class HighCard:
     @hookimpl
     def game_cards_opened(self, state, deck, cards, seat, decks):
         if seat is not None:  # only where the host deals: seat's own secret
-            state["known"][seat].update({str(p): c for p, c in cards.items()})
+            learn(state["known"][seat], cards)
             return []
         events = []
         for pos, card in cards.items():
@@ -192,7 +193,7 @@ class HighCard:
                  "leader": view["leader"], "open": dict(view["open"]),
                  "tricks": list(view["tricks"]), "known": [{} for _ in range(n)],
                  "passing": [None] * n}
-        mine = {**(view.get("cards") or {}), **((view.get("_hand") or {}).get(DECK) or {})}
+        mine = own_cards(view, "cards", DECK)
         known = {int(p): c for p, c in {**view["open"], **mine}.items()}
         held = {p: s for s, hand in enumerate(view["hands"]) for p in hand}
         cards = sample_dealer(state, sizes={DECK: SUITS * VALUES}, seats=n,

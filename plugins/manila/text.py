@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lantable.plugins import hookimpl
+from lantable.plugins.text import Said, Sentences, seat_name
 
 from . import board as B
 
@@ -33,10 +34,7 @@ _PHASES = {
 }
 
 
-def _name(names: list[str], seat: Any) -> str:
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
-        return names[seat]
-    return f"seat {seat}"
+_name = seat_name  # a seat's name, or "seat N"
 
 
 def _good(view: View, boat: int) -> str:
@@ -262,85 +260,121 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+# One sentence per event type (lantable.plugins.text.Sentences). Each payment is told
+# once: by its ``cash`` event (which names what it paid for), so the event of the
+# purchase itself does not repeat the amount, unless the cash events are secret
+# (decision 16), when only the purchase tells it (``_told``).
+SENTENCES = Sentences()
+SENTENCES.add("bid", "{who} bids {amount} for harbour master")
+SENTENCES.add("passed", "{who} passes")
+SENTENCES.add("declined", "{who} places no more accomplices this voyage")
+SENTENCES.add("redeemed", "{who} redeems a share")
+SENTENCES.add("arrived", "The {good} boat reaches Manila (dock {dock})")
+SENTENCES.add("shipyard", "The {good} boat goes to shipyard {space}")
+SENTENCES.add("boarded", "{who} boards the {good} boat")
+SENTENCES.add("displaced", "{who} is thrown off the {good} boat")
+SENTENCES.add("stayed", "{who} stays on the pirate ship")
+SENTENCES.add("insured", "{who} insures their own shipyard {space}: nothing changes hands")
+SENTENCES.add("bank_covers", "The bank covers {amount} that {who} could not pay")
+SENTENCES.add("game_over", "A share price reached 30: the game is over")
+SENTENCES.add("voyage", "Voyage {voyage} begins")
+
+
+def _told(e: Said) -> bool:
+    return "cash" in e.view
+
+
+def _owner(e: Said) -> str:
+    """"Your" to the seat a private event goes to, else "ann's"."""
+    return "Your" if e.mine else f"{e.who}'s"
+
+
+@SENTENCES.on("dealt")
+def _dealt(e: Said) -> str:
+    goods = _and(list(e["goods"]))
+    return f"You were dealt {goods} shares" if e.mine else f"{e.who} was dealt {goods} shares"
+
+
+@SENTENCES.on("supply")
+def _supply(e: Said) -> str:
+    return "Shares in the supply: " + ", ".join(f"{g} {n}" for g, n in e["supply"].items())
+
+
+@SENTENCES.on("harbour_master")
+def _harbour_master(e: Said) -> str:
+    if not e["paid"]:
+        return f"{e.who} is harbour master for free: everyone passed"
+    return f"{e.who} is harbour master" + ("" if _told(e) else f" for {e['paid']}")
+
+
+@SENTENCES.on("bought")
+def _bought(e: Said) -> str:
+    return f"{e.who} buys a {e['good']} share" + ("" if _told(e) else f" for {e['price']}")
+
+
+@SENTENCES.on("launched")
+def _launched(e: Said) -> str:
+    loads = ", ".join(f"{g} at {p}" for g, p in zip(e["goods"], e["starts"], strict=True))
+    return f"Boats loaded: {loads}"
+
+
+@SENTENCES.on("placed")
+def _placed(e: Said) -> str:
+    cost = f" for {e['cost']}" if e.get("cost") and not _told(e) else ""
+    if e.get("stowaway"):
+        return f"{e.who} stows away on {_space_words(e['space'])}, for free"
+    return f"{e.who} takes {_space_words(e['space'])}{cost}"
+
+
+@SENTENCES.on("cash")
+def _cash(e: Said) -> str:
+    d, why = e["delta"], str(e["why"])
+    if d > 0:
+        return f"{e.who} gets {d} {_income_words(why)}"
+    return f"{e.who} pays {-d} {_payment_words(why)}"
+
+
+@SENTENCES.on("mortgaged")
+def _mortgaged(e: Said) -> str:
+    return f"{e.who} mortgages a share" + (" (forced)" if e.get("why") == "forced" else "")
+
+
+@SENTENCES.on("mortgaged_good")
+def _mortgaged_good(e: Said) -> str:
+    return f"{_owner(e)} mortgaged share is {e['good']}"
+
+
+@SENTENCES.on("redeemed_good")
+def _redeemed_good(e: Said) -> str:
+    return f"{_owner(e)} redeemed share is {e['good']}"
+
+
+@SENTENCES.on("roll")
+def _roll(e: Said) -> str:
+    dice = ", ".join(f"{g} {d}" for g, d in e["dice"].items())
+    return f"Roll {e['roll']}: {dice}"
+
+
+@SENTENCES.on("piloted")
+def _piloted(e: Said) -> str:
+    return f"{e.who} moves the {e['good']} boat {e['by']:+d} to {e['pos']}"
+
+
+@SENTENCES.on("plundered")
+def _plundered(e: Said) -> str:
+    lost = _seats_lost([e.name(s) for s in e.get("crew") or []])
+    return f"Pirates plunder the {e['good']} boat{lost}"
+
+
+@SENTENCES.on("prices")
+def _prices(e: Said) -> str:
+    return "Share prices: " + ", ".join(f"{g} {p}" for g, p in e["prices"].items())
+
+
 @hookimpl
 def game_describe_event(view: View, seat: int | None, event: dict[str, Any],
                         names: list[str]) -> str | None:
-    t = event.get("type")
-    who = _name(names, event.get("seat"))
-    mine = seat is not None and event.get("seat") == seat  # a private event to its seat
-    owner = "Your" if mine else f"{who}'s"
-    if t == "dealt":
-        return (f"You were dealt {_and(list(event['goods']))} shares" if mine
-                else f"{who} was dealt {_and(list(event['goods']))} shares")
-    if t == "supply":
-        return "Shares in the supply: " + ", ".join(f"{g} {n}" for g, n in event["supply"].items())
-    if t == "bid":
-        return f"{who} bids {event['amount']} for harbour master"
-    if t == "passed":
-        return f"{who} passes"
-    # Each payment is told once: by its ``cash`` event (which names what it paid for),
-    # so the event of the purchase itself does not repeat the amount, unless the cash
-    # events are secret (decision 16), when only the purchase tells it.
-    told = "cash" in view
-    if t == "harbour_master":
-        if not event["paid"]:
-            return f"{who} is harbour master for free: everyone passed"
-        return f"{who} is harbour master" + ("" if told else f" for {event['paid']}")
-    if t == "bought":
-        return f"{who} buys a {event['good']} share" + ("" if told else f" for {event['price']}")
-    if t == "launched":
-        loads = ", ".join(f"{g} at {p}" for g, p in zip(event["goods"], event["starts"],
-                                                         strict=True))
-        return f"Boats loaded: {loads}"
-    if t == "placed":
-        cost = f" for {event['cost']}" if event.get("cost") and not told else ""
-        if event.get("stowaway"):
-            return f"{who} stows away on {_space_words(event['space'])}, for free"
-        return f"{who} takes {_space_words(event['space'])}{cost}"
-    if t == "declined":
-        return f"{who} places no more accomplices this voyage"
-    if t == "cash":
-        d, why = event["delta"], str(event["why"])
-        if d > 0:
-            return f"{who} gets {d} {_income_words(why)}"
-        return f"{who} pays {-d} {_payment_words(why)}"
-    if t == "mortgaged":
-        return f"{who} mortgages a share" + (" (forced)" if event.get("why") == "forced" else "")
-    if t == "mortgaged_good":
-        return f"{owner} mortgaged share is {event['good']}"
-    if t == "redeemed":
-        return f"{who} redeems a share"
-    if t == "redeemed_good":
-        return f"{owner} redeemed share is {event['good']}"
-    if t == "roll":
-        dice = ", ".join(f"{g} {d}" for g, d in event["dice"].items())
-        return f"Roll {event['roll']}: {dice}"
-    if t == "arrived":
-        return f"The {event['good']} boat reaches Manila (dock {event['dock']})"
-    if t == "shipyard":
-        return f"The {event['good']} boat goes to shipyard {event['space']}"
-    if t == "boarded":
-        return f"{who} boards the {event['good']} boat"
-    if t == "displaced":
-        return f"{who} is thrown off the {event['good']} boat"
-    if t == "stayed":
-        return f"{who} stays on the pirate ship"
-    if t == "piloted":
-        return f"{who} moves the {event['good']} boat {event['by']:+d} to {event['pos']}"
-    if t == "plundered":
-        lost = _seats_lost([_name(names, s) for s in event.get("crew") or []])
-        return f"Pirates plunder the {event['good']} boat{lost}"
-    if t == "insured":
-        return f"{who} insures their own shipyard {event['space']}: nothing changes hands"
-    if t == "bank_covers":
-        return f"The bank covers {event['amount']} that {who} could not pay"
-    if t == "prices":
-        return "Share prices: " + ", ".join(f"{g} {p}" for g, p in event["prices"].items())
-    if t == "game_over":
-        return "A share price reached 30: the game is over"
-    if t == "voyage":
-        return f"Voyage {event['voyage']} begins"
-    return None
+    return SENTENCES.say(view, seat, event, names)
 
 
 # ---------------------------------------------------------------------------

@@ -55,6 +55,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from lantable.plugins import IllegalAction
+from lantable.plugins.text import learn, own_cards
 
 from . import client, engine, views
 from . import hands as H
@@ -238,7 +239,7 @@ def cards_opened(S: State, cards: Mapping[int, int], seat: int | None,
     as its secret), or opened to everyone: a claimed card (the host checks the claim;
     the state keeps the card claimed), or battle cards (fought once the last is in)."""
     if seat is not None:
-        S["hidden"]["known"][seat].update({str(p): c for p, c in cards.items()})
+        learn(S["hidden"]["known"][seat], cards)
         return []
     top = S["pending"][-1] if S["pending"] else None
     battle = top is not None and top["kind"] == "battle" and len(top["committed"]) == 2
@@ -326,8 +327,7 @@ def sample_hidden(v: dict[str, Any], seat: int, rng: random.Random) -> State:
     has told this seat about (positions carry nothing but their card)."""
     from lantable.plugins.decks import sample_dealer
 
-    mine = {int(p): c for p, c in (v.get("hand_cards") or {}).items()}
-    mine.update({int(p): c for p, c in ((v.get("_hand") or {}).get(DECK) or {}).items()})
+    mine = {int(p): c for p, c in own_cards(v, "hand_cards", DECK).items()}
     S = views.sample(seat_view(v, mine), seat, rng)
     pos_of = {c: p for p, c in mine.items()}
     free = [p for p in range(NCARDS) if p not in mine]

@@ -13,6 +13,8 @@ from typing import Any
 
 from rich.table import Table
 
+from lantable.plugins.text import own_cards
+
 from . import board as B
 from .data import AREA_NAMES, AREA_OF, CARDS, EVENTS, LEADER_ADJ, NAMES, ROME
 from .sentences import card_name, moment
@@ -186,7 +188,7 @@ def describe_action(v: State, seat: int, a: dict[str, Any], names: list[str]) ->
 def _known(v: State) -> dict[str, int]:
     """The seat's own cards of a hidden deck, by position: from the state where the
     host deals (``hand_cards``), or put into the view by the seat's client (``_hand``)."""
-    return {**(v.get("hand_cards") or {}), **((v.get("_hand") or {}).get("events") or {})}
+    return own_cards(v, "hand_cards", "events")
 
 
 def _held(v: State, pos: int) -> str:
