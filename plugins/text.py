@@ -57,6 +57,9 @@ class Said:
     def get(self, key: str, default: Any = None) -> Any:
         return self.event.get(key, default)
 
+    def __contains__(self, key: object) -> bool:
+        return key in self.event
+
     def name(self, seat: Any) -> str:
         """Any seat's name (:func:`seat_name`)."""
         return seat_name(self.names, seat)
@@ -89,11 +92,17 @@ class Sentences:
             return fn
         return register
 
-    def add(self, type_: str, text: str) -> None:
+    def add(self, type_: str, text: str | SayFn) -> None:
         """Tell events of ``type_`` with a format string: ``{who}`` is the event's seat's
-        name, any other field is the event's own (``"{who} bids {amount}"``)."""
+        name, any other field is the event's own (``"{who} bids {amount}"``); or with a
+        function of a :class:`Said` (a one-line ``lambda e: ...``)."""
+        if callable(text):
+            self._set(type_, text)
+            return
+        template = text
+
         def fill(e: Said) -> str:
-            return text.format_map({**e.event, "who": e.who})
+            return template.format_map({**e.event, "who": e.who})
         self._set(type_, fill)
 
     def _set(self, type_: str, fn: SayFn) -> None:

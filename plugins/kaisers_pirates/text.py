@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lantable.plugins import hookimpl
+from lantable.plugins.text import Said, Sentences
 
 from .data import ACTIONS, SHIPS
 from .game import game_describe_action as _plain_label
@@ -172,142 +173,251 @@ def _ships(ids: list[int]) -> str:
     return ", ".join(_ship(s) for s in ids) or "no ship"
 
 
+def _who(e: Said) -> str:
+    """The event's seat, in words ("the phantom" in a Solitaire game)."""
+    return _name(e.names, e.get("seat"))
+
+
+def _s(e: Said) -> str:
+    """The event's ship, in words."""
+    return _ship(e.get("ship"))
+
+
+SENTENCES = Sentences()  # event type -> its sentence (lantable.plugins.text)
+SENTENCES.add("turn_started", lambda e: f"{_who(e)}'s {'extra ' if e.get('extra') else ''}turn")
+SENTENCES.add("drew", lambda e: f"{_who(e)} draws a card")
+SENTENCES.add("passage_failed", lambda e: f"{_s(e)} fails its passage and stays at sea")
+SENTENCES.add("entered_refuge", lambda e: f"{_s(e)} enters an Island Refuge")
+SENTENCES.add("left_refuge", lambda e: f"{_s(e)} leaves its Island Refuge")
+SENTENCES.add("limited_supply", lambda e: f"{_s(e)} is now on Limited Supply")
+SENTENCES.add("revealed", lambda e: f"{_s(e)} is revealed")
+SENTENCES.add("merchant_drawn", lambda e: f"{_who(e)} draws the merchant {_s(e)}")
+SENTENCES.add("ship_drawn", lambda e: f"{_who(e)} draws {_s(e)}")
+SENTENCES.add("first_player", lambda e: f"{_who(e)} plays first this round")
+SENTENCES.add("keep_chosen", lambda e: f"{_who(e)} has chosen which ships to keep")
+SENTENCES.add("round_started", lambda e: f"Round {e.get('round')} begins")
+SENTENCES.add("round_ended", lambda e: f"Round {e.get('round')} ends")
+SENTENCES.add("hand_dealt", lambda e: f"{_who(e)} is dealt {_n(e.get('n'), 'card')}")
+SENTENCES.add("attack_cancelled", lambda e: f"The attack on {_s(e)} is cancelled")
+SENTENCES.add("action_cancelled", lambda e: f"{_card(e.get('card'))} on {_s(e)} is cancelled")
+SENTENCES.add("passage_declined", lambda e: f"{_s(e)} does not try its passage")
+SENTENCES.add("interception_cancelled", lambda e: f"The interception of {_s(e)} is cancelled")
+SENTENCES.add("captured", lambda e: (
+    f"{_who(e)} captures {_s(e)} with {_ship(e.get('by'))}: it becomes a prize"))
+SENTENCES.add("cards_discarded_by_phantom", lambda e: f"The phantom makes {_who(e)} discard")
+SENTENCES.add("cards_taken", lambda e: (
+    f"{_who(e)} takes {_n(e.get('n'), 'card')} from "
+    f"{_name(e.names, e.get('from'))}"))
+SENTENCES.add("deck_reordered", lambda e: (
+    f"{_who(e)} reorders the top "
+    f"{_n(e.get('n'), 'card')} of the deck"))
+SENTENCES.add("fog_bank_turn", lambda e: f"Fog bank: {_who(e)}'s turn")
+SENTENCES.add("game_over", lambda e: "The game is over")
+SENTENCES.add("hidden", lambda e: f"{_s(e)} is hidden")
+SENTENCES.add("mine_order", lambda e: (
+    f"Mines will hit {_ships(e.get('ships') or [])} in this order"))
+SENTENCES.add("mines_swept", lambda e: f"{_who(e)}'s mines are swept")
+SENTENCES.add("no_further_damage", lambda e: f"{_s(e)} is already damaged: no further effect")
+SENTENCES.add("phantom_submarine_sunk", lambda e: "The phantom's submarine is sunk")
+SENTENCES.add("pursuit", lambda e: f"{_s(e)} gives chase")
+SENTENCES.add("shallows_pursuit", lambda e: f"{_s(e)} pursues into the shallows")
+SENTENCES.add("red_die", lambda e: f"The red die shows {e.get('face')}")
+SENTENCES.add("repaired", lambda e: f"{_s(e)} is repaired")
+SENTENCES.add("reshuffle", lambda e: (
+    f"The {str(e.get('deck', 'deck')).replace('adeck', 'Action deck')} "
+    f"is reshuffled ({_n(e.get('n'), 'card')})"))
+SENTENCES.add("resupplied", lambda e: f"{_s(e)} is resupplied")
+SENTENCES.add("solitaire_card", lambda e: f"Solitaire card {e.get('card')} is drawn")
+SENTENCES.add("solitaire_shuffle", lambda e: "The Solitaire deck is reshuffled")
+SENTENCES.add("swapped", lambda e: (
+    f"{_who(e)} swaps {_ship(e.get('gave'))} for {_ship(e.get('took'))}"))
+SENTENCES.add("took_discards", lambda e: (
+    f"{_who(e)} takes {_n(len(e.get('cards') or []), 'card')} "
+    f"from the discards"))
+SENTENCES.add("transferred", lambda e: f"{_s(e)} is transferred to {_who(e)}")
+SENTENCES.add("turn_skipped", lambda e: f"{_who(e)}'s turn is skipped")
+SENTENCES.add("turn_will_be_skipped", lambda e: f"{_who(e)}'s next turn will be skipped")
+SENTENCES.add("warship_limit_discard", lambda e: f"{_who(e)} must give up {_s(e)} (warship limit)")
+
+
+@SENTENCES.on("committed")
+def _say_committed(e: Said) -> str:
+    who = _who(e)
+    on = f" on {_ship(e['ship'])}" if e.get("ship") is not None else ""
+    use = {"icpt": "an interception", "brit": "a British interception",
+           "mines": "mines", "act": "an action"}.get(e.get("use"), "a card")
+    return f"{who} commits a card face down for {use}{on}"
+
+
+@SENTENCES.on("card_played")
+def _say_card_played(e: Said) -> str:
+    who = _who(e)
+    at = f" at {_ship(e['target'])}" if e.get("target") is not None else ""
+    return f"{who} plays {_card(e.get('card'))}{at}"
+
+
+@SENTENCES.on("roll")
+def _say_roll(e: Said) -> str:
+    return _roll(e, e.names)
+
+
+@SENTENCES.on("result")
+def _say_result(e: Said) -> str:
+    ship = _s(e)
+    res = {"none": "is unharmed", "sunk": "is sunk", "damaged": "is damaged",
+           "captured": "is captured"}.get(e.get("result"), f"— {e.get('result')}")
+    return f"{ship} {res}"
+
+
+@SENTENCES.on("damaged")
+def _say_damaged(e: Said) -> str:
+    ship = _s(e)
+    n = e.get("markers")
+    return f"{ship} is damaged ({n} marker{'s' * (n != 1)})"
+
+
+@SENTENCES.on("to_vp_pile")
+def _say_to_vp_pile(e: Said) -> str:
+    who = _who(e)
+    ship = _s(e)
+    double = " (double)" if e.get("mult", 1) > 1 else ""
+    if "card" in e:  # a sunk AMC, Q-ship or submarine card (R 3.3.1, 3.3.28)
+        cd = ACTIONS[e["card"]]
+        what = f"{cd['name']} {cd.get('ship', '')}".strip()
+        return f"{what} goes to {who}'s VP pile: {cd.get('vp', 0)} VP"
+    return f"{ship} goes to {who}'s VP pile: {SHIPS[e['ship']]['vp']} VP{double}"
+
+
+@SENTENCES.on("ship_removed")
+def _say_ship_removed(e: Said) -> str:
+    ship = _s(e)
+    return f"{ship} leaves play ({str(e.get('why', '')).replace('_', ' ')})"
+
+
+@SENTENCES.on("discarded")
+def _say_discarded(e: Said) -> str:
+    who = _who(e)
+    return f"{who} discards {_n(len(e.get('cards') or []), 'card')}"
+
+
+@SENTENCES.on("drew_card")
+def _say_drew_card(e: Said) -> str:
+    return f"You draw {_card(e.get('card'))}"
+
+
+@SENTENCES.on("hand")
+def _say_hand(e: Said) -> str:
+    cards = [_card(c) for c in e.get("cards") or []]
+    return "Your hand: " + ", ".join(cards) if cards else "Your hand is empty"
+
+
+@SENTENCES.on("reaction")
+def _say_reaction(e: Said) -> str:
+    who = _who(e)
+    return f"{who} reacts with {_card(e.get('card'))}"
+
+
+@SENTENCES.on("interception_reduced")
+def _say_interception_reduced(e: Said) -> str:
+    return f"The interception now targets only {_ships(e.get('targets') or [])}"
+
+
+@SENTENCES.on("duel")
+def _say_duel(e: Said) -> str:
+    return _duel(e.get("results") or [])
+
+
+@SENTENCES.on("round_scored")
+def _say_round_scored(e: Said) -> str:
+    vp = ", ".join(f"{_name(e.names, s)} {v}" for s, v in enumerate(e.get("vp") or []))
+    rp = ", ".join(f"{_name(e.names, s)} {v}" for s, v in enumerate(e.get("rp_total") or []))
+    return f"Round {e.get('round')} scored: VP {vp}; Round Points now {rp}"
+
+
+@SENTENCES.on("ships_kept")
+def _say_ships_kept(e: Said) -> str:
+    kept = [f"{_name(e.names, s)} {_ships(k)}" for s, k in enumerate(e.get("kept") or [])
+            if k]
+    return "Ships kept: " + ("; ".join(kept) if kept else "none")
+
+
+@SENTENCES.on("ships_dealt")
+def _say_ships_dealt(e: Said) -> str:
+    who = _who(e)
+    return f"{who} gets {_ships(e.get('ships') or [])}"
+
+
+@SENTENCES.on("action_deck")
+def _say_action_deck(e: Said) -> str:
+    return f"The Action deck has {_n(e.get('n'), 'card')}"
+
+
+@SENTENCES.on("roll_off")
+def _say_roll_off(e: Said) -> str:
+    faces = ", ".join(f"{_name(e.names, s)} {f}" for s, f in
+                      zip(e.get("seats") or [], e.get("faces") or [], strict=False))
+    return f"Roll-off for first player: {faces}"
+
+
+@SENTENCES.on("placed_on")
+def _say_placed_on(e: Said) -> str:
+    who = _who(e)
+    return f"{who} places {_card(e.get('card'))}"
+
+
+@SENTENCES.on("cards_taken_were")
+def _say_cards_taken_were(e: Said) -> str:
+    return "The cards taken: " + ", ".join(_card(c) for c in e.get("cards") or [])
+
+
+@SENTENCES.on("exchanged")
+def _say_exchanged(e: Said) -> str:
+    a, b = (e.get("seats") or [None, None])[:2]
+    return f"{_name(e.names, a)} and {_name(e.names, b)} exchange cards"
+
+
+@SENTENCES.on("exchanged_cards")
+def _say_exchanged_cards(e: Said) -> str:
+    return "Cards exchanged: " + "; ".join(", ".join(_card(c) for c in side)
+                                           for side in e.get("cards") or [])
+
+
+@SENTENCES.on("seen_deck_top")
+def _say_seen_deck_top(e: Said) -> str:
+    return "The top of the deck: " + ", ".join(_card(c) for c in e.get("cards") or [])
+
+
+@SENTENCES.on("seen_hand")
+def _say_seen_hand(e: Said) -> str:
+    who = _who(e)
+    return f"{who}'s hand: " + ", ".join(_card(c) for c in e.get("cards") or [])
+
+
+@SENTENCES.on("phantom_action")
+def _say_phantom_action(e: Said) -> str:
+    return "The phantom acts"
+
+
+@SENTENCES.on("phantom_reaction")
+def _say_phantom_reaction(e: Said) -> str:
+    applies = "" if e.get("applies") else " (no effect)"
+    return f"The phantom reacts: {str(e.get('reaction')).replace('_', ' ')}{applies}"
+
+
+@SENTENCES.on("phantom_specials")
+def _say_phantom_specials(e: Said) -> str:
+    return "The phantom's special cards are drawn"
+
+
+@SENTENCES.on("deception_card")
+def _say_deception_card(e: Said) -> str:
+    return f"Your Deception card is {_card(e.get('card'))}"
+
+
 @hookimpl
 def game_describe_event(view: View, seat: int | None, event: dict[str, Any],
                         names: list[str]) -> str | None:
-    t = event.get("type")
-    who = _name(names, event.get("seat"))
-    ship = _ship(event.get("ship"))
-    simple = {
-        "turn_started": f"{who}'s {'extra ' if event.get('extra') else ''}turn",
-        "drew": f"{who} draws a card",
-        "passage_failed": f"{ship} fails its passage and stays at sea",
-        "entered_refuge": f"{ship} enters an Island Refuge",
-        "left_refuge": f"{ship} leaves its Island Refuge",
-        "limited_supply": f"{ship} is now on Limited Supply",
-        "revealed": f"{ship} is revealed",
-        "merchant_drawn": f"{who} draws the merchant {ship}",
-        "ship_drawn": f"{who} draws {ship}",
-        "first_player": f"{who} plays first this round",
-        "keep_chosen": f"{who} has chosen which ships to keep",
-        "round_started": f"Round {event.get('round')} begins",
-        "round_ended": f"Round {event.get('round')} ends",
-        "hand_dealt": f"{who} is dealt {_n(event.get('n'), 'card')}",
-        "attack_cancelled": f"The attack on {ship} is cancelled",
-        "action_cancelled": f"{_card(event.get('card'))} on {ship} is cancelled",
-        "passage_declined": f"{ship} does not try its passage",
-        "interception_cancelled": f"The interception of {ship} is cancelled",
-        "captured": f"{who} captures {ship} with {_ship(event.get('by'))}: it becomes a prize",
-        "cards_discarded_by_phantom": f"The phantom makes {who} discard",
-        "cards_taken": f"{who} takes {_n(event.get('n'), 'card')} from "
-                       f"{_name(names, event.get('from'))}",
-        "deck_reordered": f"{who} reorders the top "
-                          f"{_n(event.get('n'), 'card')} of the deck",
-        "fog_bank_turn": f"Fog bank: {who}'s turn",
-        "game_over": "The game is over",
-        "hidden": f"{ship} is hidden",
-        "mine_order": f"Mines will hit {_ships(event.get('ships') or [])} in this order",
-        "mines_swept": f"{who}'s mines are swept",
-        "no_further_damage": f"{ship} is already damaged: no further effect",
-        "phantom_submarine_sunk": "The phantom's submarine is sunk",
-        "pursuit": f"{ship} gives chase",
-        "shallows_pursuit": f"{ship} pursues into the shallows",
-        "red_die": f"The red die shows {event.get('face')}",
-        "repaired": f"{ship} is repaired",
-        "reshuffle": f"The {str(event.get('deck', 'deck')).replace('adeck', 'Action deck')} "
-                     f"is reshuffled ({_n(event.get('n'), 'card')})",
-        "resupplied": f"{ship} is resupplied",
-        "solitaire_card": f"Solitaire card {event.get('card')} is drawn",
-        "solitaire_shuffle": "The Solitaire deck is reshuffled",
-        "swapped": f"{who} swaps {_ship(event.get('gave'))} for {_ship(event.get('took'))}",
-        "took_discards": f"{who} takes {_n(len(event.get('cards') or []), 'card')} "
-                         f"from the discards",
-        "transferred": f"{ship} is transferred to {who}",
-        "turn_skipped": f"{who}'s turn is skipped",
-        "turn_will_be_skipped": f"{who}'s next turn will be skipped",
-        "warship_limit_discard": f"{who} must give up {ship} (warship limit)",
-    }
-    if t in simple:
-        return simple[t]
-    if t == "committed":
-        on = f" on {_ship(event['ship'])}" if event.get("ship") is not None else ""
-        use = {"icpt": "an interception", "brit": "a British interception",
-               "mines": "mines", "act": "an action"}.get(event.get("use"), "a card")
-        return f"{who} commits a card face down for {use}{on}"
-    if t == "card_played":
-        at = f" at {_ship(event['target'])}" if event.get("target") is not None else ""
-        return f"{who} plays {_card(event.get('card'))}{at}"
-    if t == "roll":
-        return _roll(event, names)
-    if t == "result":
-        res = {"none": "is unharmed", "sunk": "is sunk", "damaged": "is damaged",
-               "captured": "is captured"}.get(event.get("result"), f"— {event.get('result')}")
-        return f"{ship} {res}"
-    if t == "damaged":
-        n = event.get("markers")
-        return f"{ship} is damaged ({n} marker{'s' * (n != 1)})"
-    if t == "to_vp_pile":
-        double = " (double)" if event.get("mult", 1) > 1 else ""
-        if "card" in event:  # a sunk AMC, Q-ship or submarine card (R 3.3.1, 3.3.28)
-            cd = ACTIONS[event["card"]]
-            what = f"{cd['name']} {cd.get('ship', '')}".strip()
-            return f"{what} goes to {who}'s VP pile: {cd.get('vp', 0)} VP"
-        return f"{ship} goes to {who}'s VP pile: {SHIPS[event['ship']]['vp']} VP{double}"
-    if t == "ship_removed":
-        return f"{ship} leaves play ({str(event.get('why', '')).replace('_', ' ')})"
-    if t == "discarded":
-        return f"{who} discards {_n(len(event.get('cards') or []), 'card')}"
-    if t == "drew_card":
-        return f"You draw {_card(event.get('card'))}"
-    if t == "hand":
-        cards = [_card(c) for c in event.get("cards") or []]
-        return "Your hand: " + ", ".join(cards) if cards else "Your hand is empty"
-    if t == "reaction":
-        return f"{who} reacts with {_card(event.get('card'))}"
-    if t == "interception_reduced":
-        return f"The interception now targets only {_ships(event.get('targets') or [])}"
-    if t == "duel":
-        return _duel(event.get("results") or [])
-    if t == "round_scored":
-        vp = ", ".join(f"{_name(names, s)} {v}" for s, v in enumerate(event.get("vp") or []))
-        rp = ", ".join(f"{_name(names, s)} {v}" for s, v in enumerate(event.get("rp_total") or []))
-        return f"Round {event.get('round')} scored: VP {vp}; Round Points now {rp}"
-    if t == "ships_kept":
-        kept = [f"{_name(names, s)} {_ships(k)}" for s, k in enumerate(event.get("kept") or [])
-                if k]
-        return "Ships kept: " + ("; ".join(kept) if kept else "none")
-    if t == "ships_dealt":
-        return f"{who} gets {_ships(event.get('ships') or [])}"
-    if t == "action_deck":
-        return f"The Action deck has {_n(event.get('n'), 'card')}"
-    if t == "roll_off":
-        faces = ", ".join(f"{_name(names, s)} {f}" for s, f in
-                          zip(event.get("seats") or [], event.get("faces") or [], strict=False))
-        return f"Roll-off for first player: {faces}"
-    if t == "placed_on":
-        return f"{who} places {_card(event.get('card'))}"
-    if t == "cards_taken_were":
-        return "The cards taken: " + ", ".join(_card(c) for c in event.get("cards") or [])
-    if t == "exchanged":
-        a, b = (event.get("seats") or [None, None])[:2]
-        return f"{_name(names, a)} and {_name(names, b)} exchange cards"
-    if t == "exchanged_cards":
-        return "Cards exchanged: " + "; ".join(", ".join(_card(c) for c in side)
-                                               for side in event.get("cards") or [])
-    if t == "seen_deck_top":
-        return "The top of the deck: " + ", ".join(_card(c) for c in event.get("cards") or [])
-    if t == "seen_hand":
-        return f"{who}'s hand: " + ", ".join(_card(c) for c in event.get("cards") or [])
-    if t == "phantom_action":
-        return "The phantom acts"
-    if t == "phantom_reaction":
-        applies = "" if event.get("applies") else " (no effect)"
-        return f"The phantom reacts: {str(event.get('reaction')).replace('_', ' ')}{applies}"
-    if t == "phantom_specials":
-        return "The phantom's special cards are drawn"
-    if t == "deception_card":
-        return f"Your Deception card is {_card(event.get('card'))}"
-    return None
+    return SENTENCES.say(view, seat, event, names)
 
 
 # ---------------------------------------------------------------------------
