@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from lantable.plugins.text import Said, Sentences
+
 from .data import (
     AREAS,
     CARD_TYPES,
@@ -300,107 +302,570 @@ def _ap_or_answer(v: View, seat: int, a: dict[str, Any], names: list[str]) -> st
 # -- events -------------------------------------------------------------------------
 
 
-def describe_event(v: View, seat: int | None, e: dict[str, Any],
-                   names: list[str]) -> str | None:
-    t = e["type"]
+SENTENCES = Sentences()  # event type -> its sentence (lantable.plugins.text)
+
+
+@SENTENCES.on("turn")
+def _say_turn(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    who = _who(names, e.get("seat"))
+    return f"{who}'s turn {e.get('turn')}"
+
+
+@SENTENCES.on("end_turn")
+def _say_end_turn(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    who = _who(names, e.get("seat"))
+    return f"{who} ends the turn"
+
+
+@SENTENCES.on("deployed")
+def _say_deployed(said: Said) -> str | None:
+    e = said.event
+    names = said.names
     who = _who(names, e.get("seat"))
     pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
-    simple = {
-        "turn": f"{who}'s turn {e.get('turn')}",
-        "end_turn": f"{who} ends the turn",
-        "deployed": f"{who} puts {pn} to sea in {where(e.get('area'))}",
-        "card_for_actions": f"{who} plays {_cname(e.get('card'))} for {actions(e.get('actions'))}",
-        "pirate_event": f"{who} plays {_cname(e.get('card'))} for {pn}",
-        "ap_event": f"{who} plays {_cname(e.get('card'))} against {pn}",
-        "mpi": f"{_cname(e.get('card'))} comes up and takes effect at once",
-        "moved": f"{pn} sails to {where(e.get('dest'), e.get('port'))}",
-        "found_merchant": f"{pn} finds a merchant" + _merchant(e.get("merchant")),
-        "find_failed": f"{pn} finds nothing",
-        "cargo": f"{pn} takes cargo worth {e.get('doubloons', 0):,}",
-        "booty": f"{pn} stows {e.get('amount', 0):,} in the hold",
-        "holds_full": f"{pn}'s holds are full: {e.get('lost', 0):,} left behind",
-        "hostage": f"{pn} takes a hostage",
-        "ransom": f"{pn} keeps the hostage for ransom",
-        "torture": f"{pn} tortures the hostage" + (" and learns something" if e.get("success")
-                                                   else ""),
-        "converted": f"{pn} takes the merchant as a {SHIPS[e.get('ship', 0)]['name']}",
-        "port_attack": f"{pn} attacks {_port(e.get('port'))}: "
-                       + ("taken!" if e.get("success") else "beaten off"),
-        "sack": f"{pn} sacks {_port(e.get('port'))}" + ("" if e.get("success") else ": it fails"),
-        "sack_lost": f"{pn}'s crew is too drunk to sack {_port(e.get('port'))}",
-        "dr": f"{pn}'s crew drinks and carouses" + (" (forced)" if e.get("forced") else ""),
-        "dr_over": f"{pn}'s crew sobers up",
-        "net_worth": f"{pn}: Net Worth {e.get('delta', 0):+,} ({e.get('why', '')}), now "
-                     f"{e.get('now', 0):,}",
-        "notoriety": f"{pn}: Notoriety +{e.get('gain')} ({e.get('why', '')}), now {e.get('now')}",
-        "loyalty": f"{pn}: Crew Loyalty {e.get('delta', 0):+d} ({e.get('why', '')}), now "
-                   f"{e.get('now')}",
-        "vp": f"{who} scores {e.get('vp')} VP ({e.get('why', '')})",
-        "warship_placed": f"{who} places a warship in {where(e.get('area'))}",
-        "warship_attacks": f"{who}'s warship attacks {pn}",
-        "kc_commissioned": f"{who} commissions a King's Commissioner in {where(e.get('area'))}",
-        "kc_refused": f"{who} fails to get a King's Commissioner",
-        "kc_moved": f"{who}'s KC sails to {where(e.get('dest'))}",
-        "kc_reaction": f"{who}'s KC reacts to {pn}",
-        "flee": f"{pn} tries to escape",
-        "stand": f"{pn} stands and fights",
-        "escaped": f"{pn} escapes ({e.get('pirate_total')} against {e.get('total')})",
-        "found": f"{pn} is caught ({e.get('pirate_total')} against {e.get('total')})",
-        "battle": f"battle: {pn} {e.get('pirate_total')} against {e.get('total')}, "
-                  + ("the pirate wins" if e.get("winner") == "pirate" else "the pirate loses"),
-        "damage": f"{pn}'s ship takes {e.get('hits')} damage (combat now {e.get('combat')})",
-        "dead": f"{pn} is gone ({e.get('why')})",
-        "retired": f"{pn} retires ({e.get('why', '').replace('_', ' ')})",
-        "mutiny": f"mutiny aboard {pn}'s ship!",
-        "mutiny_failed": f"a mutiny aboard {pn}'s ship fails",
-        "new_captain": f"{pn} takes command of {pname(e['replaces'])}'s ship"
-                       if isinstance(e.get("replaces"), int) else None,
-        "storm": f"a storm hits {pn}",
-        "scurvy": f"scurvy breaks out aboard {pn}'s ship",
-        "ousted": f"{pn} is driven out of {_port(e.get('port'))}",
-        "general_pardon": f"General Pardon number {e.get('count')}",
-        "game_over": f"the game is over ({str(e.get('why', '')).replace('_', ' ')})",
-        "action_cancelled": f"{pn}'s {str(e.get('action', '')).replace('_', ' ')} is cancelled",
-        "move_stands": f"{pn}'s move stands",
-        "speed_damage": f"{pn}'s ship loses {e.get('hits')} speed (now {e.get('speed')})",
-        "warship_returns": "the beaten warship goes back to the pool",
-        "kc_removed": "the beaten King's Commissioner leaves play",
-        "action": f"{who}: {pn} {DOES.get(e.get('action'), e.get('action'))} "
-                  f"({actions(e.get('left'))} left)",
-        "actions_forfeited": f"{who} gives up {actions(e.get('n'))}",
-        "merchant_placed": f"a merchant appears in {where(e.get('area'))}",
-        "merchant_removed": f"a merchant leaves {where(e.get('area'))}",
-        "governor": f"{'an anti' if e.get('kind') == 'anti' else 'a pro'}-pirate governor "
-                    f"sits in {_port(e.get('port'))}",
-        "order": "turn order: " + ", ".join(_who(names, s) for s in e.get("order", [])),
-        "pirate_dealt": f"{who} gets the Pirate card {pn}",
-        "must_fight": f"{pn}'s drunken crew cannot run: they must fight",
-        "battle_tie": "a tied battle: both sides roll again",
-        "refit": f"{pn}'s ship is refitted (speed {e.get('speed')}, combat {e.get('combat')})",
-        "recovered": f"{pn}'s crew is cured of scurvy",
-        "bribe": f"{pn}'s bribe " + ("works" if e.get("success") else "is pocketed for nothing"),
-        "oust_attempt": f"a KC tries to oust {pn}: "
-                        + ("out he goes" if e.get("success") else "he stays"),
-        "kc_attacks_port": f"{who}'s KC attacks {_port(e.get('port'))}: "
-                           + ("the pirates are driven out" if e.get("success") else "repulsed"),
-        "duel": f"duel: {pn} {e.get('total')} against "
-                f"{pname(e['target']) if isinstance(e.get('target'), int) else ''} "
-                f"{e.get('target_total')}",
-        "event_no_target": f"{_cname(e.get('card'))}: its event has no target",
-        "action_fizzles": f"{pn}'s {str(e.get('action', '')).replace('_', ' ')} comes to nothing",
-        "discarded": f"{who} discards {_cname(e.get('card'))}",
-        "dealt": f"you are dealt {', '.join(card(c) for c in e.get('cards', []))}",
-        "scurvy_upkeep": f"scurvy aboard {pn}'s ship",
-    }
-    if t == "roll":
-        dice = e.get("dice")
-        again = " (Cunning re-roll)" if e.get("reroll") else ""
-        return f"roll for {str(e.get('why', '')).replace('_', ' ')}: {dice}{again}"
-    if t == "drew":
-        return f"you draw {card(e['card'])}" if seat == e.get("seat") else None
-    if t == "drew_hidden":
-        return None if seat == e.get("seat") else f"{who} draws a card"
-    return simple.get(t)
+    return f"{who} puts {pn} to sea in {where(e.get('area'))}"
+
+
+@SENTENCES.on("card_for_actions")
+def _say_card_for_actions(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    who = _who(names, e.get("seat"))
+    return f"{who} plays {_cname(e.get('card'))} for {actions(e.get('actions'))}"
+
+
+@SENTENCES.on("pirate_event")
+def _say_pirate_event(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    who = _who(names, e.get("seat"))
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{who} plays {_cname(e.get('card'))} for {pn}"
+
+
+@SENTENCES.on("ap_event")
+def _say_ap_event(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    who = _who(names, e.get("seat"))
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{who} plays {_cname(e.get('card'))} against {pn}"
+
+
+@SENTENCES.on("mpi")
+def _say_mpi(said: Said) -> str | None:
+    e = said.event
+    return f"{_cname(e.get('card'))} comes up and takes effect at once"
+
+
+@SENTENCES.on("moved")
+def _say_moved(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn} sails to {where(e.get('dest'), e.get('port'))}"
+
+
+@SENTENCES.on("found_merchant")
+def _say_found_merchant(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn} finds a merchant" + _merchant(e.get("merchant"))
+
+
+@SENTENCES.on("find_failed")
+def _say_find_failed(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn} finds nothing"
+
+
+@SENTENCES.on("cargo")
+def _say_cargo(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn} takes cargo worth {e.get('doubloons', 0):,}"
+
+
+@SENTENCES.on("booty")
+def _say_booty(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn} stows {e.get('amount', 0):,} in the hold"
+
+
+@SENTENCES.on("holds_full")
+def _say_holds_full(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn}'s holds are full: {e.get('lost', 0):,} left behind"
+
+
+@SENTENCES.on("hostage")
+def _say_hostage(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn} takes a hostage"
+
+
+@SENTENCES.on("ransom")
+def _say_ransom(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn} keeps the hostage for ransom"
+
+
+@SENTENCES.on("torture")
+def _say_torture(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return (f"{pn} tortures the hostage" + (" and learns something" if e.get("success")
+            else ""))
+
+
+@SENTENCES.on("converted")
+def _say_converted(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn} takes the merchant as a {SHIPS[e.get('ship', 0)]['name']}"
+
+
+@SENTENCES.on("port_attack")
+def _say_port_attack(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return (f"{pn} attacks {_port(e.get('port'))}: "
+            + ("taken!" if e.get("success") else "beaten off"))
+
+
+@SENTENCES.on("sack")
+def _say_sack(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn} sacks {_port(e.get('port'))}" + ("" if e.get("success") else ": it fails")
+
+
+@SENTENCES.on("sack_lost")
+def _say_sack_lost(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn}'s crew is too drunk to sack {_port(e.get('port'))}"
+
+
+@SENTENCES.on("dr")
+def _say_dr(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn}'s crew drinks and carouses" + (" (forced)" if e.get("forced") else "")
+
+
+@SENTENCES.on("dr_over")
+def _say_dr_over(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn}'s crew sobers up"
+
+
+@SENTENCES.on("net_worth")
+def _say_net_worth(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return (f"{pn}: Net Worth {e.get('delta', 0):+,} ({e.get('why', '')}), now "
+            f"{e.get('now', 0):,}")
+
+
+@SENTENCES.on("notoriety")
+def _say_notoriety(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn}: Notoriety +{e.get('gain')} ({e.get('why', '')}), now {e.get('now')}"
+
+
+@SENTENCES.on("loyalty")
+def _say_loyalty(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return (f"{pn}: Crew Loyalty {e.get('delta', 0):+d} ({e.get('why', '')}), now "
+            f"{e.get('now')}")
+
+
+@SENTENCES.on("vp")
+def _say_vp(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    who = _who(names, e.get("seat"))
+    return f"{who} scores {e.get('vp')} VP ({e.get('why', '')})"
+
+
+@SENTENCES.on("warship_placed")
+def _say_warship_placed(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    who = _who(names, e.get("seat"))
+    return f"{who} places a warship in {where(e.get('area'))}"
+
+
+@SENTENCES.on("warship_attacks")
+def _say_warship_attacks(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    who = _who(names, e.get("seat"))
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{who}'s warship attacks {pn}"
+
+
+@SENTENCES.on("kc_commissioned")
+def _say_kc_commissioned(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    who = _who(names, e.get("seat"))
+    return f"{who} commissions a King's Commissioner in {where(e.get('area'))}"
+
+
+@SENTENCES.on("kc_refused")
+def _say_kc_refused(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    who = _who(names, e.get("seat"))
+    return f"{who} fails to get a King's Commissioner"
+
+
+@SENTENCES.on("kc_moved")
+def _say_kc_moved(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    who = _who(names, e.get("seat"))
+    return f"{who}'s KC sails to {where(e.get('dest'))}"
+
+
+@SENTENCES.on("kc_reaction")
+def _say_kc_reaction(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    who = _who(names, e.get("seat"))
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{who}'s KC reacts to {pn}"
+
+
+@SENTENCES.on("flee")
+def _say_flee(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn} tries to escape"
+
+
+@SENTENCES.on("stand")
+def _say_stand(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn} stands and fights"
+
+
+@SENTENCES.on("escaped")
+def _say_escaped(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn} escapes ({e.get('pirate_total')} against {e.get('total')})"
+
+
+@SENTENCES.on("found")
+def _say_found(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn} is caught ({e.get('pirate_total')} against {e.get('total')})"
+
+
+@SENTENCES.on("battle")
+def _say_battle(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return (f"battle: {pn} {e.get('pirate_total')} against {e.get('total')}, "
+            + ("the pirate wins" if e.get("winner") == "pirate" else "the pirate loses"))
+
+
+@SENTENCES.on("damage")
+def _say_damage(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn}'s ship takes {e.get('hits')} damage (combat now {e.get('combat')})"
+
+
+@SENTENCES.on("dead")
+def _say_dead(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn} is gone ({e.get('why')})"
+
+
+@SENTENCES.on("retired")
+def _say_retired(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn} retires ({e.get('why', '').replace('_', ' ')})"
+
+
+@SENTENCES.on("mutiny")
+def _say_mutiny(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"mutiny aboard {pn}'s ship!"
+
+
+@SENTENCES.on("mutiny_failed")
+def _say_mutiny_failed(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"a mutiny aboard {pn}'s ship fails"
+
+
+@SENTENCES.on("new_captain")
+def _say_new_captain(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return (f"{pn} takes command of {pname(e['replaces'])}'s ship"
+            if isinstance(e.get("replaces"), int) else None)
+
+
+@SENTENCES.on("storm")
+def _say_storm(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"a storm hits {pn}"
+
+
+@SENTENCES.on("scurvy")
+def _say_scurvy(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"scurvy breaks out aboard {pn}'s ship"
+
+
+@SENTENCES.on("ousted")
+def _say_ousted(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn} is driven out of {_port(e.get('port'))}"
+
+
+@SENTENCES.on("general_pardon")
+def _say_general_pardon(said: Said) -> str | None:
+    e = said.event
+    return f"General Pardon number {e.get('count')}"
+
+
+@SENTENCES.on("game_over")
+def _say_game_over(said: Said) -> str | None:
+    e = said.event
+    return f"the game is over ({str(e.get('why', '')).replace('_', ' ')})"
+
+
+@SENTENCES.on("action_cancelled")
+def _say_action_cancelled(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn}'s {str(e.get('action', '')).replace('_', ' ')} is cancelled"
+
+
+@SENTENCES.on("move_stands")
+def _say_move_stands(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn}'s move stands"
+
+
+@SENTENCES.on("speed_damage")
+def _say_speed_damage(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn}'s ship loses {e.get('hits')} speed (now {e.get('speed')})"
+
+
+@SENTENCES.on("warship_returns")
+def _say_warship_returns(said: Said) -> str | None:
+    return "the beaten warship goes back to the pool"
+
+
+@SENTENCES.on("kc_removed")
+def _say_kc_removed(said: Said) -> str | None:
+    return "the beaten King's Commissioner leaves play"
+
+
+@SENTENCES.on("action")
+def _say_action(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    who = _who(names, e.get("seat"))
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return (f"{who}: {pn} {DOES.get(e.get('action'), e.get('action'))} "
+            f"({actions(e.get('left'))} left)")
+
+
+@SENTENCES.on("actions_forfeited")
+def _say_actions_forfeited(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    who = _who(names, e.get("seat"))
+    return f"{who} gives up {actions(e.get('n'))}"
+
+
+@SENTENCES.on("merchant_placed")
+def _say_merchant_placed(said: Said) -> str | None:
+    e = said.event
+    return f"a merchant appears in {where(e.get('area'))}"
+
+
+@SENTENCES.on("merchant_removed")
+def _say_merchant_removed(said: Said) -> str | None:
+    e = said.event
+    return f"a merchant leaves {where(e.get('area'))}"
+
+
+@SENTENCES.on("governor")
+def _say_governor(said: Said) -> str | None:
+    e = said.event
+    return (f"{'an anti' if e.get('kind') == 'anti' else 'a pro'}-pirate governor "
+            f"sits in {_port(e.get('port'))}")
+
+
+@SENTENCES.on("order")
+def _say_order(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    return "turn order: " + ", ".join(_who(names, s) for s in e.get("order", []))
+
+
+@SENTENCES.on("pirate_dealt")
+def _say_pirate_dealt(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    who = _who(names, e.get("seat"))
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{who} gets the Pirate card {pn}"
+
+
+@SENTENCES.on("must_fight")
+def _say_must_fight(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn}'s drunken crew cannot run: they must fight"
+
+
+@SENTENCES.on("battle_tie")
+def _say_battle_tie(said: Said) -> str | None:
+    return "a tied battle: both sides roll again"
+
+
+@SENTENCES.on("refit")
+def _say_refit(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn}'s ship is refitted (speed {e.get('speed')}, combat {e.get('combat')})"
+
+
+@SENTENCES.on("recovered")
+def _say_recovered(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn}'s crew is cured of scurvy"
+
+
+@SENTENCES.on("bribe")
+def _say_bribe(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn}'s bribe " + ("works" if e.get("success") else "is pocketed for nothing")
+
+
+@SENTENCES.on("oust_attempt")
+def _say_oust_attempt(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return (f"a KC tries to oust {pn}: "
+            + ("out he goes" if e.get("success") else "he stays"))
+
+
+@SENTENCES.on("kc_attacks_port")
+def _say_kc_attacks_port(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    who = _who(names, e.get("seat"))
+    return (f"{who}'s KC attacks {_port(e.get('port'))}: "
+            + ("the pirates are driven out" if e.get("success") else "repulsed"))
+
+
+@SENTENCES.on("duel")
+def _say_duel(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return (f"duel: {pn} {e.get('total')} against "
+            f"{pname(e['target']) if isinstance(e.get('target'), int) else ''} "
+            f"{e.get('target_total')}")
+
+
+@SENTENCES.on("event_no_target")
+def _say_event_no_target(said: Said) -> str | None:
+    e = said.event
+    return f"{_cname(e.get('card'))}: its event has no target"
+
+
+@SENTENCES.on("action_fizzles")
+def _say_action_fizzles(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"{pn}'s {str(e.get('action', '')).replace('_', ' ')} comes to nothing"
+
+
+@SENTENCES.on("discarded")
+def _say_discarded(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    who = _who(names, e.get("seat"))
+    return f"{who} discards {_cname(e.get('card'))}"
+
+
+@SENTENCES.on("dealt")
+def _say_dealt(said: Said) -> str | None:
+    e = said.event
+    return f"you are dealt {', '.join(card(c) for c in e.get('cards', []))}"
+
+
+@SENTENCES.on("scurvy_upkeep")
+def _say_scurvy_upkeep(said: Said) -> str | None:
+    e = said.event
+    pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
+    return f"scurvy aboard {pn}'s ship"
+
+
+@SENTENCES.on("roll")
+def _say_roll(said: Said) -> str | None:
+    e = said.event
+    dice = e.get("dice")
+    again = " (Cunning re-roll)" if e.get("reroll") else ""
+    return f"roll for {str(e.get('why', '')).replace('_', ' ')}: {dice}{again}"
+
+
+@SENTENCES.on("drew")
+def _say_drew(said: Said) -> str | None:
+    seat = said.seat
+    e = said.event
+    return f"you draw {card(e['card'])}" if seat == e.get("seat") else None
+
+
+@SENTENCES.on("drew_hidden")
+def _say_drew_hidden(said: Said) -> str | None:
+    seat = said.seat
+    e = said.event
+    names = said.names
+    who = _who(names, e.get("seat"))
+    return None if seat == e.get("seat") else f"{who} draws a card"
+
+
+def describe_event(v: View, seat: int | None, e: dict[str, Any],
+                   names: list[str]) -> str | None:
+    return SENTENCES.say(v, seat, e, names)
 
 
 # A pirate action as it is announced, before its rolls ("Teach attacks a port").
