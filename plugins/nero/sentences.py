@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from lantable.plugins.text import Said, Sentences
+
 from . import board as B
 from .data import AREA_NAMES, CARDS, EVENTS, NAMES
 
@@ -113,144 +115,488 @@ def _tally(vp: list[int], names: list[str]) -> str:
 # --- one line per event -------------------------------------------------------------
 
 
-def describe_event(v: State, seat: int | None, e: dict[str, Any], names: list[str]) -> str | None:
-    t = e.get("type")
+SENTENCES = Sentences()  # event type -> its sentence (lantable.plugins.text)
+
+
+@SENTENCES.on("march")
+def _say_march(said: Said) -> str | None:
+    e = said.event
+    names = said.names
     w = who(names, e.get("seat"))
     P = PLACES
-    if t == "march":
-        return f"{w} moves from {P[e['from']]} with {e['mp']} MP"
-    if t == "group":
-        return f"{w}'s army sets out from {P[e['prov']]}: " + \
-            _army(v, e["seat"], e["legions"], e["leader"])
-    if t == "step":
-        return f"{w} enters {P[e['dest']]} ({e['mp']} MP)"
-    if t == "halted":
-        why = {"tie": " after a tied battle", "lost": " after losing the battle",
-               "bad weather": ", stopped by Bad Weather"}.get(e.get("why", ""), "")
-        return f"{w}'s army stops in {P[e['prov']]}{why}"
-    if t == "movement_end":
-        return f"{w}'s movement ends"
-    if t == "picked":
-        what = "own Legions" if e["kind"] == "own" else "Uncontrolled Legions"
-        return f"{w} picks up {e['legions']} {what} in {P[e['prov']]} ({e['mp']} MP)"
-    if t == "dropped":
-        what = [_legions(e["legions"])] if e.get("legions") else []
-        what += ["the Leader"] if e["leader"] else []
-        if not what:  # an event recorded before drops named their count
-            what = ["the Legions"]
-        return f"{w} leaves {' and '.join(what)} in {P[e['prov']]}"
-    if t == "unmarked":
-        return f"{w} removes the Retreat markers in {P[e['prov']]} (2 MP)"
-    if t == "attack":
-        return f"{w} attacks {who(names, e['target'])} in {P[e['prov']]}"
-    if t == "attack_cancelled":
-        return f"{w}'s attack is called off by Bad Weather"
-    if t == "committed":
-        return f"{w} lays {e['count']} battle card(s) face down"
-    if t == "battle":
-        return (f"Battle in {P[e['prov']]}: {who(names, e['att'])} {e['att_bp']} BP against "
-                f"{who(names, e['def'])} {e['def_bp']} BP")
-    if t == "battle_tie":
-        return f"The battle in {P[e['prov']]} is a tie: the attacking army stops"
-    if t == "battle_won":
-        took = "takes a Legion" if e.get("captured", True) else "takes no Legion"
-        return f"{w} wins the battle in {P[e['prov']]} and {took}"
-    if t == "vp":
-        return f"{w} gains {e['vp']} VP ({e['why']})"
-    if t == "demoted":
-        return f"{w}, {e['was']}, is beaten and back to General"
-    if t == "passage_asked":
-        return f"{w} asks passage through {P[e['prov']]}"
-    if t in ("passage_granted", "passage_refused"):
-        return f"{w} {'grants' if t == 'passage_granted' else 'refuses'} passage"
-    if t == "stays":
-        return f"{w} stays in {P[e['prov']]}"
-    if t == "retreated":
-        return f"{w} retreats {_legions(e['legions'])} from {P[e['from']]} to {P[e['dest']]}"
-    if t == "retreat_stopped":
-        return f"{w}'s retreat is stopped by Bad Weather"
-    if t == "leader_stopped":
-        return f"{w}'s Leader is wounded and stays put this round (his Legions may go on)"
-    if t == "base":
-        return f"{w} takes {AREA_NAMES[e['area']]} as Base"
-    if t == "placed":
-        return f"{w} places a Legion in {P[e['prov']]}"
-    if t == "general":
-        return f"{w} places the General in {P[e['prov']]}"
-    if t == "crowned":
-        return f"{w} is Emperor ({e['how']})!"
-    if t == "acclaimed":
-        return f"{w}'s Legions declare him Contender: now to Rome"
-    if t == "event":
-        return f"{w} plays " + _what(e["ev"], w, names, target=e.get("target"),
-                                     prov=e.get("prov"), frm=e.get("from"), to=e.get("dest"),
-                                     area=e.get("area"))
-    if t == "answer":
-        at = {"move": f"{who(names, v.get('active'))}'s moving army",
-              "attack": f"{who(names, v.get('active'))}'s attack", "retreat": "a retreat",
-              "declare": "the declaration in Rome",
-              "event": f"{who(names, e.get('against'))}'s {event_name(e.get('against_ev', ''))}",
-              "assassination": "the assassination attempt"}.get(e.get("at", ""), "")
-        if e["ev"] == "wounded" and e.get("at") == "move":
-            at = f"{who(names, v.get('active'))}'s General"
-        return f"{w} answers with {event_name(e['ev'])}" + (f" against {at}" if at else "")
-    if t == "cancelled":
-        return f"{event_name(e['ev'])} is cancelled"
-    if t == "corrupted":
-        return f"{w}'s Corruption voids a Senate Influence of the declaration"
-    if t == "to_rome":
-        return f"Crisis in Rome: {w}, Emperor, is called to Rome"
-    if t == "sailed":
-        return f"{w}'s Galley Fleet lands " + _army(v, e["seat"], e["legions"], e["leader"]) + \
-            f" from {P[e['from']]} in {P[e['dest']]}"
-    if t == "rebels":
-        return f"A Legion of {w} in {P[e['prov']]} rebels: now Uncontrolled"
-    if t == "revolt":
-        return f"Revolt in {P[e['prov']]}: {_legions(e['uncontrolled'])} turn Uncontrolled"
-    if t == "revolt_brings":
-        return f"{w} brings a Legion from {P[e['from']]} to {P[e['dest']]} (Revolt)"
-    if t == "expelled":
-        return f"Germanic Tribes drive {w}'s {_legions(e['legions'])} from " \
-            f"{P[e['from']]} to {P[e['dest']]}"
-    if t == "germanic_marker":
-        return f"Germanic Tribes hold {P[e['prov']]}: 3 MP to enter, nobody controls it"
-    if t == "germanic_lifted":
-        return f"{w} drives the Germanic Tribes out of {P[e['prov']]}"
-    if t == "traitor":
-        return f"{w}'s Traitor steals a random card from {who(names, e['from'])}"
-    if t == "stolen":
-        what = card_name(e["card"]) if "card" in e else "A card"  # hidden deck: unseen
-        return f"{what} goes from {who(names, e['from'])} to {who(names, e['to'][0])}"
-    if t == "discarded":
-        return f"{w} discards a card face down"
-    if t == "scored":
-        return f"Game Turn {e['game_turn']} scored: " + _tally(e["vp"], names)
-    if t == "round":
-        return f"{w}'s round (Game Turn {e['game_turn']})"
-    if t == "round_end":
-        return f"{w}'s round ends"
-    if t == "deal":
-        return f"Game Turn {e['game_turn']}: {e['per_seat']} cards each"
-    if t == "first_drawn":
-        return f"{w} is drawn to start the Game Turn (fewest VP, tied)"
-    if t == "declare":
-        return (f"{w} tries to be crowned in Rome: {e['board_dp']} DP from the board, "
-                f"{e['senate']} Senate Influence, {e['guards']} Praetorian Guard")
-    if t == "declared":
-        return f"{w} declares in Rome with {e['dp']} DP: " + \
-            ("crowned" if e["crowned"] else "fails")
-    if t == "assassinated":
-        return f"{w}, Emperor, is assassinated in Rome"
-    if t == "assassination_failed":
-        return f"The assassination of {w} fails"
-    if t == "draw_order":
-        return "Bases are picked in this order: " + ", ".join(who(names, x) for x in e["order"])
-    if t == "setup_done":
-        return "Setup done: Game Turn 1 begins"
-    if t == "dealt":
-        return f"{who(names, e['to'][0])} is dealt " + "; ".join(card_name(c) for c in e["cards"])
-    if t == "game_over":
-        return "Game over after Game Turn 4: " + _tally(e["vp"], names)
-    if t == "automatic_victory":
-        return f"{w} wins outright (automatic victory)"
-    return None
+    return f"{w} moves from {P[e['from']]} with {e['mp']} MP"
+
+
+@SENTENCES.on("group")
+def _say_group(said: Said) -> str | None:
+    v = said.view
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    P = PLACES
+    return f"{w}'s army sets out from {P[e['prov']]}: " + \
+        _army(v, e["seat"], e["legions"], e["leader"])
+
+
+@SENTENCES.on("step")
+def _say_step(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    P = PLACES
+    return f"{w} enters {P[e['dest']]} ({e['mp']} MP)"
+
+
+@SENTENCES.on("halted")
+def _say_halted(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    P = PLACES
+    why = {"tie": " after a tied battle", "lost": " after losing the battle",
+           "bad weather": ", stopped by Bad Weather"}.get(e.get("why", ""), "")
+    return f"{w}'s army stops in {P[e['prov']]}{why}"
+
+
+@SENTENCES.on("movement_end")
+def _say_movement_end(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"{w}'s movement ends"
+
+
+@SENTENCES.on("picked")
+def _say_picked(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    P = PLACES
+    what = "own Legions" if e["kind"] == "own" else "Uncontrolled Legions"
+    return f"{w} picks up {e['legions']} {what} in {P[e['prov']]} ({e['mp']} MP)"
+
+
+@SENTENCES.on("dropped")
+def _say_dropped(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    P = PLACES
+    what = [_legions(e["legions"])] if e.get("legions") else []
+    what += ["the Leader"] if e["leader"] else []
+    if not what:  # an event recorded before drops named their count
+        what = ["the Legions"]
+    return f"{w} leaves {' and '.join(what)} in {P[e['prov']]}"
+
+
+@SENTENCES.on("unmarked")
+def _say_unmarked(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    P = PLACES
+    return f"{w} removes the Retreat markers in {P[e['prov']]} (2 MP)"
+
+
+@SENTENCES.on("attack")
+def _say_attack(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    P = PLACES
+    return f"{w} attacks {who(names, e['target'])} in {P[e['prov']]}"
+
+
+@SENTENCES.on("attack_cancelled")
+def _say_attack_cancelled(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"{w}'s attack is called off by Bad Weather"
+
+
+@SENTENCES.on("committed")
+def _say_committed(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"{w} lays {e['count']} battle card(s) face down"
+
+
+@SENTENCES.on("battle")
+def _say_battle(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    P = PLACES
+    return (f"Battle in {P[e['prov']]}: {who(names, e['att'])} {e['att_bp']} BP against "
+            f"{who(names, e['def'])} {e['def_bp']} BP")
+
+
+@SENTENCES.on("battle_tie")
+def _say_battle_tie(said: Said) -> str | None:
+    e = said.event
+    P = PLACES
+    return f"The battle in {P[e['prov']]} is a tie: the attacking army stops"
+
+
+@SENTENCES.on("battle_won")
+def _say_battle_won(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    P = PLACES
+    took = "takes a Legion" if e.get("captured", True) else "takes no Legion"
+    return f"{w} wins the battle in {P[e['prov']]} and {took}"
+
+
+@SENTENCES.on("vp")
+def _say_vp(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"{w} gains {e['vp']} VP ({e['why']})"
+
+
+@SENTENCES.on("demoted")
+def _say_demoted(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"{w}, {e['was']}, is beaten and back to General"
+
+
+@SENTENCES.on("passage_asked")
+def _say_passage_asked(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    P = PLACES
+    return f"{w} asks passage through {P[e['prov']]}"
+
+
+@SENTENCES.on("passage_granted", "passage_refused")
+def _say_passage_granted(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    t = e.get("type")
+    w = who(names, e.get("seat"))
+    return f"{w} {'grants' if t == 'passage_granted' else 'refuses'} passage"
+
+
+@SENTENCES.on("stays")
+def _say_stays(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    P = PLACES
+    return f"{w} stays in {P[e['prov']]}"
+
+
+@SENTENCES.on("retreated")
+def _say_retreated(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    P = PLACES
+    return f"{w} retreats {_legions(e['legions'])} from {P[e['from']]} to {P[e['dest']]}"
+
+
+@SENTENCES.on("retreat_stopped")
+def _say_retreat_stopped(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"{w}'s retreat is stopped by Bad Weather"
+
+
+@SENTENCES.on("leader_stopped")
+def _say_leader_stopped(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"{w}'s Leader is wounded and stays put this round (his Legions may go on)"
+
+
+@SENTENCES.on("base")
+def _say_base(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"{w} takes {AREA_NAMES[e['area']]} as Base"
+
+
+@SENTENCES.on("placed")
+def _say_placed(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    P = PLACES
+    return f"{w} places a Legion in {P[e['prov']]}"
+
+
+@SENTENCES.on("general")
+def _say_general(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    P = PLACES
+    return f"{w} places the General in {P[e['prov']]}"
+
+
+@SENTENCES.on("crowned")
+def _say_crowned(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"{w} is Emperor ({e['how']})!"
+
+
+@SENTENCES.on("acclaimed")
+def _say_acclaimed(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"{w}'s Legions declare him Contender: now to Rome"
+
+
+@SENTENCES.on("event")
+def _say_event(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"{w} plays " + _what(e["ev"], w, names, target=e.get("target"),
+                                 prov=e.get("prov"), frm=e.get("from"), to=e.get("dest"),
+                                 area=e.get("area"))
+
+
+@SENTENCES.on("answer")
+def _say_answer(said: Said) -> str | None:
+    v = said.view
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    at = {"move": f"{who(names, v.get('active'))}'s moving army",
+          "attack": f"{who(names, v.get('active'))}'s attack", "retreat": "a retreat",
+          "declare": "the declaration in Rome",
+          "event": f"{who(names, e.get('against'))}'s {event_name(e.get('against_ev', ''))}",
+          "assassination": "the assassination attempt"}.get(e.get("at", ""), "")
+    if e["ev"] == "wounded" and e.get("at") == "move":
+        at = f"{who(names, v.get('active'))}'s General"
+    return f"{w} answers with {event_name(e['ev'])}" + (f" against {at}" if at else "")
+
+
+@SENTENCES.on("cancelled")
+def _say_cancelled(said: Said) -> str | None:
+    e = said.event
+    return f"{event_name(e['ev'])} is cancelled"
+
+
+@SENTENCES.on("corrupted")
+def _say_corrupted(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"{w}'s Corruption voids a Senate Influence of the declaration"
+
+
+@SENTENCES.on("to_rome")
+def _say_to_rome(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"Crisis in Rome: {w}, Emperor, is called to Rome"
+
+
+@SENTENCES.on("sailed")
+def _say_sailed(said: Said) -> str | None:
+    v = said.view
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    P = PLACES
+    return f"{w}'s Galley Fleet lands " + _army(v, e["seat"], e["legions"], e["leader"]) + \
+        f" from {P[e['from']]} in {P[e['dest']]}"
+
+
+@SENTENCES.on("rebels")
+def _say_rebels(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    P = PLACES
+    return f"A Legion of {w} in {P[e['prov']]} rebels: now Uncontrolled"
+
+
+@SENTENCES.on("revolt")
+def _say_revolt(said: Said) -> str | None:
+    e = said.event
+    P = PLACES
+    return f"Revolt in {P[e['prov']]}: {_legions(e['uncontrolled'])} turn Uncontrolled"
+
+
+@SENTENCES.on("revolt_brings")
+def _say_revolt_brings(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    P = PLACES
+    return f"{w} brings a Legion from {P[e['from']]} to {P[e['dest']]} (Revolt)"
+
+
+@SENTENCES.on("expelled")
+def _say_expelled(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    P = PLACES
+    return f"Germanic Tribes drive {w}'s {_legions(e['legions'])} from " \
+        f"{P[e['from']]} to {P[e['dest']]}"
+
+
+@SENTENCES.on("germanic_marker")
+def _say_germanic_marker(said: Said) -> str | None:
+    e = said.event
+    P = PLACES
+    return f"Germanic Tribes hold {P[e['prov']]}: 3 MP to enter, nobody controls it"
+
+
+@SENTENCES.on("germanic_lifted")
+def _say_germanic_lifted(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    P = PLACES
+    return f"{w} drives the Germanic Tribes out of {P[e['prov']]}"
+
+
+@SENTENCES.on("traitor")
+def _say_traitor(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"{w}'s Traitor steals a random card from {who(names, e['from'])}"
+
+
+@SENTENCES.on("stolen")
+def _say_stolen(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    what = card_name(e["card"]) if "card" in e else "A card"  # hidden deck: unseen
+    return f"{what} goes from {who(names, e['from'])} to {who(names, e['to'][0])}"
+
+
+@SENTENCES.on("discarded")
+def _say_discarded(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"{w} discards a card face down"
+
+
+@SENTENCES.on("scored")
+def _say_scored(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    return f"Game Turn {e['game_turn']} scored: " + _tally(e["vp"], names)
+
+
+@SENTENCES.on("round")
+def _say_round(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"{w}'s round (Game Turn {e['game_turn']})"
+
+
+@SENTENCES.on("round_end")
+def _say_round_end(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"{w}'s round ends"
+
+
+@SENTENCES.on("deal")
+def _say_deal(said: Said) -> str | None:
+    e = said.event
+    return f"Game Turn {e['game_turn']}: {e['per_seat']} cards each"
+
+
+@SENTENCES.on("first_drawn")
+def _say_first_drawn(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"{w} is drawn to start the Game Turn (fewest VP, tied)"
+
+
+@SENTENCES.on("declare")
+def _say_declare(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return (f"{w} tries to be crowned in Rome: {e['board_dp']} DP from the board, "
+            f"{e['senate']} Senate Influence, {e['guards']} Praetorian Guard")
+
+
+@SENTENCES.on("declared")
+def _say_declared(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"{w} declares in Rome with {e['dp']} DP: " + \
+        ("crowned" if e["crowned"] else "fails")
+
+
+@SENTENCES.on("assassinated")
+def _say_assassinated(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"{w}, Emperor, is assassinated in Rome"
+
+
+@SENTENCES.on("assassination_failed")
+def _say_assassination_failed(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"The assassination of {w} fails"
+
+
+@SENTENCES.on("draw_order")
+def _say_draw_order(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    return "Bases are picked in this order: " + ", ".join(who(names, x) for x in e["order"])
+
+
+@SENTENCES.on("setup_done")
+def _say_setup_done(said: Said) -> str | None:
+    return "Setup done: Game Turn 1 begins"
+
+
+@SENTENCES.on("dealt")
+def _say_dealt(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    return f"{who(names, e['to'][0])} is dealt " + "; ".join(card_name(c) for c in e["cards"])
+
+
+@SENTENCES.on("game_over")
+def _say_game_over(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    return "Game over after Game Turn 4: " + _tally(e["vp"], names)
+
+
+@SENTENCES.on("automatic_victory")
+def _say_automatic_victory(said: Said) -> str | None:
+    e = said.event
+    names = said.names
+    w = who(names, e.get("seat"))
+    return f"{w} wins outright (automatic victory)"
+
+
+def describe_event(v: State, seat: int | None, e: dict[str, Any], names: list[str]) -> str | None:
+    return SENTENCES.say(v, seat, e, names)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from lantable.plugins.text import Said, Sentences
+
 from . import data
 from . import geometry as g
 
@@ -158,119 +160,366 @@ def describe_action(view: View, seat: int, action: dict[str, Any], names: list[s
     return _optional_action(view, action, names)
 
 
+SENTENCES = Sentences()  # event type -> its sentence (lantable.plugins.text)
+
+
+@SENTENCES.on("moved")
+def _say_moved(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    hit = f", stopped by {event['contact']}" if event.get("contact") else ""
+    return f"{ship} sails to ({mm(event['at'][0])}, {mm(event['at'][1])}){hit}"
+
+
+@SENTENCES.on("shot")
+def _say_shot(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    return (f"{ship} fires at {_target(view, event['target'], names)}: rolls "
+            f"{event['roll']}, {'hit' if event['hit'] else 'miss'}")
+
+
+@SENTENCES.on("marine_shot")
+def _say_marine_shot(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    return (f"{_ship(view, event['crew'], names)} fires at "
+            f"{_ship(view, event['target'], names)}: rolls {event['roll']}, "
+            f"{'hit' if event['hit'] else 'miss'}")
+
+
+@SENTENCES.on("marine_hit")
+def _say_marine_hit(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    return (f"{_ship(view, event['crew'], names)} is hit: one hit does nothing, a "
+            "second this turn eliminates the Marine")
+
+
+@SENTENCES.on("marine_eliminated")
+def _say_marine_eliminated(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    return f"{_ship(view, event['crew'], names)} is hit a second time and eliminated"
+
+
+@SENTENCES.on("refire")
+def _say_refire(said: Said) -> str | None:
+    event = said.event
+    return f"the Cannoneer fires again: {event['roll']}, {'hit' if event['hit'] else 'miss'}"
+
+
+@SENTENCES.on("broadside")
+def _say_broadside(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    return (f"{ship} looses a broadside: rolls {event['roll']} against {event['rank']}, "
+            f"{event['hits']} hits")
+
+
+@SENTENCES.on("mast_lost")
+def _say_mast_lost(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    part = "segment" if _is_monster(view, event["ship"]) else "mast"
+    return f"{ship} loses a {part} ({event['left']} left)"
+
+
+@SENTENCES.on("derelict")
+def _say_derelict(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    return f"{ship} is derelict"
+
+
+@SENTENCES.on("sunk")
+def _say_sunk(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    split = event.get("split")
+    gold = f"; gold split {split}" if split else ""
+    return f"{ship} sinks{gold}"
+
+
+@SENTENCES.on("docked")
+def _say_docked(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    return f"{ship} docks at {event['island']}"
+
+
+@SENTENCES.on("ransom")
+def _say_ransom(said: Said) -> str | None:
+    event = said.event
+    names = said.names
+    total = f": {event['home_gold']} at home" if "home_gold" in event else ""
+    return f"a Ransom crew is worth 1 gold to {_name(names, event['seat'])}{total}"
+
+
+@SENTENCES.on("lost")
+def _say_lost(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    return f"{ship} sails into fog bank {event['fog']} and is lost"
+
+
+@SENTENCES.on("fog_exit")
+def _say_fog_exit(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    return f"{ship} comes out of fog bank {event['fog']} at point {event['roll']}"
+
+
+@SENTENCES.on("still_lost")
+def _say_still_lost(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    return f"{ship} finds no way out of fog bank {event['fog']} (rolled {event['roll']})"
+
+
+@SENTENCES.on("danger")
+def _say_danger(said: Said) -> str | None:
+    event = said.event
+    return (f"{TERRAIN_NAMES[event['kind']]} {event['terrain']}: danger "
+            f"{event['roll']} this turn")
+
+
+@SENTENCES.on("trapped")
+def _say_trapped(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    return (f"{ship} is trapped in the Sargasso Sea {event['sea']} (danger "
+            f"{event['danger']} beats {event['masts']} masts)")
+
+
+@SENTENCES.on("reef")
+def _say_reef(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    return f"{ship} scrapes reef {event['reef']}: {event['loss']} masts lost"
+
+
+@SENTENCES.on("wrecked")
+def _say_wrecked(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    return f"{ship} founders on the reef: the wreck stays there with its cargo"
+
+
+@SENTENCES.on("freed")
+def _say_freed(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    return f"{ship} breaks free of the weed (rolled {event['roll']})"
+
+
+@SENTENCES.on("still_trapped")
+def _say_still_trapped(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    return f"{ship} stays stuck in the weed (rolled {event['roll']})"
+
+
+@SENTENCES.on("unloaded")
+def _say_unloaded(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    who = _name(names, event["seat"])
+    return f"{ship} unloads {event['gold']} gold: {who} has {event['home_gold']} at home"
+
+
+@SENTENCES.on("ram")
+def _say_ram(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    result = "a mast falls" if event["hit"] else "no damage"
+    return (f"{ship} rams {_ship(view, event['target'], names)}: rolls {event['roll']} "
+            f"against {event['masts']} masts, {result}")
+
+
+@SENTENCES.on("boarding")
+def _say_boarding(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    won = _ship(view, event["winner"], names) if event["winner"] else "nobody"
+    return f"boarding! totals {event['totals'][0]} to {event['totals'][1]}: {won} wins"
+
+
+@SENTENCES.on("saw")
+def _say_saw(said: Said) -> str | None:
+    event = said.event
+    if not event["treasure"]:
+        return "there is no treasure aboard"
+    return "you see " + ", ".join(f"{t}: {v} gold" for t, v in event["treasure"].items())
+
+
+@SENTENCES.on("crew_unloaded")
+def _say_crew_unloaded(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    return f"{ship} lands crew {event['crew']} on {event['island']}"
+
+
+@SENTENCES.on("crew_loaded")
+def _say_crew_loaded(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    return f"{ship} takes crew {event['crew']} aboard"
+
+
+@SENTENCES.on("explored_ship")
+def _say_explored_ship(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    return f"{ship} comes alongside {_ship(view, event['target'], names)} to explore her"
+
+
+@SENTENCES.on("transferred")
+def _say_transferred(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    return (f"{_item(view, event['item'])} moves from {_ship(view, event['from'], names)} "
+            f"to {_ship(view, event['onto'], names)}")
+
+
+@SENTENCES.on("ransom_captured")
+def _say_ransom_captured(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    return (f"the Ransom crew taken aboard {ship} is worth {event['gold']} gold: "
+            f"treasure {event['treasure']}, face up")
+
+
+@SENTENCES.on("took")
+def _say_took(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    return f"{ship} loads {len(event['treasure'])} treasure from {event['island']}"
+
+
+@SENTENCES.on("unloaded_hidden")
+def _say_unloaded_hidden(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    return (f"{ship} unloads treasure {event['treasure']} face down on "
+            f"{_name(names, event['seat'])}'s home island")
+
+
+@SENTENCES.on("end_token")
+def _say_end_token(said: Said) -> str | None:
+    view = said.view
+    event = said.event
+    names = said.names
+    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
+    return (f"the last treasure is aboard {ship}: she takes the end token (the game "
+            "ends when she unloads at home or sinks)")
+
+
+@SENTENCES.on("home_revealed")
+def _say_home_revealed(said: Said) -> str | None:
+    event = said.event
+    names = said.names
+    return (f"{_name(names, event['seat'])} pays for a fort from the gold at home: "
+            "it is all turned face up")
+
+
+@SENTENCES.on("revealed")
+def _say_revealed(said: Said) -> str | None:
+    event = said.event
+    names = said.names
+    gold = ", ".join(f"{_name(names, p)} {v}" for p, v in enumerate(event["gold"]))
+    return f"all treasure is turned face up: gold at home {gold}"
+
+
+@SENTENCES.on("game_over")
+def _say_game_over(said: Said) -> str | None:
+    event = said.event
+    names = said.names
+    won = " and ".join(_name(names, p) for p in event["winners"])
+    why = END_WORDS.get(event["why"], event["why"])
+    verb = "wins" if len(event["winners"]) == 1 else "share the win"
+    return f"game over ({why}): {won} {verb} with {max(event['gold'])} gold"
+
+
+@SENTENCES.on("turn")
+def _say_turn(said: Said) -> str | None:
+    event = said.event
+    names = said.names
+    return f"round {event['round']}: {_name(names, event['seat'])}'s turn"
+
+
+@SENTENCES.on("home_chosen")
+def _say_home_chosen(said: Said) -> str | None:
+    event = said.event
+    names = said.names
+    who, whose = _name(names, event["seat"]), _name(names, event["for"])
+    return (f"{who} makes {event['island']} their home island; their fleet is placed "
+            f"beside it" if event["seat"] == event["for"] else
+            f"{who} makes {event['island']} the home island of {whose}")
+
+
+@SENTENCES.on("treasure_dealt")
+def _say_treasure_dealt(said: Said) -> str | None:
+    event = said.event
+    return (f"{event['pieces']} treasure pieces are placed face down on the "
+            f"{len(event['islands'])} wild islands")
+
+
 def describe_event(view: View, seat: int | None, event: dict[str, Any],
                    names: list[str]) -> str | None:
-    kind = event.get("type")
-    ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
-    if kind == "moved":
-        hit = f", stopped by {event['contact']}" if event.get("contact") else ""
-        return f"{ship} sails to ({mm(event['at'][0])}, {mm(event['at'][1])}){hit}"
-    if kind == "shot":
-        return (f"{ship} fires at {_target(view, event['target'], names)}: rolls "
-                f"{event['roll']}, {'hit' if event['hit'] else 'miss'}")
-    if kind == "marine_shot":
-        return (f"{_ship(view, event['crew'], names)} fires at "
-                f"{_ship(view, event['target'], names)}: rolls {event['roll']}, "
-                f"{'hit' if event['hit'] else 'miss'}")
-    if kind == "marine_hit":
-        return (f"{_ship(view, event['crew'], names)} is hit: one hit does nothing, a "
-                "second this turn eliminates the Marine")
-    if kind == "marine_eliminated":
-        return f"{_ship(view, event['crew'], names)} is hit a second time and eliminated"
-    if kind == "refire":
-        return f"the Cannoneer fires again: {event['roll']}, {'hit' if event['hit'] else 'miss'}"
-    if kind == "broadside":
-        return (f"{ship} looses a broadside: rolls {event['roll']} against {event['rank']}, "
-                f"{event['hits']} hits")
-    if kind == "mast_lost":
-        part = "segment" if _is_monster(view, event["ship"]) else "mast"
-        return f"{ship} loses a {part} ({event['left']} left)"
-    if kind == "derelict":
-        return f"{ship} is derelict"
-    if kind == "sunk":
-        split = event.get("split")
-        gold = f"; gold split {split}" if split else ""
-        return f"{ship} sinks{gold}"
-    if kind == "docked":
-        return f"{ship} docks at {event['island']}"
-    if kind == "ransom":
-        total = f": {event['home_gold']} at home" if "home_gold" in event else ""
-        return f"a Ransom crew is worth 1 gold to {_name(names, event['seat'])}{total}"
-    if kind == "lost":
-        return f"{ship} sails into fog bank {event['fog']} and is lost"
-    if kind == "fog_exit":
-        return f"{ship} comes out of fog bank {event['fog']} at point {event['roll']}"
-    if kind == "still_lost":
-        return f"{ship} finds no way out of fog bank {event['fog']} (rolled {event['roll']})"
-    if kind == "danger":
-        return (f"{TERRAIN_NAMES[event['kind']]} {event['terrain']}: danger "
-                f"{event['roll']} this turn")
-    if kind == "trapped":
-        return (f"{ship} is trapped in the Sargasso Sea {event['sea']} (danger "
-                f"{event['danger']} beats {event['masts']} masts)")
-    if kind == "reef":
-        return f"{ship} scrapes reef {event['reef']}: {event['loss']} masts lost"
-    if kind == "wrecked":
-        return f"{ship} founders on the reef: the wreck stays there with its cargo"
-    if kind == "freed":
-        return f"{ship} breaks free of the weed (rolled {event['roll']})"
-    if kind == "still_trapped":
-        return f"{ship} stays stuck in the weed (rolled {event['roll']})"
-    if kind == "unloaded":
-        who = _name(names, event["seat"])
-        return f"{ship} unloads {event['gold']} gold: {who} has {event['home_gold']} at home"
-    if kind == "ram":
-        result = "a mast falls" if event["hit"] else "no damage"
-        return (f"{ship} rams {_ship(view, event['target'], names)}: rolls {event['roll']} "
-                f"against {event['masts']} masts, {result}")
-    if kind == "boarding":
-        won = _ship(view, event["winner"], names) if event["winner"] else "nobody"
-        return f"boarding! totals {event['totals'][0]} to {event['totals'][1]}: {won} wins"
-    if kind == "saw":
-        if not event["treasure"]:
-            return "there is no treasure aboard"
-        return "you see " + ", ".join(f"{t}: {v} gold" for t, v in event["treasure"].items())
-    if kind == "crew_unloaded":
-        return f"{ship} lands crew {event['crew']} on {event['island']}"
-    if kind == "crew_loaded":
-        return f"{ship} takes crew {event['crew']} aboard"
-    if kind == "explored_ship":
-        return f"{ship} comes alongside {_ship(view, event['target'], names)} to explore her"
-    if kind == "transferred":
-        return (f"{_item(view, event['item'])} moves from {_ship(view, event['from'], names)} "
-                f"to {_ship(view, event['onto'], names)}")
-    if kind == "ransom_captured":
-        return (f"the Ransom crew taken aboard {ship} is worth {event['gold']} gold: "
-                f"treasure {event['treasure']}, face up")
-    if kind == "took":
-        return f"{ship} loads {len(event['treasure'])} treasure from {event['island']}"
-    if kind == "unloaded_hidden":
-        return (f"{ship} unloads treasure {event['treasure']} face down on "
-                f"{_name(names, event['seat'])}'s home island")
-    if kind == "end_token":
-        return (f"the last treasure is aboard {ship}: she takes the end token (the game "
-                "ends when she unloads at home or sinks)")
-    if kind == "home_revealed":
-        return (f"{_name(names, event['seat'])} pays for a fort from the gold at home: "
-                "it is all turned face up")
-    if kind == "revealed":
-        gold = ", ".join(f"{_name(names, p)} {v}" for p, v in enumerate(event["gold"]))
-        return f"all treasure is turned face up: gold at home {gold}"
-    if kind == "game_over":
-        won = " and ".join(_name(names, p) for p in event["winners"])
-        why = END_WORDS.get(event["why"], event["why"])
-        verb = "wins" if len(event["winners"]) == 1 else "share the win"
-        return f"game over ({why}): {won} {verb} with {max(event['gold'])} gold"
-    if kind == "turn":
-        return f"round {event['round']}: {_name(names, event['seat'])}'s turn"
-    if kind == "home_chosen":  # 3.5 (6.2: the chooser may choose for another seat)
-        who, whose = _name(names, event["seat"]), _name(names, event["for"])
-        return (f"{who} makes {event['island']} their home island; their fleet is placed "
-                f"beside it" if event["seat"] == event["for"] else
-                f"{who} makes {event['island']} the home island of {whose}")
-    if kind == "treasure_dealt":  # 3.7
-        return (f"{event['pieces']} treasure pieces are placed face down on the "
-                f"{len(event['islands'])} wild islands")
+    if event.get("type") in SENTENCES.types:
+        return SENTENCES.say(view, seat, event, names)
     return _optional_event(view, event, names)
 
 
