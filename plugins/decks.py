@@ -109,6 +109,13 @@ def check_decks(sizes: Any, game_id: str) -> dict[str, int]:
     return dict(sizes)
 
 
+def claims_for(deck: str, held: Iterable[tuple[int, int]]) -> list[dict[str, Any]]:
+    """The ``"claims"`` of an action that uses the cards ``held`` (``(pos, card)``
+    pairs of ``deck``): what a game's client half adds to such an action (docs/plugins.md,
+    "Hidden decks"); :func:`claims_of` reads them back."""
+    return [{"deck": deck, "pos": pos, "card": card} for pos, card in held]
+
+
 def claims_of(action: Mapping[str, Any]) -> list[tuple[str, int, int]]:
     """The ``(deck, pos, card)`` an action claims (``action["claims"]``), checked for shape.
 

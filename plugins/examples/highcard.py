@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from lantable.plugins import IllegalAction, hookimpl
-from lantable.plugins.decks import sample_dealer
+from lantable.plugins.decks import claims_for, sample_dealer
 from lantable.plugins.text import forget, learn, own_cards
 
 DECK = "cards"
@@ -112,7 +112,7 @@ class HighCard:
         lead = view["trick"][0]["card"] if view["trick"] else None
         follow = [p for p in hand if lead is not None and suit(mine[str(p)]) == suit(lead)]
         return [{"type": "play", "pos": p,
-                 "claims": [{"deck": DECK, "pos": p, "card": mine[str(p)]}]}
+                 "claims": claims_for(DECK, [(p, mine[str(p)])])}
                 for p in (follow or hand)]
 
     @hookimpl

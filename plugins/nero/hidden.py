@@ -55,6 +55,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from lantable.plugins import IllegalAction
+from lantable.plugins.decks import claims_for
 from lantable.plugins.text import learn, own_cards
 
 from . import client, engine, views
@@ -297,7 +298,7 @@ def to_hidden(action: Action, pos_of: Mapping[int, int]) -> Action:
     cards = _named(action)
     if not cards:
         return action
-    return {**action, "claims": [{"deck": DECK, "pos": pos_of[c], "card": c} for c in cards]}
+    return {**action, "claims": claims_for(DECK, [(pos_of[c], c) for c in cards])}
 
 
 def seat_actions(view: dict[str, Any], seat: int, cards: Mapping[str, Mapping[Any, int]]

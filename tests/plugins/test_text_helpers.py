@@ -60,3 +60,12 @@ def test_known_maps_take_string_positions() -> None:
     assert known == {"3": 11, "4": 12}
     forget(known, [3, 99])
     assert known == {"4": 12}
+
+
+def test_claims_are_built_and_read_back() -> None:
+    from lantable.plugins.decks import claims_for, claims_of
+
+    action = {"type": "play", "claims": claims_for("hand", [(3, 41), (0, 7)])}
+    assert action["claims"] == [{"deck": "hand", "pos": 3, "card": 41},
+                                {"deck": "hand", "pos": 0, "card": 7}]
+    assert claims_of(action) == [("hand", 3, 41), ("hand", 0, 7)]
