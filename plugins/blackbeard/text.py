@@ -307,24 +307,21 @@ SENTENCES = Sentences()  # event type -> its sentence (lantable.plugins.text)
 
 @SENTENCES.on("turn")
 def _say_turn(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     who = _who(names, e.get("seat"))
     return f"{who}'s turn {e.get('turn')}"
 
 
 @SENTENCES.on("end_turn")
 def _say_end_turn(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     who = _who(names, e.get("seat"))
     return f"{who} ends the turn"
 
 
 @SENTENCES.on("deployed")
 def _say_deployed(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     who = _who(names, e.get("seat"))
     pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
     return f"{who} puts {pn} to sea in {where(e.get('area'))}"
@@ -332,16 +329,14 @@ def _say_deployed(said: Said) -> str | None:
 
 @SENTENCES.on("card_for_actions")
 def _say_card_for_actions(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     who = _who(names, e.get("seat"))
     return f"{who} plays {_cname(e.get('card'))} for {actions(e.get('actions'))}"
 
 
 @SENTENCES.on("pirate_event")
 def _say_pirate_event(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     who = _who(names, e.get("seat"))
     pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
     return f"{who} plays {_cname(e.get('card'))} for {pn}"
@@ -349,8 +344,7 @@ def _say_pirate_event(said: Said) -> str | None:
 
 @SENTENCES.on("ap_event")
 def _say_ap_event(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     who = _who(names, e.get("seat"))
     pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
     return f"{who} plays {_cname(e.get('card'))} against {pn}"
@@ -494,24 +488,21 @@ def _say_loyalty(said: Said) -> str | None:
 
 @SENTENCES.on("vp")
 def _say_vp(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     who = _who(names, e.get("seat"))
     return f"{who} scores {e.get('vp')} VP ({e.get('why', '')})"
 
 
 @SENTENCES.on("warship_placed")
 def _say_warship_placed(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     who = _who(names, e.get("seat"))
     return f"{who} places a warship in {where(e.get('area'))}"
 
 
 @SENTENCES.on("warship_attacks")
 def _say_warship_attacks(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     who = _who(names, e.get("seat"))
     pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
     return f"{who}'s warship attacks {pn}"
@@ -519,32 +510,28 @@ def _say_warship_attacks(said: Said) -> str | None:
 
 @SENTENCES.on("kc_commissioned")
 def _say_kc_commissioned(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     who = _who(names, e.get("seat"))
     return f"{who} commissions a King's Commissioner in {where(e.get('area'))}"
 
 
 @SENTENCES.on("kc_refused")
 def _say_kc_refused(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     who = _who(names, e.get("seat"))
     return f"{who} fails to get a King's Commissioner"
 
 
 @SENTENCES.on("kc_moved")
 def _say_kc_moved(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     who = _who(names, e.get("seat"))
     return f"{who}'s KC sails to {where(e.get('dest'))}"
 
 
 @SENTENCES.on("kc_reaction")
 def _say_kc_reaction(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     who = _who(names, e.get("seat"))
     pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
     return f"{who}'s KC reacts to {pn}"
@@ -695,8 +682,7 @@ def _say_kc_removed(said: Said) -> str | None:
 
 @SENTENCES.on("action")
 def _say_action(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     who = _who(names, e.get("seat"))
     pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
     return (f"{who}: {pn} {DOES.get(e.get('action'), e.get('action'))} "
@@ -705,8 +691,7 @@ def _say_action(said: Said) -> str | None:
 
 @SENTENCES.on("actions_forfeited")
 def _say_actions_forfeited(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     who = _who(names, e.get("seat"))
     return f"{who} gives up {actions(e.get('n'))}"
 
@@ -732,15 +717,13 @@ def _say_governor(said: Said) -> str | None:
 
 @SENTENCES.on("order")
 def _say_order(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     return "turn order: " + ", ".join(_who(names, s) for s in e.get("order", []))
 
 
 @SENTENCES.on("pirate_dealt")
 def _say_pirate_dealt(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     who = _who(names, e.get("seat"))
     pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
     return f"{who} gets the Pirate card {pn}"
@@ -789,8 +772,7 @@ def _say_oust_attempt(said: Said) -> str | None:
 
 @SENTENCES.on("kc_attacks_port")
 def _say_kc_attacks_port(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     who = _who(names, e.get("seat"))
     return (f"{who}'s KC attacks {_port(e.get('port'))}: "
             + ("the pirates are driven out" if e.get("success") else "repulsed"))
@@ -820,8 +802,7 @@ def _say_action_fizzles(said: Said) -> str | None:
 
 @SENTENCES.on("discarded")
 def _say_discarded(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     who = _who(names, e.get("seat"))
     return f"{who} discards {_cname(e.get('card'))}"
 
@@ -849,16 +830,13 @@ def _say_roll(said: Said) -> str | None:
 
 @SENTENCES.on("drew")
 def _say_drew(said: Said) -> str | None:
-    seat = said.seat
-    e = said.event
+    seat, e = said.seat, said.event
     return f"you draw {card(e['card'])}" if seat == e.get("seat") else None
 
 
 @SENTENCES.on("drew_hidden")
 def _say_drew_hidden(said: Said) -> str | None:
-    seat = said.seat
-    e = said.event
-    names = said.names
+    seat, e, names = said.seat, said.event, said.names
     who = _who(names, e.get("seat"))
     return None if seat == e.get("seat") else f"{who} draws a card"
 

@@ -120,8 +120,7 @@ SENTENCES = Sentences()  # event type -> its sentence (lantable.plugins.text)
 
 @SENTENCES.on("march")
 def _say_march(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     P = PLACES
     return f"{w} moves from {P[e['from']]} with {e['mp']} MP"
@@ -129,9 +128,7 @@ def _say_march(said: Said) -> str | None:
 
 @SENTENCES.on("group")
 def _say_group(said: Said) -> str | None:
-    v = said.view
-    e = said.event
-    names = said.names
+    v, e, names = said.view, said.event, said.names
     w = who(names, e.get("seat"))
     P = PLACES
     return f"{w}'s army sets out from {P[e['prov']]}: " + \
@@ -140,8 +137,7 @@ def _say_group(said: Said) -> str | None:
 
 @SENTENCES.on("step")
 def _say_step(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     P = PLACES
     return f"{w} enters {P[e['dest']]} ({e['mp']} MP)"
@@ -149,8 +145,7 @@ def _say_step(said: Said) -> str | None:
 
 @SENTENCES.on("halted")
 def _say_halted(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     P = PLACES
     why = {"tie": " after a tied battle", "lost": " after losing the battle",
@@ -160,16 +155,14 @@ def _say_halted(said: Said) -> str | None:
 
 @SENTENCES.on("movement_end")
 def _say_movement_end(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"{w}'s movement ends"
 
 
 @SENTENCES.on("picked")
 def _say_picked(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     P = PLACES
     what = "own Legions" if e["kind"] == "own" else "Uncontrolled Legions"
@@ -178,8 +171,7 @@ def _say_picked(said: Said) -> str | None:
 
 @SENTENCES.on("dropped")
 def _say_dropped(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     P = PLACES
     what = [_legions(e["legions"])] if e.get("legions") else []
@@ -191,8 +183,7 @@ def _say_dropped(said: Said) -> str | None:
 
 @SENTENCES.on("unmarked")
 def _say_unmarked(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     P = PLACES
     return f"{w} removes the Retreat markers in {P[e['prov']]} (2 MP)"
@@ -200,8 +191,7 @@ def _say_unmarked(said: Said) -> str | None:
 
 @SENTENCES.on("attack")
 def _say_attack(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     P = PLACES
     return f"{w} attacks {who(names, e['target'])} in {P[e['prov']]}"
@@ -209,24 +199,21 @@ def _say_attack(said: Said) -> str | None:
 
 @SENTENCES.on("attack_cancelled")
 def _say_attack_cancelled(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"{w}'s attack is called off by Bad Weather"
 
 
 @SENTENCES.on("committed")
 def _say_committed(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"{w} lays {e['count']} battle card(s) face down"
 
 
 @SENTENCES.on("battle")
 def _say_battle(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     P = PLACES
     return (f"Battle in {P[e['prov']]}: {who(names, e['att'])} {e['att_bp']} BP against "
             f"{who(names, e['def'])} {e['def_bp']} BP")
@@ -241,8 +228,7 @@ def _say_battle_tie(said: Said) -> str | None:
 
 @SENTENCES.on("battle_won")
 def _say_battle_won(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     P = PLACES
     took = "takes a Legion" if e.get("captured", True) else "takes no Legion"
@@ -251,24 +237,21 @@ def _say_battle_won(said: Said) -> str | None:
 
 @SENTENCES.on("vp")
 def _say_vp(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"{w} gains {e['vp']} VP ({e['why']})"
 
 
 @SENTENCES.on("demoted")
 def _say_demoted(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"{w}, {e['was']}, is beaten and back to General"
 
 
 @SENTENCES.on("passage_asked")
 def _say_passage_asked(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     P = PLACES
     return f"{w} asks passage through {P[e['prov']]}"
@@ -276,8 +259,7 @@ def _say_passage_asked(said: Said) -> str | None:
 
 @SENTENCES.on("passage_granted", "passage_refused")
 def _say_passage_granted(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     t = e.get("type")
     w = who(names, e.get("seat"))
     return f"{w} {'grants' if t == 'passage_granted' else 'refuses'} passage"
@@ -285,8 +267,7 @@ def _say_passage_granted(said: Said) -> str | None:
 
 @SENTENCES.on("stays")
 def _say_stays(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     P = PLACES
     return f"{w} stays in {P[e['prov']]}"
@@ -294,8 +275,7 @@ def _say_stays(said: Said) -> str | None:
 
 @SENTENCES.on("retreated")
 def _say_retreated(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     P = PLACES
     return f"{w} retreats {_legions(e['legions'])} from {P[e['from']]} to {P[e['dest']]}"
@@ -303,32 +283,28 @@ def _say_retreated(said: Said) -> str | None:
 
 @SENTENCES.on("retreat_stopped")
 def _say_retreat_stopped(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"{w}'s retreat is stopped by Bad Weather"
 
 
 @SENTENCES.on("leader_stopped")
 def _say_leader_stopped(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"{w}'s Leader is wounded and stays put this round (his Legions may go on)"
 
 
 @SENTENCES.on("base")
 def _say_base(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"{w} takes {AREA_NAMES[e['area']]} as Base"
 
 
 @SENTENCES.on("placed")
 def _say_placed(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     P = PLACES
     return f"{w} places a Legion in {P[e['prov']]}"
@@ -336,8 +312,7 @@ def _say_placed(said: Said) -> str | None:
 
 @SENTENCES.on("general")
 def _say_general(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     P = PLACES
     return f"{w} places the General in {P[e['prov']]}"
@@ -345,24 +320,21 @@ def _say_general(said: Said) -> str | None:
 
 @SENTENCES.on("crowned")
 def _say_crowned(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"{w} is Emperor ({e['how']})!"
 
 
 @SENTENCES.on("acclaimed")
 def _say_acclaimed(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"{w}'s Legions declare him Contender: now to Rome"
 
 
 @SENTENCES.on("event")
 def _say_event(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"{w} plays " + _what(e["ev"], w, names, target=e.get("target"),
                                  prov=e.get("prov"), frm=e.get("from"), to=e.get("dest"),
@@ -371,9 +343,7 @@ def _say_event(said: Said) -> str | None:
 
 @SENTENCES.on("answer")
 def _say_answer(said: Said) -> str | None:
-    v = said.view
-    e = said.event
-    names = said.names
+    v, e, names = said.view, said.event, said.names
     w = who(names, e.get("seat"))
     at = {"move": f"{who(names, v.get('active'))}'s moving army",
           "attack": f"{who(names, v.get('active'))}'s attack", "retreat": "a retreat",
@@ -393,25 +363,21 @@ def _say_cancelled(said: Said) -> str | None:
 
 @SENTENCES.on("corrupted")
 def _say_corrupted(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"{w}'s Corruption voids a Senate Influence of the declaration"
 
 
 @SENTENCES.on("to_rome")
 def _say_to_rome(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"Crisis in Rome: {w}, Emperor, is called to Rome"
 
 
 @SENTENCES.on("sailed")
 def _say_sailed(said: Said) -> str | None:
-    v = said.view
-    e = said.event
-    names = said.names
+    v, e, names = said.view, said.event, said.names
     w = who(names, e.get("seat"))
     P = PLACES
     return f"{w}'s Galley Fleet lands " + _army(v, e["seat"], e["legions"], e["leader"]) + \
@@ -420,8 +386,7 @@ def _say_sailed(said: Said) -> str | None:
 
 @SENTENCES.on("rebels")
 def _say_rebels(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     P = PLACES
     return f"A Legion of {w} in {P[e['prov']]} rebels: now Uncontrolled"
@@ -436,8 +401,7 @@ def _say_revolt(said: Said) -> str | None:
 
 @SENTENCES.on("revolt_brings")
 def _say_revolt_brings(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     P = PLACES
     return f"{w} brings a Legion from {P[e['from']]} to {P[e['dest']]} (Revolt)"
@@ -445,8 +409,7 @@ def _say_revolt_brings(said: Said) -> str | None:
 
 @SENTENCES.on("expelled")
 def _say_expelled(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     P = PLACES
     return f"Germanic Tribes drive {w}'s {_legions(e['legions'])} from " \
@@ -462,8 +425,7 @@ def _say_germanic_marker(said: Said) -> str | None:
 
 @SENTENCES.on("germanic_lifted")
 def _say_germanic_lifted(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     P = PLACES
     return f"{w} drives the Germanic Tribes out of {P[e['prov']]}"
@@ -471,47 +433,41 @@ def _say_germanic_lifted(said: Said) -> str | None:
 
 @SENTENCES.on("traitor")
 def _say_traitor(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"{w}'s Traitor steals a random card from {who(names, e['from'])}"
 
 
 @SENTENCES.on("stolen")
 def _say_stolen(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     what = card_name(e["card"]) if "card" in e else "A card"  # hidden deck: unseen
     return f"{what} goes from {who(names, e['from'])} to {who(names, e['to'][0])}"
 
 
 @SENTENCES.on("discarded")
 def _say_discarded(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"{w} discards a card face down"
 
 
 @SENTENCES.on("scored")
 def _say_scored(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     return f"Game Turn {e['game_turn']} scored: " + _tally(e["vp"], names)
 
 
 @SENTENCES.on("round")
 def _say_round(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"{w}'s round (Game Turn {e['game_turn']})"
 
 
 @SENTENCES.on("round_end")
 def _say_round_end(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"{w}'s round ends"
 
@@ -524,16 +480,14 @@ def _say_deal(said: Said) -> str | None:
 
 @SENTENCES.on("first_drawn")
 def _say_first_drawn(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"{w} is drawn to start the Game Turn (fewest VP, tied)"
 
 
 @SENTENCES.on("declare")
 def _say_declare(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return (f"{w} tries to be crowned in Rome: {e['board_dp']} DP from the board, "
             f"{e['senate']} Senate Influence, {e['guards']} Praetorian Guard")
@@ -541,8 +495,7 @@ def _say_declare(said: Said) -> str | None:
 
 @SENTENCES.on("declared")
 def _say_declared(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"{w} declares in Rome with {e['dp']} DP: " + \
         ("crowned" if e["crowned"] else "fails")
@@ -550,24 +503,21 @@ def _say_declared(said: Said) -> str | None:
 
 @SENTENCES.on("assassinated")
 def _say_assassinated(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"{w}, Emperor, is assassinated in Rome"
 
 
 @SENTENCES.on("assassination_failed")
 def _say_assassination_failed(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"The assassination of {w} fails"
 
 
 @SENTENCES.on("draw_order")
 def _say_draw_order(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     return "Bases are picked in this order: " + ", ".join(who(names, x) for x in e["order"])
 
 
@@ -578,22 +528,19 @@ def _say_setup_done(said: Said) -> str | None:
 
 @SENTENCES.on("dealt")
 def _say_dealt(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     return f"{who(names, e['to'][0])} is dealt " + "; ".join(card_name(c) for c in e["cards"])
 
 
 @SENTENCES.on("game_over")
 def _say_game_over(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     return "Game over after Game Turn 4: " + _tally(e["vp"], names)
 
 
 @SENTENCES.on("automatic_victory")
 def _say_automatic_victory(said: Said) -> str | None:
-    e = said.event
-    names = said.names
+    e, names = said.event, said.names
     w = who(names, e.get("seat"))
     return f"{w} wins outright (automatic victory)"
 

@@ -165,9 +165,7 @@ SENTENCES = Sentences()  # event type -> its sentence (lantable.plugins.text)
 
 @SENTENCES.on("moved")
 def _say_moved(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     hit = f", stopped by {event['contact']}" if event.get("contact") else ""
     return f"{ship} sails to ({mm(event['at'][0])}, {mm(event['at'][1])}){hit}"
@@ -175,9 +173,7 @@ def _say_moved(said: Said) -> str | None:
 
 @SENTENCES.on("shot")
 def _say_shot(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     return (f"{ship} fires at {_target(view, event['target'], names)}: rolls "
             f"{event['roll']}, {'hit' if event['hit'] else 'miss'}")
@@ -185,9 +181,7 @@ def _say_shot(said: Said) -> str | None:
 
 @SENTENCES.on("marine_shot")
 def _say_marine_shot(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     return (f"{_ship(view, event['crew'], names)} fires at "
             f"{_ship(view, event['target'], names)}: rolls {event['roll']}, "
             f"{'hit' if event['hit'] else 'miss'}")
@@ -195,18 +189,14 @@ def _say_marine_shot(said: Said) -> str | None:
 
 @SENTENCES.on("marine_hit")
 def _say_marine_hit(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     return (f"{_ship(view, event['crew'], names)} is hit: one hit does nothing, a "
             "second this turn eliminates the Marine")
 
 
 @SENTENCES.on("marine_eliminated")
 def _say_marine_eliminated(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     return f"{_ship(view, event['crew'], names)} is hit a second time and eliminated"
 
 
@@ -218,9 +208,7 @@ def _say_refire(said: Said) -> str | None:
 
 @SENTENCES.on("broadside")
 def _say_broadside(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     return (f"{ship} looses a broadside: rolls {event['roll']} against {event['rank']}, "
             f"{event['hits']} hits")
@@ -228,9 +216,7 @@ def _say_broadside(said: Said) -> str | None:
 
 @SENTENCES.on("mast_lost")
 def _say_mast_lost(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     part = "segment" if _is_monster(view, event["ship"]) else "mast"
     return f"{ship} loses a {part} ({event['left']} left)"
@@ -238,18 +224,14 @@ def _say_mast_lost(said: Said) -> str | None:
 
 @SENTENCES.on("derelict")
 def _say_derelict(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     return f"{ship} is derelict"
 
 
 @SENTENCES.on("sunk")
 def _say_sunk(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     split = event.get("split")
     gold = f"; gold split {split}" if split else ""
@@ -258,44 +240,35 @@ def _say_sunk(said: Said) -> str | None:
 
 @SENTENCES.on("docked")
 def _say_docked(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     return f"{ship} docks at {event['island']}"
 
 
 @SENTENCES.on("ransom")
 def _say_ransom(said: Said) -> str | None:
-    event = said.event
-    names = said.names
+    event, names = said.event, said.names
     total = f": {event['home_gold']} at home" if "home_gold" in event else ""
     return f"a Ransom crew is worth 1 gold to {_name(names, event['seat'])}{total}"
 
 
 @SENTENCES.on("lost")
 def _say_lost(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     return f"{ship} sails into fog bank {event['fog']} and is lost"
 
 
 @SENTENCES.on("fog_exit")
 def _say_fog_exit(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     return f"{ship} comes out of fog bank {event['fog']} at point {event['roll']}"
 
 
 @SENTENCES.on("still_lost")
 def _say_still_lost(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     return f"{ship} finds no way out of fog bank {event['fog']} (rolled {event['roll']})"
 
@@ -309,9 +282,7 @@ def _say_danger(said: Said) -> str | None:
 
 @SENTENCES.on("trapped")
 def _say_trapped(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     return (f"{ship} is trapped in the Sargasso Sea {event['sea']} (danger "
             f"{event['danger']} beats {event['masts']} masts)")
@@ -319,45 +290,35 @@ def _say_trapped(said: Said) -> str | None:
 
 @SENTENCES.on("reef")
 def _say_reef(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     return f"{ship} scrapes reef {event['reef']}: {event['loss']} masts lost"
 
 
 @SENTENCES.on("wrecked")
 def _say_wrecked(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     return f"{ship} founders on the reef: the wreck stays there with its cargo"
 
 
 @SENTENCES.on("freed")
 def _say_freed(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     return f"{ship} breaks free of the weed (rolled {event['roll']})"
 
 
 @SENTENCES.on("still_trapped")
 def _say_still_trapped(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     return f"{ship} stays stuck in the weed (rolled {event['roll']})"
 
 
 @SENTENCES.on("unloaded")
 def _say_unloaded(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     who = _name(names, event["seat"])
     return f"{ship} unloads {event['gold']} gold: {who} has {event['home_gold']} at home"
@@ -365,9 +326,7 @@ def _say_unloaded(said: Said) -> str | None:
 
 @SENTENCES.on("ram")
 def _say_ram(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     result = "a mast falls" if event["hit"] else "no damage"
     return (f"{ship} rams {_ship(view, event['target'], names)}: rolls {event['roll']} "
@@ -376,9 +335,7 @@ def _say_ram(said: Said) -> str | None:
 
 @SENTENCES.on("boarding")
 def _say_boarding(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     won = _ship(view, event["winner"], names) if event["winner"] else "nobody"
     return f"boarding! totals {event['totals'][0]} to {event['totals'][1]}: {won} wins"
 
@@ -393,45 +350,35 @@ def _say_saw(said: Said) -> str | None:
 
 @SENTENCES.on("crew_unloaded")
 def _say_crew_unloaded(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     return f"{ship} lands crew {event['crew']} on {event['island']}"
 
 
 @SENTENCES.on("crew_loaded")
 def _say_crew_loaded(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     return f"{ship} takes crew {event['crew']} aboard"
 
 
 @SENTENCES.on("explored_ship")
 def _say_explored_ship(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     return f"{ship} comes alongside {_ship(view, event['target'], names)} to explore her"
 
 
 @SENTENCES.on("transferred")
 def _say_transferred(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     return (f"{_item(view, event['item'])} moves from {_ship(view, event['from'], names)} "
             f"to {_ship(view, event['onto'], names)}")
 
 
 @SENTENCES.on("ransom_captured")
 def _say_ransom_captured(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     return (f"the Ransom crew taken aboard {ship} is worth {event['gold']} gold: "
             f"treasure {event['treasure']}, face up")
@@ -439,18 +386,14 @@ def _say_ransom_captured(said: Said) -> str | None:
 
 @SENTENCES.on("took")
 def _say_took(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     return f"{ship} loads {len(event['treasure'])} treasure from {event['island']}"
 
 
 @SENTENCES.on("unloaded_hidden")
 def _say_unloaded_hidden(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     return (f"{ship} unloads treasure {event['treasure']} face down on "
             f"{_name(names, event['seat'])}'s home island")
@@ -458,9 +401,7 @@ def _say_unloaded_hidden(said: Said) -> str | None:
 
 @SENTENCES.on("end_token")
 def _say_end_token(said: Said) -> str | None:
-    view = said.view
-    event = said.event
-    names = said.names
+    view, event, names = said.view, said.event, said.names
     ship = _ship(view, event.get("ship"), names) if event.get("ship") else ""
     return (f"the last treasure is aboard {ship}: she takes the end token (the game "
             "ends when she unloads at home or sinks)")
@@ -468,24 +409,21 @@ def _say_end_token(said: Said) -> str | None:
 
 @SENTENCES.on("home_revealed")
 def _say_home_revealed(said: Said) -> str | None:
-    event = said.event
-    names = said.names
+    event, names = said.event, said.names
     return (f"{_name(names, event['seat'])} pays for a fort from the gold at home: "
             "it is all turned face up")
 
 
 @SENTENCES.on("revealed")
 def _say_revealed(said: Said) -> str | None:
-    event = said.event
-    names = said.names
+    event, names = said.event, said.names
     gold = ", ".join(f"{_name(names, p)} {v}" for p, v in enumerate(event["gold"]))
     return f"all treasure is turned face up: gold at home {gold}"
 
 
 @SENTENCES.on("game_over")
 def _say_game_over(said: Said) -> str | None:
-    event = said.event
-    names = said.names
+    event, names = said.event, said.names
     won = " and ".join(_name(names, p) for p in event["winners"])
     why = END_WORDS.get(event["why"], event["why"])
     verb = "wins" if len(event["winners"]) == 1 else "share the win"
@@ -494,15 +432,13 @@ def _say_game_over(said: Said) -> str | None:
 
 @SENTENCES.on("turn")
 def _say_turn(said: Said) -> str | None:
-    event = said.event
-    names = said.names
+    event, names = said.event, said.names
     return f"round {event['round']}: {_name(names, event['seat'])}'s turn"
 
 
 @SENTENCES.on("home_chosen")
 def _say_home_chosen(said: Said) -> str | None:
-    event = said.event
-    names = said.names
+    event, names = said.event, said.names
     who, whose = _name(names, event["seat"]), _name(names, event["for"])
     return (f"{who} makes {event['island']} their home island; their fleet is placed "
             f"beside it" if event["seat"] == event["for"] else
