@@ -23,31 +23,6 @@ def _move(screen: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-@pytest.fixture
-def host(tmp_path):
-    host = Host(tmp_path / "journal.sqlite").start()
-    yield host
-    host.kill()
-
-
-@pytest.fixture
-def sessions():
-    opened: list[Tmux] = []
-    yield opened
-    for tmux in opened:
-        tmux.close()
-
-
-@pytest.fixture
-def procs():
-    started: list[subprocess.Popen] = []
-    yield started
-    for proc in started:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(timeout=10)
-
-
 def _play(sessions, name: str, host: Host, table: str, *extra: str) -> Tmux:
     env = {"XDG_DATA_HOME": os.environ["XDG_DATA_HOME"], "PYTHONPATH": os.getcwd()}
     tmux = Tmux(name, [*LANTABLE, "play", "--connect", host.address, "--table", table,

@@ -21,31 +21,6 @@ from .tty import HAVE_TMUX, LANTABLE, Host, Tmux
 pytestmark = pytest.mark.skipif(not HAVE_TMUX, reason="needs tmux")
 
 
-@pytest.fixture
-def host(tmp_path):
-    host = Host(tmp_path / "journal.sqlite").start()
-    yield host
-    host.kill()
-
-
-@pytest.fixture
-def sessions():
-    opened: list[Tmux] = []
-    yield opened
-    for tmux in opened:
-        tmux.close()
-
-
-@pytest.fixture
-def procs():
-    started: list[subprocess.Popen] = []
-    yield started
-    for proc in started:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(timeout=10)
-
-
 def _env() -> dict[str, str]:
     return {"XDG_DATA_HOME": os.environ["XDG_DATA_HOME"], "PYTHONPATH": os.getcwd()}
 

@@ -5,7 +5,6 @@ terminal. Screens are saved under tests/artifacts/<test name>/."""
 from __future__ import annotations
 
 import os
-import subprocess
 
 import pytest
 
@@ -13,31 +12,6 @@ from .test_play_terminal import PROMPT, _bots
 from .tty import HAVE_TMUX, LANTABLE, Host, Tmux
 
 pytestmark = pytest.mark.skipif(not HAVE_TMUX, reason="needs tmux")
-
-
-@pytest.fixture
-def host(tmp_path):
-    host = Host(tmp_path / "journal.sqlite").start()
-    yield host
-    host.kill()
-
-
-@pytest.fixture
-def sessions():
-    opened: list[Tmux] = []
-    yield opened
-    for tmux in opened:
-        tmux.close()
-
-
-@pytest.fixture
-def procs():
-    started: list[subprocess.Popen] = []
-    yield started
-    for proc in started:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(timeout=10)
 
 
 def _play(sessions, label: str, host: Host, table: str, name: str) -> Tmux:
