@@ -14,14 +14,7 @@ from lantable.clients.terminal import TerminalDecider
 from lantable.plugins import load_registry
 from lantable.protocol import Update
 
-from .test_play_terminal import (  # noqa: F401 - fixtures
-    _bots,
-    _move,
-    _play,
-    host,
-    procs,
-    sessions,
-)
+from .test_play_terminal import _bots, _move, _play  # host, sessions, procs: conftest.py
 from .tty import HAVE_TMUX
 
 
