@@ -15,11 +15,20 @@ after a warm-up:
 - the host's peak RSS (VmHWM);
 - where the CPU goes: the host's and the bots' CPU per accepted action, and how busy
   the machine's cores were (a core left idle means the host, a single thread, is the
-  bottleneck);
+  bottleneck). Every process's window is the same stretch of the shared monotonic
+  clock; the host's CPU time is read from /proc at its start and end. CPU time per
+  action is the figure that other tenants of the machine disturb least (throughput
+  and latency move with their load);
 - the floor: a raw msgpack echo round trip over the same loopback, same run.
 
+Two trees compare on identical bots and seeds with ``--host-python`` (each worktree's
+own venv; the runs alternate so that all see the same load). ``--profile DIR`` runs the
+host under cProfile during the measured window only and reports, per accepted action,
+each function's calls and time: the call counts are exact whatever the load (how many
+writes, batches, legal-action listings an action costs).
+
 Usage: python bench/net.py [--game race|manila] [--tables K ...] [--seats N] [--seconds S]
-[--runs R]
+[--runs R] [--host-python PY ...] [--profile DIR]
 """
 
 from __future__ import annotations
@@ -52,7 +61,7 @@ SPARE_TABLES = 640
 # ---------------------------------------------------------------------------
 
 
-def _worker(port: int, seat: int, slots: list[list[str]], seconds: float, warmup: float,
+def _worker(port: int, seat: int, slots: list[list[str]], measure_from: float, stop_at: float,
             seed: int) -> dict:
     """Play ``seat`` at every table slot; a slot is a list of tables played one after another.
 
@@ -67,8 +76,7 @@ def _worker(port: int, seat: int, slots: list[list[str]], seconds: float, warmup
     rng = random.Random(seed)
     sel = selectors.DefaultSelector()
     latencies: list[float] = []
-    start = time.monotonic()
-    measure_from, stop_at = start + warmup, start + warmup + seconds
+    answered = 0  # every action answered, warm-up included (the host's total, with --profile)
     ids = iter(range(1, 1 << 62))
     header = struct.Struct(">I")
     packb, unpackb = msgpack.packb, msgpack.unpackb
@@ -114,13 +122,15 @@ def _worker(port: int, seat: int, slots: list[list[str]], seconds: float, warmup
             return True
 
         def on_message(self, msg: dict) -> bool:
+            nonlocal answered
             t = msg["t"]
             if t == "welcome":
                 self.join_next()
             if t != "update" or msg["table"] != self.table:
                 return True
             if self.pending is not None and msg["seq"] >= self.pending:
-                if time.monotonic() >= measure_from:
+                answered += 1
+                if measure_from <= time.monotonic() < stop_at:
                     latencies.append(time.perf_counter() - self.sent_at)
                 self.pending = None
             if msg["status"] == "finished":
@@ -148,7 +158,8 @@ def _worker(port: int, seat: int, slots: list[list[str]], seconds: float, warmup
     cpu = _own_cpu() - (cpu_start if cpu_start is not None else 0.0)
     for bot in bots:
         bot.sock.close()
-    return {"latencies": latencies, "actions": len(latencies), "cpu": cpu, "ran_dry": ran_dry}
+    return {"latencies": latencies, "actions": len(latencies), "answered": answered, "cpu": cpu,
+            "ran_dry": ran_dry}
 
 
 def _own_cpu() -> float:
@@ -238,20 +249,88 @@ def _machine_busy() -> tuple[float, float]:
     return sum(fields) - idle, sum(fields)
 
 
+def _host_flags(python: str) -> list[str]:
+    """The flags that let one client open every spare table (docs/limits.md), if this
+    host has those limits (an older tree, run with ``--host-python``, may not)."""
+    out = subprocess.run([python, "-m", "lantable.clients.cli", "host", "--help"],
+                         capture_output=True, text=True, check=False).stdout
+    if "--max-tables-per-client" not in out:
+        return []
+    return ["--max-tables-per-client", str(10 * SPARE_TABLES),
+            "--max-open-tables-per-client", str(10 * SPARE_TABLES), "--max-tables",
+            str(10 * SPARE_TABLES)]
+
+
+def _profiled_host(out: str, argv: list[str]) -> None:
+    """Run ``lantable`` with ``argv`` under cProfile, profiling only between SIGUSR1
+    (start) and SIGUSR2 (stop, and write the stats to ``out``): the measured window,
+    without start-up, table creation and warm-up."""
+    import cProfile
+    import runpy
+    import signal
+
+    profiler = cProfile.Profile()
+
+    def start(signum: int, frame: Any) -> None:
+        profiler.enable()
+
+    def stop(signum: int, frame: Any) -> None:
+        profiler.disable()
+        profiler.dump_stats(out + ".part")
+        os.replace(out + ".part", out)  # whole, or not there
+
+    signal.signal(signal.SIGUSR1, start)
+    signal.signal(signal.SIGUSR2, stop)
+    sys.argv = ["lantable", *argv]
+    runpy.run_module("lantable.clients.cli", run_name="__main__", alter_sys=True)
+
+
+def _label(key: tuple[str, int, str]) -> str:
+    """A profile entry's name without line numbers or the tree's path, so that two
+    trees compare: ``host/table.py:act``, ``~:<built-in method posix.write>``."""
+    filename, _, name = key
+    return "/".join(filename.split("/")[-2:]) + ":" + name
+
+
+def _profile_summary(path: str, actions: int, top: int) -> dict[str, Any]:
+    """Per accepted action: each function's calls, own time and time with callees (µs,
+    under the profiler, which roughly doubles them), the ``top`` by own time."""
+    import pstats
+
+    stats = pstats.Stats(path).stats  # type: ignore[attr-defined]
+    n = max(1, actions)
+    rows = sorted(stats.items(), key=lambda item: -item[1][2])
+    total = sum(v[2] for v in stats.values())
+    return {
+        "actions": actions,
+        "profiled_us_per_action": round(total / n * 1e6, 1),
+        # [function, calls per action, own µs per action, cumulative µs per action]
+        "top": [[_label(key), round(v[1] / n, 3), round(v[2] / n * 1e6, 2),
+                 round(v[3] / n * 1e6, 2)] for key, v in rows[:top]],
+    }
+
+
+def _sleep_until(t: float) -> None:
+    time.sleep(max(0.0, t - time.monotonic()))
+
+
 def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
-             seats: int = 4) -> dict:
+             seats: int = 4, python: str = sys.executable, profile: str | None = None,
+             top: int = 40) -> dict:
+    """One measured run; ``python`` runs the host (another tree's venv compares trees on
+    identical bots), ``profile`` is where its cProfile stats go, if wanted."""
+    import signal
+
     with tempfile.TemporaryDirectory() as tmp:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        host = subprocess.Popen(
-            [sys.executable, "-m", "lantable.clients.cli", "host", "--bind", "127.0.0.1",
-             "--port", str(port), "--db", os.path.join(tmp, "j.sqlite"), "--no-discovery",
-             # one client opens every spare table (docs/limits.md)
-             "--max-tables-per-client", str(10 * SPARE_TABLES),
-             "--max-open-tables-per-client", str(10 * SPARE_TABLES), "--max-tables",
-             str(10 * SPARE_TABLES)],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        argv = ["host", "--bind", "127.0.0.1", "--port", str(port),
+                "--db", os.path.join(tmp, "j.sqlite"), "--no-discovery", *_host_flags(python)]
+        cmd = ([python, __file__, "--profiled-host", profile, *argv] if profile
+               else [python, "-m", "lantable.clients.cli", *argv])
+        host = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                text=True)
         try:
             assert "listening" in host.stdout.readline()
             import trio
@@ -260,46 +339,65 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
             per_slot = 1 if game == "race" else max(2, SPARE_TABLES // tables)
             created = trio.run(_create_tables, port, game, tables * per_slot, seed, seats)
             slots = [created[i * per_slot:(i + 1) * per_slot] for i in range(tables)]
+            # The window, in the monotonic clock every process shares.
+            measure_from = time.monotonic() + warmup
+            stop_at = measure_from + seconds
             # One bot process per seat: process s holds seat s of every table.
             procs = [subprocess.Popen(
                 [sys.executable, __file__, "--worker", str(port), str(seat), json.dumps(slots),
-                 str(seconds), str(warmup), str(seed * 10 + seat)],
+                 repr(measure_from), repr(stop_at), str(seed * 10 + seat)],
                 stdout=subprocess.PIPE, text=True) for seat in range(seats)]
+            _sleep_until(measure_from)
+            if profile:
+                host.send_signal(signal.SIGUSR1)
             cpu0 = _cpu_seconds(host.pid)
             busy0 = _machine_busy()
-            results = [json.loads(p.communicate()[0]) for p in procs]
+            _sleep_until(stop_at)
             host_cpu = _cpu_seconds(host.pid) - cpu0
             busy = [b - a for a, b in zip(busy0, _machine_busy(), strict=True)]
+            if profile:
+                host.send_signal(signal.SIGUSR2)
+            results = [json.loads(p.communicate()[0]) for p in procs]
             rss = _peak_rss_mb(host.pid)
+            for _ in range(100):  # the host writes its profile on SIGUSR2 (bounded wait)
+                if not profile or os.path.exists(profile):
+                    break
+                time.sleep(0.1)
         finally:
             host.terminate()
             host.wait()
     lat = sorted(x for r in results for x in r["latencies"])
     actions = sum(r["actions"] for r in results)
-    return {
+    out = {
         "actions_per_s": round(actions / seconds, 1),
         "p50_ms": round(lat[len(lat) // 2] * 1e3, 3) if lat else None,
         "p99_ms": round(lat[int(len(lat) * 0.99)] * 1e3, 3) if lat else None,
         "host_peak_rss_mb": round(rss, 1),
-        # Host CPU (user+system) per accepted action over the whole run, warm-up included.
-        "host_cpu_us_per_action": round(
-            host_cpu / max(1, actions) * 1e6 * seconds / (seconds + warmup), 1),
+        # Host CPU (user+system, all threads, /proc in clock ticks) per accepted action,
+        # over the measured window only.
+        "host_cpu_us_per_action": round(host_cpu / max(1, actions) * 1e6, 1),
         # The bot processes together, measured window only.
         "bots_cpu_us_per_action": round(sum(r["cpu"] for r in results) / max(1, actions) * 1e6, 1),
-        # Share of all cores busy (anything, other tenants included), warm-up included.
+        # Share of all cores busy (anything, other tenants included), measured window.
         "machine_busy_pct": round(100 * busy[0] / max(1e-9, busy[1]), 1),
         "samples": len(lat),
         # True if a slot ran out of tables before the end: the run undercounts.
         "ran_out_of_tables": any(r["ran_dry"] for r in results),
     }
+    if profile:
+        out["profile"] = _profile_summary(profile, actions, top)
+    return out
 
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
-        port, seat, slots, seconds, warmup, seed = sys.argv[2:8]
-        out = _worker(int(port), int(seat), json.loads(slots), float(seconds), float(warmup),
-                      int(seed))
+        port, seat, slots, measure_from, stop_at, seed = sys.argv[2:8]
+        out = _worker(int(port), int(seat), json.loads(slots), float(measure_from),
+                      float(stop_at), int(seed))
         print(json.dumps(out))
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "--profiled-host":
+        _profiled_host(sys.argv[2], sys.argv[3:])
         return
     parser = bench_parser(__doc__)
     parser.add_argument("--game", default="race", help="the game the bots play (race or manila)")
@@ -313,20 +411,49 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="the tables' and bots' seed")
     parser.add_argument("--seats", type=int, default=4,
                         help="seats per table, one bot process each (race: 1-8, manila: 3-5)")
+    parser.add_argument("--host-python", nargs="+", default=[sys.executable], metavar="PYTHON",
+                        help="the Python (a venv's) that runs the host; several alternate run "
+                             "by run, same bots and seeds, reported under by_host (compare "
+                             "two trees: each worktree's own .venv/bin/python; default: this one)")
+    parser.add_argument("--profile", metavar="DIR", default=None,
+                        help="run the host under cProfile during the measured window only and "
+                             "report each function's calls and µs per action (the profiler "
+                             "slows the host: its throughput is not comparable); the .prof "
+                             "files are kept in DIR")
+    parser.add_argument("--top", type=int, default=40,
+                        help="functions listed per profile, by own time")
     args = parser.parse_args()
     report: dict[str, Any] = {"bench": "net", "game": args.game, "seats": args.seats,
                               "seconds": args.seconds,
                               "runs": args.runs, "cpus": os.cpu_count(),
                               "echo_floor": _echo_floor()}
+    if args.profile:
+        os.makedirs(args.profile, exist_ok=True)
+        report["profiled"] = True
+    pythons = args.host_python
+    by_host: dict[str, dict[str, Any]] = {py: {} for py in pythons}
     for k in args.tables:
-        runs = [_one_run(args.game, k, args.seconds, args.warmup, args.seed + r, args.seats)
-                for r in range(args.runs)]
-        report[f"tables_{k}"] = {
-            key: any(r[key] for r in runs) if isinstance(runs[0][key], bool)
-            else statistics.median(r[key] for r in runs)
-            for key in runs[0] if runs[0][key] is not None
-        } | {"all_runs": runs}
+        runs: dict[str, list[dict[str, Any]]] = {py: [] for py in pythons}
+        for r in range(args.runs):
+            for i, py in enumerate(pythons):  # alternating, so that all see the same load
+                prof = None if not args.profile else os.path.join(
+                    os.path.abspath(args.profile), f"{args.game}-{k}-host{i}-run{r}.prof")
+                runs[py].append(_one_run(args.game, k, args.seconds, args.warmup, args.seed + r,
+                                         args.seats, py, prof, args.top))
+        for py in pythons:
+            by_host[py][f"tables_{k}"] = _summary(runs[py])
+    if len(pythons) == 1:
+        report |= by_host[pythons[0]]
+    else:
+        report["by_host"] = by_host
     print(json.dumps(report, indent=2))
+
+
+def _summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Medians of the runs' figures (a flag: any run's), and every run as it was."""
+    plain = [key for key in runs[0] if key != "profile" and runs[0][key] is not None]
+    return {key: any(r[key] for r in runs) if isinstance(runs[0][key], bool)
+            else statistics.median(r[key] for r in runs) for key in plain} | {"all_runs": runs}
 
 
 if __name__ == "__main__":
