@@ -25,10 +25,17 @@ Two trees compare on identical bots and seeds with ``--host-python`` (each workt
 own venv; the runs alternate so that all see the same load). ``--profile DIR`` runs the
 host under cProfile during the measured window only and reports, per accepted action,
 each function's calls and time: the call counts are exact whatever the load (how many
-writes, batches, legal-action listings an action costs).
+writes, batches, legal-action listings an action costs). ``--syscalls`` counts the
+host's system calls per action over the window (``perf stat`` on Linux tracepoints;
+it barely slows the host, so the counts are those of an ordinary run).
+``--in-process`` measures the host's request path alone, in this process: frames
+decoded, routed, applied, journalled, every update encoded, and at each batch end the
+commit and one write per link to /dev/null; no sockets, no trio, no bot processes, so
+its CPU µs per action is the steadiest figure for comparing the host's own code.
 
 Usage: python bench/net.py [--game race|manila] [--tables K ...] [--seats N] [--seconds S]
-[--runs R] [--host-python PY ...] [--profile DIR]
+[--runs R] [--host-python PY ...] [--profile DIR] [--syscalls]
+       python bench/net.py --in-process [--game G] [--tables K ...] [--actions N] [--batch B]
 """
 
 from __future__ import annotations
@@ -176,6 +183,105 @@ async def _create_tables(port: int, game: str, count: int, seed: int, seats: int
 
 
 # ---------------------------------------------------------------------------
+# in process: the host's request path without sockets
+# ---------------------------------------------------------------------------
+
+
+def _in_process(game: str, tables: int, actions: int, seed: int, seats: int,
+                batch: int) -> dict[str, Any]:
+    """The host's own work per action, without sockets, trio or other processes: each
+    request is a frame fed to its connection (decode), routed to its table (checks,
+    the game, the journal, every seat's update encoded), and every ``batch`` actions
+    the peer's batch end commits the journal and writes each link's bytes to
+    /dev/null. Seats pick random legal actions; only the host's calls are timed
+    (process CPU time), so the figure moves little with the machine's load."""
+    import dataclasses
+
+    from lantable.host.journal import Journal
+    from lantable.host.limits import DEFAULT_LIMITS
+    from lantable.host.link import ClientLink
+    from lantable.host.lobby import Peer
+    from lantable.host.requests import route
+    from lantable.plugins import load_registry
+    from lantable.protocol import Connection, Welcome
+
+    rng = random.Random(seed)
+    header = struct.Struct(">I")
+    packb = msgpack.packb
+    ids = iter(range(1, 1 << 62))
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    with tempfile.TemporaryDirectory() as tmp:
+        journal = Journal(os.path.join(tmp, "j.sqlite"))
+        limits = dataclasses.replace(DEFAULT_LIMITS, max_tables=1 << 20,
+                                     max_tables_per_client=1 << 20,
+                                     max_open_tables_per_client=1 << 20)
+        peer = Peer(registry=load_registry(), journal=journal, name="bench", limits=limits)
+
+        def connect(name: str) -> tuple[ClientLink, Connection, set[str]]:
+            conn = Connection("host", limits.max_frame, limits.max_request_bytes)
+            body = msgpack.packb({"t": "hello", "proto": 1, "name": name})
+            conn.receive_data(header.pack(len(body)) + body)
+            conn.next_event()
+            link = ClientLink(name, "127.0.0.1:1", conn, peer.batch, fd=devnull)
+            link.send(Welcome(proto=1, peer=peer.peer_id, name="bench", tables=[]))
+            return link, conn, set()
+
+        def request(client: tuple[ClientLink, Connection, set[str]], msg: dict) -> None:
+            link, conn, joined = client
+            body = msgpack.packb(msg)
+            conn.receive_data(header.pack(len(body)) + body)
+            route(conn.next_event(), conn.last_frame_size, link, peer, joined)
+
+        creator = connect("creator")
+        players = [[connect(f"t{t}s{s}") for s in range(seats)] for t in range(tables)]
+        slots: list[str] = [""] * tables
+
+        def new_table(t: int) -> None:
+            before = set(peer.tables)
+            request(creator, {"t": "create", "id": next(ids), "game": game, "seats": seats,
+                              "options": OPTIONS.get(game), "seed": seed * 1000 + next(ids)})
+            (slots[t],) = set(peer.tables) - before
+            for s, client in enumerate(players[t]):
+                request(client, {"t": "join", "id": next(ids), "table": slots[t], "seat": s})
+            peer.batch.end()
+
+        for t in range(tables):
+            new_table(t)
+        # CPU time of the whole loop (a clock read costs a system call, so not one per
+        # action), less the tables made when a game ends; the driver's own share (pick
+        # an action, pack it) is a few µs and counts too.
+        done = 0
+        extra = 0.0
+        clock = time.process_time
+        start = clock()
+        while done < actions:
+            for t in range(tables):
+                table = peer.table(slots[t])
+                assert table is not None
+                if table.status != "playing":
+                    t0 = clock()
+                    new_table(t)
+                    extra += clock() - t0
+                    table = peer.table(slots[t])
+                    assert table is not None
+                seat = table.g.to_act(table.state)[0]
+                action = rng.choice(table.legal_now(seat))
+                body = packb({"t": "act", "id": next(ids), "table": slots[t], "action": action,
+                              "seat": seat})
+                link, conn, joined = players[t][seat]
+                conn.receive_data(header.pack(len(body)) + body)
+                route(conn.next_event(), conn.last_frame_size, link, peer, joined)
+                done += 1
+                if done % batch == 0:
+                    peer.batch.end()
+        cpu = clock() - start - extra
+        journal.close()
+    os.close(devnull)
+    return {"actions": done, "batch": batch,
+            "host_cpu_us_per_action": round(cpu / done * 1e6, 1)}
+
+
+# ---------------------------------------------------------------------------
 # the raw echo floor
 # ---------------------------------------------------------------------------
 
@@ -235,10 +341,12 @@ def _peak_rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def _cpu_seconds(pid: int) -> float:
+def _cpu_seconds(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of process ``pid``, all its threads, from /proc."""
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def _machine_busy() -> tuple[float, float]:
@@ -310,15 +418,44 @@ def _profile_summary(path: str, actions: int, top: int) -> dict[str, Any]:
     }
 
 
+# System calls counted with --syscalls (Linux tracepoints, through ``perf stat``).
+SYSCALLS = ("read", "write", "writev", "sendto", "recvfrom", "epoll_wait", "epoll_ctl",
+            "pwrite64", "pread64", "fsync", "fdatasync", "futex")
+
+
+def _start_syscall_count(pid: int) -> subprocess.Popen[str]:
+    """``perf stat`` counting the system calls of ``pid`` until it gets SIGINT."""
+    events = ",".join(f"syscalls:sys_enter_{name}" for name in SYSCALLS)
+    return subprocess.Popen(["perf", "stat", "-x", ",", "-e", events, "-p", str(pid)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def _syscall_counts(perf: subprocess.Popen[str], actions: int) -> dict[str, Any]:
+    """Stop ``perf stat`` and give each system call's count per accepted action."""
+    import signal
+
+    perf.send_signal(signal.SIGINT)
+    _, err = perf.communicate(timeout=10)
+    out: dict[str, Any] = {}
+    for line in err.splitlines():
+        fields = line.split(",")
+        if len(fields) > 2 and fields[2].startswith("syscalls:sys_enter_"):
+            name = fields[2].removeprefix("syscalls:sys_enter_")
+            if fields[0].isdigit() and int(fields[0]):
+                out[name] = round(int(fields[0]) / max(1, actions), 3)
+    return out or {"error": err.strip()[-300:]}
+
+
 def _sleep_until(t: float) -> None:
     time.sleep(max(0.0, t - time.monotonic()))
 
 
 def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
              seats: int = 4, python: str = sys.executable, profile: str | None = None,
-             top: int = 40) -> dict:
+             top: int = 40, syscalls: bool = False) -> dict:
     """One measured run; ``python`` runs the host (another tree's venv compares trees on
-    identical bots), ``profile`` is where its cProfile stats go, if wanted."""
+    identical bots), ``profile`` is where its cProfile stats go, if wanted, and
+    ``syscalls`` counts the host's system calls."""
     import signal
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -350,14 +487,17 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
             _sleep_until(measure_from)
             if profile:
                 host.send_signal(signal.SIGUSR1)
+            perf = _start_syscall_count(host.pid) if syscalls else None
             cpu0 = _cpu_seconds(host.pid)
             busy0 = _machine_busy()
             _sleep_until(stop_at)
-            host_cpu = _cpu_seconds(host.pid) - cpu0
+            user, system = (b - a for a, b in zip(cpu0, _cpu_seconds(host.pid), strict=True))
             busy = [b - a for a, b in zip(busy0, _machine_busy(), strict=True)]
             if profile:
                 host.send_signal(signal.SIGUSR2)
             results = [json.loads(p.communicate()[0]) for p in procs]
+            if perf is not None:
+                counts = _syscall_counts(perf, sum(r["actions"] for r in results))
             rss = _peak_rss_mb(host.pid)
             for _ in range(100):  # the host writes its profile on SIGUSR2 (bounded wait)
                 if not profile or os.path.exists(profile):
@@ -375,7 +515,10 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
         "host_peak_rss_mb": round(rss, 1),
         # Host CPU (user+system, all threads, /proc in clock ticks) per accepted action,
         # over the measured window only.
-        "host_cpu_us_per_action": round(host_cpu / max(1, actions) * 1e6, 1),
+        "host_cpu_us_per_action": round((user + system) / max(1, actions) * 1e6, 1),
+        # The kernel's share of it (system calls: socket reads and writes, epoll, the
+        # journal's file writes).
+        "host_system_pct": round(100 * system / max(1e-9, user + system), 1),
         # The bot processes together, measured window only.
         "bots_cpu_us_per_action": round(sum(r["cpu"] for r in results) / max(1, actions) * 1e6, 1),
         # Share of all cores busy (anything, other tenants included), measured window.
@@ -386,6 +529,8 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
     }
     if profile:
         out["profile"] = _profile_summary(profile, actions, top)
+    if perf is not None:
+        out["syscalls_per_action"] = counts
     return out
 
 
@@ -420,9 +565,27 @@ def main() -> None:
                              "report each function's calls and µs per action (the profiler "
                              "slows the host: its throughput is not comparable); the .prof "
                              "files are kept in DIR")
+    parser.add_argument("--syscalls", action="store_true",
+                        help="count the host's system calls per action during the measured "
+                             "window (needs perf and tracepoint access, e.g. root)")
+    parser.add_argument("--in-process", action="store_true",
+                        help="measure the host's request path in this process, without sockets "
+                             "(see _in_process): CPU µs per action, --actions per run")
+    parser.add_argument("--actions", type=int, default=6000,
+                        help="--in-process: actions per run")
+    parser.add_argument("--batch", type=int, default=1,
+                        help="--in-process: actions per batch end (commit and writes)")
     parser.add_argument("--top", type=int, default=40,
                         help="functions listed per profile, by own time")
     args = parser.parse_args()
+    if args.in_process:
+        report = {"bench": "net", "in_process": True, "game": args.game, "seats": args.seats}
+        for k in args.tables:
+            runs = [_in_process(args.game, k, args.actions, args.seed + r, args.seats, args.batch)
+                    for r in range(args.runs)]
+            report[f"tables_{k}"] = _summary(runs)
+        print(json.dumps(report, indent=2))
+        return
     report: dict[str, Any] = {"bench": "net", "game": args.game, "seats": args.seats,
                               "seconds": args.seconds,
                               "runs": args.runs, "cpus": os.cpu_count(),
@@ -439,7 +602,7 @@ def main() -> None:
                 prof = None if not args.profile else os.path.join(
                     os.path.abspath(args.profile), f"{args.game}-{k}-host{i}-run{r}.prof")
                 runs[py].append(_one_run(args.game, k, args.seconds, args.warmup, args.seed + r,
-                                         args.seats, py, prof, args.top))
+                                         args.seats, py, prof, args.top, args.syscalls))
         for py in pythons:
             by_host[py][f"tables_{k}"] = _summary(runs[py])
     if len(pythons) == 1:
@@ -451,7 +614,8 @@ def main() -> None:
 
 def _summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """Medians of the runs' figures (a flag: any run's), and every run as it was."""
-    plain = [key for key in runs[0] if key != "profile" and runs[0][key] is not None]
+    plain = [key for key in runs[0] if runs[0][key] is not None
+             and key not in ("profile", "syscalls_per_action")]
     return {key: any(r[key] for r in runs) if isinstance(runs[0][key], bool)
             else statistics.median(r[key] for r in runs) for key in plain} | {"all_runs": runs}
 
