@@ -265,7 +265,14 @@ def _in_process(game: str, tables: int, actions: int, seed: int, seats: int,
                     table = peer.table(slots[t])
                     assert table is not None
                 seat = table.g.to_act(table.state)[0]
-                action = rng.choice(table.legal_now(seat))
+                listed = getattr(table, "legal_now", None)  # an older tree lists afresh
+                if listed is not None:
+                    legal = listed(seat)  # the update listed them already: the host's cache
+                else:
+                    t0 = clock()
+                    legal = table.g.legal_actions(table.state, seat)
+                    extra += clock() - t0
+                action = rng.choice(legal)
                 body = packb({"t": "act", "id": next(ids), "table": slots[t], "action": action,
                               "seat": seat})
                 link, conn, joined = players[t][seat]
@@ -359,14 +366,17 @@ def _machine_busy() -> tuple[float, float]:
 
 def _host_flags(python: str) -> list[str]:
     """The flags that let one client open every spare table (docs/limits.md), if this
-    host has those limits (an older tree, run with ``--host-python``, may not)."""
+    host has those limits (an older tree, run with ``--host-python``, may not), and
+    turn the browser app off."""
     out = subprocess.run([python, "-m", "lantable.clients.cli", "host", "--help"],
                          capture_output=True, text=True, check=False).stdout
-    if "--max-tables-per-client" not in out:
-        return []
-    return ["--max-tables-per-client", str(10 * SPARE_TABLES),
-            "--max-open-tables-per-client", str(10 * SPARE_TABLES), "--max-tables",
-            str(10 * SPARE_TABLES)]
+    # No browser app: a tree whose web port does not yield would fail to start beside
+    # another host on this machine (the app takes no part in the measurement).
+    flags = ["--no-web"] if "--no-web" in out else []
+    for limit in ("--max-tables-per-client", "--max-open-tables-per-client", "--max-tables"):
+        if f"{limit} " in out:
+            flags += [limit, str(10 * SPARE_TABLES)]
+    return flags
 
 
 def _profiled_host(out: str, argv: list[str]) -> None:

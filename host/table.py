@@ -38,6 +38,7 @@ from lantable.protocol import (
     Joined,
     Left,
     LocalProtocolError,
+    Packed,
     PackedMap,
     SharedUpdate,
 )
@@ -1228,9 +1229,12 @@ class Table:
         """
         shared, started = self._shared(full, status_only, to_act)
         parts = self._view_parts() if started else None
+        # Events every seat sees (the usual case) are encoded once for all of them.
+        packed = _packed_public(events)
         for seat, slot in enumerate(self.seats):
             if slot.client is not None:
-                self._send_update(slot.client, seat, shared, started, parts, events=events)
+                self._send_update(slot.client, seat, shared, started, parts, events=events,
+                                  packed_events=packed)
         if self.spectators:
             view = self._view(None, parts) if started else None
             public = None if events is None else [e for e in events if _visible(e, None)]
@@ -1245,7 +1249,8 @@ class Table:
                             **self._words(None, None, public)))
                         continue
                     if data is None:
-                        data = client.encode_update(shared, seat=None, view=view, events=public)
+                        data = client.encode_update(shared, seat=None, view=view,
+                                                    events=public if packed is None else packed)
                 except LocalProtocolError as exc:
                     self._undeliverable(list(self.spectators), exc)
                     return
@@ -1303,16 +1308,24 @@ class Table:
     def _send_update(self, client: ClientLink, seat: int | None, shared: SharedUpdate | None = None,
                      started: bool = False,
                      parts: tuple[PackedMap, list[dict[str, Any]]] | None = None, *,
-                     events: list[dict[str, Any]] | None, reply_to: int | None = None) -> None:
+                     events: list[dict[str, Any]] | None, reply_to: int | None = None,
+                     packed_events: Packed | None = None) -> None:
         """One recipient's update: its own view, its legal actions if it must decide,
-        and the events it may see. Without ``shared``, a full update of the table now."""
+        and the events it may see (``packed_events``: all of ``events``, encoded). Without
+        ``shared``, a full update of the table now."""
         if shared is None:
             shared, started = self._shared(full=True)
         to_act = shared.fields["to_act"]
         legal = (self.legal_now(seat)
                  if seat is not None and seat in to_act and not self.hidden else None)
-        seen = None if events is None else [e for e in events if _visible(e, seat)]
-        words = self._words(seat, legal, seen) if _wants_words(client) and started else {}
+        seen: list[dict[str, Any]] | Packed | None
+        if _wants_words(client) and started:
+            seen = None if events is None else [e for e in events if _visible(e, seat)]
+            words = self._words(seat, legal, seen)
+        else:
+            words = {}
+            seen = packed_events if packed_events is not None else (
+                None if events is None else [e for e in events if _visible(e, seat)])
         try:
             client.send_update(shared, seat=seat,
                                view=self._view(seat, parts) if started else None,
@@ -1339,6 +1352,17 @@ def _wants_words(client: ClientLink) -> bool:
     """Whether the connection said ``hello.words`` (a stand-in link without the
     attribute, as tests use, wants none)."""
     return getattr(client, "words", False)
+
+
+def _packed_public(events: list[dict[str, Any]] | None) -> Packed | None:
+    """``events`` encoded once, if every seat sees all of them; else None (each update
+    then filters and encodes its own, and one that cannot be encoded fails alone)."""
+    if not events or any("to" in e for e in events):
+        return None
+    try:
+        return Packed(events, "'update'")
+    except LocalProtocolError:
+        return None
 
 
 def _visible(event: dict[str, Any], seat: int | None) -> bool:

@@ -88,6 +88,8 @@ class Game:
         self.has_query = bool(pm.hook.game_query.get_hookimpls())
         self.has_default_action = bool(pm.hook.game_default_action.get_hookimpls())
         self.has_undo = bool(pm.hook.game_undo_barrier.get_hookimpls())  # host/undo.py
+        # Asked after every action of a table that allows undo: bound like the hot hooks.
+        self._undo_barrier = _bind(pm, "game_undo_barrier") if self.has_undo else None
         self._view_parts = _bind(pm, "game_view_parts") if self.has_view_parts else None
         # Hidden decks (docs/plugins.md): the game asks a dealer for hidden cards.
         self.has_decks = bool(pm.hook.game_decks.get_hookimpls())
@@ -350,9 +352,9 @@ class Game:
         """Whether no undo may go back across the action that caused ``events``
         (``game_undo_barrier``); True for a game that does not say (undo refused: the
         safe default)."""
-        if not self.has_undo:
+        if self._undo_barrier is None:
             return True
-        return self._hook.game_undo_barrier(events=events, state=state) is not False
+        return self._undo_barrier(events, state) is not False
 
     @staticmethod
     def clone(state: State) -> State:

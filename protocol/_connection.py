@@ -109,6 +109,24 @@ class PackedMap:
         return _thread_packer().pack_map_header(self.count) + self.packed
 
 
+class Packed:
+    """One value encoded once, for sending inside many updates (the ``events`` of
+    :meth:`Connection.send_update`: a change whose events every seat sees sends the
+    same bytes to each).
+
+    Raises:
+        LocalProtocolError: the value cannot be encoded.
+    """
+
+    __slots__ = ("data",)
+
+    def __init__(self, value: Any, what: str = "a value") -> None:
+        try:
+            self.data: bytes = _thread_packer().pack(value)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise LocalProtocolError(f"cannot encode {what}: {exc}") from exc
+
+
 class SharedUpdate:
     """The fields of an ``update`` that every recipient of one change shares, packed
     once; :meth:`Connection.send_update` adds each recipient's own fields.
@@ -221,13 +239,14 @@ class Connection:
 
     def send_update(self, shared: SharedUpdate, *, seat: int | None, view: Any | PackedMap,
                     legal: list[dict[str, Any]] | None = None,
-                    events: list[dict[str, Any]] | None = None, id: int | None = None,
-                    labels: list[str] | None = None,
+                    events: list[dict[str, Any]] | Packed | None = None,
+                    id: int | None = None, labels: list[str] | None = None,
                     sentences: list[str] | None = None,
                     board_text: list[dict[str, Any]] | None = None) -> bytes:
         """The bytes of ``shared.message(seat=..., ...)``, with the shared fields
         packed once for every recipient (a host sends one update per seat per change).
-        ``view`` may be a :class:`PackedMap` (encoded already).
+        ``view`` may be a :class:`PackedMap` and ``events`` a :class:`Packed` (encoded
+        already).
 
         Raises:
             LocalProtocolError: we may not send an update now, or it cannot be encoded.
@@ -248,7 +267,7 @@ class Connection:
                 parts += (_KEY_LEGAL, pack(legal))
                 count += 1
             if events is not None:
-                parts += (_KEY_EVENTS, pack(events))
+                parts += (_KEY_EVENTS, events.data if type(events) is Packed else pack(events))
                 count += 1
             if id is not None:
                 parts += (_KEY_ID, pack(id))

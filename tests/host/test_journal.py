@@ -58,14 +58,16 @@ async def test_every_update_a_client_saw_is_in_the_journal(peer, tmp_path):
 
 
 class _DiskFullOnCommit:
-    """Stands in for the journal's SQLite connection: COMMIT fails once, as when
-    the disk fills up; everything else goes to the real connection."""
+    """Stands in for the journal's SQLite connection: committing fails, as when the
+    disk fills up: a COMMIT, or a statement that SQLite commits by itself (one made
+    outside a transaction: the journal writes a batch of actions alone that way);
+    everything else goes to the real connection."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
 
     def execute(self, sql: str, *args):
-        if sql == "COMMIT":
+        if sql == "COMMIT" or (sql.startswith("INSERT") and not self._db.in_transaction):
             raise sqlite3.OperationalError("database or disk is full")
         return self._db.execute(sql, *args)
 

@@ -11,6 +11,8 @@ from lantable.protocol import (
     Connection,
     Hello,
     LocalProtocolError,
+    Packed,
+    PackedMap,
     SharedUpdate,
     Update,
     Welcome,
@@ -48,6 +50,24 @@ def test_send_update_decodes_to_the_same_update(scores, full, legal, events, rep
                                              legal=legal, events=events, id=reply_to)
     # Byte for byte the size of the ordinary encoding (only key order may differ).
     assert len(data) == len(host.send(expected))
+
+
+def test_packed_events_and_view_give_the_same_bytes_as_plain_ones():
+    """Events encoded once (``Packed``) and a view in two parts (``PackedMap`` merged
+    with a seat's keys) are byte for byte what the plain values give."""
+    host, _ = _pair()
+    shared = SharedUpdate(table="t1", seq=5, status="playing", seats=SEATS, to_act=[0])
+    events = [{"type": "added", "n": 2}, {"type": "rolled", "dice": [1, 6]}]
+    view = {"counter": 4, "mine": [1, 2]}
+    plain = host.send_update(shared, seat=0, view=view, events=events)
+    packed = host.send_update(shared, seat=0, view=PackedMap({"counter": 4}).merged(
+        {"mine": [1, 2]}), events=Packed(events))
+    assert packed == plain
+
+
+def test_packed_refuses_what_msgpack_cannot_carry():
+    with pytest.raises(LocalProtocolError, match="cannot encode"):
+        Packed([{"type": "x", "bad": object()}])
 
 
 def test_spectator_update_has_seat_none_and_waiting_view_none():
