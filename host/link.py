@@ -106,14 +106,18 @@ class ClientLink:
         self.batch.dirty[self] = None
         return True
 
-    def send_update(self, shared: SharedUpdate, **own: Any) -> bool:
+    def send_update(self, shared: SharedUpdate, *, seat: int | None, view: Any,
+                    legal: list[dict[str, Any]] | None = None, events: Any = None,
+                    id: int | None = None, **words: Any) -> bool:
         """Buffer an update: ``shared`` plus this recipient's fields (see
-        :meth:`Connection.send_update`); False if the client is gone."""
+        :meth:`Connection.send_update`; ``words``: its labels, sentences and text
+        board); False if the client is gone."""
         if self.dropped.is_set():
             return False
         if self.conn.state is ERROR:
             return True
-        self._buf.append(self.conn.send_update(shared, **own))
+        self._buf.append(self.conn.send_update(shared, seat=seat, view=view, legal=legal,
+                                               events=events, id=id, **words))
         self.batch.dirty[self] = None
         return True
 

@@ -92,21 +92,23 @@ class PackedMap:
         LocalProtocolError: a value cannot be encoded.
     """
 
-    __slots__ = ("count", "packed")
+    __slots__ = ("count", "packed", "more")
 
     def __init__(self, mapping: dict[str, Any]) -> None:
         self.count = len(mapping)
         self.packed = _pack_pairs(mapping, "a view")
+        self.more = b""  # a merged map's added pairs, kept apart (no copy of ``packed``)
 
     def merged(self, more: dict[str, Any]) -> PackedMap:
         """This map plus ``more``, whose keys must not already be here."""
-        out = PackedMap(more)
-        out.count += self.count
-        out.packed = self.packed + out.packed
+        out = PackedMap.__new__(PackedMap)
+        out.count = self.count + len(more)
+        out.packed = self.packed
+        out.more = self.more + _pack_pairs(more, "a view")
         return out
 
     def encode(self) -> bytes:
-        return _thread_packer().pack_map_header(self.count) + self.packed
+        return _thread_packer().pack_map_header(self.count) + self.packed + self.more
 
 
 class Packed:
@@ -260,8 +262,11 @@ class Connection:
         packer = _thread_packer()
         pack = packer.pack
         try:
-            parts = [shared.packed, _KEY_SEAT, pack(seat), _KEY_VIEW,
-                     view.encode() if type(view) is PackedMap else pack(view)]
+            if type(view) is PackedMap:
+                parts = [shared.packed, _KEY_SEAT, pack(seat), _KEY_VIEW,
+                         packer.pack_map_header(view.count), view.packed, view.more]
+            else:
+                parts = [shared.packed, _KEY_SEAT, pack(seat), _KEY_VIEW, pack(view)]
             count = shared.count + 2
             if legal is not None:
                 parts += (_KEY_LEGAL, pack(legal))

@@ -7,6 +7,7 @@ schema :mod:`.state`, board values :mod:`.board`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from lantable.plugins import IllegalAction, hookimpl
@@ -118,36 +119,32 @@ def game_view_parts(state: State) -> tuple[dict[str, Any], list[dict[str, Any]]]
 
 
 def _public_view(state: State, owns: list[list[int]] | None = None) -> dict[str, Any]:
-    # One dict display, key by key in the order of _PUBLIC_1 (then the schedule and
-    # _PUBLIC_2): this runs after every action, and a loop testing each value's type
-    # cost twice as much. Lists are copied (lists of lists to the second level), so
-    # the view is a snapshot; tests/plugins/manila checks the keys against _PUBLIC_1.
-    s = state
-    plan, pi, pilot_done = schedule_view(s)
-    view: dict[str, Any] = {
-        "n": s["n"], "opt": dict(s["opt"]), "bought": [b[:] for b in s["bought"]],
-        "supply": s["supply"][:], "step": s["step"][:], "voyage": s["voyage"],
-        "opener": s["opener"], "prev_hm": s["prev_hm"], "hm": s["hm"], "phase": s["phase"],
-        "turn": s["turn"], "bid": s["bid"], "leader": s["leader"], "passed": s["passed"][:],
-        "goods": s["goods"][:], "pos": s["pos"][:], "where": s["where"][:],
-        "docked": s["docked"], "yarded": s["yarded"], "plundered": s["plundered"][:],
-        "crew": [c[:] for c in s["crew"]], "docks": s["docks"][:], "yards": s["yards"][:],
-        "pirates": s["pirates"][:], "pilots": s["pilots"][:], "insurance": s["insurance"],
-        "left": s["left"][:], "declined": s["declined"][:],
-        "plan": plan, "pi": pi,
-        "queue": s["queue"][:], "rolls": s["rolls"],
-        "boarding": [pair[:] for pair in s["boarding"]],
-        "boarded": _copy(s["boarded"]), "plunder": s["plunder"][:],
-        "pilot_done": pilot_done, "over": s["over"],
-    }
+    keyed: Mapping[str, object] = state  # read by the names in _PUBLIC_1
+    view: dict[str, Any] = {}
+    for key in _PUBLIC_1:  # _copy inlined: this runs for every key after every action
+        obj: Any = keyed[key]
+        kind = type(obj)
+        if kind is list:
+            view[key] = [x[:] if type(x) is list else x for x in obj]
+        elif kind is dict:
+            view[key] = dict(obj)
+        else:
+            view[key] = obj
     if owns is None:
-        owns = [engine.owned(s, seat) for seat in range(s["n"])]
+        owns = [engine.owned(state, s) for s in range(state["n"])]
+    view["plan"], view["pi"], pilot_done = schedule_view(state)
+    view["queue"] = state["queue"][:]
+    view["rolls"] = state["rolls"]
+    view["boarding"] = [pair[:] for pair in state["boarding"]]
+    view["boarded"] = _copy(state["boarded"])
+    view["plunder"] = state["plunder"][:]
+    view["pilot_done"] = pilot_done
+    view["over"] = state["over"]
     view["shares"] = [sum(own) for own in owns]
-    view["mortgaged"] = [sum(m) for m in s["mort"]]
-    step = s["step"]
-    view["prices"] = {name: B.PRICE_TRACK[step[g]] for g, name in enumerate(B.GOODS)}
-    if not s["opt"]["hide_cash"]:
-        view["cash"] = list(s["cash"])
+    view["mortgaged"] = [sum(m) for m in state["mort"]]
+    view["prices"] = {B.GOODS[g]: engine.price(state, g) for g in range(4)}
+    if not state["opt"]["hide_cash"]:
+        view["cash"] = list(state["cash"])
     return view
 
 
