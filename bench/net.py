@@ -581,11 +581,11 @@ def main() -> None:
                              "window (needs perf and tracepoint access, e.g. root)")
     parser.add_argument("--in-process", action="store_true",
                         help="measure the host's request path in this process, without sockets "
-                             "(see _in_process): CPU µs per action, --actions per run")
+                             "(see the description): CPU µs per action")
     parser.add_argument("--actions", type=int, default=6000,
-                        help="--in-process: actions per run")
+                        help="actions per run, in process")
     parser.add_argument("--batch", type=int, default=1,
-                        help="--in-process: actions per batch end (commit and writes)")
+                        help="actions per batch end (commit and writes), in process")
     parser.add_argument("--top", type=int, default=40,
                         help="functions listed per profile, by own time")
     args = parser.parse_args()
