@@ -316,6 +316,14 @@ def _say_still_trapped(said: Said) -> str | None:
     return f"{ship} stays stuck in the weed (rolled {event['roll']})"
 
 
+@SENTENCES.on("sunk_gold")
+def _say_sunk_gold(said: Said) -> str | None:
+    event = said.event
+    split = event.get("split")
+    shared = f": split {split}" if split else ": lost"
+    return f"the treasure of the sunk ship is turned over, {event['gold']} gold{shared}"
+
+
 @SENTENCES.on("unloaded")
 def _say_unloaded(said: Said) -> str | None:
     view, event, names = said.view, said.event, said.names
