@@ -203,3 +203,17 @@ def test_verify_fails_without_a_seats_secrets(game, registry) -> None:
     report = _altered(game, registry, change)
     assert any(f"deck {BH.DECK} round 1: seat(s) [1] never published their secrets" in p
                for p in report.problems), report.problems
+
+
+def test_a_restart_replays_the_cards_turned_over(game, registry) -> None:
+    from lantable.host.journal import Journal
+    from lantable.host.table import Table
+
+    journal = Journal(game.db)
+    try:
+        restored = Table.restore(journal.table(game.table), registry["blackbeard"], journal)
+        assert restored.state == game.host_table.state and restored.seq == game.host_table.seq
+        assert [r.public for r in restored.fair.decks.done] == \
+            [r.public for r in game.host_table.fair.decks.done]
+    finally:
+        journal.close()
