@@ -76,7 +76,8 @@ def native(n: int, shim: bool) -> tuple[float, float]:
 
     saved = hidden_deck.rbcl
     if shim:
-        spec = importlib.util.spec_from_file_location("engine_rbcl", ROOT / "web" / "engine" / "rbcl.py")
+        spec = importlib.util.spec_from_file_location("engine_rbcl",
+                                                      ROOT / "web" / "engine" / "rbcl.py")
         module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
         spec.loader.exec_module(module)  # type: ignore[union-attr]
         hidden_deck.rbcl = module  # type: ignore[assignment]
