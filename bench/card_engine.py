@@ -6,6 +6,8 @@ headless Chromium at phone size (390x844) over loopback; prints JSON.
   fresh browser context (empty cache); ``load_cached_ms``: the same after a reload in
   that context (the files revalidated by ETag, answered 304). ``python_ms`` is the part
   up to a running Python.
+- ``load_cold_cpu_s``: the CPU time all of Chromium's processes spent on that cold
+  load (user + system), which a loaded machine does not inflate as it does wall time.
 - ``wasm_heap_mb``: the WebAssembly memory of the engine once loaded; ``js_heap_mb``:
   the page's JavaScript heap (``performance.memory``, main thread only).
 - ``shuffle_ms`` / ``lock_ms``: one seat's shuffle pass and lock pass over a deck of
@@ -96,6 +98,22 @@ def native(n: int, shim: bool) -> tuple[float, float]:
         hidden_deck.rbcl = saved
 
 
+def chromium_cpu() -> float:
+    """CPU seconds (user + system) of every process this script started, but itself:
+    Chromium's browser, renderer, GPU and utility processes, and the host."""
+    import psutil
+
+    total = 0.0
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if "chrom" in child.name():
+                times = child.cpu_times()
+                total += times.user + times.system
+        except psutil.Error:
+            continue
+    return total
+
+
 def main() -> None:
     ap = bench_parser(__doc__)
     ap.add_argument("--runs", type=int, default=3, help="runs (medians reported)")
@@ -106,7 +124,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     out: dict = {"runs": args.runs, "viewport": PHONE, "load_cold_ms": [], "load_cached_ms": [],
-                 "python_ms": [], "wasm_heap_mb": [], "js_heap_mb": []}
+                 "python_ms": [], "load_cold_cpu_s": [], "wasm_heap_mb": [], "js_heap_mb": []}
     passes: dict = {n: {"shuffle_ms": [], "lock_ms": []} for n in args.cards}
     key = fp.Identity().public
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
@@ -118,7 +136,9 @@ def main() -> None:
                 page = context.new_page()
                 page.goto(host.url)
                 page.wait_for_selector("#create")
+                cpu = chromium_cpu()
                 cold = page.evaluate(LOAD, key)
+                out["load_cold_cpu_s"].append(chromium_cpu() - cpu)
                 out["load_cold_ms"].append(cold["ms"])
                 out["python_ms"].append(cold["info"]["python_ms"])
                 out["wasm_heap_mb"].append((cold["info"]["wasm_bytes"] or 0) / 2**20)

@@ -9,10 +9,11 @@ to WebAssembly) and the Python the seat's side runs in it.
 - ``/engine/python.zip``: the seat's Python, taken from this very installation, so
   the page runs the same client half as ``lantable play`` (:func:`python_zip`):
   ``lantable.protocol``, ``lantable.plugins`` (every seed game), the client's
-  ``fairdecks``, the pure-Python parts of msgpack, pluggy and rich, the game modules
-  of installed third-party games, and the stand-ins in ``web/engine/`` (a pure-Python
-  ``rbcl``, a ``cryptography`` the page never calls, the bootstrap
-  ``lantable_engine``). ``engine.json`` inside says which module holds each game.
+  ``fairdecks``, the host's ``textboard`` (to draw the seat's board with its hand),
+  the pure-Python parts of msgpack, pluggy and rich, the game modules of installed
+  third-party games, and the stand-ins in ``web/engine/`` (a pure-Python ``rbcl``, a
+  ``cryptography`` the page never calls, the bootstrap ``lantable_engine``).
+  ``engine.json`` inside says which module holds each game.
 """
 
 from __future__ import annotations
@@ -107,6 +108,9 @@ def python_zip(game_ids: list[str]) -> bytes:
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         for sub in LANTABLE:
             _add_tree(zf, resources.files(f"lantable.{sub}"), f"lantable/{sub}/")
+        host = resources.files("lantable.host")  # only its text board (imports rich)
+        for name in ("__init__.py", "textboard.py"):
+            zf.writestr(f"lantable/host/{name}", host.joinpath(name).read_bytes())
         clients = resources.files("lantable.clients")
         for name in ("__init__.py", "fairdecks.py"):
             zf.writestr(f"lantable/clients/{name}", clients.joinpath(name).read_bytes())

@@ -20,6 +20,7 @@ from typing import Any
 import msgpack
 
 from lantable.clients.fairdecks import SeatDecks
+from lantable.host.textboard import board_blocks
 from lantable.plugins import Game, load_registry
 from lantable.protocol import DeckKeys, DeckRequest, from_map
 from lantable.protocol import fairplay as fp
@@ -62,6 +63,11 @@ class Engine:
                                                 plugins={game_id: plugin})[game_id]
         return self.games[game_id]
 
+    def prepare(self, game_id: str) -> str:
+        """Import ``game_id``'s client half before the seat is taken (so that a game
+        this engine cannot run is told before the deal, not during it); its title."""
+        return str(self.game(game_id).info["title"])
+
     def answer(self, raw: bytes) -> bytes:
         """The answer to a ``deck_request``: ``{"t", "fields", "sign"}`` (the bytes to
         sign, in placeholder order), or ``{"problem"}`` when this seat cannot answer."""
@@ -86,7 +92,8 @@ class Engine:
 
     def update(self, raw: bytes) -> bytes:
         """For an ``update`` to this page's seat: ``{"hand"}`` (the seat's cards, as
-        ``view["_hand"]``), and where the host sent no ``legal``, the seat's ``legal``
+        ``view["_hand"]``), the text board drawn with them (``board_text``, where the
+        host sent one), and where the host sent no ``legal``, the seat's ``legal``
         from the game's client half with their ``labels`` in the game's words."""
         u = msgpack.unpackb(_bytes(raw), raw=False, strict_map_key=False)
         table, seat, view = u.get("table"), u.get("seat"), u.get("view")
@@ -94,12 +101,17 @@ class Engine:
             return _pack({})
         hand = self.decks.hand(table, seat)
         out: dict[str, Any] = {"hand": hand}
+        game = self.game(self.decks.game_of[table])
+        names = [s.get("name") or f"seat {i}" for i, s in enumerate(u.get("seats") or [])]
+        seen = {**view, "_hand": hand}
+        if u.get("board_text") is not None:  # the host drew it without the hand: again
+            try:
+                out["board_text"] = board_blocks(game.render_text(seen, seat, names))
+            except Exception:  # the host's board stands
+                pass
         if u.get("legal") is None and seat in (u.get("to_act") or []):
             legal = self.decks.legal(table, seat, view)
             if legal is not None:
-                game = self.game(self.decks.game_of[table])
-                names = [s.get("name") or f"seat {i}" for i, s in enumerate(u.get("seats") or [])]
-                seen = {**view, "_hand": hand}
                 labels = []
                 for action in legal:
                     try:

@@ -384,8 +384,8 @@
 
   function sit(id, seat = null) {
     const summary = S.tables.find((x) => x.id === id);
-    if (summary && summary.fair && summary.fair.hidden_decks && D && D.available && D.status.state !== "ready") {
-      D.load(S.fair && S.fair.key).then(() => sit(id, seat), (e) => {
+    if (summary && summary.fair && summary.fair.hidden_decks && D && D.available && !D.prepared.has(summary.game)) {
+      D.prepare(S.fair && S.fair.key, summary.game).then(() => sit(id, seat), (e) => {
         notify(T("The card engine could not load, so this page cannot sit at a table with hidden cards: {why}", { why: e.message }), "error");
       });
       return;
@@ -991,6 +991,7 @@
       const mine = await D.update(raw);
       if (mine.hand) msg.view = Object.assign({}, msg.view, { _hand: mine.hand });
       if (mine.legal) { msg.legal = mine.legal; msg.labels = mine.labels; }
+      if (mine.board_text) msg.board_text = mine.board_text;
       if (mine.problem) notify(mine.problem, "error");
     }
     updated(msg);

@@ -17,6 +17,7 @@
 
   const status = { state: available ? "idle" : "absent", step: "", info: null, error: null };
   const tables = new Set();  // tables where this page deals
+  const prepared = new Set();  // games whose client half the engine has imported
   let worker = null;
   let loading = null;
   let nextId = 1;
@@ -95,8 +96,18 @@
   }
 
   window.lantableDecks = {
-    available, status, tables,
+    available, status, tables, prepared,
     load,
+    // Load the engine and import `game`'s client half: ready to sit at its table.
+    async prepare(publicKey, game) {
+      await load(publicKey);
+      if (!prepared.has(game)) {
+        status.step = "loading the game's rules";
+        onChange();
+        await call("prepare", game);
+        prepared.add(game);
+      }
+    },
     set onChange(fn) { onChange = fn; },
     // [type, fields] answering a deck_request (signed with `sign(bytes) -> hex`), or
     // throws with the reason this seat cannot answer.

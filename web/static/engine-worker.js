@@ -52,9 +52,14 @@ onmessage = async (ev) => {
     if (op === "load") ok = await load(arg);
     else if (!engine) throw new Error("the card engine is not loaded");
     else if (op === "answer" || op === "keys" || op === "update") ok = call(op, arg);
+    else if (op === "prepare") ok = engine.prepare(arg);
     else throw new Error(`no such engine call: ${op}`);
     postMessage({ id, ok });
   } catch (e) {
-    postMessage({ id, err: String(e && e.message ? e.message : e) });
+    // A Python exception's message is its whole traceback: the person gets its last
+    // line, the console the rest.
+    const text = String(e && e.message ? e.message : e).trim();
+    if (text.includes("\n")) console.warn("card engine:", text);
+    postMessage({ id, err: text.split("\n").pop() });
   }
 };
