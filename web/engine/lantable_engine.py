@@ -54,7 +54,7 @@ class Engine:
     def game(self, game_id: str) -> Game:
         if game_id not in self.games:
             if game_id not in self.where:
-                raise KeyError(f"the host serves no client half for the game {game_id!r}")
+                raise LookupError(f"the host serves no client half for the game {game_id!r}")
             module, _, attr = self.where[game_id].partition(":")
             plugin: Any = importlib.import_module(module)
             for name in filter(None, attr.split(".")):
