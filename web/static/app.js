@@ -532,8 +532,18 @@
     const fair = el("label", { class: "fair-option" },
       el("input", { type: "checkbox", name: "fair", id: "create-fair" }), " ", T("Fair play"),
       el("small", {}, T(FAIR_MEANS)));
+    // Hidden cards (a fair table whose seats deal): only where this peer serves the
+    // card engine, which the page loads before it opens the table (decks.js).
+    const hidden = D && D.available ? el("label", { class: "fair-option" },
+      el("input", { type: "checkbox", name: "hidden", id: "create-hidden" }), " ", T("Hidden cards"),
+      el("small", {}, T("The seats deal the cards themselves, so no one, the host included, sees another's hand; fair play too. For games that deal hidden cards (some need their own option too). This page first loads the card engine."))) : null;
+    if (hidden) {  // hidden cards are dealt at fair tables only: the boxes agree
+      const [hiddenBox, fairBox] = [hidden.querySelector("input"), fair.querySelector("input")];
+      hiddenBox.addEventListener("change", () => { if (hiddenBox.checked) fairBox.checked = true; });
+      fairBox.addEventListener("change", () => { if (!fairBox.checked) hiddenBox.checked = false; });
+    }
     const clock = window.lantableClock ? window.lantableClock.createFields() : null;  // clock.js
-    form.append(el("h2", {}, T("Open a table")), el("label", {}, T("Game"), " ", select), fields, fair, clock,
+    form.append(el("h2", {}, T("Open a table")), el("label", {}, T("Game"), " ", select), fields, fair, hidden, clock,
       window.lantableUndo ? window.lantableUndo.createField() : null,  // undo.js
       el("button", { class: "primary", type: "submit" }, T("Open and sit down")));
     form.addEventListener("submit", (ev) => {
@@ -545,11 +555,18 @@
         options[key] = readOption(input, spec);
       }
       const seats = parseInt(form.querySelector('[name="seats"]').value, 10);
-      const extra = form.querySelector('[name="fair"]').checked ? { fair: {} } : {};
+      const hiddenBox = form.querySelector('[name="hidden"]');
+      const wantsHidden = Boolean(hiddenBox && hiddenBox.checked);
+      const extra = wantsHidden ? { fair: { hidden_decks: true } }
+        : form.querySelector('[name="fair"]').checked ? { fair: {} } : {};
       if (window.lantableClock) Object.assign(extra, window.lantableClock.read(form));
       if (window.lantableUndo) Object.assign(extra, window.lantableUndo.createFields(form));
-      request("create", { game: g.id, seats, options, ...extra }, (created) => sit(created.table),
+      const create = () => request("create", { game: g.id, seats, options, ...extra },
+        (created) => sit(created.table),
         (err) => notify(T("Cannot open the table: {why}", { why: err.message }), "error"));
+      if (!wantsHidden) { create(); return; }
+      D.prepare(S.fair && S.fair.key, g.id).then(create, (e) => notify(
+        T("The card engine could not load, so this page cannot sit at a table with hidden cards: {why}", { why: e.message }), "error"));
     });
     return form;
   }

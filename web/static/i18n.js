@@ -170,6 +170,9 @@
       "Il motore delle carte non si è caricato, quindi questa pagina non può sedersi a un tavolo con carte nascoste: {why}",
     "The card engine failed to load: {why}": "Il motore delle carte non si è caricato: {why}",
     "starting": "avvio",
+    "Hidden cards": "Carte nascoste",
+    "The seats deal the cards themselves, so no one, the host included, sees another's hand; fair play too. For games that deal hidden cards (some need their own option too). This page first loads the card engine.":
+      "I posti distribuiscono da sé le carte, così nessuno, host compreso, vede la mano di un altro; anche gioco leale. Per i giochi che distribuiscono carte nascoste (alcuni vogliono anche una loro opzione). Questa pagina carica prima il motore delle carte.",
     "downloading Python": "scarico Python",
     "loading the game's rules": "carico le regole del gioco",
     "The host sent a random event that does not check: {what}": "L'host ha mandato un evento casuale che non torna: {what}",
