@@ -43,6 +43,7 @@ from lantable.protocol import (
     ErrorCode,
     FairFault,
 )
+from lantable.protocol import fairplay as fp
 from lantable.protocol.deck_errors import DealError, DeckError
 
 if TYPE_CHECKING:
@@ -79,6 +80,7 @@ class Step:
     op: Op | None = None
     deadline: float = math.inf
     cancel: trio.CancelScope | None = None
+    journalled: bool = False  # a "dealing" record says it began (a restart resumes it)
 
 
 @dataclass(slots=True)
@@ -161,6 +163,10 @@ class HostDecks:
                                "claims": [[r.deck, r.round, p, c] for r, p, c in claims]})
         step.queue.extend(ops)
         self.step = step
+        if ops:  # it will wait for the seats: a restarted host resumes it (resume())
+            self._journal({"kind": "dealing", "seq": step.seq, "seat": step.seat,
+                           "action": step.action, "signed": step.signed})
+            step.journalled = True
         self._advance()
 
     def _advance(self) -> None:
@@ -233,21 +239,23 @@ class HostDecks:
         elif op["op"] == "give":
             rnd.deal.give(op["pos"], op["seat"])
 
-    def _send_asks(self, op: Op, again: bool = False) -> None:
-        """Ask each seat for what it owes now (once; ``again``: a seat came back)."""
+    def _send_asks(self, op: Op, again: int | None = None) -> None:
+        """Ask each seat for what it owes now, once (``again``: this seat came back,
+        ask it again; the others were asked already, and answer once)."""
         rnd = self.rounds[op["deck"]]
         want = rnd.deal.expected()
         if want is not None:
             stage, seat = want
-            if again or (stage, seat) not in self.asked:
+            if again == seat or (stage, seat) not in self.asked:
                 self.asked.add((stage, seat))
-                self._ask(seat, self._request(rnd, seat, stage, points=rnd.deal.current()))
+                self._ask(seat, self._request(rnd, seat, stage, points=_deck_bytes(rnd.deal)))
             return
         for seat, items in rnd.deal.waiting().items():
             fresh = [i for i in items
-                     if again or (seat, i["pos"], i.get("point")) not in self.asked]
+                     if again == seat or (seat, i["pos"], i.get("point")) not in self.asked]
             self.asked.update((seat, i["pos"], i.get("point")) for i in fresh)
-            steps = [i for i in fresh if i["to"] is not None]
+            steps = [{**i, "point": bytes.fromhex(i["point"])} for i in fresh
+                     if i["to"] is not None]
             keys = [i for i in fresh if i["to"] is None]
             if steps:
                 self._ask(seat, self._request(rnd, seat, "unlock", positions=steps))
@@ -277,7 +285,7 @@ class HostDecks:
         rnd = self.rounds[op["deck"]]
         if op["op"] == "shuffle":
             t.send_all(DeckKeys(table=t.id, deck=rnd.deck, round=rnd.round, to=None,
-                                locked=rnd.deal.current()))
+                                locked=_deck_bytes(rnd.deal)))
             return
         if op["op"] != "open":
             return
@@ -339,6 +347,8 @@ class HostDecks:
         self.step = None
         if step.cancel is not None:
             step.cancel.cancel()
+        if step.journalled:
+            self._journal({"kind": "dealt", "seq": step.seq})
         t.state = step.state
         if step.seq == 0:
             t.play()
@@ -380,7 +390,8 @@ class HostDecks:
         try:
             if isinstance(msg, DeckPass):
                 m = {"t": "deck_pass", "table": t.id, "deck": deck_id(msg.deck, msg.round),
-                     "seat": msg.seat, "stage": msg.stage, "points": msg.points, "sig": msg.sig}
+                     "seat": msg.seat, "stage": msg.stage,
+                     "points": _split(msg.points, msg.seat, "pass"), "sig": _hx(msg.sig)}
                 rnd.deal.receive_pass(m)
                 self._journal({"kind": "deck_pass", **m})
             else:
@@ -401,20 +412,25 @@ class HostDecks:
     def _item(self, rnd: DeckRound, msg: DeckUnlock, item: dict[str, Any]) -> None:
         """One unlock step (relayed on to its seat when it is the last) or public key."""
         t = self.table
+        pos = item.get("pos")
         m = {"table": t.id, "deck": deck_id(msg.deck, msg.round), "seat": msg.seat,
-             "to": item.get("to"), "pos": item.get("pos"), "sig": item.get("sig")}
+             "to": item.get("to"), "pos": pos, "sig": _hx(item.get("sig"))}
         if item.get("to") is None:
-            m = {"t": "deck_key", **m, "key": item.get("key")}
+            m = {"t": "deck_key", **m, "key": _hx(item.get("key"))}
             rnd.deal.receive_key(m)
             self._journal({"kind": "deck_key", **m})
             return
-        m = {"t": "deck_step", **m, "point_in": item.get("point_in"), "point": item.get("point")}
+        # The point the step started from is the host's own (it asked with it): not sent
+        # back, but signed, and journalled.
+        chain = rnd.deal.chains.get(pos) if type(pos) is int else None
+        m = {"t": "deck_step", **m, "point_in": None if chain is None else chain["point"],
+             "point": _hx(item.get("point"))}
         done = rnd.deal.receive_step(m)
         self._journal({"kind": "deck_step", **m})
         if done is not None and t.seats[done[0]].client is not None:
             t.seats[done[0]].client.send(DeckKeys(
                 table=t.id, deck=rnd.deck, round=rnd.round, to=done[0],
-                points=[{"pos": m["pos"], "point": done[1]}]))
+                points=[{"pos": m["pos"], "point": bytes.fromhex(done[1])}]))
 
     def _refuse(self, client: ClientLink, req_id: int, message: str,
                 code: ErrorCode = ErrorCode.BAD_DEAL) -> None:
@@ -432,10 +448,30 @@ class HostDecks:
     # -- a seat (re)connects, the table ends ---------------------------------------------
 
     def seated(self, seat: int) -> None:
-        """A seat resumed: ask it again for what the current request still needs of it."""
+        """A seat resumed: give it again what it may have missed of the current rounds
+        (a host restarted after relaying a step cannot know whether it went out: the
+        locked deck, the points dealt to it, the keys published), then ask it again
+        for what the current request still needs of it."""
+        t = self.table
+        client = t.seats[seat].client
+        if client is not None:
+            for rnd in self.rounds.values():
+                deal = rnd.deal
+                if deal.expected() is not None:
+                    continue
+                points = [{"pos": p, "point": bytes.fromhex(c["point"])}
+                          for p, c in sorted(deal.chains.items())
+                          if c["to"] == seat and not c["left"]]
+                keys = [_relayed(k) for p in sorted(deal.got) for k in deal.public_keys(p)
+                        if p not in deal.asked]
+                client.send(DeckKeys(table=t.id, deck=rnd.deck, round=rnd.round, to=None,
+                                     locked=_deck_bytes(deal), keys=keys or None))
+                if points:
+                    client.send(DeckKeys(table=t.id, deck=rnd.deck, round=rnd.round, to=seat,
+                                         points=points))
         step = self.step
         if step is not None and step.op is not None:
-            self._send_asks(step.op, again=True)
+            self._send_asks(step.op, again=seat)
 
     def finished(self) -> None:
         """The table ended: every seat hands over its secrets for every round it took
@@ -456,11 +492,12 @@ class HostDecks:
             self._refuse(client, msg.id, f"no secrets of deck {msg.deck!r} round {msg.round} "
                                          f"are asked of seat {msg.seat}")
             return
-        m = {"t": "deck_secrets", "table": t.id, "deck": deck_id(msg.deck, msg.round),
-             "seat": msg.seat, "shuffle_key": msg.shuffle_key, "permutation": msg.permutation,
-             "card_keys": msg.card_keys, "sig": msg.sig}
         found = []
         try:
+            m = {"t": "deck_secrets", "table": t.id, "deck": deck_id(msg.deck, msg.round),
+                 "seat": msg.seat, "shuffle_key": _hx(msg.shuffle_key),
+                 "permutation": msg.permutation,
+                 "card_keys": _split(msg.card_keys, msg.seat, "card keys"), "sig": _hx(msg.sig)}
             rnd.deal._check_sig(m, (m["table"], m["deck"], m["seat"], m["shuffle_key"],
                                     m["permutation"], m["card_keys"]))
         except DealError as exc:
@@ -594,6 +631,74 @@ class HostDecks:
                 deck, _, number = rec["deck"].rpartition("/")
                 self.secrets.setdefault((deck, int(number)), {})[rec["seat"]] = rec
 
+    @staticmethod
+    def _dealing(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """The journal's last step that began dealing and neither ended nor was cut
+        short by a forfeit, or None."""
+        begun: dict[str, Any] | None = None
+        for rec in records:
+            if rec["kind"] == "dealing":
+                begun = rec
+            elif rec["kind"] in ("dealt", "forfeit"):
+                begun = None
+        return begun
+
+    def dealing(self, records: list[dict[str, Any]]) -> int | None:
+        """The update whose deal the journal shows under way (0: the set-up), or None."""
+        begun = self._dealing(records)
+        return None if begun is None else int(begun["seq"])
+
+    def resume(self, records: list[dict[str, Any]]) -> bool:
+        """A host restarted in the middle of a deal: rebuild the step that was under way
+        (the action, or the set-up, applied again to the restored state; the requests
+        the journal shows done, with the cards they opened handed to the game again)
+        and carry on from where the journal stops: the seats are asked again for what
+        it lacks when they come back (:meth:`seated`). Returns whether a step resumed.
+
+        Call it once the table is restored (:meth:`restore`, the replay of its actions).
+        """
+        begun = self._dealing(records)
+        if begun is None:
+            return False
+        t, seq = self.table, begun["seq"]
+        if seq == 0:
+            ops = t._setup()  # the set-up again, with the set-up event's rng
+            state, events = t.state, []
+        else:
+            seed = self.fair.seeds.get(seq)
+            rng = self.fair.probe if seed is None else fp.FairRandom(seed)
+            state = t.game.clone(t.state)
+            decks = self.requests()
+            events = t.g.apply(state, begun["seat"], begun["action"], rng, decks)
+            ops = decks.take()
+        step = Step(seq, begun["seat"], begun["action"], begun["signed"], None, state, events,
+                    deque(ops), journalled=True)
+        opened = [r for r in records if r["kind"] == "opened" and r["seq"] == seq]
+        last: Op | None = None
+        for rec in records:
+            if rec["kind"] != "deck_op" or rec["seq"] != seq:
+                continue
+            op = {k: v for k, v in rec.items() if k not in ("kind", "seq")}
+            if not step.queue or step.queue[0] != op:
+                LOGGER.error("table %s: cannot resume the deal of update %d: the journal's "
+                             "request %s is not the game's %s", t.id, seq, op,
+                             step.queue[0] if step.queue else None)
+                return False
+            last = step.queue.popleft()
+            if op["op"] == "open" and opened:
+                done = opened.pop(0)
+                more = self.requests()
+                step.events += t.g.cards_opened(state, done["deck"], dict(
+                    (p, c) for p, c in done["cards"]), None, more)
+                step.queue.extend(more.take())
+                last = None  # done: the game has seen its cards
+        step.op = last
+        self.step = step
+        self.asked = set()
+        LOGGER.info("table %s: resuming the deal of update %d at %s", t.id, seq, last)
+        self._advance()
+        return True
+
     def replay_opened(self, state: State, seq: int, records: list[dict[str, Any]]) -> None:
         """Hand the game, in a replay, the cards opened during update ``seq``."""
         for rec in records:
@@ -604,4 +709,34 @@ class HostDecks:
 
 def _relayed(m: dict[str, Any]) -> dict[str, Any]:
     """A key as relayed to a seat: who signed it, for which position and seat."""
-    return {"seat": m["seat"], "pos": m["pos"], "to": m["to"], "key": m["key"], "sig": m["sig"]}
+    return {"seat": m["seat"], "pos": m["pos"], "to": m["to"], "key": bytes.fromhex(m["key"]),
+            "sig": bytes.fromhex(m["sig"])}
+
+
+# On the wire, points, scalars and signatures are msgpack bin (a deck: its points end to
+# end); in signatures and the journal, hex strings as before (docs/protocol.md).
+
+
+def _hx(value: Any) -> Any:
+    """A bin value as the hex the journal and signatures use; anything else as it came
+    (the checks that follow refuse it, naming the seat)."""
+    return value.hex() if isinstance(value, bytes) else value
+
+
+def _split(blob: bytes, seat: int, what: str) -> list[str]:
+    """32-byte values end to end, as hex strings.
+
+    Raises:
+        DealError: not a whole number of 32-byte values.
+    """
+    if len(blob) % 32:
+        raise DealError(seat, f"its {what} is {len(blob)} bytes, not a whole number of "
+                              "32-byte values")
+    return [blob[i:i + 32].hex() for i in range(0, len(blob), 32)]
+
+
+def _deck_bytes(deal: DealHost) -> bytes | None:
+    """The deck as it stands, for the next pass (None before any: the cards' points,
+    which every seat computes itself) or to everyone once locked."""
+    last = deal.passes["lock"] or deal.passes["shuffle"]
+    return b"".join(last[-1]) if last else None

@@ -99,7 +99,8 @@ class DeckRequest(Message):
     n: int  # cards in the deck
     seats: int  # seats at the table (each one's key opens a card)
     kind: str  # "shuffle", "lock", "unlock", "keys" or "secrets"
-    points: list[str] | None = None  # shuffle, lock: the deck to pass over (hex points)
+    points: bytes | None = None  # shuffle, lock: the deck to pass over, n points of 32
+    #                              bytes end to end; nil for the first shuffle: the cards
     positions: list[dict[str, Any]] | None = None  # unlock: [{"pos", "to", "point"}];
     #                                               keys: [{"pos", "to": nil}]
 
@@ -113,9 +114,9 @@ class DeckKeys(Message):
     deck: str
     round: int
     to: int | None  # the seat this is for; nil: everyone
-    locked: list[str] | None = None  # the locked deck (hex points), sent once it is locked
-    keys: list[dict[str, Any]] | None = None  # [{"seat", "pos", "to", "key", "sig"}]
-    points: list[dict[str, Any]] | None = None  # [{"pos", "point"}] for seat `to`
+    locked: bytes | None = None  # the locked deck (n points of 32 bytes), once it is locked
+    keys: list[dict[str, Any]] | None = None  # [{"seat", "pos", "to", "key", "sig"}], bin
+    points: list[dict[str, Any]] | None = None  # [{"pos", "point"}] for seat `to`, bin
 
 
 @_message("deck_pass", "client")
@@ -128,9 +129,9 @@ class DeckPass(Message):
     deck: str
     round: int
     stage: str  # "shuffle" or "lock"
-    points: list[str]  # n hex points
-    sig: str  # over ["lantable-fairplay-v1", "deck_pass", table, "deck/round", seat, stage,
-    #           tag("deck", points)]
+    points: bytes  # n points of 32 bytes, end to end
+    sig: bytes  # 64 bytes, over ["lantable-fairplay-v1", "deck_pass", table, "deck/round",
+    #             seat, stage, tag("deck", [the points in hex])]
 
 
 @_message("deck_unlock", "client")
@@ -143,8 +144,9 @@ class DeckUnlock(Message):
     seat: int
     deck: str
     round: int
-    items: list[dict[str, Any]]  # unlock: [{"pos", "to", "point_in", "point", "sig"}];
-    #                             keys: [{"pos", "to": nil, "key", "sig"}]
+    items: list[dict[str, Any]]  # unlock: [{"pos", "to", "point", "sig"}] (the signature
+    #                             also covers the point asked); keys: [{"pos", "to": nil,
+    #                             "key", "sig"}]; points, keys, signatures as bin
 
 
 @_message("deck_secrets", "client")
@@ -156,8 +158,8 @@ class DeckSecretsMessage(Message):
     seat: int
     deck: str
     round: int
-    shuffle_key: str
+    shuffle_key: bytes  # 32 bytes
     permutation: list[int]
-    card_keys: list[str]
-    sig: str  # over ["lantable-fairplay-v1", "deck_secrets", table, "deck/round", seat,
+    card_keys: bytes  # n scalars of 32 bytes, end to end
+    sig: bytes  # 64 bytes, over ["lantable-fairplay-v1", "deck_secrets", table, "deck/round", seat,
     #           shuffle_key, permutation, card_keys]

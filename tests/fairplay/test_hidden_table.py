@@ -345,11 +345,13 @@ class Unmasked(SeatDecks):
         out = super().answer(req)
         if out is not None and req.kind == "shuffle":
             cls, fields = out
-            fields = {**fields, "points": list(req.points)}
+            fields = {**fields, "points": req.points}
             player = self.players[(req.table, req.seat, req.deck, req.round)]
+            points = [req.points[i:i + 32].hex() for i in range(0, len(req.points), 32)]
             signed = {"t": "deck_pass", "table": req.table, "deck": player.deck,
-                      "seat": req.seat, "stage": "shuffle", "points": fields["points"]}
-            fields["sig"] = self.identity.sign("deck_pass", *hdl._pass_fields(signed))
+                      "seat": req.seat, "stage": "shuffle", "points": points}
+            fields["sig"] = bytes.fromhex(self.identity.sign("deck_pass",
+                                                             *hdl._pass_fields(signed)))
             return cls, fields
         return out
 
