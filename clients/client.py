@@ -43,7 +43,9 @@ from lantable.protocol import (
     Create,
     Created,
     DeckKeys,
+    DeckPass,
     DeckRequest,
+    DeckUnlock,
     Error,
     FairEvent,
     FairFault,
@@ -80,6 +82,7 @@ from .undo import ClientUndo
 
 CONNECT_TIMEOUT: Final = 10.0  # seconds for TCP connect plus hello/welcome
 REQUEST_TIMEOUT: Final = 30.0  # seconds a request may wait for its reply
+UNANSWERED_KEPT: Final = 256  # deck answers remembered, to name the one a late error refuses
 SECRETS_WAIT: Final = 5.0  # seconds a seat stays after a hidden-deck table to hand over secrets
 READ_SIZE: Final = 65536
 UPDATE_BACKLOG: Final = 32  # updates a table's feed keeps before folding new ones together
@@ -217,6 +220,8 @@ class Client:
         self.undo = ClientUndo(self)  # undo by consent (clients/undo.py)
         self._deck_answered = trio.Event()  # set whenever a deck request was answered
         self._deck_busy = 0  # deck requests being answered now
+        # Deck answers the host acknowledges only by refusing them: id -> where to say so.
+        self._unanswered: dict[int, tuple[list[str], str]] = {}
 
     # -- plumbing -------------------------------------------------------------------
 
@@ -311,6 +316,9 @@ class Client:
             pending.event.set()
             if isinstance(msg, Update):
                 self._feed(msg.table).send_nowait(msg)
+        elif isinstance(msg, Error) and msg.id in self._unanswered:
+            problems, what = self._unanswered.pop(msg.id)
+            problems.append(f"{what}: [{msg.code}] {msg.message}")
         elif isinstance(msg, Error):
             self.errors.append(msg)
             if msg.code == "bad_token" and msg.table is not None:
@@ -390,10 +398,21 @@ class Client:
         if made is None:
             return
         make, fields = made
+        what = f"table {req.table}: {req.kind} of seat {req.seat} refused"
+        if make in (DeckPass, DeckUnlock):  # answered only when refused (docs/protocol.md)
+            rid = next(self._ids)
+            self._unanswered[rid] = (problems, what)
+            while len(self._unanswered) > UNANSWERED_KEPT:
+                del self._unanswered[next(iter(self._unanswered))]
+            try:
+                await self._send(make(id=rid, **fields))
+            except (trio.BrokenResourceError, trio.ClosedResourceError, ProtocolError):
+                pass  # the connection is gone: the host asks again when the seat is back
+            return
         try:
             await self._request(make, **fields)
         except (ClientError, trio.TooSlowError) as exc:
-            problems.append(f"table {req.table}: {req.kind} of seat {req.seat} refused: {exc}")
+            problems.append(f"{what}: {exc}")
 
     async def _resync(self, table: str) -> None:
         try:

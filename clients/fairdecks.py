@@ -147,12 +147,15 @@ class SeatDecks:
         mine = [(s, p) for (t, s, d, r), p in self.players.items()
                 if (t, d, r) == (msg.table, msg.deck, msg.round)]
         for seat, player in mine:
-            if msg.locked is not None:
-                player.locked = [msg.locked[i:i + 32] for i in range(0, len(msg.locked), 32)]
             if msg.to == seat:
                 for item in msg.points or []:
                     player.receive_point(item["pos"], item["point"].hex())
                     self._open(msg, seat, item["pos"], player.open)
+            if msg.to is None and msg.points:  # the locked points of cards turned over
+                if len(player.locked) != len(player.cards):
+                    player.locked = [b""] * len(player.cards)
+                for item in msg.points:
+                    player.locked[item["pos"]] = item["point"]
             if msg.to is None and msg.keys:
                 for k in msg.keys:
                     player.receive_key({"pos": k["pos"], "seat": k["seat"],

@@ -283,11 +283,7 @@ class HostDecks:
         opened to everyone are checked against their claims and handed to the game."""
         t = self.table
         rnd = self.rounds[op["deck"]]
-        if op["op"] == "shuffle":
-            t.send_all(DeckKeys(table=t.id, deck=rnd.deck, round=rnd.round, to=None,
-                                locked=_deck_bytes(rnd.deal)))
-            return
-        if op["op"] != "open":
+        if op["op"] != "open":  # a locked deck goes out only with cards turned face up
             return
         cards: dict[int, int] = {}
         keys = []
@@ -299,7 +295,7 @@ class HostDecks:
                 self._bad_card(rnd, pos, exc)
                 return
         t.send_all(DeckKeys(table=t.id, deck=rnd.deck, round=rnd.round, to=None,
-                            keys=[_relayed(k) for k in keys]))
+                            keys=[_relayed(k) for k in keys], points=_locked(rnd.deal, cards)))
         rnd.public.update(cards)
         self._journal({"kind": "opened", "seq": step.seq, "deck": rnd.deck, "round": rnd.round,
                        "cards": [[p, c] for p, c in cards.items()]})
@@ -395,21 +391,31 @@ class HostDecks:
                 rnd.deal.receive_pass(m)
                 self._journal({"kind": "deck_pass", **m})
             else:
-                for item in msg.items:
-                    self._item(rnd, msg, item)
+                dealt: dict[int, list[dict[str, Any]]] = {}  # seat -> its points now
+                try:
+                    for item in msg.items:
+                        self._item(rnd, msg, item, dealt)
+                finally:  # one deck_keys to each seat whose positions came through
+                    for to, points in sorted(dealt.items()):
+                        if t.seats[to].client is not None:
+                            t.seats[to].client.send(DeckKeys(
+                                table=t.id, deck=rnd.deck, round=rnd.round, to=to,
+                                points=points))
         except DealError as exc:
             self._fault(msg.seat, "bad_deal",
                         f"seat {msg.seat} ({t.seats[msg.seat].name}) sent a deal message for "
                         f"deck {msg.deck!r} that does not check: {exc}", {})
             self._refuse(client, msg.id, str(exc))
             return
-        client.send(Accepted(id=msg.id, table=t.id, seq=t.seq))
+        # No `accepted`: a pass or an unlock answered is acknowledged by what follows;
+        # only a refusal is answered (an `error` with the message's id).
         if not self._asking(step.op):
             self._advance()
         else:
             self._send_asks(step.op)  # the next seat's pass, or its unlock steps
 
-    def _item(self, rnd: DeckRound, msg: DeckUnlock, item: dict[str, Any]) -> None:
+    def _item(self, rnd: DeckRound, msg: DeckUnlock, item: dict[str, Any],
+              dealt: dict[int, list[dict[str, Any]]]) -> None:
         """One unlock step (relayed on to its seat when it is the last) or public key."""
         t = self.table
         pos = item.get("pos")
@@ -427,10 +433,9 @@ class HostDecks:
              "point": _hx(item.get("point"))}
         done = rnd.deal.receive_step(m)
         self._journal({"kind": "deck_step", **m})
-        if done is not None and t.seats[done[0]].client is not None:
-            t.seats[done[0]].client.send(DeckKeys(
-                table=t.id, deck=rnd.deck, round=rnd.round, to=done[0],
-                points=[{"pos": m["pos"], "point": bytes.fromhex(done[1])}]))
+        if done is not None:
+            dealt.setdefault(done[0], []).append({"pos": m["pos"],
+                                                  "point": bytes.fromhex(done[1])})
 
     def _refuse(self, client: ClientLink, req_id: int, message: str,
                 code: ErrorCode = ErrorCode.BAD_DEAL) -> None:
@@ -462,10 +467,12 @@ class HostDecks:
                 points = [{"pos": p, "point": bytes.fromhex(c["point"])}
                           for p, c in sorted(deal.chains.items())
                           if c["to"] == seat and not c["left"]]
-                keys = [_relayed(k) for p in sorted(deal.got) for k in deal.public_keys(p)
-                        if p not in deal.asked]
-                client.send(DeckKeys(table=t.id, deck=rnd.deck, round=rnd.round, to=None,
-                                     locked=_deck_bytes(deal), keys=keys or None))
+                shown = [p for p in sorted(deal.got) if p not in deal.asked]
+                if shown:
+                    client.send(DeckKeys(
+                        table=t.id, deck=rnd.deck, round=rnd.round, to=None,
+                        keys=[_relayed(k) for p in shown for k in deal.public_keys(p)],
+                        points=_locked(deal, shown)))
                 if points:
                     client.send(DeckKeys(table=t.id, deck=rnd.deck, round=rnd.round, to=seat,
                                          points=points))
@@ -733,6 +740,12 @@ def _split(blob: bytes, seat: int, what: str) -> list[str]:
         raise DealError(seat, f"its {what} is {len(blob)} bytes, not a whole number of "
                               "32-byte values")
     return [blob[i:i + 32].hex() for i in range(0, len(blob), 32)]
+
+
+def _locked(deal: DealHost, positions: Any) -> list[dict[str, Any]]:
+    """The locked points of positions turned face up (each seat opens them with the
+    keys that come with them)."""
+    return [{"pos": p, "point": deal.passes["lock"][-1][p]} for p in positions]
 
 
 def _deck_bytes(deal: DealHost) -> bytes | None:

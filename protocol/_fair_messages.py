@@ -107,16 +107,17 @@ class DeckRequest(Message):
 
 @_message("deck_keys", "host")
 class DeckKeys(Message):
-    """To everyone: the locked deck, once; the keys of cards turned face up. To one
-    seat (``to``): the points of positions dealt to it, with only its lock left."""
+    """To everyone: the keys and locked points of cards turned face up. To one seat
+    (``to``): the points of positions dealt to it, with only its lock left."""
 
     table: str
     deck: str
     round: int
     to: int | None  # the seat this is for; nil: everyone
-    locked: bytes | None = None  # the locked deck (n points of 32 bytes), once it is locked
     keys: list[dict[str, Any]] | None = None  # [{"seat", "pos", "to", "key", "sig"}], bin
-    points: list[dict[str, Any]] | None = None  # [{"pos", "point"}] for seat `to`, bin
+    points: list[dict[str, Any]] | None = None  # [{"pos", "point"}], bin: for seat `to`, the
+    #                                            points only its lock is left on; to everyone,
+    #                                            the locked points of the positions opened
 
 
 @_message("deck_pass", "client")
