@@ -100,12 +100,10 @@ class SeatDecks:
             self._cannot(req, "this client has no secrets for that round (restarted?)")
             return None
         if req.kind == "unlock" and req.positions:
-            items = []
-            for p in req.positions:
-                m = player.step(p["pos"], p["to"], p["point"].hex())
-                items.append({"pos": m["pos"], "to": m["to"], "point": bytes.fromhex(m["point"]),
-                              "sig": bytes.fromhex(m["sig"])})
-            return DeckUnlock, {**base, "items": items}
+            m = player.steps([(p["pos"], p["to"], p["point"].hex()) for p in req.positions])
+            items = [{"pos": pos, "to": to, "point": bytes.fromhex(point)}
+                     for to, pos, _, point in m["steps"]]
+            return DeckUnlock, {**base, "items": items, "sig": bytes.fromhex(m["sig"])}
         if req.kind == "keys" and req.positions:
             items = []
             for p in req.positions:

@@ -393,7 +393,9 @@ class HostDecks:
             else:
                 dealt: dict[int, list[dict[str, Any]]] = {}  # seat -> its points now
                 try:
-                    for item in msg.items:
+                    if msg.sig is not None:
+                        self._steps(rnd, msg, dealt)
+                    for item in msg.items if msg.sig is None else []:
                         self._item(rnd, msg, item, dealt)
                 finally:  # one deck_keys to each seat whose positions came through
                     for to, points in sorted(dealt.items()):
@@ -413,6 +415,26 @@ class HostDecks:
             self._advance()
         else:
             self._send_asks(step.op)  # the next seat's pass, or its unlock steps
+
+    def _steps(self, rnd: DeckRound, msg: DeckUnlock,
+               dealt: dict[int, list[dict[str, Any]]]) -> None:
+        """A seat's unlock steps under one signature: checked and journalled as one
+        ``deck_steps`` record; the points only their recipient's lock is left on are
+        added to ``dealt``. The points the steps started from are the host's own (it
+        asked with them): not sent back, but signed, and journalled."""
+        t = self.table
+        steps = []
+        for item in msg.items:
+            pos = item.get("pos")
+            chain = rnd.deal.chains.get(pos) if type(pos) is int else None
+            steps.append([item.get("to"), pos, None if chain is None else chain["point"],
+                          _hx(item.get("point"))])
+        m = {"t": "deck_steps", "table": t.id, "deck": deck_id(msg.deck, msg.round),
+             "seat": msg.seat, "steps": steps, "sig": _hx(msg.sig)}
+        done = rnd.deal.receive_steps(m)
+        self._journal({"kind": "deck_steps", **m})
+        for to, pos, point in done:
+            dealt.setdefault(to, []).append({"pos": pos, "point": bytes.fromhex(point)})
 
     def _item(self, rnd: DeckRound, msg: DeckUnlock, item: dict[str, Any],
               dealt: dict[int, list[dict[str, Any]]]) -> None:
@@ -614,7 +636,7 @@ class HostDecks:
             kind = rec["kind"]
             if kind == "deck_op":
                 self._apply_op({k: v for k, v in rec.items() if k not in ("kind", "seq")})
-            elif kind in ("deck_pass", "deck_key", "deck_step"):
+            elif kind in ("deck_pass", "deck_key", "deck_step", "deck_steps"):
                 deck, _, number = rec["deck"].rpartition("/")
                 rnd = self.rounds[deck]
                 m = {k: v for k, v in rec.items() if k != "kind"}
@@ -622,6 +644,8 @@ class HostDecks:
                     rnd.deal.receive_pass(m)
                 elif kind == "deck_key":
                     rnd.deal.receive_key(m)
+                elif kind == "deck_steps":
+                    rnd.deal.receive_steps(m)
                 else:
                     rnd.deal.receive_step(m)
             elif kind == "claims":

@@ -137,17 +137,18 @@ class DeckPass(Message):
 
 @_message("deck_unlock", "client")
 class DeckUnlock(Message):
-    """A seat's answer to ``unlock`` (its lock taken off each point) or ``keys`` (its
-    key of each position turned face up), each item signed."""
+    """A seat's answer to ``unlock`` (its lock taken off each point, all signed at once)
+    or ``keys`` (its key of each position turned face up, each signed)."""
 
     id: int
     table: str
     seat: int
     deck: str
     round: int
-    items: list[dict[str, Any]]  # unlock: [{"pos", "to", "point", "sig"}] (the signature
-    #                             also covers the point asked); keys: [{"pos", "to": nil,
-    #                             "key", "sig"}]; points, keys, signatures as bin
+    items: list[dict[str, Any]]  # unlock: [{"pos", "to", "point"}]; keys: [{"pos",
+    #                             "to": nil, "key", "sig"}]; points, keys, signatures as bin
+    sig: bytes | None = None  # unlock: one signature over every step (deck_steps), which
+    #                           also covers the points asked
 
 
 @_message("deck_secrets", "client")

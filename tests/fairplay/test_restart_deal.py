@@ -54,7 +54,7 @@ def in_passes(records: Records) -> bool:
 def in_steps(records: Records) -> bool:
     deal = _under_way(records)
     return deal is not None and deal[0][0]["seq"] == 0 and sum(
-        r["kind"] == "deck_step" for r in deal[0]) >= 5
+        r["kind"] == "deck_steps" for r in deal[0]) >= 2
 
 
 def in_opening(records: Records) -> bool:
