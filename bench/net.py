@@ -19,7 +19,7 @@ after a warm-up:
 - the floor: a raw msgpack echo round trip over the same loopback, same run.
 
 Usage: python bench/net.py [--game race|manila] [--tables K ...] [--seats N] [--seconds S]
-[--runs R]
+[--runs R] [--workers W ...]
 """
 
 from __future__ import annotations
@@ -238,8 +238,28 @@ def _machine_busy() -> tuple[float, float]:
     return sum(fields) - idle, sum(fields)
 
 
+def _host_cpu(pid: int) -> float:
+    """CPU seconds of the host process and of its worker processes (--workers)."""
+    total = _cpu_seconds(pid)
+    children = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        children.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass
+    for child in children:
+        try:
+            total += _cpu_seconds(child)
+        except OSError:  # ended meanwhile
+            pass
+    return total
+
+
 def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
-             seats: int = 4) -> dict:
+             seats: int = 4, workers: int = 0) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
@@ -250,7 +270,7 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
              # one client opens every spare table (docs/limits.md)
              "--max-tables-per-client", str(10 * SPARE_TABLES),
              "--max-open-tables-per-client", str(10 * SPARE_TABLES), "--max-tables",
-             str(10 * SPARE_TABLES)],
+             str(10 * SPARE_TABLES), "--workers", str(workers)],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         try:
             assert "listening" in host.stdout.readline()
@@ -265,10 +285,10 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
                 [sys.executable, __file__, "--worker", str(port), str(seat), json.dumps(slots),
                  str(seconds), str(warmup), str(seed * 10 + seat)],
                 stdout=subprocess.PIPE, text=True) for seat in range(seats)]
-            cpu0 = _cpu_seconds(host.pid)
+            cpu0 = _host_cpu(host.pid)
             busy0 = _machine_busy()
             results = [json.loads(p.communicate()[0]) for p in procs]
-            host_cpu = _cpu_seconds(host.pid) - cpu0
+            host_cpu = _host_cpu(host.pid) - cpu0
             busy = [b - a for a, b in zip(busy0, _machine_busy(), strict=True)]
             rss = _peak_rss_mb(host.pid)
         finally:
@@ -313,19 +333,28 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="the tables' and bots' seed")
     parser.add_argument("--seats", type=int, default=4,
                         help="seats per table, one bot process each (race: 1-8, manila: 3-5)")
+    parser.add_argument("--workers", type=int, nargs="+", default=[0],
+                        help="host worker processes (lantable host --workers); several values "
+                             "are run alternately, run by run, and reported side by side")
     args = parser.parse_args()
     report: dict[str, Any] = {"bench": "net", "game": args.game, "seats": args.seats,
                               "seconds": args.seconds,
                               "runs": args.runs, "cpus": os.cpu_count(),
                               "echo_floor": _echo_floor()}
     for k in args.tables:
-        runs = [_one_run(args.game, k, args.seconds, args.warmup, args.seed + r, args.seats)
-                for r in range(args.runs)]
-        report[f"tables_{k}"] = {
-            key: any(r[key] for r in runs) if isinstance(runs[0][key], bool)
-            else statistics.median(r[key] for r in runs)
-            for key in runs[0] if runs[0][key] is not None
-        } | {"all_runs": runs}
+        # Alternating runs (w0, w2, w0, w2, ...): a noisy neighbour hits every setting.
+        by_workers: dict[int, list[dict]] = {w: [] for w in args.workers}
+        for r in range(args.runs):
+            for w in args.workers:
+                by_workers[w].append(_one_run(args.game, k, args.seconds, args.warmup,
+                                              args.seed + r, args.seats, w))
+        for w, runs in by_workers.items():
+            name = f"tables_{k}" if args.workers == [0] else f"tables_{k}_workers_{w}"
+            report[name] = {
+                key: any(r[key] for r in runs) if isinstance(runs[0][key], bool)
+                else statistics.median(r[key] for r in runs)
+                for key in runs[0] if runs[0][key] is not None
+            } | {"all_runs": runs}
     print(json.dumps(report, indent=2))
 
 

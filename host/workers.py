@@ -1,0 +1,674 @@
+"""A host spread over worker processes (``lantable host --workers N``).
+
+The front process runs the peer as always (listeners, the lobby, discovery, the
+browser app, page bots, fair tables) and starts ``N`` worker processes, each a peer
+of its own over the same journal file (SQLite WAL: every process commits its own
+batches; a write waits for another process's commit, never for its batch). Tables
+are spread by id: table ``t`` belongs to process ``int(t, 16) % (N + 1)``, where 0
+is the front and 1..N the workers. A process creates only ids of its own and
+restores only its own tables, so a restart (with any ``N``) restores every table.
+
+A TCP connection follows its table: the front reads the ``hello`` and answers the
+lobby's requests; a ``create`` over TCP is made on a worker (round robin) and
+answered by the front; the first request that names a worker's table (``join``,
+``act``, ...; a ``resume`` or a hello's token of a worker's seat) hands the socket
+itself to that worker with ``SCM_RIGHTS`` over a Unix socket, with what the front
+had read but not handled and the client's hello; from then on the worker reads and
+writes that socket. A worker hands a connection back to the front (which hands it
+on) when it names another process's table while holding no seat here at an
+unfinished table. Every byte the client sees is what a one-process host would send
+(the protocol is unchanged); the hand-off waits until everything the previous
+process owed the client is written.
+
+A worker that dies closes its connections (the players' clients reconnect with
+their tokens); the front starts it again at once, it restores its tables from the
+journal, and the other workers' tables never stopped. docs/decisions.md, "Worker
+processes", has the design, the alternatives and the measurements.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import logging
+import math
+import os
+import signal
+import socket
+import sqlite3
+import sys
+from typing import TYPE_CHECKING, Any, Final
+
+import msgpack
+import trio
+
+from lantable.protocol import (
+    SESSION,
+    Connection,
+    Create,
+    Created,
+    Error,
+    ErrorCode,
+    Hello,
+    Message,
+    Resume,
+    Welcome,
+    from_map,
+)
+
+from .limits import Limits
+from .link import ClientLink
+from .listener import _send_now, admit, release
+from .requests import _TABLE_REQUESTS, route
+from .table import FINISHED
+
+if TYPE_CHECKING:
+    from .lobby import Peer
+    from .table import Table
+
+LOGGER = logging.getLogger(__name__)
+
+CONTROL_MAX: Final = 1 << 20  # bytes in one control message (a hand-off carries <= 64 KiB read)
+HANDOFF_DRAIN: Final = 2.0  # seconds the previous process may take to write what it owes
+READY_WAIT: Final = 10.0  # seconds a hand-off waits for a (re)starting worker
+RESTART_DELAY: Final = 0.2  # seconds before a dead worker is started again
+MAX_HOPS: Final = 3  # hand-offs of one request (front -> worker -> front -> worker)
+
+GONE: Final = "gone"  # claim(): the connection was handed to another process
+DONE: Final = "done"  # claim(): the request was answered here, by a worker's reply
+
+
+def owner(table_id: str, workers: int) -> int:
+    """The process a table belongs to: 0 the front, 1..``workers`` a worker."""
+    try:
+        return int(table_id, 16) % (workers + 1)
+    except ValueError:
+        return 0  # not an id this host makes: the front answers no_such_table
+
+
+class Control:
+    """One end of a ``SOCK_SEQPACKET`` Unix socket pair: msgpack messages, each with
+    file descriptors if it carries a connection. Sends are whole datagrams, so tasks
+    may send at once; one task receives."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        sock.setblocking(False)
+        self.sock = sock
+
+    async def send(self, obj: dict[str, Any], fds: list[int] | None = None) -> None:
+        data = msgpack.packb(obj, use_bin_type=True)
+        while True:
+            try:
+                socket.send_fds(self.sock, [data], fds or [])
+                return
+            except BlockingIOError:
+                await trio.lowlevel.wait_writable(self.sock)
+
+    async def receive(self) -> tuple[dict[str, Any], list[int]] | None:
+        """The next message and its descriptors; None at EOF (the other process died)."""
+        while True:
+            try:
+                data, fds, _flags, _addr = socket.recv_fds(self.sock, CONTROL_MAX, 4)
+            except BlockingIOError:
+                await trio.lowlevel.wait_readable(self.sock)
+                continue
+            except OSError:
+                return None
+            if not data:
+                for fd in fds:
+                    os.close(fd)
+                return None
+            return msgpack.unpackb(data, raw=False), fds
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def _holds_here(peer: Peer, link: ClientLink) -> bool:
+    """Whether ``link`` sits at or watches an unfinished table of this process (it
+    must then stay: handing it off would leave its seats)."""
+    for table_id in (*link.seats, *link.watching):
+        table = peer.table(table_id)
+        if table is not None and table.status != FINISHED:
+            return True
+    return False
+
+
+class Handoff:
+    """What both kinds of process share: handing a connection to another one."""
+
+    index = 0  # this process: 0 the front, 1..workers a worker
+    workers = 0
+
+    def summaries(self) -> list[dict[str, Any]]:
+        """Other processes' tables, for this one's lobby."""
+        return []
+
+    def owns(self, table_id: str) -> bool:
+        """Whether this process makes and restores the table."""
+        return owner(table_id, self.workers) == self.index
+
+    async def resume_elsewhere(self, stream: trio.abc.Stream, conn: Connection,
+                               link: ClientLink, hello: Hello, proto: int, peer: Peer) -> bool:
+        """A hello's token of another process's seat: welcome the client and hand the
+        connection there to resume it. False: not another's (the token is unknown)."""
+        return False
+
+    def control_for(self, index: int) -> Control | None:
+        raise NotImplementedError
+
+    async def claim(self, stream: trio.abc.Stream, conn: Connection, link: ClientLink,
+                    msg: Message, peer: Peer, hops: int = 0) -> str | None:
+        """Deal with ``msg`` before :func:`route` does: hand the connection to the
+        process that owns what it names (:data:`GONE`), answer it from another
+        process (:data:`DONE`), or None: route it here."""
+        raise NotImplementedError
+
+    async def hand_off(self, index: int, stream: trio.abc.Stream, conn: Connection,
+                       link: ClientLink, msg: Message | None, peer: Peer, hops: int,
+                       resume: str | None = None, preface: bytes = b"",
+                       lobby: bool | None = None) -> bool:
+        """Give the connection to process ``index`` with ``msg`` to handle first.
+        False if it cannot go (the process is not running): serve it here."""
+        control = await self.ready_control(index)
+        if control is None or not isinstance(stream, trio.SocketStream):
+            return False
+        peer.batch.end()  # what this process owes the client is written first
+        with trio.move_on_after(HANDOFF_DRAIN):
+            while link.queued:  # noqa: ASYNC110 - the writer task drains it
+                await trio.sleep(0.002)
+        if link.queued:
+            link.drop()  # a client that does not read: as if too slow
+            return True
+        peer.links.discard(link)
+        if lobby is None:
+            lobby = link in peer.lobby_watchers
+        peer.lobby_watchers.discard(link)
+        link.close_direct()
+        state = {"op": "conn", "name": link.name, "where": link.peer, "host": link.address,
+                 "key": link.key, "key_refused": link.key_refused, "words": link.words,
+                 "decks": link.decks, "lobby": lobby, "hops": hops, "resume": resume,
+                 "msg": None if msg is None else msg.to_map(),
+                 "size": conn.last_frame_size, "pending": conn.take_buffered(),
+                 "preface": preface}
+        await control.send(state, [stream.socket.fileno()])
+        return True
+
+    async def ready_control(self, index: int) -> Control | None:
+        raise NotImplementedError
+
+
+# ---------------------------------------------------------------------------
+# the front
+# ---------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Worker:
+    """The front's view of one worker process."""
+
+    index: int
+    control: Control | None = None
+    process: trio.Process | None = None
+    ready: trio.Event = dataclasses.field(default_factory=trio.Event)
+    tables: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
+    restarts: int = 0
+
+
+class Front(Handoff):
+    """The front process's side: starts the workers, keeps their tables' summaries for
+    the lobby, hands connections to them and makes tables on them."""
+
+    def __init__(self, peer: Peer, workers: int, db: str, name: str, limits: Limits) -> None:
+        self.peer = peer
+        self.workers = workers
+        self.db = db
+        self.name = name
+        self.limits = limits
+        self.pool = {i: Worker(i) for i in range(1, workers + 1)}
+        self._next = itertools.cycle(range(1, workers + 1))
+        self._rids = itertools.count(1)
+        self._replies: dict[int, tuple[trio.Event, list[dict[str, Any]]]] = {}
+        self._tokens: sqlite3.Connection | None = None
+        self.stopping = False
+
+    def summaries(self) -> list[dict[str, Any]]:
+        return [s for w in self.pool.values() for s in w.tables.values()]
+
+    async def ready_control(self, index: int) -> Control | None:
+        worker = self.pool.get(index)
+        if worker is None:
+            return None
+        with trio.move_on_after(READY_WAIT):
+            await worker.ready.wait()
+        return worker.control if worker.ready.is_set() else None
+
+    def token_owner(self, token: str) -> tuple[int, str, int] | None:
+        """(process, table, seat) of a resume token of another process's table, from the
+        journal (a token is committed before anyone is told it)."""
+        if self._tokens is None:
+            self._tokens = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True,
+                                           check_same_thread=False)
+        try:
+            row = self._tokens.execute(
+                "SELECT table_id, seat FROM seats WHERE token=? UNION ALL "
+                "SELECT table_id, seat FROM page_bots WHERE token=? LIMIT 1",
+                (token, token)).fetchone()
+        except sqlite3.Error:
+            return None
+        if row is None:
+            return None
+        return owner(row[0], self.workers), row[0], row[1]
+
+    async def resume_elsewhere(self, stream: trio.abc.Stream, conn: Connection,
+                               link: ClientLink, hello: Hello, proto: int, peer: Peer) -> bool:
+        if not isinstance(stream, trio.SocketStream) or hello.token is None:
+            return False
+        found = self.token_owner(hello.token)
+        if found is None or found[0] == 0:
+            return False
+        tables, more = peer.summaries()
+        preface = conn.send(Welcome(
+            proto=proto, peer=peer.peer_id, name=peer.name, tables=tables, id=hello.id,
+            resumed={"table": found[1], "seat": found[2], "token": hello.token},
+            more=more or None))
+        if hello.lobby:
+            preface += conn.send(peer.lobby())
+        if not await self.hand_off(found[0], stream, conn, link, None, peer, 1,
+                                   resume=hello.token, preface=preface, lobby=bool(hello.lobby)):
+            await _send_now(stream, conn.send_error(Error(
+                code=ErrorCode.SHUTTING_DOWN, id=hello.id,
+                message="the process that serves this seat is restarting; reconnect in a "
+                        "moment")))
+        return True
+
+    async def claim(self, stream: trio.abc.Stream, conn: Connection, link: ClientLink,
+                    msg: Message, peer: Peer, hops: int = 0) -> str | None:
+        if not isinstance(stream, trio.SocketStream) or hops >= MAX_HOPS:
+            return None  # a WebSocket stays here (docs/decisions.md, "Worker processes")
+        if isinstance(msg, _TABLE_REQUESTS):
+            where = owner(msg.table, self.workers)
+            if where == 0 or _holds_here(peer, link):
+                return None
+            return GONE if await self.hand_off(where, stream, conn, link, msg, peer,
+                                               hops + 1) else None
+        if isinstance(msg, Resume) and peer.find_token(msg.token) is None:
+            found = self.token_owner(msg.token)
+            if found is None or found[0] == 0 or _holds_here(peer, link):
+                return None
+            return GONE if await self.hand_off(found[0], stream, conn, link, msg, peer,
+                                               hops + 1) else None
+        if isinstance(msg, Create) and msg.fair is None:
+            return await self._create(msg, link)
+        return None
+
+    async def _create(self, msg: Create, link: ClientLink) -> str | None:
+        """Make the table on the next worker; None (make it here) if none runs."""
+        for _ in range(self.workers):
+            worker = self.pool[next(self._next)]
+            if worker.ready.is_set() and worker.control is not None:
+                break
+        else:
+            return None
+        rid = next(self._rids)
+        done, box = trio.Event(), []
+        self._replies[rid] = (done, box)
+        request = {"op": "create", "rid": rid, "game": msg.game, "seats": msg.seats,
+                   "options": msg.options, "seed": msg.seed, "creator": link.address,
+                   "clock": msg.clock, "undo": msg.undo}
+        try:
+            await worker.control.send(request)
+            with trio.move_on_after(READY_WAIT):
+                await done.wait()
+        finally:
+            self._replies.pop(rid, None)
+        if not box:
+            link.send(Error(code=ErrorCode.SHUTTING_DOWN, id=msg.id,
+                            message="the worker process that was making this table stopped; "
+                                    "try again"))
+            return DONE
+        reply = box[0]
+        if "table" in reply:
+            worker.tables[reply["table"]] = reply["summary"]
+            link.send(Created(id=msg.id, table=reply["table"]))
+            self.peer._changed()
+        else:
+            link.send(Error(code=ErrorCode(reply["code"]), id=msg.id, message=reply["message"]))
+        return DONE
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
+                  ) -> None:
+        """Keep every worker running until cancelled; then stop them (bounded)."""
+        try:
+            async with trio.open_nursery() as nursery:
+                for worker in self.pool.values():
+                    await nursery.start(self._keep, worker)
+                task_status.started()
+        finally:
+            self.stopping = True
+            with trio.CancelScope(shield=True), trio.move_on_after(3.0):
+                for worker in self.pool.values():
+                    if worker.control is not None:
+                        worker.control.close()  # EOF: the worker stops gently
+                for worker in self.pool.values():
+                    if worker.process is not None:
+                        await worker.process.wait()
+            for worker in self.pool.values():
+                if worker.process is not None and worker.process.returncode is None:
+                    worker.process.kill()
+            if self._tokens is not None:
+                self._tokens.close()
+
+    async def _keep(self, worker: Worker, *,
+                    task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Run ``worker``; start it again whenever it dies."""
+        started = False
+        while True:
+            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            for s in (ours, theirs):
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, CONTROL_MAX + 4096)
+            config = {"index": worker.index, "workers": self.workers, "db": self.db,
+                      "name": self.name, "fd": theirs.fileno(), "peer_id": self.peer.peer_id,
+                      "limits": {k: _json_number(v) for k, v in
+                                 dataclasses.asdict(self.limits).items()}}
+            worker.process = await trio.lowlevel.open_process(
+                [sys.executable, "-m", "lantable.host.workers", json.dumps(config)],
+                pass_fds=(theirs.fileno(),))
+            theirs.close()
+            worker.control = Control(ours)
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._listen, worker, nursery.cancel_scope)
+                if not started:
+                    with trio.move_on_after(READY_WAIT * 3):
+                        await worker.ready.wait()
+                    task_status.started()
+                    started = True
+                code = await worker.process.wait()
+                nursery.cancel_scope.cancel()
+            worker.ready = trio.Event()
+            worker.control.close()
+            worker.control = None
+            worker.tables.clear()
+            self.peer._changed()
+            if self.stopping:
+                return
+            worker.restarts += 1
+            LOGGER.error("worker %d (pid %d) ended (exit %s); its players' connections "
+                         "closed and they reconnect with their tokens; starting it again",
+                         worker.index, worker.process.pid, code)
+            await trio.sleep(RESTART_DELAY)
+
+    async def _listen(self, worker: Worker, scope: trio.CancelScope) -> None:
+        control = worker.control
+        assert control is not None
+        while True:
+            got = await control.receive()
+            if got is None:
+                return  # the process ended; _keep notices
+            msg, fds = got
+            op = msg.get("op")
+            if op == "tables":
+                for table_id, summary in msg["set"].items():
+                    worker.tables[table_id] = summary
+                for table_id in msg["gone"]:
+                    worker.tables.pop(table_id, None)
+                self.peer._changed()
+            elif op == "ready":
+                worker.ready.set()
+                LOGGER.info("worker %d ready (pid %d, %d tables)", worker.index,
+                            worker.process.pid if worker.process else 0, len(worker.tables))
+            elif op == "created":
+                waiting = self._replies.get(msg["rid"])
+                if waiting is not None:
+                    waiting[1].append(msg)
+                    waiting[0].set()
+            elif op == "conn" and len(fds) == 1:
+                trio.lowlevel.spawn_system_task(adopt, self.peer, fds[0], msg)
+                continue
+            for fd in fds:  # not a message that carries one
+                os.close(fd)
+
+
+def _json_number(value: Any) -> Any:
+    return str(value) if isinstance(value, float) and not math.isfinite(value) else value
+
+
+# ---------------------------------------------------------------------------
+# a connection handed over, in any process
+# ---------------------------------------------------------------------------
+
+
+async def adopt(peer: Peer, fd: int, state: dict[str, Any]) -> None:
+    """Serve a connection another process handed over, from where it left it.
+    Never raises."""
+    try:
+        sock = socket.socket(fileno=fd)
+    except OSError:
+        os.close(fd)
+        return
+    stream = trio.SocketStream(trio.socket.from_stdlib_socket(sock))
+    host = str(state["host"])
+    refusal = admit(peer, host)
+    if refusal is not None:
+        with trio.CancelScope(shield=True):
+            with trio.move_on_after(0.5):
+                try:
+                    await stream.send_all(Connection("host").send_error(Error(
+                        code=ErrorCode.TOO_MANY_CONNECTIONS, message=refusal)))
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    pass
+            await trio.aclose_forcefully(stream)
+        return
+    try:
+        await _adopted(stream, peer, state)
+    except Exception:
+        LOGGER.exception("connection %s handed over failed unexpectedly; closed",
+                         state.get("where"))
+    finally:
+        release(peer, host)
+
+
+async def _adopted(stream: trio.SocketStream, peer: Peer, state: dict[str, Any]) -> None:
+    from .listener import _serve_session  # the session as any connection's
+
+    limits = peer.limits
+    async with stream:
+        conn = Connection("host", limits.max_frame, limits.max_request_bytes)
+        conn.state = SESSION  # the hello was answered by the front
+        link = ClientLink(str(state["name"]), str(state["where"]), conn, peer.batch,
+                          fd=stream.socket.fileno(), max_outbox_bytes=limits.max_outbox_bytes)
+        link.address = str(state["host"])
+        link.key, link.key_refused = state["key"], state["key_refused"]
+        link.words, link.decks = bool(state["words"]), bool(state["decks"])
+        if state["preface"]:
+            link.send_encoded(state["preface"])  # the welcome, if the front did not write it
+        peer.links.add(link)
+        if state["lobby"]:
+            peer.lobby_watchers.add(link)
+        joined: set[str] = set()
+        try:
+            if state["pending"]:
+                conn.receive_data(state["pending"])
+            if state["resume"] is not None:  # a hello's token
+                found = peer.find_token(state["resume"])
+                if found is not None:
+                    joined.add(found[0].id)
+                    found[0].resume(link, None, state["resume"])
+            if state["msg"] is not None:
+                msg = from_map(state["msg"], "client")
+                handoff = peer.handoff
+                claimed = None if handoff is None else await handoff.claim(
+                    stream, conn, link, msg, peer, int(state["hops"]))
+                if claimed == GONE:
+                    return
+                if claimed is None:
+                    route(msg, int(state["size"]), link, peer, joined)
+            await _serve_session(stream, conn, link, peer, joined)
+        finally:
+            peer.links.discard(link)
+            peer.lobby_watchers.discard(link)
+            for table_id in joined:
+                table: Table | None = peer.table(table_id)
+                if table is not None:
+                    table.detach(link)
+
+
+# ---------------------------------------------------------------------------
+# a worker process
+# ---------------------------------------------------------------------------
+
+
+class WorkerSide(Handoff):
+    """A worker's side: hands connections that name another process's table back to
+    the front, and tells the front of its tables."""
+
+    def __init__(self, index: int, workers: int, control: Control) -> None:
+        self.index = index
+        self.workers = workers
+        self.control = control
+        self.dirty: set[str] = set()
+        self.changed = trio.Event()
+
+    async def ready_control(self, index: int) -> Control | None:
+        return self.control if index == 0 else None
+
+    async def claim(self, stream: trio.abc.Stream, conn: Connection, link: ClientLink,
+                    msg: Message, peer: Peer, hops: int = 0) -> str | None:
+        if hops >= MAX_HOPS:
+            return None
+        if isinstance(msg, _TABLE_REQUESTS):
+            if owner(msg.table, self.workers) == self.index or _holds_here(peer, link):
+                return None
+        elif not (isinstance(msg, Resume) and peer.find_token(msg.token) is None
+                  and not _holds_here(peer, link)):
+            return None
+        return GONE if await self.hand_off(0, stream, conn, link, msg, peer, hops + 1) else None
+
+    def mark(self, table_id: str) -> None:
+        self.dirty.add(table_id)
+        self.changed.set()
+
+    async def tell_front(self, peer: Peer) -> None:
+        """Send the front the summaries of the tables that changed, until cancelled."""
+        while True:
+            await self.changed.wait()
+            self.changed = trio.Event()
+            dirty, self.dirty = self.dirty, set()
+            changed = {t: peer.tables[t].summary() for t in dirty if t in peer.tables}
+            await self.control.send({"op": "tables", "set": changed,
+                                     "gone": [t for t in dirty if t not in changed]})
+            await trio.sleep(0.01)  # at most 100 pushes a second
+
+
+def _worker_peer_class() -> type[Peer]:
+    from .lobby import Peer
+
+    class WorkerPeer(Peer):
+        """A peer that owns the tables of its residue, and tells the front of them."""
+
+        def _start(self, table: Table) -> Table:
+            started = super()._start(table)
+            if isinstance(self.handoff, WorkerSide):
+                self.handoff.mark(table.id)
+            return started
+
+        def _table_changed(self, table: Table) -> None:
+            super()._table_changed(table)
+            if isinstance(self.handoff, WorkerSide):
+                self.handoff.mark(table.id)
+
+        def _lapse(self, table: Table) -> None:
+            super()._lapse(table)
+            if isinstance(self.handoff, WorkerSide):
+                self.handoff.mark(table.id)
+
+    return WorkerPeer
+
+
+async def _serve_worker(config: dict[str, Any]) -> None:
+    from lantable.plugins import BadOptions, load_registry
+
+    from .journal import Journal
+    from .limits import LimitExceeded
+    from .peer import keep_house
+
+    index, workers = int(config["index"]), int(config["workers"])
+    limits = Limits(**{k: float(v) if isinstance(v, str) else v
+                       for k, v in config["limits"].items()})
+    control = Control(socket.socket(fileno=int(config["fd"])))
+    side = WorkerSide(index, workers, control)
+    journal = Journal(config["db"])
+    peer = _worker_peer_class()(registry=load_registry(), journal=journal,
+                                name=str(config["name"]), peer_id=str(config["peer_id"]),
+                                limits=limits)
+    peer.handoff = side
+    try:
+        with peer.batch.installed():
+            async with trio.open_nursery() as nursery:
+                await nursery.start(keep_house, peer)
+                side.dirty.update(peer.tables)
+                await control.send({"op": "tables", "gone": [], "set": {
+                    t: table.summary() for t, table in peer.tables.items()}})
+                side.dirty.clear()
+                nursery.start_soon(side.tell_front, peer)
+                await control.send({"op": "ready"})
+                while True:
+                    got = await control.receive()
+                    if got is None:
+                        break  # the front stopped or died
+                    msg, fds = got
+                    if msg.get("op") == "conn" and len(fds) == 1:
+                        nursery.start_soon(adopt, peer, fds[0], msg)
+                        continue
+                    for fd in fds:
+                        os.close(fd)
+                    if msg.get("op") == "create":
+                        reply: dict[str, Any] = {"op": "created", "rid": msg["rid"]}
+                        try:
+                            table = peer.create_table(
+                                msg["game"], msg["seats"], msg["options"], msg["seed"],
+                                creator=msg["creator"], clock=msg["clock"], undo=msg["undo"])
+                        except KeyError as exc:
+                            reply |= {"code": ErrorCode.NO_SUCH_GAME.value,
+                                      "message": str(exc.args[0])}
+                        except BadOptions as exc:
+                            reply |= {"code": ErrorCode.BAD_OPTIONS.value, "message": str(exc)}
+                        except LimitExceeded as exc:
+                            reply |= {"code": exc.code.value, "message": str(exc)}
+                        else:
+                            reply |= {"table": table.id, "summary": table.summary()}
+                        peer.batch.end()  # committed before the front says created
+                        await control.send(reply)
+                # Gently, like a stopping peer: clients told, output drained (bounded).
+                links = list(peer.links)
+                for link in links:
+                    link.send(Error(code=ErrorCode.SHUTTING_DOWN,
+                                    message="the host is stopping; reconnect later and "
+                                            "resume your seats with their tokens"))
+                peer.batch.end()
+                with trio.move_on_after(1.0):
+                    while any(link.queued for link in links if link.receiving):  # noqa: ASYNC110
+                        await trio.sleep(0.02)
+                nursery.cancel_scope.cancel()
+    finally:
+        journal.close()
+        control.close()
+
+
+def main() -> None:
+    """``python -m lantable.host.workers CONFIG``: one worker process (started by the
+    front, host/peer.py; never by hand)."""
+    # Ctrl-C reaches the whole process group; the front stops the workers (EOF on
+    # their control socket), after telling its own clients.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s worker %(message)s")
+    config = json.loads(sys.argv[1])
+    try:
+        trio.run(_serve_worker, config)
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()
