@@ -312,7 +312,7 @@ class Front(Handoff):
         else:
             return None
         rid = next(self._rids)
-        done, box = trio.Event(), []
+        done, box = trio.Event(), list[dict[str, Any]]()
         self._replies[rid] = (done, box)
         request = {"op": "create", "rid": rid, "game": msg.game, "seats": msg.seats,
                    "options": msg.options, "seed": msg.seed, "creator": link.address,
@@ -594,8 +594,9 @@ async def _serve_worker(config: dict[str, Any]) -> None:
     from .peer import keep_house
 
     index, workers = int(config["index"]), int(config["workers"])
-    limits = Limits(**{k: float(v) if isinstance(v, str) else v
-                       for k, v in config["limits"].items()})
+    fields: dict[str, Any] = {k: float(v) if isinstance(v, str) else v
+                              for k, v in config["limits"].items()}
+    limits = Limits(**fields)
     control = Control(socket.socket(fileno=int(config["fd"])))
     side = WorkerSide(index, workers, control)
     journal = Journal(config["db"])
