@@ -51,8 +51,10 @@ from lantable.protocol import (
     Error,
     ErrorCode,
     Hello,
+    ListTables,
     Message,
     Resume,
+    Tables,
     Welcome,
     from_map,
 )
@@ -136,10 +138,53 @@ def _holds_here(peer: Peer, link: ClientLink) -> bool:
 
 
 class Handoff:
-    """What both kinds of process share: handing a connection to another one."""
+    """What both kinds of process share: handing a connection to another one, and
+    asking another process something (a request with an id, its reply)."""
 
     index = 0  # this process: 0 the front, 1..workers a worker
     workers = 0
+
+    def __init__(self) -> None:
+        self._rids = itertools.count(1)
+        self._replies: dict[int, tuple[trio.Event, list[dict[str, Any]]]] = {}
+
+    async def request(self, control: Control, request: dict[str, Any]) -> dict[str, Any] | None:
+        """Send ``request`` and wait for its reply (None: none came in time)."""
+        rid = next(self._rids)
+        done, box = trio.Event(), list[dict[str, Any]]()
+        self._replies[rid] = (done, box)
+        try:
+            await control.send({**request, "rid": rid})
+            with trio.move_on_after(READY_WAIT):
+                await done.wait()
+        finally:
+            self._replies.pop(rid, None)
+        return box[0] if box else None
+
+    def replied(self, reply: dict[str, Any]) -> None:
+        waiting = self._replies.get(reply.get("rid", 0))
+        if waiting is not None:
+            waiting[1].append(reply)
+            waiting[0].set()
+
+    async def go(self, index: int, stream: trio.abc.Stream, conn: Connection, link: ClientLink,
+                 msg: Message, peer: Peer, hops: int) -> str:
+        """Hand the connection to process ``index`` for ``msg``; if it cannot go now, or
+        must stay (it plays here), answer ``msg`` with why."""
+        table = getattr(msg, "table", None)
+        req_id = getattr(msg, "id", None)
+        if _holds_here(peer, link):
+            link.send(Error(code=ErrorCode.NO_SUCH_TABLE, id=req_id, table=table, message=(
+                "that table is served by another process of this host (lantable host "
+                "--workers) and this connection plays at a table here: open another "
+                "connection for it")))
+            return DONE
+        if await self.hand_off(index, stream, conn, link, msg, peer, hops + 1):
+            return GONE
+        link.send(Error(code=ErrorCode.TABLE_FAULTED, id=req_id, table=table, message=(
+            "the process that serves this table is restarting; its tables are restored "
+            "from the journal: try again in a moment")))
+        return DONE
 
     def summaries(self) -> list[dict[str, Any]]:
         """Other processes' tables, for this one's lobby."""
@@ -226,10 +271,9 @@ class Front(Handoff):
         self.db = db
         self.name = name
         self.limits = limits
+        super().__init__()
         self.pool = {i: Worker(i) for i in range(1, workers + 1)}
         self._next = itertools.cycle(range(1, workers + 1))
-        self._rids = itertools.count(1)
-        self._replies: dict[int, tuple[trio.Event, list[dict[str, Any]]]] = {}
         self._tokens: sqlite3.Connection | None = None
         self.stopping = False
 
@@ -278,9 +322,9 @@ class Front(Handoff):
         if not await self.hand_off(found[0], stream, conn, link, None, peer, 1,
                                    resume=hello.token, preface=preface, lobby=bool(hello.lobby)):
             await _send_now(stream, conn.send_error(Error(
-                code=ErrorCode.SHUTTING_DOWN, id=hello.id,
-                message="the process that serves this seat is restarting; reconnect in a "
-                        "moment")))
+                code=ErrorCode.TABLE_FAULTED, id=hello.id,
+                message="the process that serves this seat is restarting; its tables are "
+                        "restored from the journal: reconnect in a moment")))
         return True
 
     async def claim(self, stream: trio.abc.Stream, conn: Connection, link: ClientLink,
@@ -289,16 +333,14 @@ class Front(Handoff):
             return None  # a WebSocket stays here (docs/decisions.md, "Worker processes")
         if isinstance(msg, _TABLE_REQUESTS):
             where = owner(msg.table, self.workers)
-            if where == 0 or _holds_here(peer, link):
+            if where == 0:
                 return None
-            return GONE if await self.hand_off(where, stream, conn, link, msg, peer,
-                                               hops + 1) else None
+            return await self.go(where, stream, conn, link, msg, peer, hops)
         if isinstance(msg, Resume) and peer.find_token(msg.token) is None:
             found = self.token_owner(msg.token)
-            if found is None or found[0] == 0 or _holds_here(peer, link):
+            if found is None or found[0] == 0:
                 return None
-            return GONE if await self.hand_off(found[0], stream, conn, link, msg, peer,
-                                               hops + 1) else None
+            return await self.go(found[0], stream, conn, link, msg, peer, hops)
         if isinstance(msg, Create) and msg.fair is None:
             return await self._create(msg, link)
         return None
@@ -311,24 +353,14 @@ class Front(Handoff):
                 break
         else:
             return None
-        rid = next(self._rids)
-        done, box = trio.Event(), list[dict[str, Any]]()
-        self._replies[rid] = (done, box)
-        request = {"op": "create", "rid": rid, "game": msg.game, "seats": msg.seats,
-                   "options": msg.options, "seed": msg.seed, "creator": link.address,
-                   "clock": msg.clock, "undo": msg.undo}
-        try:
-            await worker.control.send(request)
-            with trio.move_on_after(READY_WAIT):
-                await done.wait()
-        finally:
-            self._replies.pop(rid, None)
-        if not box:
-            link.send(Error(code=ErrorCode.SHUTTING_DOWN, id=msg.id,
+        reply = await self.request(worker.control, {
+            "op": "create", "game": msg.game, "seats": msg.seats, "options": msg.options,
+            "seed": msg.seed, "creator": link.address, "clock": msg.clock, "undo": msg.undo})
+        if reply is None:
+            link.send(Error(code=ErrorCode.TABLE_FAULTED, id=msg.id,
                             message="the worker process that was making this table stopped; "
                                     "try again"))
             return DONE
-        reply = box[0]
         if "table" in reply:
             worker.tables[reply["table"]] = reply["summary"]
             link.send(Created(id=msg.id, table=reply["table"]))
@@ -418,11 +450,12 @@ class Front(Handoff):
                 worker.ready.set()
                 LOGGER.info("worker %d ready (pid %d, %d tables)", worker.index,
                             worker.process.pid if worker.process else 0, len(worker.tables))
-            elif op == "created":
-                waiting = self._replies.get(msg["rid"])
-                if waiting is not None:
-                    waiting[1].append(msg)
-                    waiting[0].set()
+            elif op == "reply":
+                self.replied(msg)
+            elif op == "list":
+                tables, more = self.peer.summaries(int(msg["offset"]))
+                await control.send({"op": "reply", "rid": msg["rid"], "tables": tables,
+                                    "more": more})
             elif op == "conn" and len(fds) == 1:
                 trio.lowlevel.spawn_system_task(adopt, self.peer, fds[0], msg)
                 continue
@@ -524,6 +557,7 @@ class WorkerSide(Handoff):
     the front, and tells the front of its tables."""
 
     def __init__(self, index: int, workers: int, control: Control) -> None:
+        super().__init__()
         self.index = index
         self.workers = workers
         self.control = control
@@ -537,13 +571,18 @@ class WorkerSide(Handoff):
                     msg: Message, peer: Peer, hops: int = 0) -> str | None:
         if hops >= MAX_HOPS:
             return None
+        if isinstance(msg, ListTables) and not msg.finished:  # the lobby is the front's
+            reply = await self.request(self.control, {"op": "list", "offset": msg.offset or 0})
+            if reply is None:
+                return None  # this process's tables, rather than nothing
+            link.send(Tables(id=msg.id, tables=reply["tables"], more=reply["more"] or None))
+            return DONE
         if isinstance(msg, _TABLE_REQUESTS):
-            if owner(msg.table, self.workers) == self.index or _holds_here(peer, link):
+            if owner(msg.table, self.workers) == self.index:
                 return None
-        elif not (isinstance(msg, Resume) and peer.find_token(msg.token) is None
-                  and not _holds_here(peer, link)):
+        elif not (isinstance(msg, Resume) and peer.find_token(msg.token) is None):
             return None
-        return GONE if await self.hand_off(0, stream, conn, link, msg, peer, hops + 1) else None
+        return await self.go(0, stream, conn, link, msg, peer, hops)
 
     def mark(self, table_id: str) -> None:
         self.dirty.add(table_id)
@@ -624,8 +663,10 @@ async def _serve_worker(config: dict[str, Any]) -> None:
                         continue
                     for fd in fds:
                         os.close(fd)
-                    if msg.get("op") == "create":
-                        reply: dict[str, Any] = {"op": "created", "rid": msg["rid"]}
+                    if msg.get("op") == "reply":
+                        side.replied(msg)
+                    elif msg.get("op") == "create":
+                        reply: dict[str, Any] = {"op": "reply", "rid": msg["rid"]}
                         try:
                             table = peer.create_table(
                                 msg["game"], msg["seats"], msg["options"], msg["seed"],
