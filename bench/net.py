@@ -238,9 +238,10 @@ def _machine_busy() -> tuple[float, float]:
     return sum(fields) - idle, sum(fields)
 
 
-def _host_cpu(pid: int) -> float:
-    """CPU seconds of the host process and of its worker processes (--workers)."""
-    total = _cpu_seconds(pid)
+def _host_cpu(pid: int) -> tuple[float, float]:
+    """CPU seconds of the host's process (the front, with --workers) and of its worker
+    processes together."""
+    total = 0.0
     children = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -255,7 +256,7 @@ def _host_cpu(pid: int) -> float:
             total += _cpu_seconds(child)
         except OSError:  # ended meanwhile
             pass
-    return total
+    return _cpu_seconds(pid), total
 
 
 def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
@@ -286,9 +287,13 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
                  str(seconds), str(warmup), str(seed * 10 + seat)],
                 stdout=subprocess.PIPE, text=True) for seat in range(seats)]
             cpu0 = _host_cpu(host.pid)
+            load0 = os.getloadavg()[0]
             busy0 = _machine_busy()
             results = [json.loads(p.communicate()[0]) for p in procs]
-            host_cpu = _host_cpu(host.pid) - cpu0
+            cpu1 = _host_cpu(host.pid)
+            front_cpu, workers_cpu = cpu1[0] - cpu0[0], cpu1[1] - cpu0[1]
+            host_cpu = front_cpu + workers_cpu
+            load = os.getloadavg()[0]
             busy = [b - a for a, b in zip(busy0, _machine_busy(), strict=True)]
             rss = _peak_rss_mb(host.pid)
         finally:
@@ -304,10 +309,15 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
         # Host CPU (user+system) per accepted action over the whole run, warm-up included.
         "host_cpu_us_per_action": round(
             host_cpu / max(1, actions) * 1e6 * seconds / (seconds + warmup), 1),
+        # With --workers: the front's share of that (it only accepts and hands over).
+        "front_cpu_us_per_action": round(
+            front_cpu / max(1, actions) * 1e6 * seconds / (seconds + warmup), 1),
         # The bot processes together, measured window only.
         "bots_cpu_us_per_action": round(sum(r["cpu"] for r in results) / max(1, actions) * 1e6, 1),
         # Share of all cores busy (anything, other tenants included), warm-up included.
         "machine_busy_pct": round(100 * busy[0] / max(1e-9, busy[1]), 1),
+        # The machine's 1-minute load average at the run's start and end (other tenants).
+        "load_avg": [round(load0, 1), round(load, 1)],
         "samples": len(lat),
         # True if a slot ran out of tables before the end: the run undercounts.
         "ran_out_of_tables": any(r["ran_dry"] for r in results),
@@ -334,8 +344,9 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=4,
                         help="seats per table, one bot process each (race: 1-8, manila: 3-5)")
     parser.add_argument("--workers", type=int, nargs="+", default=[0],
-                        help="host worker processes (lantable host --workers); several values "
-                             "are run alternately, run by run, and reported side by side")
+                        help="host worker processes, lantable host --workers (default 0: "
+                             "one process); several values run alternately, run by run, "
+                             "reported side by side")
     args = parser.parse_args()
     report: dict[str, Any] = {"bench": "net", "game": args.game, "seats": args.seats,
                               "seconds": args.seconds,
@@ -353,7 +364,7 @@ def main() -> None:
             report[name] = {
                 key: any(r[key] for r in runs) if isinstance(runs[0][key], bool)
                 else statistics.median(r[key] for r in runs)
-                for key in runs[0] if runs[0][key] is not None
+                for key in runs[0] if runs[0][key] is not None and key != "load_avg"
             } | {"all_runs": runs}
     print(json.dumps(report, indent=2))
 

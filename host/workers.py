@@ -329,13 +329,21 @@ class Front(Handoff):
 
     async def claim(self, stream: trio.abc.Stream, conn: Connection, link: ClientLink,
                     msg: Message, peer: Peer, hops: int = 0) -> str | None:
-        if not isinstance(stream, trio.SocketStream) or hops >= MAX_HOPS:
-            return None  # a WebSocket stays here (docs/decisions.md, "Worker processes")
+        if hops >= MAX_HOPS:
+            return None
         if isinstance(msg, _TABLE_REQUESTS):
             where = owner(msg.table, self.workers)
             if where == 0:
                 return None
+            if not isinstance(stream, trio.SocketStream):  # a WebSocket stays here
+                link.send(Error(code=ErrorCode.NO_SUCH_TABLE, id=msg.id, table=msg.table,
+                                message="that table is served by a worker process of this "
+                                        "host (lantable host --workers), which the browser "
+                                        "app cannot reach; open a table here instead"))
+                return DONE
             return await self.go(where, stream, conn, link, msg, peer, hops)
+        if not isinstance(stream, trio.SocketStream):
+            return None  # the browser app plays the front's tables only
         if isinstance(msg, Resume) and peer.find_token(msg.token) is None:
             found = self.token_owner(msg.token)
             if found is None or found[0] == 0:

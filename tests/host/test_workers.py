@@ -233,3 +233,24 @@ async def test_a_killed_worker_loses_nothing_and_the_other_tables_go_on(start_ho
     assert update["seq"] == acknowledged  # nothing acknowledged was lost
     assert (await _play(back, doomed))["status"] == "finished"
     assert (await _play(seated[spared], spared))["status"] == "finished"
+
+
+async def test_a_connection_on_a_worker_sees_the_whole_lobby_and_is_told_why_it_stays(
+        start_host):
+    running = await start_host(2)
+    maker = await Raw.open(running.port, "maker")
+    await maker.until("welcome")
+    tables = [await _create(maker, seed=s) for s in range(2)]
+    first, second = sorted(tables, key=lambda t: owner(t, 2))
+    player = await Raw.open(running.port, "player")
+    await player.send({"t": "join", "table": first, "seat": 0})
+    await player.until("joined")  # served by worker 1 from now on
+    req = await player.send({"t": "list_tables"})
+    listed = await player.until("tables", id=req)
+    assert {t["id"] for t in listed["tables"]} == set(tables)  # the front's lobby
+    req = await player.send({"t": "join", "table": second, "seat": 0})
+    refused = await player.until("error", id=req)
+    assert refused["code"] == "no_such_table" and "another process" in refused["message"]
+    other = await Raw.open(running.port, "other")  # a second connection may
+    await other.send({"t": "join", "table": second, "seat": 0})
+    assert (await other.until("joined"))["table"] == second
