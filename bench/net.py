@@ -344,8 +344,8 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=4,
                         help="seats per table, one bot process each (race: 1-8, manila: 3-5)")
     parser.add_argument("--workers", type=int, nargs="+", default=[0],
-                        help="host worker processes, lantable host --workers (default 0: "
-                             "one process); several values run alternately, run by run, "
+                        help="worker processes of the host, default 0 (one process): its "
+                             "workers option; several values run alternately, run by run, "
                              "reported side by side")
     args = parser.parse_args()
     report: dict[str, Any] = {"bench": "net", "game": args.game, "seats": args.seats,
