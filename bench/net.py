@@ -20,6 +20,8 @@ after a warm-up:
 
 Usage: python bench/net.py [--game race|manila] [--tables K ...] [--seats N] [--seconds S]
 [--runs R] [--workers W ...]
+
+BENCH_HOST_LOG=PATH in the environment appends the host's log to PATH (default: none).
 """
 
 from __future__ import annotations
@@ -99,6 +101,7 @@ def _worker(port: int, seat: int, slots: list[list[str]], seconds: float, warmup
         def on_readable(self) -> bool:
             data = self.sock.recv(65536)
             if not data:
+                closed.append(self.table)
                 return False
             buf = self.buf + data if self.buf else data
             pos, end = 0, len(buf)
@@ -138,6 +141,7 @@ def _worker(port: int, seat: int, slots: list[list[str]], seconds: float, warmup
         sel.register(bot.sock, selectors.EVENT_READ, bot)
     cpu_start: float | None = None
     ran_dry = False
+    closed: list[str] = []  # tables whose connection the host closed (not run dry)
     while time.monotonic() < stop_at:
         if cpu_start is None and time.monotonic() >= measure_from:
             cpu_start = _own_cpu()
@@ -148,7 +152,8 @@ def _worker(port: int, seat: int, slots: list[list[str]], seconds: float, warmup
     cpu = _own_cpu() - (cpu_start if cpu_start is not None else 0.0)
     for bot in bots:
         bot.sock.close()
-    return {"latencies": latencies, "actions": len(latencies), "cpu": cpu, "ran_dry": ran_dry}
+    return {"latencies": latencies, "actions": len(latencies), "cpu": cpu, "ran_dry": ran_dry,
+            "closed": len(closed)}
 
 
 def _own_cpu() -> float:
@@ -265,6 +270,7 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
+        host_log = open(os.environ.get("BENCH_HOST_LOG", os.devnull), "a")  # noqa: SIM115
         host = subprocess.Popen(
             [sys.executable, "-m", "lantable.clients.cli", "host", "--bind", "127.0.0.1",
              "--port", str(port), "--db", os.path.join(tmp, "j.sqlite"), "--no-discovery",
@@ -272,7 +278,7 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
              "--max-tables-per-client", str(10 * SPARE_TABLES),
              "--max-open-tables-per-client", str(10 * SPARE_TABLES), "--max-tables",
              str(10 * SPARE_TABLES), "--workers", str(workers)],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            stdout=subprocess.PIPE, stderr=host_log, text=True)
         try:
             assert "listening" in host.stdout.readline()
             import trio
@@ -299,6 +305,7 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
         finally:
             host.terminate()
             host.wait()
+            host_log.close()
     lat = sorted(x for r in results for x in r["latencies"])
     actions = sum(r["actions"] for r in results)
     return {
@@ -321,6 +328,8 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
         "samples": len(lat),
         # True if a slot ran out of tables before the end: the run undercounts.
         "ran_out_of_tables": any(r["ran_dry"] for r in results),
+        # Of those, connections the host closed (a slot then stops playing).
+        "closed_by_host": sum(r["closed"] for r in results),
     }
 
 

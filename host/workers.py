@@ -200,9 +200,6 @@ class Handoff:
         connection there to resume it. False: not another's (the token is unknown)."""
         return False
 
-    def control_for(self, index: int) -> Control | None:
-        raise NotImplementedError
-
     async def claim(self, stream: trio.abc.Stream, conn: Connection, link: ClientLink,
                     msg: Message, peer: Peer, hops: int = 0) -> str | None:
         """Deal with ``msg`` before :func:`route` does: hand the connection to the
