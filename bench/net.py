@@ -286,7 +286,10 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
             # A slot is a table followed by spares for when a game ends (Manila does).
             per_slot = 1 if game == "race" else max(2, SPARE_TABLES // tables)
             created = trio.run(_create_tables, port, game, tables * per_slot, seed, seats)
-            slots = [created[i * per_slot:(i + 1) * per_slot] for i in range(tables)]
+            # Slot i plays tables i, i + K, i + 2K...: a host with worker processes makes
+            # tables on them in turn, so each slot's tables share a worker and the K
+            # tables played at once are spread evenly (host/workers.py).
+            slots = [created[i::tables] for i in range(tables)]
             # One bot process per seat: process s holds seat s of every table.
             procs = [subprocess.Popen(
                 [sys.executable, __file__, "--worker", str(port), str(seat), json.dumps(slots),
