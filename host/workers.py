@@ -351,13 +351,15 @@ class Front(Handoff):
         return None
 
     async def _create(self, msg: Create, link: ClientLink) -> str | None:
-        """Make the table on the next worker; None (make it here) if none runs."""
-        for _ in range(self.workers):
-            worker = self.pool[next(self._next)]
-            if worker.ready.is_set() and worker.control is not None:
-                break
-        else:
+        """Make the table on the worker with the fewest tables in play (someone seated),
+        the next in turn among equals; None (make it here) if none runs."""
+        turn = next(self._next)
+        running = [w for w in self.pool.values() if w.ready.is_set() and w.control is not None]
+        if not running:
             return None
+        worker = min(running, key=lambda w: (_in_play(w.tables),
+                                             (w.index - turn) % self.workers))
+        assert worker.control is not None
         reply = await self.request(worker.control, {
             "op": "create", "game": msg.game, "seats": msg.seats, "options": msg.options,
             "seed": msg.seed, "creator": link.address, "clock": msg.clock, "undo": msg.undo})
@@ -466,6 +468,12 @@ class Front(Handoff):
                 continue
             for fd in fds:  # not a message that carries one
                 os.close(fd)
+
+
+def _in_play(tables: dict[str, dict[str, Any]]) -> int:
+    """How many of a worker's tables someone sits at (playing, or waiting with a seat
+    taken): the load a new table's players would share."""
+    return sum(1 for s in tables.values() if s["status"] == "playing" or s["taken"])
 
 
 def _json_number(value: Any) -> Any:
