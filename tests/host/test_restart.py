@@ -53,7 +53,7 @@ def _worker_pid(host: int, index: int) -> int:
                 cmdline = f.read()
         except (OSError, ValueError):
             continue
-        if ppid == host and "lantable.host.workers" in cmdline and \
+        if ppid == host and "lantable.host.worker\x00" in cmdline and \
                 f'"index": {index},' in cmdline:
             return int(entry)
     raise AssertionError(f"no worker {index} under {host}")
