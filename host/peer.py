@@ -105,7 +105,8 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
         bots: how to run the bots people add from the page (host/pagebots.py), or
             None for none (``add_bot`` then gets ``bad_bot``).
         workers: worker processes to spread the tables over (host/workers.py); 0 or 1
-            for none (one process).
+            for none (one process). The workers serve the installed games
+            (``load_registry()``), whatever ``registry`` is.
 
     Passes back a :class:`RunningPeer` through ``task_status`` once it accepts
     connections. Each connection gets its own nursery; a failure in one never

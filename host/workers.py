@@ -402,7 +402,9 @@ class Front(Handoff):
                     task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Run ``worker``; start it again whenever it dies."""
         started = False
+        delay = RESTART_DELAY
         while True:
+            born = trio.current_time()
             ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             for s in (ours, theirs):
                 s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, CONTROL_MAX + 4096)
@@ -432,10 +434,15 @@ class Front(Handoff):
             if self.stopping:
                 return
             worker.restarts += 1
-            LOGGER.error("worker %d (pid %d) ended (exit %s); its players' connections "
-                         "closed and they reconnect with their tokens; starting it again",
-                         worker.index, worker.process.pid, code)
-            await trio.sleep(RESTART_DELAY)
+            lived = trio.current_time() - born
+            # One that dies at once (a damaged journal, a broken install) is tried again
+            # ever more slowly, up to a minute apart, rather than in a tight loop.
+            delay = RESTART_DELAY if lived > 10 else min(max(delay * 2, RESTART_DELAY), 60.0)
+            LOGGER.error("worker %d (pid %d) ended (exit %s) after %.1f s; its players' "
+                         "connections closed and they reconnect with their tokens; starting "
+                         "it again in %.1f s", worker.index, worker.process.pid, code, lived,
+                         delay)
+            await trio.sleep(delay)
 
     async def _listen(self, worker: Worker, scope: trio.CancelScope) -> None:
         control = worker.control
