@@ -44,6 +44,8 @@ import trio
 
 from lantable.protocol import (
     SESSION,
+    Chat,
+    ChatHistory,
     Connection,
     Create,
     Created,
@@ -52,6 +54,7 @@ from lantable.protocol import (
     Hello,
     ListTables,
     Message,
+    Rematch,
     Resume,
     Tables,
     Welcome,
@@ -78,6 +81,10 @@ MAX_HOPS: Final = 3  # hand-offs of one request (front -> worker -> front -> wor
 
 GONE: Final = "gone"  # claim(): the connection was handed to another process
 DONE: Final = "done"  # claim(): the request was answered here, by a worker's reply
+
+
+# The requests that name a table (when their ``table`` is set): they go where it is.
+_NAMES_TABLE: Final = (*_TABLE_REQUESTS, Chat, ChatHistory, Rematch)
 
 
 def owner(table_id: str, workers: int) -> int:
@@ -327,7 +334,7 @@ class Front(Handoff):
                     msg: Message, peer: Peer, hops: int = 0) -> str | None:
         if hops >= MAX_HOPS:
             return None
-        if isinstance(msg, _TABLE_REQUESTS):
+        if isinstance(msg, _NAMES_TABLE) and msg.table:
             where = owner(msg.table, self.workers)
             if where == 0:
                 return None
@@ -596,9 +603,12 @@ class WorkerSide(Handoff):
                 return None  # this process's tables, rather than nothing
             link.send(Tables(id=msg.id, tables=reply["tables"], more=reply["more"] or None))
             return DONE
-        if isinstance(msg, _TABLE_REQUESTS):
+        if isinstance(msg, _NAMES_TABLE) and msg.table:
             if owner(msg.table, self.workers) == self.index:
                 return None
+        elif isinstance(msg, (Chat, ChatHistory)):  # the lobby's chat is the front's
+            if _holds_here(peer, link):
+                return None  # a player's lobby line stays with this worker's lobby
         elif not (isinstance(msg, Resume) and peer.find_token(msg.token) is None):
             return None
         return await self.go(0, stream, conn, link, msg, peer, hops)

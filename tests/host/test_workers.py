@@ -254,3 +254,18 @@ async def test_a_connection_on_a_worker_sees_the_whole_lobby_and_is_told_why_it_
     other = await Raw.open(running.port, "other")  # a second connection may
     await other.send({"t": "join", "table": second, "seat": 0})
     assert (await other.until("joined"))["table"] == second
+    # chat names its table too: a connection still in the front is taken to it
+    third = await Raw.open(running.port, "third")
+    await third.until("welcome")
+    req = await third.send({"t": "chat_history", "table": first})
+    while True:
+        reply = await third.next()
+        if reply.get("id") == req:
+            break
+    assert reply["t"] == "chat_log" or reply["code"] != "no_such_table", reply
+    req = await third.send({"t": "chat_history", "table": "00000003"})  # the front's, none
+    while True:
+        reply = await third.next()
+        if reply.get("id") == req:
+            break
+    assert reply["code"] == "no_such_table"  # what the line above would get, left here
