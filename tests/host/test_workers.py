@@ -269,3 +269,14 @@ async def test_a_connection_on_a_worker_sees_the_whole_lobby_and_is_told_why_it_
         if reply.get("id") == req:
             break
     assert reply["code"] == "no_such_table"  # what the line above would get, left here
+
+
+async def test_fair_tables_stay_in_the_front(start_host):
+    running = await start_host(2)
+    maker = await Raw.open(running.port, "maker")
+    await maker.until("welcome")
+    req = await maker.send({"t": "create", "game": "race", "seats": 2, "options": RACE,
+                            "fair": {}})
+    fair = (await maker.until("created", id=req))["table"]
+    assert owner(fair, 2) == 0 and running.peer.table(fair) is not None
+    assert running.peer.table(await _create(maker)) is None  # a plain one: on a worker
