@@ -36,6 +36,7 @@ import math
 import os
 import socket
 import sqlite3
+import struct
 import sys
 from typing import TYPE_CHECKING, Any, Final
 
@@ -73,7 +74,7 @@ if TYPE_CHECKING:
 
 LOGGER = logging.getLogger(__name__)
 
-CONTROL_MAX: Final = 1 << 20  # bytes in one control message (a hand-off carries <= 64 KiB read)
+CONTROL_MAX: Final = 16 << 20  # bytes in one control message (in CHUNK-sized datagrams)
 HANDOFF_DRAIN: Final = 2.0  # seconds the previous process may take to write what it owes
 READY_WAIT: Final = 10.0  # seconds a hand-off waits for a (re)starting worker
 RESTART_DELAY: Final = 0.2  # seconds before a dead worker is started again
@@ -97,27 +98,45 @@ def owner(table_id: str, workers: int) -> int:
 
 class Control:
     """One end of a ``SOCK_SEQPACKET`` Unix socket pair: msgpack messages, each with
-    file descriptors if it carries a connection. Sends are whole datagrams, so tasks
-    may send at once; one task receives."""
+    file descriptors if it carries a connection. A message goes in datagrams of at most
+    ``CHUNK`` bytes (the kernel bounds one datagram by the socket's send buffer, often
+    ~200 KiB), the first one saying the whole length; a lock keeps one message's
+    datagrams together when several tasks send. One task receives."""
+
+    CHUNK: Final = 32768
+    _HEAD: Final = struct.Struct(">I")
 
     def __init__(self, sock: socket.socket) -> None:
         sock.setblocking(False)
         self.sock = sock
+        self._lock = trio.Lock()
 
     async def send(self, obj: dict[str, Any], fds: list[int] | None = None) -> None:
         data = msgpack.packb(obj, use_bin_type=True)
+        if len(data) > CONTROL_MAX:
+            raise ValueError(f"a control message of {len(data)} bytes")
+        async with self._lock:
+            first = True
+            for i in range(0, max(len(data), 1), self.CHUNK):
+                part = data[i:i + self.CHUNK]
+                if first:
+                    part = self._HEAD.pack(len(data)) + part
+                await self._send_datagram(part, (fds or []) if first else [])
+                first = False
+
+    async def _send_datagram(self, data: bytes, fds: list[int]) -> None:
         while True:
             try:
-                socket.send_fds(self.sock, [data], fds or [])
+                socket.send_fds(self.sock, [data], fds)
                 return
             except BlockingIOError:
                 await trio.lowlevel.wait_writable(self.sock)
 
-    async def receive(self) -> tuple[dict[str, Any], list[int]] | None:
-        """The next message and its descriptors; None at EOF (the other process died)."""
+    async def _datagram(self) -> tuple[bytes, list[int]] | None:
         while True:
             try:
-                data, fds, _flags, _addr = socket.recv_fds(self.sock, CONTROL_MAX, 4)
+                data, fds, _flags, _addr = socket.recv_fds(
+                    self.sock, self.CHUNK + self._HEAD.size, 4)
             except BlockingIOError:
                 await trio.lowlevel.wait_readable(self.sock)
                 continue
@@ -127,7 +146,25 @@ class Control:
                 for fd in fds:
                     os.close(fd)
                 return None
-            return msgpack.unpackb(data, raw=False), fds
+            return data, fds
+
+    async def receive(self) -> tuple[dict[str, Any], list[int]] | None:
+        """The next message and its descriptors; None at EOF (the other process died)."""
+        got = await self._datagram()
+        if got is None:
+            return None
+        first, fds = got
+        (size,) = self._HEAD.unpack_from(first)
+        parts, have = [first[self._HEAD.size:]], len(first) - self._HEAD.size
+        while have < size:
+            more = await self._datagram()
+            if more is None:
+                for fd in fds:
+                    os.close(fd)
+                return None
+            parts.append(more[0])
+            have += len(more[0])
+        return msgpack.unpackb(b"".join(parts), raw=False), fds
 
     def close(self) -> None:
         self.sock.close()
@@ -413,8 +450,6 @@ class Front(Handoff):
         while True:
             born = trio.current_time()
             ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-            for s in (ours, theirs):
-                s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, CONTROL_MAX + 4096)
             config = {"index": worker.index, "workers": self.workers, "db": self.db,
                       "name": self.name, "fd": theirs.fileno(), "peer_id": self.peer.peer_id,
                       "limits": {k: _json_number(v) for k, v in

@@ -280,3 +280,27 @@ async def test_fair_tables_stay_in_the_front(start_host):
     fair = (await maker.until("created", id=req))["table"]
     assert owner(fair, 2) == 0 and running.peer.table(fair) is not None
     assert running.peer.table(await _create(maker)) is None  # a plain one: on a worker
+
+
+async def test_the_control_socket_carries_large_messages_and_descriptors():
+    import socket
+
+    from lantable.host.workers import Control
+
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    a, b = Control(ours), Control(theirs)
+    r, w = os.pipe()
+    big = {"op": "conn", "blob": os.urandom(300_000)}  # more than one datagram may hold
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(a.send, big, [r])
+        nursery.start_soon(a.send, {"op": "small"})
+        got = [await b.receive(), await b.receive()]
+    by_op = {m["op"]: (m, fds) for m, fds in got}
+    assert by_op["conn"][0] == big and len(by_op["conn"][1]) == 1
+    os.write(w, b"x")
+    assert os.read(by_op["conn"][1][0], 1) == b"x"  # the same pipe, passed over
+    a.close()
+    assert await b.receive() is None  # EOF: the other process is gone
+    for fd in (r, w, by_op["conn"][1][0]):
+        os.close(fd)
+    b.close()
