@@ -156,6 +156,8 @@ class Peer:
         self._push_lobby()
 
     def _push_lobby(self) -> None:
+        if self.handoff is not None:  # workers' connections watch it too (host/workers.py)
+            self.handoff.lobby_changed()
         if self.lobby_watchers:
             lobby = self.lobby()
             for link in list(self.lobby_watchers):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from lantable.protocol import Error, ErrorCode
+from lantable.protocol import Error, ErrorCode, from_map
 
 from .limits import Limits
 from .lobby import Peer
@@ -38,6 +38,10 @@ class WorkerPeer(Peer):
         super()._table_changed(table)
         if isinstance(self.handoff, WorkerSide):
             self.handoff.mark(table.id)
+
+    def _push_lobby(self) -> None:
+        """The lobby is the front's: it sends it here after every change, this one's
+        included (:func:`_serve_worker` passes it on)."""
 
     def _lapse(self, table: Table) -> None:
         super()._lapse(table)
@@ -72,6 +76,7 @@ async def _serve_worker(config: dict[str, Any]) -> None:
                     t: table.summary() for t, table in peer.tables.items()}})
                 side.dirty.clear()
                 nursery.start_soon(side.tell_front, peer)
+                nursery.start_soon(side.tell_watched, peer)
                 await control.send({"op": "ready"})
                 while True:
                     got = await control.receive()
@@ -85,6 +90,10 @@ async def _serve_worker(config: dict[str, Any]) -> None:
                         os.close(fd)
                     if msg.get("op") == "reply":
                         side.replied(msg)
+                    elif msg.get("op") == "lobby":  # the front's, for the watchers here
+                        lobby = from_map(msg["lobby"], "host")
+                        for link in list(peer.lobby_watchers):
+                            link.send(lobby)
                     elif msg.get("op") == "create":
                         reply: dict[str, Any] = {"op": "reply", "rid": msg["rid"]}
                         try:

@@ -233,6 +233,9 @@ class Handoff:
         """Other processes' tables, for this one's lobby."""
         return []
 
+    def lobby_changed(self) -> None:
+        """The lobby changed (this process's view of it)."""
+
     def owns(self, table_id: str) -> bool:
         """Whether this process makes and restores the table."""
         return owner(table_id, self.workers) == self.index
@@ -299,6 +302,7 @@ class Worker:
     ready: trio.Event = dataclasses.field(default_factory=trio.Event)
     tables: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
     restarts: int = 0
+    watched: bool = False  # some connection there watches the lobby (hello.lobby)
 
 
 class Front(Handoff):
@@ -316,9 +320,26 @@ class Front(Handoff):
         self._next = itertools.cycle(range(1, workers + 1))
         self._tokens: sqlite3.Connection | None = None
         self.stopping = False
+        self._lobby_changed = trio.Event()
 
     def summaries(self) -> list[dict[str, Any]]:
         return [s for w in self.pool.values() for s in w.tables.values()]
+
+    def lobby_changed(self) -> None:
+        if any(w.watched for w in self.pool.values()):
+            self._lobby_changed.set()
+
+    async def _forward_lobby(self) -> None:
+        """Send the lobby to the workers whose connections watch it, after each change
+        (at most 10 times a second), until cancelled."""
+        while True:
+            await self._lobby_changed.wait()
+            self._lobby_changed = trio.Event()
+            lobby = self.peer.lobby().to_map()
+            for worker in self.pool.values():
+                if worker.watched and worker.control is not None and worker.ready.is_set():
+                    await worker.control.send({"op": "lobby", "lobby": lobby})
+            await trio.sleep(0.1)
 
     async def ready_control(self, index: int) -> Control | None:
         worker = self.pool.get(index)
@@ -426,6 +447,7 @@ class Front(Handoff):
             async with trio.open_nursery() as nursery:
                 for worker in self.pool.values():
                     await nursery.start(self._keep, worker)
+                nursery.start_soon(self._forward_lobby)
                 task_status.started()
         finally:
             self.stopping = True
@@ -472,6 +494,7 @@ class Front(Handoff):
             worker.control.close()
             worker.control = None
             worker.tables.clear()
+            worker.watched = False
             self.peer._changed()
             if self.stopping:
                 return
@@ -507,6 +530,10 @@ class Front(Handoff):
                             worker.process.pid if worker.process else 0, len(worker.tables))
             elif op == "reply":
                 self.replied(msg)
+            elif op == "watched":
+                worker.watched = bool(msg["watched"])
+                if worker.watched:
+                    self._lobby_changed.set()
             elif op == "list":
                 tables, more = self.peer.summaries(int(msg["offset"]))
                 await control.send({"op": "reply", "rid": msg["rid"], "tables": tables,
@@ -647,6 +674,17 @@ class WorkerSide(Handoff):
         elif not (isinstance(msg, Resume) and peer.find_token(msg.token) is None):
             return None
         return await self.go(0, stream, conn, link, msg, peer, hops)
+
+    async def tell_watched(self, peer: Peer) -> None:
+        """Tell the front whether a connection here watches the lobby (it then sends the
+        lobby after each change), until cancelled."""
+        watched = False
+        while True:
+            now = bool(peer.lobby_watchers)
+            if now != watched:
+                watched = now
+                await self.control.send({"op": "watched", "watched": watched})
+            await trio.sleep(0.2)
 
     def mark(self, table_id: str) -> None:
         self.dirty.add(table_id)

@@ -304,3 +304,21 @@ async def test_the_control_socket_carries_large_messages_and_descriptors():
     for fd in (r, w, by_op["conn"][1][0]):
         os.close(fd)
     b.close()
+
+
+async def test_a_lobby_watcher_on_a_worker_still_hears_of_every_table(start_host):
+    running = await start_host(2)
+    maker = await Raw.open(running.port, "maker")
+    await maker.until("welcome")
+    first = await _create(maker)
+    watcher = await Raw.open(running.port, "watcher", lobby=True)
+    await watcher.until("lobby")
+    await watcher.send({"t": "join", "table": first, "seat": 0})
+    await watcher.until("joined")  # on first's worker from now on
+    await trio.sleep(0.5)  # that worker tells the front it has a watcher (every 0.2 s)
+    later = [await _create(maker, seed=s) for s in (5, 6)]  # on both workers
+    with trio.fail_after(5):
+        while True:
+            lobby = await watcher.until("lobby")
+            if set(later) <= {t["id"] for t in lobby["tables"]}:
+                break
