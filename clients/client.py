@@ -470,7 +470,10 @@ class Client:
 
     async def act(self, table: str, action: dict[str, Any], seat: int | None = None) -> int:
         """Submit an action; returns its update number. Raises RequestError
-        (``not_to_act``, ``illegal_action``, ``not_seated`` ...)."""
+        (``not_to_act``, ``illegal_action``, ``not_seated`` ...). At a hidden-deck
+        table a claim made face down is sealed first (:meth:`SeatDecks.seal`)."""
+        if self.decks is not None:
+            action = self.decks.seal(table, seat, action)
         signed = None if self.fair is None else self.fair.sign_action(
             table, seat, self._last_seq.get(table, 0), action)
         base, sig = signed if signed is not None else (None, None)

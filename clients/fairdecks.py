@@ -152,7 +152,8 @@ class SeatDecks:
             self.cards.setdefault((msg.table, seat), {}).setdefault(msg.deck, {})[pos] = card
 
     def known(self, table: str, seat: int) -> dict[str, dict[int, int]]:
-        """The cards ``seat`` knows at ``table``, by deck and position (current rounds)."""
+        """The cards ``seat`` knows at ``table``, by deck and position (current rounds):
+        dealt or given to it, shown to it (``decks.show``), or opened to everyone."""
         return {d: dict(c) for d, c in self.cards.get((table, seat), {}).items()}
 
     def hand(self, table: str, seat: int) -> dict[str, dict[str, int]]:
@@ -160,6 +161,36 @@ class SeatDecks:
         deck -> {position as a string -> card}."""
         return {d: {str(p): c for p, c in cards.items()}
                 for d, cards in self.known(table, seat).items()}
+
+    # -- claims made face down --------------------------------------------------------------
+
+    def seal(self, table: str, seat: int | None, action: dict[str, Any]) -> dict[str, Any]:
+        """``action`` as it is sent: each claim it makes face down (``"sealed"``, listed
+        with its card by the game's client half) carries a seal instead of the card
+        (:func:`~lantable.protocol.hidden_deal.seal_digest`), so the host cannot read
+        it; the host checks the seal when the card is opened. Unchanged at a table
+        where this client does not deal, or without ``sealed``."""
+        if table not in self.game_of or not isinstance(action.get("sealed"), list):
+            return action
+        if seat is None:
+            seats = {s for (t, s, _d, _r) in self.players if t == table}
+            if len(seats) != 1:
+                return action
+            (seat,) = seats
+        sealed = []
+        for c in action["sealed"]:
+            if not isinstance(c, dict) or "card" not in c or "seal" in c:
+                return action  # not ours to seal: the host says what is wrong with it
+            deck = c.get("deck")
+            if not isinstance(deck, str) or type(c.get("pos")) is not int \
+                    or type(c["card"]) is not int:
+                return action
+            player = self.players.get((table, seat, deck, self.current.get((table, deck), 0)))
+            if player is None:
+                return action
+            sealed.append({"deck": c["deck"], "pos": c["pos"],
+                           "seal": player.seal(c["pos"], c["card"])})
+        return {**action, "sealed": sealed}
 
     # -- the client-side half -----------------------------------------------------------------
 

@@ -16,9 +16,10 @@ from typing import Any
 
 import rbcl
 
-from lantable.plugins.decks import Requests, claims_of
+from lantable.plugins import IllegalAction
+from lantable.plugins.decks import Requests, claims_of, sealed_cards
 from lantable.protocol.deck_errors import DealError
-from lantable.protocol.hidden_deal import DealHost
+from lantable.protocol.hidden_deal import DealHost, seal_digest
 from lantable.protocol.hidden_deck import DeckError
 
 
@@ -91,6 +92,9 @@ class DeckAudit:
                 deal.open(pos)
         elif op["op"] == "give":
             deal.give(op["pos"], op["seat"])
+        elif op["op"] == "show":
+            for pos in op["positions"]:
+                deal.show(pos, op["seat"])
 
     def _message(self, rec: dict[str, Any]) -> None:
         deck, _, number = str(rec.get("deck")).rpartition("/")
@@ -194,6 +198,35 @@ class DeckAudit:
                 self.problems.append(f"action {seq} (seat {seat}): it claims card {claimed} at "
                                      f"position {pos} of deck {deck} (round {number}), but the "
                                      f"seats' secrets put card {card} there: a false claim")
+        self.check_sealed(seq, seat, action, rounds)
+
+    def check_sealed(self, seq: int, seat: int, action: dict[str, Any],
+                     rounds: dict[str, int]) -> None:
+        """Every claim action ``seq`` made face down seals the card the seats' secrets
+        put there, under the seat's own key for that position."""
+        try:
+            sealed = sealed_cards(action)
+        except IllegalAction as exc:
+            self.problems.append(f"action {seq} (seat {seat}): {exc}")
+            return
+        for deck, pos, card_in, seal in sealed:
+            number = rounds.get(deck)
+            where = f"position {pos} of deck {deck} (round {number})"
+            if seal is None:
+                self.problems.append(f"action {seq} (seat {seat}): its claim made face down on "
+                                     f"{where} shows its card ({card_in}) instead of a seal")
+                continue
+            card = None if number is None else self.card(deck, number, pos)
+            secret = self.secrets.get((deck, number or 0), {}).get(seat)
+            if card is None or secret is None:
+                continue  # that round is not audited: said already
+            key = rbcl.crypto_core_ristretto255_scalar_invert(
+                bytes.fromhex(secret["card_keys"][pos])).hex()
+            if seal_digest(self.table, _deck_id(deck, number or 0), seat, pos, card,
+                           key) != seal:
+                self.problems.append(f"action {seq} (seat {seat}): its claim made face down on "
+                                     f"{where} does not seal card {card}, which the seats' "
+                                     "secrets put there: a false claim")
 
     def current_before(self, seq: int) -> dict[str, int]:
         """Each deck's round before update ``seq`` (for a step that asked nothing)."""

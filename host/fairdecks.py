@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from lantable.plugins.decks import Op, Requests, claims_of
+from lantable.plugins.decks import Op, Requests, claims_of, sealed_cards
 from lantable.protocol import (
     Accepted,
     DeckKeys,
@@ -89,6 +89,15 @@ class Claim:
 
 
 @dataclass(slots=True)
+class Seal:
+    """A claim made face down: checked when its card is opened."""
+
+    seat: int
+    seal: str
+    seq: int
+
+
+@dataclass(slots=True)
 class DeckRound:
     """One round of one deck: its deal, and what the table knows of it."""
 
@@ -97,6 +106,7 @@ class DeckRound:
     deal: DealHost
     public: dict[int, int] = field(default_factory=dict)  # pos -> card opened to all
     claims: dict[int, Claim] = field(default_factory=dict)  # pos -> claim not checked yet
+    seals: dict[int, Seal] = field(default_factory=dict)  # pos -> face-down claim, unchecked
 
 
 class HostDecks:
@@ -145,6 +155,29 @@ class HostDecks:
                 raise IllegalAction(f"claim: position {pos} of deck {deck!r} is open, and "
                                     f"not card {card}")
             out.append((rnd, pos, card))
+        self.check_sealed(seat, action)
+        return out
+
+    def check_sealed(self, seat: int, action: dict[str, Any]) -> list[tuple[DeckRound, int, str]]:
+        """The action's claims made face down (``sealed``), each a seal (never the
+        card: the host must not learn it) of a position ``seat`` holds, not yet open.
+
+        Raises:
+            IllegalAction: a sealed claim that carries its card, or of a position not
+                the seat's, or already face up.
+        """
+        from lantable.plugins import IllegalAction
+
+        out = []
+        for deck, pos, card, seal in sealed_cards(action):
+            rnd = self.rounds.get(deck)
+            if card is not None or seal is None:
+                raise IllegalAction("sealed claim: at a hidden-deck table it carries a seal, "
+                                    "not its card (the seat's client seals it)")
+            if rnd is None or rnd.deal.owner.get(pos) != seat or pos in rnd.deal.opened:
+                raise IllegalAction(f"sealed claim: position {pos} of deck {deck!r} is not "
+                                    f"seat {seat}'s, face down")
+            out.append((rnd, pos, seal))
         return out
 
     # -- steps ----------------------------------------------------------------------------
@@ -159,6 +192,12 @@ class HostDecks:
             if claims:
                 self._journal({"kind": "claims", "seq": step.seq, "seat": step.seat,
                                "claims": [[r.deck, r.round, p, c] for r, p, c in claims]})
+            sealed = self.check_sealed(step.seat, step.action)
+            for rnd, pos, seal in sealed:
+                rnd.seals[pos] = Seal(step.seat, seal, step.seq)
+            if sealed:
+                self._journal({"kind": "sealed", "seq": step.seq, "seat": step.seat,
+                               "seals": [[r.deck, r.round, p, x] for r, p, x in sealed]})
         step.queue.extend(ops)
         self.step = step
         self._advance()
@@ -213,6 +252,9 @@ class HostDecks:
                 rnd.deal.open(pos)
         elif op["op"] == "give":
             rnd.deal.give(op["pos"], op["seat"])
+        elif op["op"] == "show":
+            for pos in op["positions"]:
+                rnd.deal.show(pos, op["seat"])
 
     def _send_asks(self, op: Op, again: bool = False) -> None:
         """Ask each seat for what it owes now (once; ``again``: a seat came back)."""
@@ -285,8 +327,9 @@ class HostDecks:
         step.queue.extend(more.take())
 
     def _check_opened(self, rnd: DeckRound, cards: dict[int, int]) -> list[int]:
-        """Name every seat whose claim on a card just opened was false."""
-        liars = []
+        """Name every seat whose claim on a card just opened was false (made face up,
+        or face down: its seal)."""
+        liars = self._check_seals(rnd, cards)
         for pos, card in cards.items():
             claim = rnd.claims.pop(pos, None)
             if claim is None or claim.card == card:
@@ -299,6 +342,29 @@ class HostDecks:
                         "forfeits", {"deck": rnd.deck, "round": rnd.round, "pos": pos,
                                       "claimed": claim.card, "card": card})
         return sorted(set(liars))
+
+    def _check_seals(self, rnd: DeckRound, cards: dict[int, int]) -> list[int]:
+        """Every seal on a card just opened, checked with the card and its seat's key
+        there (published with the opening)."""
+        from lantable.protocol.hidden_deal import seal_digest
+
+        liars = []
+        for pos, card in cards.items():
+            sealed = rnd.seals.pop(pos, None)
+            if sealed is None:
+                continue
+            key = rnd.deal.got.get(pos, {}).get(sealed.seat, {}).get("key")
+            if key is not None and seal_digest(self.table.id, deck_id(rnd.deck, rnd.round),
+                                               sealed.seat, pos, card, key) == sealed.seal:
+                continue
+            liars.append(sealed.seat)
+            self._fault(sealed.seat, "false_claim",
+                        f"seat {sealed.seat} ({self.table.seats[sealed.seat].name}) sealed a "
+                        f"claim on position {pos} of deck {rnd.deck!r} (update {sealed.seq}) "
+                        f"that the card opened there, {card}, does not match: the table ends "
+                        "and that seat forfeits", {"deck": rnd.deck, "round": rnd.round,
+                                                  "pos": pos, "seal": sealed.seal, "card": card})
+        return liars
 
     def _bad_card(self, rnd: DeckRound, pos: int, exc: DeckError) -> None:
         """An opened position that is no card: some seat's pass or key was wrong; the
@@ -566,11 +632,17 @@ class HostDecks:
                     rnd = self.rounds[deck]
                     if rnd.round == number and pos not in rnd.public:
                         rnd.claims[pos] = Claim(rec["seat"], card, rec["seq"])
+            elif kind == "sealed":
+                for deck, number, pos, seal in rec["seals"]:
+                    rnd = self.rounds[deck]
+                    if rnd.round == number and pos not in rnd.public:
+                        rnd.seals[pos] = Seal(rec["seat"], seal, rec["seq"])
             elif kind == "opened":
                 rnd = self.rounds[rec["deck"]]
                 for p, c in rec["cards"]:
                     rnd.public[p] = c
                     rnd.claims.pop(p, None)
+                    rnd.seals.pop(p, None)
             elif kind == "deck_secrets":
                 deck, _, number = rec["deck"].rpartition("/")
                 self.secrets.setdefault((deck, int(number)), {})[rec["seat"]] = rec

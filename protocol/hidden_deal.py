@@ -28,6 +28,10 @@ its seat's fair-play key (:class:`~lantable.protocol.fairplay.Identity`) over
 ``deck_key``    ``to`` (None: the card is opened to everyone), ``pos``, ``key``
 ``deck_secrets`` the seat's secrets, published when the deal is over, for the audit
 =============== ===========================================================================
+
+A position *shown* to a seat (:meth:`DealHost.show`) travels by the same unlock steps
+as one dealt; a claim made face down is a :func:`seal_digest`, checked once the card
+is opened.
 """
 
 from __future__ import annotations
@@ -81,6 +85,15 @@ def _secrets_fields(m: Mapping[str, Any]) -> tuple[Any, ...]:
             m["card_keys"])
 
 
+def seal_digest(table: str, deck: str, seat: int, pos: int, card: int, key: str) -> str:
+    """The seal of a claim made face down (``"sealed"`` in an action): a hash of the
+    round (``deck`` is ``"deck/round"``), the seat, the position, the card, and the
+    seat's own unlock key for that position (hex), which no one else holds until the
+    card is opened to everyone (it is then published): so nobody can test the seal
+    against the deck's cards before then, and everyone can check it after."""
+    return fp.tagged_hash("deck_seal", table, deck, seat, pos, card, key)
+
+
 class DeckPlayer:
     """One seat's side of one hidden deck of ``n`` cards at ``table``."""
 
@@ -116,6 +129,12 @@ class DeckPlayer:
         out = _mul(self.secret.unlock_key(pos), fp.unhex(point_in, "point"))
         return self._msg("deck_step", _step_fields, to=to, pos=pos, point_in=point_in,
                          point=out.hex())
+
+    def seal(self, pos: int, card: int) -> str:
+        """This seat's seal of a face-down claim that ``pos`` (dealt to it) is ``card``
+        (:func:`seal_digest`)."""
+        return seal_digest(self.table, self.deck, self.seat, pos, card,
+                           self.secret.unlock_key(pos).hex())
 
     def receive_point(self, pos: int, point: str) -> None:
         """Position ``pos`` with every other seat's lock taken off: only ours is left."""
@@ -231,8 +250,9 @@ class DealHost:
         if self.expected() is not None:
             raise DeckError("the deck is not locked yet")
 
-    def _chain(self, pos: int, to: int) -> list[int]:
-        """Start taking every lock but ``to``'s off ``pos``, seat after seat."""
+    def _chain(self, pos: int, to: int, own: bool = True) -> list[int]:
+        """Start taking every lock but ``to``'s off ``pos``, seat after seat (``own``:
+        ``to`` holds it afterwards; else it is only shown to ``to``)."""
         self._unlocked()
         if not 0 <= pos < self.n or not 0 <= to < self.seats:
             raise DeckError(f"no position {pos} or no seat {to}")
@@ -241,7 +261,8 @@ class DealHost:
                             f"{self.chains[pos]['to']}")
         left = [s for s in range(self.seats) if s != to]
         self.chains[pos] = {"to": to, "left": left, "point": self.current()[pos]}
-        self.owner[pos] = to
+        if own:
+            self.owner[pos] = to
         return left
 
     def deal(self, pos: int, to: int | None) -> list[int]:
@@ -260,6 +281,17 @@ class DealHost:
         if self.owner.get(pos) is None:
             raise DeckError(f"position {pos} was not dealt to a seat, so it cannot be given")
         return self._chain(pos, to)
+
+    def show(self, pos: int, to: int) -> list[int]:
+        """Show ``pos`` to seat ``to`` without giving it: the same unlock steps as
+        :meth:`give` (every seat but ``to``, its holder included, takes its lock off
+        afresh), but the position stays where it is (its holder's, or undealt). The
+        host sees only points still locked by ``to``."""
+        if pos in self.opened:
+            raise DeckError(f"position {pos} is open: there is nothing to show")
+        if self.owner.get(pos) == to:
+            raise DeckError(f"position {pos} is seat {to}'s own: there is nothing to show")
+        return self._chain(pos, to, own=False)
 
     def open(self, pos: int) -> list[int]:
         """Turn ``pos`` face up: every seat publishes its key for it; returns them."""
