@@ -18,7 +18,7 @@ from .data import (
     TOURNAMENT_REMOVED,
     TOURNAMENT_WARSHIPS,
 )
-from .decks import action_left, take
+from .piles import action_left, take
 from .rules import draw_ship, place_ship, roll, to_used, to_vp, vp_total
 from .state import Events, State, new_player
 
@@ -132,7 +132,7 @@ def start_round(S: State, rng: random.Random, ev: Events) -> None:
                 got.append(sid)
             ev.append({"type": "ships_dealt", "seat": seat, "ships": got})
     # R 2.1: shuffle, set some aside at random, deal. Nothing is shuffled: the hands are
-    # drawn card by card, and the set-aside cards are the ones never drawn (.decks).
+    # drawn card by card, and the set-aside cards are the ones never drawn (.piles).
     S["action_unseen"] = sorted(S["action_cards"])
     S["action_deck_top"] = []
     n_out = (SOLO_RANDOM_REMOVED if S["mode"] == "solo" else REMOVED_PER_PLAYERS[S["n_players"]])

@@ -33,7 +33,7 @@ from lantable.plugins import IllegalAction
 from . import fights, plays, rounds, solo
 from .cardtypes import CARD_TYPES, DECEPTION, FOG_BANK, FOLLOW_UPS, ISLAND_REFUGE
 from .data import ACTIONS, SHIPS
-from .decks import action_left, draw_action
+from .piles import action_left, draw_action
 from .rules import kind, move_to_mate, refill_merchants
 from .state import Action, Events, State, new_turn_record
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cardtypes import CARD_TYPES
 from .data import ACTIONS
-from .decks import action_left
+from .piles import action_left
 from .state import State
 from .turn import to_act
 

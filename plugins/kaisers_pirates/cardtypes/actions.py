@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..combat import passage, start_aimed, start_bi, start_mines, start_torpedo
 from ..data import ACTIONS, SHIPS
-from ..decks import action_left, look_at_top
+from ..piles import action_left, look_at_top
 from ..rules import (
     attack_targets,
     can_intercept,
