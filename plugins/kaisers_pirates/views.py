@@ -89,6 +89,10 @@ def view(S: State, seat: int | None) -> dict[str, Any]:
         v["pending"] = {k: copy.deepcopy(x) for k, x in pend.items()
                         if k in ("kind", "seat", "ships")}
     v["solo"] = copy.deepcopy(S["solo"])
+    if "hidden" in S:  # a hidden Action deck: its public positions (.hidden)
+        from .hidden import view_part
+
+        v["hidden"] = view_part(S, seat)
     if S["mode"] == "solo":  # R 5.3.1: the discard pile is face down all game
         v["discards"] = None
         v["discards_n"] = len(S["discards"])
