@@ -337,6 +337,21 @@ def own_cards(view: dict[str, Any], cards: dict[str, dict[int, int]]) -> dict[in
     return out
 
 
+def readable(view: dict[str, Any], x: Any = None) -> Any:
+    """``x`` (default: the view itself) with every token the view's seat can read (its
+    own cards, from ``view["_hand"]`` or ``view["hidden"]["cards"]``) as its card, for
+    the game's words and board; unchanged without a hidden deck."""
+    x = view if x is None else x
+    hv = view.get("hidden") if isinstance(view, dict) else None
+    if not hv:
+        return x
+    ids = view["action_cards"]
+    opened = {int(p) for p in hv["opened"]}
+    known = {token(hv["round"], p): ids[k] for p, k in own_cards(view, {}).items()
+             if p not in opened and 0 <= k < len(ids)}
+    return _replace(x, known) if known else x
+
+
 def seat_actions(view: dict[str, Any], seat: int, cards: dict[str, dict[int, int]]
                  ) -> list[Action]:
     """``game_seat_actions``: ``seat``'s legal actions from its view and the cards it
