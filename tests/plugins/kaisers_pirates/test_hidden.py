@@ -144,8 +144,9 @@ def test_samples_keep_what_the_seat_knows_and_bots_play_them() -> None:
     sample = G.sample_state(view, seat, random.Random(1))
     assert G.view(sample, seat) == view
     assert G.legal_actions(sample, seat) == G.legal_actions(S, seat)
-    action = make_bot("greedy", G, samples=2).choose(view, seat, G.legal_actions(S, seat),
-                                                     random.Random(2))
+    legal = G.legal_actions(S, seat)
+    assert make_bot("mcts", G, iterations=4).choose(view, seat, legal, random.Random(3)) in legal
+    action = make_bot("greedy", G, samples=2).choose(view, seat, legal, random.Random(2))
     G.apply(S, seat, action, rng)
 
 
