@@ -183,6 +183,11 @@ def _check(S: State, seat: int, action: Action, sealed: list[tuple[str, int]],
         return
     if sealed:
         raise IllegalAction("only a card committed face down seals its claim")
+    T = S["this_turn"]
+    entry = next((e for e in T["committed"] if e["card"] == card), None) if T else None
+    if action.get("type") == "play" and entry is not None and not _fits_use(S, entry):
+        raise IllegalAction(f"card {card} was committed for a use it does not allow "
+                            f"({entry['use']}): it cannot be played")
     kind = S["pending"]["kind"] if S["pending"] else None
     if kind in ("exchange", "order", "keep", "discard"):
         legal = turn.legal_actions(S, seat)  # these read no hidden card
@@ -264,13 +269,19 @@ def cards_opened(S: State, cards: dict[int, int], seat: int | None, shown: bool)
     return ev
 
 
+def _fits_use(S: State, e: dict[str, Any]) -> bool:
+    """Whether a committed card allows its use (4.3), now that it is known."""
+    from .views import _fits
+
+    # Deception's card is committed whatever it is (R 3.3.10), by the rules, not a seat.
+    return is_masked(e["card"]) or bool(e.get("deceived")) or _fits(S, e["card"], e["use"])
+
+
 def _settle(S: State, T: dict[str, Any], e: dict[str, Any]) -> Events:
     """A committed card just turned over: Deception's gets its use (R 3.3.10); a
     commitment its card does not fit is void."""
-    from .views import _fits
-
     c = e["card"]
-    if e.pop("deceived", False):
+    if e.get("deceived"):
         P = S["players"][T["seat"]]
         if ACTIONS[c]["type"] == "lay_mines":
             miners = [s for s in P["german"] if kind(S, s) == "raider" and SHIPS[s]["mines"]
@@ -278,7 +289,7 @@ def _settle(S: State, T: dict[str, Any], e: dict[str, Any]) -> Events:
             if miners:
                 e["use"], e["ship"] = "mines", miners[0]
         return [{"type": "deception_card", "seat": T["seat"], "card": c}]
-    if e["use"] != "brit" and not e["played"] and not _fits(S, c, e["use"]):
+    if not e["played"] and not _fits_use(S, e):
         e["played"] = True
         return [{"type": "commit_void", "seat": T["seat"], "card": c, "use": e["use"]}]
     return []

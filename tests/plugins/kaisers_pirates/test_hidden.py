@@ -165,3 +165,32 @@ def test_the_words_and_the_board_read_the_seats_own_cards() -> None:
         for e in G.apply(S, seat, rng.choice(G.legal_actions(S, seat)), rng):
             for s in (0, 1, None):
                 G.describe_event(G.view(S, s), s, e, ["ann", "bob"])
+
+
+def test_a_face_down_commitment_its_card_does_not_allow_cannot_be_played() -> None:
+    """What the host cannot check at the commit (the card is sealed) is checked when
+    the card is known: mines laid with a card that is no Lay Mines are refused."""
+    from lantable.plugins.kaisers_pirates.data import ACTIONS
+
+    for seed in range(60):
+        S, seat, rng = _at_commit(seed)
+        order = S["_dealer"]["decks"][Hd.DECK]["order"]
+        ids = S["action_cards"]
+        mines = [a for a in G.legal_actions(S, seat) if a.get("use") == "mines"]
+        hand = [c for c in S["players"][seat]["hand"] if is_masked(c)
+                and ACTIONS[ids[order[split(c)[1]]]]["type"] != "lay_mines"]
+        if mines and hand:
+            break
+    else:
+        raise AssertionError("no mine raider with a card that is not Lay Mines")
+    tok, ship = hand[0], mines[0]["ship"]
+    pos, k = split(tok)[1], order[split(tok)[1]]
+    G.apply(S, seat, {"type": "commit", "card": tok, "use": "mines", "ship": ship,
+                      "sealed": [{"deck": Hd.DECK, "pos": pos, "card": k}]}, rng)
+    G.apply(S, seat, {"type": "done"}, rng)
+    assert S["pending"] == {"kind": "resolve", "seat": seat}
+    other = 1 - seat
+    forged = {"type": "play", "card": ids[k], "target_seat": other,
+              "claims": [{"deck": Hd.DECK, "pos": pos, "card": k}]}
+    with pytest.raises(IllegalAction, match="does not allow"):
+        G.apply(S, seat, forged, rng)
