@@ -39,7 +39,7 @@ from typing import Any
 from lantable.plugins import IllegalAction
 from lantable.plugins.decks import claims_for, claims_of, sample_dealer, sealed_for, sealed_of
 
-from . import turn
+from . import turn, views
 from .data import ACTIONS, SHIPS
 from .masked import MARKER, is_masked, split, token
 from .rules import kind
@@ -271,10 +271,8 @@ def cards_opened(S: State, cards: dict[int, int], seat: int | None, shown: bool)
 
 def _fits_use(S: State, e: dict[str, Any]) -> bool:
     """Whether a committed card allows its use (4.3), now that it is known."""
-    from .views import _fits
-
     # Deception's card is committed whatever it is (R 3.3.10), by the rules, not a seat.
-    return is_masked(e["card"]) or bool(e.get("deceived")) or _fits(S, e["card"], e["use"])
+    return is_masked(e["card"]) or bool(e.get("deceived")) or views.fits(S, e["card"], e["use"])
 
 
 def _settle(S: State, T: dict[str, Any], e: dict[str, Any]) -> Events:
@@ -298,30 +296,14 @@ def _settle(S: State, T: dict[str, Any], e: dict[str, Any]) -> Events:
 # -- views and the client-side half --------------------------------------------------------------
 
 
-def view_part(S: State, seat: int | None) -> dict[str, Any]:
-    """The public positions (``view["hidden"]``): which tokens each hand, the committed
-    cards, the deck and its arranged top hold; the cards opened this round; and, where
-    the host deals, the seat's own cards (``view["cards"]``)."""
-    T = S["this_turn"]
-    H = S["hidden"]
-    return {"round": H["round"], "hands": [list(p["hand"]) for p in S["players"]],
-            "committed": [e["card"] for e in T["committed"]] if T else [],
-            "recon": list(T["recon_cards"]) if T else [],
-            "unseen": list(S["action_unseen"]), "top": list(S["action_deck_top"]),
-            "opened": dict(H["opened"]),
-            "cards": dict(H["known"][seat]) if seat is not None else {}}
-
-
 def _state_of(view: dict[str, Any], seat: int) -> State:
     """A state from ``seat``'s view, every hidden card at its token (no card known)."""
-    from .views import sample
-
     hv = view["hidden"]
     v = copy.deepcopy(view)
     me = v["me"]
     me["hand"], me["known_deck_top"] = [], []  # the tokens are put back below
     me["seen"] = None
-    S = sample(v, seat, random.Random(0))
+    S = views.sample(v, seat, random.Random(0))
     for p, hand in zip(S["players"], hv["hands"], strict=True):
         p["hand"] = list(hand)
     S["players"][seat].update({"known_deck_top": list(view["me"]["known_deck_top"]),
@@ -404,9 +386,7 @@ def _hidden_form(a: Action, back: dict[int, int], index: dict[int, int]) -> Acti
 
 def legal_actions(S: State, seat: int) -> list[Action]:
     """Where the host deals: the client half over the seat's view and its cards."""
-    from .views import view as view_of
-
-    return seat_actions(view_of(S, seat), seat, {})
+    return seat_actions(views.view(S, seat), seat, {})
 
 
 def dealt(S: State) -> State:
