@@ -136,6 +136,18 @@ class HighCard:
                 for p in (follow or hand)]
 
     @hookimpl
+    def game_describe_action(self, state, seat, action, names):
+        """"pass the 3 of suit B", "play the 4 of suit A": the card at the position, from
+        what the seat knows (``_hand`` at a hidden-deck table, else its known cards)."""
+        pos = str(action.get("pos"))
+        known = dict((state.get("_hand") or {}).get(DECK) or {})
+        known.update(state.get("cards") or (state.get("known") or [{}] * (seat + 1))[seat])
+        card = known.get(pos)
+        what = (f"the {card % VALUES} of suit {'ABCD'[suit(card)]}" if card is not None
+                else f"the card at position {pos}")
+        return f"{action.get('type')} {what}"
+
+    @hookimpl
     def game_legal_actions(self, state, seat):
         return self.game_seat_actions(self.game_view(state, seat), seat, {})
 
