@@ -19,7 +19,7 @@ from lantable.plugins.kaisers_pirates.masked import is_masked, split
 from lantable.protocol.deck_errors import DeckError
 from lantable.protocol.hidden_deck import open_card
 
-from .hiddengames import play_hidden
+from .hiddengames import play_hidden, unlock_steps
 from .test_table import copy_of
 
 SEATS = 3
@@ -75,7 +75,7 @@ def test_a_whole_hidden_deck_game_between_three_bots_over_tcp(game, registry) ->
 def test_the_host_never_opens_a_card_dealt_to_one_seat(game) -> None:
     table = game.host_table
     records = game.journal().fair_records(game.table)
-    hidden = 0
+    hidden = carried = 0
     for rnd in table.fair.decks.done:
         deal = rnd.deal
         name = f"{rnd.deck}/{rnd.round}"
@@ -86,12 +86,14 @@ def test_the_host_never_opens_a_card_dealt_to_one_seat(game) -> None:
                 continue
             hidden += 1
             assert pos not in deal.got and pos not in rnd.public  # no key of it, ever
-            points = [r["point"] for r in records if r["kind"] == "deck_step"
-                      and r["deck"] == name and r["pos"] == pos]
+            points = [r["point"] for r in unlock_steps(records)
+                      if r["deck"] == name and r["pos"] == pos]
+            carried += len(points)
             for point in [*points, deal.passes["lock"][-1][pos].hex()]:
                 with pytest.raises(DeckError):
                     open_card(bytes.fromhex(point), [], deal.cards)
     assert hidden >= len(table.fair.decks.done) * 20  # the set-aside cards at least
+    assert carried > 100  # the points the host carried to the seats: none is a card
     S = table.state  # the host's state: tokens in every hand, no dealer, no known card
     assert "_dealer" not in S and S["hidden"]["known"] == [{}] * SEATS
     opened = {S["action_cards"][k] for k in table.fair.decks.done[-1].public.values()}
@@ -106,10 +108,11 @@ def test_each_seat_knows_exactly_its_cards_and_those_shown_to_it(game) -> None:
     name = f"{last.deck}/{last.round}"
     truth = _truth(records, name, last.deal.n)
     told: dict[int, set[int]] = {s: set() for s in range(SEATS)}
-    for r in records:  # dealt, given or shown: each ends in a step to that seat
-        if r["kind"] == "deck_step" and r["deck"] == name:
+    for r in unlock_steps(records):  # dealt, given or shown: each ends in a step to that seat
+        if r["deck"] == name:
             told[r["to"]].add(r["pos"])
     S = game.host_table.state
+    assert all(told.values())
     for seat, decks in game.seats.items():
         known = decks.known(game.table, seat)[DECK]
         assert set(known) == told[seat] | set(last.public)
@@ -146,8 +149,8 @@ def test_verify_names_the_seat_and_step_of_each_altered_record(game, registry) -
         rec["points"] = [rec["points"][1], rec["points"][0], *rec["points"][2:]]
 
     def a_step(records):
-        rec = _first(records, "deck_step", seat=1)
-        rec["point"] = _first(records, "deck_step", seat=0)["point"]
+        rec = _first(records, "deck_steps", seat=1)
+        rec["steps"][0][3] = _first(records, "deck_steps", seat=0)["steps"][0][3]
 
     def a_key(records):
         rec = _first(records, "deck_key", seat=2)
@@ -164,7 +167,7 @@ def test_verify_names_the_seat_and_step_of_each_altered_record(game, registry) -
         rec["cards"] = [[pos, (card + 1) % 100], *rec["cards"][1:]]
 
     cases = {a_pass: f"deck {DECK} round 1: seat 1's pass (lock)",
-             a_step: "seat 1's unlock step for position",
+             a_step: "seat 1's unlock steps for positions",
              a_key: "seat 2's unlock key for position",
              a_secret: f"deck {DECK} round 1: seat 0:",
              an_opened_card: "opened to card"}
