@@ -93,7 +93,7 @@ def test_the_host_never_opens_a_card_dealt_to_one_seat(game) -> None:
                 with pytest.raises(DeckError):
                     open_card(bytes.fromhex(point), [], deal.cards)
     assert hidden >= len(table.fair.decks.done) * 20  # the set-aside cards at least
-    assert carried > 100  # the points the host carried to the seats: none is a card
+    assert carried > 10  # points the host carried of cards still in hands: none is a card
     S = table.state  # the host's state: tokens in every hand, no dealer, no known card
     assert "_dealer" not in S and S["hidden"]["known"] == [{}] * SEATS
     opened = {S["action_cards"][k] for k in table.fair.decks.done[-1].public.values()}
