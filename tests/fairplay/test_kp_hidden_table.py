@@ -190,3 +190,18 @@ def test_verify_names_an_altered_claim_and_an_altered_seal(game, registry) -> No
         report.problems
     assert any(f"action {sseq} (seat {sseat}): its claim made face down" in p
                for p in report.problems), report.problems
+
+
+@pytest.mark.slow
+def test_a_restart_rebuilds_the_table(game, registry) -> None:
+    from lantable.host.journal import Journal
+    from lantable.host.table import Table
+
+    journal = Journal(game.db)
+    try:
+        restored = Table.restore(journal.table(game.table), registry[GAME], journal)
+        assert restored.state == game.host_table.state and restored.seq == game.host_table.seq
+        last, was = restored.fair.decks.done[-1], game.host_table.fair.decks.done[-1]
+        assert last.public == was.public and last.deal.owner == was.deal.owner
+    finally:
+        journal.close()
