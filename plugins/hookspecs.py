@@ -340,10 +340,12 @@ def game_seat_actions(view: View, seat: int, cards: dict[str, dict[int, int]]
     """The game's client-side half: ``seat``'s legal actions from its view and the
     cards it knows. Optional (required with decks).
 
-    :param cards: deck -> {position -> card} of the cards dealt or given to ``seat``,
-        and those opened to everyone, in each deck's current round.
+    :param cards: deck -> {position -> card} of the cards dealt, given or shown to
+        ``seat``, and those opened to everyone, in each deck's current round.
     :returns: what :func:`game_legal_actions` would list, in the same order; an action
-        that uses a hidden card carries ``"claims": [{"deck", "pos", "card"}]``.
+        that uses a hidden card carries ``"claims": [{"deck", "pos", "card"}]``; one that
+        commits a card face down carries ``"sealed"`` in the same form (the seat's client
+        seals it before sending).
 
     At a hidden-deck table the host cannot list a seat's actions; each client calls
     this. Use only what ``view`` has.

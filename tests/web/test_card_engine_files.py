@@ -99,3 +99,23 @@ def test_the_engines_passes_check_once_the_page_has_signed_them(engine_module) -
     assert "no shuffle" in late["problem"]
     assert msgpack.unpackb(engine.update(msgpack.packb({"t": "update", "table": "t9",
                                                          "seat": 0, "view": {}}))) == {}
+
+
+def test_the_engine_seals_the_claims_its_seat_makes_face_down(engine_module,
+                                                              monkeypatch) -> None:
+    """A face-down claim (``sealed``) leaves the page as its seal, as lantable play
+    sends it: the page signs what the engine listed."""
+    page = fp.Identity()
+    engine = engine_module.Engine(page.public, {})
+    engine.decks.game_of["t1"] = "highcard"
+    plain = {"type": "play", "pos": 3, "sealed": [{"deck": "cards", "pos": 3, "card": 7}]}
+    monkeypatch.setattr(engine.decks, "legal", lambda table, seat, view: [dict(plain)])
+    monkeypatch.setattr(engine.decks, "seal", lambda table, seat, action: {
+        **action, "sealed": [{"deck": "cards", "pos": 3, "seal": "ab" * 32}]})
+    monkeypatch.setattr(engine, "game", lambda game_id: type("G", (), {
+        "describe": staticmethod(lambda *a: "play"), "render_text": None})())
+    out = msgpack.unpackb(engine.update(msgpack.packb({"t": "update", "table": "t1", "seat": 0,
+                                                       "view": {}, "to_act": [0]})))
+    assert out["legal"] == [{"type": "play", "pos": 3,
+                             "sealed": [{"deck": "cards", "pos": 3, "seal": "ab" * 32}]}]
+    assert out["labels"] == ["play"]

@@ -124,6 +124,9 @@ class Engine:
                         labels.append(game.describe(seen, seat, action, names))
                     except Exception:  # a game's words must never cost a player the game
                         labels.append(repr(action))
+                # A claim made face down is sealed now, as lantable play seals it when
+                # it sends (the seal depends only on the card and the seat's key).
+                legal = [self.decks.seal(table, seat, action) for action in legal]
                 out.update(legal=legal, labels=labels)
             else:
                 out["problem"] = self.decks.problems[-1] if self.decks.problems else None
