@@ -34,8 +34,10 @@ commit and one write per link to /dev/null; no sockets, no trio, no bot processe
 its CPU µs per action is the steadiest figure for comparing the host's own code.
 
 Usage: python bench/net.py [--game race|manila] [--tables K ...] [--seats N] [--seconds S]
-[--runs R] [--host-python PY ...] [--profile DIR] [--syscalls]
+[--runs R] [--workers W ...] [--host-python PY ...] [--profile DIR] [--syscalls]
        python bench/net.py --in-process [--game G] [--tables K ...] [--actions N] [--batch B]
+
+BENCH_HOST_LOG=PATH in the environment appends the host's log to PATH (default: none).
 """
 
 from __future__ import annotations
@@ -114,6 +116,7 @@ def _worker(port: int, seat: int, slots: list[list[str]], measure_from: float, s
         def on_readable(self) -> bool:
             data = self.sock.recv(65536)
             if not data:
+                closed.append(self.table)
                 return False
             buf = self.buf + data if self.buf else data
             pos, end = 0, len(buf)
@@ -155,6 +158,7 @@ def _worker(port: int, seat: int, slots: list[list[str]], measure_from: float, s
         sel.register(bot.sock, selectors.EVENT_READ, bot)
     cpu_start: float | None = None
     ran_dry = False
+    closed: list[str] = []  # tables whose connection the host closed (not run dry)
     while time.monotonic() < stop_at:
         if cpu_start is None and time.monotonic() >= measure_from:
             cpu_start = _own_cpu()
@@ -166,7 +170,7 @@ def _worker(port: int, seat: int, slots: list[list[str]], measure_from: float, s
     for bot in bots:
         bot.sock.close()
     return {"latencies": latencies, "actions": len(latencies), "answered": answered, "cpu": cpu,
-            "ran_dry": ran_dry}
+            "ran_dry": ran_dry, "closed": len(closed)}
 
 
 def _own_cpu() -> float:
@@ -461,12 +465,33 @@ def _sleep_until(t: float) -> None:
     time.sleep(max(0.0, t - time.monotonic()))
 
 
+def _host_cpu(pid: int) -> tuple[tuple[float, float], float]:
+    """(user, system) CPU seconds of the host's process (the front, with --workers), and
+    the CPU seconds of its worker processes together."""
+    total = 0.0
+    children = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        children.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass
+    for child in children:
+        try:
+            total += sum(_cpu_seconds(child))
+        except OSError:  # ended meanwhile
+            pass
+    return _cpu_seconds(pid), total
+
+
 def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
              seats: int = 4, python: str = sys.executable, profile: str | None = None,
-             top: int = 40, syscalls: bool = False) -> dict:
+             top: int = 40, syscalls: bool = False, workers: int = 0) -> dict:
     """One measured run; ``python`` runs the host (another tree's venv compares trees on
     identical bots), ``profile`` is where its cProfile stats go, if wanted, and
-    ``syscalls`` counts the host's system calls."""
+    ``syscalls`` counts the host's system calls, ``workers`` is the host's option."""
     import signal
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -475,10 +500,12 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
             port = s.getsockname()[1]
         argv = ["host", "--bind", "127.0.0.1", "--port", str(port),
                 "--db", os.path.join(tmp, "j.sqlite"), "--no-discovery", *_host_flags(python)]
+        if workers:
+            argv += ["--workers", str(workers)]
         cmd = ([python, __file__, "--profiled-host", profile, *argv] if profile
                else [python, "-m", "lantable.clients.cli", *argv])
-        host = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                text=True)
+        host_log = open(os.environ.get("BENCH_HOST_LOG", os.devnull), "a")  # noqa: SIM115
+        host = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=host_log, text=True)
         try:
             assert "listening" in host.stdout.readline()
             import trio
@@ -486,7 +513,10 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
             # A slot is a table followed by spares for when a game ends (Manila does).
             per_slot = 1 if game == "race" else max(2, SPARE_TABLES // tables)
             created = trio.run(_create_tables, port, game, tables * per_slot, seed, seats)
-            slots = [created[i * per_slot:(i + 1) * per_slot] for i in range(tables)]
+            # Slot i plays tables i, i + K, i + 2K...: a host with worker processes makes
+            # tables on them in turn, so each slot's tables share a worker and the K
+            # tables played at once are spread evenly (host/workers.py).
+            slots = [created[i::tables] for i in range(tables)]
             # The window, in the monotonic clock every process shares.
             measure_from = time.monotonic() + warmup
             stop_at = measure_from + seconds
@@ -499,10 +529,14 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
             if profile:
                 host.send_signal(signal.SIGUSR1)
             perf = _start_syscall_count(host.pid) if syscalls else None
-            cpu0 = _cpu_seconds(host.pid)
+            cpu0 = _host_cpu(host.pid)
+            load0 = os.getloadavg()[0]
             busy0 = _machine_busy()
             _sleep_until(stop_at)
-            user, system = (b - a for a, b in zip(cpu0, _cpu_seconds(host.pid), strict=True))
+            cpu1 = _host_cpu(host.pid)
+            user, system = (b - a for a, b in zip(cpu0[0], cpu1[0], strict=True))
+            workers_cpu = cpu1[1] - cpu0[1]
+            load = os.getloadavg()[0]
             busy = [b - a for a, b in zip(busy0, _machine_busy(), strict=True)]
             if profile:
                 host.send_signal(signal.SIGUSR2)
@@ -517,6 +551,7 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
         finally:
             host.terminate()
             host.wait()
+            host_log.close()
     lat = sorted(x for r in results for x in r["latencies"])
     actions = sum(r["actions"] for r in results)
     out = {
@@ -524,19 +559,26 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
         "p50_ms": round(lat[len(lat) // 2] * 1e3, 3) if lat else None,
         "p99_ms": round(lat[int(len(lat) * 0.99)] * 1e3, 3) if lat else None,
         "host_peak_rss_mb": round(rss, 1),
-        # Host CPU (user+system, all threads, /proc in clock ticks) per accepted action,
-        # over the measured window only.
-        "host_cpu_us_per_action": round((user + system) / max(1, actions) * 1e6, 1),
-        # The kernel's share of it (system calls: socket reads and writes, epoll, the
-        # journal's file writes).
+        # Host CPU (user+system, all threads and worker processes, /proc in clock ticks)
+        # per accepted action, over the measured window only.
+        "host_cpu_us_per_action": round((user + system + workers_cpu) / max(1, actions) * 1e6,
+                                        1),
+        # With --workers: the front's share of that (it only accepts and hands over).
+        "front_cpu_us_per_action": round((user + system) / max(1, actions) * 1e6, 1),
+        # The kernel's share of the front's (system calls: socket reads and writes, epoll,
+        # the journal's file writes).
         "host_system_pct": round(100 * system / max(1e-9, user + system), 1),
         # The bot processes together, measured window only.
         "bots_cpu_us_per_action": round(sum(r["cpu"] for r in results) / max(1, actions) * 1e6, 1),
         # Share of all cores busy (anything, other tenants included), measured window.
         "machine_busy_pct": round(100 * busy[0] / max(1e-9, busy[1]), 1),
+        # The machine's 1-minute load average at the run's start and end (other tenants).
+        "load_avg": [round(load0, 1), round(load, 1)],
         "samples": len(lat),
         # True if a slot ran out of tables before the end: the run undercounts.
         "ran_out_of_tables": any(r["ran_dry"] for r in results),
+        # Of those, connections the host closed (a slot then stops playing).
+        "closed_by_host": sum(r["closed"] for r in results),
     }
     if profile:
         out["profile"] = _profile_summary(profile, actions, top)
@@ -588,6 +630,10 @@ def main() -> None:
                         help="actions per batch end (commit and writes), in process")
     parser.add_argument("--top", type=int, default=40,
                         help="functions listed per profile, by own time")
+    parser.add_argument("--workers", type=int, nargs="+", default=[0],
+                        help="worker processes of the host, default 0 (one process): its "
+                             "workers option; several values run alternately, run by run, "
+                             "reported side by side")
     args = parser.parse_args()
     if args.in_process:
         report = {"bench": "net", "in_process": True, "game": args.game, "seats": args.seats}
@@ -607,15 +653,22 @@ def main() -> None:
     pythons = args.host_python
     by_host: dict[str, dict[str, Any]] = {py: {} for py in pythons}
     for k in args.tables:
-        runs: dict[str, list[dict[str, Any]]] = {py: [] for py in pythons}
+        runs: dict[tuple[str, int], list[dict[str, Any]]] = {
+            (py, w): [] for py in pythons for w in args.workers}
         for r in range(args.runs):
-            for i, py in enumerate(pythons):  # alternating, so that all see the same load
-                prof = None if not args.profile else os.path.join(
-                    os.path.abspath(args.profile), f"{args.game}-{k}-host{i}-run{r}.prof")
-                runs[py].append(_one_run(args.game, k, args.seconds, args.warmup, args.seed + r,
-                                         args.seats, py, prof, args.top, args.syscalls))
-        for py in pythons:
-            by_host[py][f"tables_{k}"] = _summary(runs[py])
+            # Alternating (host 0, host 1, ..., each worker count): a noisy neighbour hits
+            # every setting alike.
+            for i, py in enumerate(pythons):
+                for w in args.workers:
+                    prof = None if not args.profile else os.path.join(
+                        os.path.abspath(args.profile),
+                        f"{args.game}-{k}-host{i}-workers{w}-run{r}.prof")
+                    runs[py, w].append(_one_run(args.game, k, args.seconds, args.warmup,
+                                                args.seed + r, args.seats, py, prof, args.top,
+                                                args.syscalls, w))
+        for (py, w), done in runs.items():
+            name = f"tables_{k}" if args.workers == [0] else f"tables_{k}_workers_{w}"
+            by_host[py][name] = _summary(done)
     if len(pythons) == 1:
         report |= by_host[pythons[0]]
     else:
@@ -626,7 +679,7 @@ def main() -> None:
 def _summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """Medians of the runs' figures (a flag: any run's), and every run as it was."""
     plain = [key for key in runs[0] if runs[0][key] is not None
-             and key not in ("profile", "syscalls_per_action")]
+             and key not in ("profile", "syscalls_per_action", "load_avg")]
     return {key: any(r[key] for r in runs) if isinstance(runs[0][key], bool)
             else statistics.median(r[key] for r in runs) for key in plain} | {"all_runs": runs}
 

@@ -16,9 +16,10 @@ from typing import Any
 
 import rbcl
 
-from lantable.plugins.decks import Requests, claims_of
+from lantable.plugins import IllegalAction
+from lantable.plugins.decks import Requests, claims_of, sealed_cards
 from lantable.protocol.deck_errors import DealError
-from lantable.protocol.hidden_deal import DealHost
+from lantable.protocol.hidden_deal import DealHost, seal_digest
 from lantable.protocol.hidden_deck import DeckError
 
 
@@ -61,7 +62,7 @@ class DeckAudit:
             try:
                 if kind == "deck_op":
                     self._op(rec)
-                elif kind in ("deck_pass", "deck_key", "deck_step"):
+                elif kind in ("deck_pass", "deck_key", "deck_step", "deck_steps"):
                     self._message(rec)
                 elif kind == "opened":
                     self.opened[rec["seq"]].append(rec)
@@ -91,11 +92,15 @@ class DeckAudit:
                 deal.open(pos)
         elif op["op"] == "give":
             deal.give(op["pos"], op["seat"])
+        elif op["op"] == "show":
+            for pos in op["positions"]:
+                deal.show(pos, op["seat"])
 
     def _message(self, rec: dict[str, Any]) -> None:
         deck, _, number = str(rec.get("deck")).rpartition("/")
         deal = self.deals.get((deck, int(number) if number.isdigit() else -1))
-        what = {"deck_pass": "pass", "deck_key": "unlock key"}.get(rec["kind"], "unlock step")
+        what = {"deck_pass": "pass", "deck_key": "unlock key",
+                "deck_steps": "unlock steps"}.get(rec["kind"], "unlock step")
         if deal is None:
             self.problems.append(f"deck {rec.get('deck')}: a {what} of seat {rec.get('seat')} "
                                  "for a round that was never shuffled")
@@ -106,6 +111,8 @@ class DeckAudit:
                 deal.receive_pass(m)
             elif rec["kind"] == "deck_key":
                 deal.receive_key(m)
+            elif rec["kind"] == "deck_steps":
+                deal.receive_steps(m)
             else:
                 deal.receive_step(m)
         except DealError as exc:
@@ -168,15 +175,20 @@ class DeckAudit:
                     self.problems.append(f"{name}: seat {seat}'s unlock key for position {pos} "
                                          "is not its key there (a card was opened wrong)")
         for m in deal.journal:
-            if m.get("t") != "deck_step":
+            if m.get("t") == "deck_step":
+                steps = [[m["to"], m["pos"], m["point_in"], m["point"]]]
+            elif m.get("t") == "deck_steps":  # several under one signature
+                steps = m["steps"]
+            else:
                 continue
-            seat, pos = m["seat"], m["pos"]
-            out = rbcl.crypto_scalarmult_ristretto255(unlock(seat, pos),
-                                                      bytes.fromhex(m["point_in"]))
-            if out.hex() != m["point"]:
-                self.problems.append(f"{name}: seat {seat}'s unlock step for position {pos} "
-                                     f"(to seat {m['to']}) did not take its own lock off: the "
-                                     "card it sent on was replaced")
+            seat = m["seat"]
+            for to, pos, point_in, point in steps:
+                out = rbcl.crypto_scalarmult_ristretto255(unlock(seat, pos),
+                                                          bytes.fromhex(point_in))
+                if out.hex() != point:
+                    self.problems.append(f"{name}: seat {seat}'s unlock step for position "
+                                         f"{pos} (to seat {to}) did not take its own lock off: "
+                                         "the card it sent on was replaced")
 
     # -- what the replay asks --------------------------------------------------------------------
 
@@ -194,6 +206,35 @@ class DeckAudit:
                 self.problems.append(f"action {seq} (seat {seat}): it claims card {claimed} at "
                                      f"position {pos} of deck {deck} (round {number}), but the "
                                      f"seats' secrets put card {card} there: a false claim")
+        self.check_sealed(seq, seat, action, rounds)
+
+    def check_sealed(self, seq: int, seat: int, action: dict[str, Any],
+                     rounds: dict[str, int]) -> None:
+        """Every claim action ``seq`` made face down seals the card the seats' secrets
+        put there, under the seat's own key for that position."""
+        try:
+            sealed = sealed_cards(action)
+        except IllegalAction as exc:
+            self.problems.append(f"action {seq} (seat {seat}): {exc}")
+            return
+        for deck, pos, card_in, seal in sealed:
+            number = rounds.get(deck)
+            where = f"position {pos} of deck {deck} (round {number})"
+            if seal is None:
+                self.problems.append(f"action {seq} (seat {seat}): its claim made face down on "
+                                     f"{where} shows its card ({card_in}) instead of a seal")
+                continue
+            card = None if number is None else self.card(deck, number, pos)
+            secret = self.secrets.get((deck, number or 0), {}).get(seat)
+            if card is None or secret is None:
+                continue  # that round is not audited: said already
+            key = rbcl.crypto_core_ristretto255_scalar_invert(
+                bytes.fromhex(secret["card_keys"][pos])).hex()
+            if seal_digest(self.table, _deck_id(deck, number or 0), seat, pos, card,
+                           key) != seal:
+                self.problems.append(f"action {seq} (seat {seat}): its claim made face down on "
+                                     f"{where} does not seal card {card}, which the seats' "
+                                     "secrets put there: a false claim")
 
     def current_before(self, seq: int) -> dict[str, int]:
         """Each deck's round before update ``seq`` (for a step that asked nothing)."""
@@ -259,4 +300,9 @@ def _cards_at(secrets: list[dict[str, Any]], n: int) -> list[int]:
 def _at(rec: dict[str, Any]) -> str:
     if rec.get("kind") in ("deck_key", "deck_step"):
         return f" for position {rec.get('pos')} (to {rec.get('to')})"
+    if rec.get("kind") == "deck_steps":
+        steps = rec.get("steps")
+        steps = steps if isinstance(steps, list) else []
+        return " for positions " + ", ".join(
+            f"{x[1]} (to {x[0]})" for x in steps if isinstance(x, list) and len(x) == 4)
     return f" ({rec.get('stage')})"

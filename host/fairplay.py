@@ -242,8 +242,8 @@ class FairTable:
             client.send(Error(code=ErrorCode.NO_DECKS, id=req_id, table=self.table.id,
                               message="this table deals hidden cards: a seat needs a client "
                                       "that runs the game's own client half (`lantable play`, "
-                                      "`lantable bot`); the browser cannot yet; you may watch "
-                                      "the table"))
+                                      "`lantable bot`, or the web app of a peer that serves "
+                                      "the card engine); you may watch the table"))
             return False
         return True
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
 
 from .errors import IllegalAction
 
@@ -87,6 +87,14 @@ class Requests:
         (pos,) = self._positions(deck, [pos])
         self.ops.append({"op": "give", "deck": deck, "pos": pos, "seat": self._seat(seat)})
 
+    def show(self, deck: str, positions: Iterable[int], seat: int) -> None:
+        """``seat`` is shown the cards at ``positions`` without getting them: a hand's
+        cards stay its holder's, a face-down pile's stay where they are. Only ``seat``
+        learns them (and whoever held them already); ``game_cards_opened`` is told with
+        ``shown=True`` where the host deals."""
+        self.ops.append({"op": "show", "deck": deck,
+                         "positions": self._positions(deck, positions), "seat": self._seat(seat)})
+
     def take(self) -> list[Op]:
         """The requests so far, and forget them."""
         ops, self.ops = self.ops, []
@@ -136,7 +144,66 @@ def claims_of(action: Mapping[str, Any]) -> list[tuple[str, int, int]]:
     return out
 
 
-OpenedHook = Callable[[dict[str, Any], str, Cards, "int | None", Requests], list[dict[str, Any]]]
+def sealed_for(deck: str, held: Iterable[tuple[int, int]]) -> list[dict[str, Any]]:
+    """The ``"sealed"`` claims of an action that commits the cards ``held`` (``(pos,
+    card)`` pairs of ``deck``) face down: a claim nobody, the host included, reads
+    until the card is opened (docs/plugins.md, "Hidden decks"). The game's client half
+    lists them with the card; at a hidden-deck table the seat's client replaces each
+    card by its seal (a hash binding the card) before sending, and the host checks
+    the seal when the card is opened. :func:`sealed_of` reads them back."""
+    return [{"deck": deck, "pos": pos, "card": card} for pos, card in held]
+
+
+def sealed_of(action: Mapping[str, Any]) -> list[tuple[str, int]]:
+    """The ``(deck, pos)`` an action commits face down (``action["sealed"]``), checked
+    for shape. The card is never returned: the game must not read it (at a
+    hidden-deck table the action carries only a seal).
+
+    Raises:
+        IllegalAction: ``sealed`` is not a list of ``{"deck", "pos"}`` maps, each
+            with an int ``card`` or a 64-hex-digit ``seal``, positions distinct.
+    """
+    return [(d, p) for d, p, _, _ in _sealed(action)]
+
+
+def _sealed(action: Mapping[str, Any]) -> list[tuple[str, int, int | None, str | None]]:
+    """``(deck, pos, card or None, seal or None)`` of each sealed claim, checked."""
+    sealed = action.get("sealed")
+    if sealed is None:
+        return []
+    out: list[tuple[str, int, int | None, str | None]] = []
+    if isinstance(sealed, list):
+        for c in sealed:
+            if not (isinstance(c, dict) and isinstance(c.get("deck"), str)
+                    and type(c.get("pos")) is int):
+                break
+            card, seal = c.get("card"), c.get("seal")
+            if (card is None) == (seal is None) or (card is not None and type(card) is not int):
+                break
+            if seal is not None and not (isinstance(seal, str) and len(seal) == 64
+                                         and re.fullmatch(r"[0-9a-f]{64}", seal)):
+                break
+            out.append((c["deck"], c["pos"], card, seal))
+    if (not isinstance(sealed, list) or len(out) != len(sealed)
+            or len({(d, p) for d, p, _, _ in out}) != len(out)):
+        raise IllegalAction("'sealed' must be a list of {deck, pos, card or seal} maps "
+                            f"(seal: 64 hex digits), each position once, got {sealed!r}")
+    return out
+
+
+def sealed_cards(action: Mapping[str, Any]) -> list[tuple[str, int, int | None, str | None]]:
+    """``(deck, pos, card or None, seal or None)`` of every sealed claim of ``action``,
+    checked for shape: for the host, the client and ``lantable verify``, never the game.
+
+    Raises:
+        IllegalAction: as :func:`sealed_of`.
+    """
+    return _sealed(action)
+
+
+class OpenedHook(Protocol):
+    def __call__(self, state: dict[str, Any], deck: str, cards: Cards, seat: int | None,
+                 decks: Requests, shown: bool = False) -> list[dict[str, Any]]: ...
 
 
 class LocalDealer:
@@ -181,11 +248,31 @@ class LocalDealer:
                                     f"{seat}'s")
             if record["order"][pos] != card:
                 raise IllegalAction(f"claim: position {pos} of deck {deck!r} is not card {card}")
+        for deck, pos, card, _seal in sealed_cards(action):
+            record = state.get(DEALER_KEY, {}).get("decks", {}).get(deck)
+            if record is None or not 0 <= pos < len(record["order"]):
+                raise IllegalAction(f"sealed claim: no position {pos} in deck {deck!r} now")
+            if record["held"].get(str(pos)) != seat or pos in record["open"]:
+                raise IllegalAction(f"sealed claim: position {pos} of deck {deck!r} is not "
+                                    f"seat {seat}'s, face down")
+            if card is None:  # a seal: only a hidden-deck table's host can check it
+                raise IllegalAction("sealed claim: where the host deals, it carries its card, "
+                                    "not a seal")
+            if record["order"][pos] != card:
+                raise IllegalAction(f"sealed claim: position {pos} of deck {deck!r} is not "
+                                    f"card {card}")
 
     @staticmethod
     def _check(record: dict[str, Any], deck: str, op: Op) -> None:
-        """A position is dealt once per shuffle (then given on), opened once."""
-        if op["op"] == "deal":
+        """A position is dealt once per shuffle (then given on), opened once; a shown
+        position is not open, nor its viewer's own."""
+        if op["op"] == "show":
+            bad = [p for p in op["positions"]
+                   if p in record["open"] or record["held"].get(str(p)) == op["seat"]]
+            if bad:
+                raise ValueError(f"deck {deck!r}: positions {bad} are open or seat "
+                                 f"{op['seat']}'s own: there is nothing to show")
+        elif op["op"] == "deal":
             again = [p for p in op["positions"] if str(p) in record["held"]]
             if again:
                 raise ValueError(f"deck {deck!r}: positions {again} were dealt already "
@@ -218,14 +305,18 @@ class LocalDealer:
             if op["op"] == "give":
                 op = {"op": "deal", "deck": deck, "positions": [op["pos"]], "seat": op["seat"]}
             seat = op.get("seat")
+            shown = op["op"] == "show"
             for pos in op["positions"]:
                 if seat is None:
                     record["open"].append(pos)
-                else:
+                elif not shown:
                     record["held"][str(pos)] = seat
             more = self.requests()
             cards = {pos: record["order"][pos] for pos in op["positions"]}
-            events += self.opened(state, deck, cards, seat, more) or []
+            if shown:
+                events += self.opened(state, deck, cards, seat, more, shown=True) or []
+            else:
+                events += self.opened(state, deck, cards, seat, more) or []
             queue.extend(more.take())
         return events
 

@@ -317,13 +317,16 @@ def game_decks(seats: int, options: dict[str, Any]) -> dict[str, int] | None:
 
 @hookspec(firstresult=True)
 def game_cards_opened(state: State, deck: str, cards: dict[int, int], seat: int | None,
-                      decks: Requests) -> list[Event] | None:
+                      decks: Requests, shown: bool) -> list[Event] | None:
     """Cards the game asked for have been opened. Optional (required with decks).
 
     :param cards: position -> card, in the order asked.
     :param seat: ``None``: opened to everyone (at every table). ``t``: dealt or given
         to seat ``t``, told only where the host is the dealer (tables without hidden
         decks, in-process bots); keep them as ``t``'s secret.
+    :param shown: ``True`` when the cards were only *shown* to ``seat``
+        (``decks.show``): ``t`` knows them, their holder keeps them. Take the argument
+        only if the game shows cards.
     :param decks: ask it for more (a card that says "draw two").
     :returns: events, as :func:`game_apply`; they follow the action's events.
     :raises IllegalAction: never for a false claim (the host checks claims); the
@@ -337,10 +340,12 @@ def game_seat_actions(view: View, seat: int, cards: dict[str, dict[int, int]]
     """The game's client-side half: ``seat``'s legal actions from its view and the
     cards it knows. Optional (required with decks).
 
-    :param cards: deck -> {position -> card} of the cards dealt or given to ``seat``,
-        and those opened to everyone, in each deck's current round.
+    :param cards: deck -> {position -> card} of the cards dealt, given or shown to
+        ``seat``, and those opened to everyone, in each deck's current round.
     :returns: what :func:`game_legal_actions` would list, in the same order; an action
-        that uses a hidden card carries ``"claims": [{"deck", "pos", "card"}]``.
+        that uses a hidden card carries ``"claims": [{"deck", "pos", "card"}]``; one that
+        commits a card face down carries ``"sealed"`` in the same form (the seat's client
+        seals it before sending).
 
     At a hidden-deck table the host cannot list a seat's actions; each client calls
     this. Use only what ``view`` has.

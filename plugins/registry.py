@@ -231,10 +231,11 @@ class Game:
         return LocalDealer(self.decks(seats, options), seats, self.cards_opened)
 
     def cards_opened(self, state: State, deck: str, cards: dict[int, int], seat: int | None,
-                     decks: Requests) -> list[Event]:
-        """Hand the game cards it asked for (``seat`` None: opened to everyone)."""
+                     decks: Requests, shown: bool = False) -> list[Event]:
+        """Hand the game cards it asked for (``seat`` None: opened to everyone;
+        ``shown``: shown to ``seat``, who does not get them)."""
         events = self._hook.game_cards_opened(state=state, deck=deck, cards=cards, seat=seat,
-                                              decks=decks)
+                                              decks=decks, shown=shown)
         return list(events or [])
 
     def seat_actions(self, view: View, seat: int, cards: dict[str, dict[int, int]]

@@ -25,9 +25,15 @@ its seat's fair-play key (:class:`~lantable.protocol.fairplay.Identity`) over
 ``deck_pass``   ``stage`` ("shuffle" or "lock"), ``points`` (n hex points); signed over
                 ``stage`` and the tagged hash of the points
 ``deck_step``   ``to`` (the recipient), ``pos``, ``point_in``, ``point`` (this seat's lock off)
+``deck_steps``  ``steps``: ``[[to, pos, point_in, point], …]``, several unlock steps of one
+                seat under one signature (what a host asks of a seat at once)
 ``deck_key``    ``to`` (None: the card is opened to everyone), ``pos``, ``key``
 ``deck_secrets`` the seat's secrets, published when the deal is over, for the audit
 =============== ===========================================================================
+
+A position *shown* to a seat (:meth:`DealHost.show`) travels by the same unlock steps
+as one dealt; a claim made face down is a :func:`seal_digest`, checked once the card
+is opened.
 """
 
 from __future__ import annotations
@@ -76,9 +82,22 @@ def _step_fields(m: Mapping[str, Any]) -> tuple[Any, ...]:
     return (m["table"], m["deck"], m["seat"], m["to"], m["pos"], m["point_in"], m["point"])
 
 
+def _steps_fields(m: Mapping[str, Any]) -> tuple[Any, ...]:
+    return (m["table"], m["deck"], m["seat"], m["steps"])
+
+
 def _secrets_fields(m: Mapping[str, Any]) -> tuple[Any, ...]:
     return (m["table"], m["deck"], m["seat"], m["shuffle_key"], m["permutation"],
             m["card_keys"])
+
+
+def seal_digest(table: str, deck: str, seat: int, pos: int, card: int, key: str) -> str:
+    """The seal of a claim made face down (``"sealed"`` in an action): a hash of the
+    round (``deck`` is ``"deck/round"``), the seat, the position, the card, and the
+    seat's own unlock key for that position (hex), which no one else holds until the
+    card is opened to everyone (it is then published): so nobody can test the seal
+    against the deck's cards before then, and everyone can check it after."""
+    return fp.tagged_hash("deck_seal", table, deck, seat, pos, card, key)
 
 
 class DeckPlayer:
@@ -116,6 +135,20 @@ class DeckPlayer:
         out = _mul(self.secret.unlock_key(pos), fp.unhex(point_in, "point"))
         return self._msg("deck_step", _step_fields, to=to, pos=pos, point_in=point_in,
                          point=out.hex())
+
+    def seal(self, pos: int, card: int) -> str:
+        """This seat's seal of a face-down claim that ``pos`` (dealt to it) is ``card``
+        (:func:`seal_digest`)."""
+        return seal_digest(self.table, self.deck, self.seat, pos, card,
+                           self.secret.unlock_key(pos).hex())
+
+    def steps(self, asked: Sequence[tuple[int, int, str]]) -> dict[str, Any]:
+        """Take this seat's lock off several points (``(pos, to, point_in)`` each), under
+        one signature: ``deck_steps``."""
+        steps = [[to, pos, point_in,
+                  _mul(self.secret.unlock_key(pos), fp.unhex(point_in, "point")).hex()]
+                 for pos, to, point_in in asked]
+        return self._msg("deck_steps", _steps_fields, steps=steps)
 
     def receive_point(self, pos: int, point: str) -> None:
         """Position ``pos`` with every other seat's lock taken off: only ours is left."""
@@ -231,8 +264,9 @@ class DealHost:
         if self.expected() is not None:
             raise DeckError("the deck is not locked yet")
 
-    def _chain(self, pos: int, to: int) -> list[int]:
-        """Start taking every lock but ``to``'s off ``pos``, seat after seat."""
+    def _chain(self, pos: int, to: int, own: bool = True) -> list[int]:
+        """Start taking every lock but ``to``'s off ``pos``, seat after seat (``own``:
+        ``to`` holds it afterwards; else it is only shown to ``to``)."""
         self._unlocked()
         if not 0 <= pos < self.n or not 0 <= to < self.seats:
             raise DeckError(f"no position {pos} or no seat {to}")
@@ -241,7 +275,8 @@ class DealHost:
                             f"{self.chains[pos]['to']}")
         left = [s for s in range(self.seats) if s != to]
         self.chains[pos] = {"to": to, "left": left, "point": self.current()[pos]}
-        self.owner[pos] = to
+        if own:
+            self.owner[pos] = to
         return left
 
     def deal(self, pos: int, to: int | None) -> list[int]:
@@ -260,6 +295,17 @@ class DealHost:
         if self.owner.get(pos) is None:
             raise DeckError(f"position {pos} was not dealt to a seat, so it cannot be given")
         return self._chain(pos, to)
+
+    def show(self, pos: int, to: int) -> list[int]:
+        """Show ``pos`` to seat ``to`` without giving it: the same unlock steps as
+        :meth:`give` (every seat but ``to``, its holder included, takes its lock off
+        afresh), but the position stays where it is (its holder's, or undealt). The
+        host sees only points still locked by ``to``."""
+        if pos in self.opened:
+            raise DeckError(f"position {pos} is open: there is nothing to show")
+        if self.owner.get(pos) == to:
+            raise DeckError(f"position {pos} is seat {to}'s own: there is nothing to show")
+        return self._chain(pos, to, own=False)
 
     def open(self, pos: int) -> list[int]:
         """Turn ``pos`` face up: every seat publishes its key for it; returns them."""
@@ -312,6 +358,48 @@ class DealHost:
         chain["point"] = m["point"]
         self.journal.append(dict(m))
         return None if chain["left"] else (chain["to"], m["point"])
+
+    def receive_steps(self, m: Mapping[str, Any]) -> list[tuple[int, int, str]]:
+        """Several unlock steps of one seat under one signature (``deck_steps``): all
+        checked (each asked of this seat, from the point the host gave, a group
+        element) before any is taken; journalled as one. Returns ``(to, pos, point)``
+        for each position that only ``to``'s lock is left on now.
+
+        Raises:
+            DealError: naming the seat and the positions; nothing is kept.
+        """
+        seat = _seat(m)
+        steps = m.get("steps")
+        if not isinstance(steps, list) or not steps or not all(
+                isinstance(x, list) and len(x) == 4 for x in steps):
+            raise DealError(seat, "its unlock steps are malformed: not a list of "
+                                  "[to, pos, point_in, point]")
+        positions = [x[1] for x in steps]
+        if len(set(map(repr, positions))) != len(positions):
+            raise DealError(seat, f"its unlock steps name a position twice: {positions}")
+        for to, pos, point_in, _ in steps:
+            chain = self.chains.get(pos) if type(pos) is int else None
+            if chain is None or not chain["left"] or chain["left"][0] != seat \
+                    or chain["to"] != to or chain["point"] != point_in:
+                raise DealError(seat, f"an unlock step on position {pos} that was not "
+                                      "asked of it")
+        try:
+            self._check_sig(m, _steps_fields(m))
+            points = [fp.unhex(x[3], "point") for x in steps]
+        except (DealError, fp.FairPlayError, KeyError, TypeError) as exc:
+            raise DealError(seat, f"its unlock steps for positions {positions} do not check: "
+                                  f"{exc}") from None
+        if not all(rbcl.crypto_core_ristretto255_is_valid_point(p) for p in points):
+            raise DealError(seat, "an unlock step is not a group element")
+        done = []
+        for to, pos, _, point in steps:
+            chain = self.chains[pos]
+            chain["left"].pop(0)
+            chain["point"] = point
+            if not chain["left"]:
+                done.append((to, pos, point))
+        self.journal.append(dict(m))
+        return done
 
     def receive_key(self, m: Mapping[str, Any]) -> None:
         """A seat's key for a position being opened to everyone: checked, journalled.

@@ -46,6 +46,7 @@ from wsproto.utilities import RemoteProtocolError as WsRemoteError
 from lantable.host.listener import admit, handle_connection, release
 from lantable.protocol.discovery import DEFAULT_WEB_PORT
 
+from . import card_engine
 from .lan import watch_lan_peers
 from .websocket import FrameStream
 
@@ -70,11 +71,14 @@ _TYPES: Final = {".js": "text/javascript; charset=utf-8", ".css": "text/css; cha
                  ".html": "text/html; charset=utf-8", ".svg": "image/svg+xml",
                  ".json": "application/json", ".map": "application/json",
                  ".txt": "text/plain; charset=utf-8", ".png": "image/png",
-                 ".ico": "image/x-icon"}
-# The app loads nothing from elsewhere, and nothing else may frame it.
+                 ".ico": "image/x-icon", ".mjs": "text/javascript; charset=utf-8",
+                 ".wasm": "application/wasm", ".zip": "application/zip"}
+# The app loads nothing from elsewhere, and nothing else may frame it. WebAssembly may
+# be compiled (the card engine, web/card_engine.py); JavaScript eval may not.
 _SECURITY: Final = [
     (b"content-security-policy",
-     b"default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
+     b"default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "
+     b"connect-src 'self' ws: wss:; img-src 'self' data:; "
      b"style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
@@ -124,8 +128,14 @@ class _Files:
     def _load(self, path: str) -> tuple[bytes, bytes, bytes] | None:
         if path == "/":
             page = (STATIC / "index.html").read_text(encoding="utf-8")
-            body = page.replace("{{renderers}}", ",".join(self.renderers())).encode()
+            body = page.replace("{{renderers}}", ",".join(self.renderers())).replace(
+                "{{engine}}", "1" if card_engine.pyodide_dir() is not None else "").encode()
             return _entry(body, ".html")
+        if path.startswith("/pyodide/"):
+            raw = card_engine.pyodide_file(path[len("/pyodide/"):])
+            return None if raw is None else _entry(raw, "." + path.rsplit(".", 1)[-1])
+        if path == "/engine/python.zip":
+            return _entry(card_engine.python_zip(sorted(self.peer.registry.games)), ".zip")
         base: Traversable | None
         if path.startswith("/static/"):
             base, rest = STATIC, path[len("/static/"):]

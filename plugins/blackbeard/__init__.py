@@ -10,6 +10,8 @@ pirate actions), ``anti`` (AP windows, KCs, warships, battles, events), ``views`
 
 from .game import (
     game_apply,
+    game_cards_opened,
+    game_decks,
     game_describe_action,
     game_describe_event,
     game_heuristic,
@@ -18,6 +20,7 @@ from .game import (
     game_render_text,
     game_sample_state,
     game_scores,
+    game_seat_actions,
     game_setup,
     game_to_act,
     game_view,
@@ -26,6 +29,8 @@ from .game import (
 
 __all__ = [
     "game_apply",
+    "game_cards_opened",
+    "game_decks",
     "game_describe_action",
     "game_describe_event",
     "game_heuristic",
@@ -34,6 +39,7 @@ __all__ = [
     "game_render_text",
     "game_sample_state",
     "game_scores",
+    "game_seat_actions",
     "game_setup",
     "game_to_act",
     "game_view",

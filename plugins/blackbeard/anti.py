@@ -165,6 +165,8 @@ def options(S: State, seat: int, w: FrameDict) -> list[dict[str, Any]]:
                 out += [{"type": verb, "kc": k["id"]} for k in here]
         seen: list[str] = []
         for c in S["hands"][seat]:
+            if B.masked(c):  # a hidden card the host does not know (.hidden)
+                continue
             t = B.ctype(c)
             if (
                 t in AP_EVENTS
@@ -226,7 +228,7 @@ def apply_window(S: State, seat: int, w: FrameDict, a: dict[str, Any],
         if not ok or type(copies) is not int or not 1 <= copies <= most:
             raise IllegalAction(f"you cannot play {a!r} now")
         ct = B.ctype(a["card"])
-        cards = [c for c in S["hands"][seat] if B.ctype(c) == ct]
+        cards = [c for c in S["hands"][seat] if not B.masked(c) and B.ctype(c) == ct]
         if copies > len(cards):
             raise IllegalAction(f"you hold only {len(cards)} {ct}")
     elif a not in legal:
@@ -335,7 +337,8 @@ def play_ap_event(S: State, seat: int, w: FrameDict, a: dict[str, Any],
     """Errata A3: one type per AP player, no type twice in one Player-Turn."""
     ct = B.ctype(a["card"])
     copies = a.get("copies", 1)
-    cards = [a["card"]] + [c for c in S["hands"][seat] if B.ctype(c) == ct and c != a["card"]]
+    cards = [a["card"]] + [c for c in S["hands"][seat]
+                           if not B.masked(c) and B.ctype(c) == ct and c != a["card"]]
     for c in cards[:copies]:
         S["hands"][seat].remove(c)
         B.discard(S, c)

@@ -41,6 +41,12 @@ def ctype(card: int) -> str:
     return CARDS[card]
 
 
+def masked(card: int) -> bool:
+    """A hand or deck entry that is no card: a position of the hidden deck
+    (:mod:`.hidden`), whose card this state does not know. Never true at a plain table."""
+    return card >= len(CARDS)
+
+
 def kind(card: int) -> str:
     return CARD_TYPES[CARDS[card]]["kind"]
 

@@ -211,7 +211,7 @@ def _step_start(S: State, f: FrameDict, rng: random.Random, ev: Events) -> None:
             c = B.draw_card(S, rng)
             if c is None:
                 break
-            if B.kind(c) == "mpi":
+            if not B.masked(c) and B.kind(c) == "mpi":
                 _mpi(S, seat, c, rng, ev)
                 return  # it may have pushed frames, or ended the game
             S["hands"][seat].append(c)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from lantable.plugins import IllegalAction, hookimpl
 
-from . import board, flow, text, views
+from . import board, flow, hidden, text, views
 from .data import COST, HOSTAGES, MERCHANTS, PIRATES, PORTS, PORTS_IN, SHIPS, neighbours
 
 if TYPE_CHECKING:
@@ -74,6 +74,10 @@ INFO: dict[str, Any] = {
                              "Anti-Pirate Governors (no entry, no bribes in that port)"},
         "max_turns": {"default": 300, "help": "proposed safety limit: the game ends after "
                       "this many Player-Turns even if nobody plays cards"},
+        "hidden_deck": {"default": False, "choices": _BOOL,
+                        "help": "hands and face-down merchants hold positions of decks the "
+                        "seats deal, so a fair table with hidden decks can deal them unseen, "
+                        "by the host too (not with the long game)"},
     },
     "traits": {"chance": True, "hidden_information": True, "simultaneous": False},
 }
@@ -85,10 +89,14 @@ def game_info() -> dict[str, Any]:
 
 
 @hookimpl
-def game_setup(seats: int, options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def game_setup(seats: int, options: dict[str, Any], rng: random.Random,
+               decks: Any) -> dict[str, Any]:
     if options["max_turns"] < 1:
         raise IllegalAction("max_turns must be at least 1")
-    S = board.new_state(seats, dict(options), rng, [])
+    if options.get("hidden_deck"):  # hands and merchants are positions (hidden.py)
+        return hidden.new_state(seats, options, rng, decks)
+    # The plain state is the one before hidden decks, key for key (behaviour digests).
+    S = board.new_state(seats, {k: v for k, v in options.items() if k != "hidden_deck"}, rng, [])
     flow.start_game(S)
     return S
 
@@ -100,13 +108,36 @@ def game_to_act(state: dict[str, Any]) -> list[int]:
 
 @hookimpl
 def game_legal_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    if "hidden" in state:  # from the cards the state knows (where the host deals)
+        return hidden.seat_actions(views.view(state, seat), seat, {})
     return flow.legal(state, seat)
 
 
 @hookimpl
 def game_apply(state: dict[str, Any], seat: int, action: dict[str, Any],
-               rng: random.Random) -> list[dict[str, Any]]:
+               rng: random.Random, decks: Any) -> list[dict[str, Any]]:
+    if "hidden" in state:
+        return hidden.apply(state, seat, action, rng, decks)
     return flow.apply(state, seat, action, rng)
+
+
+@hookimpl
+def game_decks(options: dict[str, Any]) -> dict[str, int] | None:
+    return hidden.decks_for(options)
+
+
+@hookimpl
+def game_cards_opened(state: dict[str, Any], deck: str, cards: dict[int, int],
+                      seat: int | None, decks: Any) -> list[dict[str, Any]]:
+    return hidden.cards_opened(state, deck, cards, seat, decks)
+
+
+@hookimpl
+def game_seat_actions(view: dict[str, Any], seat: int,
+                      cards: dict[str, dict[int, int]]) -> list[dict[str, Any]]:
+    if view.get("hidden_deck"):
+        return hidden.seat_actions(view, seat, cards)
+    return flow.legal(hidden.client_state(view, seat, view["hand"]), seat)
 
 
 @hookimpl
@@ -121,6 +152,8 @@ def game_scores(state: dict[str, Any]) -> dict[str, Any]:
 
 @hookimpl
 def game_sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    if view.get("hidden_deck"):  # a state in the hidden decks' form, with its dealer
+        return hidden.sample_hidden(view, seat, rng)
     return views.sample(view, seat, rng)
 
 

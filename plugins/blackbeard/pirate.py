@@ -120,6 +120,8 @@ def card_plays(S: State, seat: int, only: Any = None) -> list[dict[str, Any]]:
     seen: list[str] = []
     mine = _own_targets(S, seat)
     for c in S["hands"][seat]:
+        if B.masked(c):  # a hidden card the host does not know (plugins/blackbeard/hidden.py)
+            continue
         t = B.ctype(c)
         if t in seen or (only is not None and c != only):
             continue

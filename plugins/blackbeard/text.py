@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lantable.plugins.text import Said, Sentences
+from lantable.plugins.text import Said, Sentences, own_cards
 
 from .data import (
     AREAS,
@@ -55,6 +55,17 @@ def actions(n: Any) -> str:
 
 def card(c: int) -> str:
     return CARD_TYPES[CARDS[c]]["name"]
+
+
+def hand_cards(v: View) -> list[int]:
+    """The card ids of the seat's hand: ``v["hand"]``, or with hidden decks (its entries
+    are positions) the cards its client or the dealing host put in the view."""
+    if not v.get("hidden_deck"):
+        return list(v["hand"])
+    from .hidden import CARD_MASK, NONMPI
+
+    known = {int(p): c for p, c in own_cards(v, "hand_cards", "events").items()}
+    return sorted(NONMPI[known[c - CARD_MASK]] for c in v["hand"] if c - CARD_MASK in known)
 
 
 def kc_label(kc: int) -> str:
@@ -361,6 +372,11 @@ def _say_moved(said: Said) -> str | None:
     e = said.event
     pn = pname(e["pirate"]) if isinstance(e.get("pirate"), int) else ""
     return f"{pn} sails to {where(e.get('dest'), e.get('port'))}"
+
+
+@SENTENCES.on("merchant_revealed")
+def _say_merchant_revealed(said: Said) -> str | None:
+    return "the merchant found is" + _merchant(said.event.get("merchant"))
 
 
 @SENTENCES.on("found_merchant")
@@ -984,6 +1000,6 @@ def render(v: View, seat: int | None, names: list[str]) -> Any:
     if now:
         lines.append(now)
     if seat is not None and "hand" in v:
-        lines.append("Your hand: " + (", ".join(card(c) for c in v["hand"]) or "empty"))
+        lines.append("Your hand: " + (", ".join(card(c) for c in hand_cards(v)) or "empty"))
     from rich.text import Text
     return Group(sea, crews, *(Text(line) for line in lines))

@@ -40,9 +40,15 @@ def view(S: State, seat: int | None) -> dict[str, Any]:
     v["merchants"] = [{"slot": m["slot"], "area": m["area"], "face_up": m["face_up"],
                        "found_by": m["found_by"], "id": m["id"] if m["face_up"] else None}
                       for m in S["merchants"]]
+    if "hidden" in S:  # hidden decks (hidden.py): hands and merchants hold positions
+        v["hidden_deck"] = True
     if seat is not None:
         v["seat"] = seat
         v["hand"] = list(S["hands"][seat])
+        if "hidden" in S:  # the seat's cards, where the host deals and so knows them
+            held = {str(c - len(CARDS)) for c in S["hands"][seat]}
+            v["hand_cards"] = {p: c for p, c in S["hidden"]["known"][seat].items()
+                               if p in held}
     return v
 
 

@@ -10,6 +10,13 @@ hand), every played card is turned face up, the highest card of the led suit tak
 the trick and leads the next. Most tricks wins. With option ``keep`` a round ends
 when every hand is down to that many cards, which are never shown.
 
+Two options show the two calls for cards seen but not given and claims made face
+down: with ``peek`` each seat is shown (``decks.show``) the first card of its left
+neighbour's hand after the deal, which the neighbour keeps; with ``blind`` the cards
+of a trick are played face down, each play sealing its claim (``"sealed"``, checked
+when the card is opened), and turned over together once everyone has played (no
+need to follow suit then: the led card is not known).
+
 The state holds positions, never a hidden card: ``hands[s]`` are seat ``s``'s
 positions, ``open`` the cards turned face up this round; ``known[s]`` is filled only
 where the host is the dealer (``game_cards_opened`` with a seat).
@@ -24,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from lantable.plugins import IllegalAction, hookimpl
-from lantable.plugins.decks import claims_for, sample_dealer
+from lantable.plugins.decks import claims_for, sample_dealer, sealed_for, sealed_of
 from lantable.plugins.text import forget, learn, own_cards
 
 DECK = "cards"
@@ -43,7 +50,11 @@ class HighCard:
                 "options": {"hand": {"default": 3, "min": 1, "max": 5},
                             "rounds": {"default": 1, "min": 1, "max": 9},
                             "keep": {"default": 0, "min": 0, "max": 4,
-                                     "help": "cards left in each hand when a round ends"}},
+                                     "help": "cards left in each hand when a round ends"},
+                            "peek": {"default": False,
+                                     "help": "see the first card of your left neighbour's hand"},
+                            "blind": {"default": False,
+                                      "help": "tricks are played face down, turned over together"}},
                 "traits": {"hidden_information": True}}
 
     @hookimpl
@@ -58,7 +69,8 @@ class HighCard:
                  "keep": min(options["keep"], options["hand"] - 1),
                  "round": 0, "phase": "pass", "hands": [], "known": [{} for _ in range(seats)],
                  "passing": [None] * seats, "trick": [], "leader": 0, "turn": None,
-                 "open": {}, "tricks": [0] * seats}
+                 "open": {}, "tricks": [0] * seats, "peek": options["peek"],
+                 "blind": options["blind"], "seen": [{} for _ in range(seats)]}
         self._new_round(state, decks)
         return state
 
@@ -71,7 +83,10 @@ class HighCard:
         for s in range(n):
             decks.deal(DECK, state["hands"][s], s)
         state.update(phase="pass", passing=[None] * n, trick=[], open={}, turn=None,
-                     known=[{} for _ in range(n)])
+                     known=[{} for _ in range(n)], seen=[{} for _ in range(n)])
+        if state.get("peek"):
+            for s in range(n):  # a look at the neighbour's first card, which it keeps
+                decks.show(DECK, [state["hands"][(s + 1) % n][0]], s)
 
     # -- turns ----------------------------------------------------------------------
 
@@ -91,10 +106,12 @@ class HighCard:
                 "trick": [dict(t) for t in state["trick"]], "turn": state["turn"],
                 "open": dict(state["open"]), "tricks": list(state["tricks"]),
                 "leader": state["leader"], "keep": state["keep"],
-                "hand_size": state["hand_size"]}
+                "hand_size": state["hand_size"], "peek": state.get("peek", False),
+                "blind": state.get("blind", False)}
         if seat is not None:
             view["seat"] = seat
             view["cards"] = dict(state["known"][seat])
+            view["seen"] = dict(state.get("seen", [{}] * state["n"])[seat])
             view["passing"] = state["passing"][seat]
         return view
 
@@ -109,11 +126,26 @@ class HighCard:
             return [{"type": "pass", "pos": p} for p in hand]
         if view["phase"] != "play" or view["turn"] != seat:
             return []
+        if view.get("blind"):  # face down: the claim is sealed until the trick is turned
+            return [{"type": "play", "pos": p, "sealed": sealed_for(DECK, [(p, mine[str(p)])])}
+                    for p in hand]
         lead = view["trick"][0]["card"] if view["trick"] else None
         follow = [p for p in hand if lead is not None and suit(mine[str(p)]) == suit(lead)]
         return [{"type": "play", "pos": p,
                  "claims": claims_for(DECK, [(p, mine[str(p)])])}
                 for p in (follow or hand)]
+
+    @hookimpl
+    def game_describe_action(self, state, seat, action, names):
+        """"pass the 3 of suit B", "play the 4 of suit A": the card at the position, from
+        what the seat knows (``_hand`` at a hidden-deck table, else its known cards)."""
+        pos = str(action.get("pos"))
+        known = dict((state.get("_hand") or {}).get(DECK) or {})
+        known.update(state.get("cards") or (state.get("known") or [{}] * (seat + 1))[seat])
+        card = known.get(pos)
+        what = (f"the {card % VALUES} of suit {'ABCD'[suit(card)]}" if card is not None
+                else f"the card at position {pos}")
+        return f"{action.get('type')} {what}"
 
     @hookimpl
     def game_legal_actions(self, state, seat):
@@ -139,6 +171,17 @@ class HighCard:
                 decks.give(DECK, p, (s + 1) % n)
             state.update(phase="play", turn=state["leader"])
             return [{"type": "chose", "seat": seat}, {"type": "passed"}]
+        if kind == "play" and state["phase"] == "play" and state["turn"] == seat \
+                and state.get("blind"):
+            if sealed_of(action) != [(DECK, pos)]:
+                raise IllegalAction("a blind play seals the card at its position")
+            state["hands"][seat].remove(pos)
+            state["trick"].append({"seat": seat, "pos": pos, "card": None})
+            state["turn"] = (seat + 1) % state["n"]
+            if len(state["trick"]) == state["n"]:
+                state["turn"] = None
+                decks.open(DECK, [t["pos"] for t in state["trick"]])
+            return [{"type": "played", "seat": seat, "pos": pos}]
         if kind == "play" and state["phase"] == "play" and state["turn"] == seat:
             claims = action.get("claims") or []
             if [c.get("pos") for c in claims] != [pos]:
@@ -151,7 +194,10 @@ class HighCard:
         raise IllegalAction(f"{action!r} is not legal for seat {seat} now")
 
     @hookimpl
-    def game_cards_opened(self, state, deck, cards, seat, decks):
+    def game_cards_opened(self, state, deck, cards, seat, decks, shown):
+        if seat is not None and shown:  # only where the host deals: seen, not held
+            learn(state["seen"][seat], cards)
+            return []
         if seat is not None:  # only where the host deals: seat's own secret
             learn(state["known"][seat], cards)
             return []
@@ -192,13 +238,15 @@ class HighCard:
                  "trick": [dict(t) for t in view["trick"]], "turn": view["turn"],
                  "leader": view["leader"], "open": dict(view["open"]),
                  "tricks": list(view["tricks"]), "known": [{} for _ in range(n)],
-                 "passing": [None] * n}
-        mine = own_cards(view, "cards", DECK)
+                 "passing": [None] * n, "peek": view.get("peek", False),
+                 "blind": view.get("blind", False), "seen": [{} for _ in range(n)]}
+        mine = {**(view.get("seen") or {}), **own_cards(view, "cards", DECK)}
         known = {int(p): c for p, c in {**view["open"], **mine}.items()}
         held = {p: s for s, hand in enumerate(view["hands"]) for p in hand}
         cards = sample_dealer(state, sizes={DECK: SUITS * VALUES}, seats=n,
                               held={DECK: held}, known={DECK: known},
                               opened={DECK: [int(p) for p in view["open"]]}, rng=rng)[DECK]
+        state["seen"][seat] = dict(view.get("seen") or {})
         for s, hand in enumerate(state["hands"]):
             state["known"][s] = {str(p): cards[p] for p in hand}
             if view["chosen"][s]:  # a seat that chose its pass: ours is known, others' not

@@ -7,11 +7,14 @@ those of the project's rules digest).
 
 from .game import (
     game_apply,
+    game_cards_opened,
+    game_decks,
     game_heuristic,
     game_info,
     game_legal_actions,
     game_sample_state,
     game_scores,
+    game_seat_actions,
     game_setup,
     game_to_act,
     game_view,
@@ -20,6 +23,8 @@ from .text import game_describe_action, game_describe_event, game_render_text
 
 __all__ = [
     "game_apply",
+    "game_cards_opened",
+    "game_decks",
     "game_describe_action",
     "game_describe_event",
     "game_heuristic",
@@ -28,6 +33,7 @@ __all__ = [
     "game_render_text",
     "game_sample_state",
     "game_scores",
+    "game_seat_actions",
     "game_setup",
     "game_to_act",
     "game_view",

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from lantable.plugins import IllegalAction, hookimpl
 
-from . import rounds, turn, value, views
+from . import hidden, rounds, turn, value, views
 from .data import ACTIONS, SHIPS
 from .rules import vp_total
 
@@ -70,6 +70,10 @@ INFO: dict[str, Any] = {
     },
     "traits": {"chance": True, "hidden_information": True, "simultaneous": True},
 }
+INFO["options"]["hidden_deck"] = {
+    "default": False, "choices": _BOOL,
+    "help": "2-4 seats: the Action cards are a hidden deck (docs/fair-play.md): at a fair "
+    "table with hidden decks nobody, the host included, sees a hand"}
 
 
 @hookimpl
@@ -78,13 +82,21 @@ def game_info() -> dict[str, Any]:
 
 
 @hookimpl
-def game_setup(seats: int, options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def game_setup(seats: int, options: dict[str, Any], rng: random.Random,
+               decks: Any) -> dict[str, Any]:
     if options["team_game"] and seats != 4:
         raise IllegalAction(f"the team game needs 4 seats, got {seats}")
     if options["tournament"] and options["beyond_1914"] != "off":
         raise IllegalAction("6.4 tournament balance needs ships that 6.5 beyond 1914 removes")
     ev: list[dict[str, Any]] = []
-    S = rounds.new_state(seats, dict(options), rng, ev)
+    # The option hidden_deck is kept only when on: a plain game's state is as it was.
+    S = rounds.new_state(seats, {k: v for k, v in options.items()
+                                 if k != "hidden_deck" or v}, rng, ev)
+    if hidden.enabled(seats, options):
+        hidden.start(S)
+        turn.start_game(S, rng, ev)
+        hidden.send(S, ev, decks)
+        return S
     turn.start_game(S, rng, ev)
     return S
 
@@ -96,12 +108,16 @@ def game_to_act(state: dict[str, Any]) -> list[int]:
 
 @hookimpl
 def game_legal_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    if "hidden" in state:
+        return hidden.legal_actions(state, seat)
     return turn.legal_actions(state, seat)
 
 
 @hookimpl
 def game_apply(state: dict[str, Any], seat: int, action: dict[str, Any],
-               rng: random.Random) -> list[dict[str, Any]]:
+               rng: random.Random, decks: Any) -> list[dict[str, Any]]:
+    if "hidden" in state:
+        return hidden.apply(state, seat, action, rng, decks)
     events = turn.apply(state, seat, action, rng)
     n = state["seats"]
     if state["n_players"] > n:  # solitaire: the phantom is the engine, not a seat at the table
@@ -114,6 +130,28 @@ def game_apply(state: dict[str, Any], seat: int, action: dict[str, Any],
 @hookimpl
 def game_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     return views.view(state, seat)
+
+
+# -- the hidden Action deck (option hidden_deck, :mod:`.hidden`) ---------------------------
+
+
+@hookimpl
+def game_decks(seats: int, options: dict[str, Any]) -> dict[str, int] | None:
+    return hidden.decks_for(seats, options)
+
+
+@hookimpl
+def game_cards_opened(state: dict[str, Any], deck: str, cards: dict[int, int], seat: int | None,
+                      shown: bool) -> list[dict[str, Any]]:
+    return hidden.cards_opened(state, cards, seat, shown)
+
+
+@hookimpl
+def game_seat_actions(view: dict[str, Any], seat: int, cards: dict[str, dict[int, int]]
+                      ) -> list[dict[str, Any]]:
+    if "hidden" not in view:
+        return []
+    return hidden.seat_actions(view, seat, cards)
 
 
 @hookimpl
@@ -129,12 +167,16 @@ def game_scores(state: dict[str, Any]) -> dict[str, Any]:
 
 @hookimpl
 def game_sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    if "hidden" in view:
+        return hidden.sample(view, seat, rng)
     return views.sample(view, seat, rng)
 
 
 @hookimpl
 def game_heuristic(state: dict[str, Any], seat: int) -> float:
     """This seat's position less the best opponent's (see :mod:`.value`)."""
+    if "hidden" in state:  # a sampled hidden-deck state: read its cards off its dealer
+        state = hidden.dealt(state)
     keys = rounds.standings(state)
     if state["phase"] == "over":
         return 1000.0 if rounds.ranks(state)[seat] == 1 else -1000.0

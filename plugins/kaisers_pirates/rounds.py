@@ -18,7 +18,8 @@ from .data import (
     TOURNAMENT_REMOVED,
     TOURNAMENT_WARSHIPS,
 )
-from .decks import action_left, take
+from .masked import MARKER, marker, token
+from .piles import action_left, next_unseen, take
 from .rules import draw_ship, place_ship, roll, to_used, to_vp, vp_total
 from .state import Events, State, new_player
 
@@ -132,8 +133,13 @@ def start_round(S: State, rng: random.Random, ev: Events) -> None:
                 got.append(sid)
             ev.append({"type": "ships_dealt", "seat": seat, "ships": got})
     # R 2.1: shuffle, set some aside at random, deal. Nothing is shuffled: the hands are
-    # drawn card by card, and the set-aside cards are the ones never drawn (.decks).
+    # drawn card by card, and the set-aside cards are the ones never drawn (.piles).
     S["action_unseen"] = sorted(S["action_cards"])
+    if S.get("hidden") is not None:  # a fresh masked shuffle: positions in order (.masked)
+        S["hidden"]["round"] += 1
+        S["action_unseen"] = [token(S["hidden"]["round"], p)
+                              for p in range(len(S["action_cards"]))]
+        ev.append({"type": MARKER, "op": "shuffle", "tokens": [], "seat": None})
     S["action_deck_top"] = []
     n_out = (SOLO_RANDOM_REMOVED if S["mode"] == "solo" else REMOVED_PER_PLAYERS[S["n_players"]])
     n_out = max(0, min(len(S["action_unseen"]) - 6 * S["n_players"] - 1,
@@ -142,7 +148,8 @@ def start_round(S: State, rng: random.Random, ev: Events) -> None:
     S["discards"] = []
     for seat, p in enumerate(S["players"]):
         n = 6 - p["n_kept"]  # R 2.4 / 6.7: 5, 4 or 3 after keeping ships
-        p["hand"] = [take(S["action_unseen"], rng) for _ in range(n)]
+        p["hand"] = [next_unseen(S, rng) for _ in range(n)]
+        marker(ev, "deal", p["hand"], seat)
         p["n_kept"] = 0
         ev.append({"type": "hand_dealt", "seat": seat, "n": n})
         # The solitaire phantom (seat 1) is the engine, not a seat at the table: its

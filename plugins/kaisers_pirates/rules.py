@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .data import ACTIONS, N_GERMAN, SHIPS
-from .decks import take
+from .piles import take
 from .state import Events, State, new_status
 
 if TYPE_CHECKING:
@@ -170,7 +170,7 @@ def in_refuge(S: State, sid: int) -> bool:
 
 def draw_ship(S: State, rng: random.Random, german: bool, ev: Events,
               deal: bool = False) -> int | None:
-    """Turn over a ship card: one at random of the deck's cards left (:mod:`.decks`);
+    """Turn over a ship card: one at random of the deck's cards left (:mod:`.piles`);
     an empty deck is first reshuffled from its used pile (4.8).
 
     With 6.5 (Beyond 1914), 6.5.2: during a round the German deck is not reshuffled

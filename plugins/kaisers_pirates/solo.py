@@ -15,7 +15,7 @@ from .cardtypes import CARD_TYPES, PHANTOM_ENTRIES, REFLAG, best, pseudo
 from .cardtypes.base import HUMAN, PHANTOM
 from .combat import start_bi, start_gi
 from .data import SHIPS, SOLO
-from .decks import take
+from .piles import take
 from .rules import hidden, in_refuge, kind, roll, targetable
 from .state import Events, State
 

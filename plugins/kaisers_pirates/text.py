@@ -22,6 +22,7 @@ from lantable.plugins.text import Said, Sentences
 
 from .data import ACTIONS, SHIPS
 from .game import game_describe_action as _plain_label
+from .hidden import readable
 
 View = dict[str, Any]
 _PHASES = {"start": "starting", "commit": "committing cards", "resolve": "resolving cards",
@@ -121,6 +122,7 @@ def game_describe_action(state: View, seat: int, action: dict[str, Any],
                          names: list[str]) -> str:
     """The game's plain label, with seat numbers as names, the target's VP and the
     odds of an interception where the view knows the attacker."""
+    state, action = readable(state), readable(state, action)
     label = _plain_label(state, seat, action)
     for s in range(len(names)):
         label = label.replace(f"(seat {s})", f"({names[s]})").replace(f"seat {s}", names[s])
@@ -417,7 +419,7 @@ def _say_deception_card(e: Said) -> str:
 @hookimpl
 def game_describe_event(view: View, seat: int | None, event: dict[str, Any],
                         names: list[str]) -> str | None:
-    return SENTENCES.say(view, seat, event, names)
+    return SENTENCES.say(readable(view), seat, readable(view, event), names)
 
 
 # ---------------------------------------------------------------------------
@@ -459,6 +461,9 @@ def _players(view: View, seat: int | None, names: list[str]) -> Table:
 def _hand(view: View) -> Text:
     cards = []
     for c in view["me"]["hand"]:
+        if not 0 <= c < len(ACTIONS):  # a hidden deck's card this client cannot read
+            cards.append("a face-down card")
+            continue
         card = ACTIONS[c]
         night = ", night" if card.get("night") else ""
         icpt = f" (British {_dice(card['icpt'])}{night})" if card.get("icpt") else ""
@@ -508,6 +513,7 @@ def _round_points_rule(view: View) -> str:
 
 @hookimpl
 def game_render_text(view: View, seat: int | None, names: list[str]) -> Any:
+    view = readable(view)
     T = view.get("this_turn") or {}
     phase = _PHASES.get(T.get("stage"), T.get("stage") or "between turns")
     turn = f"; {_name(names, T['seat'])}'s turn ({phase})" if T.get("seat") is not None else ""

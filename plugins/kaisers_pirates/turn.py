@@ -33,7 +33,8 @@ from lantable.plugins import IllegalAction
 from . import fights, plays, rounds, solo
 from .cardtypes import CARD_TYPES, DECEPTION, FOG_BANK, FOLLOW_UPS, ISLAND_REFUGE
 from .data import ACTIONS, SHIPS
-from .decks import action_left, draw_action
+from .masked import hidden, is_masked, marker
+from .piles import action_left, draw_action
 from .rules import kind, move_to_mate, refill_merchants
 from .state import Action, Events, State, new_turn_record
 
@@ -307,6 +308,10 @@ def advance(S: State, rng: random.Random, ev: Events) -> None:
         elif ph == "phantom":
             T["late_asked"] = []  # each step of the phantom's loop is a new card
             solo.phantom_turn(S, rng, ev)
+        elif ph == "end" and hidden(S) and _face_down(T):
+            # R 3.1.5: the committed cards are discarded face up (.hidden)
+            marker(ev, "open", _face_down(T))
+            T["opening"] = True
         elif ph == "end" and not T["fog"] and len(T["committed"]) > 1:
             T["stage"] = "discard"  # R 3.1.5: the phasing player orders his discards
             S["pending"] = {"kind": "discard", "seat": T["seat"]}
@@ -317,6 +322,13 @@ def advance(S: State, rng: random.Random, ev: Events) -> None:
             S["pending"] = {"kind": "discard", "seat": d}
         else:
             _end_turn(S, rng, ev)
+
+
+def _face_down(T: dict) -> list[int]:  # type: ignore[type-arg]
+    """Masked committed cards not yet asked to be turned over (a hidden deck)."""
+    if T.get("opening"):
+        return []
+    return [e["card"] for e in T["committed"] if is_masked(e["card"])]
 
 
 def _pre_turn(S: State, rng: random.Random, ev: Events) -> None:
@@ -383,6 +395,7 @@ def _end_turn(S: State, rng: random.Random, ev: Events) -> None:
                 ev.append({"type": "drew", "seat": seat})
             else:
                 P["hand"].append(c)
+                marker(ev, "deal", [c], seat)
                 ev.append({"type": "drew", "seat": seat})
                 ev.append({"type": "drew_card", "card": c, "to": [seat]})
             if not action_left(S):  # R 2.0, A-2: the round ends at once

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cardtypes import CARD_TYPES
 from .data import ACTIONS
-from .decks import action_left
+from .piles import action_left
 from .state import State
 from .turn import to_act
 
@@ -39,7 +39,7 @@ _TURN_PUBLIC = ("seat", "stage", "attacked_seat", "intercepted", "acted", "secon
 _PLACEMENT_ORDER = {"mines": 0, "act": 1, "icpt": 2, "brit": 3}
 
 
-def _fits(v: dict[str, Any], c: int, use: str) -> bool:
+def fits(v: dict[str, Any], c: int, use: str) -> bool:
     """Could card ``c`` have been committed for ``use`` (turn._commit_offers)?"""
     cd = ACTIONS[c]
     team = v["mode"] == "team"
@@ -89,6 +89,8 @@ def view(S: State, seat: int | None) -> dict[str, Any]:
         v["pending"] = {k: copy.deepcopy(x) for k, x in pend.items()
                         if k in ("kind", "seat", "ships")}
     v["solo"] = copy.deepcopy(S["solo"])
+    if "hidden" in S:  # a hidden Action deck: its public positions (.hidden)
+        v["hidden"] = hidden_part(S, seat)
     if S["mode"] == "solo":  # R 5.3.1: the discard pile is face down all game
         v["discards"] = None
         v["discards_n"] = len(S["discards"])
@@ -107,6 +109,20 @@ def view(S: State, seat: int | None) -> dict[str, Any]:
             if S["mode"] == "team":  # 8.1 4.9: teammates pool their ships
                 v["me"]["mate_keep"] = copy.deepcopy(pend["chosen"].get(str((seat + 2) % 4)))
     return v
+
+
+def hidden_part(S: State, seat: int | None) -> dict[str, Any]:
+    """The public positions (``view["hidden"]``): which tokens each hand, the committed
+    cards, the deck and its arranged top hold; the cards opened this round; and, where
+    the host deals, the seat's own cards (``view["cards"]``)."""
+    T = S["this_turn"]
+    H = S["hidden"]
+    return {"round": H["round"], "hands": [list(p["hand"]) for p in S["players"]],
+            "committed": [e["card"] for e in T["committed"]] if T else [],
+            "recon": list(T["recon_cards"]) if T else [],
+            "unseen": list(S["action_unseen"]), "top": list(S["action_deck_top"]),
+            "opened": dict(H["opened"]),
+            "cards": dict(H["known"][seat]) if seat is not None else {}}
 
 
 def sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
@@ -141,8 +157,8 @@ def sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
         Tn = copy.deepcopy(T)
         for e in sorted(Tn["committed"], key=lambda e: _PLACEMENT_ORDER[e["use"]]):
             if e["card"] is None:
-                fits = [c for c in pool if _fits(v, c, e["use"])]
-                e["card"] = fits[-1] if fits else pool[-1]
+                fitting = [c for c in pool if fits(v, c, e["use"])]
+                e["card"] = fitting[-1] if fitting else pool[-1]
                 pool.remove(e["card"])
         S["this_turn"] = Tn
     S["players"] = []

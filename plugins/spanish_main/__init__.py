@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from lantable.plugins import IllegalAction, hookimpl
 
-from . import bots, deal, queries, turn, views, words
+from . import bots, deal, hidden, queries, turn, views, words
 
 if TYPE_CHECKING:
     import random
@@ -57,6 +57,10 @@ INFO = {
         "monsters": {"default": False,
                      "help": "2.9 / 5.16: each fleet buys a designed sea monster (Reef "
                              "Serpent, 8 points) that dives, surfaces, shoots and pins"},
+        "hidden_deck": {"default": False, "choices": [False, True],
+                        "help": "treasure tokens are positions of a deck the seats deal, so "
+                        "a fair table with hidden decks keeps their values from the host too "
+                        "(not with unique treasure, forts, monsters or the multiplayer sheet)"},
         "broadside_captain": {"default": False,
                               "help": "5.15: a Captain lets a Broadside Attack ship move "
                                       "and broadside in one action (default: no, the "
@@ -81,8 +85,28 @@ def game_info() -> dict[str, Any]:
 
 
 @hookimpl
-def game_setup(seats: int, options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def game_setup(seats: int, options: dict[str, Any], rng: random.Random,
+               decks: Any) -> dict[str, Any]:
+    if options.get("hidden_deck"):  # treasure tokens are positions (hidden.py)
+        return hidden.new_state(seats, options, rng, decks)
     return deal.setup(seats, options, rng)
+
+
+@hookimpl
+def game_decks(seats: int, options: dict[str, Any]) -> dict[str, int] | None:
+    return hidden.decks_for(seats, options)
+
+
+@hookimpl
+def game_cards_opened(state: dict[str, Any], deck: str, cards: dict[int, int],
+                      seat: int | None, decks: Any, shown: bool) -> list[dict[str, Any]]:
+    return hidden.cards_opened(state, deck, cards, seat, decks, shown)
+
+
+@hookimpl
+def game_seat_actions(view: dict[str, Any], seat: int,
+                      cards: dict[str, dict[int, int]]) -> list[dict[str, Any]]:
+    return hidden.seat_actions(view, seat, cards)
 
 
 @hookimpl
@@ -99,9 +123,11 @@ def game_legal_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]
 
 @hookimpl
 def game_apply(state: dict[str, Any], seat: int, action: dict[str, Any],
-               rng: random.Random) -> list[dict[str, Any]]:
+               rng: random.Random, decks: Any) -> list[dict[str, Any]]:
     if "params" in action:
         raise IllegalAction("fill the template's params before sending it")
+    if "hidden" in state:
+        return hidden.apply(state, seat, action, rng, decks)
     return turn.apply(state, seat, action, rng)
 
 
@@ -131,6 +157,8 @@ def game_heuristic(state: dict[str, Any], seat: int) -> float:
 
 @hookimpl
 def game_sample_state(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    if view.get("hidden_deck"):  # a state in the hidden deck's form, with its dealer
+        return hidden.sample_hidden(view, seat, rng)
     return bots.sample_state(view, seat, rng)
 
 

@@ -219,7 +219,15 @@ def _discretise(state: State, seat: int, template: Action, targets: tuple[int, .
 
 def _worth(state: State, t: int, seat: int) -> float:
     tr = state["treasure"][t]
-    return tr["gold"] if (tr["face_up"] or tr["seen"][seat]) else 1.9
+    if not (tr["face_up"] or tr["seen"][seat]):
+        return 1.9
+    if tr["gold"] is None:  # a hidden deck: the value the sample's dealer drew (hidden.py)
+        dealer = state.get("_dealer")
+        if dealer is None:
+            return 1.9
+        n = state["n_players"]
+        return deal.contributions(n, False)[dealer["decks"]["treasure"]["order"][t]][0]
+    return float(tr["gold"])
 
 
 def value(state: State, seat: int) -> float:

@@ -243,6 +243,11 @@ def sink(state: State, s: Ship, by: int | None, events: list[Event]) -> None:
     """5.11.2: the gold aboard is split, the sinker taking the odd one (A-26); unique
     treasure and crew are lost. ``by=None`` (scuttling) loses everything."""
     gold = [state["treasure"][t] for t in s["hold"] if not state["treasure"][t]["unique"]]
+    unknown = [t for t in s["hold"] if state["treasure"][t]["gold"] is None]
+    if unknown:  # a hidden deck (hidden.py): shared out once the values are opened
+        state["hidden"]["sinks"].append({"ship": s["id"], "owner": s["owner"], "by": by,
+                                         "treasure": [*s["hold"]]})
+        gold = []
     total = sum(t["gold"] for t in gold)
     for t in state["treasure"]:
         if t["where"] == s["id"]:
@@ -260,20 +265,26 @@ def sink(state: State, s: Ship, by: int | None, events: list[Event]) -> None:
     s["sunk"], s["docked"] = True, None
     event: Event = {"type": "sunk", "ship": s["id"], "gold": total,
                     "values": sorted(t["gold"] for t in gold)}
-    if by is None:
-        state["gold_lost"] += total  # scuttled: everything aboard is gone (5.12)
-    if by is not None and total:
-        share = [0] * state["n_players"]
-        share[by] += math.ceil(total / 2)
-        share[s["owner"]] += total // 2
-        for seat, v in enumerate(share):
-            state["home_gold"][seat] += v
-        event["split"] = share
+    share_out(state, s["owner"], by, total, event)
     events.append(event)
     if by is not None and total:
         check_victory(state, events)
     if by is not None and state["phase"] != "over":
         ransom(state, lost_crew, by, events)
+
+
+def share_out(state: State, owner: int, by: int | None, total: int, event: Event) -> None:
+    """5.11.2 / 5.12: the gold of a sunk ship split (the sinker takes the odd one), or
+    lost when scuttled; the split is noted in the ``sunk`` ``event``."""
+    if by is None:
+        state["gold_lost"] += total  # scuttled: everything aboard is gone (5.12)
+    if by is not None and total:
+        share = [0] * state["n_players"]
+        share[by] += math.ceil(total / 2)
+        share[owner] += total // 2
+        for seat, v in enumerate(share):
+            state["home_gold"][seat] += v
+        event["split"] = share
 
 
 def check_victory(state: State, events: list[Event]) -> None:

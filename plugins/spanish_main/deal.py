@@ -30,7 +30,7 @@ from . import geometry as g
 
 State = dict[str, Any]
 
-OPTIONAL_RULES = ("forts", "monsters")  # table options kept in the state only when on
+OPTIONAL_RULES = ("forts", "monsters", "hidden_deck")  # options kept in the state only when on
 
 
 def roll(rng: random.Random) -> int:
@@ -373,6 +373,8 @@ def deal_treasure(state: State, rng: random.Random) -> list[dict[str, Any]]:
     for k, (gold, unique) in enumerate(pool):
         isl = wild[k % len(wild)]
         tid = len(state["treasure"])
+        if state["options"].get("hidden_deck"):  # hidden.py: position tid of the deck
+            gold = None  # type: ignore[assignment]  # nobody at the host knows it
         state["treasure"].append({"id": f"t{tid}", "gold": gold, "unique": unique,
                                   "where": isl["id"], "seen": [False] * state["n_players"],
                                   "face_up": False})

@@ -505,6 +505,11 @@ def unload(state: State, s: Ship) -> list[Event]:
     events: list[Event] = []
     for t in list(s["hold"]):
         tr = state["treasure"][t]
+        if tr["gold"] is None:  # a hidden deck (hidden.py): turned over, counted when opened
+            s["hold"].remove(t)
+            tr["where"], tr["home_of"], tr["face_up"] = "home", s["owner"], True
+            state["hidden"]["from"][str(t)] = s["id"]
+            continue
         if tr["unique"] == "D-U02" and tr["gold"] == 0:
             tr["gold"] = 4  # new gold: counts for its owner, G0 stays (7.2)
             state["gold_made"] += 4
@@ -928,7 +933,7 @@ def fallback_end(state: State, events: list[Event]) -> None:
     """7.4: no gold left to carry home, or no ships at all, or the round cap."""
     if state["phase"] == "over":
         return
-    carried = any(t["gold"] > 0 for t in state["treasure"]
+    carried = any(t["gold"] is None or t["gold"] > 0 for t in state["treasure"]
                   if t["where"] not in ("home", "gone") and not forts.is_fort_id(t["where"]))
     afloat = any(not s["sunk"] for s in state["ships"])
     why = ("exhaustion" if not carried else "annihilation" if not afloat

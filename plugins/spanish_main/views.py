@@ -103,6 +103,10 @@ def view(state: State, seat: int | None) -> View:
     }
     if "forts" in state:
         out["forts"] = [v for v in (forts.view(f, seat) for f in state["forts"]) if v]
+    if "hidden" in state:  # a hidden deck (hidden.py): the values the state knows
+        out["hidden_deck"] = True
+        if seat is not None:  # where the host deals: the values shown to this seat
+            out["treasure_cards"] = dict(state["hidden"]["known"][seat])
     return out
 
 

@@ -316,6 +316,14 @@ def _say_still_trapped(said: Said) -> str | None:
     return f"{ship} stays stuck in the weed (rolled {event['roll']})"
 
 
+@SENTENCES.on("sunk_gold")
+def _say_sunk_gold(said: Said) -> str | None:
+    event = said.event
+    split = event.get("split")
+    shared = f": split {split}" if split else ": lost"
+    return f"the treasure of the sunk ship is turned over, {event['gold']} gold{shared}"
+
+
 @SENTENCES.on("unloaded")
 def _say_unloaded(said: Said) -> str | None:
     view, event, names = said.view, said.event, said.names
@@ -452,8 +460,19 @@ def _say_treasure_dealt(said: Said) -> str | None:
             f"{len(event['islands'])} wild islands")
 
 
+def _with_values(view: View) -> View:
+    """With a hidden deck: the view with the values this seat was shown filled in (its
+    client put them in ``_hand``; where the host deals, ``treasure_cards``)."""
+    if not view.get("hidden_deck"):
+        return view
+    from .hidden import _known, seat_view
+
+    return seat_view(view, _known(view, {}))
+
+
 def describe_event(view: View, seat: int | None, event: dict[str, Any],
                    names: list[str]) -> str | None:
+    view = _with_values(view)
     if event.get("type") in SENTENCES.types:
         return SENTENCES.say(view, seat, event, names)
     return _optional_event(view, event, names)
@@ -483,6 +502,7 @@ def render(view: View, seat: int | None, names: list[str]) -> str:
     """A character map of the table (wild islands ``#``, a home island its owner's
     seat number, each island's id across its middle, each ship a letter at its bow
     tip: s0 = A) and a ship list."""
+    view = _with_values(view)
     w, h = view["table"]
     cols, rows = 72, 30
     grid = [[" "] * cols for _ in range(rows)]

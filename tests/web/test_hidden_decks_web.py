@@ -1,6 +1,7 @@
-"""A browser seat at a hidden-deck table (docs/fair-play.md, "Hidden decks"): the web
-app cannot run a game's Python client half, so it says no ``hello.decks``, and its
-join gets a clear ``no_decks`` error, not a hang; it may still watch."""
+"""A browser seat at a hidden-deck table (docs/fair-play.md, "Hidden decks"): a web app
+whose peer serves no card engine says no ``hello.decks``, and its join gets a clear
+``no_decks`` error, not a hang; it may still watch. (Where the peer serves the engine,
+the page deals: test_card_engine_web.py.)"""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ async def test_a_browser_seat_is_told_it_cannot_sit_at_a_hidden_deck_table(nurse
     web = await nursery.start(lambda task_status: serve_web(
         peer=running.peer, bind="127.0.0.1", port=0, task_status=task_status))
     ws = await open_ws("127.0.0.1", web.port)
-    # What web/static/app.js sends: a key (fair play), words, the lobby; no decks.
+    # What web/static/app.js sends without a card engine: a key, words, the lobby; no decks.
     await ws.send({"t": "hello", "proto": 1, "name": "phone", "key": fp.Identity().public,
                    "words": True, "lobby": True})
     await ws.receive_until("welcome")
@@ -32,7 +33,7 @@ async def test_a_browser_seat_is_told_it_cannot_sit_at_a_hidden_deck_table(nurse
     await ws.send({"t": "join", "id": 2, "table": table})
     refused = await ws.receive_until("error")
     assert refused["id"] == 2 and refused["code"] == "no_decks"
-    assert "the browser cannot yet" in refused["message"]
+    assert "the card engine" in refused["message"]
     await ws.send({"t": "join", "id": 3, "table": table, "spectate": True})
     joined = await ws.receive_until("joined")
     assert joined["seat"] is None

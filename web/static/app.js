@@ -20,6 +20,7 @@
   const I18N = window.lantableI18n;
   const T = I18N.t;  // the page's own words, English or Italian (i18n.js)
   const F = window.lantableForms;  // template forms and the text board (forms.js)
+  const D = window.lantableDecks;  // the card engine for hidden-deck tables (decks.js)
   // ms between the update that asks this seat and an action sent with "take forced
   // choices for me" ticked: every action waits this long, forced or chosen, so the
   // timing never tells the table that a choice was forced (localStorage for tests).
@@ -53,6 +54,7 @@
     started: false,                       // the first connect waits for the key
     fair: null,                           // this page's fair-play seats (fairplay.js)
     fairQueue: Promise.resolve(),         // fair-play answers and checks, in arrival order
+    deckQueue: Promise.resolve(),         // hidden decks: requests, keys, updates, in order
     form: null,                           // the open template form: {key, node}
     filter: "",                           // the choice filter's text
     debug: false,                         // the raw view is open
@@ -134,12 +136,15 @@
     S.ws = ws;
     setLink(S.attempt ? "reconnecting" : "connecting", S.attempt ? T("reconnecting…") : T("connecting…"));
     const key = S.fair && S.fair.key;  // no key: fair tables can be watched, not played
+    // decks: this peer serves the card engine, so the page can deal (decks.js)
+    const decks = key && D && D.available ? { decks: true } : {};
     ws.onopen = () => ws.send(encode({ t: "hello", proto: PROTO, name: myName(), words: true,
-                                       lobby: true, id: 0, ...(key ? { key } : {}) }));
+                                       lobby: true, id: 0, ...(key ? { key } : {}), ...decks }));
     ws.onmessage = (ev) => {
       let msg;
-      try { msg = decode(new Uint8Array(ev.data)); } catch (e) { console.error(e); return; }
-      receive(msg);
+      const raw = new Uint8Array(ev.data);
+      try { msg = decode(raw); } catch (e) { console.error(e); return; }
+      receive(msg, raw);
     };
     ws.onclose = () => lost(ws);
   }
@@ -198,7 +203,7 @@
 
   // -- messages in ---------------------------------------------------------------
 
-  function receive(msg) {
+  function receive(msg, raw) {
     const pending = msg.id !== undefined && msg.id !== null && msg.t !== "update"
       ? S.pending.get(msg.id) : null;
     if (pending) S.pending.delete(msg.id);
@@ -221,7 +226,11 @@
           if (g.translations) I18N.addGameInfo(g.id, g.translations);
         }
         return draw();
-      case "update": return updated(msg);
+      case "update":
+        if (D && D.tables.has(msg.table)) return deckLater(() => deckUpdate(msg, raw));
+        return updated(msg);
+      case "deck_request": return deckLater(() => deckAnswer(msg, raw));
+      case "deck_keys": return deckLater(() => deckKeys(msg, raw));
       case "error": return failed(msg, pending);
       case "fair_request": return fairLater(() => fairAnswer(msg));
       case "fair_event": return fairLater(() => fairCheck(msg));
@@ -374,6 +383,13 @@
   }
 
   function sit(id, seat = null) {
+    const summary = S.tables.find((x) => x.id === id);
+    if (summary && summary.fair && summary.fair.hidden_decks && D && D.available && !D.prepared.has(summary.game)) {
+      D.prepare(S.fair && S.fair.key, summary.game).then(() => sit(id, seat), (e) => {
+        notify(T("The card engine could not load, so this page cannot sit at a table with hidden cards: {why}", { why: e.message }), "error");
+      });
+      return;
+    }
     const fields = { table: id, spectate: false };
     if (seat !== null) fields.seat = seat;
     request("join", fields, (joined) => {
@@ -447,6 +463,8 @@
       : el("p", { class: "muted" }, T("No tables yet. Open one below."));
     return el("section", { class: "lobby" },
       el("h1", {}, S.hostName ? T("Tables at {host}", { host: S.hostName }) : T("Tables at this peer")),
+      D && D.status.state === "loading" ? el("p", { class: "engine", id: "engine", role: "status" },
+        T("Loading the card engine (Python run in this page, about 14 MB the first time): {step}…", { step: T(D.status.step || "starting") })) : null,
       list, createForm(), R ? R.finishedList() : null, peerList(),
       window.lantableChat ? window.lantableChat.panel(null) : null);
   }
@@ -514,8 +532,18 @@
     const fair = el("label", { class: "fair-option" },
       el("input", { type: "checkbox", name: "fair", id: "create-fair" }), " ", T("Fair play"),
       el("small", {}, T(FAIR_MEANS)));
+    // Hidden cards (a fair table whose seats deal): only where this peer serves the
+    // card engine, which the page loads before it opens the table (decks.js).
+    const hidden = D && D.available ? el("label", { class: "fair-option" },
+      el("input", { type: "checkbox", name: "hidden", id: "create-hidden" }), " ", T("Hidden cards"),
+      el("small", {}, T("The seats deal the cards themselves, so no one, the host included, sees another's hand; fair play too. For games that deal hidden cards (some need their own option too). This page first loads the card engine."))) : null;
+    if (hidden) {  // hidden cards are dealt at fair tables only: the boxes agree
+      const [hiddenBox, fairBox] = [hidden.querySelector("input"), fair.querySelector("input")];
+      hiddenBox.addEventListener("change", () => { if (hiddenBox.checked) fairBox.checked = true; });
+      fairBox.addEventListener("change", () => { if (!fairBox.checked) hiddenBox.checked = false; });
+    }
     const clock = window.lantableClock ? window.lantableClock.createFields() : null;  // clock.js
-    form.append(el("h2", {}, T("Open a table")), el("label", {}, T("Game"), " ", select), fields, fair, clock,
+    form.append(el("h2", {}, T("Open a table")), el("label", {}, T("Game"), " ", select), fields, fair, hidden, clock,
       window.lantableUndo ? window.lantableUndo.createField() : null,  // undo.js
       el("button", { class: "primary", type: "submit" }, T("Open and sit down")));
     form.addEventListener("submit", (ev) => {
@@ -527,11 +555,18 @@
         options[key] = readOption(input, spec);
       }
       const seats = parseInt(form.querySelector('[name="seats"]').value, 10);
-      const extra = form.querySelector('[name="fair"]').checked ? { fair: {} } : {};
+      const hiddenBox = form.querySelector('[name="hidden"]');
+      const wantsHidden = Boolean(hiddenBox && hiddenBox.checked);
+      const extra = wantsHidden ? { fair: { hidden_decks: true } }
+        : form.querySelector('[name="fair"]').checked ? { fair: {} } : {};
       if (window.lantableClock) Object.assign(extra, window.lantableClock.read(form));
       if (window.lantableUndo) Object.assign(extra, window.lantableUndo.createFields(form));
-      request("create", { game: g.id, seats, options, ...extra }, (created) => sit(created.table),
+      const create = () => request("create", { game: g.id, seats, options, ...extra },
+        (created) => sit(created.table),
         (err) => notify(T("Cannot open the table: {why}", { why: err.message }), "error"));
+      if (!wantsHidden) { create(); return; }
+      D.prepare(S.fair && S.fair.key, g.id).then(create, (e) => notify(
+        T("The card engine could not load, so this page cannot sit at a table with hidden cards: {why}", { why: e.message }), "error"));
     });
     return form;
   }
@@ -601,7 +636,7 @@
       latestLine(t), waitingHelp(u, summary), finalScreen(u),
       window.lantableRematch ? window.lantableRematch.panel(t, u) : null,
       window.lantableUndo ? window.lantableUndo.panel(t, u) : null,
-      stagePanel(t), board(u, game), actions(u), fairLine(t, summary),
+      stagePanel(t), board(u, game), actions(u), engineLine(t, summary), fairLine(t, summary),
       window.lantableChat ? window.lantableChat.panel(t, u) : null, eventLog(t), rawView(u));
   }
 
@@ -780,6 +815,7 @@
 
   function actions(u) {
     if (!u.legal || !u.legal.length) return null;
+    if (S.table && S.table.answered !== undefined && u.seq <= S.table.answered) return null;
     const game = S.table && S.table.game;
     const labels = (u.labels || []).map((l) => tg(game, l));
     // A game's renderer may take some choices into its own picker (Manila's load step,
@@ -925,6 +961,8 @@
     }
     const sent = request("act", fields, () => {
       S.busy = false;  // accepted; its update follows at once
+      // At a hidden-deck table it may follow a deal: no choices until it comes.
+      if (D && D.tables.has(t.id) && t.update) t.answered = t.update.seq;
       if (opts.refused) S.form = null;
     }, (err) => {
       S.busy = false;
@@ -935,6 +973,66 @@
       draw();
     });
     if (sent === null) { S.busy = false; draw(); }  // the link dropped while signing
+  }
+
+  // -- hidden decks (decks.js runs the card engine) ---------------------------------
+
+  // The engine answers one message after another, in arrival order (a deal's keys
+  // before the update that follows them).
+  function deckLater(job) {
+    S.deckQueue = S.deckQueue.then(job).catch((e) => console.error("hidden decks:", e));
+  }
+
+  async function deckAnswer(req, raw) {
+    if (!D || !D.available || !S.fair || !S.fair.id) return;
+    try {
+      await D.load(S.fair.key);
+      const [t, fields] = await D.answer(raw, (bytes) => S.fair.id.sign(bytes));
+      request(t, fields, null, (err) => {
+        if (err.code !== "disconnected") notify(T("Hidden cards: the {what} was refused: {why}", { what: t, why: err.message }), "error");
+      });
+    } catch (e) {
+      console.error("hidden decks: cannot answer", req.kind, e);
+      notify(T("Hidden cards: this page cannot do its part of the deal ({why}); the table will name this seat.", { why: e.message }), "error");
+    }
+    if (S.table && S.table.id === req.table) draw();
+  }
+
+  async function deckKeys(msg, raw) {
+    if (!D || D.status.state !== "ready") return;
+    for (const line of await D.keys(raw)) notify(line, "error");
+  }
+
+  async function deckUpdate(msg, raw) {
+    if (D.status.state === "ready" && msg.seat !== null && msg.seat !== undefined && msg.view) {
+      const mine = await D.update(raw);
+      if (mine.hand) msg.view = Object.assign({}, msg.view, { _hand: mine.hand });
+      if (mine.legal) { msg.legal = mine.legal; msg.labels = mine.labels; }
+      if (mine.board_text) msg.board_text = mine.board_text;
+      if (mine.problem) notify(mine.problem, "error");
+    }
+    updated(msg);
+  }
+
+  // What the card engine is doing, and whom the person trusts with their hand.
+  function engineLine(t, summary) {
+    const hidden = (summary && summary.fair && summary.fair.hidden_decks) || (D && D.tables.has(t.id));
+    if (!hidden) return null;
+    let text;
+    let kind = "";
+    if (!D || !D.available) {
+      text = T("Hidden cards: this table deals cards no one else sees, the host included. This peer serves no card engine, so a browser can only watch here.");
+    } else if (D.status.state === "loading") {
+      text = T("Loading the card engine (Python run in this page, about 14 MB the first time): {step}…", { step: T(D.status.step || "starting") });
+    } else if (D.status.state === "failed") {
+      text = T("The card engine failed to load: {why}", { why: D.status.error });
+      kind = "bad";
+    } else if (t.seat === null || t.seat === undefined) {
+      text = T("Hidden cards: every seat deals its own cards; the host never sees a hand.");
+    } else {
+      text = T("Hidden cards: this page deals your cards itself, with the card engine (the game's own Python, running in this browser); the host never receives your hand. Its code comes from the host that served this page, as for fair play: play from your own laptop (lantable play) if you do not trust that host. Keep this page open to the end: your deck secrets live only in it.");
+    }
+    return el("p", { class: `engine ${kind}`.trim(), id: "engine", role: "status" }, text);
   }
 
   // -- fair play (fairplay.js does the crypto) -------------------------------------
@@ -1093,6 +1191,7 @@
     draw();
   });
   wordsOfPage();
+  if (D) D.onChange = () => draw();
   window.lantableFair.start().then((fair) => { S.fair = fair; }, (e) => {
     console.error("fair play unavailable", e);
   }).finally(() => {  // the key goes in hello, so it comes first

@@ -155,6 +155,26 @@
     "Fair play: this browser cannot sign, so it can watch this table but not sit.":
       "Gioco leale: questo browser non sa firmare, quindi può guardare questo tavolo ma non sedersi.",
     "Fair play: the {what} was refused: {why}": "Gioco leale: il {what} è stato rifiutato: {why}",
+    "Hidden cards: every seat deals its own cards; the host never sees a hand.":
+      "Carte nascoste: ogni posto distribuisce le proprie carte; l'host non vede mai una mano.",
+    "Hidden cards: the {what} was refused: {why}": "Carte nascoste: il {what} è stato rifiutato: {why}",
+    "Hidden cards: this page cannot do its part of the deal ({why}); the table will name this seat.":
+      "Carte nascoste: questa pagina non può fare la sua parte della distribuzione ({why}); il tavolo nominerà questo posto.",
+    "Hidden cards: this page deals your cards itself, with the card engine (the game's own Python, running in this browser); the host never receives your hand. Its code comes from the host that served this page, as for fair play: play from your own laptop (lantable play) if you do not trust that host. Keep this page open to the end: your deck secrets live only in it.":
+      "Carte nascoste: questa pagina distribuisce da sé le tue carte, con il motore delle carte (il Python del gioco stesso, eseguito in questo browser); l'host non riceve mai la tua mano. Il suo codice viene dall'host che ha servito questa pagina, come per il gioco leale: gioca dal tuo portatile (lantable play) se non ti fidi di quell'host. Tieni aperta questa pagina fino alla fine: i segreti del tuo mazzo vivono solo qui.",
+    "Hidden cards: this table deals cards no one else sees, the host included. This peer serves no card engine, so a browser can only watch here.":
+      "Carte nascoste: questo tavolo distribuisce carte che nessun altro vede, host compreso. Questo peer non serve il motore delle carte, quindi un browser qui può solo guardare.",
+    "Loading the card engine (Python run in this page, about 14 MB the first time): {step}…":
+      "Carico il motore delle carte (Python eseguito in questa pagina, circa 14 MB la prima volta): {step}…",
+    "The card engine could not load, so this page cannot sit at a table with hidden cards: {why}":
+      "Il motore delle carte non si è caricato, quindi questa pagina non può sedersi a un tavolo con carte nascoste: {why}",
+    "The card engine failed to load: {why}": "Il motore delle carte non si è caricato: {why}",
+    "starting": "avvio",
+    "Hidden cards": "Carte nascoste",
+    "The seats deal the cards themselves, so no one, the host included, sees another's hand; fair play too. For games that deal hidden cards (some need their own option too). This page first loads the card engine.":
+      "I posti distribuiscono da sé le carte, così nessuno, host compreso, vede la mano di un altro; anche gioco leale. Per i giochi che distribuiscono carte nascoste (alcuni vogliono anche una loro opzione). Questa pagina carica prima il motore delle carte.",
+    "downloading Python": "scarico Python",
+    "loading the game's rules": "carico le regole del gioco",
     "The host sent a random event that does not check: {what}": "L'host ha mandato un evento casuale che non torna: {what}",
     "The table asked this page for a {kind} it cannot give (seat {seat}); the seat's secret is kept in the browser that sat down.":
       "Il tavolo ha chiesto a questa pagina un {kind} che non può dare (posto {seat}); il segreto del posto è nel browser che si è seduto.",

@@ -262,7 +262,7 @@
         y += 4;
         let x = 4;
         for (const c of v.hand) {
-          const label = D.cards[c];
+          const label = D.cards[c] ?? "a hidden-deck card";  // option hidden_deck: a position
           const w = 8 + label.length * 6;
           if (x + w > W - 4) { x = 4; y += 24; }
           panel.push(s("g", { class: "card", "data-card": c },

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..combat import passage, start_aimed, start_bi, start_mines, start_torpedo
 from ..data import ACTIONS, SHIPS
-from ..decks import action_left, look_at_top
+from ..masked import is_masked, marker
+from ..piles import action_left, look_at_top
 from ..rules import (
     attack_targets,
     can_intercept,
@@ -232,6 +233,11 @@ class Deception(Waiting):
         if not P["hand"]:
             return
         c = P["hand"].pop(int(rng.random() * len(P["hand"])))
+        if is_masked(c):  # a hidden deck: turned over first, its use set then (.hidden)
+            T["committed"].append({"card": c, "use": "act", "ship": None, "played": False,
+                                   "deceived": True})
+            marker(ev, "open", [c])
+            return
         use = "act"
         ship = None
         if ACTIONS[c]["type"] == "lay_mines":
@@ -291,6 +297,7 @@ class ExchangeInformation(CardType, FollowUp):
             for c in cards:
                 S["players"][src]["hand"].remove(c)
                 S["players"][dst]["hand"].append(c)
+            marker(ev, "give", list(cards), dst)
         ev.append({"type": "exchanged", "seats": [a, b], "n": [len(ga), len(gb)]})
         ev.append({"type": "exchanged_cards", "cards": [list(ga), list(gb)], "to": [a, b]})
         S["players"][a]["giving"] = []
@@ -359,11 +366,13 @@ class Intelligence(CardType, FollowUp):
         if action["mode"] == "hand":
             ts = action["target_seat"]
             hand = sorted(S["players"][ts]["hand"])
+            marker(ev, "show", hand, seat)
             P["seen"] = {"seat": ts, "cards": hand, "turn": S["turns_begun"]}
             ev.append({"type": "seen_hand", "seat": ts, "cards": hand, "to": [seat]})
         else:
             n = min(S["seats"] if S["mode"] != "solo" else 2, action_left(S))
             top = look_at_top(S, rng, n)
+            marker(ev, "show", top, seat)
             ev.append({"type": "seen_deck_top", "cards": top, "to": [seat]})
             P["known_deck_top"] = list(top)  # known from now on (view and sampler)
             S["stack"].append({"kind": "order", "n": n})
@@ -589,6 +598,7 @@ class ReconAircraft(CardType):
         for _ in range(min(2, len(hand))):
             got.append(hand.pop(int(rng.random() * len(hand))))
         S["players"][seat]["hand"] += got
+        marker(ev, "give", got, seat)
         ev.append({"type": "cards_taken", "from": ts, "seat": seat, "n": len(got)})
         ev.append({"type": "cards_taken_were", "cards": got, "to": [seat, ts]})
         if S["mode"] == "solo" and ts == PHANTOM:

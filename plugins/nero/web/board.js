@@ -374,7 +374,12 @@
 
   function hand(v, ctx, map) {
     const el = ctx.el;
-    const known = v.hand.filter((c) => c < map.cards.length);
+    // A hidden-deck hand holds tokens (hands.py MASKED = NCARDS, plus the position):
+    // the card there is what the seat's own client opened (view._hand, the card
+    // engine in a browser) or what the host dealt it (hand_cards).
+    const opened = Object.assign({}, v.hand_cards || {}, (v._hand && v._hand.events) || {});
+    const card = (c) => (c < map.cards.length ? c : opened[String(c - map.cards.length)]);
+    const known = v.hand.map(card).filter((c) => c !== undefined && c < map.cards.length);
     const hidden = v.hand.length - known.length;
     const cards = known.map((c) => {
       const card = map.cards[c];

@@ -28,7 +28,7 @@ def options_for(seed: int) -> dict[str, Any]:
         return {}
     pick = random.Random(f"options:{seed}")
     return {k: pick.choice(spec["choices"]) for k, spec in sorted(OPTIONS.items())
-            if "choices" in spec}
+            if "choices" in spec and k != "hidden_deck"}  # hidden decks: test_hidden.py
 
 
 class Ledger:

@@ -12,8 +12,8 @@ from types import ModuleType
 from typing import Any
 
 from lantable.plugins import Game
-from lantable.plugins.kaisers_pirates import decks, turn
 from lantable.plugins.kaisers_pirates import game as G
+from lantable.plugins.kaisers_pirates import piles, turn
 from lantable.plugins.kaisers_pirates.data import ACTIONS, SHIP_BY_NAME, SHIPS
 from lantable.plugins.kaisers_pirates.state import new_status
 
@@ -55,7 +55,7 @@ class Dice(random.Random):
     def turn_over(self, pile: list[int], *cards: int) -> Dice:
         """Script the next draws from the face-down ``pile`` (as it will be when they
         happen) to turn over ``cards`` in this order: a deck is the set of its cards
-        left and a draw picks one with ``randrange(len(pile))`` (plugins' ``decks.take``),
+        left and a draw picks one with ``randrange(len(pile))`` (``piles.take``),
         so each card becomes its index among the cards still left. Sizes are checked."""
         left = sorted(pile)
         for c in cards:
@@ -166,11 +166,11 @@ def on_top(S: dict[str, Any], *cards: int) -> None:
 
 def leave_in_deck(S: dict[str, Any], n: int) -> None:
     """Set all but ``n`` of the Action deck's cards aside: the ``n``-th draw ends the round."""
-    S["set_aside_n"] += decks.action_left(S) - n
+    S["set_aside_n"] += piles.action_left(S) - n
 
 
 def check_decks(S: dict[str, Any]) -> None:
-    """No face-down pile holds an order for its undrawn cards: each is sorted (.decks)."""
+    """No face-down pile holds an order for its undrawn cards: each is sorted (.piles)."""
     piles = [S["german_deck"], S["merchant_deck"], S["action_unseen"]]
     piles += [S["solo"]["deck"]] if S["solo"] is not None else []
     for pile in piles:

@@ -312,14 +312,14 @@ def test_6_17_intelligence_hand_and_deck() -> None:
     sample = kp.GAME.sample_state(kp.GAME.view(S, 0), 0, random.Random(5))
     assert sorted(sample["players"][1]["hand"]) == seen["cards"]  # what was seen stays there
     assert S["action_deck_top"] == []
-    n_left = kp.decks.action_left(S)
+    n_left = kp.piles.action_left(S)
     ev = kp.act(S, {"type": "play", "card": i2, "mode": "deck"})
     assert S["pending"]["kind"] == "order"
     # the three cards are turned over only now, and from now on are the deck's top
     top = S["action_deck_top"]
     assert len(top) == 3 and not set(top) & set(S["action_unseen"])
     assert kp.of(ev, "seen_deck_top")[0]["cards"] == top
-    assert kp.decks.action_left(S) == n_left
+    assert kp.piles.action_left(S) == n_left
     order = sorted(top, reverse=True)
     assert kp.GAME.view(S, 1)["pending"] == {"kind": "order", "seat": 0}
     kp.act(S, {"type": "order", "cards": order})
@@ -667,7 +667,7 @@ def test_6_39_shipping_lanes_and_6_40_slim_pickings() -> None:
     fs, sl = card(S, 0, "fair_seas"), card(S, 0, "shipping_lanes")
     S["players"][0]["hand"] = [DAY[0], sl]
     kp.from_deck(S, DAY[0]) if DAY[0] in S["action_unseen"] else None
-    kp.decks.put(S["action_unseen"], fs)
+    kp.piles.put(S["action_unseen"], fs)
     fs = DAY[0]
     kp.commit(S, fs, "icpt", kp.sid("Leipzig"))
     kp.commit(S, sl, "act")

@@ -1,6 +1,6 @@
 """A fair Kaiser's Pirates table over TCP between bots (docs/fair-play.md).
 
-Its face-down decks hold no order (decks.py), so every card turned over is drawn in a
+Its face-down decks hold no order (piles.py), so every card turned over is drawn in a
 random event fixed by every seat's link, the host included nobody knows it in advance,
 and ``lantable verify`` checks each draw by replaying the journal. The tables are
 short (more Action cards set aside, R 2.1.4) to keep the test quick; the game is

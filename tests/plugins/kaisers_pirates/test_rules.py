@@ -45,7 +45,7 @@ def test_3_1_action_deck_sizes_per_player_count() -> None:
     for seats, deck in [(2, 40), (3, 60), (4, 80)]:
         S = kp.GAME.setup(seats, {}, random.Random(1))
         assert S["set_aside_n"] == 100 - deck
-        assert kp.decks.action_left(S) + sum(len(p["hand"]) for p in S["players"]) == deck
+        assert kp.piles.action_left(S) + sum(len(p["hand"]) for p in S["players"]) == deck
         assert all(len(p["hand"]) == 6 and len(p["german"]) == 3 and len(p["merchants"]) == 3
                    for p in S["players"])
         assert all(rules.hidden(S, s) for p in S["players"] for s in p["german"]
@@ -271,7 +271,7 @@ def test_4_7_views_hide_hands_committed_cards_and_deck() -> None:
     assert "hand" not in v1["players"][0]
     assert v1["me"]["hand"] == S["players"][1]["hand"]
     assert not {"action_deck_top", "action_unseen"} & set(v1)
-    assert v1["action_deck_n"] == kp.decks.action_left(S)
+    assert v1["action_deck_n"] == kp.piles.action_left(S)
     assert kp.GAME.view(S, 0)["this_turn"]["committed"][0]["card"] == fs
     pub = kp.GAME.view(S, None)
     assert "me" not in pub

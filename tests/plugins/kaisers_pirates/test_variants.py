@@ -65,7 +65,7 @@ def test_8_2_2_solitaire_setup_removes_twelve_cards_and_deals_40() -> None:
                      "exchange_information", "mistaken_identity", "pull_the_plug",
                      "sail_q_ship", "searchlight", "special_cargo"}
     assert not any(ACTIONS[c]["type"] in removed_types for c in S["action_cards"])
-    dealt = kp.decks.action_left(S) + sum(len(p["hand"]) for p in S["players"])
+    dealt = kp.piles.action_left(S) + sum(len(p["hand"]) for p in S["players"])
     assert dealt == 40
     assert S["set_aside_n"] == 48
     assert kp.GAME.to_act(S) in ([0], [])

@@ -38,6 +38,14 @@ def put(pile: list[int], card: int) -> None:
     insort(pile, card)
 
 
+def next_unseen(S: State, rng: random.Random) -> int:
+    """The next unseen Action card: one at random of the set, or, with a hidden deck
+    (:mod:`.masked`), the next position of the deck's masked order."""
+    if S.get("hidden") is not None:
+        return S["action_unseen"].pop(0)
+    return take(S["action_unseen"], rng)
+
+
 def action_left(S: State) -> int:
     """Action cards still to draw this round (R 4.7: anyone may count them)."""
     return len(S["action_deck_top"]) + len(S["action_unseen"]) - S["set_aside_n"]
@@ -47,7 +55,7 @@ def draw_action(S: State, rng: random.Random) -> int:
     """Turn over the top Action card: an arranged one if any, else one of the unseen."""
     if S["action_deck_top"]:
         return S["action_deck_top"].pop(0)
-    return take(S["action_unseen"], rng)
+    return next_unseen(S, rng)
 
 
 def look_at_top(S: State, rng: random.Random, n: int) -> list[int]:
@@ -55,5 +63,5 @@ def look_at_top(S: State, rng: random.Random, n: int) -> list[int]:
     many unseen ones as it takes, drawn now and from now on part of the arranged top."""
     top = S["action_deck_top"]
     while len(top) < n:
-        top.append(take(S["action_unseen"], rng))
+        top.append(next_unseen(S, rng))
     return top[:n]

@@ -1,4 +1,4 @@
-"""Face-down decks are sets: a card is drawn when it is turned over (plugins' decks.py).
+"""Face-down piles are sets: a card is drawn when it is turned over (piles.py).
 
 For every face-down deck (German ships, merchants, Action cards, Solitaire cards):
 the state never holds an order for the cards still to come (the pile is sorted at
@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from lantable.plugins.kaisers_pirates import decks, rules, solo
+from lantable.plugins.kaisers_pirates import piles, rules, solo
 from lantable.protocol import fairplay as fp
 
 from . import helpers as kp
@@ -38,7 +38,7 @@ DECKS: dict[str, tuple[int, Callable[[State], list[int]], Callable[[State, Any],
     "german": (2, lambda S: S["german_deck"], lambda S, rng: rules.draw_ship(S, rng, True, [])),
     "merchant": (2, lambda S: S["merchant_deck"],
                  lambda S, rng: rules.draw_ship(S, rng, False, [])),
-    "action": (2, lambda S: S["action_unseen"], decks.draw_action),
+    "action": (2, lambda S: S["action_unseen"], piles.draw_action),
     "solitaire": (1, lambda S: S["solo"]["deck"], _solitaire_card),
 }
 
@@ -179,8 +179,8 @@ def test_3_1_the_set_aside_cards_are_the_ones_never_drawn() -> None:
     first = Counter(c for (c,) in _draws(S, "action", [random.Random(i) for i in range(2000)]))
     assert set(first) == set(S["action_unseen"])  # any of the 88, set aside or not
     rng = random.Random(4)
-    drawn = [decks.draw_action(S, rng) for _ in range(decks.action_left(S))]
-    assert len(drawn) == 28 and decks.action_left(S) == 0
+    drawn = [piles.draw_action(S, rng) for _ in range(piles.action_left(S))]
+    assert len(drawn) == 28 and piles.action_left(S) == 0
     assert len(S["action_unseen"]) == S["set_aside_n"] == 60
     assert not set(drawn) & set(S["action_unseen"])
 
@@ -191,13 +191,13 @@ def test_6_17_looking_at_the_top_turns_cards_over_and_a_second_look_keeps_them()
     S = kp.GAME.setup(3, {}, random.Random(5))
     unseen = len(S["action_unseen"])
     rng = random.Random(6)
-    top = decks.look_at_top(S, rng, 3)
+    top = piles.look_at_top(S, rng, 3)
     assert S["action_deck_top"] == top and len(S["action_unseen"]) == unseen - 3
     S["action_deck_top"][:3] = sorted(top)  # the player arranges them
-    assert decks.draw_action(S, rng) == sorted(top)[0]
-    again = decks.look_at_top(S, rng, 3)
+    assert piles.draw_action(S, rng) == sorted(top)[0]
+    again = piles.look_at_top(S, rng, 3)
     assert again[:2] == sorted(top)[1:] and len(S["action_unseen"]) == unseen - 4
-    assert decks.action_left(S) == len(S["action_unseen"]) + 3 - S["set_aside_n"]
+    assert piles.action_left(S) == len(S["action_unseen"]) + 3 - S["set_aside_n"]
 
 
 def test_4_8_an_empty_ship_deck_takes_its_used_pile_back_without_an_order() -> None:

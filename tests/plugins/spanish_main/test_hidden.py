@@ -1,0 +1,105 @@
+"""Pirates of the Spanish Main with a hidden deck, in process (the host as the dealer,
+LocalDealer): greedy seats play seeded games in which treasure is explored, carried,
+unloaded and counted; the host's state holds no value nobody has turned over; each
+seat's own list of actions (its client half, from its view and the values it was
+shown) is the host's, at every decision; options a hidden deck cannot carry are
+refused (docs/fair-play.md, "Pirates of the Spanish Main with a hidden deck")."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from lantable.clients.bots import make_bot
+from lantable.plugins import load_registry, params
+from lantable.plugins.decks import DEALER_KEY
+from lantable.plugins.errors import BadOptions
+from lantable.plugins.spanish_main import hidden as SH
+from lantable.plugins.spanish_main import turn
+
+GAME = load_registry(autoload=True)["pirates-spanish-main"]
+
+
+def test_a_seeded_hidden_game_shows_each_seat_what_it_saw_and_counts_what_it_unloads():
+    rng, brng = random.Random(1), random.Random(2)
+    S = GAME.setup(2, {"hidden_deck": True, "max_rounds": 8}, rng)
+    bots = [make_bot("greedy", GAME), make_bot("random", GAME)]
+    values = SH.pool(S)
+    counted = 0
+    for n in range(2000):
+        to_act = GAME.to_act(S)
+        if not to_act:
+            break
+        seat = to_act[0]
+        legal = GAME.legal_actions(S, seat)
+        view = GAME.view(S, seat)
+        assert SH.seat_actions(view, seat, {}) == turn.legal(S, seat), n
+        if any(params.is_template(a) for a in legal):
+            legal = GAME.concrete_actions(S, seat)
+        events = GAME.apply(S, seat, bots[seat].choose(view, seat, legal, brng), rng)
+        assert not [e for e in events if e["type"] == "saw"]
+        counted += sum(e["gold"] for e in events if e["type"] == "unloaded")
+        order = S[DEALER_KEY]["decks"][SH.DECK]["order"]
+        for k, t in enumerate(S["treasure"]):
+            assert (t["gold"] is None) == (not t["face_up"]), (n, k)  # never a hidden value
+            for s in range(2):  # each seat knows exactly what it saw, and its values
+                if t["seen"][s] and not t["face_up"]:
+                    assert S["hidden"]["known"][s][str(k)] == order[k]
+                elif not t["seen"][s]:
+                    assert str(k) not in S["hidden"]["known"][s]
+    else:
+        raise AssertionError("no end")
+    assert counted > 0 and sum(S["home_gold"]) == counted  # unloaded, opened, counted
+    assert all(values[S[DEALER_KEY]["decks"][SH.DECK]["order"][k]] == t["gold"]
+               for k, t in enumerate(S["treasure"]) if t["face_up"])
+
+
+def test_a_sunk_ships_gold_is_shared_out_once_opened():
+    rng = random.Random(3)
+    S = GAME.setup(2, {"hidden_deck": True}, rng)
+    while S["phase"] != "play":  # set-up: any choices
+        seat = GAME.to_act(S)[0]
+        legal = GAME.legal_actions(S, seat)
+        if any(params.is_template(a) for a in legal):
+            legal = GAME.concrete_actions(S, seat)
+        GAME.apply(S, seat, legal[0], rng)
+    ship = next(s for s in S["ships"] if s["owner"] == 1 and not s["sunk"])
+    island = next(i for i in S["islands"] if i["treasure"])
+    loaded = island["treasure"][:2]
+    for t in loaded:  # as if taken aboard: seen by its owner, value still hidden
+        island["treasure"].remove(t)
+        ship["hold"].append(t)
+        S["treasure"][t]["where"], S["treasure"][t]["seen"][1] = ship["id"], True
+    from lantable.plugins.decks import LocalDealer
+    from lantable.plugins.spanish_main import combat
+    events: list = []
+    combat.sink(S, ship, 0, events)
+    assert S["hidden"]["sinks"] and all(S["treasure"][t]["gold"] is None for t in loaded)
+    dealer = LocalDealer.of_state(S, GAME.cards_opened)
+    req = dealer.requests()
+    events = SH._sync(S, events, req)
+    opened = dealer.run(S, req.take(), rng)
+    (gold,) = [e for e in opened if e["type"] == "sunk_gold"]
+    total = sum(S["treasure"][t]["gold"] for t in loaded)
+    assert gold["gold"] == total and gold["split"] == [(total + 1) // 2, total // 2]
+    assert S["home_gold"] == gold["split"] and not S["hidden"]["sinks"]
+
+
+@pytest.mark.parametrize("options", [{"unique_treasure": True}, {"forts": True},
+                                     {"monsters": True}])
+def test_options_a_hidden_deck_cannot_carry_are_refused(options):
+    with pytest.raises(BadOptions, match="hidden_deck: not with"):
+        GAME.setup(2, {"hidden_deck": True, **options}, random.Random(1))
+
+
+
+def test_three_seats_play_to_the_threshold_with_a_hidden_deck():
+    S = GAME.setup(3, {"hidden_deck": True}, random.Random(1))
+    assert S["options"]["multiplayer_mode"] == "threshold"
+
+
+def test_the_plain_game_holds_no_hidden_state():
+    S = GAME.setup(2, {}, random.Random(1))
+    assert "hidden" not in S and "hidden_deck" not in S["options"]
+    assert "hidden_deck" not in GAME.view(S, 0)
