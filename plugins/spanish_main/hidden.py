@@ -45,7 +45,7 @@ from lantable.plugins import IllegalAction
 from lantable.plugins.decks import sample_dealer
 from lantable.plugins.text import learn, own_cards
 
-from . import bots, combat, deal, turn
+from . import bots, combat, deal, turn, world
 
 State = dict[str, Any]
 Events = list[dict[str, Any]]
@@ -79,8 +79,7 @@ def new_state(seats: int, options: dict[str, Any], rng: random.Random, decks: De
     the threshold (``multiplayer_mode`` is forced to ``threshold``: the multiplayer
     sheet counts face-down gold at home, which nobody may turn over until the end)."""
     check_options(seats, options)
-    S = deal.setup(seats, {**options, "multiplayer_mode": "threshold"} if seats >= 3
-                   else options, rng)
+    S = deal.setup(seats, options, rng)
     S["hidden"] = {"shown": [[] for _ in range(seats)], "opening": [], "from": {},
                    "sinks": [], "known": [{} for _ in range(seats)]}
     decks.shuffle(DECK)
@@ -124,7 +123,9 @@ def cards_opened(S: State, deck: str, cards: Mapping[int, int], seat: int | None
         tr = S["treasure"][k]
         tr["gold"] = values[c]
         S["hidden"]["opening"].remove(k)
-        if tr["where"] == "home":
+        if tr["where"] == "home" and S["hidden"].get("final"):  # 6.2: counted at the end
+            S["home_gold"][tr["home_of"]] += tr["gold"]
+        elif tr["where"] == "home":
             owner = tr["home_of"]
             S["home_gold"][owner] += tr["gold"]
             home = True
@@ -144,6 +145,14 @@ def cards_opened(S: State, deck: str, cards: Mapping[int, int], seat: int | None
         home = home or (sink["by"] is not None and total > 0)
     if home and S["phase"] != "over":
         combat.check_victory(S, ev)
+    final = S["hidden"].get("final")
+    if final and S["phase"] != "over" and all(t["gold"] is not None for t in S["treasure"]):
+        gold = world.total_gold(S)  # 6.2/6.3: everything turned over, home and forts
+        combat.finish(S, [p for p in range(S["n_players"]) if gold[p] == max(gold)], final, ev)
+        S["revealed"] = True
+        ev.append({"type": "revealed", "treasure": {S["treasure"][k]["id"]: S["treasure"][k]["gold"]
+                                                    for k in cards},
+                   "gold": list(S["home_gold"])})
     return ev
 
 
