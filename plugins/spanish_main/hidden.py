@@ -28,11 +28,19 @@ state holds ``gold: None`` for every token nobody has turned over.
 Nothing is claimed: no rule lets a seat act on a value the host has not seen (which
 tokens to take is the seat's choice, and every token takes one cargo space).
 
+**The multiplayer sheet** (6.2, 3-4 seats, ``official_sheet``): a token unloaded at home
+stays face down (its owner was shown it; the host never learns it) and adds nothing to
+``home_gold`` yet. When the game ends (its endings read no value), ``combat.finish``
+does not name the winners: every token not turned over is turned over, and
+:func:`cards_opened` counts the home ones and finishes the game once all are known
+(``game_over`` then ``revealed``), in the same deal as the action that ended it.
+
+**7.4's "no gold left"** counts a token not turned over as gold: exact, since every
+token a hidden deck carries is worth at least 1 (the 0-gold ones are unique treasures).
+
 **Not with a hidden deck** (refused at set-up): unique treasure (its uniqueness would
 be a hidden property the host must know to count cargo), forts (5.17: their gold
-capacity reads values) and sea monsters (a monster destroys what it takes). At 3 or 4
-seats the option ``multiplayer_mode`` is forced to ``threshold``: the multiplayer sheet
-(6.2) takes gold home face down and counts it at the end.
+capacity reads values) and sea monsters (a monster destroys what it takes).
 """
 
 from __future__ import annotations
@@ -75,9 +83,8 @@ def check_options(seats: int, options: Mapping[str, Any]) -> None:
 
 
 def new_state(seats: int, options: dict[str, Any], rng: random.Random, decks: Decks) -> State:
-    """The set-up with the treasure a hidden deck; at 3 or 4 seats the game is played to
-    the threshold (``multiplayer_mode`` is forced to ``threshold``: the multiplayer
-    sheet counts face-down gold at home, which nobody may turn over until the end)."""
+    """The set-up with the treasure a hidden deck (any ``multiplayer_mode`` at 3-4 seats:
+    the sheet's face-down gold at home is opened when the game ends)."""
     check_options(seats, options)
     S = deal.setup(seats, options, rng)
     S["hidden"] = {"shown": [[] for _ in range(seats)], "opening": [], "from": {},
