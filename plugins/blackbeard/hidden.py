@@ -239,8 +239,10 @@ def cards_opened(S: State, deck: str, cards: Mapping[int, int], seat: int | None
 # --- the seat's side ----------------------------------------------------------------
 
 
-def _mine(view: Mapping[str, Any], cards: Mapping[str, Mapping[Any, int]]) -> dict[int, int]:
-    """Position -> card id of the cards the seat holds, from its view and its client."""
+def known_slots(view: Mapping[str, Any], cards: Mapping[str, Mapping[Any, int]]
+                ) -> dict[int, int]:
+    """Slot -> card of ``events`` of every card the seat knows, from its view and its
+    client (``cards``), both passes."""
     known = {int(p): c for p, c in own_cards(view, "hand_cards", DECK).items()}
     known.update({int(p): c for p, c in (cards.get(DECK) or {}).items()})
     p2 = view.get("pass2")
@@ -248,6 +250,12 @@ def _mine(view: Mapping[str, Any], cards: Mapping[str, Mapping[Any, int]]) -> di
         two = {**((view.get("_hand") or {}).get(p2["deck"]) or {}),
                **(cards.get(p2["deck"]) or {})}
         known.update({N + int(p): INDEX[p2["cards"][c]] for p, c in two.items()})
+    return known
+
+
+def _mine(view: Mapping[str, Any], cards: Mapping[str, Mapping[Any, int]]) -> dict[int, int]:
+    """Slot -> card id of the cards the seat holds, from its view and its client."""
+    known = known_slots(view, cards)
     held = {t - CARD_MASK for t in view["hand"]}
     if held - set(known):
         raise ValueError(f"seat {view.get('seat')} does not know the cards at positions "

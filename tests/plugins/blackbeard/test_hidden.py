@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from lantable.plugins import IllegalAction, load_registry
-from lantable.plugins.blackbeard import flow
+from lantable.plugins.blackbeard import flow, text
 from lantable.plugins.blackbeard import hidden as BH
 from lantable.plugins.blackbeard.board import masked
 from lantable.plugins.blackbeard.data import CARDS
@@ -132,6 +132,8 @@ def test_a_long_hidden_game_deals_its_second_pass_as_a_fresh_deck_of_the_known_d
             assert all(masked(c) or c in BH.MPI for c in S["deck"])
         legal = GAME.legal_actions(S, seat)
         assert [_strip(a) for a in legal] == flow.legal(_revealed(S), seat), n
+        if p2:  # the terminal names the seat's cards of both passes
+            assert len(text.hand_cards(GAME.view(S, seat))) == len(S["hands"][seat])
         if p2 and second < 40:  # the sampler builds a second-pass state the rules play
             T = GAME.sample_state(GAME.view(S, seat), seat, random.Random(n))
             assert T["hidden"]["pass2"]["deck"] == p2["deck"]
