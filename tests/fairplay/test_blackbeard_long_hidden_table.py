@@ -149,3 +149,17 @@ def test_verify_names_a_false_claim_of_a_second_pass_card(game, registry):
                     registry["blackbeard"])
     assert any(f"action {seq} (seat {seat}): it claims card" in p and "false claim" in p
                for p in report.problems), report.problems
+
+
+def test_a_restart_replays_the_second_pass(game, registry):
+    from lantable.host.journal import Journal
+    from lantable.host.table import Table
+
+    journal = Journal(game.db)
+    try:
+        restored = Table.restore(journal.table(game.table), registry["blackbeard"], journal)
+        assert restored.state == game.host_table.state and restored.seq == game.host_table.seq
+        assert [(r.deck, r.public) for r in restored.fair.decks.done] == \
+            [(r.deck, r.public) for r in game.host_table.fair.decks.done]
+    finally:
+        journal.close()
