@@ -13,7 +13,9 @@ in both modes); medians over the games of each mode of:
   actions journalled (games differ in length, so compare per action);
 - ``wall_s``: wall time of the game, from the table's creation to the last seat's end;
 - ``bytes``: bytes through the bots' and the watcher's sockets, both directions;
-- ``actions``: actions journalled; for hidden decks, the deal records journalled.
+- ``actions``: actions journalled; for hidden decks, the deal records journalled;
+- ``all_finished``, ``seat_problems``: every game ended, and what the seats' dealing
+  clients reported (0 when every deal went right).
 
 Games: ``blackbeard`` (3 random seats, standard game; ``--long`` the long game, whose
 second pass is a fresh hidden deck), ``spanish_main`` (2 seats, greedy vs random, 12
@@ -57,6 +59,8 @@ def one(registry: Any, spec: dict[str, Any], hidden: bool, seed: int) -> dict[st
             fair={"hidden_decks": hidden}, limit=1800, strategies=spec["strategies"],
             bot_options=spec.get("bot_options"), seed=seed))
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        finished = game.host_table.status == "finished"
+        problems = sum(len(s.problems) for s in game.seats.values())
         journal = Journal(db)
         try:
             actions = len(journal.actions(game.table))
@@ -67,6 +71,7 @@ def one(registry: Any, spec: dict[str, Any], hidden: bool, seed: int) -> dict[st
             journal.close()
     return {"wall_s": wall, "cpu_s": cpu, "actions": actions,
             "cpu_ms_per_action": 1000 * cpu / max(1, actions), "bytes": CountingStream.total,
+            "finished": finished, "problems": problems,
             "records": {k: v for k, v in kinds.items() if k.startswith(("deck_", "opened"))}}
 
 
@@ -114,6 +119,8 @@ def main() -> None:
                    for k in ("wall_s", "cpu_s", "cpu_ms_per_action", "actions", "bytes")}
             med["spread_cpu_ms_per_action"] = [round(min(r["cpu_ms_per_action"] for r in rows), 2),
                                                round(max(r["cpu_ms_per_action"] for r in rows), 2)]
+            med["all_finished"] = all(r["finished"] for r in rows)
+            med["seat_problems"] = sum(r["problems"] for r in rows)
             if hidden:
                 med["records"] = rows[len(rows) // 2]["records"]
             res["hidden_decks" if hidden else "host_deals"] = med
