@@ -223,6 +223,8 @@ def _second_pass_hidden(S: State) -> None:
     cards = sorted(c for c in S["deck"] if not masked(c) and kind(c) != "mpi")
     if any(masked(c) for c in S["deck"]):
         raise ValueError("hidden deck: a card of the second pass was never opened")
+    if not cards:  # only MPI cards: nothing to hide
+        return
     base = len(CARDS) + sum(kind(c) != "mpi" for c in range(len(CARDS)))
     S["hidden"]["pass2"] = {"deck": f"events2-{len(cards)}", "cards": cards,
                             "shuffled": False}
