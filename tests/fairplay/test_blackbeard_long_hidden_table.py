@@ -1,7 +1,8 @@
 """Blackbeard's long game with hidden decks at a fair table over loopback TCP: the second
 pass (the discards, all seen face up, reshuffled while hands keep their cards) is a
-fresh hidden deck ``events2-k`` that every seat shuffles and locks again; a greedy and
-two random bots play a whole long game; ``lantable verify`` passes, and names the seat
+fresh hidden deck ``events2-k`` that every seat shuffles and locks again; an mcts, a
+greedy (both sampling second-pass states with the game's hidden sampler) and a random
+bot play a whole long game; ``lantable verify`` passes, and names the seat
 and step of an altered record of the second deck; the host never holds a key of a
 second-pass card dealt to one seat; each seat knows exactly its own (docs/fair-play.md,
 "Blackbeard with hidden decks")."""
@@ -40,7 +41,8 @@ def game(tmp_path_factory, registry):
     db = str(tmp_path_factory.mktemp("bb-long-hidden") / "journal.sqlite")
     return trio.run(lambda: play_hidden(db, SEATS, options=OPTIONS, registry=registry,
                                         game="blackbeard", limit=300,
-                                        strategies=["greedy", "random", "random"]))
+                                        strategies=["mcts", "greedy", "random"],
+                                        bot_options={"mcts": {"iterations": 8}}))
 
 
 def _second(game):
