@@ -393,7 +393,8 @@ def plunder(state: State, winner: Ship, loser: Ship, what: str, rng: random.Rand
         # A-36 (monster_treasure = destroy): a monster has no cargo; what it takes,
         # unique or not, is gone for good (and shown to all)
         tr["where"], tr["face_up"] = "gone", True
-        state["gold_lost"] += tr["gold"]
+        if tr["gold"] is not None:  # a hidden deck (hidden.py): counted once opened
+            state["gold_lost"] += tr["gold"]
         events.append({"type": "treasure_destroyed", "ship": winner["id"],
                        "from": loser["id"], "treasure": tr["id"], "gold": tr["gold"]})
     elif what == "treasure":

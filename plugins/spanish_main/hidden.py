@@ -38,9 +38,13 @@ does not name the winners: every token not turned over is turned over, and
 **7.4's "no gold left"** counts a token not turned over as gold: exact, since every
 token a hidden deck carries is worth at least 1 (the 0-gold ones are unique treasures).
 
+**Sea monsters** (A-36): a token a monster takes is destroyed and turned over for
+everyone; the gold lost is counted when it is opened (``destroyed_gold``). No other
+monster rule reads a value.
+
 **Not with a hidden deck** (refused at set-up): unique treasure (its uniqueness would
-be a hidden property the host must know to count cargo), forts (5.17: their gold
-capacity reads values) and sea monsters (a monster destroys what it takes).
+be a hidden property the host must know to count cargo) and forts (5.17: their gold
+capacity reads values).
 """
 
 from __future__ import annotations
@@ -76,7 +80,7 @@ def decks_for(seats: int, options: Mapping[str, Any]) -> dict[str, int] | None:
 
 def check_options(seats: int, options: Mapping[str, Any]) -> None:
     """What a hidden deck cannot carry yet (see the module's docstring)."""
-    bad = [k for k in ("unique_treasure", "forts", "monsters") if options.get(k)]
+    bad = [k for k in ("unique_treasure", "forts") if options.get(k)]
     if bad:
         raise IllegalAction(f"hidden_deck: not with {', '.join(bad)} (the host would need "
                             "values nobody has turned over)")
@@ -130,7 +134,11 @@ def cards_opened(S: State, deck: str, cards: Mapping[int, int], seat: int | None
         tr = S["treasure"][k]
         tr["gold"] = values[c]
         S["hidden"]["opening"].remove(k)
-        if tr["where"] == "home" and S["hidden"].get("final"):  # 6.2: counted at the end
+        sunk = any(k in sink["treasure"] for sink in S["hidden"]["sinks"])
+        if tr["where"] == "gone" and not sunk:  # destroyed by a sea monster (A-36)
+            S["gold_lost"] += tr["gold"]
+            ev.append({"type": "destroyed_gold", "treasure": tr["id"], "gold": tr["gold"]})
+        elif tr["where"] == "home" and S["hidden"].get("final"):  # 6.2: counted at the end
             S["home_gold"][tr["home_of"]] += tr["gold"]
         elif tr["where"] == "home":
             owner = tr["home_of"]

@@ -1,5 +1,6 @@
 """Pirates of the Spanish Main with a hidden deck at 3 seats over loopback TCP, under the
-multiplayer sheet (6.2, the default at 3+ seats): three random bots play a short game;
+multiplayer sheet (6.2, the default at 3+ seats) and sea monsters: three random bots
+play a short game;
 gold at home would stay face down; when the game ends every token not turned over is
 opened to everyone (the last deal of the table), and only then are the winners named;
 ``lantable verify`` passes, and fails on an altered card of that final opening
@@ -22,7 +23,7 @@ from .test_table import copy_of
 
 SEATS = 3
 GAME = "pirates-spanish-main"
-OPTIONS = {"hidden_deck": True, "max_rounds": 2}
+OPTIONS = {"hidden_deck": True, "max_rounds": 2, "monsters": True}  # every fleet has a monster
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +45,7 @@ def test_the_sheet_game_opens_every_token_at_the_end_then_names_the_winners(game
     assert [s.problems for s in game.seats.values()] == [[]] * SEATS
     S = table.state
     assert S["options"]["multiplayer_mode"] == "official_sheet"
+    assert sum(bool(s.get("monster")) for s in S["ships"]) == SEATS
     assert S["phase"] == "over" and S["revealed"] and S["hidden"]["final"]
     values = SH.pool(S)
     (rnd,) = table.fair.decks.done

@@ -89,8 +89,7 @@ def test_a_sunk_ships_gold_is_shared_out_once_opened():
     assert S["home_gold"] == gold["split"] and not S["hidden"]["sinks"]
 
 
-@pytest.mark.parametrize("options", [{"unique_treasure": True}, {"forts": True},
-                                     {"monsters": True}])
+@pytest.mark.parametrize("options", [{"unique_treasure": True}, {"forts": True}])
 def test_options_a_hidden_deck_cannot_carry_are_refused(options):
     with pytest.raises(BadOptions, match="hidden_deck: not with"):
         GAME.setup(2, {"hidden_deck": True, **options}, random.Random(1))
@@ -140,6 +139,36 @@ def test_the_multiplayer_sheet_keeps_gold_home_face_down_and_opens_everything_at
                for j, t in enumerate(S["treasure"]))
     assert S["home_gold"] == [values[order[k]], 0, 0] and S["winner"] == [0]
     assert [e["type"] for e in ended] == ["game_over", "revealed"]
+
+
+def test_a_token_a_sea_monster_destroys_is_opened_and_counted_lost():
+    """A-36 with a hidden deck: a token a monster takes is destroyed and turned over for
+    everyone; the gold lost is counted once it is opened."""
+    from lantable.plugins.decks import LocalDealer
+    from lantable.plugins.spanish_main import combat
+
+    rng = random.Random(7)
+    S = GAME.setup(2, {"hidden_deck": True, "monsters": True}, rng)
+    while S["phase"] != "play":
+        seat = GAME.to_act(S)[0]
+        GAME.apply(S, seat, GAME.legal_actions(S, seat)[0], rng)
+    dealer = LocalDealer.of_state(S, GAME.cards_opened)
+    monster = next(s for s in S["ships"] if s.get("monster"))
+    loser = next(s for s in S["ships"] if s["owner"] != monster["owner"] and not s.get("monster"))
+    isl = next(i for i in S["islands"] if i["treasure"])
+    k = isl["treasure"].pop(0)
+    S["treasure"][k]["where"] = loser["id"]
+    loser["hold"].append(k)
+    events: list = []
+    combat.plunder(S, monster, loser, "treasure", rng, events)
+    assert events[-1]["type"] == "treasure_destroyed" and events[-1]["gold"] is None
+    assert S["gold_lost"] == 0
+    decks = dealer.requests()
+    SH._sync(S, events, decks)
+    opened = dealer.run(S, decks.take(), rng)
+    value = SH.pool(S)[S[DEALER_KEY]["decks"][SH.DECK]["order"][k]]
+    assert S["treasure"][k]["gold"] == value and S["gold_lost"] == value
+    assert opened == [{"type": "destroyed_gold", "treasure": f"t{k}", "gold": value}]
 
 
 def test_no_gold_left_is_exact_with_a_hidden_deck():
