@@ -19,7 +19,9 @@ after a warm-up:
 - the floor: a raw msgpack echo round trip over the same loopback, same run.
 
 Usage: python bench/net.py [--game race|manila] [--tables K ...] [--seats N] [--seconds S]
-[--runs R]
+[--runs R] [--workers W ...]
+
+BENCH_HOST_LOG=PATH in the environment appends the host's log to PATH (default: none).
 """
 
 from __future__ import annotations
@@ -99,6 +101,7 @@ def _worker(port: int, seat: int, slots: list[list[str]], seconds: float, warmup
         def on_readable(self) -> bool:
             data = self.sock.recv(65536)
             if not data:
+                closed.append(self.table)
                 return False
             buf = self.buf + data if self.buf else data
             pos, end = 0, len(buf)
@@ -138,6 +141,7 @@ def _worker(port: int, seat: int, slots: list[list[str]], seconds: float, warmup
         sel.register(bot.sock, selectors.EVENT_READ, bot)
     cpu_start: float | None = None
     ran_dry = False
+    closed: list[str] = []  # tables whose connection the host closed (not run dry)
     while time.monotonic() < stop_at:
         if cpu_start is None and time.monotonic() >= measure_from:
             cpu_start = _own_cpu()
@@ -148,7 +152,8 @@ def _worker(port: int, seat: int, slots: list[list[str]], seconds: float, warmup
     cpu = _own_cpu() - (cpu_start if cpu_start is not None else 0.0)
     for bot in bots:
         bot.sock.close()
-    return {"latencies": latencies, "actions": len(latencies), "cpu": cpu, "ran_dry": ran_dry}
+    return {"latencies": latencies, "actions": len(latencies), "cpu": cpu, "ran_dry": ran_dry,
+            "closed": len(closed)}
 
 
 def _own_cpu() -> float:
@@ -238,20 +243,42 @@ def _machine_busy() -> tuple[float, float]:
     return sum(fields) - idle, sum(fields)
 
 
+def _host_cpu(pid: int) -> tuple[float, float]:
+    """CPU seconds of the host's process (the front, with --workers) and of its worker
+    processes together."""
+    total = 0.0
+    children = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        children.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass
+    for child in children:
+        try:
+            total += _cpu_seconds(child)
+        except OSError:  # ended meanwhile
+            pass
+    return _cpu_seconds(pid), total
+
+
 def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
-             seats: int = 4) -> dict:
+             seats: int = 4, workers: int = 0) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
+        host_log = open(os.environ.get("BENCH_HOST_LOG", os.devnull), "a")  # noqa: SIM115
         host = subprocess.Popen(
             [sys.executable, "-m", "lantable.clients.cli", "host", "--bind", "127.0.0.1",
              "--port", str(port), "--db", os.path.join(tmp, "j.sqlite"), "--no-discovery",
              # one client opens every spare table (docs/limits.md)
              "--max-tables-per-client", str(10 * SPARE_TABLES),
              "--max-open-tables-per-client", str(10 * SPARE_TABLES), "--max-tables",
-             str(10 * SPARE_TABLES)],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+             str(10 * SPARE_TABLES), "--workers", str(workers)],
+            stdout=subprocess.PIPE, stderr=host_log, text=True)
         try:
             assert "listening" in host.stdout.readline()
             import trio
@@ -259,21 +286,29 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
             # A slot is a table followed by spares for when a game ends (Manila does).
             per_slot = 1 if game == "race" else max(2, SPARE_TABLES // tables)
             created = trio.run(_create_tables, port, game, tables * per_slot, seed, seats)
-            slots = [created[i * per_slot:(i + 1) * per_slot] for i in range(tables)]
+            # Slot i plays tables i, i + K, i + 2K...: a host with worker processes makes
+            # tables on them in turn, so each slot's tables share a worker and the K
+            # tables played at once are spread evenly (host/workers.py).
+            slots = [created[i::tables] for i in range(tables)]
             # One bot process per seat: process s holds seat s of every table.
             procs = [subprocess.Popen(
                 [sys.executable, __file__, "--worker", str(port), str(seat), json.dumps(slots),
                  str(seconds), str(warmup), str(seed * 10 + seat)],
                 stdout=subprocess.PIPE, text=True) for seat in range(seats)]
-            cpu0 = _cpu_seconds(host.pid)
+            cpu0 = _host_cpu(host.pid)
+            load0 = os.getloadavg()[0]
             busy0 = _machine_busy()
             results = [json.loads(p.communicate()[0]) for p in procs]
-            host_cpu = _cpu_seconds(host.pid) - cpu0
+            cpu1 = _host_cpu(host.pid)
+            front_cpu, workers_cpu = cpu1[0] - cpu0[0], cpu1[1] - cpu0[1]
+            host_cpu = front_cpu + workers_cpu
+            load = os.getloadavg()[0]
             busy = [b - a for a, b in zip(busy0, _machine_busy(), strict=True)]
             rss = _peak_rss_mb(host.pid)
         finally:
             host.terminate()
             host.wait()
+            host_log.close()
     lat = sorted(x for r in results for x in r["latencies"])
     actions = sum(r["actions"] for r in results)
     return {
@@ -284,13 +319,20 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
         # Host CPU (user+system) per accepted action over the whole run, warm-up included.
         "host_cpu_us_per_action": round(
             host_cpu / max(1, actions) * 1e6 * seconds / (seconds + warmup), 1),
+        # With --workers: the front's share of that (it only accepts and hands over).
+        "front_cpu_us_per_action": round(
+            front_cpu / max(1, actions) * 1e6 * seconds / (seconds + warmup), 1),
         # The bot processes together, measured window only.
         "bots_cpu_us_per_action": round(sum(r["cpu"] for r in results) / max(1, actions) * 1e6, 1),
         # Share of all cores busy (anything, other tenants included), warm-up included.
         "machine_busy_pct": round(100 * busy[0] / max(1e-9, busy[1]), 1),
+        # The machine's 1-minute load average at the run's start and end (other tenants).
+        "load_avg": [round(load0, 1), round(load, 1)],
         "samples": len(lat),
         # True if a slot ran out of tables before the end: the run undercounts.
         "ran_out_of_tables": any(r["ran_dry"] for r in results),
+        # Of those, connections the host closed (a slot then stops playing).
+        "closed_by_host": sum(r["closed"] for r in results),
     }
 
 
@@ -313,19 +355,29 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="the tables' and bots' seed")
     parser.add_argument("--seats", type=int, default=4,
                         help="seats per table, one bot process each (race: 1-8, manila: 3-5)")
+    parser.add_argument("--workers", type=int, nargs="+", default=[0],
+                        help="worker processes of the host, default 0 (one process): its "
+                             "workers option; several values run alternately, run by run, "
+                             "reported side by side")
     args = parser.parse_args()
     report: dict[str, Any] = {"bench": "net", "game": args.game, "seats": args.seats,
                               "seconds": args.seconds,
                               "runs": args.runs, "cpus": os.cpu_count(),
                               "echo_floor": _echo_floor()}
     for k in args.tables:
-        runs = [_one_run(args.game, k, args.seconds, args.warmup, args.seed + r, args.seats)
-                for r in range(args.runs)]
-        report[f"tables_{k}"] = {
-            key: any(r[key] for r in runs) if isinstance(runs[0][key], bool)
-            else statistics.median(r[key] for r in runs)
-            for key in runs[0] if runs[0][key] is not None
-        } | {"all_runs": runs}
+        # Alternating runs (w0, w2, w0, w2, ...): a noisy neighbour hits every setting.
+        by_workers: dict[int, list[dict]] = {w: [] for w in args.workers}
+        for r in range(args.runs):
+            for w in args.workers:
+                by_workers[w].append(_one_run(args.game, k, args.seconds, args.warmup,
+                                              args.seed + r, args.seats, w))
+        for w, runs in by_workers.items():
+            name = f"tables_{k}" if args.workers == [0] else f"tables_{k}_workers_{w}"
+            report[name] = {
+                key: any(r[key] for r in runs) if isinstance(runs[0][key], bool)
+                else statistics.median(r[key] for r in runs)
+                for key in runs[0] if runs[0][key] is not None and key != "load_avg"
+            } | {"all_runs": runs}
     print(json.dumps(report, indent=2))
 
 

@@ -43,7 +43,9 @@ from lantable.protocol import (
     Create,
     Created,
     DeckKeys,
+    DeckPass,
     DeckRequest,
+    DeckUnlock,
     Error,
     FairEvent,
     FairFault,
@@ -80,6 +82,8 @@ from .undo import ClientUndo
 
 CONNECT_TIMEOUT: Final = 10.0  # seconds for TCP connect plus hello/welcome
 REQUEST_TIMEOUT: Final = 30.0  # seconds a request may wait for its reply
+UNANSWERED_KEPT: Final = 256  # deck answers remembered, to name the one a late error refuses
+SECRETS_WAIT: Final = 5.0  # seconds a seat stays after a hidden-deck table to hand over secrets
 READ_SIZE: Final = 65536
 UPDATE_BACKLOG: Final = 32  # updates a table's feed keeps before folding new ones together
 EVENT_BACKLOG: Final = 2000  # events a folded update keeps (the oldest go first)
@@ -187,7 +191,7 @@ class Client:
     """A connected, welcomed client. Build it with :func:`open_client`."""
 
     def __init__(self, stream: trio.abc.Stream, conn: Connection, welcome: Welcome,
-                 fair: FairSeats | None = None) -> None:
+                 fair: FairSeats | None = None, decks: SeatDecks | None = None) -> None:
         self._stream = stream
         self._last_sent = trio.current_time()  # for the keep-alive ping
         self._conn = conn
@@ -206,12 +210,18 @@ class Client:
         # Fair play: this connection's chains, and what it checked (clients/fairplay.py).
         self.fair = fair
         # Hidden decks: its passes, keys and cards, and the game's client half
-        # (clients/fairdecks.py).
-        self.decks = SeatDecks(fair.identity) if fair is not None else None
+        # (clients/fairdecks.py). Given (``decks``) by whoever reconnects: a deal under
+        # way when the host restarted goes on with the same secrets.
+        self.decks = decks if decks is not None else (
+            SeatDecks(fair.identity) if fair is not None else None)
         # Told of every unsolicited message the library does not handle itself (chat
         # lines, a rematch offered: clients/tablechat.py).
         self.listeners: list[Callable[[Message], None]] = []
         self.undo = ClientUndo(self)  # undo by consent (clients/undo.py)
+        self._deck_answered = trio.Event()  # set whenever a deck request was answered
+        self._deck_busy = 0  # deck requests being answered now
+        # Deck answers the host acknowledges only by refusing them: id -> where to say so.
+        self._unanswered: dict[int, tuple[list[str], str]] = {}
 
     # -- plumbing -------------------------------------------------------------------
 
@@ -306,6 +316,9 @@ class Client:
             pending.event.set()
             if isinstance(msg, Update):
                 self._feed(msg.table).send_nowait(msg)
+        elif isinstance(msg, Error) and msg.id in self._unanswered:
+            problems, what = self._unanswered.pop(msg.id)
+            problems.append(f"{what}: [{msg.code}] {msg.message}")
         elif isinstance(msg, Error):
             self.errors.append(msg)
             if msg.code == "bad_token" and msg.table is not None:
@@ -345,8 +358,24 @@ class Client:
     async def _answer_deck(self, req: DeckRequest) -> None:
         """A pass, keys or secrets for a hidden deal, as the host asked."""
         assert self.decks is not None
-        await self._answer(req, self.decks.answer, self.decks.problems,
-                           f"deck request {req.kind}")
+        self._deck_busy += 1
+        try:
+            await self._answer(req, self.decks.answer, self.decks.problems,
+                               f"deck request {req.kind}")
+        finally:
+            self._deck_busy -= 1
+            self._deck_answered.set()  # hand_over() looks again
+            self._deck_answered = trio.Event()
+
+    async def hand_over(self, table: str, seat: int | None, wait: float = SECRETS_WAIT) -> None:
+        """Once a hidden-deck table has ended: wait (at most ``wait`` seconds) until this
+        seat has handed over the secrets of every round it dealt, which the host asks
+        for right after the last update, so that ``lantable verify`` can audit them."""
+        if self.decks is None or seat is None:
+            return
+        with trio.move_on_after(wait):
+            while (self.decks.owed(table, seat) or self._deck_busy) and not self.closed.is_set():
+                await self._deck_answered.wait()
 
     async def _answer_fair(self, req: FairRequest) -> None:
         """Commit or reveal for a seat, as the host asked (every client takes part)."""
@@ -369,10 +398,21 @@ class Client:
         if made is None:
             return
         make, fields = made
+        what = f"table {req.table}: {req.kind} of seat {req.seat} refused"
+        if make in (DeckPass, DeckUnlock):  # answered only when refused (docs/protocol.md)
+            rid = next(self._ids)
+            self._unanswered[rid] = (problems, what)
+            while len(self._unanswered) > UNANSWERED_KEPT:
+                del self._unanswered[next(iter(self._unanswered))]
+            try:
+                await self._send(make(id=rid, **fields))
+            except (trio.BrokenResourceError, trio.ClosedResourceError, ProtocolError):
+                pass  # the connection is gone: the host asks again when the seat is back
+            return
         try:
             await self._request(make, **fields)
         except (ClientError, trio.TooSlowError) as exc:
-            problems.append(f"table {req.table}: {req.kind} of seat {req.seat} refused: {exc}")
+            problems.append(f"{what}: {exc}")
 
     async def _resync(self, table: str) -> None:
         try:
@@ -526,12 +566,14 @@ def new_join_id() -> bytes:
 
 @asynccontextmanager
 async def open_client(host: str, port: int, *, name: str, token: str | None = None,
-                      proto: int = PROTOCOL_VERSION, identity: fp.Identity | None = None
-                      ) -> AsyncIterator[Client]:
+                      proto: int = PROTOCOL_VERSION, identity: fp.Identity | None = None,
+                      decks: SeatDecks | None = None) -> AsyncIterator[Client]:
     """Connect, say hello and yield a :class:`Client`; says bye and closes on exit.
 
     ``identity`` is the key that signs at fair tables; by default this user's key
     from the data directory (created on first use), with chains kept there too.
+    ``decks``: the hidden-deck secrets of an earlier connection of the same identity
+    (:attr:`Client.decks`), so that a deal under way goes on after a reconnect.
 
     Raises:
         RequestError: the host refused the hello (version, token).
@@ -540,14 +582,14 @@ async def open_client(host: str, port: int, *, name: str, token: str | None = No
     with trio.fail_after(CONNECT_TIMEOUT):
         stream = await trio.open_tcp_stream(host, port)
     async with open_session(stream, name=name, token=token, proto=proto,
-                            identity=identity) as client:
+                            identity=identity, decks=decks) as client:
         yield client
 
 
 @asynccontextmanager
 async def open_session(stream: trio.abc.Stream, *, name: str, token: str | None = None,
-                       proto: int = PROTOCOL_VERSION, identity: fp.Identity | None = None
-                       ) -> AsyncIterator[Client]:
+                       proto: int = PROTOCOL_VERSION, identity: fp.Identity | None = None,
+                       decks: SeatDecks | None = None) -> AsyncIterator[Client]:
     """:func:`open_client` on a stream already connected to a host (closed on exit);
     tests use it on memory streams."""
     async with stream:
@@ -569,7 +611,9 @@ async def open_session(stream: trio.abc.Stream, *, name: str, token: str | None 
             raise RequestError(event.code, event.message)
         if not isinstance(event, Welcome):
             raise Disconnected(f"expected welcome, got {event!r}")
-        client = Client(stream, conn, event, fair)
+        if decks is not None and decks.identity.public != identity.public:
+            decks = None  # another key's secrets sign nothing of ours
+        client = Client(stream, conn, event, fair, decks)
         if event.resumed is not None:
             fair.resumed(event.resumed["table"], event.resumed["seat"])
         try:

@@ -37,6 +37,13 @@ def deck_id(deck: str, rnd: int) -> str:
     return f"{deck}/{rnd}"
 
 
+def _split(blob: bytes) -> list[str]:
+    """A deck on the wire (32-byte points end to end) as hex points."""
+    if len(blob) % 32:
+        raise DeckError(f"a deck of {len(blob)} bytes is not a whole number of points")
+    return [blob[i:i + 32].hex() for i in range(0, len(blob), 32)]
+
+
 class SeatDecks:
     """The hidden decks of one client connection, at every table it sits at."""
 
@@ -50,6 +57,13 @@ class SeatDecks:
         self.cards: dict[tuple[str, int], dict[str, dict[int, int]]] = {}  # (table, seat) -> ...
         self.problems: list[str] = []
         self.on_notice: Callable[[str], None] | None = None
+        self.published: set[tuple[str, int, str, int]] = set()  # secrets handed over
+
+    def owed(self, table: str, seat: int) -> int:
+        """How many rounds ``seat`` dealt at ``table`` whose secrets it has not handed
+        over yet (the host asks for them when the table ends)."""
+        return sum(1 for key in self.players
+                   if key[:2] == (table, seat) and key not in self.published)
 
     def _game(self, game_id: str) -> Game:
         if self._games is None:
@@ -73,31 +87,38 @@ class SeatDecks:
                                                deck_id(req.deck, req.round), req.seat, req.n)
                 self._new_round(req.table, req.deck, req.round)
             player = self.players.get(key)
-            if player is None or req.points is None:
+            if player is None or (req.points is None and req.kind != "shuffle"):
                 self._cannot(req, "no shuffle of that round was asked of this seat")
                 return None
-            m = player.pass_(req.kind, req.points)
-            return DeckPass, {**base, "stage": req.kind, "points": m["points"], "sig": m["sig"]}
+            deck = ([c.hex() for c in player.cards] if req.points is None  # the first pass
+                    else _split(req.points))
+            m = player.pass_(req.kind, deck)
+            return DeckPass, {**base, "stage": req.kind, "points": b"".join(
+                bytes.fromhex(p) for p in m["points"]), "sig": bytes.fromhex(m["sig"])}
         player = self.players.get(key)
         if player is None:
             self._cannot(req, "this client has no secrets for that round (restarted?)")
             return None
         if req.kind == "unlock" and req.positions:
-            items = []
-            for p in req.positions:
-                m = player.step(p["pos"], p["to"], p["point"])
-                items.append({k: m[k] for k in ("pos", "to", "point_in", "point", "sig")})
-            return DeckUnlock, {**base, "items": items}
+            m = player.steps([(p["pos"], p["to"], p["point"].hex()) for p in req.positions])
+            items = [{"pos": pos, "to": to, "point": bytes.fromhex(point)}
+                     for to, pos, _, point in m["steps"]]
+            return DeckUnlock, {**base, "items": items, "sig": bytes.fromhex(m["sig"])}
         if req.kind == "keys" and req.positions:
             items = []
             for p in req.positions:
                 m = player.key(p["pos"])
-                items.append({k: m[k] for k in ("pos", "to", "key", "sig")})
+                items.append({"pos": m["pos"], "to": None, "key": bytes.fromhex(m["key"]),
+                              "sig": bytes.fromhex(m["sig"])})
             return DeckUnlock, {**base, "items": items}
         if req.kind == "secrets":
+            self.published.add(key)
             m = player.secrets()
-            return DeckSecretsMessage, {**base, **{k: m[k] for k in (
-                "shuffle_key", "permutation", "card_keys", "sig")}}
+            return DeckSecretsMessage, {
+                **base, "shuffle_key": bytes.fromhex(m["shuffle_key"]),
+                "permutation": m["permutation"],
+                "card_keys": b"".join(bytes.fromhex(k) for k in m["card_keys"]),
+                "sig": bytes.fromhex(m["sig"])}
         self._cannot(req, f"a deck request this client does not understand: {req.kind}")
         return None
 
@@ -124,15 +145,19 @@ class SeatDecks:
         mine = [(s, p) for (t, s, d, r), p in self.players.items()
                 if (t, d, r) == (msg.table, msg.deck, msg.round)]
         for seat, player in mine:
-            if msg.locked is not None:
-                player.locked = [bytes.fromhex(x) for x in msg.locked]
             if msg.to == seat:
                 for item in msg.points or []:
-                    player.receive_point(item["pos"], item["point"])
+                    player.receive_point(item["pos"], item["point"].hex())
                     self._open(msg, seat, item["pos"], player.open)
+            if msg.to is None and msg.points:  # the locked points of cards turned over
+                if len(player.locked) != len(player.cards):
+                    player.locked = [b""] * len(player.cards)
+                for item in msg.points:
+                    player.locked[item["pos"]] = item["point"]
             if msg.to is None and msg.keys:
                 for k in msg.keys:
-                    player.receive_key(k)
+                    player.receive_key({"pos": k["pos"], "seat": k["seat"],
+                                        "key": k["key"].hex()})
                 for pos in sorted({k["pos"] for k in msg.keys}):
                     self._open(msg, seat, pos, player.open_public)
 

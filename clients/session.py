@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 import trio
 
 from .client import Client, ClientError, RequestError, new_join_id, open_client
+from .fairdecks import SeatDecks
 from .seat import Decide, play_seat
 from .tokens import owner
 
@@ -213,9 +214,12 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
     welcomed = False
     deadline: float | None = None
     join_id = new_join_id()
+    decks: SeatDecks | None = None
     while True:
         try:
-            async with open_client(host, port, name=name, token=held.token) as client:
+            async with open_client(host, port, name=name, token=held.token,
+                                   decks=decks) as client:
+                decks = client.decks  # a hidden deal goes on after a reconnect
                 if welcomed:
                     say("back", f"reconnected to {client.welcome.name}")
                 welcomed, deadline = True, None
@@ -254,6 +258,7 @@ async def hold_seat(host: str, port: int, plan: SeatPlan, *, name: str,
                                               on_update=on_update, on_refused=refused,
                                               on_idle=on_idle)
                 if held.scores is not None:
+                    await client.hand_over(held.table, held.seat)  # hidden decks: the audit
                     summary = client.fair.summary(held.table) if client.fair else None
                     if summary is not None:
                         say("fair", summary[0].upper() + summary[1:])

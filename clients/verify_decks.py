@@ -62,7 +62,7 @@ class DeckAudit:
             try:
                 if kind == "deck_op":
                     self._op(rec)
-                elif kind in ("deck_pass", "deck_key", "deck_step"):
+                elif kind in ("deck_pass", "deck_key", "deck_step", "deck_steps"):
                     self._message(rec)
                 elif kind == "opened":
                     self.opened[rec["seq"]].append(rec)
@@ -99,7 +99,8 @@ class DeckAudit:
     def _message(self, rec: dict[str, Any]) -> None:
         deck, _, number = str(rec.get("deck")).rpartition("/")
         deal = self.deals.get((deck, int(number) if number.isdigit() else -1))
-        what = {"deck_pass": "pass", "deck_key": "unlock key"}.get(rec["kind"], "unlock step")
+        what = {"deck_pass": "pass", "deck_key": "unlock key",
+                "deck_steps": "unlock steps"}.get(rec["kind"], "unlock step")
         if deal is None:
             self.problems.append(f"deck {rec.get('deck')}: a {what} of seat {rec.get('seat')} "
                                  "for a round that was never shuffled")
@@ -110,6 +111,8 @@ class DeckAudit:
                 deal.receive_pass(m)
             elif rec["kind"] == "deck_key":
                 deal.receive_key(m)
+            elif rec["kind"] == "deck_steps":
+                deal.receive_steps(m)
             else:
                 deal.receive_step(m)
         except DealError as exc:
@@ -172,15 +175,20 @@ class DeckAudit:
                     self.problems.append(f"{name}: seat {seat}'s unlock key for position {pos} "
                                          "is not its key there (a card was opened wrong)")
         for m in deal.journal:
-            if m.get("t") != "deck_step":
+            if m.get("t") == "deck_step":
+                steps = [[m["to"], m["pos"], m["point_in"], m["point"]]]
+            elif m.get("t") == "deck_steps":  # several under one signature
+                steps = m["steps"]
+            else:
                 continue
-            seat, pos = m["seat"], m["pos"]
-            out = rbcl.crypto_scalarmult_ristretto255(unlock(seat, pos),
-                                                      bytes.fromhex(m["point_in"]))
-            if out.hex() != m["point"]:
-                self.problems.append(f"{name}: seat {seat}'s unlock step for position {pos} "
-                                     f"(to seat {m['to']}) did not take its own lock off: the "
-                                     "card it sent on was replaced")
+            seat = m["seat"]
+            for to, pos, point_in, point in steps:
+                out = rbcl.crypto_scalarmult_ristretto255(unlock(seat, pos),
+                                                          bytes.fromhex(point_in))
+                if out.hex() != point:
+                    self.problems.append(f"{name}: seat {seat}'s unlock step for position "
+                                         f"{pos} (to seat {to}) did not take its own lock off: "
+                                         "the card it sent on was replaced")
 
     # -- what the replay asks --------------------------------------------------------------------
 
@@ -292,4 +300,9 @@ def _cards_at(secrets: list[dict[str, Any]], n: int) -> list[int]:
 def _at(rec: dict[str, Any]) -> str:
     if rec.get("kind") in ("deck_key", "deck_step"):
         return f" for position {rec.get('pos')} (to {rec.get('to')})"
+    if rec.get("kind") == "deck_steps":
+        steps = rec.get("steps")
+        steps = steps if isinstance(steps, list) else []
+        return " for positions " + ", ".join(
+            f"{x[1]} (to {x[0]})" for x in steps if isinstance(x, list) and len(x) == 4)
     return f" ({rec.get('stage')})"

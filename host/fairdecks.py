@@ -43,6 +43,7 @@ from lantable.protocol import (
     ErrorCode,
     FairFault,
 )
+from lantable.protocol import fairplay as fp
 from lantable.protocol.deck_errors import DealError, DeckError
 
 if TYPE_CHECKING:
@@ -79,6 +80,7 @@ class Step:
     op: Op | None = None
     deadline: float = math.inf
     cancel: trio.CancelScope | None = None
+    journalled: bool = False  # a "dealing" record says it began (a restart resumes it)
 
 
 @dataclass(slots=True)
@@ -200,6 +202,10 @@ class HostDecks:
                                "seals": [[r.deck, r.round, p, x] for r, p, x in sealed]})
         step.queue.extend(ops)
         self.step = step
+        if ops:  # it will wait for the seats: a restarted host resumes it (resume())
+            self._journal({"kind": "dealing", "seq": step.seq, "seat": step.seat,
+                           "action": step.action, "signed": step.signed})
+            step.journalled = True
         self._advance()
 
     def _advance(self) -> None:
@@ -213,6 +219,8 @@ class HostDecks:
                 step.op = step.queue.popleft()
                 self.asked = set()
                 self._start(step.op)
+                self._start_with(step)
+                self._send_asks(step.op)
             if self._asking(step.op):
                 self._arm_timer(step)
                 return
@@ -220,12 +228,29 @@ class HostDecks:
             step.op = None
 
     def _start(self, op: Op) -> None:
-        """Journal a request and ask the seats what it needs."""
+        """Journal a request and take it on (the seats are asked by the caller)."""
         t = self.table
         self._journal({"kind": "deck_op", "seq": self._seq(), **op})
         # A request the deck cannot take (a position dealt twice...) is the game's bug.
         t.g.blame(self._apply_op, op)
-        self._send_asks(op)
+
+    def _start_with(self, step: Step) -> None:
+        """Start the deals and gives queued right after ``step.op`` (of the same deck,
+        none of a position still on its way) together with it: their unlock steps go
+        on at once, a seat's steps for all of them in one request, instead of one
+        request after another (issue 29: a Game Turn of Nero deals four hands, 3 round
+        trips instead of 12). They are journalled in the order the game asked."""
+        op = step.op
+        if op is None or op["op"] not in ("deal", "give"):
+            return
+        chains = self.rounds[op["deck"]].deal.chains
+        while step.queue:
+            nxt = step.queue[0]
+            positions = nxt.get("positions") or [nxt.get("pos")]
+            if nxt["op"] not in ("deal", "give") or nxt["deck"] != op["deck"] or any(
+                    p in chains and chains[p]["left"] for p in positions):
+                return
+            self._start(step.queue.popleft())
 
     def _seq(self) -> int:
         return self.step.seq if self.step is not None else -1
@@ -256,21 +281,23 @@ class HostDecks:
             for pos in op["positions"]:
                 rnd.deal.show(pos, op["seat"])
 
-    def _send_asks(self, op: Op, again: bool = False) -> None:
-        """Ask each seat for what it owes now (once; ``again``: a seat came back)."""
+    def _send_asks(self, op: Op, again: int | None = None) -> None:
+        """Ask each seat for what it owes now, once (``again``: this seat came back,
+        ask it again; the others were asked already, and answer once)."""
         rnd = self.rounds[op["deck"]]
         want = rnd.deal.expected()
         if want is not None:
             stage, seat = want
-            if again or (stage, seat) not in self.asked:
+            if again == seat or (stage, seat) not in self.asked:
                 self.asked.add((stage, seat))
-                self._ask(seat, self._request(rnd, seat, stage, points=rnd.deal.current()))
+                self._ask(seat, self._request(rnd, seat, stage, points=_deck_bytes(rnd.deal)))
             return
         for seat, items in rnd.deal.waiting().items():
             fresh = [i for i in items
-                     if again or (seat, i["pos"], i.get("point")) not in self.asked]
+                     if again == seat or (seat, i["pos"], i.get("point")) not in self.asked]
             self.asked.update((seat, i["pos"], i.get("point")) for i in fresh)
-            steps = [i for i in fresh if i["to"] is not None]
+            steps = [{**i, "point": bytes.fromhex(i["point"])} for i in fresh
+                     if i["to"] is not None]
             keys = [i for i in fresh if i["to"] is None]
             if steps:
                 self._ask(seat, self._request(rnd, seat, "unlock", positions=steps))
@@ -298,11 +325,7 @@ class HostDecks:
         opened to everyone are checked against their claims and handed to the game."""
         t = self.table
         rnd = self.rounds[op["deck"]]
-        if op["op"] == "shuffle":
-            t.send_all(DeckKeys(table=t.id, deck=rnd.deck, round=rnd.round, to=None,
-                                locked=rnd.deal.current()))
-            return
-        if op["op"] != "open":
+        if op["op"] != "open":  # a locked deck goes out only with cards turned face up
             return
         cards: dict[int, int] = {}
         keys = []
@@ -314,7 +337,7 @@ class HostDecks:
                 self._bad_card(rnd, pos, exc)
                 return
         t.send_all(DeckKeys(table=t.id, deck=rnd.deck, round=rnd.round, to=None,
-                            keys=[_relayed(k) for k in keys]))
+                            keys=[_relayed(k) for k in keys], points=_locked(rnd.deal, cards)))
         rnd.public.update(cards)
         self._journal({"kind": "opened", "seq": step.seq, "deck": rnd.deck, "round": rnd.round,
                        "cards": [[p, c] for p, c in cards.items()]})
@@ -386,6 +409,8 @@ class HostDecks:
         self.step = None
         if step.cancel is not None:
             step.cancel.cancel()
+        if step.journalled:
+            self._journal({"kind": "dealt", "seq": step.seq})
         t.state = step.state
         if step.seq == 0:
             t.play()
@@ -427,41 +452,78 @@ class HostDecks:
         try:
             if isinstance(msg, DeckPass):
                 m = {"t": "deck_pass", "table": t.id, "deck": deck_id(msg.deck, msg.round),
-                     "seat": msg.seat, "stage": msg.stage, "points": msg.points, "sig": msg.sig}
+                     "seat": msg.seat, "stage": msg.stage,
+                     "points": _split(msg.points, msg.seat, "pass"), "sig": _hx(msg.sig)}
                 rnd.deal.receive_pass(m)
                 self._journal({"kind": "deck_pass", **m})
             else:
-                for item in msg.items:
-                    self._item(rnd, msg, item)
+                dealt: dict[int, list[dict[str, Any]]] = {}  # seat -> its points now
+                try:
+                    if msg.sig is not None:
+                        self._steps(rnd, msg, dealt)
+                    for item in msg.items if msg.sig is None else []:
+                        self._item(rnd, msg, item, dealt)
+                finally:  # one deck_keys to each seat whose positions came through
+                    for to, points in sorted(dealt.items()):
+                        if t.seats[to].client is not None:
+                            t.seats[to].client.send(DeckKeys(
+                                table=t.id, deck=rnd.deck, round=rnd.round, to=to,
+                                points=points))
         except DealError as exc:
             self._fault(msg.seat, "bad_deal",
                         f"seat {msg.seat} ({t.seats[msg.seat].name}) sent a deal message for "
                         f"deck {msg.deck!r} that does not check: {exc}", {})
             self._refuse(client, msg.id, str(exc))
             return
-        client.send(Accepted(id=msg.id, table=t.id, seq=t.seq))
+        # No `accepted`: a pass or an unlock answered is acknowledged by what follows;
+        # only a refusal is answered (an `error` with the message's id).
         if not self._asking(step.op):
             self._advance()
         else:
             self._send_asks(step.op)  # the next seat's pass, or its unlock steps
 
-    def _item(self, rnd: DeckRound, msg: DeckUnlock, item: dict[str, Any]) -> None:
+    def _steps(self, rnd: DeckRound, msg: DeckUnlock,
+               dealt: dict[int, list[dict[str, Any]]]) -> None:
+        """A seat's unlock steps under one signature: checked and journalled as one
+        ``deck_steps`` record; the points only their recipient's lock is left on are
+        added to ``dealt``. The points the steps started from are the host's own (it
+        asked with them): not sent back, but signed, and journalled."""
+        t = self.table
+        steps = []
+        for item in msg.items:
+            pos = item.get("pos")
+            chain = rnd.deal.chains.get(pos) if type(pos) is int else None
+            steps.append([item.get("to"), pos, None if chain is None else chain["point"],
+                          _hx(item.get("point"))])
+        m = {"t": "deck_steps", "table": t.id, "deck": deck_id(msg.deck, msg.round),
+             "seat": msg.seat, "steps": steps, "sig": _hx(msg.sig)}
+        done = rnd.deal.receive_steps(m)
+        self._journal({"kind": "deck_steps", **m})
+        for to, pos, point in done:
+            dealt.setdefault(to, []).append({"pos": pos, "point": bytes.fromhex(point)})
+
+    def _item(self, rnd: DeckRound, msg: DeckUnlock, item: dict[str, Any],
+              dealt: dict[int, list[dict[str, Any]]]) -> None:
         """One unlock step (relayed on to its seat when it is the last) or public key."""
         t = self.table
+        pos = item.get("pos")
         m = {"table": t.id, "deck": deck_id(msg.deck, msg.round), "seat": msg.seat,
-             "to": item.get("to"), "pos": item.get("pos"), "sig": item.get("sig")}
+             "to": item.get("to"), "pos": pos, "sig": _hx(item.get("sig"))}
         if item.get("to") is None:
-            m = {"t": "deck_key", **m, "key": item.get("key")}
+            m = {"t": "deck_key", **m, "key": _hx(item.get("key"))}
             rnd.deal.receive_key(m)
             self._journal({"kind": "deck_key", **m})
             return
-        m = {"t": "deck_step", **m, "point_in": item.get("point_in"), "point": item.get("point")}
+        # The point the step started from is the host's own (it asked with it): not sent
+        # back, but signed, and journalled.
+        chain = rnd.deal.chains.get(pos) if type(pos) is int else None
+        m = {"t": "deck_step", **m, "point_in": None if chain is None else chain["point"],
+             "point": _hx(item.get("point"))}
         done = rnd.deal.receive_step(m)
         self._journal({"kind": "deck_step", **m})
-        if done is not None and t.seats[done[0]].client is not None:
-            t.seats[done[0]].client.send(DeckKeys(
-                table=t.id, deck=rnd.deck, round=rnd.round, to=done[0],
-                points=[{"pos": m["pos"], "point": done[1]}]))
+        if done is not None:
+            dealt.setdefault(done[0], []).append({"pos": m["pos"],
+                                                  "point": bytes.fromhex(done[1])})
 
     def _refuse(self, client: ClientLink, req_id: int, message: str,
                 code: ErrorCode = ErrorCode.BAD_DEAL) -> None:
@@ -479,10 +541,32 @@ class HostDecks:
     # -- a seat (re)connects, the table ends ---------------------------------------------
 
     def seated(self, seat: int) -> None:
-        """A seat resumed: ask it again for what the current request still needs of it."""
+        """A seat resumed: give it again what it may have missed of the current rounds
+        (a host restarted after relaying a step cannot know whether it went out: the
+        locked deck, the points dealt to it, the keys published), then ask it again
+        for what the current request still needs of it."""
+        t = self.table
+        client = t.seats[seat].client
+        if client is not None:
+            for rnd in self.rounds.values():
+                deal = rnd.deal
+                if deal.expected() is not None:
+                    continue
+                points = [{"pos": p, "point": bytes.fromhex(c["point"])}
+                          for p, c in sorted(deal.chains.items())
+                          if c["to"] == seat and not c["left"]]
+                shown = [p for p in sorted(deal.got) if p not in deal.asked]
+                if shown:
+                    client.send(DeckKeys(
+                        table=t.id, deck=rnd.deck, round=rnd.round, to=None,
+                        keys=[_relayed(k) for p in shown for k in deal.public_keys(p)],
+                        points=_locked(deal, shown)))
+                if points:
+                    client.send(DeckKeys(table=t.id, deck=rnd.deck, round=rnd.round, to=seat,
+                                         points=points))
         step = self.step
         if step is not None and step.op is not None:
-            self._send_asks(step.op, again=True)
+            self._send_asks(step.op, again=seat)
 
     def finished(self) -> None:
         """The table ended: every seat hands over its secrets for every round it took
@@ -503,11 +587,12 @@ class HostDecks:
             self._refuse(client, msg.id, f"no secrets of deck {msg.deck!r} round {msg.round} "
                                          f"are asked of seat {msg.seat}")
             return
-        m = {"t": "deck_secrets", "table": t.id, "deck": deck_id(msg.deck, msg.round),
-             "seat": msg.seat, "shuffle_key": msg.shuffle_key, "permutation": msg.permutation,
-             "card_keys": msg.card_keys, "sig": msg.sig}
         found = []
         try:
+            m = {"t": "deck_secrets", "table": t.id, "deck": deck_id(msg.deck, msg.round),
+                 "seat": msg.seat, "shuffle_key": _hx(msg.shuffle_key),
+                 "permutation": msg.permutation,
+                 "card_keys": _split(msg.card_keys, msg.seat, "card keys"), "sig": _hx(msg.sig)}
             rnd.deal._check_sig(m, (m["table"], m["deck"], m["seat"], m["shuffle_key"],
                                     m["permutation"], m["card_keys"]))
         except DealError as exc:
@@ -617,7 +702,7 @@ class HostDecks:
             kind = rec["kind"]
             if kind == "deck_op":
                 self._apply_op({k: v for k, v in rec.items() if k not in ("kind", "seq")})
-            elif kind in ("deck_pass", "deck_key", "deck_step"):
+            elif kind in ("deck_pass", "deck_key", "deck_step", "deck_steps"):
                 deck, _, number = rec["deck"].rpartition("/")
                 rnd = self.rounds[deck]
                 m = {k: v for k, v in rec.items() if k != "kind"}
@@ -625,6 +710,8 @@ class HostDecks:
                     rnd.deal.receive_pass(m)
                 elif kind == "deck_key":
                     rnd.deal.receive_key(m)
+                elif kind == "deck_steps":
+                    rnd.deal.receive_steps(m)
                 else:
                     rnd.deal.receive_step(m)
             elif kind == "claims":
@@ -647,6 +734,74 @@ class HostDecks:
                 deck, _, number = rec["deck"].rpartition("/")
                 self.secrets.setdefault((deck, int(number)), {})[rec["seat"]] = rec
 
+    @staticmethod
+    def _dealing(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """The journal's last step that began dealing and neither ended nor was cut
+        short by a forfeit, or None."""
+        begun: dict[str, Any] | None = None
+        for rec in records:
+            if rec["kind"] == "dealing":
+                begun = rec
+            elif rec["kind"] in ("dealt", "forfeit"):
+                begun = None
+        return begun
+
+    def dealing(self, records: list[dict[str, Any]]) -> int | None:
+        """The update whose deal the journal shows under way (0: the set-up), or None."""
+        begun = self._dealing(records)
+        return None if begun is None else int(begun["seq"])
+
+    def resume(self, records: list[dict[str, Any]]) -> bool:
+        """A host restarted in the middle of a deal: rebuild the step that was under way
+        (the action, or the set-up, applied again to the restored state; the requests
+        the journal shows done, with the cards they opened handed to the game again)
+        and carry on from where the journal stops: the seats are asked again for what
+        it lacks when they come back (:meth:`seated`). Returns whether a step resumed.
+
+        Call it once the table is restored (:meth:`restore`, the replay of its actions).
+        """
+        begun = self._dealing(records)
+        if begun is None:
+            return False
+        t, seq = self.table, begun["seq"]
+        if seq == 0:
+            ops = t._setup()  # the set-up again, with the set-up event's rng
+            state, events = t.state, []
+        else:
+            seed = self.fair.seeds.get(seq)
+            rng = self.fair.probe if seed is None else fp.FairRandom(seed)
+            state = t.game.clone(t.state)
+            decks = self.requests()
+            events = t.g.apply(state, begun["seat"], begun["action"], rng, decks)
+            ops = decks.take()
+        step = Step(seq, begun["seat"], begun["action"], begun["signed"], None, state, events,
+                    deque(ops), journalled=True)
+        opened = [r for r in records if r["kind"] == "opened" and r["seq"] == seq]
+        last: Op | None = None
+        for rec in records:
+            if rec["kind"] != "deck_op" or rec["seq"] != seq:
+                continue
+            op = {k: v for k, v in rec.items() if k not in ("kind", "seq")}
+            if not step.queue or step.queue[0] != op:
+                LOGGER.error("table %s: cannot resume the deal of update %d: the journal's "
+                             "request %s is not the game's %s", t.id, seq, op,
+                             step.queue[0] if step.queue else None)
+                return False
+            last = step.queue.popleft()
+            if op["op"] == "open" and opened:
+                done = opened.pop(0)
+                more = self.requests()
+                step.events += t.g.cards_opened(state, done["deck"], dict(
+                    (p, c) for p, c in done["cards"]), None, more)
+                step.queue.extend(more.take())
+                last = None  # done: the game has seen its cards
+        step.op = last
+        self.step = step
+        self.asked = set()
+        LOGGER.info("table %s: resuming the deal of update %d at %s", t.id, seq, last)
+        self._advance()
+        return True
+
     def replay_opened(self, state: State, seq: int, records: list[dict[str, Any]]) -> None:
         """Hand the game, in a replay, the cards opened during update ``seq``."""
         for rec in records:
@@ -657,4 +812,40 @@ class HostDecks:
 
 def _relayed(m: dict[str, Any]) -> dict[str, Any]:
     """A key as relayed to a seat: who signed it, for which position and seat."""
-    return {"seat": m["seat"], "pos": m["pos"], "to": m["to"], "key": m["key"], "sig": m["sig"]}
+    return {"seat": m["seat"], "pos": m["pos"], "to": m["to"], "key": bytes.fromhex(m["key"]),
+            "sig": bytes.fromhex(m["sig"])}
+
+
+# On the wire, points, scalars and signatures are msgpack bin (a deck: its points end to
+# end); in signatures and the journal, hex strings as before (docs/protocol.md).
+
+
+def _hx(value: Any) -> Any:
+    """A bin value as the hex the journal and signatures use; anything else as it came
+    (the checks that follow refuse it, naming the seat)."""
+    return value.hex() if isinstance(value, bytes) else value
+
+
+def _split(blob: bytes, seat: int, what: str) -> list[str]:
+    """32-byte values end to end, as hex strings.
+
+    Raises:
+        DealError: not a whole number of 32-byte values.
+    """
+    if len(blob) % 32:
+        raise DealError(seat, f"its {what} is {len(blob)} bytes, not a whole number of "
+                              "32-byte values")
+    return [blob[i:i + 32].hex() for i in range(0, len(blob), 32)]
+
+
+def _locked(deal: DealHost, positions: Any) -> list[dict[str, Any]]:
+    """The locked points of positions turned face up (each seat opens them with the
+    keys that come with them)."""
+    return [{"pos": p, "point": deal.passes["lock"][-1][p]} for p in positions]
+
+
+def _deck_bytes(deal: DealHost) -> bytes | None:
+    """The deck as it stands, for the next pass (None before any: the cards' points,
+    which every seat computes itself) or to everyone once locked."""
+    last = deal.passes["lock"] or deal.passes["shuffle"]
+    return b"".join(last[-1]) if last else None

@@ -200,6 +200,9 @@ class Journal:
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
+        # A host with worker processes writes from each (host/workers.py): a write waits
+        # for another process's commit rather than fail.
+        self._db.execute("PRAGMA busy_timeout=10000")
         self._db.executescript(_SCHEMA)
         row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         if row is None:
@@ -266,7 +269,7 @@ class Journal:
         if self.failed is not None:
             raise self.failed
         if not self._db.in_transaction:
-            self._db.execute("BEGIN")
+            self._db.execute("BEGIN IMMEDIATE")  # the write lock now: never a busy upgrade
 
     def _write(self, sql: str, params: tuple[Any, ...]) -> None:
         self._begin()

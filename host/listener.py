@@ -276,6 +276,9 @@ async def _handle(stream: trio.abc.Stream, peer: Peer, conn: Connection, host: s
         found: tuple[Table, int] | None = None
         if hello.token is not None:
             found = peer.find_token(hello.token)
+            if found is None and peer.handoff is not None and await peer.handoff.resume_elsewhere(
+                    stream, conn, link, hello, proto, peer):
+                return  # another process's seat: the connection went there (host/workers.py)
             if found is None:
                 await _send_now(stream, conn.send_error(Error(
                     code=ErrorCode.BAD_TOKEN, id=hello.id,
@@ -390,6 +393,12 @@ async def _serve_session(stream: trio.abc.Stream, conn: Connection, link: Client
                     msg = await _next_message(stream, conn, clock)
                     if isinstance(msg, (ConnectionClosed, Bye)):
                         break
+                    if peer.handoff is not None:  # a host with worker processes
+                        claimed = await peer.handoff.claim(stream, conn, link, msg, peer)
+                        if claimed is not None:
+                            if claimed == "gone":  # handed to another process
+                                break
+                            continue
                     # replies go out at the batch's end
                     route(msg, conn.last_frame_size, link, peer, joined)
                     if conn.trailing_data:

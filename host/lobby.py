@@ -63,6 +63,8 @@ class Peer:
     lobby_watchers: set[Any] = field(default_factory=set)  # links that said hello.lobby
     lan_peers: list[dict[str, Any]] = field(default_factory=list)  # other peers, for the lobby
     bots: PageBots | None = None  # the bots people add from the page; None: none
+    # A host with worker processes: hands connections to them (host/workers.py); None: one.
+    handoff: Any = None
     # Commits the journal and writes the links' output at each scheduler batch's end.
     batch: BatchEnd = field(init=False)
     # Finished tables listed until hidden, and their replays (host/archive.py); by
@@ -86,14 +88,21 @@ class Peer:
         outgrow a frame, however many tables the peer has."""
         out: list[dict[str, Any]] = []
         budget = self.limits.max_list_bytes
-        tables = list(self.tables.values())
+        tables: list[Any] = list(self.tables.values())
+        if self.handoff is not None:  # and the worker processes' (host/workers.py)
+            tables += self.handoff.summaries()
         for table in tables[max(offset, 0):]:
-            summary = table.summary()
+            summary = table if isinstance(table, dict) else table.summary()
             budget -= len(msgpack.packb(summary, use_bin_type=True))
             if budget < 0:
                 return out, True
             out.append(summary)
         return out, False
+
+    def owns(self, table_id: str) -> bool:
+        """Whether this process makes and restores table ``table_id`` (always, but in a
+        host with worker processes: host/workers.py)."""
+        return self.handoff is None or bool(self.handoff.owns(table_id))
 
     def open_tables(self) -> int:
         return sum(1 for t in self.tables.values() if t.free_seats())
@@ -147,6 +156,8 @@ class Peer:
         self._push_lobby()
 
     def _push_lobby(self) -> None:
+        if self.handoff is not None:  # workers' connections watch it too (host/workers.py)
+            self.handoff.lobby_changed()
         if self.lobby_watchers:
             lobby = self.lobby()
             for link in list(self.lobby_watchers):
@@ -261,7 +272,7 @@ class Peer:
         if refusal is not None:
             raise LimitExceeded(ErrorCode.TOO_MANY_TABLES, refusal)
         table_id = secrets.token_hex(4)
-        while table_id in self.tables or table_id in self.finished:
+        while table_id in self.tables or table_id in self.finished or not self.owns(table_id):
             table_id = secrets.token_hex(4)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
@@ -283,6 +294,8 @@ class Peer:
         """Rebuild every unfinished table of the journal (on start-up)."""
         damaged: list[tuple[str, str]] = []
         for record in self.journal.tables(unfinished=True, damaged=damaged):
+            if not self.owns(record.id):
+                continue  # another process's (host/workers.py)
             if record.game not in self.registry:
                 LOGGER.error("table %s needs game %r, which is not installed; skipped",
                              record.id, record.game)

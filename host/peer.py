@@ -87,7 +87,7 @@ class RunningPeer:
 async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
                      bind: str | None = None, port: int = DEFAULT_PORT,
                      discovery: Any = None, limits: Limits = DEFAULT_LIMITS,
-                     bots: BotRunner | None = None,
+                     bots: BotRunner | None = None, workers: int = 0,
                      task_status: trio.TaskStatus[RunningPeer] = trio.TASK_STATUS_IGNORED,
                      ) -> None:
     """Run a peer: restore its tables, listen on ``bind:port`` and serve until cancelled
@@ -104,6 +104,9 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
         limits: what clients may make the host hold (docs/limits.md).
         bots: how to run the bots people add from the page (host/pagebots.py), or
             None for none (``add_bot`` then gets ``bad_bot``).
+        workers: worker processes to spread the tables over (host/workers.py); 0 or 1
+            for none (one process). The workers serve the installed games
+            (``load_registry()``), whatever ``registry`` is.
 
     Passes back a :class:`RunningPeer` through ``task_status`` once it accepts
     connections. Each connection gets its own nursery; a failure in one never
@@ -117,6 +120,10 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
     journal.on_failure = lambda exc: journal_failed.set()
     peer = Peer(registry=registry, journal=journal, name=name or socket.gethostname(),
                 limits=limits, bots=None if bots is None else PageBots(bots, limits))
+    if workers > 1:  # this process is the front (host/workers.py)
+        from .workers import Front
+
+        peer.handoff = Front(peer, workers, db, peer.name, limits)
     for err in registry.errors:
         LOGGER.error("game plugin %s not loaded: %s", err.plugin, err)
     # Descriptors for every connection, and FILE_RESERVE more for the journal, discovery,
@@ -128,6 +135,8 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
         with peer.batch.installed():
             async with trio.open_nursery() as nursery:
                 await nursery.start(keep_house, peer)
+                if peer.handoff is not None:
+                    await nursery.start(peer.handoff.run)  # the workers, ready
                 listeners = await trio.open_tcp_listeners(port, host=bind)
                 running = RunningPeer(peer, listeners)
 

@@ -386,8 +386,13 @@ class Table:
         if table.status == PLAYING and table.g.is_over(table.state):
             table.status = FINISHED
             journal.set_status(table.id, FINISHED)
+        hidden = None if table.fair is None else table.fair.decks
+        if table.status == PLAYING and hidden is not None and hidden.dealing(fair) == 0:
+            table.status = WAITING  # the set-up's deal is under way: play() once it is done
         if table.status == PLAYING:
             table.timing.start(table.g.to_act(table.state))
+        if table.status != FINISHED and hidden is not None:
+            hidden.resume(fair)  # a deal under way when the host stopped goes on
         LOGGER.info("table %s restored at update %d (%s)", table.id, table.seq, table.status)
         return table
 

@@ -289,6 +289,11 @@ class Connection:
         bounds a request's fields by it without encoding them again)."""
         return self._reader.last_size
 
+    def take_buffered(self) -> bytes:
+        """The bytes received but not yet returned as messages, taken out of the
+        buffer (a host hands the connection to another process with them)."""
+        return self._reader.take()
+
     @property
     def trailing_data(self) -> int:
         """How many bytes are buffered but not yet returned as messages."""

@@ -99,23 +99,25 @@ class DeckRequest(Message):
     n: int  # cards in the deck
     seats: int  # seats at the table (each one's key opens a card)
     kind: str  # "shuffle", "lock", "unlock", "keys" or "secrets"
-    points: list[str] | None = None  # shuffle, lock: the deck to pass over (hex points)
+    points: bytes | None = None  # shuffle, lock: the deck to pass over, n points of 32
+    #                              bytes end to end; nil for the first shuffle: the cards
     positions: list[dict[str, Any]] | None = None  # unlock: [{"pos", "to", "point"}];
     #                                               keys: [{"pos", "to": nil}]
 
 
 @_message("deck_keys", "host")
 class DeckKeys(Message):
-    """To everyone: the locked deck, once; the keys of cards turned face up. To one
-    seat (``to``): the points of positions dealt to it, with only its lock left."""
+    """To everyone: the keys and locked points of cards turned face up. To one seat
+    (``to``): the points of positions dealt to it, with only its lock left."""
 
     table: str
     deck: str
     round: int
     to: int | None  # the seat this is for; nil: everyone
-    locked: list[str] | None = None  # the locked deck (hex points), sent once it is locked
-    keys: list[dict[str, Any]] | None = None  # [{"seat", "pos", "to", "key", "sig"}]
-    points: list[dict[str, Any]] | None = None  # [{"pos", "point"}] for seat `to`
+    keys: list[dict[str, Any]] | None = None  # [{"seat", "pos", "to", "key", "sig"}], bin
+    points: list[dict[str, Any]] | None = None  # [{"pos", "point"}], bin: for seat `to`, the
+    #                                            points only its lock is left on; to everyone,
+    #                                            the locked points of the positions opened
 
 
 @_message("deck_pass", "client")
@@ -128,23 +130,25 @@ class DeckPass(Message):
     deck: str
     round: int
     stage: str  # "shuffle" or "lock"
-    points: list[str]  # n hex points
-    sig: str  # over ["lantable-fairplay-v1", "deck_pass", table, "deck/round", seat, stage,
-    #           tag("deck", points)]
+    points: bytes  # n points of 32 bytes, end to end
+    sig: bytes  # 64 bytes, over ["lantable-fairplay-v1", "deck_pass", table, "deck/round",
+    #             seat, stage, tag("deck", [the points in hex])]
 
 
 @_message("deck_unlock", "client")
 class DeckUnlock(Message):
-    """A seat's answer to ``unlock`` (its lock taken off each point) or ``keys`` (its
-    key of each position turned face up), each item signed."""
+    """A seat's answer to ``unlock`` (its lock taken off each point, all signed at once)
+    or ``keys`` (its key of each position turned face up, each signed)."""
 
     id: int
     table: str
     seat: int
     deck: str
     round: int
-    items: list[dict[str, Any]]  # unlock: [{"pos", "to", "point_in", "point", "sig"}];
-    #                             keys: [{"pos", "to": nil, "key", "sig"}]
+    items: list[dict[str, Any]]  # unlock: [{"pos", "to", "point"}]; keys: [{"pos",
+    #                             "to": nil, "key", "sig"}]; points, keys, signatures as bin
+    sig: bytes | None = None  # unlock: one signature over every step (deck_steps), which
+    #                           also covers the points asked
 
 
 @_message("deck_secrets", "client")
@@ -156,8 +160,8 @@ class DeckSecretsMessage(Message):
     seat: int
     deck: str
     round: int
-    shuffle_key: str
+    shuffle_key: bytes  # 32 bytes
     permutation: list[int]
-    card_keys: list[str]
-    sig: str  # over ["lantable-fairplay-v1", "deck_secrets", table, "deck/round", seat,
+    card_keys: bytes  # n scalars of 32 bytes, end to end
+    sig: bytes  # 64 bytes, over ["lantable-fairplay-v1", "deck_secrets", table, "deck/round", seat,
     #           shuffle_key, permutation, card_keys]

@@ -85,6 +85,13 @@ class FrameReader:
     def buffered(self) -> int:
         return len(self._buf)
 
+    def take(self) -> bytes:
+        """Every buffered byte, removed (the frame being read starts again)."""
+        data = bytes(self._buf)
+        self._buf.clear()
+        self._need = None
+        return data
+
     def _check_header(self) -> None:
         if self._need is None and len(self._buf) >= HEADER.size:
             (need,) = HEADER.unpack_from(self._buf)

@@ -314,7 +314,7 @@ def verify_signature(key: str, sig: str, kind: str, *fields: Any) -> None:
     """
     public = Ed25519PublicKey.from_public_bytes(unhex(check_key(key), "public key"))
     raw = unhex(sig, "signature", 64)
-    why = _weak_point(raw[:32])
+    why = _weak_r(raw[:32])
     if why is not None:
         raise FairPlayError(f"the {kind} signature is not a valid Ed25519 signature: its R {why}")
     if int.from_bytes(raw[32:], "little") >= _ORDER:
@@ -391,6 +391,31 @@ def _weak_point(raw: bytes) -> str | None:
         j = (f - 2 * z * z) % _P
         x, y, z = (b - c - d) * j % _P, f * (-c - d) % _P, f * j % _P
     if x == 0 and y == z:
+        return "is a point of small order (a weak key)"
+    return None
+
+
+# The eight points of small order (the identity, order 2, two of order 4, four of
+# order 8), canonically encoded: a point whose 8-fold is the identity is one of them.
+_SMALL_ORDER: Final = frozenset(bytes.fromhex(h) for h in (
+    "01" + "00" * 31, "ec" + "ff" * 30 + "7f", "00" * 32, "00" * 31 + "80",
+    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa",
+    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
+    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85"))
+
+
+def _weak_r(raw: bytes) -> str | None:
+    """:func:`_weak_point` for a signature's ``R``, without the exponentiation that
+    decodes it (a signature check's costliest part in Python, issue 29): a canonical
+    encoding (``y`` below ``p``, no negative zero: ``x`` is 0 only where ``y`` is 1 or
+    ``p - 1``) of none of the eight points of small order. An ``R`` that is no point
+    at all passes here and never verifies: the check compares it, as bytes, with the
+    ``R`` it recomputes (RFC 8032 5.1.7)."""
+    y = int.from_bytes(raw, "little") & ((1 << 255) - 1)
+    if y >= _P or (raw[31] >> 7 and y in (1, _P - 1)):
+        return "is not a canonical Ed25519 point"
+    if raw in _SMALL_ORDER:
         return "is a point of small order (a weak key)"
     return None
 

@@ -25,6 +25,8 @@ its seat's fair-play key (:class:`~lantable.protocol.fairplay.Identity`) over
 ``deck_pass``   ``stage`` ("shuffle" or "lock"), ``points`` (n hex points); signed over
                 ``stage`` and the tagged hash of the points
 ``deck_step``   ``to`` (the recipient), ``pos``, ``point_in``, ``point`` (this seat's lock off)
+``deck_steps``  ``steps``: ``[[to, pos, point_in, point], …]``, several unlock steps of one
+                seat under one signature (what a host asks of a seat at once)
 ``deck_key``    ``to`` (None: the card is opened to everyone), ``pos``, ``key``
 ``deck_secrets`` the seat's secrets, published when the deal is over, for the audit
 =============== ===========================================================================
@@ -78,6 +80,10 @@ def _key_fields(m: Mapping[str, Any]) -> tuple[Any, ...]:
 
 def _step_fields(m: Mapping[str, Any]) -> tuple[Any, ...]:
     return (m["table"], m["deck"], m["seat"], m["to"], m["pos"], m["point_in"], m["point"])
+
+
+def _steps_fields(m: Mapping[str, Any]) -> tuple[Any, ...]:
+    return (m["table"], m["deck"], m["seat"], m["steps"])
 
 
 def _secrets_fields(m: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -135,6 +141,14 @@ class DeckPlayer:
         (:func:`seal_digest`)."""
         return seal_digest(self.table, self.deck, self.seat, pos, card,
                            self.secret.unlock_key(pos).hex())
+
+    def steps(self, asked: Sequence[tuple[int, int, str]]) -> dict[str, Any]:
+        """Take this seat's lock off several points (``(pos, to, point_in)`` each), under
+        one signature: ``deck_steps``."""
+        steps = [[to, pos, point_in,
+                  _mul(self.secret.unlock_key(pos), fp.unhex(point_in, "point")).hex()]
+                 for pos, to, point_in in asked]
+        return self._msg("deck_steps", _steps_fields, steps=steps)
 
     def receive_point(self, pos: int, point: str) -> None:
         """Position ``pos`` with every other seat's lock taken off: only ours is left."""
@@ -344,6 +358,48 @@ class DealHost:
         chain["point"] = m["point"]
         self.journal.append(dict(m))
         return None if chain["left"] else (chain["to"], m["point"])
+
+    def receive_steps(self, m: Mapping[str, Any]) -> list[tuple[int, int, str]]:
+        """Several unlock steps of one seat under one signature (``deck_steps``): all
+        checked (each asked of this seat, from the point the host gave, a group
+        element) before any is taken; journalled as one. Returns ``(to, pos, point)``
+        for each position that only ``to``'s lock is left on now.
+
+        Raises:
+            DealError: naming the seat and the positions; nothing is kept.
+        """
+        seat = _seat(m)
+        steps = m.get("steps")
+        if not isinstance(steps, list) or not steps or not all(
+                isinstance(x, list) and len(x) == 4 for x in steps):
+            raise DealError(seat, "its unlock steps are malformed: not a list of "
+                                  "[to, pos, point_in, point]")
+        positions = [x[1] for x in steps]
+        if len(set(map(repr, positions))) != len(positions):
+            raise DealError(seat, f"its unlock steps name a position twice: {positions}")
+        for to, pos, point_in, _ in steps:
+            chain = self.chains.get(pos) if type(pos) is int else None
+            if chain is None or not chain["left"] or chain["left"][0] != seat \
+                    or chain["to"] != to or chain["point"] != point_in:
+                raise DealError(seat, f"an unlock step on position {pos} that was not "
+                                      "asked of it")
+        try:
+            self._check_sig(m, _steps_fields(m))
+            points = [fp.unhex(x[3], "point") for x in steps]
+        except (DealError, fp.FairPlayError, KeyError, TypeError) as exc:
+            raise DealError(seat, f"its unlock steps for positions {positions} do not check: "
+                                  f"{exc}") from None
+        if not all(rbcl.crypto_core_ristretto255_is_valid_point(p) for p in points):
+            raise DealError(seat, "an unlock step is not a group element")
+        done = []
+        for to, pos, _, point in steps:
+            chain = self.chains[pos]
+            chain["left"].pop(0)
+            chain["point"] = point
+            if not chain["left"]:
+                done.append((to, pos, point))
+        self.journal.append(dict(m))
+        return done
 
     def receive_key(self, m: Mapping[str, Any]) -> None:
         """A seat's key for a position being opened to everyone: checked, journalled.

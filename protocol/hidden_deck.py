@@ -121,7 +121,10 @@ def open_card(locked: Point, unlock_keys: Sequence[Scalar], cards: Sequence[Poin
             card): detected at once, by whoever opens it.
     """
     point = locked
-    for key in unlock_keys:
+    if unlock_keys:  # one multiplication by the keys' product: the group is commutative
+        key = unlock_keys[0]
+        for more in unlock_keys[1:]:
+            key = _smul(key, more)
         point = _mul(key, point)
     try:
         return list(cards).index(point)

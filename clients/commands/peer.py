@@ -63,6 +63,10 @@ def add_host(sub: Any) -> None:
                    help="a name this machine has on the LAN (e.g. from the router's DNS) that "
                         "browsers may open the app by (repeatable); its addresses, localhost "
                         "and its own .local names always work")
+    p.add_argument("--workers", type=int, default=0, metavar="N",
+                   help="spread the tables over N worker processes, one per core to use "
+                        "(default 0: one process; 0 and 1 are the same). A prototype: see "
+                        "docs/decisions.md, 'Worker processes', for what stays in the front")
     p.add_argument("--compact", action="store_true",
                    help="before serving, drop the finished tables nobody marked to keep, but "
                         "for the newest --compact-keep, and give their space back")
@@ -140,7 +144,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                     registry=registry, db=args.db, name=args.name, bind=args.bind,
                     port=args.port, discovery=_discovery_for(args, web_port), limits=limits,
                     bots=None if args.no_page_bots else PageBotCommand(),
-                    task_status=task_status)
+                    workers=args.workers, task_status=task_status)
                 nursery.cancel_scope.cancel()  # the peer stopped: so does its web server
 
             running = await nursery.start(peer)

@@ -93,3 +93,18 @@ def _secrets_in(table: Any) -> bool:
         return True
     return all(len(decks.secrets.get((r.deck, r.round), {})) == table.seats_n
                for r in decks.done)
+
+
+def unlock_steps(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every unlock step a journal holds, one map each (``seat``, ``deck``, ``to``,
+    ``pos``, ``point_in``, ``point``): the host journals a seat's steps asked at once
+    as one ``deck_steps`` record under one signature."""
+    out = []
+    for r in records:
+        if r["kind"] == "deck_step":
+            out.append(r)
+        elif r["kind"] == "deck_steps":
+            out += [{"seat": r["seat"], "deck": r["deck"], "to": to, "pos": pos,
+                     "point_in": point_in, "point": point}
+                    for to, pos, point_in, point in r["steps"]]
+    return out

@@ -20,7 +20,7 @@ from lantable.plugins.blackbeard import hidden as BH
 from lantable.protocol.deck_errors import DeckError
 from lantable.protocol.hidden_deck import open_card
 
-from .hiddengames import play_hidden
+from .hiddengames import play_hidden, unlock_steps
 from .test_table import copy_of
 
 SEATS = 3
@@ -81,8 +81,8 @@ def test_the_host_never_opens_a_card_dealt_to_one_seat_nor_a_face_down_merchant(
                 continue
             hidden[rnd.deck] += 1
             assert pos not in deal.got and pos not in rnd.public  # no key of it, ever
-            points = [r["point"] for r in records if r["kind"] == "deck_step"
-                      and r["deck"] == name and r["pos"] == pos]
+            points = [r["point"] for r in unlock_steps(records)
+                      if r["deck"] == name and r["pos"] == pos]
             for point in [*points, deal.passes["lock"][-1][pos].hex()]:
                 with pytest.raises(DeckError):
                     open_card(bytes.fromhex(point), [], deal.cards)
@@ -103,8 +103,8 @@ def test_each_seat_knows_exactly_its_own_cards(game) -> None:
     name = f"{events.deck}/{events.round}"
     truth = _truth(records, name, events.deal.n)
     dealt: dict[int, set[int]] = {s: set() for s in range(SEATS)}
-    for r in records:
-        if r["kind"] == "deck_step" and r["deck"] == name:
+    for r in unlock_steps(records):
+        if r["deck"] == name:
             dealt[r["to"]].add(r["pos"])
     assert all(dealt.values())
     for seat, decks in game.seats.items():
@@ -142,11 +142,11 @@ def test_verify_names_the_seat_of_an_altered_pass(game, registry) -> None:
 
 def test_verify_names_the_seat_of_an_altered_unlock_step(game, registry) -> None:
     def change(records):
-        rec = _first(records, "deck_step", seat=1)
-        rec["point"] = _first(records, "deck_step", seat=0)["point"]
+        rec = _first(records, "deck_steps", seat=1)
+        rec["steps"][0][3] = _first(records, "deck_steps", seat=0)["steps"][0][3]
 
     report = _altered(game, registry, change)
-    assert any("seat 1's unlock step for position" in p for p in report.problems), \
+    assert any("seat 1's unlock steps for positions 0 (to " in p for p in report.problems), \
         report.problems
 
 

@@ -162,3 +162,25 @@ def test_the_uniformity_check_catches_a_modulo_sampler() -> None:
     for _ in range(DRAWS // 10):
         counts[bucket(rng.getrandbits(32) % n, n)[0]] += 1
     assert chi2(counts) > chi2_critical(BUCKETS - 1)
+
+
+def test_the_quick_check_of_a_signatures_r_agrees_with_decoding_it() -> None:
+    """``_weak_r`` (no exponentiation) refuses exactly what ``_weak_point`` refuses,
+    on every point of small order, non-canonical encodings, and honest ``R``s; an
+    encoding that is no point passes it, and never verifies."""
+    import os
+
+    small = sorted(fp._SMALL_ORDER)
+    assert len(small) == 8 and all("small order" in fp._weak_point(r) for r in small)
+    p = fp._P
+    odd = [(p + k).to_bytes(32, "little") for k in range(3)]  # y = p, p + 1, p + 2
+    odd += [(1 | 1 << 255).to_bytes(32, "little"), ((p - 1) | 1 << 255).to_bytes(32, "little")]
+    honest = [bytes.fromhex(fp.Identity().sign("act", "t", i))[:32] for i in range(50)]
+    for raw in [*small, *odd, *honest]:
+        assert (fp._weak_r(raw) is None) == (fp._weak_point(raw) is None), raw.hex()
+    no_point = next(r for r in (os.urandom(32) for _ in range(100))
+                    if fp._weak_point(r) is not None and fp._weak_r(r) is None)
+    seat = fp.Identity()
+    sig = bytes.fromhex(seat.sign("act", "t", 0))
+    with pytest.raises(fp.FairPlayError, match="does not match"):
+        fp.verify_signature(seat.public, (no_point + sig[32:]).hex(), "act", "t", 0)

@@ -189,3 +189,38 @@ def test_issue25_6_a_pass_that_leaves_a_card_as_it_came_is_refused_naming_the_se
             host.receive_pass(cheat)
         assert err.value.seat == 1
     host.receive_pass(honest)  # the honest pass still goes through
+
+
+def test_steps_under_one_signature_go_through_all_or_none() -> None:
+    """``deck_steps``: a seat's steps asked at once, one signature; one step not asked
+    of it, or an altered point, refuses them all and keeps nothing."""
+    host, players, ids = fresh()
+    while (want := host.expected()) is not None:
+        host.receive_pass(players[want[1]].pass_(want[0], host.current()))
+    for pos, to in ((0, 2), (1, 2), (2, 1)):
+        host.deal(pos, to)
+    asked = [(i["pos"], i["to"], i["point"]) for i in host.waiting()[0]]
+    assert [a[:2] for a in asked] == [(0, 2), (1, 2), (2, 1)]
+    start = host.current()
+    with pytest.raises(hdl.DealError, match="not asked of it") as err:
+        host.receive_steps(players[0].steps([*asked, (4, 2, start[4])]))
+    assert err.value.seat == 0
+    altered = players[0].steps(asked)
+    altered["steps"][1][3] = altered["steps"][0][3]
+    with pytest.raises(hdl.DealError, match=r"positions \[0, 1, 2\] do not check"):
+        host.receive_steps(altered)
+    assert host.waiting()[0] and host.journal[-1]["t"] == "deck_pass"  # nothing kept
+    assert host.receive_steps(players[0].steps(asked)) == []  # seat 2's lock is still on
+    assert {i["pos"] for items in host.waiting().values() for i in items} == {0, 1, 2}
+    while (waiting := host.waiting()):
+        for seat, items in waiting.items():
+            done = host.receive_steps(players[seat].steps(
+                [(i["pos"], i["to"], i["point"]) for i in items]))
+            for to, pos, point in done:
+                players[to].receive_point(pos, point)
+    secrets = [p.secrets() for p in players]
+    assert host.audit(secrets) == []
+    truth = list(range(host.n))
+    for m in secrets:
+        truth = [truth[src] for src in m["permutation"]]
+    assert [players[2].open(0), players[2].open(1), players[1].open(2)] == truth[:3]

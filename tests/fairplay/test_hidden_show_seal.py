@@ -22,7 +22,7 @@ from lantable.plugins.decks import Requests, sealed_of
 from lantable.protocol.deck_errors import DeckError
 from lantable.protocol.hidden_deck import open_card
 
-from .hiddengames import highcard_registry, play_hidden
+from .hiddengames import highcard_registry, play_hidden, unlock_steps
 from .highcard import highcard_game
 from .test_table import copy_of
 
@@ -94,8 +94,8 @@ def test_the_host_never_opens_a_card_dealt_or_shown_to_one_seat(game) -> None:
                 continue
             hidden += 1
             assert pos not in deal.got and pos not in rnd.public
-            points = [r["point"] for r in records if r["kind"] == "deck_step"
-                      and r["deck"] == f"{rnd.deck}/{rnd.round}" and r["pos"] == pos]
+            points = [r["point"] for r in unlock_steps(records)
+                      if r["deck"] == f"{rnd.deck}/{rnd.round}" and r["pos"] == pos]
             for point in [*points, deal.passes["lock"][-1][pos].hex()]:
                 with pytest.raises(DeckError):
                     open_card(bytes.fromhex(point), [], deal.cards)
@@ -131,12 +131,12 @@ def test_verify_names_the_seat_of_an_altered_show_step(game) -> None:
     records = [dict(r) for r in copy_of(game.db, game.table).fair]
     show = _first(records, "deck_op", op="show", seat=0)
     (pos,) = show["positions"]
-    step = next(r for r in records[records.index(show):] if r["kind"] == "deck_step"
-                and r["pos"] == pos and r["to"] == 0)
-    other = next(r for r in records if r["kind"] == "deck_step" and r is not step)
-    step["point"] = other["point"]
+    rec, i = next((r, i) for r in records[records.index(show):] if r["kind"] == "deck_steps"
+                  for i, (to, at, *_) in enumerate(r["steps"]) if at == pos and to == 0)
+    other = next(r for r in records if r["kind"] == "deck_steps" and r is not rec)
+    rec["steps"][i][3] = other["steps"][0][3]
     report = _verify(game, records=records)
-    assert any(f"seat {step['seat']}'s unlock step for position {pos} (to 0)" in p
+    assert any(f"seat {rec['seat']}'s unlock step" in p and f"{pos} (to " in p
                for p in report.problems), report.problems
 
 

@@ -22,7 +22,7 @@ from lantable.protocol.deck_errors import DeckError
 from lantable.protocol.hidden_deck import open_card
 
 from .conftest import Dice
-from .hiddengames import highcard_registry, play_hidden
+from .hiddengames import highcard_registry, play_hidden, unlock_steps
 from .test_table import copy_of
 
 OPTIONS = {"rounds": 2, "keep": 1}  # two shuffles; a card stays in each hand, never shown
@@ -75,8 +75,8 @@ def test_the_host_never_opens_a_card_dealt_to_one_seat(game) -> None:
                 continue
             hidden += 1
             assert pos not in deal.got and pos not in rnd.public
-            points = [r["point"] for r in records if r["kind"] == "deck_step"
-                      and r["deck"] == f"{rnd.deck}/{rnd.round}" and r["pos"] == pos]
+            points = [r["point"] for r in unlock_steps(records)
+                      if r["deck"] == f"{rnd.deck}/{rnd.round}" and r["pos"] == pos]
             for point in [*points, deal.passes["lock"][-1][pos].hex()]:
                 with pytest.raises(DeckError):
                     open_card(bytes.fromhex(point), [], deal.cards)
@@ -95,8 +95,8 @@ def test_each_seat_knows_exactly_the_cards_dealt_or_given_to_it(game) -> None:
     last = game.host_table.fair.decks.done[-1]
     truth = _truth(records, last.deck, last.round, last.deal.n)
     dealt = {s: set() for s in range(3)}
-    for r in records:
-        if r["kind"] == "deck_step" and r["deck"] == f"cards/{last.round}":
+    for r in unlock_steps(records):
+        if r["deck"] == f"cards/{last.round}":
             dealt[r["to"]].add(r["pos"])
     for seat, decks in game.seats.items():
         known = decks.known(game.table, seat)["cards"]
@@ -166,11 +166,11 @@ def test_verify_names_the_seat_of_an_altered_key(game) -> None:
 
 def test_verify_names_the_seat_of_an_altered_unlock_step(game) -> None:
     def change(records):
-        rec = _first(records, "deck_step", seat=1)
-        rec["point"] = _first(records, "deck_step", seat=0)["point"]
+        rec = _first(records, "deck_steps", seat=1)
+        rec["steps"][0][3] = _first(records, "deck_steps", seat=0)["steps"][0][3]
 
     report = _altered(game, change)
-    assert any("seat 1's unlock step for position" in p for p in report.problems), \
+    assert any("seat 1's unlock steps for positions 0 (to 0)" in p for p in report.problems), \
         report.problems
 
 
@@ -345,11 +345,13 @@ class Unmasked(SeatDecks):
         out = super().answer(req)
         if out is not None and req.kind == "shuffle":
             cls, fields = out
-            fields = {**fields, "points": list(req.points)}
+            fields = {**fields, "points": req.points}
             player = self.players[(req.table, req.seat, req.deck, req.round)]
+            points = [req.points[i:i + 32].hex() for i in range(0, len(req.points), 32)]
             signed = {"t": "deck_pass", "table": req.table, "deck": player.deck,
-                      "seat": req.seat, "stage": "shuffle", "points": fields["points"]}
-            fields["sig"] = self.identity.sign("deck_pass", *hdl._pass_fields(signed))
+                      "seat": req.seat, "stage": "shuffle", "points": points}
+            fields["sig"] = bytes.fromhex(self.identity.sign("deck_pass",
+                                                             *hdl._pass_fields(signed)))
             return cls, fields
         return out
 

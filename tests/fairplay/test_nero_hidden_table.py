@@ -17,7 +17,7 @@ from lantable.plugins.nero.hidden import DECK
 from lantable.protocol.deck_errors import DeckError
 from lantable.protocol.hidden_deck import open_card
 
-from .hiddengames import play_hidden
+from .hiddengames import play_hidden, unlock_steps
 from .test_table import copy_of
 
 SEATS = 4
@@ -77,8 +77,8 @@ def test_the_host_never_opens_a_card_dealt_to_one_seat(game) -> None:
                 continue
             hidden += 1
             assert pos not in deal.got and pos not in rnd.public  # no key of it, ever
-            points = [r["point"] for r in records if r["kind"] == "deck_step"
-                      and r["deck"] == name and r["pos"] == pos]
+            points = [r["point"] for r in unlock_steps(records)
+                      if r["deck"] == name and r["pos"] == pos]
             for point in [*points, deal.passes["lock"][-1][pos].hex()]:
                 with pytest.raises(DeckError):
                     open_card(bytes.fromhex(point), [], deal.cards)
@@ -98,8 +98,8 @@ def test_each_seat_knows_exactly_its_own_cards(game) -> None:
     name = f"{last.deck}/{last.round}"
     truth = _truth(records, name, last.deal.n)
     dealt: dict[int, set[int]] = {s: set() for s in range(SEATS)}
-    for r in records:
-        if r["kind"] == "deck_step" and r["deck"] == name:
+    for r in unlock_steps(records):
+        if r["deck"] == name:
             dealt[r["to"]].add(r["pos"])
     for seat, decks in game.seats.items():
         known = decks.known(game.table, seat)[DECK]

@@ -20,7 +20,7 @@ from lantable.plugins.spanish_main import hidden as SH
 from lantable.protocol.deck_errors import DeckError
 from lantable.protocol.hidden_deck import open_card
 
-from .hiddengames import play_hidden
+from .hiddengames import play_hidden, unlock_steps
 from .test_table import copy_of
 
 pytestmark = pytest.mark.slow  # a whole 12-round game over TCP: about 14 s on the loaded machine
@@ -81,8 +81,8 @@ def test_the_host_never_opens_a_token_nobody_turned_over(game) -> None:
             continue
         hidden += 1
         assert pos not in deal.got and pos not in rnd.public  # no key of it, ever
-        points = [r["point"] for r in records if r["kind"] == "deck_step"
-                  and r["deck"] == name and r["pos"] == pos]
+        points = [r["point"] for r in unlock_steps(records)
+                  if r["deck"] == name and r["pos"] == pos]
         for point in [*points, deal.passes["lock"][-1][pos].hex()]:
             with pytest.raises(DeckError):
                 open_card(bytes.fromhex(point), [], deal.cards)
@@ -130,12 +130,14 @@ def test_verify_names_the_seat_of_an_altered_pass(game, registry) -> None:
 def test_verify_names_the_seat_of_an_altered_show_step(game, registry) -> None:
     """An exploring seat is shown the island's tokens: the other seat's unlock steps."""
     records = [dict(r) for r in copy_of(game.db, game.table).fair]
-    step = _first(records, "deck_step")
-    other = next(r for r in records if r["kind"] == "deck_step" and r["pos"] != step["pos"])
-    step["point"] = other["point"]
+    rec = _first(records, "deck_steps")
+    to, pos, *_ = rec["steps"][0]
+    other = next(r for r in records if r["kind"] == "deck_steps"
+                 and r["steps"][0][1] != pos)
+    rec["steps"][0][3] = other["steps"][0][3]
     report = _altered(game, registry, lambda rs: rs.__setitem__(slice(None), records))
-    assert any(f"seat {step['seat']}'s unlock step for position {step['pos']} "
-               f"(to {step['to']})" in p for p in report.problems), report.problems
+    assert any(f"seat {rec['seat']}'s unlock step" in p and f"{pos} (to " in p
+               for p in report.problems), report.problems
 
 
 def test_verify_names_a_show_to_another_seat(game, registry) -> None:

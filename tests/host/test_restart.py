@@ -28,10 +28,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _start_host(db: str, port: int) -> subprocess.Popen:
+def _start_host(db: str, port: int, workers: int = 0) -> subprocess.Popen:
     proc = subprocess.Popen(
         [*LANTABLE, "host", "--bind", "127.0.0.1", "--port", str(port), "--db", db,
-         "--no-discovery"],
+         "--no-discovery", "--workers", str(workers)],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     line = proc.stdout.readline()
     assert "listening on" in line, line
@@ -43,9 +43,27 @@ def _actions(db: str) -> int:
         return con.execute("SELECT count(*) FROM actions").fetchone()[0]
 
 
-def _run(db: str, *, kill_after: int | None) -> dict:
+def _worker_pid(host: int, index: int) -> int:
+    """The pid of worker ``index`` of the host process ``host`` (host/workers.py)."""
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline") as f:
+                cmdline = f.read()
+        except (OSError, ValueError):
+            continue
+        if ppid == host and "lantable.host.worker\x00" in cmdline and \
+                f'"index": {index},' in cmdline:
+            return int(entry)
+    raise AssertionError(f"no worker {index} under {host}")
+
+
+def _run(db: str, *, kill_after: int | None, workers: int = 0, kill: str = "host") -> dict:
+    """Play a race table with three bots; SIGKILL ``kill`` ("host", or "worker": the
+    worker process that owns the table) after ``kill_after`` actions, and restart it."""
     port = _free_port()
-    host = _start_host(db, port)
+    host = _start_host(db, port, workers)
     try:
         table = subprocess.run(
             [*LANTABLE, "new", "race", "--connect", f"127.0.0.1:{port}", "--seats", "3",
@@ -60,11 +78,17 @@ def _run(db: str, *, kill_after: int | None) -> dict:
                 assert time.monotonic() < deadline, "the bots never got going"
                 assert bots.poll() is None, bots.stderr.read()
                 time.sleep(0.01)
-            os.kill(host.pid, signal.SIGKILL)
-            host.wait()
+            if kill == "worker":  # the front starts it again by itself
+                from lantable.host.workers import owner
+
+                os.kill(_worker_pid(host.pid, owner(table, workers)), signal.SIGKILL)
+            else:
+                os.kill(host.pid, signal.SIGKILL)
+                host.wait()
             killed_at = _actions(db)
             assert killed_at < 1000, "the game ended before the kill; make it longer"
-            host = _start_host(db, port)
+            if kill != "worker":
+                host = _start_host(db, port, workers)
         out, err = bots.communicate(timeout=120)
         assert bots.returncode == 0, err
         result = json.loads(out)
@@ -78,9 +102,18 @@ def _run(db: str, *, kill_after: int | None) -> dict:
         host.wait()
 
 
-def test_sigkill_mid_game_then_restart_finishes_like_an_uninterrupted_run(tmp_path):
-    calm = _run(str(tmp_path / "calm.sqlite"), kill_after=None)
-    killed = _run(str(tmp_path / "killed.sqlite"), kill_after=100)
+@pytest.fixture(scope="module")
+def calm(tmp_path_factory):
+    """The game played without a kill, once for every kind of kill."""
+    return _run(str(tmp_path_factory.mktemp("calm") / "calm.sqlite"), kill_after=None)
+
+
+@pytest.mark.parametrize(("workers", "kill"), [(0, "host"), (2, "host"), (2, "worker")])
+def test_sigkill_mid_game_then_restart_finishes_like_an_uninterrupted_run(tmp_path, calm,
+                                                                          workers, kill):
+    """Also with worker processes (host/workers.py): SIGKILL of the front (all of the
+    host) or of the worker that serves the table."""
+    killed = _run(str(tmp_path / "killed.sqlite"), kill_after=100, workers=workers, kill=kill)
     assert calm["status"] == killed["status"] == "finished"
     assert killed["scores"] == calm["scores"]
     assert killed["actions"] == calm["actions"]

@@ -435,35 +435,35 @@ SIMPLE_CASES = [
     ),
     (
         DeckKeys(table="t1", deck="d", round=1, to=0,
-                 points=[{"pos": 0, "point": "ab"}]),
+                 points=[{"pos": 0, "point": b"\xab"}]),
         "0000003f"
         "86a174a96465636b5f6b657973a57461626c65a27431a46465636ba164a5726f"
-        "756e6401a2746f00a6706f696e74739182a3706f7300a5706f696e74a26162",
+        "756e6401a2746f00a6706f696e74739182a3706f7300a5706f696e74c401ab",
     ),
     (
         DeckPass(id=5, table="t1", seat=0, deck="d", round=1, stage="shuffle",
-                 points=["ab", "cd"], sig="ef"),
-        "00000051"
+                 points=b"\xab\xcd", sig=b"\xef"),
+        "0000004e"
         "89a174a96465636b5f70617373a2696405a57461626c65a27431a47365617400"
         "a46465636ba164a5726f756e6401a57374616765a773687566666c65a6706f69"
-        "6e747392a26162a26364a3736967a26566",
+        "6e7473c402abcda3736967c401ef",
     ),
     (
         DeckUnlock(id=6, table="t1", seat=1, deck="d", round=1,
-                   items=[{"pos": 0, "to": None, "key": "ab", "sig": "cd"}]),
+                   items=[{"pos": 0, "to": None, "key": b"\xab", "sig": b"\xcd"}]),
         "0000004f"
         "87a174ab6465636b5f756e6c6f636ba2696406a57461626c65a27431a4736561"
         "7401a46465636ba164a5726f756e6401a56974656d739184a3706f7300a2746f"
-        "c0a36b6579a26162a3736967a26364",
+        "c0a36b6579c401aba3736967c401cd",
     ),
     (
-        DeckSecretsMessage(id=7, table="t1", seat=0, deck="d", round=1, shuffle_key="ab",
-                           permutation=[1, 0], card_keys=["cd", "ef"], sig="01"),
-        "00000067"
+        DeckSecretsMessage(id=7, table="t1", seat=0, deck="d", round=1, shuffle_key=b"\xab",
+                           permutation=[1, 0], card_keys=b"\xcd\xef", sig=b"\x01"),
+        "00000064"
         "8aa174ac6465636b5f73656372657473a2696407a57461626c65a27431a47365"
-        "617400a46465636ba164a5726f756e6401ab73687566666c655f6b6579a26162"
-        "ab7065726d75746174696f6e920100a9636172645f6b65797392a26364a26566"
-        "a3736967a23031",
+        "617400a46465636ba164a5726f756e6401ab73687566666c655f6b6579c401ab"
+        "ab7065726d75746174696f6e920100a9636172645f6b657973c402cdefa37369"
+        "67c40101",
     ),
     (  # turn clocks and pause (host/clock.py)
         Pause(id=11, table="1431269b", paused=True),

@@ -77,10 +77,17 @@ def test_the_engines_passes_check_once_the_page_has_signed_them(engine_module) -
     dealer = DealHost("t1", "cards/1", 20, [page.public, other.public])
     base = {"t": "deck_request", "table": "t1", "seat": 0, "game": "highcard",
             "deck": "cards", "round": 1, "n": 20, "seats": 2}
+    def wire(points: list[str]) -> bytes:  # a deck on the wire: its points end to end
+        return b"".join(bytes.fromhex(p) for p in points)
+
     out = msgpack.unpackb(engine.answer(msgpack.packb({**base, "kind": "shuffle",
-                                                       "points": dealer.current()})))
-    assert out["t"] == "deck_pass" and out["fields"]["sig"] == engine_module.SIG + "0"
-    unsigned = {"t": "deck_pass", **out["fields"], "deck": "cards/1"}  # as the host names it
+                                                       "points": wire(dealer.current())})))
+    assert out["t"] == "deck_pass"
+    assert out["fields"]["sig"] == bytes.fromhex(engine_module.placeholder(0))
+    points = out["fields"]["points"]
+    unsigned = {"t": "deck_pass", **out["fields"], "deck": "cards/1",  # as the host reads it
+                "points": [points[i:i + 32].hex() for i in range(0, len(points), 32)],
+                "sig": out["fields"]["sig"].hex()}
     with pytest.raises(DealError, match="does not check"):  # a placeholder is no signature
         dealer.receive_pass(unsigned)
     signed = {**unsigned, "sig": page.private.sign(out["sign"][0]).hex()}  # as decks.js does
@@ -88,7 +95,7 @@ def test_the_engines_passes_check_once_the_page_has_signed_them(engine_module) -
     assert dealer.expected() == ("shuffle", 1)
     # a request for a round it never shuffled: said, not raised
     late = msgpack.unpackb(engine.answer(msgpack.packb({**base, "round": 2, "kind": "lock",
-                                                        "points": dealer.current()})))
+                                                        "points": wire(dealer.current())})))
     assert "no shuffle" in late["problem"]
     assert msgpack.unpackb(engine.update(msgpack.packb({"t": "update", "table": "t9",
                                                          "seat": 0, "view": {}}))) == {}

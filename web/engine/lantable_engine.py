@@ -8,8 +8,9 @@ with no port. Messages come in and go out as msgpack bytes, exactly as the host 
 them (the page does not re-encode them: a map with integer keys stays one).
 
 Signing stays in JavaScript, with the page's fair-play key: :class:`PageIdentity`
-answers each ``sign`` with a placeholder and records the bytes to sign; the page signs
-them and puts the signatures in place before it sends the answer.
+answers each ``sign`` with a placeholder (the hex of a 64-byte marker, so it travels
+where a signature does, as hex or as ``bin``) and records the bytes to sign; the page
+signs them and puts the signatures in place before it sends the answer.
 """
 
 from __future__ import annotations
@@ -25,7 +26,12 @@ from lantable.plugins import Game, load_registry
 from lantable.protocol import DeckKeys, DeckRequest, from_map
 from lantable.protocol import fairplay as fp
 
-SIG = "\x00sig:"  # a placeholder is SIG + the index of the bytes it stands for
+SIG = b"\x00lantable-sig\x00"  # a placeholder: SIG, the index (4 bytes), zeros to 64 bytes
+
+
+def placeholder(index: int) -> str:
+    """The hex of the 64 bytes that stand for signature ``index`` until the page signs."""
+    return (SIG + index.to_bytes(4, "big")).ljust(64, b"\x00").hex()
 
 
 class PageIdentity:
@@ -37,7 +43,7 @@ class PageIdentity:
 
     def sign(self, kind: str, *fields: Any) -> str:
         self.pending.append(fp.signed_bytes(kind, *fields))
-        return f"{SIG}{len(self.pending) - 1}"
+        return placeholder(len(self.pending) - 1)
 
 
 class Engine:

@@ -13,7 +13,17 @@
   const { decode } = window.MessagePack;
   const meta = document.querySelector('meta[name="lantable-engine"]');
   const available = Boolean(meta && meta.content === "1");
-  const SIG = "\u0000sig:";
+  // A signature the engine left for the page to make: 64 bytes, this marker, the
+  // index (4 bytes, big-endian), zeros (web/engine/lantable_engine.py, placeholder).
+  const SIG = new TextEncoder().encode("\u0000lantable-sig\u0000");
+  const hexOf = (b) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  const SIG_HEX = hexOf(SIG);
+  const bytesOf = (hex) => Uint8Array.from(hex.match(/../g), (h) => parseInt(h, 16));
+  function sigIndex(b) {
+    if (b.length !== 64 || !SIG.every((x, i) => b[i] === x)) return -1;
+    const at = SIG.length;
+    return ((b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]) >>> 0;
+  }
 
   const status = { state: available ? "idle" : "absent", step: "", info: null, error: null };
   const tables = new Set();  // tables where this page deals
@@ -85,7 +95,13 @@
   async function signed(value, sign) {
     const sigs = await Promise.all(sign.map((bytes) => sign.fn(bytes)));
     const fill = (v) => {
-      if (typeof v === "string" && v.startsWith(SIG)) return sigs[Number(v.slice(SIG.length))];
+      if (v instanceof Uint8Array) {  // a signature sent as bin
+        const i = sigIndex(v);
+        return i < 0 ? v : bytesOf(sigs[i]);
+      }
+      if (typeof v === "string" && v.length === 128 && v.startsWith(SIG_HEX)) {
+        return sigs[sigIndex(bytesOf(v))];  // a signature sent as hex
+      }
       if (Array.isArray(v)) return v.map(fill);
       if (v && typeof v === "object" && !(v instanceof Uint8Array)) {
         return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)]));
