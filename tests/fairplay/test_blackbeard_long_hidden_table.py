@@ -21,7 +21,7 @@ from lantable.plugins.blackbeard import hidden as BH
 from lantable.protocol.deck_errors import DeckError
 from lantable.protocol.hidden_deck import open_card
 
-from .hiddengames import play_hidden
+from .hiddengames import play_hidden, unlock_steps
 from .test_blackbeard_hidden_table import _truth
 from .test_table import copy_of
 
@@ -61,7 +61,7 @@ def test_a_whole_long_hidden_deck_game_deals_its_second_pass_afresh(game, regist
     records = game.journal().fair_records(game.table)
     shuffles = [r["deck"] for r in records if r["kind"] == "deck_op" and r["op"] == "shuffle"]
     assert shuffles == [BH.DECK, BH.MDECK, rnd.deck]
-    assert any(r["kind"] == "deck_step" and r["deck"] == f"{rnd.deck}/1" for r in records)
+    assert any(r["deck"] == f"{rnd.deck}/1" for r in unlock_steps(records))
     report = verify(copy_of(game.db, game.table), registry["blackbeard"])
     assert report.ok, report.problems
     assert report.deals == 3
@@ -81,8 +81,8 @@ def test_the_host_never_opens_a_second_pass_card_dealt_to_one_seat(game):
             continue
         hidden += 1
         assert pos not in rnd.deal.got and pos not in rnd.public
-        points = [r["point"] for r in records if r["kind"] == "deck_step"
-                  and r["deck"] == name and r["pos"] == pos]
+        points = [r["point"] for r in unlock_steps(records)
+                  if r["deck"] == name and r["pos"] == pos]
         for point in [*points, rnd.deal.passes["lock"][-1][pos].hex()]:
             with pytest.raises(DeckError):
                 open_card(bytes.fromhex(point), [], rnd.deal.cards)
@@ -97,8 +97,8 @@ def test_each_seat_knows_exactly_its_own_second_pass_cards(game):
     name = f"{rnd.deck}/{rnd.round}"
     truth = _truth(records, name, rnd.deal.n)
     dealt: dict[int, set[int]] = {s: set() for s in range(SEATS)}
-    for r in records:
-        if r["kind"] == "deck_step" and r["deck"] == name:
+    for r in unlock_steps(records):
+        if r["deck"] == name:
             dealt[r["to"]].add(r["pos"])
     assert any(dealt.values())
     for seat, decks in game.seats.items():
@@ -127,13 +127,14 @@ def test_verify_names_the_seat_of_an_altered_second_pass_pass_and_step(game, reg
                for p in report.problems), report.problems
 
     def change_step(records):
-        steps = [r for r in records if r["kind"] == "deck_step" and r["deck"] == deck]
+        steps = [r for r in records if r["kind"] == "deck_steps" and r["deck"] == deck]
         rec = steps[0]
-        rec["point"] = next(r["point"] for r in steps if r["pos"] != rec["pos"])
+        rec["steps"][0][3] = next(st[3] for r in steps for st in r["steps"]
+                                  if st[3] != rec["steps"][0][3])
         change_step.seat = rec["seat"]
 
     report = _altered(game, registry, change_step)
-    assert any(f"seat {change_step.seat}'s unlock step for position" in p
+    assert any(f"seat {change_step.seat}'s unlock steps for positions" in p
                for p in report.problems), report.problems
 
 
