@@ -209,9 +209,27 @@ def draw_card(S: State, rng: random.Random) -> int | None:
         S["deck"] = sorted(S["discards"] + S["held_pardons"])
         S["discards"], S["held_pardons"] = [], []
         S["deck_pass"], S["general_pardons"] = 2, 0
+        if "hidden" in S:  # hidden.py: the known discards become a fresh hidden deck
+            _second_pass_hidden(S)
     if not S["deck"]:
         return None
     return S["deck"].pop(rng.randrange(len(S["deck"])))
+
+
+def _second_pass_hidden(S: State) -> None:
+    """With hidden decks (:mod:`.hidden`): the Event cards of the second pass, all seen
+    face up, are cards 0..k-1 of a fresh deck ``events2-k`` (card i is
+    ``S["hidden"]["pass2"]["cards"][i]``), dealt as positions; MPI cards stay public."""
+    cards = sorted(c for c in S["deck"] if not masked(c) and kind(c) != "mpi")
+    if any(masked(c) for c in S["deck"]):
+        raise ValueError("hidden deck: a card of the second pass was never opened")
+    if not cards:  # only MPI cards: nothing to hide
+        return
+    base = len(CARDS) + sum(kind(c) != "mpi" for c in range(len(CARDS)))
+    S["hidden"]["pass2"] = {"deck": f"events2-{len(cards)}", "cards": cards,
+                            "shuffled": False}
+    S["deck"] = sorted([c for c in S["deck"] if kind(c) == "mpi"]
+                       + [base + i for i in range(len(cards))])
 
 
 def discard(S: State, card: int) -> None:

@@ -77,7 +77,7 @@ INFO: dict[str, Any] = {
         "hidden_deck": {"default": False, "choices": _BOOL,
                         "help": "hands and face-down merchants hold positions of decks the "
                         "seats deal, so a fair table with hidden decks can deal them unseen, "
-                        "by the host too (not with the long game)"},
+                        "by the host too"},
     },
     "traits": {"chance": True, "hidden_information": True, "simultaneous": False},
 }

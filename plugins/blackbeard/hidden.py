@@ -22,8 +22,17 @@ public ints in ``S["deck"]`` beside the tokens of the positions not yet dealt, a
 draw is the engine's own uniform pick among them: an MPI card comes out exactly as
 often as from one shuffled deck, and a token is dealt to the drawing seat
 (``decks.deal``). The set-up hands (D.2.2 step 1, an MPI card put back and replaced)
-are four positions each. The long game's second pass (the discards reshuffled while
-hands keep their cards) is not supported with a hidden deck: its set-up refuses it.
+are four positions each.
+
+**The long game's second pass** reshuffles the discards while the hands keep their
+cards. Every Event card in the discards was played face up, so the second pass's
+cards are known to everyone, not where they are: they become a fresh hidden deck,
+``events2-k`` for k such cards (card i is ``S["hidden"]["pass2"]["cards"][i]``, the
+sorted list; the game declares one such deck for every k, and shuffles only the one
+it needs), shuffled and locked by every seat as any deck. Its positions are tokens
+from :data:`P2_MASK`; a hand holds tokens of both decks. Everywhere the state keys a
+position by its *slot*, ``token - CARD_MASK``: a position of ``events``, or
+``len(NONMPI)`` + a position of the second deck.
 
 **Merchants** (``merchants``): a merchant placed face down is a token; when a pirate
 finds it, its position is opened to everyone (``decks.open``) and the merchant's id
@@ -70,25 +79,42 @@ MERCH_MASK = len(MERCHANTS)
 NONMPI = [c for c in range(len(CARDS)) if CARD_TYPES[CARDS[c]]["kind"] != "mpi"]
 MPI = [c for c in range(len(CARDS)) if CARD_TYPES[CARDS[c]]["kind"] == "mpi"]
 INDEX = {c: i for i, c in enumerate(NONMPI)}  # card id -> its card in the deck ``events``
+N = len(NONMPI)
+P2_MASK = CARD_MASK + N  # position j of the second pass's deck: token P2_MASK + j
+
+
+def pass2_decks() -> dict[str, int]:
+    """The decks the long game's second pass may need: one per count of its cards."""
+    return {f"events2-{k}": k for k in range(1, N + 1)}
+
+
+def _deck_of(S_or_view_p2: Mapping[str, Any] | None, slot: int) -> tuple[str, int]:
+    """The deck and position of a slot (``token - CARD_MASK``)."""
+    if slot < N:
+        return DECK, slot
+    if not S_or_view_p2:
+        raise IllegalAction(f"no position {slot - N} of a second pass")
+    return S_or_view_p2["deck"], slot - N
 
 
 def decks_for(options: Mapping[str, Any]) -> dict[str, int] | None:
     """``game_decks``: the Event cards that stay in hands, and the merchants."""
-    return {DECK: len(NONMPI), MDECK: len(MERCHANTS)} if options.get("hidden_deck") else None
+    if not options.get("hidden_deck"):
+        return None
+    more = pass2_decks() if options.get("game_length") == "long" else {}
+    return {DECK: len(NONMPI), MDECK: len(MERCHANTS), **more}
 
 
 def new_state(seats: int, options: dict[str, Any], rng: random.Random, decks: Decks) -> State:
     """The set-up (D.2.2) with hidden decks: four positions per hand, the set-up
     merchants face-down positions; both decks shuffled by the dealer."""
-    if options.get("game_length") == "long":
-        raise IllegalAction("hidden_deck: the long game reshuffles the discards while the "
-                            "hands keep their cards, which a hidden deck cannot do yet")
     S = B.new_state(seats, dict(options), rng, [])
     flow.start_game(S)
     n = len(NONMPI)
     S["hands"] = [[CARD_MASK + p for p in range(s * HAND, (s + 1) * HAND)]
                   for s in range(seats)]
-    S["deck"] = sorted([*MPI, *(CARD_MASK + p for p in range(seats * HAND, n))])
+    S["deck"] = sorted([*(c for c in MPI if c not in S["held_pardons"]),  # long: held out
+                        *(CARD_MASK + p for p in range(seats * HAND, n))])
     for j, m in enumerate(S["merchants"]):
         m["id"] = MERCH_MASK + j
     S["merchant_pool"] = [MERCH_MASK + j for j in range(len(S["merchants"]), len(MERCHANTS))]
@@ -105,11 +131,17 @@ def _sync(S: State, ev: Events, decks: Decks) -> Events:
     to its seat, a merchant token turned face up is opened. Returns the events, with the
     tokens a reader could not name left out."""
     hidden = S["hidden"]
+    p2 = hidden.get("pass2")
+    if p2 and not p2["shuffled"]:  # the second pass's deck, shuffled before any deal
+        p2["shuffled"] = True
+        decks.shuffle(p2["deck"])
     dealt = set(hidden["dealt"])
     for seat, hand in enumerate(S["hands"]):
         new = [c - CARD_MASK for c in hand if c >= CARD_MASK and c - CARD_MASK not in dealt]
+        for deck in sorted({_deck_of(p2, slot)[0] for slot in new}):
+            decks.deal(deck, [_deck_of(p2, slot)[1] for slot in new
+                              if _deck_of(p2, slot)[0] == deck], seat)
         if new:
-            decks.deal(DECK, new, seat)
             hidden["dealt"] = sorted([*hidden["dealt"], *new])
     for m in S["merchants"]:
         pos = m["id"] - MERCH_MASK
@@ -127,15 +159,20 @@ def _sync(S: State, ev: Events, decks: Decks) -> Events:
 
 
 def _claims(S: State, seat: int, action: Action) -> list[tuple[int, int]]:
-    """The (position, card id) pairs an action claims, checked: positions the seat
+    """The (slot, card id) pairs an action claims, checked: positions the seat
     holds, cards of the deck, the card the action names among them."""
     out: list[tuple[int, int]] = []
+    p2 = S["hidden"].get("pass2")
     for deck, pos, card in claims_of(action):
-        if deck != DECK or not 0 <= card < len(NONMPI):
+        if deck == DECK and 0 <= card < N:
+            slot, cid = pos, NONMPI[card]
+        elif p2 and deck == p2["deck"] and 0 <= card < len(p2["cards"]):
+            slot, cid = N + pos, p2["cards"][card]
+        else:
             raise IllegalAction(f"claim: no card {card} in deck {deck!r}")
-        if CARD_MASK + pos not in S["hands"][seat]:
-            raise IllegalAction(f"claim: position {pos} is not in your hand")
-        out.append((pos, NONMPI[card]))
+        if not 0 <= pos < N or CARD_MASK + slot not in S["hands"][seat]:
+            raise IllegalAction(f"claim: position {pos} of {deck!r} is not in your hand")
+        out.append((slot, cid))
     if len({p for p, _ in out}) != len(out):
         raise IllegalAction("claim: a position appears twice")
     named = action.get("card")
@@ -167,8 +204,10 @@ def apply(S: State, seat: int, action: Action, rng: random.Random, decks: Decks)
         raise
     for pos, c in claims:
         S["hidden"]["claims"][str(pos)] = [seat, INDEX[c]]
-    if claims:  # face up from the moment they are played: opened before anything else
-        decks.open(DECK, [p for p, _ in claims])
+    p2 = S["hidden"].get("pass2")
+    for deck in sorted({_deck_of(p2, p)[0] for p, _ in claims}):
+        # face up from the moment they are played: opened before anything else
+        decks.open(deck, [_deck_of(p2, p)[1] for p, _ in claims if _deck_of(p2, p)[0] == deck])
     return _sync(S, ev, decks)
 
 
@@ -177,7 +216,10 @@ def cards_opened(S: State, deck: str, cards: Mapping[int, int], seat: int | None
     """``game_cards_opened``: Event cards dealt to ``seat`` (only where the host deals:
     kept as its secret), claimed cards opened (the host checks the claim), or a found
     merchant (its id replaces its token)."""
-    if deck == DECK:
+    p2 = S["hidden"].get("pass2")
+    if deck == DECK or (p2 and deck == p2["deck"]):
+        if deck != DECK:  # slots and deck cards of ``events`` (rules/blackbeard.md)
+            cards = {N + p: INDEX[p2["cards"][c]] for p, c in cards.items()}
         if seat is not None:
             learn(S["hidden"]["known"][seat], cards)
         else:
@@ -197,10 +239,23 @@ def cards_opened(S: State, deck: str, cards: Mapping[int, int], seat: int | None
 # --- the seat's side ----------------------------------------------------------------
 
 
-def _mine(view: Mapping[str, Any], cards: Mapping[str, Mapping[Any, int]]) -> dict[int, int]:
-    """Position -> card id of the cards the seat holds, from its view and its client."""
+def known_slots(view: Mapping[str, Any], cards: Mapping[str, Mapping[Any, int]]
+                ) -> dict[int, int]:
+    """Slot -> card of ``events`` of every card the seat knows, from its view and its
+    client (``cards``), both passes."""
     known = {int(p): c for p, c in own_cards(view, "hand_cards", DECK).items()}
     known.update({int(p): c for p, c in (cards.get(DECK) or {}).items()})
+    p2 = view.get("pass2")
+    if p2:  # the second pass's cards, as slots and cards of ``events``
+        two = {**((view.get("_hand") or {}).get(p2["deck"]) or {}),
+               **(cards.get(p2["deck"]) or {})}
+        known.update({N + int(p): INDEX[p2["cards"][c]] for p, c in two.items()})
+    return known
+
+
+def _mine(view: Mapping[str, Any], cards: Mapping[str, Mapping[Any, int]]) -> dict[int, int]:
+    """Slot -> card id of the cards the seat holds, from its view and its client."""
+    known = known_slots(view, cards)
     held = {t - CARD_MASK for t in view["hand"]}
     if held - set(known):
         raise ValueError(f"seat {view.get('seat')} does not know the cards at positions "
@@ -228,8 +283,10 @@ def client_state(view: Mapping[str, Any], seat: int, hand: list[int]) -> State:
     return S
 
 
-def to_hidden(action: Action, hand: list[int], pos_of: Mapping[int, int]) -> Action:
-    """A plain action in its hidden-deck form: every card it plays, claimed."""
+def to_hidden(action: Action, hand: list[int], pos_of: Mapping[int, int],
+              p2: Mapping[str, Any] | None = None) -> Action:
+    """A plain action in its hidden-deck form: every card it plays, claimed
+    (``pos_of``: card id -> slot; ``p2``: the second pass's deck, if dealt)."""
     c = action.get("card")
     if c is None:
         return action
@@ -237,7 +294,12 @@ def to_hidden(action: Action, hand: list[int], pos_of: Mapping[int, int]) -> Act
     if action["type"] == "play_event":  # errata A3: ``copies`` of one type, this one first
         same = [x for x in hand if x != c and CARDS[x] == CARDS[c]]
         played += same[:action.get("copies", 1) - 1]
-    return {**action, "claims": claims_for(DECK, [(pos_of[x], INDEX[x]) for x in played])}
+    claims = []
+    for x in played:
+        deck, pos = _deck_of(p2, pos_of[x])
+        card = INDEX[x] if deck == DECK else list(p2["cards"]).index(x)  # type: ignore[index]
+        claims += claims_for(deck, [(pos, card)])
+    return {**action, "claims": claims}
 
 
 def seat_actions(view: dict[str, Any], seat: int, cards: Mapping[str, Mapping[Any, int]]
@@ -248,7 +310,7 @@ def seat_actions(view: dict[str, Any], seat: int, cards: Mapping[str, Mapping[An
     hand = sorted(mine.values())
     S = client_state(view, seat, hand)
     pos_of = {c: p for p, c in mine.items()}
-    return [to_hidden(a, hand, pos_of) for a in flow.legal(S, seat)]
+    return [to_hidden(a, hand, pos_of, view.get("pass2")) for a in flow.legal(S, seat)]
 
 
 def sample_hidden(v: dict[str, Any], seat: int, rng: random.Random) -> State:
@@ -262,6 +324,8 @@ def sample_hidden(v: dict[str, Any], seat: int, rng: random.Random) -> State:
     mine = _mine(v, {})
     S: State = _copy({k: v[k] for k in PUBLIC})
     n_seats = S["n_players"]
+    if v.get("pass2"):
+        return _sample_pass2(S, v, seat, mine, rng)
     seen = set(mine.values()) | set(v["discards"]) | set(v["removed"])
     seen |= set(v["held_pardons"]) | {c for p in v["pirates"] for c in p["heavy_guns"]}
     cards: dict[int, int] = {p: INDEX[c] for p, c in mine.items()}  # position -> deck card
@@ -291,6 +355,73 @@ def sample_hidden(v: dict[str, Any], seat: int, rng: random.Random) -> State:
             p, cards[p] = free.pop(), INDEX[c]
             opened.append(p)
     S["hands"], S["deck"] = hands, sorted(deck)
+    S["hidden"] = {"dealt": sorted(held), "opening": [], "claims": {},
+                   "known": [{str(p): cards[p] for p, s in held.items() if s == t}
+                             for t in range(n_seats)]}
+    _sample_merchants(S, v, rng, {DECK: N}, {DECK: held}, {DECK: cards}, {DECK: opened})
+    if v["options"].get("game_length") == "long":  # a sampled game may reach the second pass
+        S["_dealer"]["sizes"].update(pass2_decks())
+    return S
+
+
+def _sample_pass2(S: State, v: Mapping[str, Any], seat: int, mine: Mapping[int, int],
+                  rng: random.Random) -> State:
+    """:func:`sample_hidden` in the long game's second pass: the undrawn positions of
+    the second deck get unseen cards of the second pass; the other hands the rest of the
+    unseen cards, as positions of ``events`` (where they came from does not change what
+    the rules let anyone do)."""
+    p2 = v["pass2"]
+    L, k = list(p2["cards"]), len(p2["cards"])
+    seen = set(mine.values()) | set(v["discards"]) | set(v["removed"])
+    seen |= set(v["held_pardons"]) | {c for p in v["pirates"] for c in p["heavy_guns"]}
+    unseen = [c for c in NONMPI if c not in seen]
+    pile = [c for c in unseen if c in set(L)]
+    rng.shuffle(pile)
+    pile = pile[:p2["left"]]
+    rest = [c for c in unseen if c not in set(pile)]
+    rng.shuffle(rest)
+    cards1 = {sl: INDEX[c] for sl, c in mine.items() if sl < N}
+    cards2 = {sl - N: L.index(c) for sl, c in mine.items() if sl >= N}
+    free1 = [p for p in range(N) if p not in cards1]
+    free2 = [p for p in range(k) if p not in cards2]
+    rng.shuffle(free1)
+    rng.shuffle(free2)
+    held1, held2 = {p: seat for p in cards1}, {p: seat for p in cards2}
+    hands: list[list[int]] = []
+    for s, size in enumerate(v["hand_sizes"]):
+        if s == seat:
+            hands.append(sorted(CARD_MASK + sl for sl in mine))
+            continue
+        hand = []
+        for _ in range(min(size, len(rest))):
+            p = free1.pop()
+            cards1[p], held1[p] = INDEX[rest.pop()], s
+            hand.append(CARD_MASK + p)
+        hands.append(sorted(hand))
+    deck = [c for c in MPI if c not in seen][:max(0, v["deck_size"] - len(pile))]
+    for c in pile:
+        p = free2.pop()
+        cards2[p] = L.index(c)
+        deck.append(P2_MASK + p)
+    S["hands"], S["deck"] = hands, sorted(deck)
+    known: list[dict[str, int]] = [{} for _ in range(S["n_players"])]
+    for p, t in held1.items():
+        known[t][str(p)] = cards1[p]
+    for p, t in held2.items():
+        known[t][str(N + p)] = INDEX[L[cards2[p]]]
+    S["hidden"] = {"dealt": sorted([*held1, *(N + p for p in held2)]), "opening": [],
+                   "claims": {}, "known": known,
+                   "pass2": {"deck": p2["deck"], "cards": L, "shuffled": True}}
+    _sample_merchants(S, v, rng, {DECK: N, p2["deck"]: k},
+                      {DECK: held1, p2["deck"]: held2},
+                      {DECK: cards1, p2["deck"]: cards2}, {})
+    return S
+
+
+def _sample_merchants(S: State, v: Mapping[str, Any], rng: random.Random,
+                      sizes: dict[str, int], held: dict[str, dict[int, int]],
+                      cards: dict[str, dict[int, int]], opened: dict[str, list[int]]) -> None:
+    """The merchants of a sampled state, and the dealer's record of every deck."""
     # Merchants: the ones face up are opened positions; face-down ones and the pool are
     # the others, at random.
     up = [m["id"] for m in v["merchants"] if m["id"] is not None]
@@ -315,10 +446,7 @@ def sample_hidden(v: dict[str, Any], seat: int, rng: random.Random) -> State:
     S["merchant_pool"].sort()
     for p in mfree[v["merchant_pool_size"]:]:
         mcards[p] = hidden_ids.pop()
-    known = [{str(p): cards[p] for p, s in held.items() if s == t} for t in range(n_seats)]
-    S["hidden"] = {"dealt": sorted(held), "opening": [], "claims": {}, "known": known}
-    sample_dealer(S, sizes={DECK: len(NONMPI), MDECK: len(MERCHANTS)}, seats=n_seats,
-                  held={DECK: held}, known={DECK: cards, MDECK: mcards},
-                  opened={DECK: opened, MDECK: [p for p, mid in mcards.items() if mid in up]},
+    sample_dealer(S, sizes={**sizes, MDECK: len(MERCHANTS)}, seats=S["n_players"],
+                  held=held, known={**cards, MDECK: mcards},
+                  opened={**opened, MDECK: [p for p, mid in mcards.items() if mid in up]},
                   rng=rng)
-    return S

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lantable.plugins.text import Said, Sentences, own_cards
+from lantable.plugins.text import Said, Sentences
 
 from .data import (
     AREAS,
@@ -62,9 +62,9 @@ def hand_cards(v: View) -> list[int]:
     are positions) the cards its client or the dealing host put in the view."""
     if not v.get("hidden_deck"):
         return list(v["hand"])
-    from .hidden import CARD_MASK, NONMPI
+    from .hidden import CARD_MASK, NONMPI, known_slots
 
-    known = {int(p): c for p, c in own_cards(v, "hand_cards", "events").items()}
+    known = known_slots(v, {})  # both passes of the long game
     return sorted(NONMPI[known[c - CARD_MASK]] for c in v["hand"] if c - CARD_MASK in known)
 
 

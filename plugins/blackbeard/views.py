@@ -42,6 +42,10 @@ def view(S: State, seat: int | None) -> dict[str, Any]:
                       for m in S["merchants"]]
     if "hidden" in S:  # hidden decks (hidden.py): hands and merchants hold positions
         v["hidden_deck"] = True
+        if S["hidden"].get("pass2"):  # the long game's second pass: its deck and cards
+            p2 = S["hidden"]["pass2"]
+            v["pass2"] = {"deck": p2["deck"], "cards": list(p2["cards"]),
+                          "left": sum(c >= len(CARDS) for c in S["deck"])}
     if seat is not None:
         v["seat"] = seat
         v["hand"] = list(S["hands"][seat])

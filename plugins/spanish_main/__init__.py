@@ -60,7 +60,7 @@ INFO = {
         "hidden_deck": {"default": False, "choices": [False, True],
                         "help": "treasure tokens are positions of a deck the seats deal, so "
                         "a fair table with hidden decks keeps their values from the host too "
-                        "(not with unique treasure, forts, monsters or the multiplayer sheet)"},
+                        "(not with unique treasure or forts)"},
         "broadside_captain": {"default": False,
                               "help": "5.15: a Captain lets a Broadside Attack ship move "
                                       "and broadside in one action (default: no, the "

@@ -302,6 +302,16 @@ def check_victory(state: State, events: list[Event]) -> None:
 
 
 def finish(state: State, winners: list[int], why: str, events: list[Event]) -> None:
+    if "hidden" in state and world.official_sheet(state) and any(
+            t["gold"] is None for t in state["treasure"]):
+        # A hidden deck (hidden.py) under the sheet (6.2): every treasure is turned over
+        # first; the winners are named once it is opened, right after this action.
+        if state["hidden"].get("final") is None:
+            state["hidden"]["final"] = why
+            for t in state["treasure"]:
+                if t["gold"] is None:
+                    t["face_up"] = True
+        return
     state["phase"], state["winner"], state["end"] = "over", winners, why
     state["pending"] = []
     events.append({"type": "game_over", "winners": winners, "why": why,
@@ -383,7 +393,8 @@ def plunder(state: State, winner: Ship, loser: Ship, what: str, rng: random.Rand
         # A-36 (monster_treasure = destroy): a monster has no cargo; what it takes,
         # unique or not, is gone for good (and shown to all)
         tr["where"], tr["face_up"] = "gone", True
-        state["gold_lost"] += tr["gold"]
+        if tr["gold"] is not None:  # a hidden deck (hidden.py): counted once opened
+            state["gold_lost"] += tr["gold"]
         events.append({"type": "treasure_destroyed", "ship": winner["id"],
                        "from": loser["id"], "treasure": tr["id"], "gold": tr["gold"]})
     elif what == "treasure":

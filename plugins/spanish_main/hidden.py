@@ -28,11 +28,23 @@ state holds ``gold: None`` for every token nobody has turned over.
 Nothing is claimed: no rule lets a seat act on a value the host has not seen (which
 tokens to take is the seat's choice, and every token takes one cargo space).
 
+**The multiplayer sheet** (6.2, 3-4 seats, ``official_sheet``): a token unloaded at home
+stays face down (its owner was shown it; the host never learns it) and adds nothing to
+``home_gold`` yet. When the game ends (its endings read no value), ``combat.finish``
+does not name the winners: every token not turned over is turned over, and
+:func:`cards_opened` counts the home ones and finishes the game once all are known
+(``game_over`` then ``revealed``), in the same deal as the action that ended it.
+
+**7.4's "no gold left"** counts a token not turned over as gold: exact, since every
+token a hidden deck carries is worth at least 1 (the 0-gold ones are unique treasures).
+
+**Sea monsters** (A-36): a token a monster takes is destroyed and turned over for
+everyone; the gold lost is counted when it is opened (``destroyed_gold``). No other
+monster rule reads a value.
+
 **Not with a hidden deck** (refused at set-up): unique treasure (its uniqueness would
-be a hidden property the host must know to count cargo), forts (5.17: their gold
-capacity reads values) and sea monsters (a monster destroys what it takes). At 3 or 4
-seats the option ``multiplayer_mode`` is forced to ``threshold``: the multiplayer sheet
-(6.2) takes gold home face down and counts it at the end.
+be a hidden property the host must know to count cargo) and forts (5.17: their gold
+capacity reads values).
 """
 
 from __future__ import annotations
@@ -45,7 +57,7 @@ from lantable.plugins import IllegalAction
 from lantable.plugins.decks import sample_dealer
 from lantable.plugins.text import learn, own_cards
 
-from . import bots, combat, deal, turn
+from . import bots, combat, deal, turn, world
 
 State = dict[str, Any]
 Events = list[dict[str, Any]]
@@ -68,19 +80,17 @@ def decks_for(seats: int, options: Mapping[str, Any]) -> dict[str, int] | None:
 
 def check_options(seats: int, options: Mapping[str, Any]) -> None:
     """What a hidden deck cannot carry yet (see the module's docstring)."""
-    bad = [k for k in ("unique_treasure", "forts", "monsters") if options.get(k)]
+    bad = [k for k in ("unique_treasure", "forts") if options.get(k)]
     if bad:
         raise IllegalAction(f"hidden_deck: not with {', '.join(bad)} (the host would need "
                             "values nobody has turned over)")
 
 
 def new_state(seats: int, options: dict[str, Any], rng: random.Random, decks: Decks) -> State:
-    """The set-up with the treasure a hidden deck; at 3 or 4 seats the game is played to
-    the threshold (``multiplayer_mode`` is forced to ``threshold``: the multiplayer
-    sheet counts face-down gold at home, which nobody may turn over until the end)."""
+    """The set-up with the treasure a hidden deck (any ``multiplayer_mode`` at 3-4 seats:
+    the sheet's face-down gold at home is opened when the game ends)."""
     check_options(seats, options)
-    S = deal.setup(seats, {**options, "multiplayer_mode": "threshold"} if seats >= 3
-                   else options, rng)
+    S = deal.setup(seats, options, rng)
     S["hidden"] = {"shown": [[] for _ in range(seats)], "opening": [], "from": {},
                    "sinks": [], "known": [{} for _ in range(seats)]}
     decks.shuffle(DECK)
@@ -124,7 +134,13 @@ def cards_opened(S: State, deck: str, cards: Mapping[int, int], seat: int | None
         tr = S["treasure"][k]
         tr["gold"] = values[c]
         S["hidden"]["opening"].remove(k)
-        if tr["where"] == "home":
+        sunk = any(k in sink["treasure"] for sink in S["hidden"]["sinks"])
+        if tr["where"] == "gone" and not sunk:  # destroyed by a sea monster (A-36)
+            S["gold_lost"] += tr["gold"]
+            ev.append({"type": "destroyed_gold", "treasure": tr["id"], "gold": tr["gold"]})
+        elif tr["where"] == "home" and S["hidden"].get("final"):  # 6.2: counted at the end
+            S["home_gold"][tr["home_of"]] += tr["gold"]
+        elif tr["where"] == "home":
             owner = tr["home_of"]
             S["home_gold"][owner] += tr["gold"]
             home = True
@@ -144,6 +160,14 @@ def cards_opened(S: State, deck: str, cards: Mapping[int, int], seat: int | None
         home = home or (sink["by"] is not None and total > 0)
     if home and S["phase"] != "over":
         combat.check_victory(S, ev)
+    final = S["hidden"].get("final")
+    if final and S["phase"] != "over" and all(t["gold"] is not None for t in S["treasure"]):
+        gold = world.total_gold(S)  # 6.2/6.3: everything turned over, home and forts
+        combat.finish(S, [p for p in range(S["n_players"]) if gold[p] == max(gold)], final, ev)
+        S["revealed"] = True
+        ev.append({"type": "revealed", "treasure": {S["treasure"][k]["id"]: S["treasure"][k]["gold"]
+                                                    for k in cards},
+                   "gold": list(S["home_gold"])})
     return ev
 
 

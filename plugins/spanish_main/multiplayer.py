@@ -48,7 +48,7 @@ official = world.official_sheet
 
 def hidden_home_gold(state: State, seat: int) -> int:
     """Gold on ``seat``'s home island that lies face down (official_sheet)."""
-    return sum(t["gold"] for t in state["treasure"]
+    return sum(t["gold"] or 0 for t in state["treasure"]  # None: a hidden deck's, not counted
                if t["where"] == "home" and t.get("home_of") == seat and not t["face_up"])
 
 

@@ -507,7 +507,13 @@ def unload(state: State, s: Ship) -> list[Event]:
         tr = state["treasure"][t]
         if tr["gold"] is None:  # a hidden deck (hidden.py): turned over, counted when opened
             s["hold"].remove(t)
-            tr["where"], tr["home_of"], tr["face_up"] = "home", s["owner"], True
+            tr["where"], tr["home_of"] = "home", s["owner"]
+            if multiplayer.official(state):  # 6.2: face down at home, opened at the end
+                tr["seen"][s["owner"]] = True
+                events.append({"type": "unloaded_hidden", "ship": s["id"],
+                               "treasure": tr["id"], "seat": s["owner"]})
+                continue
+            tr["face_up"] = True
             state["hidden"]["from"][str(t)] = s["id"]
             continue
         if tr["unique"] == "D-U02" and tr["gold"] == 0:

@@ -324,6 +324,13 @@ def _say_sunk_gold(said: Said) -> str | None:
     return f"the treasure of the sunk ship is turned over, {event['gold']} gold{shared}"
 
 
+@SENTENCES.on("destroyed_gold")
+def _say_destroyed_gold(said: Said) -> str | None:
+    event = said.event
+    return f"the treasure the monster destroyed, {event['treasure']}, is turned over: " \
+        f"{event['gold']} gold lost"
+
+
 @SENTENCES.on("unloaded")
 def _say_unloaded(said: Said) -> str | None:
     view, event, names = said.view, said.event, said.names
@@ -662,7 +669,8 @@ def _optional_event(view: View, event: dict[str, Any], names: list[str]) -> str 
     if kind == "monster_eliminated":
         return f"{ship} is slain"
     if kind == "treasure_destroyed":
-        return f"{ship} drags {event['treasure']} ({event['gold']} gold) to the bottom"
+        gold = "" if event["gold"] is None else f" ({event['gold']} gold)"  # hidden: later
+        return f"{ship} drags {event['treasure']}{gold} to the bottom"
     return None
 
 

@@ -46,15 +46,16 @@ async def play_hidden(db: str, seats: int = 2, *, options: dict[str, Any] | None
                       cheat: Callable[[int, SeatDecks], SeatDecks] | None = None,
                       registry: Any = None, game: str = "highcard",
                       limit: float = 60, strategies: list[str] | None = None,
-                      bot_options: dict[str, Any] | None = None) -> HiddenGame:
+                      bot_options: dict[str, Any] | None = None, seed: int = 1) -> HiddenGame:
     """A fair table with hidden decks, bots at every seat (seeded by seat): random, or
-    ``strategies[seat]`` with ``bot_options[strategy]``."""
+    ``strategies[seat]`` with ``bot_options[strategy]``; ``seed``: the table's, and
+    the bots' decisions (seed * 100 + seat)."""
     registry = registry or highcard_registry()
     async with trio.open_nursery() as nursery:
         running = await nursery.start(lambda task_status: serve_peer(
             registry=registry, db=db, bind="127.0.0.1", port=0, task_status=task_status))
         async with open_client("127.0.0.1", running.port, name="watcher") as watcher:
-            table = await watcher.create(game, seats, options, seed=1,
+            table = await watcher.create(game, seats, options, seed=seed,
                                          fair={"hidden_decks": True, **(fair or {})})
             await watcher.join(table, spectate=True)
             out = HiddenGame(db, table, running.peer.table(table), [])
@@ -70,7 +71,7 @@ async def play_hidden(db: str, seats: int = 2, *, options: dict[str, Any] | None
                     strategy = strategies[i] if strategies else "random"
                     bot_ = make_bot(strategy, registry[game],
                                     **(bot_options or {}).get(strategy, {}))
-                    decide = bot_decider(bot_, i, random.Random(i))
+                    decide = bot_decider(bot_, i, random.Random(i if seed == 1 else seed * 100 + i))
                     seen = out.views.setdefault(i, [])
                     out.results.append(await play_seat(client, table, joined.seat, decide,
                                                        on_update=lambda u: seen.append(u.view)))

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from lantable.plugins import IllegalAction, load_registry
-from lantable.plugins.blackbeard import flow
+from lantable.plugins.blackbeard import flow, text
 from lantable.plugins.blackbeard import hidden as BH
+from lantable.plugins.blackbeard.board import masked
 from lantable.plugins.blackbeard.data import CARDS
 from lantable.plugins.decks import DEALER_KEY
-from lantable.plugins.errors import BadOptions
 
 GAME = load_registry(autoload=True)["blackbeard"]
 
@@ -27,7 +27,12 @@ def _revealed(S: dict[str, Any]) -> dict[str, Any]:
     T = pickle.loads(pickle.dumps(S))
     order = {d: T[DEALER_KEY]["decks"][d]["order"] for d in (BH.DECK, BH.MDECK)}
     card = {c: BH.NONMPI[order[BH.DECK][c - BH.CARD_MASK]] for h in T["hands"] for c in h
-            if c >= BH.CARD_MASK}
+            if BH.CARD_MASK <= c < BH.P2_MASK}
+    p2 = T["hidden"].get("pass2")
+    if p2:  # the long game's second pass: card i of its deck is p2["cards"][i]
+        order2 = T[DEALER_KEY]["decks"][p2["deck"]]["order"]
+        card.update({c: p2["cards"][order2[c - BH.P2_MASK]] for h in T["hands"] for c in h
+                     if c >= BH.P2_MASK})
     T["hands"] = [sorted(card.get(c, c) for c in h) for h in T["hands"]]
     for m in T["merchants"]:
         if m["id"] >= BH.MERCH_MASK:
@@ -103,12 +108,41 @@ def test_claims_that_are_not_the_seats_to_make_are_refused_and_change_nothing():
     assert pickle.dumps(S) == before
 
 
-def test_the_long_game_is_refused_with_a_hidden_deck():
-    with pytest.raises(BadOptions, match="long game"):
-        GAME.setup(3, {"hidden_deck": True, "game_length": "long"}, random.Random(1))
-
-
-def test_the_plain_game_holds_no_hidden_state():
-    S = GAME.setup(3, {}, random.Random(1))
-    assert "hidden" not in S and "_dealer" not in S and "hidden_deck" not in S["options"]
-    assert "hidden_deck" not in GAME.view(S, 0)
+def test_a_long_hidden_game_deals_its_second_pass_as_a_fresh_deck_of_the_known_discards():
+    """The long game's second pass: the discards (all seen face up) become a fresh deck
+    ``events2-k``, shuffled by the dealer; hands keep their first-pass positions; each
+    seat's list is still what a knowing host would list; the sampler plays it."""
+    rng = random.Random("bb-hidden/long")
+    S = GAME.setup(3, {"hidden_deck": True, "game_length": "long"}, rng)
+    assert set(GAME.decks(3, {"hidden_deck": True, "game_length": "long"})) == {
+        BH.DECK, BH.MDECK, *BH.pass2_decks()}
+    second = 0
+    for n in range(4000):
+        to_act = GAME.to_act(S)
+        if not to_act:
+            break
+        seat = to_act[0]
+        p2 = S["hidden"].get("pass2")
+        if p2:
+            second += 1
+            assert S["deck_pass"] == 2 and p2["shuffled"]
+            assert p2["deck"] == f"events2-{len(p2['cards'])}"
+            assert DEALER_KEY in S and p2["deck"] in S[DEALER_KEY]["decks"]
+            assert all(c >= BH.CARD_MASK for h in S["hands"] for c in h), n
+            assert all(masked(c) or c in BH.MPI for c in S["deck"])
+        legal = GAME.legal_actions(S, seat)
+        assert [_strip(a) for a in legal] == flow.legal(_revealed(S), seat), n
+        if p2:  # the terminal names the seat's cards of both passes
+            assert len(text.hand_cards(GAME.view(S, seat))) == len(S["hands"][seat])
+        if p2 and second < 40:  # the sampler builds a second-pass state the rules play
+            T = GAME.sample_state(GAME.view(S, seat), seat, random.Random(n))
+            assert T["hidden"]["pass2"]["deck"] == p2["deck"]
+            assert sorted(map(_strip, GAME.legal_actions(T, seat)), key=repr) == sorted(
+                map(_strip, legal), key=repr)
+        action = rng.choice(legal)
+        GAME.apply(S, seat, action, rng)
+    else:
+        raise AssertionError("no end")
+    assert S["over"] and second > 20
+    p2deck = S["hidden"]["pass2"]["deck"]
+    assert S[DEALER_KEY]["decks"][p2deck]["round"] == 1  # shuffled once

@@ -76,6 +76,9 @@ def test_a_sunk_ships_gold_is_shared_out_once_opened():
     events: list = []
     combat.sink(S, ship, 0, events)
     assert S["hidden"]["sinks"] and all(S["treasure"][t]["gold"] is None for t in loaded)
+    while S["phase"] != "play":  # the set-up: homes chosen, treasure dealt
+        seat = GAME.to_act(S)[0]
+        GAME.apply(S, seat, GAME.legal_actions(S, seat)[0], rng)
     dealer = LocalDealer.of_state(S, GAME.cards_opened)
     req = dealer.requests()
     events = SH._sync(S, events, req)
@@ -86,17 +89,93 @@ def test_a_sunk_ships_gold_is_shared_out_once_opened():
     assert S["home_gold"] == gold["split"] and not S["hidden"]["sinks"]
 
 
-@pytest.mark.parametrize("options", [{"unique_treasure": True}, {"forts": True},
-                                     {"monsters": True}])
+@pytest.mark.parametrize("options", [{"unique_treasure": True}, {"forts": True}])
 def test_options_a_hidden_deck_cannot_carry_are_refused(options):
     with pytest.raises(BadOptions, match="hidden_deck: not with"):
         GAME.setup(2, {"hidden_deck": True, **options}, random.Random(1))
 
 
 
-def test_three_seats_play_to_the_threshold_with_a_hidden_deck():
-    S = GAME.setup(3, {"hidden_deck": True}, random.Random(1))
-    assert S["options"]["multiplayer_mode"] == "threshold"
+def test_the_multiplayer_sheet_keeps_gold_home_face_down_and_opens_everything_at_the_end():
+    """6.2 with a hidden deck (3+ seats keep the default ``official_sheet``): a token
+    unloaded at home stays face down (the host never learns it; its owner was shown
+    it); when the game ends, every token is opened first, then the most gold at home
+    wins, counted from the opened values."""
+    from lantable.plugins.decks import LocalDealer
+    from lantable.plugins.spanish_main import combat
+
+    rng = random.Random(5)
+    S = GAME.setup(3, {"hidden_deck": True}, rng)
+    assert S["options"]["multiplayer_mode"] == "official_sheet"
+    while S["phase"] != "play":  # the set-up: homes chosen, treasure dealt
+        seat = GAME.to_act(S)[0]
+        GAME.apply(S, seat, GAME.legal_actions(S, seat)[0], rng)
+    dealer = LocalDealer.of_state(S, GAME.cards_opened)
+
+    def deal(events):
+        decks = dealer.requests()
+        out = SH._sync(S, events, decks)
+        return out + dealer.run(S, decks.take(), rng)
+
+    ship = next(s for s in S["ships"] if s["owner"] == 0)
+    isl = next(i for i in S["islands"] if i["treasure"])
+    k = isl["treasure"].pop(0)
+    tr = S["treasure"][k]
+    tr["where"], tr["seen"][0] = ship["id"], True
+    ship["hold"].append(k)
+    events = deal(turn.unload(S, ship))
+    assert [e["type"] for e in events] == ["unloaded_hidden"]
+    assert tr["where"] == "home" and tr["gold"] is None and not tr["face_up"]
+    assert str(k) in S["hidden"]["known"][0] and S["home_gold"] == [0, 0, 0]
+    assert GAME.view(S, 1)["home_hidden"][0] == 1
+    ended: list = []
+    combat.finish(S, [1], "round_cap", ended)  # the game ends: nothing named yet
+    assert S["phase"] != "over" and S["hidden"]["final"] == "round_cap" and not ended
+    ended = deal(ended)
+    order = S[DEALER_KEY]["decks"][SH.DECK]["order"]
+    values = SH.pool(S)
+    assert S["phase"] == "over" and S["revealed"]
+    assert all(t["face_up"] and t["gold"] == values[order[j]]
+               for j, t in enumerate(S["treasure"]))
+    assert S["home_gold"] == [values[order[k]], 0, 0] and S["winner"] == [0]
+    assert [e["type"] for e in ended] == ["game_over", "revealed"]
+
+
+def test_a_token_a_sea_monster_destroys_is_opened_and_counted_lost():
+    """A-36 with a hidden deck: a token a monster takes is destroyed and turned over for
+    everyone; the gold lost is counted once it is opened."""
+    from lantable.plugins.decks import LocalDealer
+    from lantable.plugins.spanish_main import combat
+
+    rng = random.Random(7)
+    S = GAME.setup(2, {"hidden_deck": True, "monsters": True}, rng)
+    while S["phase"] != "play":
+        seat = GAME.to_act(S)[0]
+        GAME.apply(S, seat, GAME.legal_actions(S, seat)[0], rng)
+    dealer = LocalDealer.of_state(S, GAME.cards_opened)
+    monster = next(s for s in S["ships"] if s.get("monster"))
+    loser = next(s for s in S["ships"] if s["owner"] != monster["owner"] and not s.get("monster"))
+    isl = next(i for i in S["islands"] if i["treasure"])
+    k = isl["treasure"].pop(0)
+    S["treasure"][k]["where"] = loser["id"]
+    loser["hold"].append(k)
+    events: list = []
+    combat.plunder(S, monster, loser, "treasure", rng, events)
+    assert events[-1]["type"] == "treasure_destroyed" and events[-1]["gold"] is None
+    assert S["gold_lost"] == 0
+    decks = dealer.requests()
+    SH._sync(S, events, decks)
+    opened = dealer.run(S, decks.take(), rng)
+    value = SH.pool(S)[S[DEALER_KEY]["decks"][SH.DECK]["order"][k]]
+    assert S["treasure"][k]["gold"] == value and S["gold_lost"] == value
+    assert opened == [{"type": "destroyed_gold", "treasure": f"t{k}", "gold": value}]
+
+
+def test_no_gold_left_is_exact_with_a_hidden_deck():
+    """7.4's exhaustion counts a token not turned over as gold: exact, since every token
+    a hidden deck carries is worth at least 1 (the 0-gold ones are unique treasures)."""
+    from lantable.plugins.spanish_main import deal
+    assert all(g > 0 for seats in (2, 3, 4) for g, _ in deal.contributions(seats, False))
 
 
 def test_the_plain_game_holds_no_hidden_state():
