@@ -50,7 +50,8 @@ Measured after ``--warmup`` s (counts over the whole run):
   lobby's ``list_tables`` round trip, p50/p99;
 - **WebSocket minus TCP** (goal 5): the probe plays two one-seat Race tables, one
   over TCP and one over the WebSocket (no ``words``, as bench/web.py's ``ws``),
-  alternately, one act each every ``--probe-every`` s; act to update, p50 each and
+  in turn, one act each every ``--probe-every`` s (each after the same pause, the
+  two taking turns to go first); act to update, p50 each and
   the median over 10-s windows of (WebSocket p50 - TCP p50). It runs alone for
   ``--idle-seconds`` before the party (``idle``), then through it (``party``). The
   people's own act round trips (WebSocket with words) and the bots' (TCP) are
@@ -745,15 +746,19 @@ def _probe(port: int, web_port: int, seconds: float, every: float) -> dict[str, 
     samples: list[tuple[float, float, float]] = []  # (at, tcp ms, ws ms)
     start = _now()
     stop_at = start + seconds
+    order = list(clients)
     while _now() < stop_at:
-        pair = []
-        for name, client in clients.items():
+        # Each act after the same pause, and the two in turn first: the first act after
+        # a pause pays for waking the host up (0.3-0.4 ms here, idle).
+        pair = {}
+        order.reverse()
+        for name in order:
+            time.sleep(every / 2)
             table, update, rid = state[name]
-            times, update, rid = play(client, table, update, 1, rid)
+            times, update, rid = play(clients[name], table, update, 1, rid)
             state[name] = (table, update, rid)
-            pair.append(times[0])
-        samples.append((_now() - start, pair[0], pair[1]))
-        time.sleep(every)
+            pair[name] = times[0]
+        samples.append((_now() - start, pair["tcp"], pair["ws"]))
     windows: dict[int, list[tuple[float, float]]] = {}
     for at, tcp, ws in samples:
         windows.setdefault(int(at // 10), []).append((tcp, ws))
