@@ -345,6 +345,8 @@ class Table:
         self.sent: dict[int, float] = {}  # seq -> its act's send time
         self.early: dict[int, list[tuple[float, str]]] = {}  # seq -> arrivals before accepted
         self.host_wait_max = 0.0
+        self.host_wait_what = ""  # what waited longest, and when (s into the party)
+        self.host_wait_at = 0.0
         self.last_action: float | None = None
         self.longest_gap = 0.0
         self.waits: dict[Any, float] = {}  # what waits on the host -> since
@@ -363,8 +365,9 @@ class Table:
 
     def done(self, key: Any, at: float) -> None:
         since = self.waits.pop(key, None)
-        if since is not None:
-            self.host_wait_max = max(self.host_wait_max, at - since)
+        if since is not None and at - since > self.host_wait_max:
+            self.host_wait_max = at - since
+            self.host_wait_what, self.host_wait_at = key[0], since - self.w.start
 
     def maybe_create(self) -> None:
         """Open the next table, by a person if one is here, else by a bot."""
@@ -427,10 +430,12 @@ class Table:
         self.w.loop.later(self.rng.uniform(2.0, 8.0), self.maybe_create)
 
     def report(self, end: float) -> dict[str, Any]:
-        for since in self.waits.values():
-            self.host_wait_max = max(self.host_wait_max, end - since)
+        for key in list(self.waits):
+            self.done(key, end)
         return {"index": self.index, "game": self.game, "actions": self.actions,
                 "games": self.games, "host_wait_max_s": round(self.host_wait_max, 4),
+                "host_wait_max_for": self.host_wait_what,
+                "host_wait_max_began_s": round(self.host_wait_at, 2),
                 "longest_gap_s": round(self.longest_gap, 2)}
 
 
@@ -812,7 +817,9 @@ def _start_host(tmp: Path) -> tuple[subprocess.Popen[bytes], int, int, Any]:
     port, web_port = _free_port(), _free_port()
     log = open(tmp / "host.log", "w")  # noqa: SIM115 - closed with the host
     host = subprocess.Popen(
-        [sys.executable, "-m", "lantable.clients.cli", "host", "--bind", "127.0.0.1",
+        [sys.executable, *(["-m", "cProfile", "-o", os.environ["PARTY_PROFILE"]]
+                           if os.environ.get("PARTY_PROFILE") else []),
+         "-m", "lantable.clients.cli", "host", "--bind", "127.0.0.1",
          "--port", str(port), "--web-port", str(web_port), "--db", str(tmp / "j.sqlite"),
          "--no-discovery", "--no-qr", "--no-page-bots"], stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
