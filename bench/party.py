@@ -59,6 +59,9 @@ Measured after ``--warmup`` s (counts over the whole run):
 - the machine: how busy its cores were (anything, other tenants included) and the
   load average, and the party processes' and the probe's own CPU.
 
+With ``PARTY_PROFILE=FILE`` in the environment the host runs under cProfile, its
+profile written to FILE when it stops (its timings then mean little).
+
 Usage: python bench/party.py [--minutes M] [--tables K] [--seed S] [--procs P] [--json FILE]
 """
 
