@@ -833,15 +833,19 @@ def _start_host(tmp: Path) -> tuple[subprocess.Popen[bytes], int, int, Any]:
     return host, port, web_port, log
 
 
-def _spawn(*argv: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, __file__, *argv], stdout=subprocess.PIPE, text=True)
+def _spawn(tmp: Path, *argv: str) -> tuple[subprocess.Popen[bytes], Path]:
+    """A party process; it writes its result to the file returned (not to a pipe,
+    which it would fill while nobody reads it)."""
+    out = tmp / f"out-{len(list(tmp.glob('out-*')))}.json"
+    out.touch()
+    return subprocess.Popen([sys.executable, __file__, *argv, str(out)]), out
 
 
-def _collect(proc: subprocess.Popen[str]) -> dict[str, Any]:
-    out, _ = proc.communicate()
-    if proc.returncode != 0:
+def _collect(spawned: tuple[subprocess.Popen[bytes], Path]) -> dict[str, Any]:
+    proc, out = spawned
+    if proc.wait() != 0:
         raise RuntimeError(f"a party process failed ({proc.returncode})")
-    result: dict[str, Any] = json.loads(out)
+    result: dict[str, Any] = json.loads(out.read_text())
     return result
 
 
@@ -856,20 +860,20 @@ def run(args: Any) -> dict[str, Any]:
         tmp = Path(tmpdir)
         host, port, web_port, log = _start_host(tmp)
         try:
-            idle = _collect(_spawn("--probe", str(port), str(web_port), str(args.idle_seconds),
+            idle = _collect(_spawn(tmp, "--probe", str(port), str(web_port), str(args.idle_seconds),
                                    str(args.probe_every))) if args.idle_seconds > 0 else None
             load0 = os.getloadavg()
             busy0, cpu0 = _machine(), _proc_cpu(host.pid)
-            workers = [_spawn("--worker", str(port), str(web_port),
+            workers = [_spawn(tmp, "--worker", str(port), str(web_port),
                               json.dumps(list(range(p, args.tables, args.procs))),
                               json.dumps(list(range(p, args.lobby_clients, args.procs))),
                               json.dumps(wargs)) for p in range(args.procs)]
-            probe = _spawn("--probe", str(port), str(web_port), str(seconds),
+            probe = _spawn(tmp, "--probe", str(port), str(web_port), str(seconds),
                            str(args.probe_every))
             rss: list[float] = []
             started = time.monotonic()
             next_sample = started
-            while any(p.poll() is None for p in [*workers, probe]):
+            while any(p.poll() is None for p, _ in [*workers, probe]):
                 if time.monotonic() >= next_sample:
                     rss.append(round(_proc_status(host.pid, "VmRSS"), 1))
                     next_sample += 60 if seconds >= 120 else 1
@@ -977,14 +981,15 @@ def _report(args: Any, seconds: float, results: list[dict[str, Any]], idle: Any,
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
-        port, web_port, tables, lobby, wargs = sys.argv[2:7]
+        port, web_port, tables, lobby, wargs, out = sys.argv[2:8]
         w = Worker(int(port), int(web_port), json.loads(tables), json.loads(lobby),
                    json.loads(wargs))
-        print(json.dumps(w.run()))
+        Path(out).write_text(json.dumps(w.run()))
         return
     if len(sys.argv) > 1 and sys.argv[1] == "--probe":
-        port, web_port, seconds, every = sys.argv[2:6]
-        print(json.dumps(_probe(int(port), int(web_port), float(seconds), float(every))))
+        port, web_port, seconds, every, out = sys.argv[2:7]
+        Path(out).write_text(json.dumps(_probe(int(port), int(web_port), float(seconds),
+                                               float(every))))
         return
     ap = bench_parser(__doc__)
     ap.add_argument("--minutes", type=float, default=10.0, help="how long the party lasts")
