@@ -482,7 +482,7 @@ class Seat:
         hello: dict[str, Any] = {"t": "hello", "proto": 1, "name": f"p{self.t.index}-{self.seat}",
                                  "id": 0}
         if self.person:
-            hello |= {"words": True, "lobby": True}
+            hello |= {"words": True, "lobby": not self.t.w.args["no_people_lobby"]}
         self.conn.send(hello)
 
     def closed(self) -> None:
@@ -855,7 +855,7 @@ def run(args: Any) -> dict[str, Any]:
     seconds = args.minutes * 60
     wargs = {"seconds": seconds, "warmup": args.warmup, "seed": args.seed,
              "think": args.think, "away": args.away, "leave_every": args.leave_every,
-             "lobby_every": args.lobby_every}
+             "lobby_every": args.lobby_every, "no_people_lobby": args.no_people_lobby}
     with tempfile.TemporaryDirectory(prefix="lantable-party-") as tmpdir:
         tmp = Path(tmpdir)
         host, port, web_port, log = _start_host(tmp)
@@ -1005,6 +1005,9 @@ def main() -> None:
     ap.add_argument("--lobby-clients", type=int, default=6, help="browsers in the lobby")
     ap.add_argument("--lobby-every", type=float, default=3.0,
                     help="mean s between a lobby browser's list_tables")
+    ap.add_argument("--no-people-lobby", action="store_true",
+                    help="people's pages do not watch the lobby (a diagnostic: what its "
+                         "pushes cost the tables)")
     ap.add_argument("--warmup", type=float, default=10.0,
                     help="s before latencies are recorded (the tables fill up)")
     ap.add_argument("--starve-after", type=float, default=1.0,
