@@ -196,8 +196,9 @@ def _loopback(address: tuple[str, int]) -> tuple[str, int]:
 async def keep_house(peer: Peer, *,
                      task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
     """A peer's own work besides its connections, until cancelled: restore its tables
-    from the journal (started once done), then close abandoned tables and give freed
-    memory back. Runs under the peer's installed batch end (``peer.batch.installed()``);
+    from the journal (started once done), then close abandoned tables, give freed
+    memory back and push the lobby to its watchers. Runs under the peer's installed
+    batch end (``peer.batch.installed()``);
     :func:`serve_peer` runs it beside its listeners, tests beside memory streams."""
     peer.restore_tables()
     rematches_of(peer)  # the seats rematches keep, kept from the start (host/rematch.py)
@@ -205,6 +206,7 @@ async def keep_house(peer: Peer, *,
         nursery.start_soon(_give_back_memory, peer)
         nursery.start_soon(_close_abandoned_tables, peer)
         nursery.start_soon(peer.archive.catch_up, peer.archive_changed)  # host/archive.py
+        await nursery.start(peer.push_lobbies)  # host/lobby.py
         task_status.started()
 
 
