@@ -52,9 +52,10 @@ def in_passes(records: Records) -> bool:
 
 
 def in_steps(records: Records) -> bool:
+    """Some unlock steps of a deal taken, not all: any deal of the game (the set-up's
+    steps are a few batched round trips, over before a loaded machine's test looks)."""
     deal = _under_way(records)
-    return deal is not None and deal[0][0]["seq"] == 0 and sum(
-        r["kind"] == "deck_steps" for r in deal[0]) >= 2
+    return deal is not None and sum(r["kind"] == "deck_steps" for r in deal[0]) >= 2
 
 
 def in_opening(records: Records) -> bool:
