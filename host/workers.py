@@ -170,6 +170,17 @@ class Control:
         self.sock.close()
 
 
+def _socket_stream(stream: trio.abc.Stream) -> trio.SocketStream | None:
+    """The TCP socket under ``stream``: itself, or a WebSocket's (lantable.web's
+    ``FrameStream``, which can be handed over); None: a stream that cannot."""
+    if isinstance(stream, trio.SocketStream):
+        return stream
+    sock = getattr(stream, "transport", None)
+    if isinstance(sock, trio.SocketStream) and hasattr(stream, "hand_over"):
+        return sock
+    return None
+
+
 def _holds_here(peer: Peer, link: ClientLink) -> bool:
     """Whether ``link`` sits at or watches an unfinished table of this process (it
     must then stay: handing it off would leave its seats)."""
@@ -260,7 +271,8 @@ class Handoff:
         """Give the connection to process ``index`` with ``msg`` to handle first.
         False if it cannot go (the process is not running): serve it here."""
         control = await self.ready_control(index)
-        if control is None or not isinstance(stream, trio.SocketStream):
+        sock = _socket_stream(stream)
+        if control is None or sock is None:
             return False
         peer.batch.end()  # what this process owes the client is written first
         with trio.move_on_after(HANDOFF_DRAIN):
@@ -269,6 +281,12 @@ class Handoff:
         if link.queued:
             link.drop()  # a client that does not read: as if too slow
             return True
+        ws: bytes | None = None
+        if sock is not stream:  # a WebSocket (lantable.web): between two messages
+            ws = await stream.hand_over(conn.receive_data, HANDOFF_DRAIN)  # type: ignore[attr-defined]
+            if ws is None:
+                link.drop()  # closing, or a message held half-sent: as if too slow
+                return True
         peer.links.discard(link)
         if lobby is None:
             lobby = link in peer.lobby_watchers
@@ -279,8 +297,8 @@ class Handoff:
                  "decks": link.decks, "lobby": lobby, "hops": hops, "resume": resume,
                  "msg": None if msg is None else msg.to_map(),
                  "size": conn.last_frame_size, "pending": conn.take_buffered(),
-                 "preface": preface}
-        await control.send(state, [stream.socket.fileno()])
+                 "preface": preface, "ws": ws}
+        await control.send(state, [sock.socket.fileno()])
         return True
 
     async def ready_control(self, index: int) -> Control | None:
@@ -368,7 +386,7 @@ class Front(Handoff):
 
     async def resume_elsewhere(self, stream: trio.abc.Stream, conn: Connection,
                                link: ClientLink, hello: Hello, proto: int, peer: Peer) -> bool:
-        if not isinstance(stream, trio.SocketStream) or hello.token is None:
+        if _socket_stream(stream) is None or hello.token is None:
             return False
         found = self.token_owner(hello.token)
         if found is None or found[0] == 0:
@@ -396,15 +414,9 @@ class Front(Handoff):
             where = owner(msg.table, self.workers)
             if where == 0:
                 return None
-            if not isinstance(stream, trio.SocketStream):  # a WebSocket stays here
-                link.send(Error(code=ErrorCode.NO_SUCH_TABLE, id=msg.id, table=msg.table,
-                                message="that table is served by a worker process of this "
-                                        "host (lantable host --workers), which the browser "
-                                        "app cannot reach; open a table here instead"))
-                return DONE
             return await self.go(where, stream, conn, link, msg, peer, hops)
-        if not isinstance(stream, trio.SocketStream):
-            return None  # the browser app plays the front's tables only
+        if _socket_stream(stream) is None:
+            return None  # a stream that cannot be handed over (a test's memory stream)
         if isinstance(msg, Resume) and peer.find_token(msg.token) is None:
             found = self.token_owner(msg.token)
             if found is None or found[0] == 0:
@@ -568,7 +580,11 @@ async def adopt(peer: Peer, fd: int, state: dict[str, Any]) -> None:
     except OSError:
         os.close(fd)
         return
-    stream = trio.SocketStream(trio.socket.from_stdlib_socket(sock))
+    stream: trio.abc.Stream = trio.SocketStream(trio.socket.from_stdlib_socket(sock))
+    if state.get("ws") is not None:  # a WebSocket: rebuilt from where the other left it
+        from lantable.web.websocket import FrameStream  # the web server's, imported late
+
+        stream = FrameStream.rebuilt(stream, state["ws"], peer.limits.max_request_bytes)
     host = str(state["host"])
     refusal = admit(peer, host)
     if refusal is not None:
@@ -590,15 +606,18 @@ async def adopt(peer: Peer, fd: int, state: dict[str, Any]) -> None:
         release(peer, host)
 
 
-async def _adopted(stream: trio.SocketStream, peer: Peer, state: dict[str, Any]) -> None:
+async def _adopted(stream: trio.abc.Stream, peer: Peer, state: dict[str, Any]) -> None:
     from .listener import _serve_session  # the session as any connection's
 
     limits = peer.limits
     async with stream:
         conn = Connection("host", limits.max_frame, limits.max_request_bytes)
         conn.state = SESSION  # the hello was answered by the front
+        sock = _socket_stream(stream)
+        assert sock is not None
         link = ClientLink(str(state["name"]), str(state["where"]), conn, peer.batch,
-                          fd=stream.socket.fileno(), max_outbox_bytes=limits.max_outbox_bytes)
+                          fd=sock.socket.fileno(), max_outbox_bytes=limits.max_outbox_bytes,
+                          frame=getattr(stream, "frame_output", None))
         link.address = str(state["host"])
         link.key, link.key_refused = state["key"], state["key_refused"]
         link.words, link.decks = bool(state["words"]), bool(state["decks"])

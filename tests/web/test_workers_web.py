@@ -1,0 +1,190 @@
+"""The browser's WebSocket at a host with worker processes (host/workers.py): a
+WebSocket connection follows its table to the worker that owns it, as a TCP one does,
+and comes back to the front for the front's tables.
+
+Browser-protocol clients (web/wsclient.py) against real worker processes: a table
+made and played on a worker to the end, then a table of the front's on the same
+connections; a worker killed with SIGKILL, its WebSocket players resuming with their
+tokens; a message half-sent while the connection is handed over; a page bot at a
+worker's table.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+import trio
+from wsproto.events import BytesMessage
+
+from lantable.clients.runner import PageBotCommand
+from lantable.host.peer import serve_peer
+from lantable.host.workers import owner
+from lantable.plugins import load_registry
+from lantable.web import serve_web
+from lantable.web.wsclient import WsClient, open_ws
+
+RACE = {"target": 16, "max_step": 2}
+
+
+@pytest.fixture
+def site(nursery, tmp_path):
+    async def start(workers: int = 2, bots: bool = False):
+        running = await nursery.start(lambda task_status: serve_peer(
+            registry=load_registry(), db=str(tmp_path / "journal.sqlite"), name="w",
+            bind="127.0.0.1", port=0, workers=workers,
+            bots=PageBotCommand() if bots else None, task_status=task_status))
+        web = await nursery.start(lambda task_status: serve_web(
+            peer=running.peer, bind="127.0.0.1", port=0, task_status=task_status))
+        return running, web.port
+
+    return start
+
+
+async def _open(port: int, name: str, **hello: object) -> tuple[WsClient, dict]:
+    ws = await open_ws("127.0.0.1", port, origin=f"http://127.0.0.1:{port}",
+                       host_header=f"127.0.0.1:{port}")
+    await ws.send({"t": "hello", "proto": 1, "name": name, **hello})
+    with trio.fail_after(10):
+        return ws, await ws.receive_until("welcome")
+
+
+async def _until(ws: WsClient, t: str, **match: object) -> dict:
+    with trio.fail_after(10):
+        return await ws.receive_until(t, **match)
+
+
+async def _play(clients: dict[int, WsClient], table: str, first: dict[int, dict],
+                moves: int | None = None) -> dict:
+    """Play ``table`` with each seat's first legal action from each seat's latest
+    update (``first``), to the end or ``moves`` actions; the last update."""
+    updates, done, ids = dict(first), 0, 100
+    while True:
+        last = max(updates.values(), key=lambda u: u["seq"])
+        if last["status"] == "finished" or (moves is not None and done >= moves):
+            return last
+        (seat,) = last["to_act"]
+        ids += 1
+        await clients[seat].send({"t": "act", "id": ids, "table": table, "seat": seat,
+                                  "action": updates[seat]["legal"][0]})
+        for s, c in clients.items():
+            updates[s] = await _until(c, "update", table=table, seq=last["seq"] + 1)
+        done += 1
+
+
+async def _seat(clients: dict[int, WsClient], table: str) -> tuple[dict[int, str], dict[int, dict]]:
+    """Join every client at its seat; their tokens and their first updates once all sit."""
+    tokens = {}
+    for seat, c in clients.items():
+        await c.send({"t": "join", "id": 10 + seat, "table": table, "seat": seat})
+        tokens[seat] = (await _until(c, "joined", id=10 + seat))["token"]
+    first = {}
+    for seat, c in clients.items():
+        update = await _until(c, "update", table=table)
+        while update["status"] == "waiting":
+            update = await _until(c, "update", table=table)
+        first[seat] = update
+    return tokens, first
+
+
+async def test_browser_players_play_a_worker_table_then_one_of_the_front(site) -> None:
+    running, port = await site()
+    a, _ = await _open(port, "ann", lobby=True)
+    b, _ = await _open(port, "bob")
+    await a.send({"t": "create", "id": 1, "game": "race", "seats": 2, "seed": 5,
+                  "options": RACE})
+    table = (await _until(a, "created", id=1))["table"]
+    assert owner(table, 2) != 0  # made on a worker, as over TCP
+    clients = {0: a, 1: b}
+    _, first = await _seat(clients, table)
+    assert (await _play(clients, table, first))["status"] == "finished"
+    # The lobby still reaches a browser whose connection now lives on a worker.
+    home = running.peer.create_table("race", 2, RACE, 7)  # one of the front's own
+    assert owner(home.id, 2) == 0
+    while not any(t["id"] == home.id for t in (await _until(a, "lobby"))["tables"]):
+        pass
+    # The game is over: the same connections go back to the front for its table.
+    _, first = await _seat(clients, home.id)
+    assert (await _play(clients, home.id, first))["status"] == "finished"
+    for c in clients.values():
+        await c.aclose()
+
+
+async def test_a_websocket_player_resumes_after_its_worker_is_killed(site) -> None:
+    running, port = await site()
+    front = running.peer.handoff
+    a, _ = await _open(port, "ann")
+    b, _ = await _open(port, "bob")
+    await a.send({"t": "create", "id": 1, "game": "race", "seats": 2, "seed": 3,
+                  "options": RACE})
+    table = (await _until(a, "created", id=1))["table"]
+    where = owner(table, 2)
+    clients = {0: a, 1: b}
+    tokens, first = await _seat(clients, table)
+    acknowledged = (await _play(clients, table, first, moves=3))["seq"]
+    pid = front.pool[where].process.pid
+    os.kill(pid, signal.SIGKILL)
+    with trio.fail_after(10):
+        for c in clients.values():  # the worker's sockets close with it
+            while await c.receive() is not None:
+                pass
+        while not front.pool[where].ready.is_set() or front.pool[where].process.pid == pid:
+            await trio.sleep(0.05)
+    back, first = {}, {}
+    for seat in (0, 1):
+        back[seat], welcome = await _open(port, f"p{seat}", token=tokens[seat])
+        assert welcome["resumed"] == {"table": table, "seat": seat, "token": tokens[seat]}
+        first[seat] = await _until(back[seat], "update", table=table)
+        assert first[seat]["seq"] == acknowledged  # nothing acknowledged was lost
+    assert (await _play(back, table, first))["status"] == "finished"
+
+
+@pytest.mark.parametrize("cut", [5, 8])  # inside the next frame's header; its payload
+async def test_a_message_half_sent_at_the_hand_off_arrives_whole_on_the_worker(site, cut) -> None:
+    _, port = await site()
+    a, _ = await _open(port, "ann")
+    await a.send({"t": "create", "id": 1, "game": "race", "seats": 2, "seed": 3,
+                  "options": RACE})
+    table = (await _until(a, "created", id=1))["table"]
+    join = a.ws.send(BytesMessage(data=_pack({"t": "join", "id": 2, "table": table,
+                                              "seat": 0})))
+    ping = a.ws.send(BytesMessage(data=_pack({"t": "ping", "id": 3})))
+    # The join and part of the next message in one write: a header's first bytes go
+    # to the worker with the socket; a payload begun, the front reads the rest first.
+    await a.stream.send_all(join + ping[:cut])
+    await trio.sleep(0.2)
+    await a.stream.send_all(ping[cut:])
+    assert (await _until(a, "joined", id=2))["table"] == table
+    await _until(a, "pong", id=3)
+    await a.send({"t": "leave", "id": 4, "table": table, "seat": 0})
+    await a.aclose()
+
+
+async def test_a_page_bot_plays_at_a_worker_table(site) -> None:
+    _, port = await site(bots=True)
+    a, _ = await _open(port, "ann")
+    await a.send({"t": "create", "id": 1, "game": "race", "seats": 2, "seed": 3,
+                  "options": RACE})
+    table = (await _until(a, "created", id=1))["table"]
+    assert owner(table, 2) != 0
+    await a.send({"t": "join", "id": 2, "table": table, "seat": 0})
+    await _until(a, "joined", id=2)
+    await a.send({"t": "add_bot", "id": 3, "table": table, "seat": 1, "strategy": "random"})
+    ids = 10
+    with trio.fail_after(30):
+        while True:
+            update = await a.receive_until("update", table=table)
+            if update["status"] == "finished":
+                break
+            if update["to_act"] == [0]:
+                ids += 1
+                await a.send({"t": "act", "id": ids, "table": table, "seat": 0,
+                              "action": update["legal"][0]})
+    await a.aclose()
+
+
+def _pack(msg: dict) -> bytes:
+    import msgpack
+
+    return bytes(msgpack.packb(msg))
