@@ -240,6 +240,9 @@ class Handoff:
             "from the journal: try again in a moment")))
         return DONE
 
+    async def serve_bots(self, address: tuple[str, int]) -> None:
+        """Where page bots connect (the front's TCP listener), once it listens."""
+
     def summaries(self) -> list[dict[str, Any]]:
         """Other processes' tables, for this one's lobby."""
         return []
@@ -339,6 +342,15 @@ class Front(Handoff):
         self._tokens: sqlite3.Connection | None = None
         self.stopping = False
         self._lobby_changed = trio.Event()
+        self.bots_at: tuple[str, int] | None = None  # where page bots connect (serve_bots)
+
+    async def serve_bots(self, address: tuple[str, int]) -> None:
+        """The front listens: the workers' page bots connect to ``address`` (like the
+        front's own, they are handed to the worker their seat's token names)."""
+        self.bots_at = address
+        for worker in self.pool.values():
+            if worker.control is not None and worker.ready.is_set():
+                await worker.control.send({"op": "bots", "at": list(address)})
 
     def summaries(self) -> list[dict[str, Any]]:
         return [s for w in self.pool.values() for s in w.tables.values()]
@@ -486,6 +498,7 @@ class Front(Handoff):
             ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             config = {"index": worker.index, "workers": self.workers, "db": self.db,
                       "name": self.name, "fd": theirs.fileno(), "peer_id": self.peer.peer_id,
+                      "bots": _runner(self.peer), "bots_at": self.bots_at,
                       "limits": {k: _json_number(v) for k, v in
                                  dataclasses.asdict(self.limits).items()}}
             worker.process = await trio.lowlevel.open_process(
@@ -537,6 +550,8 @@ class Front(Handoff):
                     worker.tables.pop(table_id, None)
                 self.peer._changed()
             elif op == "ready":
+                if self.bots_at is not None:  # said again: it may have started before
+                    await control.send({"op": "bots", "at": list(self.bots_at)})
                 worker.ready.set()
                 LOGGER.info("worker %d ready (pid %d, %d tables)", worker.index,
                             worker.process.pid if worker.process else 0, len(worker.tables))
@@ -555,6 +570,15 @@ class Front(Handoff):
                 continue
             for fd in fds:  # not a message that carries one
                 os.close(fd)
+
+
+def _runner(peer: Peer) -> list[str] | None:
+    """The front's page bot runner as ``[module, class]``, for a worker to make its own
+    (a class made without arguments, as ``lantable host`` gives); None: no bots."""
+    if peer.bots is None:
+        return None
+    kind = type(peer.bots.runner)
+    return [kind.__module__, kind.__qualname__]
 
 
 def _in_play(tables: dict[str, dict[str, Any]]) -> int:
