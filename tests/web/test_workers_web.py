@@ -188,3 +188,35 @@ def _pack(msg: dict) -> bytes:
     import msgpack
 
     return bytes(msgpack.packb(msg))
+
+
+# -- the page itself, in Chromium (tests/web/conftest.py) -------------------------------
+
+
+@pytest.fixture
+def workers_host(tmp_path):
+    from .webhost import HostProcess
+
+    proc = HostProcess(tmp_path / "journal.db", "--workers", "2").start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+def test_the_page_plays_a_table_of_a_worker_with_a_bot(workers_host, browser) -> None:
+    from .test_browser import play_until_over
+    from .test_seats_web import open_race, person, shot
+
+    ann = person(browser, "ann")
+    table = open_race(ann, workers_host, seats=2, target=4)
+    assert owner(table, 2) != 0  # the page's table is a worker's
+    ann.wait_for_selector("#bots")
+    ann.select_option("#add-bot-strategy", "random")
+    ann.click("#add-bot button[type=submit]")
+    ann.wait_for_selector("#turn:not(:has-text('more player'))")
+    assert play_until_over(ann) >= 1
+    assert ann.is_visible("#scores")
+    shot(ann, "finished-at-a-worker-table-390x844")
+    assert not ann.errors, ann.errors
+    ann.context.close()
