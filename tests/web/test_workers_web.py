@@ -203,7 +203,7 @@ def workers_host(tmp_path):
         proc.stop()
 
 
-def test_the_page_plays_a_table_of_a_worker_with_a_bot(workers_host, browser) -> None:
+def test_the_page_plays_a_table_of_a_worker_with_a_bot_and_again(workers_host, browser) -> None:
     from .test_browser import play_until_over
     from .test_seats_web import open_race, person, shot
 
@@ -217,5 +217,12 @@ def test_the_page_plays_a_table_of_a_worker_with_a_bot(workers_host, browser) ->
     assert play_until_over(ann) >= 1
     assert ann.is_visible("#scores")
     shot(ann, "finished-at-a-worker-table-390x844")
+    # "Play again": the rematch is made on the same worker, the bot comes along.
+    ann.click("#play-again")
+    ann.wait_for_function(f"!location.hash.endsWith({table!r})")
+    again = ann.evaluate("location.hash").split("/")[-1]
+    assert owner(again, 2) == owner(table, 2)
+    ann.wait_for_selector("#turn:not(:has-text('more player'))")
+    assert play_until_over(ann) >= 1
     assert not ann.errors, ann.errors
     ann.context.close()
