@@ -226,3 +226,46 @@ def test_the_page_plays_a_table_of_a_worker_with_a_bot_and_again(workers_host, b
     assert play_until_over(ann) >= 1
     assert not ann.errors, ann.errors
     ann.context.close()
+
+
+def _worker_pid(host_pid: int, index: int) -> int:
+    """The pid of worker ``index`` of the ``lantable host`` process ``host_pid``."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                parent = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == host_pid and b"lantable.host.worker" in argv and \
+                f'"index": {index},'.encode() in argv[-2]:
+            return int(entry)
+    raise AssertionError(f"no worker {index} under {host_pid}")
+
+
+def test_the_page_resumes_after_its_tables_worker_is_killed(workers_host, browser) -> None:
+    from .test_browser import play_until_over
+    from .test_seats_web import open_race, person
+
+    ann = person(browser, "ann")
+    sockets: list[object] = []
+    ann.on("websocket", lambda ws: sockets.append(ws))
+    table = open_race(ann, workers_host, seats=2, target=8)
+    ann.select_option("#add-bot-strategy", "random")
+    ann.click("#add-bot button[type=submit]")
+    ann.wait_for_selector("#turn:not(:has-text('more player'))")
+    ann.wait_for_selector("#actions button.choice:not([disabled])")
+    ann.click("#actions button.choice")
+    assert workers_host.proc is not None
+    os.kill(_worker_pid(workers_host.proc.pid, owner(table, 2)), signal.SIGKILL)
+    # The page's socket closes with the worker; it reconnects to the front, which hands
+    # it to the restarted worker by its seat's token, and the game goes on (the bot's
+    # process reconnects likewise).
+    assert play_until_over(ann) >= 1
+    assert len(sockets) >= 2  # it did reconnect
+    assert ann.evaluate("location.hash").endswith(table)
+    assert not ann.errors, ann.errors
+    ann.context.close()
