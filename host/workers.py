@@ -1,22 +1,25 @@
 """A host spread over worker processes (``lantable host --workers N``).
 
 The front process runs the peer as always (listeners, the lobby, discovery, the
-browser app, page bots, fair tables) and starts ``N`` worker processes, each a peer
+web server, fair tables) and starts ``N`` worker processes, each a peer
 of its own over the same journal file (SQLite WAL: every process commits its own
 batches; a write waits for another process's commit, never for its batch). Tables
 are spread by id: table ``t`` belongs to process ``int(t, 16) % (N + 1)``, where 0
 is the front and 1..N the workers. A process creates only ids of its own and
 restores only its own tables, so a restart (with any ``N``) restores every table.
 
-A TCP connection follows its table: the front reads the ``hello`` and answers the
-lobby's requests; a ``create`` over TCP is made on a worker (round robin) and
+A connection follows its table: the front reads the ``hello`` and answers the
+lobby's requests; a ``create`` (but a fair one) is made on a worker and
 answered by the front; the first request that names a worker's table (``join``,
 ``act``, ...; a ``resume`` or a hello's token of a worker's seat) hands the socket
 itself to that worker with ``SCM_RIGHTS`` over a Unix socket, with what the front
 had read but not handled and the client's hello; from then on the worker reads and
-writes that socket. A worker hands a connection back to the front (which hands it
-on) when it names another process's table while holding no seat here at an
-unfinished table. Every byte the client sees is what a one-process host would send
+writes that socket. A browser's WebSocket goes the same way, with the bytes of a frame
+header not yet whole, from which the worker rebuilds it (lantable.web's
+``FrameStream.hand_over`` and ``rebuilt``). Page bots run in their table's process
+and connect to the front like any client. A worker hands a connection back to the
+front (which hands it on) when it names another process's table while holding no
+seat here at an unfinished table. Every byte the client sees is what a one-process host would send
 (the protocol is unchanged); the hand-off waits until everything the previous
 process owed the client is written.
 
