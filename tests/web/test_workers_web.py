@@ -5,8 +5,10 @@ and comes back to the front for the front's tables.
 Browser-protocol clients (web/wsclient.py) against real worker processes: a table
 made and played on a worker to the end, then a table of the front's on the same
 connections; a worker killed with SIGKILL, its WebSocket players resuming with their
-tokens; a message half-sent while the connection is handed over; a page bot at a
-worker's table.
+tokens; a message half-sent while the connection is handed over (and a WebSocket
+broken then: its error, no traceback); a page bot at a worker's table; and the page
+itself in Chromium at ``lantable host --workers 2``: a game with a bot, "Play again",
+and a resume after its table's worker is SIGKILLed.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import signal
 
 import pytest
 import trio
-from wsproto.events import BytesMessage
+from wsproto.events import BytesMessage, TextMessage
 
 from lantable.clients.runner import PageBotCommand
 from lantable.host.peer import serve_peer
@@ -140,7 +142,8 @@ async def test_a_websocket_player_resumes_after_its_worker_is_killed(site) -> No
     assert (await _play(back, table, first))["status"] == "finished"
 
 
-async def test_a_message_half_sent_at_the_hand_off_arrives_whole_on_the_worker(site) -> None:
+async def test_a_message_half_sent_at_the_hand_off_arrives_whole_or_is_refused(
+        site, caplog) -> None:
     _, port = await site()
     for cut in (5, 8):  # inside the next frame's header; inside its payload
         a, _ = await _open(port, "ann")
@@ -158,6 +161,21 @@ async def test_a_message_half_sent_at_the_hand_off_arrives_whole_on_the_worker(s
         assert (await _until(a, "joined", id=2))["table"] == table
         await _until(a, "pong", id=3)
         await a.aclose()
+    # A client that breaks the WebSocket while the front waits for its message's end
+    # gets the error any broken WebSocket gets.
+    a, _ = await _open(port, "mallory")
+    await a.send({"t": "create", "id": 1, "game": "race", "seats": 2, "seed": 3,
+                  "options": RACE})
+    table = (await _until(a, "created", id=1))["table"]
+    join = a.ws.send(BytesMessage(data=_pack({"t": "join", "id": 2, "table": table})))
+    ping = a.ws.send(BytesMessage(data=_pack({"t": "ping", "id": 3})))
+    await a.stream.send_all(join + ping[:8])  # the front waits for the ping's end ...
+    await trio.sleep(0.1)
+    await a.stream.send_all(ping[8:] + a.ws.send(TextMessage(data="no")))  # ... and a text
+    error = await _until(a, "error")
+    assert error["code"] == "bad_frame"
+    assert await a.receive() is None  # closed, by the front, politely
+    assert not [r for r in caplog.records if r.exc_info]  # no traceback anywhere
 
 
 async def test_a_page_bot_plays_at_a_worker_table(site) -> None:
