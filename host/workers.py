@@ -233,8 +233,9 @@ class Handoff:
         if _holds_here(peer, link):
             link.send(Error(code=ErrorCode.NO_SUCH_TABLE, id=req_id, table=table, message=(
                 "that table is served by another process of this host (lantable host "
-                "--workers) and this connection plays at a table here: open another "
-                "connection for it")))
+                "--workers) and this connection plays at a table here: open it on another "
+                "connection (in a browser, another tab), or finish or leave your game "
+                "first")))
             return DONE
         if await self.hand_off(index, stream, conn, link, msg, peer, hops + 1):
             return GONE
