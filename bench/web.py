@@ -11,7 +11,11 @@ on all of them alike:
 - ``ws_words``: the WebSocket with ``hello.words``, as the browser asks (the host
   adds the game's labels and sentences to every update).
 
-Usage: python bench/web.py [--actions N] [--rounds R]
+With ``--workers N`` the host runs N worker processes (``lantable host --workers``):
+the tables are made on the workers, so every client's connection, the WebSocket ones
+included, is handed to a worker at its ``join`` and measured there.
+
+Usage: python bench/web.py [--actions N] [--rounds R] [--workers N]
 """
 
 from __future__ import annotations
@@ -165,6 +169,8 @@ def main() -> None:
     parser = bench_parser(__doc__)
     parser.add_argument("--actions", type=int, default=500, help="actions per client per round")
     parser.add_argument("--rounds", type=int, default=10, help="rounds measured")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="worker processes of the host (0: one process)")
     args = parser.parse_args()
     port, web_port = free_port(), free_port()
     with tempfile.TemporaryDirectory() as tmp:
@@ -172,7 +178,9 @@ def main() -> None:
         host = subprocess.Popen(
             [sys.executable, "-m", "lantable.clients.cli", "host", "--bind", "127.0.0.1",
              "--port", str(port), "--web-port", str(web_port), "--db", str(Path(tmp) / "j.db"),
-             "--no-discovery", "--no-qr"], stdout=log, stderr=subprocess.STDOUT)
+             "--no-discovery", "--no-qr",
+             *(["--workers", str(args.workers)] if args.workers else [])],
+            stdout=log, stderr=subprocess.STDOUT)
         try:
             deadline = time.monotonic() + 20
             while "play in a browser" not in (Path(tmp) / "host.log").read_text():
@@ -200,7 +208,7 @@ def main() -> None:
             host.wait(10)
             log.close()
     out: dict[str, Any] = {"actions_per_client": args.actions * args.rounds,
-                           "rounds": args.rounds}
+                           "rounds": args.rounds, "workers": args.workers}
     for name, values in samples.items():
         out[name] = {"p50_ms": pct(values, 0.5), "p99_ms": pct(values, 0.99),
                      "round_p50s_ms": [round(x, 4) for x in per_round[name]]}

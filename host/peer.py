@@ -150,6 +150,8 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
                 nursery.start_soon(stop_if_journal_fails)
                 if peer.bots is not None:  # they connect like anyone, over loopback
                     await nursery.start(peer.bots.serve, _loopback(running.addresses[0]))
+                    if peer.handoff is not None:  # the workers' bots connect here too
+                        await peer.handoff.serve_bots(_loopback(running.addresses[0]))
                 LOGGER.info("peer %s (%s) listening on %s", peer.name, peer.peer_id,
                             running.addresses)
 

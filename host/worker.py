@@ -5,6 +5,7 @@ tables of its residue over the host's journal, and the connections the front han
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import os
@@ -19,6 +20,7 @@ from lantable.protocol import Error, ErrorCode, from_map
 
 from .limits import Limits
 from .lobby import Peer
+from .pagebots import PageBots
 from .workers import Control, WorkerSide, adopt
 
 if TYPE_CHECKING:
@@ -63,10 +65,33 @@ async def _serve_worker(config: dict[str, Any]) -> None:
     control = Control(socket.socket(fileno=int(config["fd"])))
     side = WorkerSide(index, workers, control)
     journal = Journal(config["db"])
+    bots = None
+    if config.get("bots"):  # the front's runner class, made here (host/workers.py)
+        module, qualname = config["bots"]
+        runner: Any = importlib.import_module(module)
+        for part in qualname.split("."):
+            runner = getattr(runner, part)
+        bots = PageBots(runner(), limits)
     peer = WorkerPeer(registry=load_registry(), journal=journal,
-                                name=str(config["name"]), peer_id=str(config["peer_id"]),
-                                limits=limits)
+                      name=str(config["name"]), peer_id=str(config["peer_id"]),
+                      limits=limits, bots=bots)
     peer.handoff = side
+    bots_at = trio.Event()
+    address: list[tuple[str, int]] = []
+
+    def bots_connect(at: Any) -> None:
+        if at and not bots_at.is_set():
+            address.append((str(at[0]), int(at[1])))
+            bots_at.set()
+
+    async def run_bots() -> None:
+        """The page bots of this worker's tables, once the front says where they
+        connect (they are queued until then)."""
+        await bots_at.wait()
+        if peer.bots is not None:
+            await peer.bots.serve(address[0])
+
+    bots_connect(config.get("bots_at"))
     try:
         with peer.batch.installed():
             async with trio.open_nursery() as nursery:
@@ -77,6 +102,7 @@ async def _serve_worker(config: dict[str, Any]) -> None:
                 side.dirty.clear()
                 nursery.start_soon(side.tell_front, peer)
                 nursery.start_soon(side.tell_watched, peer)
+                nursery.start_soon(run_bots)
                 await control.send({"op": "ready"})
                 while True:
                     got = await control.receive()
@@ -90,6 +116,8 @@ async def _serve_worker(config: dict[str, Any]) -> None:
                         os.close(fd)
                     if msg.get("op") == "reply":
                         side.replied(msg)
+                    elif msg.get("op") == "bots":
+                        bots_connect(msg["at"])
                     elif msg.get("op") == "lobby":  # the front's, for the watchers here
                         lobby = from_map(msg["lobby"], "host")
                         for link in list(peer.lobby_watchers):

@@ -1,22 +1,25 @@
 """A host spread over worker processes (``lantable host --workers N``).
 
 The front process runs the peer as always (listeners, the lobby, discovery, the
-browser app, page bots, fair tables) and starts ``N`` worker processes, each a peer
+web server, fair tables) and starts ``N`` worker processes, each a peer
 of its own over the same journal file (SQLite WAL: every process commits its own
 batches; a write waits for another process's commit, never for its batch). Tables
 are spread by id: table ``t`` belongs to process ``int(t, 16) % (N + 1)``, where 0
 is the front and 1..N the workers. A process creates only ids of its own and
 restores only its own tables, so a restart (with any ``N``) restores every table.
 
-A TCP connection follows its table: the front reads the ``hello`` and answers the
-lobby's requests; a ``create`` over TCP is made on a worker (round robin) and
+A connection follows its table: the front reads the ``hello`` and answers the
+lobby's requests; a ``create`` (but a fair one) is made on a worker and
 answered by the front; the first request that names a worker's table (``join``,
 ``act``, ...; a ``resume`` or a hello's token of a worker's seat) hands the socket
 itself to that worker with ``SCM_RIGHTS`` over a Unix socket, with what the front
 had read but not handled and the client's hello; from then on the worker reads and
-writes that socket. A worker hands a connection back to the front (which hands it
-on) when it names another process's table while holding no seat here at an
-unfinished table. Every byte the client sees is what a one-process host would send
+writes that socket. A browser's WebSocket goes the same way, with the bytes of a frame
+header not yet whole, from which the worker rebuilds it (lantable.web's
+``FrameStream.hand_over`` and ``rebuilt``). Page bots run in their table's process
+and connect to the front like any client. A worker hands a connection back to the
+front (which hands it on) when it names another process's table while holding no
+seat here at an unfinished table. Every byte the client sees is what a one-process host would send
 (the protocol is unchanged); the hand-off waits until everything the previous
 process owed the client is written.
 
@@ -170,6 +173,17 @@ class Control:
         self.sock.close()
 
 
+def _socket_stream(stream: trio.abc.Stream) -> trio.SocketStream | None:
+    """The TCP socket under ``stream``: itself, or a WebSocket's (lantable.web's
+    ``FrameStream``, which can be handed over); None: a stream that cannot."""
+    if isinstance(stream, trio.SocketStream):
+        return stream
+    sock = getattr(stream, "transport", None)
+    if isinstance(sock, trio.SocketStream) and hasattr(stream, "hand_over"):
+        return sock
+    return None
+
+
 def _holds_here(peer: Peer, link: ClientLink) -> bool:
     """Whether ``link`` sits at or watches an unfinished table of this process (it
     must then stay: handing it off would leave its seats)."""
@@ -219,8 +233,9 @@ class Handoff:
         if _holds_here(peer, link):
             link.send(Error(code=ErrorCode.NO_SUCH_TABLE, id=req_id, table=table, message=(
                 "that table is served by another process of this host (lantable host "
-                "--workers) and this connection plays at a table here: open another "
-                "connection for it")))
+                "--workers) and this connection plays at a table here: open it on another "
+                "connection (in a browser, another tab), or finish or leave your game "
+                "first")))
             return DONE
         if await self.hand_off(index, stream, conn, link, msg, peer, hops + 1):
             return GONE
@@ -228,6 +243,9 @@ class Handoff:
             "the process that serves this table is restarting; its tables are restored "
             "from the journal: try again in a moment")))
         return DONE
+
+    async def serve_bots(self, address: tuple[str, int]) -> None:
+        """Where page bots connect (the front's TCP listener), once it listens."""
 
     def summaries(self) -> list[dict[str, Any]]:
         """Other processes' tables, for this one's lobby."""
@@ -260,7 +278,8 @@ class Handoff:
         """Give the connection to process ``index`` with ``msg`` to handle first.
         False if it cannot go (the process is not running): serve it here."""
         control = await self.ready_control(index)
-        if control is None or not isinstance(stream, trio.SocketStream):
+        sock = _socket_stream(stream)
+        if control is None or sock is None:
             return False
         peer.batch.end()  # what this process owes the client is written first
         with trio.move_on_after(HANDOFF_DRAIN):
@@ -269,6 +288,12 @@ class Handoff:
         if link.queued:
             link.drop()  # a client that does not read: as if too slow
             return True
+        ws: bytes | None = None
+        if sock is not stream:  # a WebSocket (lantable.web): between two messages
+            ws = await stream.hand_over(conn.receive_data, HANDOFF_DRAIN)  # type: ignore[attr-defined]
+            if ws is None:
+                link.drop()  # closing, or a message held half-sent: as if too slow
+                return True
         peer.links.discard(link)
         if lobby is None:
             lobby = link in peer.lobby_watchers
@@ -279,8 +304,8 @@ class Handoff:
                  "decks": link.decks, "lobby": lobby, "hops": hops, "resume": resume,
                  "msg": None if msg is None else msg.to_map(),
                  "size": conn.last_frame_size, "pending": conn.take_buffered(),
-                 "preface": preface}
-        await control.send(state, [stream.socket.fileno()])
+                 "preface": preface, "ws": ws}
+        await control.send(state, [sock.socket.fileno()])
         return True
 
     async def ready_control(self, index: int) -> Control | None:
@@ -321,6 +346,15 @@ class Front(Handoff):
         self._tokens: sqlite3.Connection | None = None
         self.stopping = False
         self._lobby_changed = trio.Event()
+        self.bots_at: tuple[str, int] | None = None  # where page bots connect (serve_bots)
+
+    async def serve_bots(self, address: tuple[str, int]) -> None:
+        """The front listens: the workers' page bots connect to ``address`` (like the
+        front's own, they are handed to the worker their seat's token names)."""
+        self.bots_at = address
+        for worker in self.pool.values():
+            if worker.control is not None and worker.ready.is_set():
+                await worker.control.send({"op": "bots", "at": list(address)})
 
     def summaries(self) -> list[dict[str, Any]]:
         return [s for w in self.pool.values() for s in w.tables.values()]
@@ -368,7 +402,7 @@ class Front(Handoff):
 
     async def resume_elsewhere(self, stream: trio.abc.Stream, conn: Connection,
                                link: ClientLink, hello: Hello, proto: int, peer: Peer) -> bool:
-        if not isinstance(stream, trio.SocketStream) or hello.token is None:
+        if _socket_stream(stream) is None or hello.token is None:
             return False
         found = self.token_owner(hello.token)
         if found is None or found[0] == 0:
@@ -396,15 +430,9 @@ class Front(Handoff):
             where = owner(msg.table, self.workers)
             if where == 0:
                 return None
-            if not isinstance(stream, trio.SocketStream):  # a WebSocket stays here
-                link.send(Error(code=ErrorCode.NO_SUCH_TABLE, id=msg.id, table=msg.table,
-                                message="that table is served by a worker process of this "
-                                        "host (lantable host --workers), which the browser "
-                                        "app cannot reach; open a table here instead"))
-                return DONE
             return await self.go(where, stream, conn, link, msg, peer, hops)
-        if not isinstance(stream, trio.SocketStream):
-            return None  # the browser app plays the front's tables only
+        if _socket_stream(stream) is None:
+            return None  # a stream that cannot be handed over (a test's memory stream)
         if isinstance(msg, Resume) and peer.find_token(msg.token) is None:
             found = self.token_owner(msg.token)
             if found is None or found[0] == 0:
@@ -474,6 +502,7 @@ class Front(Handoff):
             ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             config = {"index": worker.index, "workers": self.workers, "db": self.db,
                       "name": self.name, "fd": theirs.fileno(), "peer_id": self.peer.peer_id,
+                      "bots": _runner(self.peer), "bots_at": self.bots_at,
                       "limits": {k: _json_number(v) for k, v in
                                  dataclasses.asdict(self.limits).items()}}
             worker.process = await trio.lowlevel.open_process(
@@ -525,6 +554,8 @@ class Front(Handoff):
                     worker.tables.pop(table_id, None)
                 self.peer._changed()
             elif op == "ready":
+                if self.bots_at is not None:  # said again: it may have started before
+                    await control.send({"op": "bots", "at": list(self.bots_at)})
                 worker.ready.set()
                 LOGGER.info("worker %d ready (pid %d, %d tables)", worker.index,
                             worker.process.pid if worker.process else 0, len(worker.tables))
@@ -543,6 +574,15 @@ class Front(Handoff):
                 continue
             for fd in fds:  # not a message that carries one
                 os.close(fd)
+
+
+def _runner(peer: Peer) -> list[str] | None:
+    """The front's page bot runner as ``[module, class]``, for a worker to make its own
+    (a class made without arguments, as ``lantable host`` gives); None: no bots."""
+    if peer.bots is None:
+        return None
+    kind = type(peer.bots.runner)
+    return [kind.__module__, kind.__qualname__]
 
 
 def _in_play(tables: dict[str, dict[str, Any]]) -> int:
@@ -568,7 +608,11 @@ async def adopt(peer: Peer, fd: int, state: dict[str, Any]) -> None:
     except OSError:
         os.close(fd)
         return
-    stream = trio.SocketStream(trio.socket.from_stdlib_socket(sock))
+    stream: trio.abc.Stream = trio.SocketStream(trio.socket.from_stdlib_socket(sock))
+    if state.get("ws") is not None:  # a WebSocket: rebuilt from where the other left it
+        from lantable.web.websocket import FrameStream  # the web server's, imported late
+
+        stream = FrameStream.rebuilt(stream, state["ws"], peer.limits.max_request_bytes)
     host = str(state["host"])
     refusal = admit(peer, host)
     if refusal is not None:
@@ -590,15 +634,18 @@ async def adopt(peer: Peer, fd: int, state: dict[str, Any]) -> None:
         release(peer, host)
 
 
-async def _adopted(stream: trio.SocketStream, peer: Peer, state: dict[str, Any]) -> None:
+async def _adopted(stream: trio.abc.Stream, peer: Peer, state: dict[str, Any]) -> None:
     from .listener import _serve_session  # the session as any connection's
 
     limits = peer.limits
     async with stream:
         conn = Connection("host", limits.max_frame, limits.max_request_bytes)
         conn.state = SESSION  # the hello was answered by the front
+        sock = _socket_stream(stream)
+        assert sock is not None
         link = ClientLink(str(state["name"]), str(state["where"]), conn, peer.batch,
-                          fd=stream.socket.fileno(), max_outbox_bytes=limits.max_outbox_bytes)
+                          fd=sock.socket.fileno(), max_outbox_bytes=limits.max_outbox_bytes,
+                          frame=getattr(stream, "frame_output", None))
         link.address = str(state["host"])
         link.key, link.key_refused = state["key"], state["key_refused"]
         link.words, link.decks = bool(state["words"]), bool(state["decks"])

@@ -21,13 +21,22 @@ than a few requests would.
 
 from __future__ import annotations
 
+import base64
 import os
 import struct
 from typing import Any, Final
 
 import trio
-from wsproto import WSConnection
-from wsproto.events import BytesMessage, CloseConnection, Ping, Pong, TextMessage
+from wsproto import ConnectionType, WSConnection
+from wsproto.events import (
+    AcceptConnection,
+    BytesMessage,
+    CloseConnection,
+    Ping,
+    Pong,
+    Request,
+    TextMessage,
+)
 from wsproto.utilities import LocalProtocolError as WsLocalError
 from wsproto.utilities import RemoteProtocolError as WsRemoteError
 
@@ -75,6 +84,64 @@ class FrameStream(trio.abc.Stream):
         self._allowance = float(CONTROL_BURST)  # control frames the client may send now
         self._allowed_at = trio.current_time()
         self.clock: Any = None  # the host's watchdog clock (host/listener.py), if any
+        self.handed = False  # given to another process (host/workers.py): close nothing
+
+    # -- handing the WebSocket to another process (host/workers.py) --------------------
+    #
+    # With no extension negotiated (the server accepts none: web/server.py), a server's
+    # WebSocket between two messages is its socket plus the bytes of a frame header not
+    # yet whole: the other process rebuilds it from those (:meth:`rebuilt`).
+
+    def _leftover(self) -> bytes | None:
+        """The bytes read and not yet parsed, if the stream is between messages (no
+        frame or message half-received); None otherwise."""
+        try:  # wsproto 1.x internals (tests/web/test_workers_web.py notices a change)
+            proto = self._ws.connection._proto  # type: ignore[union-attr]
+            decoder = proto._frame_decoder
+            if self._partial or decoder.header is not None \
+                    or proto._message_decoder.opcode is not None:
+                return None
+            return bytes(decoder.buffer.buffer)
+        except AttributeError:  # another wsproto: no hand-off (the client is closed)
+            return None
+
+    async def hand_over(self, pending: Any, within: float) -> bytes | None:
+        """Make the WebSocket ready to go to another process: the answers to pings
+        sent, and, if a message is half-received, read on (for ``within`` seconds at
+        most) until it is whole, its frames given to ``pending(frames)`` (the host's
+        connection buffer). The bytes to rebuild it from (:meth:`rebuilt`), or None: it
+        cannot go (closing, or a message still half-sent); then it is left as it was."""
+        with trio.move_on_after(within):
+            while not self._closed:
+                if self._pong or self._control:
+                    await self.send_framed(self.frame_output(b""))
+                left = self._leftover()
+                if left is not None:
+                    self.handed = True
+                    return left
+                frames = await self.receive_some()
+                if frames:
+                    pending(frames)
+        return None
+
+    @classmethod
+    def rebuilt(cls, stream: trio.abc.Stream, leftover: bytes,
+                max_frame: int = DEFAULT_MAX_FRAME) -> FrameStream:
+        """The server side of an open WebSocket another process accepted and handed
+        over (:meth:`hand_over`): a wsproto connection brought to OPEN by a handshake
+        of its own (nothing of it is sent), then given the bytes read past it."""
+        ws = WSConnection(ConnectionType.SERVER)
+        key = base64.b64encode(os.urandom(16))
+        ws.initiate_upgrade_connection(
+            [(b"host", b"lantable"), (b"upgrade", b"websocket"), (b"connection", b"Upgrade"),
+             (b"sec-websocket-key", key), (b"sec-websocket-version", b"13")], "/ws")
+        event = next(ws.events())
+        assert isinstance(event, Request)
+        ws.send(AcceptConnection())  # the 101 the client had from the first process
+        frames = cls(stream, ws, max_frame)
+        if leftover:
+            ws.receive_data(leftover)
+        return frames
 
     # -- receiving -----------------------------------------------------------------
 
@@ -218,7 +285,11 @@ class FrameStream(trio.abc.Stream):
         raise NotImplementedError
 
     async def aclose(self) -> None:
-        """Close the WebSocket politely (code 1000), then the TCP stream."""
+        """Close the WebSocket politely (code 1000), then the TCP stream (only that,
+        once handed to another process: the WebSocket goes on there)."""
+        if self.handed:
+            await self._stream.aclose()
+            return
         try:
             with trio.move_on_after(1):
                 if self._ws.state.name == "OPEN":
