@@ -25,8 +25,22 @@ state holds ``gold: None`` for every token nobody has turned over.
 - a ship sunk with treasure aboard: its tokens are turned over, and the gold is shared
   out (5.11.2) once they are opened (``sunk_gold``); a scuttled ship's gold is lost.
 
-Nothing is claimed: no rule lets a seat act on a value the host has not seen (which
-tokens to take is the seat's choice, and every token takes one cargo space).
+Without unique treasure nothing is claimed: no rule lets a seat act on a value the
+host has not seen (which tokens to take is the seat's choice, and every token takes
+one cargo space).
+
+**Unique treasure** (``unique_treasure``; 5.8.4, A-5): whether a token is unique decides
+what its first explorer may take, and only that seat knows. So the tokens of an
+island nobody has explored are *dealt* (``decks.deal``, ``hidden["held"]``) to its
+first explorer, whose ``take`` claims each once (:func:`_take`): unique ones face up
+(``claims``: carried face up, opened right after the action, the claim checked by the
+host) and the others face down (``sealed``, "not unique": ``hidden["sealed"]``). A
+sealed token is checked when it is opened: the seal by the host, "not unique" here
+(:func:`cards_opened`: ``false_claim``, the seat forfeits); when the game ends every
+sealed token still face down is opened before the winners are named
+(``combat.finish``). A face-down token off an unexplored island is therefore never
+unique (the cargo counts, :func:`_sample`), and 7.4's "no gold left" is
+``turn.hidden_gold_left``.
 
 **The multiplayer sheet** (6.2, 3-4 seats, ``official_sheet``): a token unloaded at home
 stays face down (its owner was shown it; the host never learns it) and adds nothing to
@@ -35,16 +49,15 @@ does not name the winners: every token not turned over is turned over, and
 :func:`cards_opened` counts the home ones and finishes the game once all are known
 (``game_over`` then ``revealed``), in the same deal as the action that ended it.
 
-**7.4's "no gold left"** counts a token not turned over as gold: exact, since every
-token a hidden deck carries is worth at least 1 (the 0-gold ones are unique treasures).
+**7.4's "no gold left"** counts a token not turned over as gold: exact without unique
+treasure, since every other token is worth at least 1 (the 0-gold ones are unique).
 
 **Sea monsters** (A-36): a token a monster takes is destroyed and turned over for
 everyone; the gold lost is counted when it is opened (``destroyed_gold``). No other
 monster rule reads a value.
 
-**Not with a hidden deck** (refused at set-up): unique treasure (its uniqueness would
-be a hidden property the host must know to count cargo) and forts (5.17: their gold
-capacity reads values).
+**Not with a hidden deck** (refused at set-up): forts (5.17: their gold capacity reads
+values).
 """
 
 from __future__ import annotations
