@@ -8,6 +8,7 @@ the state unchanged; a unique token hidden behind a true seal is named when open
 from __future__ import annotations
 
 import copy
+import functools
 import random
 
 import pytest
@@ -91,6 +92,12 @@ def _first_claim(S, seat, legal):
 
 
 def _before_claim():
+    return copy.deepcopy(_found_claim())
+
+
+@functools.cache
+def _found_claim():
+    """A seeded game played up to a take that claims a unique token (once per run)."""
     for seed in range(10):
         S, _ = _play(seed, until=_first_claim)
         if S["phase"] != "over":
