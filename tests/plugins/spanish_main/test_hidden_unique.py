@@ -157,3 +157,30 @@ def test_a_unique_token_sealed_as_not_unique_is_named_when_opened():
         events += GAME.apply(S, s, rng.choice(legal), rng)
     assert {"type": "false_claim", "seat": seat, "treasure": f"t{u['pos']}"} in events
     assert S["end"] == "false_claim" and S["winner"] == [1 - seat]
+
+
+def _carried(F: dict) -> bool:
+    """7.4's "gold left to carry" of a host knowing every token (no forts here)."""
+    return any(t["gold"] > 0 for t in F["treasure"] if t["where"] not in ("home", "gone"))
+
+
+def test_no_gold_left_is_exact_with_unique_tokens_unexplored():
+    """7.4 with a hidden deck and unique treasure: every unexplored token may be one of
+    the unclaimed uniques (worth 0), an explored face-down one is worth at least 1."""
+    S, _ = _play(0, until=lambda S, seat, legal: S["phase"] == "play")
+    values = SH.tokens(S)
+    order = S[DEALER_KEY]["decks"][SH.DECK]["order"]
+    uniques = [k for k in range(len(order)) if values[order[k]][1]]
+    plain = [k for k in range(len(order)) if not values[order[k]][1]]
+    assert len(uniques) == 2 and turn.hidden_gold_left(S) and _carried(_full(S))
+    for k in plain[1:]:  # all plain tokens but one gone home, opened
+        S["treasure"][k].update(where="home", home_of=0, face_up=True, gold=values[order[k]][0])
+    assert turn.hidden_gold_left(S) and _carried(_full(S))  # 3 unexplored, 2 uniques
+    last = S["treasure"][plain[0]]
+    last["seen"][0] = True  # explored, left face down: not unique, so gold
+    assert turn.hidden_gold_left(S) and _carried(_full(S))
+    last.update(where="home", home_of=0, face_up=True, gold=values[order[plain[0]]][0])
+    assert not turn.hidden_gold_left(S) and not _carried(_full(S))  # only the uniques left
+    S["treasure"][uniques[0]].update(unique=values[order[uniques[0]]][1], face_up=True,
+                                     gold=0, seen=[True, False])  # claimed, aboard or not
+    assert not turn.hidden_gold_left(S) and not _carried(_full(S))
