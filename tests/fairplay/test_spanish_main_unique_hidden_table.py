@@ -130,3 +130,24 @@ def test_a_false_seal_is_named_by_the_host_when_the_token_is_opened(tmp_path, re
     report = _verify(game, registry)
     assert report.ok, report.problems  # caught and settled
     assert any("seat 0 (bot0) sealed a claim" in n for n in report.notes), report.notes
+
+
+def test_the_host_holds_no_key_of_a_token_not_turned_over(game) -> None:
+    """Every token dealt to an explorer was claimed and opened (unique at once, the
+    sealed ones at the end); the rest, never explored, the host never held a key of."""
+    (rnd,) = game.host_table.fair.decks.done
+    S = game.host_table.state
+    closed = [k for k in range(rnd.deal.n) if k not in rnd.public]
+    assert closed and all(not any(S["treasure"][k]["seen"]) for k in closed)
+    assert all(k not in rnd.deal.got and S["treasure"][k]["gold"] is None for k in closed)
+    assert S["hidden"]["held"] and all(int(k) in rnd.public for k in S["hidden"]["held"])
+
+
+def test_each_seat_knows_exactly_the_tokens_it_looked_at(game) -> None:
+    (rnd,) = game.host_table.fair.decks.done
+    S = game.host_table.state
+    for seat, decks in game.seats.items():
+        known = decks.known(game.table, seat).get(SH.DECK, {})
+        seen = {k for k, t in enumerate(S["treasure"]) if t["seen"][seat]}
+        assert set(known) == seen | set(rnd.public)
+        assert all(rnd.public.get(p, c) == c for p, c in known.items())
