@@ -254,6 +254,8 @@ def cards_opened(S: State, deck: str, cards: Mapping[int, int], seat: int | None
                    "gold": world.total_gold(S)})
     if home and S["phase"] != "over":
         combat.check_victory(S, ev)
+        if uniques(S):  # a win here turns the sealed tokens over first (combat.finish)
+            _sync(S, [], decks)
     final = S["hidden"].get("final")
     sheet = world.official_sheet(S)
     if final and S["phase"] != "over" and not sheet and not S["hidden"]["opening"]:

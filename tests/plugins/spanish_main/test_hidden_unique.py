@@ -184,3 +184,29 @@ def test_no_gold_left_is_exact_with_unique_tokens_unexplored():
     S["treasure"][uniques[0]].update(unique=values[order[uniques[0]]][1], face_up=True,
                                      gold=0, seen=[True, False])  # claimed, aboard or not
     assert not turn.hidden_gold_left(S) and not _carried(_full(S))
+
+
+def test_a_threshold_win_found_when_a_token_opens_turns_the_sealed_ones_over_first():
+    """7.2 checked when an unloaded token is opened: the winner is named only once the
+    tokens sealed "not unique" are turned over too (asked for from that opening)."""
+    from lantable.plugins.decks import LocalDealer
+
+    S = _before_claim()
+    seat = GAME.to_act(S)[0]
+    GAME.apply(S, seat, next(a for a in GAME.legal_actions(S, seat) if a.get("claims")),
+               random.Random(0))
+    sealed = [int(k) for k in S["hidden"]["sealed"]]
+    assert sealed and all(S["treasure"][k]["gold"] is None for k in sealed)
+    k = next(k for k, t in enumerate(S["treasure"]) if t["gold"] is None and k not in sealed)
+    isl = next(i for i in S["islands"] if k in i["treasure"])
+    isl["treasure"].remove(k)  # as if carried home and unloaded
+    S["treasure"][k].update(where="home", home_of=seat, face_up=True)
+    S["hidden"]["opening"].append(k)
+    S["home_gold"][seat] = S["gold_dealt"] // 2  # one more gold wins
+    dealer = LocalDealer.of_state(S, GAME.cards_opened)
+    events = dealer.run(S, [{"op": "open", "deck": SH.DECK, "positions": [k]}],
+                        random.Random(0))
+    assert S["phase"] == "over" and S["end"] == "threshold" and S["winner"] == [seat]
+    assert all(S["treasure"][t]["gold"] is not None for t in sealed)
+    assert [e["type"] for e in events if e["type"] in ("unloaded", "game_over")] == \
+        ["unloaded", "game_over"]
