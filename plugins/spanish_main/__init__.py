@@ -60,7 +60,7 @@ INFO = {
         "hidden_deck": {"default": False, "choices": [False, True],
                         "help": "treasure tokens are positions of a deck the seats deal, so "
                         "a fair table with hidden decks keeps their values from the host too "
-                        "(not with unique treasure or forts)"},
+                        "(not with forts; unique treasure is claimed by its first explorer)"},
         "broadside_captain": {"default": False,
                               "help": "5.15: a Captain lets a Broadside Attack ship move "
                                       "and broadside in one action (default: no, the "
@@ -118,6 +118,8 @@ def game_to_act(state: dict[str, Any]) -> list[int]:
 def game_legal_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     """In the order of :mod:`.turn`'s docstring; ``move``, ``pivot``, ``rotate`` and
     ``galley_pivot`` are templates (``lantable.plugins.params``)."""
+    if "held" in state.get("hidden", ()):  # unique treasure, hidden deck: with claims
+        return hidden.legal(state, seat)
     return turn.legal(state, seat)
 
 

@@ -312,6 +312,16 @@ def finish(state: State, winners: list[int], why: str, events: list[Event]) -> N
                 if t["gold"] is None:
                     t["face_up"] = True
         return
+    sealed = [state["treasure"][int(k)] for k in state.get("hidden", {}).get("sealed", {})]
+    if any(t["gold"] is None for t in sealed):
+        # Unique treasure at a hidden-deck table (hidden.py): every token claimed "not
+        # unique" face down is turned over first, its claim checked, then the winners named.
+        if state["hidden"].get("final") is None:
+            state["hidden"]["final"], state["hidden"]["final_winners"] = why, winners
+            for t in sealed:
+                if t["gold"] is None:
+                    t["face_up"] = True
+        return
     state["phase"], state["winner"], state["end"] = "over", winners, why
     state["pending"] = []
     events.append({"type": "game_over", "winners": winners, "why": why,

@@ -374,7 +374,7 @@ def deal_treasure(state: State, rng: random.Random) -> list[dict[str, Any]]:
         isl = wild[k % len(wild)]
         tid = len(state["treasure"])
         if state["options"].get("hidden_deck"):  # hidden.py: position tid of the deck
-            gold = None  # type: ignore[assignment]  # nobody at the host knows it
+            gold, unique = None, None  # type: ignore[assignment]  # nobody at the host knows
         state["treasure"].append({"id": f"t{tid}", "gold": gold, "unique": unique,
                                   "where": isl["id"], "seen": [False] * state["n_players"],
                                   "face_up": False})

@@ -25,8 +25,22 @@ state holds ``gold: None`` for every token nobody has turned over.
 - a ship sunk with treasure aboard: its tokens are turned over, and the gold is shared
   out (5.11.2) once they are opened (``sunk_gold``); a scuttled ship's gold is lost.
 
-Nothing is claimed: no rule lets a seat act on a value the host has not seen (which
-tokens to take is the seat's choice, and every token takes one cargo space).
+Without unique treasure nothing is claimed: no rule lets a seat act on a value the
+host has not seen (which tokens to take is the seat's choice, and every token takes
+one cargo space).
+
+**Unique treasure** (``unique_treasure``; 5.8.4, A-5): whether a token is unique decides
+what its first explorer may take, and only that seat knows. So the tokens of an
+island nobody has explored are *dealt* (``decks.deal``, ``hidden["held"]``) to its
+first explorer, whose ``take`` claims each once (:func:`_take`): unique ones face up
+(``claims``: carried face up, opened right after the action, the claim checked by the
+host) and the others face down (``sealed``, "not unique": ``hidden["sealed"]``). A
+sealed token is checked when it is opened: the seal by the host, "not unique" here
+(:func:`cards_opened`: ``false_claim``, the seat forfeits); when the game ends every
+sealed token still face down is opened before the winners are named
+(``combat.finish``). A face-down token off an unexplored island is therefore never
+unique (the cargo counts, :func:`_sample`), and 7.4's "no gold left" is
+``turn.hidden_gold_left``.
 
 **The multiplayer sheet** (6.2, 3-4 seats, ``official_sheet``): a token unloaded at home
 stays face down (its owner was shown it; the host never learns it) and adds nothing to
@@ -35,16 +49,15 @@ does not name the winners: every token not turned over is turned over, and
 :func:`cards_opened` counts the home ones and finishes the game once all are known
 (``game_over`` then ``revealed``), in the same deal as the action that ended it.
 
-**7.4's "no gold left"** counts a token not turned over as gold: exact, since every
-token a hidden deck carries is worth at least 1 (the 0-gold ones are unique treasures).
+**7.4's "no gold left"** counts a token not turned over as gold: exact without unique
+treasure, since every other token is worth at least 1 (the 0-gold ones are unique).
 
 **Sea monsters** (A-36): a token a monster takes is destroyed and turned over for
 everyone; the gold lost is counted when it is opened (``destroyed_gold``). No other
 monster rule reads a value.
 
-**Not with a hidden deck** (refused at set-up): unique treasure (its uniqueness would
-be a hidden property the host must know to count cargo) and forts (5.17: their gold
-capacity reads values).
+**Not with a hidden deck** (refused at set-up): forts (5.17: their gold capacity reads
+values).
 """
 
 from __future__ import annotations
@@ -54,7 +67,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from lantable.plugins import IllegalAction
-from lantable.plugins.decks import sample_dealer
+from lantable.plugins.decks import claims_for, claims_of, sample_dealer, sealed_for, sealed_of
 from lantable.plugins.text import learn, own_cards
 
 from . import bots, combat, deal, turn, world
@@ -66,9 +79,21 @@ Decks = Any  # lantable.plugins.decks.Requests: shuffle, deal, open, give, show
 DECK = "treasure"
 
 
+def tokens(state_or_view: Mapping[str, Any]) -> list[tuple[int, str | None]]:
+    """The deck's cards: card c is the token ``tokens(...)[c]`` (gold, unique id)."""
+    return deal.contributions(state_or_view["n_players"],
+                              bool(state_or_view["options"].get("unique_treasure")))
+
+
 def pool(state_or_view: Mapping[str, Any]) -> list[int]:
     """The deck's cards: card c is worth ``pool(...)[c]`` gold."""
-    return [g for g, _ in deal.contributions(state_or_view["n_players"], False)]
+    return [g for g, _ in tokens(state_or_view)]
+
+
+def uniques(state: Mapping[str, Any]) -> bool:
+    """Unique treasure at a hidden-deck table: tokens are dealt to their first explorer,
+    who claims them (see the module's docstring)."""
+    return "held" in state["hidden"]
 
 
 def decks_for(seats: int, options: Mapping[str, Any]) -> dict[str, int] | None:
@@ -80,7 +105,7 @@ def decks_for(seats: int, options: Mapping[str, Any]) -> dict[str, int] | None:
 
 def check_options(seats: int, options: Mapping[str, Any]) -> None:
     """What a hidden deck cannot carry yet (see the module's docstring)."""
-    bad = [k for k in ("unique_treasure", "forts") if options.get(k)]
+    bad = [k for k in ("forts",) if options.get(k)]
     if bad:
         raise IllegalAction(f"hidden_deck: not with {', '.join(bad)} (the host would need "
                             "values nobody has turned over)")
@@ -93,6 +118,8 @@ def new_state(seats: int, options: dict[str, Any], rng: random.Random, decks: De
     S = deal.setup(seats, options, rng)
     S["hidden"] = {"shown": [[] for _ in range(seats)], "opening": [], "from": {},
                    "sinks": [], "known": [{} for _ in range(seats)]}
+    if options.get("unique_treasure"):
+        S["hidden"].update(held={}, claimed=[], sealed={}, liars=[])
     decks.shuffle(DECK)
     return S
 
@@ -106,7 +133,13 @@ def _sync(S: State, ev: Events, decks: Decks) -> Events:
                and not t["face_up"] and k not in hidden["shown"][seat]]
         if new:
             hidden["shown"][seat] = sorted([*hidden["shown"][seat], *new])
-            decks.show(DECK, new, seat)
+            first = [k for k in new if str(k) not in hidden["held"]] if "held" in hidden else []
+            for k in first:  # unique treasure: dealt to its first explorer, who claims it
+                hidden["held"][str(k)] = seat
+            if first:
+                decks.deal(DECK, first, seat)
+            if len(first) < len(new):
+                decks.show(DECK, [k for k in new if k not in first], seat)
     up = [k for k, t in enumerate(S["treasure"]) if t["gold"] is None and t["face_up"]
           and k not in hidden["opening"]]
     if up:
@@ -117,7 +150,56 @@ def _sync(S: State, ev: Events, decks: Decks) -> Events:
 
 def apply(S: State, seat: int, action: dict[str, Any], rng: random.Random,
           decks: Decks) -> Events:
+    if uniques(S) and S["pending"] and S["pending"][-1]["kind"] == "take":
+        return _sync(S, _take(S, seat, action, rng), decks)
+    if "claims" in action or "sealed" in action:
+        raise IllegalAction("only a take after exploring claims treasure")
     return _sync(S, turn.apply(S, seat, action, rng), decks)
+
+
+def _take(S: State, seat: int, action: dict[str, Any], rng: random.Random) -> Events:
+    """The first look at an island's tokens, claimed: each token dealt to ``seat`` on
+    that island and not claimed yet is claimed face up if unique (``claims``: it is
+    carried face up, so it is opened at once and the claim checked) and face down
+    otherwise (``sealed``: checked when the token is opened, at the latest when the
+    game ends, and by ``lantable verify``). The claims set which tokens are unique
+    before the take is checked against the rules (5.8.4: every unique one is taken)."""
+    H, p = S["hidden"], S["pending"][-1]
+    plain = {k: v for k, v in action.items() if k not in ("claims", "sealed")}
+    if p["seat"] != seat:
+        return turn.apply(S, seat, plain, rng)  # refused there
+    isl = world.island(S, p["island"])
+    due = sorted(k for k in isl["treasure"]
+                 if H["held"].get(str(k)) == seat and str(k) not in H["claimed"])
+    claims, sealed = claims_of(action), sealed_of(action)
+    face_up = {pos: card for deck, pos, card in claims if deck == DECK}
+    face_down = [pos for deck, pos in sealed if deck == DECK]
+    if (len(face_up) != len(claims) or len(face_down) != len(sealed)
+            or sorted([*face_up, *face_down]) != due):
+        raise IllegalAction("a first look claims every token dealt there once: the unique "
+                            "ones face up (claims), the others face down (sealed): positions "
+                            f"{due}")
+    values = tokens(S)
+    for card in face_up.values():
+        if not 0 <= card < len(values) or not values[card][1]:
+            raise IllegalAction(f"claim: card {card} is no unique treasure")
+    known = H["known"][seat]  # where the host deals it knows them: a lie is refused at once
+    for pos in face_down:
+        card = known.get(str(pos))
+        if card is not None and values[card][1]:
+            raise IllegalAction(f"t{pos} is a unique treasure: claim it face up (5.8.4)")
+    for pos, card in face_up.items():
+        S["treasure"][pos]["unique"] = values[card][1]
+    try:
+        events = turn.apply(S, seat, plain, rng)
+    except IllegalAction:
+        for pos in face_up:
+            S["treasure"][pos]["unique"] = None
+        raise
+    H["claimed"] = sorted([*H["claimed"], *(str(k) for k in due)])
+    for pos in face_down:
+        H["sealed"][str(pos)] = seat
+    return events
 
 
 def cards_opened(S: State, deck: str, cards: Mapping[int, int], seat: int | None,
@@ -127,13 +209,18 @@ def cards_opened(S: State, deck: str, cards: Mapping[int, int], seat: int | None
     if seat is not None:
         learn(S["hidden"]["known"][seat], cards)
         return []
-    values = pool(S)
+    values = tokens(S)
     ev: Events = []
     home = False
+    liars = []
     for k, c in cards.items():
         tr = S["treasure"][k]
-        tr["gold"] = values[c]
+        tr["gold"], tr["unique"] = values[c]
         S["hidden"]["opening"].remove(k)
+        liar = S["hidden"].get("sealed", {}).get(str(k))
+        if liar is not None and tr["unique"]:  # sealed "not unique", and it is
+            liars.append(liar)
+            ev.append({"type": "false_claim", "seat": liar, "treasure": tr["id"]})
         sunk = any(k in sink["treasure"] for sink in S["hidden"]["sinks"])
         if tr["where"] == "gone" and not sunk:  # destroyed by a sea monster (A-36)
             S["gold_lost"] += tr["gold"]
@@ -158,9 +245,22 @@ def cards_opened(S: State, deck: str, cards: Mapping[int, int], seat: int | None
         combat.share_out(S, sink["owner"], sink["by"], total, event)
         ev.append(event)
         home = home or (sink["by"] is not None and total > 0)
+    if liars and S["phase"] != "over":  # a seat hid a unique treasure: it forfeits
+        S["hidden"]["liars"] = sorted({*S["hidden"]["liars"], *liars})
+        S["hidden"].pop("final", None)
+        winners = [p for p in range(S["n_players"]) if p not in S["hidden"]["liars"]]
+        S["phase"], S["winner"], S["end"], S["pending"] = "over", winners, "false_claim", []
+        ev.append({"type": "game_over", "winners": winners, "why": "false_claim",
+                   "gold": world.total_gold(S)})
     if home and S["phase"] != "over":
         combat.check_victory(S, ev)
+        if uniques(S):  # a win here turns the sealed tokens over first (combat.finish)
+            _sync(S, [], decks)
     final = S["hidden"].get("final")
+    sheet = world.official_sheet(S)
+    if final and S["phase"] != "over" and not sheet and not S["hidden"]["opening"]:
+        combat.finish(S, S["hidden"]["final_winners"], final, ev)  # the sealed tokens checked
+        S["revealed"] = True
     if final and S["phase"] != "over" and all(t["gold"] is not None for t in S["treasure"]):
         gold = world.total_gold(S)  # 6.2/6.3: everything turned over, home and forts
         combat.finish(S, [p for p in range(S["n_players"]) if gold[p] == max(gold)], final, ev)
@@ -176,10 +276,11 @@ def cards_opened(S: State, deck: str, cards: Mapping[int, int], seat: int | None
 
 def seat_view(view: dict[str, Any], cards: Mapping[Any, int]) -> dict[str, Any]:
     """``view`` with the values the seat was shown (position -> card) filled in."""
-    values = pool(view)
+    values = tokens(view)
     known = {int(p): values[c] for p, c in cards.items()}
     v = dict(view)
-    v["treasure"] = [dict(t, gold=known[k]) if t["gold"] is None and k in known else t
+    v["treasure"] = [dict(t, gold=known[k][0], unique=known[k][1])
+                     if t["gold"] is None and k in known else t
                      for k, t in enumerate(view["treasure"])]
     return v
 
@@ -190,14 +291,73 @@ def _known(view: Mapping[str, Any], cards: Mapping[str, Mapping[Any, int]]) -> d
     return out
 
 
+def _sample(v: dict[str, Any], seat: int, rng: random.Random) -> State:
+    """:func:`bots.sample_state` of the seat's view ``v``, with unique treasure only
+    where it can lie: a token someone explored and left face down was claimed "not
+    unique", so the sampled unique ones go to tokens nobody explored."""
+    S = bots.sample_state(v, seat, rng)
+    if "treasure_held" not in v:
+        return S
+    unknown = [k for k, t in enumerate(v["treasure"]) if t["gold"] is None]
+    drawn = [(S["treasure"][k]["gold"], S["treasure"][k]["unique"]) for k in unknown]
+    plain = [x for x in drawn if not x[1]]
+    rest = [x for x in drawn if x[1]]
+    explored = [k for k in unknown if any(v["treasure"][k]["seen"])]
+    rng.shuffle(plain)
+    given = {k: plain.pop() for k in explored if plain}
+    rest += plain
+    rng.shuffle(rest)
+    given.update({k: rest.pop() for k in unknown if k not in given})
+    for k, (gold, unique) in given.items():
+        t = S["treasure"][k]
+        if "home_of" in t:  # face down at an opponent's home (6.2): counted in the sample
+            S["home_gold"][t["home_of"]] += gold - t["gold"]
+        t["gold"], t["unique"] = gold, unique
+    return S
+
+
+def _with_claims(view: Mapping[str, Any], seat: int, known: Mapping[int, int],
+                 actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A take after the first look at an island claims every token dealt there:
+    unique ones face up (``claims``), the others face down (``sealed``)."""
+    pending = view["pending"]
+    if "treasure_held" not in view or not pending or pending[-1]["kind"] != "take" \
+            or pending[-1]["seat"] != seat:
+        return actions
+    isl = next(i for i in view["islands"] if i["id"] == pending[-1]["island"])
+    due = [int(t[1:]) for t in isl["treasure"]]
+    due = sorted(k for k in due if view["treasure_held"].get(str(k)) == seat
+                 and str(k) not in view["treasure_claimed"] and k in known)
+    if not due:
+        return actions
+    values = tokens(view)
+    claims = claims_for(DECK, [(k, known[k]) for k in due if values[known[k]][1]])
+    sealed = sealed_for(DECK, [(k, known[k]) for k in due if not values[known[k]][1]])
+    extra: dict[str, Any] = {}
+    if claims:
+        extra["claims"] = claims
+    if sealed:
+        extra["sealed"] = sealed
+    return [dict(a, **extra) if a["type"] == "take" else a for a in actions]
+
+
 def seat_actions(view: dict[str, Any], seat: int, cards: Mapping[str, Mapping[Any, int]]
                  ) -> list[dict[str, Any]]:
     """``game_seat_actions``: what the host lists (no rule reads a value it has not
     seen), listed from a state sampled from the seat's view: its unknowns change no
-    choice of this seat's (``tests/plugins/spanish_main/test_hidden.py`` checks it)."""
-    v = seat_view(view, _known(view, cards))
-    S = bots.sample_state(v, seat, random.Random(0))
-    return turn.legal(S, seat)
+    choice of this seat's (``tests/plugins/spanish_main/test_hidden.py`` checks it).
+    With unique treasure, a take after a first look carries the seat's claims."""
+    known = _known(view, cards)
+    S = _sample(seat_view(view, known), seat, random.Random(0))
+    return _with_claims(view, seat, known, turn.legal(S, seat))
+
+
+def legal(S: State, seat: int) -> list[dict[str, Any]]:
+    """``game_legal_actions`` where the host deals, with unique treasure: the seat's
+    own list (:func:`seat_actions`) from the values the state recorded for it."""
+    from .views import view
+
+    return seat_actions(view(S, seat), seat, {})
 
 
 def sample_hidden(view: dict[str, Any], seat: int, rng: random.Random) -> State:
@@ -205,9 +365,9 @@ def sample_hidden(view: dict[str, Any], seat: int, rng: random.Random) -> State:
     form (``gold: None`` for every token not turned over) with the dealer's record, so
     that the search bots play it in-process as the host would."""
     known = _known(view, {})
-    S = bots.sample_state(seat_view(view, known), seat, rng)
-    values = pool(S)
-    free: dict[int, list[int]] = {}
+    S = _sample(seat_view(view, known), seat, rng)
+    values = tokens(S)
+    free: dict[tuple[int, str | None], list[int]] = {}
     for c, g in enumerate(values):
         free.setdefault(g, []).append(c)
     order: dict[int, int] = {}
@@ -218,15 +378,18 @@ def sample_hidden(view: dict[str, Any], seat: int, rng: random.Random) -> State:
     for k, t in enumerate(S["treasure"]):
         if k in order:
             continue
-        g = t["gold"] if t["gold"] in free and free[t["gold"]] else \
-            next(x for x in free if free[x])
+        g = (t["gold"], t["unique"])
+        if g == (4, "D-U02"):
+            g = (0, "D-U02")  # an idol unloaded at home is worth 4, it was dealt as 0
+        if not free.get(g):
+            g = next(x for x in free if free[x] and not x[1]) if any(
+                free[x] and not x[1] for x in free) else next(x for x in free if free[x])
         order[k] = free[g].pop()
     for k, t in enumerate(S["treasure"]):
-        t["gold"] = values[order[k]]
         if t["face_up"]:
             opened.append(k)
         else:
-            t["gold"] = None
+            t["gold"] = t["unique"] = None
     S["home_gold"] = list(view["home_gold"])
     S["hidden"] = {"shown": [[k for k, t in enumerate(S["treasure"]) if t["seen"][s]
                               and not t["face_up"]] for s in range(S["n_players"])],
@@ -234,7 +397,13 @@ def sample_hidden(view: dict[str, Any], seat: int, rng: random.Random) -> State:
                    "known": [{str(k): order[k] for k, t in enumerate(S["treasure"])
                               if t["seen"][s] and not t["face_up"]}
                              for s in range(S["n_players"])]}
-    sample_dealer(S, sizes={DECK: len(values)}, seats=S["n_players"], held={},
+    held: dict[int, int] = {}
+    if "treasure_held" in view:
+        S["hidden"].update(held=dict(view["treasure_held"]),
+                           claimed=list(view["treasure_claimed"]), sealed={}, liars=[])
+        held = {int(k): s for k, s in view["treasure_held"].items()
+                if not S["treasure"][int(k)]["face_up"]}
+    sample_dealer(S, sizes={DECK: len(values)}, seats=S["n_players"], held={DECK: held},
                   known={DECK: order}, opened={DECK: opened}, rng=rng)
     return S
 

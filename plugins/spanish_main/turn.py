@@ -935,12 +935,27 @@ def start_turn(state: State, rng: random.Random) -> list[Event]:
     return events
 
 
+def hidden_gold_left(state: State) -> bool:
+    """7.4's "gold left to carry" with unique treasure at a hidden-deck table
+    (hidden.py), exact: a token someone explored and did not claim unique is worth at
+    least 1; of the tokens nobody explored, as many as the unique treasures not yet
+    claimed may be worth 0, so some gold is left if there are more of them."""
+    out = [t for t in state["treasure"]
+           if t["where"] not in ("home", "gone") and not forts.is_fort_id(t["where"])]
+    if any(t["gold"] > 0 if t["gold"] is not None else any(t["seen"]) for t in out):
+        return True
+    unexplored = sum(1 for t in out if t["gold"] is None and not any(t["seen"]))
+    return unexplored > state["n_players"] - sum(1 for t in state["treasure"] if t["unique"])
+
+
 def fallback_end(state: State, events: list[Event]) -> None:
     """7.4: no gold left to carry home, or no ships at all, or the round cap."""
     if state["phase"] == "over":
         return
     carried = any(t["gold"] is None or t["gold"] > 0 for t in state["treasure"]
                   if t["where"] not in ("home", "gone") and not forts.is_fort_id(t["where"]))
+    if carried and "held" in state.get("hidden", ()):
+        carried = hidden_gold_left(state)
     afloat = any(not s["sunk"] for s in state["ships"])
     why = ("exhaustion" if not carried else "annihilation" if not afloat
            else "round_cap" if state["round"] > state["options"]["max_rounds"] else None)

@@ -107,6 +107,9 @@ def view(state: State, seat: int | None) -> View:
         out["hidden_deck"] = True
         if seat is not None:  # where the host deals: the values shown to this seat
             out["treasure_cards"] = dict(state["hidden"]["known"][seat])
+        if "held" in state["hidden"]:  # unique treasure: who was dealt which token (public)
+            out["treasure_held"] = dict(state["hidden"]["held"])
+            out["treasure_claimed"] = sorted(state["hidden"]["claimed"])
     return out
 
 

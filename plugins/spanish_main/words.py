@@ -406,6 +406,13 @@ def _say_took(said: Said) -> str | None:
     return f"{ship} loads {len(event['treasure'])} treasure from {event['island']}"
 
 
+@SENTENCES.on("false_claim")
+def _say_false_claim(said: Said) -> str | None:
+    event = said.event
+    return (f"{_name(said.names, event['seat'])} claimed treasure {event['treasure']} was not "
+            "unique, but it is: that player forfeits")
+
+
 @SENTENCES.on("unloaded_hidden")
 def _say_unloaded_hidden(said: Said) -> str | None:
     view, event, names = said.view, said.event, said.names
@@ -494,6 +501,7 @@ END_WORDS = {
     "end_token_sunk": "the end-token ship sank",
     "one_fleet_left": "only one fleet still has a ship with masts",
     "half_sunk": "half of the players have lost all their ships",
+    "false_claim": "a player hid a unique treasure (a false claim)",
 }
 
 

@@ -89,7 +89,7 @@ def test_a_sunk_ships_gold_is_shared_out_once_opened():
     assert S["home_gold"] == gold["split"] and not S["hidden"]["sinks"]
 
 
-@pytest.mark.parametrize("options", [{"unique_treasure": True}, {"forts": True}])
+@pytest.mark.parametrize("options", [{"forts": True}, {"forts": True, "unique_treasure": True}])
 def test_options_a_hidden_deck_cannot_carry_are_refused(options):
     with pytest.raises(BadOptions, match="hidden_deck: not with"):
         GAME.setup(2, {"hidden_deck": True, **options}, random.Random(1))
