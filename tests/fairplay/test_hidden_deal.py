@@ -260,5 +260,5 @@ def test_verify_names_a_signed_key_or_step_made_with_another_positions_key() -> 
     assert len(audit.problems) == 2, audit.problems
     keys = players[1].secret.card_keys
     assert invert_all(keys) == [_inv(k) for k in keys]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="zero"):
         invert_all([keys[0], bytes(32)])
