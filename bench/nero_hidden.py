@@ -18,9 +18,14 @@ alternate, game by game. Measured per game, medians over the games of each mode:
   verify, with the key and R checks), msgpack (encode, decode) and the journal
   (sqlite), the rest being the game, the bots and the event loop; a wall time above
   the CPU time is waiting (this one process is never idle otherwise);
+  ``crypto_calls``: how many calls of each (rbcl by function, signatures: sign and
+  verify together), which the load does not change;
 - for hidden decks, the deal records journalled (passes, unlock steps, keys).
 
-``ratio`` is the hidden-deck game's median wall time over the host-deals one.
+``ratio`` is the hidden-deck game's median wall time over the host-deals one, and
+``cpu_ratio`` its CPU time; game lengths vary (some 590 to 820 actions), so
+``cpu_ratio_per_action`` (median CPU per action, hidden decks over host deals) and
+``ratio_per_action`` (the same of wall time) are the fairer figures.
 
 Usage: python bench/nero_hidden.py [--games N] [--short]
 """
@@ -61,6 +66,7 @@ class Meter:
         self.bytes: collections.Counter[str] = collections.Counter()
         self.requests: collections.Counter[str] = collections.Counter()
         self.cpu: collections.Counter[str] = collections.Counter()
+        self.calls: collections.Counter[str] = collections.Counter()
         self._undo: list[tuple[Any, str, Any]] = []
 
     def _patch(self, owner: Any, name: str, new: Callable[[Any], Any]) -> None:
@@ -68,9 +74,10 @@ class Meter:
         self._undo.append((owner, name, old))
         setattr(owner, name, new(old))
 
-    def _timed(self, what: str) -> Callable[[Any], Any]:
+    def _timed(self, what: str, name: str = "") -> Callable[[Any], Any]:
         def wrap(old: Any) -> Any:
             def timed(*args: Any, **kwargs: Any) -> Any:
+                self.calls[name or what] += 1
                 t0 = time.process_time()
                 try:
                     return old(*args, **kwargs)
@@ -104,7 +111,7 @@ class Meter:
                      "core_ristretto255_scalar_mul", "core_ristretto255_is_valid_point",
                      "core_ristretto255_from_hash"):
             name = f"crypto_{name}"
-            self._patch(hd.rbcl, name, self._timed("masking (rbcl)"))
+            self._patch(hd.rbcl, name, self._timed("masking (rbcl)", name[len("crypto_"):]))
         self._patch(fp, "verify_signature", self._timed("signatures"))
         self._patch(fp.Identity, "sign", self._timed("signatures"))
         self._patch(_frames, "decode_body", self._timed("msgpack"))
@@ -139,12 +146,14 @@ def one(registry: Any, hidden: bool, options: dict[str, Any]) -> dict[str, Any]:
     deal = [t for t in meter.count if t.startswith("deck_")]
     return {"wall_s": wall, "cpu_s": cpu, "actions": actions,
             "ms_per_action": 1000 * wall / actions,
+            "cpu_ms_per_action": 1000 * cpu / actions,
             "deal_bytes": sum(meter.bytes[t] for t in deal),
             "deal_messages": sum(meter.count[t] for t in deal),
             "messages": {t: {"count": meter.count[t], "bytes": meter.bytes[t]}
                          for t in sorted(meter.count, key=lambda t: -meter.bytes[t])},
             "round_trips": dict(meter.requests),
             "cpu": {k: round(v, 3) for k, v in sorted(meter.cpu.items())},
+            "crypto_calls": dict(sorted(meter.calls.items())),
             "records": {k: v for k, v in kinds.items() if k.startswith(("deck_", "opened"))}}
 
 
@@ -163,13 +172,18 @@ def main() -> None:
             runs[mode].append(one(registry, hidden, options))
     for mode, rows in runs.items():
         out[mode] = {k: statistics.median(r[k] for r in rows)
-                     for k in ("wall_s", "cpu_s", "actions", "ms_per_action", "deal_bytes",
-                               "deal_messages")}
+                     for k in ("wall_s", "cpu_s", "actions", "ms_per_action",
+                               "cpu_ms_per_action", "deal_bytes", "deal_messages")}
         middle = sorted(rows, key=lambda r: r["wall_s"])[len(rows) // 2]
-        out[mode].update({k: middle[k] for k in ("messages", "round_trips", "cpu", "records")})
+        out[mode].update({k: middle[k] for k in ("messages", "round_trips", "cpu", "crypto_calls",
+                                                 "records")})
         out[mode]["walls"] = [round(r["wall_s"], 3) for r in rows]
     out["ratio"] = out["hidden_decks"]["wall_s"] / out["host_deals"]["wall_s"]
     out["cpu_ratio"] = out["hidden_decks"]["cpu_s"] / out["host_deals"]["cpu_s"]
+    out["ratio_per_action"] = (out["hidden_decks"]["ms_per_action"]
+                               / out["host_deals"]["ms_per_action"])
+    out["cpu_ratio_per_action"] = (out["hidden_decks"]["cpu_ms_per_action"]
+                                   / out["host_deals"]["cpu_ms_per_action"])
     out["load_after"] = os.getloadavg()[0]
     print(json.dumps(out, indent=2))
 

@@ -20,7 +20,7 @@ from lantable.plugins import IllegalAction
 from lantable.plugins.decks import Requests, claims_of, sealed_cards
 from lantable.protocol.deck_errors import DealError
 from lantable.protocol.hidden_deal import DealHost, seal_digest
-from lantable.protocol.hidden_deck import DeckError
+from lantable.protocol.hidden_deck import DeckError, invert_all
 
 
 def _deck_id(deck: str, rnd: int) -> str:
@@ -164,10 +164,13 @@ class DeckAudit:
     def _check_keys(self, name: str, deal: DealHost, secrets: list[dict[str, Any]]) -> None:
         """Every unlock key a seat published is the inverse of its key there, and every
         unlock step took exactly that seat's lock off the point it was given."""
+        inverses: dict[int, list[bytes]] = {}
+
         def unlock(seat: int, pos: int) -> bytes:
-            own = bytes.fromhex(secrets[seat]["card_keys"][pos])
-            key: bytes = rbcl.crypto_core_ristretto255_scalar_invert(own)
-            return key
+            if seat not in inverses:  # every key of the seat at once (invert_all)
+                inverses[seat] = invert_all([bytes.fromhex(k)
+                                             for k in secrets[seat]["card_keys"]])
+            return inverses[seat][pos]
 
         for pos, keys in sorted(deal.got.items()):
             for seat, m in sorted(keys.items()):

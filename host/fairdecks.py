@@ -611,7 +611,7 @@ class HostDecks:
         the table of any seat whose pass does not follow."""
         t = self.table
         try:
-            found = rnd.deal.audit(secrets)
+            found = rnd.deal.audit(secrets, signed=True)  # each checked as it came
         except (ValueError, KeyError, TypeError, DeckError) as exc:
             found = [f"the secrets cannot be read: {exc}"]
         for problem in found:

@@ -39,7 +39,8 @@ import rbcl
 
 from .deck_errors import DeckError
 
-__all__ = ["DeckError", "DeckSeat", "DeckSecrets", "audit", "card_points", "open_card"]
+__all__ = ["DeckError", "DeckSeat", "DeckSecrets", "audit", "card_points", "invert_all",
+           "open_card"]
 
 Point = bytes  # a ristretto255 point, 32 bytes
 Scalar = bytes  # a ristretto255 scalar, 32 bytes, little-endian mod the group order
@@ -68,6 +69,30 @@ def _inv(a: Scalar) -> Scalar:
     return inverse
 
 
+def invert_all(scalars: Sequence[Scalar]) -> list[Scalar]:
+    """The inverse of every scalar, with one inversion and three multiplications each
+    (Montgomery's trick: an inversion costs some 60 multiplications of scalars; issue 29,
+    a seat's unlock keys of a deck are all inverses of its card keys).
+
+    Raises:
+        ValueError: a scalar is zero (as :func:`_inv` does, for the first zero).
+    """
+    if not scalars:
+        return []
+    prefix = [scalars[0]]
+    for a in scalars[1:]:
+        prefix.append(_smul(prefix[-1], a))
+    if not any(prefix[-1]):  # a zero among them: invert one by one, to name it as before
+        return [_inv(a) for a in scalars]
+    out: list[Scalar] = [b""] * len(scalars)
+    acc = _inv(prefix[-1])  # the inverse of the whole product
+    for i in range(len(scalars) - 1, 0, -1):
+        out[i] = _smul(acc, prefix[i - 1])
+        acc = _smul(acc, scalars[i])
+    out[0] = acc
+    return out
+
+
 def card_points(tag: str, n: int) -> list[Point]:
     """The public points of cards ``0..n-1`` of the deck named ``tag`` (e.g. the game
     and the deck's name): hash-to-group, so no relation between cards is known."""
@@ -83,6 +108,7 @@ class DeckSeat:
     shuffle_key: Scalar = field(default_factory=rbcl.crypto_core_ristretto255_scalar_random)
     permutation: list[int] = field(default_factory=list)
     card_keys: list[Scalar] = field(default_factory=list)
+    _unlock: list[Scalar] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.permutation:
@@ -104,8 +130,11 @@ class DeckSeat:
 
     def unlock_key(self, position: int) -> Scalar:
         """What this seat hands over to let ``position`` be opened (by its recipient,
-        or by everyone): the inverse of its key there."""
-        return _inv(self.card_keys[position])
+        or by everyone): the inverse of its key there (all of them computed at the
+        first call, :func:`invert_all`)."""
+        if not self._unlock:
+            self._unlock = invert_all(self.card_keys)
+        return self._unlock[position]
 
     def secrets(self) -> DeckSecrets:
         """Everything, published at the end of the game for the audit."""

@@ -224,3 +224,41 @@ def test_steps_under_one_signature_go_through_all_or_none() -> None:
     for m in secrets:
         truth = [truth[src] for src in m["permutation"]]
     assert [players[2].open(0), players[2].open(1), players[1].open(2)] == truth[:3]
+
+
+def test_verify_names_a_signed_key_or_step_made_with_another_positions_key() -> None:
+    """What the host cannot see (a step or a published key, well signed, made with the
+    seat's key of another position) the audit of `lantable verify` names, from the
+    seats' secrets (its unlock keys inverted all at once: ``invert_all``)."""
+    from lantable.clients.verify_decks import DeckAudit
+    from lantable.protocol.hidden_deck import _inv, invert_all
+
+    host, players, _ = fresh()
+    lock_deck(host, players)
+    host.deal(0, 0)
+    for seat in (1, 2, 3):
+        (item,) = host.waiting()[seat]
+        if seat == 2:  # seat 2 takes off its lock of position 1, and signs it
+            point = _mul(players[2].secret.unlock_key(1), bytes.fromhex(item["point"])).hex()
+            msg = players[2]._msg("deck_step", hdl._step_fields, to=0, pos=0,
+                                  point_in=item["point"], point=point)
+        else:
+            msg = players[seat].step(0, 0, item["point"])
+        host.receive_step(msg)
+    host.open(2)
+    for seat in range(SEATS):
+        msg = players[seat].key(2)
+        if seat == 3:  # seat 3 publishes its key of position 3 for position 2, signed
+            msg = players[3]._msg("deck_key", hdl._key_fields, to=None, pos=2,
+                                  key=players[3].secret.unlock_key(3).hex())
+        host.receive_key(msg)
+    audit = DeckAudit.__new__(DeckAudit)
+    audit.problems = []
+    audit._check_keys("deck x", host, [p.secrets() for p in players])
+    assert any("seat 2's unlock step for position 0 (to seat 0)" in p for p in audit.problems)
+    assert any("seat 3's unlock key for position 2 is not" in p for p in audit.problems)
+    assert len(audit.problems) == 2, audit.problems
+    keys = players[1].secret.card_keys
+    assert invert_all(keys) == [_inv(k) for k in keys]
+    with pytest.raises(ValueError, match="zero"):
+        invert_all([keys[0], bytes(32)])
