@@ -5,7 +5,6 @@ tables of its residue over the host's journal, and the connections the front han
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 import os
@@ -21,7 +20,7 @@ from lantable.protocol import Error, ErrorCode, from_map
 from .limits import Limits
 from .lobby import Peer
 from .pagebots import PageBots
-from .workers import Control, WorkerSide, adopt
+from .workers import Control, WorkerSide, adopt, resolve
 
 if TYPE_CHECKING:
     from .table import Table
@@ -67,11 +66,7 @@ async def _serve_worker(config: dict[str, Any]) -> None:
     journal = Journal(config["db"])
     bots = None
     if config.get("bots"):  # the front's runner class, made here (host/workers.py)
-        module, qualname = config["bots"]
-        runner: Any = importlib.import_module(module)
-        for part in qualname.split("."):
-            runner = getattr(runner, part)
-        bots = PageBots(runner(), limits)
+        bots = PageBots(resolve(config["bots"])(), limits)
     peer = WorkerPeer(registry=load_registry(), journal=journal,
                       name=str(config["name"]), peer_id=str(config["peer_id"]),
                       limits=limits, bots=bots)

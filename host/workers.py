@@ -32,6 +32,7 @@ processes", has the design, the alternatives and the measurements.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import itertools
 import json
 import logging
@@ -304,7 +305,8 @@ class Handoff:
                  "decks": link.decks, "lobby": lobby, "hops": hops, "resume": resume,
                  "msg": None if msg is None else msg.to_map(),
                  "size": conn.last_frame_size, "pending": conn.take_buffered(),
-                 "preface": preface, "ws": ws}
+                 "preface": preface, "ws": ws,
+                 "ws_stream": None if ws is None else _class_path(type(stream))}
         await control.send(state, [sock.socket.fileno()])
         return True
 
@@ -581,8 +583,21 @@ def _runner(peer: Peer) -> list[str] | None:
     (a class made without arguments, as ``lantable host`` gives); None: no bots."""
     if peer.bots is None:
         return None
-    kind = type(peer.bots.runner)
+    return _class_path(type(peer.bots.runner))
+
+
+def _class_path(kind: type) -> list[str]:
+    """A class as ``[module, qualified name]``, for another process to import."""
     return [kind.__module__, kind.__qualname__]
+
+
+def resolve(path: list[str]) -> Any:
+    """The object a :func:`_class_path` names, imported in this process."""
+    module, name = path
+    found: Any = importlib.import_module(module)
+    for part in name.split("."):
+        found = getattr(found, part)
+    return found
 
 
 def _in_play(tables: dict[str, dict[str, Any]]) -> int:
@@ -610,9 +625,10 @@ async def adopt(peer: Peer, fd: int, state: dict[str, Any]) -> None:
         return
     stream: trio.abc.Stream = trio.SocketStream(trio.socket.from_stdlib_socket(sock))
     if state.get("ws") is not None:  # a WebSocket: rebuilt from where the other left it
-        from lantable.web.websocket import FrameStream  # the web server's, imported late
-
-        stream = FrameStream.rebuilt(stream, state["ws"], peer.limits.max_request_bytes)
+        # by the class of the stream the front handed over (lantable.web's FrameStream;
+        # the host names no web module: the web layer imports the host, not back).
+        kind: Any = resolve(state["ws_stream"])
+        stream = kind.rebuilt(stream, state["ws"], peer.limits.max_request_bytes)
     host = str(state["host"])
     refusal = admit(peer, host)
     if refusal is not None:
