@@ -108,3 +108,22 @@ def unlock_steps(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                      "point_in": point_in, "point": point}
                     for to, pos, point_in, point in r["steps"]]
     return out
+
+
+def cards_of(records: list[dict[str, Any]], name: str, n: int,
+          seats: int | None = None) -> list[int]:
+    """The card at every position of deck round ``name`` (``deck/round``) of ``n`` cards,
+    from the seats' published secrets (``seats`` of them, where given)."""
+    secrets = sorted((r for r in records if r["kind"] == "deck_secrets" and r["deck"] == name),
+                     key=lambda r: r["seat"])
+    assert seats is None or len(secrets) == seats
+    order = list(range(n))
+    for m in secrets:
+        order = [order[src] for src in m["permutation"]]
+    return order
+
+
+def first(records: list[dict[str, Any]], kind: str, **match: Any) -> dict[str, Any]:
+    """The first journal record of ``kind`` whose fields include ``match``."""
+    return next(r for r in records if r["kind"] == kind
+                and all(r.get(k) == v for k, v in match.items()))

@@ -20,7 +20,7 @@ from lantable.plugins.blackbeard import hidden as BH
 from lantable.protocol.deck_errors import DeckError
 from lantable.protocol.hidden_deck import open_card
 
-from .hiddengames import play_hidden, unlock_steps
+from .hiddengames import cards_of, first, play_hidden, unlock_steps
 from .test_table import copy_of
 
 SEATS = 3
@@ -40,16 +40,6 @@ def game(tmp_path_factory, registry):
                                         strategies=["greedy", "mcts", "random"],
                                         bot_options={"mcts": {"iterations": 8}}))
 
-
-def _truth(records, name: str, n: int) -> list[int]:
-    """The card at every position of a round, from the seats' published secrets."""
-    secrets = sorted((r for r in records if r["kind"] == "deck_secrets" and r["deck"] == name),
-                     key=lambda r: r["seat"])
-    assert len(secrets) == SEATS
-    order = list(range(n))
-    for m in secrets:
-        order = [order[src] for src in m["permutation"]]
-    return order
 
 
 def test_a_whole_hidden_deck_blackbeard_game_between_three_bots_over_tcp(game, registry):
@@ -74,7 +64,7 @@ def test_the_host_never_opens_a_card_dealt_to_one_seat_nor_a_face_down_merchant(
     for rnd in table.fair.decks.done:
         deal = rnd.deal
         name = f"{rnd.deck}/{rnd.round}"
-        truth = _truth(records, name, deal.n)
+        truth = cards_of(records, name, deal.n, SEATS)
         for pos in range(deal.n):
             if pos in deal.opened:
                 assert truth[pos] == rnd.public[pos]
@@ -101,7 +91,7 @@ def test_each_seat_knows_exactly_its_own_cards(game) -> None:
     records = game.journal().fair_records(game.table)
     (events,) = [r for r in game.host_table.fair.decks.done if r.deck == BH.DECK]
     name = f"{events.deck}/{events.round}"
-    truth = _truth(records, name, events.deal.n)
+    truth = cards_of(records, name, events.deal.n, SEATS)
     dealt: dict[int, set[int]] = {s: set() for s in range(SEATS)}
     for r in unlock_steps(records):
         if r["deck"] == name:
@@ -125,14 +115,10 @@ def _altered(game, registry, change):
     return verify(dataclasses.replace(copy, fair=records), registry["blackbeard"])
 
 
-def _first(records, kind, **match):
-    return next(r for r in records if r["kind"] == kind
-                and all(r.get(k) == v for k, v in match.items()))
-
 
 def test_verify_names_the_seat_of_an_altered_pass(game, registry) -> None:
     def change(records):
-        rec = _first(records, "deck_pass", seat=1, stage="lock", deck=f"{BH.DECK}/1")
+        rec = first(records, "deck_pass", seat=1, stage="lock", deck=f"{BH.DECK}/1")
         rec["points"] = [rec["points"][1], rec["points"][0], *rec["points"][2:]]
 
     report = _altered(game, registry, change)
@@ -142,8 +128,8 @@ def test_verify_names_the_seat_of_an_altered_pass(game, registry) -> None:
 
 def test_verify_names_the_seat_of_an_altered_unlock_step(game, registry) -> None:
     def change(records):
-        rec = _first(records, "deck_steps", seat=1)
-        rec["steps"][0][3] = _first(records, "deck_steps", seat=0)["steps"][0][3]
+        rec = first(records, "deck_steps", seat=1)
+        rec["steps"][0][3] = first(records, "deck_steps", seat=0)["steps"][0][3]
 
     report = _altered(game, registry, change)
     assert any("seat 1's unlock steps for positions 0 (to " in p for p in report.problems), \
@@ -152,8 +138,8 @@ def test_verify_names_the_seat_of_an_altered_unlock_step(game, registry) -> None
 
 def test_verify_names_the_seat_of_an_altered_key(game, registry) -> None:
     def change(records):
-        rec = _first(records, "deck_key", seat=2)
-        rec["key"] = _first(records, "deck_key", seat=0)["key"]
+        rec = first(records, "deck_key", seat=2)
+        rec["key"] = first(records, "deck_key", seat=0)["key"]
 
     report = _altered(game, registry, change)
     assert any("seat 2's unlock key for position" in p for p in report.problems), \
@@ -162,7 +148,7 @@ def test_verify_names_the_seat_of_an_altered_key(game, registry) -> None:
 
 def test_verify_names_the_seat_of_an_altered_secret(game, registry) -> None:
     def change(records):
-        rec = _first(records, "deck_secrets", seat=0, deck=f"{BH.MDECK}/1")
+        rec = first(records, "deck_secrets", seat=0, deck=f"{BH.MDECK}/1")
         rec["permutation"] = [rec["permutation"][1], rec["permutation"][0],
                               *rec["permutation"][2:]]
 
@@ -173,7 +159,7 @@ def test_verify_names_the_seat_of_an_altered_secret(game, registry) -> None:
 
 def test_verify_catches_an_altered_opened_card(game, registry) -> None:
     def change(records):
-        rec = _first(records, "opened")
+        rec = first(records, "opened")
         pos, card = rec["cards"][0]
         rec["cards"] = [[pos, (card + 1) % 20]]
 
@@ -198,7 +184,7 @@ def test_verify_names_a_false_claim_in_an_action(game, registry) -> None:
 
 def test_verify_fails_without_a_seats_secrets(game, registry) -> None:
     def change(records):
-        records.remove(_first(records, "deck_secrets", seat=1, deck=f"{BH.DECK}/1"))
+        records.remove(first(records, "deck_secrets", seat=1, deck=f"{BH.DECK}/1"))
 
     report = _altered(game, registry, change)
     assert any(f"deck {BH.DECK} round 1: seat(s) [1] never published their secrets" in p

@@ -22,7 +22,7 @@ from lantable.plugins.decks import Requests, sealed_of
 from lantable.protocol.deck_errors import DeckError
 from lantable.protocol.hidden_deck import open_card
 
-from .hiddengames import highcard_registry, play_hidden, unlock_steps
+from .hiddengames import first, highcard_registry, play_hidden, unlock_steps
 from .highcard import highcard_game
 from .test_table import copy_of
 
@@ -54,10 +54,6 @@ def _verify(game, records=None, actions=None):
         changes["actions"] = actions
     return verify(dataclasses.replace(copy, **changes), highcard_registry()["highcard"])
 
-
-def _first(records, kind, **match):
-    return next(r for r in records if r["kind"] == kind
-                and all(r.get(k) == v for k, v in match.items()))
 
 
 def test_a_whole_game_with_shows_and_seals_between_three_bots_over_tcp(game) -> None:
@@ -129,7 +125,7 @@ def test_each_seat_knows_exactly_its_cards_and_the_one_shown_to_it(game) -> None
 
 def test_verify_names_the_seat_of_an_altered_show_step(game) -> None:
     records = [dict(r) for r in copy_of(game.db, game.table).fair]
-    show = _first(records, "deck_op", op="show", seat=0)
+    show = first(records, "deck_op", op="show", seat=0)
     (pos,) = show["positions"]
     rec, i = next((r, i) for r in records[records.index(show):] if r["kind"] == "deck_steps"
                   for i, (to, at, *_) in enumerate(r["steps"]) if at == pos and to == 0)
@@ -143,7 +139,7 @@ def test_verify_names_the_seat_of_an_altered_show_step(game) -> None:
 def test_verify_names_a_show_to_another_seat(game) -> None:
     """A host that shows a card to a seat the game did not name: the requests differ."""
     records = [dict(r) for r in copy_of(game.db, game.table).fair]
-    show = _first(records, "deck_op", op="show", seat=0)
+    show = first(records, "deck_op", op="show", seat=0)
     show["seat"] = 2
     report = _verify(game, records=records)
     assert not report.ok
@@ -188,7 +184,7 @@ def test_a_false_sealed_claim_is_named_when_the_card_is_opened(tmp_path) -> None
     assert table.status == FINISHED and table.final_scores["forfeit"] == [1]
     assert any("seat 1 (bot1) sealed a claim" in n and "forfeits" in n for n in game.notices), \
         game.notices
-    fault = _first(game.journal().fair_records(game.table), "fault", reason="false_claim")
+    fault = first(game.journal().fair_records(game.table), "fault", reason="false_claim")
     assert fault["seat"] == 1
     report = _verify(game)
     assert report.ok, report.problems  # caught and settled: the journal checks

@@ -22,7 +22,7 @@ from lantable.protocol.deck_errors import DeckError
 from lantable.protocol.hidden_deck import open_card
 
 from .conftest import Dice
-from .hiddengames import highcard_registry, play_hidden, unlock_steps
+from .hiddengames import first, highcard_registry, play_hidden, unlock_steps
 from .test_table import copy_of
 
 OPTIONS = {"rounds": 2, "keep": 1}  # two shuffles; a card stays in each hand, never shown
@@ -138,14 +138,10 @@ def _altered(game, change):
     return verify(dataclasses.replace(copy, fair=records), highcard_registry()["highcard"])
 
 
-def _first(records, kind, **match):
-    return next(r for r in records if r["kind"] == kind
-                and all(r.get(k) == v for k, v in match.items()))
-
 
 def test_verify_names_the_seat_of_an_altered_pass(game) -> None:
     def change(records):
-        rec = _first(records, "deck_pass", seat=1, stage="lock")
+        rec = first(records, "deck_pass", seat=1, stage="lock")
         rec["points"] = [rec["points"][1], rec["points"][0], *rec["points"][2:]]
 
     report = _altered(game, change)
@@ -156,8 +152,8 @@ def test_verify_names_the_seat_of_an_altered_pass(game) -> None:
 
 def test_verify_names_the_seat_of_an_altered_key(game) -> None:
     def change(records):
-        rec = _first(records, "deck_key", seat=2)
-        rec["key"] = _first(records, "deck_key", seat=0)["key"]
+        rec = first(records, "deck_key", seat=2)
+        rec["key"] = first(records, "deck_key", seat=0)["key"]
 
     report = _altered(game, change)
     assert any("seat 2's unlock key for position" in p for p in report.problems), \
@@ -166,8 +162,8 @@ def test_verify_names_the_seat_of_an_altered_key(game) -> None:
 
 def test_verify_names_the_seat_of_an_altered_unlock_step(game) -> None:
     def change(records):
-        rec = _first(records, "deck_steps", seat=1)
-        rec["steps"][0][3] = _first(records, "deck_steps", seat=0)["steps"][0][3]
+        rec = first(records, "deck_steps", seat=1)
+        rec["steps"][0][3] = first(records, "deck_steps", seat=0)["steps"][0][3]
 
     report = _altered(game, change)
     assert any("seat 1's unlock steps for positions 0 (to 0)" in p for p in report.problems), \
@@ -176,7 +172,7 @@ def test_verify_names_the_seat_of_an_altered_unlock_step(game) -> None:
 
 def test_verify_names_the_seat_of_an_altered_secret(game) -> None:
     def change(records):
-        rec = _first(records, "deck_secrets", seat=0, deck="cards/2")
+        rec = first(records, "deck_secrets", seat=0, deck="cards/2")
         rec["permutation"] = [rec["permutation"][1], rec["permutation"][0],
                               *rec["permutation"][2:]]
 
@@ -187,7 +183,7 @@ def test_verify_names_the_seat_of_an_altered_secret(game) -> None:
 
 def test_verify_catches_an_altered_opened_card(game) -> None:
     def change(records):
-        rec = _first(records, "opened")
+        rec = first(records, "opened")
         pos, card = rec["cards"][0]
         rec["cards"] = [[pos, (card + 1) % 20]]
 
@@ -211,7 +207,7 @@ def test_verify_names_a_false_claim_in_an_action(game) -> None:
 
 def test_verify_fails_without_a_seats_secrets(game) -> None:
     def change(records):
-        records.remove(_first(records, "deck_secrets", seat=1, deck="cards/1"))
+        records.remove(first(records, "deck_secrets", seat=1, deck="cards/1"))
 
     report = _altered(game, change)
     assert any("deck cards round 1: seat(s) [1] never published their secrets" in p
@@ -255,7 +251,7 @@ def test_a_false_claim_is_caught_when_the_card_is_turned_over(tmp_path) -> None:
     assert table.status == FINISHED and table.final_scores["forfeit"] == [0]
     assert any("seat 0 (bot0) claimed card" in n and "forfeits" in n for n in game.notices)
     records = game.journal().fair_records(game.table)
-    fault = _first(records, "fault", reason="false_claim")
+    fault = first(records, "fault", reason="false_claim")
     assert fault["seat"] == 0 and fault["claimed"] != fault["card"]
     report = verify(copy_of(game.db, game.table), highcard_registry()["highcard"])
     assert report.ok, report.problems  # caught and settled: the journal checks
@@ -365,7 +361,7 @@ def test_issue25_6_a_shuffle_pass_that_masks_nothing_is_named_at_once_and_forfei
     assert table.status == FINISHED and table.final_scores["forfeit"] == [1]
     named = [n for n in game.notices if "seat 1 (bot1)" in n and "as it came" in n]
     assert named, game.notices
-    fault = _first(game.journal().fair_records(game.table), "fault", reason="bad_deal")
+    fault = first(game.journal().fair_records(game.table), "fault", reason="bad_deal")
     assert fault["seat"] == 1
 
 

@@ -19,7 +19,7 @@ from lantable.plugins.kaisers_pirates.masked import is_masked, split
 from lantable.protocol.deck_errors import DeckError
 from lantable.protocol.hidden_deck import open_card
 
-from .hiddengames import play_hidden, unlock_steps
+from .hiddengames import cards_of, first, play_hidden, unlock_steps
 from .test_table import copy_of
 
 SEATS = 3
@@ -38,15 +38,6 @@ def game(tmp_path_factory, registry):
     return trio.run(lambda: play_hidden(db, SEATS, options=OPTIONS, registry=registry,
                                         game=GAME, limit=600))
 
-
-def _truth(records, deck: str, n: int) -> list[int]:
-    secrets = sorted((r for r in records if r["kind"] == "deck_secrets" and r["deck"] == deck),
-                     key=lambda r: r["seat"])
-    assert len(secrets) == SEATS
-    order = list(range(n))
-    for m in secrets:
-        order = [order[src] for src in m["permutation"]]
-    return order
 
 
 def _verify(game, registry, **changes):
@@ -79,7 +70,7 @@ def test_the_host_never_opens_a_card_dealt_to_one_seat(game) -> None:
     for rnd in table.fair.decks.done:
         deal = rnd.deal
         name = f"{rnd.deck}/{rnd.round}"
-        truth = _truth(records, name, deal.n)
+        truth = cards_of(records, name, deal.n, SEATS)
         for pos in range(deal.n):
             if pos in deal.opened:
                 assert truth[pos] == rnd.public[pos]
@@ -106,7 +97,7 @@ def test_each_seat_knows_exactly_its_cards_and_those_shown_to_it(game) -> None:
     records = game.journal().fair_records(game.table)
     last = game.host_table.fair.decks.done[-1]
     name = f"{last.deck}/{last.round}"
-    truth = _truth(records, name, last.deal.n)
+    truth = cards_of(records, name, last.deal.n, SEATS)
     told: dict[int, set[int]] = {s: set() for s in range(SEATS)}
     for r in unlock_steps(records):  # dealt, given or shown: each ends in a step to that seat
         if r["deck"] == name:
@@ -130,10 +121,6 @@ def test_each_seat_knows_exactly_its_cards_and_those_shown_to_it(game) -> None:
 # -- lantable verify names what was altered ----------------------------------------------
 
 
-def _first(records, kind, **match):
-    return next(r for r in records if r["kind"] == kind
-                and all(r.get(k) == v for k, v in match.items()))
-
 
 @pytest.mark.slow
 def test_verify_names_the_seat_and_step_of_each_altered_record(game, registry) -> None:
@@ -145,24 +132,24 @@ def test_verify_names_the_seat_and_step_of_each_altered_record(game, registry) -
         return _verify(game, registry, fair=records).problems
 
     def a_pass(records):
-        rec = _first(records, "deck_pass", seat=1, stage="lock")
+        rec = first(records, "deck_pass", seat=1, stage="lock")
         rec["points"] = [rec["points"][1], rec["points"][0], *rec["points"][2:]]
 
     def a_step(records):
-        rec = _first(records, "deck_steps", seat=1)
-        rec["steps"][0][3] = _first(records, "deck_steps", seat=0)["steps"][0][3]
+        rec = first(records, "deck_steps", seat=1)
+        rec["steps"][0][3] = first(records, "deck_steps", seat=0)["steps"][0][3]
 
     def a_key(records):
-        rec = _first(records, "deck_key", seat=2)
-        rec["key"] = _first(records, "deck_key", seat=0)["key"]
+        rec = first(records, "deck_key", seat=2)
+        rec["key"] = first(records, "deck_key", seat=0)["key"]
 
     def a_secret(records):
-        rec = _first(records, "deck_secrets", seat=0, deck=f"{DECK}/1")
+        rec = first(records, "deck_secrets", seat=0, deck=f"{DECK}/1")
         rec["permutation"] = [rec["permutation"][1], rec["permutation"][0],
                               *rec["permutation"][2:]]
 
     def an_opened_card(records):
-        rec = _first(records, "opened")
+        rec = first(records, "opened")
         pos, card = rec["cards"][0]
         rec["cards"] = [[pos, (card + 1) % 100], *rec["cards"][1:]]
 

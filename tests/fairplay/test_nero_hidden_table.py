@@ -17,7 +17,7 @@ from lantable.plugins.nero.hidden import DECK
 from lantable.protocol.deck_errors import DeckError
 from lantable.protocol.hidden_deck import open_card
 
-from .hiddengames import play_hidden, unlock_steps
+from .hiddengames import cards_of, play_hidden, unlock_steps
 from .test_table import copy_of
 
 SEATS = 4
@@ -36,16 +36,6 @@ def game(tmp_path_factory, registry):
     return trio.run(lambda: play_hidden(db, SEATS, options=OPTIONS, registry=registry,
                                         game="nero", limit=600))
 
-
-def _truth(records, deck: str, n: int) -> list[int]:
-    """The card at every position of a round, from the seats' published secrets."""
-    secrets = sorted((r for r in records if r["kind"] == "deck_secrets" and r["deck"] == deck),
-                     key=lambda r: r["seat"])
-    assert len(secrets) == SEATS
-    order = list(range(n))
-    for m in secrets:
-        order = [order[src] for src in m["permutation"]]
-    return order
 
 
 def test_a_whole_hidden_deck_nero_game_between_four_bots_over_tcp(game, registry) -> None:
@@ -70,7 +60,7 @@ def test_the_host_never_opens_a_card_dealt_to_one_seat(game) -> None:
     for rnd in table.fair.decks.done:
         deal = rnd.deal
         name = f"{rnd.deck}/{rnd.round}"
-        truth = _truth(records, name, deal.n)
+        truth = cards_of(records, name, deal.n, SEATS)
         for pos in range(deal.n):
             if pos in deal.opened:
                 assert truth[pos] == rnd.public[pos]
@@ -96,7 +86,7 @@ def test_each_seat_knows_exactly_its_own_cards(game) -> None:
     records = game.journal().fair_records(game.table)
     last = game.host_table.fair.decks.done[-1]
     name = f"{last.deck}/{last.round}"
-    truth = _truth(records, name, last.deal.n)
+    truth = cards_of(records, name, last.deal.n, SEATS)
     dealt: dict[int, set[int]] = {s: set() for s in range(SEATS)}
     for r in unlock_steps(records):
         if r["deck"] == name:

@@ -20,7 +20,7 @@ from lantable.plugins.spanish_main import hidden as SH
 from lantable.protocol.deck_errors import DeckError
 from lantable.protocol.hidden_deck import open_card
 
-from .hiddengames import play_hidden, unlock_steps
+from .hiddengames import cards_of, first, play_hidden, unlock_steps
 from .test_table import copy_of
 
 pytestmark = pytest.mark.slow  # a whole 12-round game over TCP: about 14 s on the loaded machine
@@ -43,15 +43,6 @@ def game(tmp_path_factory, registry):
                                         strategies=["greedy", "random"]))
 
 
-def _truth(records, name: str, n: int) -> list[int]:
-    secrets = sorted((r for r in records if r["kind"] == "deck_secrets" and r["deck"] == name),
-                     key=lambda r: r["seat"])
-    assert len(secrets) == SEATS
-    order = list(range(n))
-    for m in secrets:
-        order = [order[src] for src in m["permutation"]]
-    return order
-
 
 def test_a_whole_hidden_deck_game_between_two_bots_over_tcp(game, registry) -> None:
     table = game.host_table
@@ -72,7 +63,7 @@ def test_the_host_never_opens_a_token_nobody_turned_over(game) -> None:
     (rnd,) = table.fair.decks.done
     deal = rnd.deal
     name = f"{rnd.deck}/{rnd.round}"
-    truth = _truth(records, name, deal.n)
+    truth = cards_of(records, name, deal.n, SEATS)
     hidden = 0
     for pos in range(deal.n):
         if pos in deal.opened:
@@ -96,7 +87,7 @@ def test_each_seat_knows_exactly_the_values_it_was_shown(game) -> None:
     records = game.journal().fair_records(game.table)
     (rnd,) = game.host_table.fair.decks.done
     name = f"{rnd.deck}/{rnd.round}"
-    truth = _truth(records, name, rnd.deal.n)
+    truth = cards_of(records, name, rnd.deal.n, SEATS)
     S = game.host_table.state
     for seat, decks in game.seats.items():
         known = decks.known(game.table, seat).get(SH.DECK, {})
@@ -112,14 +103,10 @@ def _altered(game, registry, change):
     return verify(dataclasses.replace(copy, fair=records), registry[GAME])
 
 
-def _first(records, kind, **match):
-    return next(r for r in records if r["kind"] == kind
-                and all(r.get(k) == v for k, v in match.items()))
-
 
 def test_verify_names_the_seat_of_an_altered_pass(game, registry) -> None:
     def change(records):
-        rec = _first(records, "deck_pass", seat=1, stage="shuffle")
+        rec = first(records, "deck_pass", seat=1, stage="shuffle")
         rec["points"] = [rec["points"][1], rec["points"][0], *rec["points"][2:]]
 
     report = _altered(game, registry, change)
@@ -130,7 +117,7 @@ def test_verify_names_the_seat_of_an_altered_pass(game, registry) -> None:
 def test_verify_names_the_seat_of_an_altered_show_step(game, registry) -> None:
     """An exploring seat is shown the island's tokens: the other seat's unlock steps."""
     records = [dict(r) for r in copy_of(game.db, game.table).fair]
-    rec = _first(records, "deck_steps")
+    rec = first(records, "deck_steps")
     to, pos, *_ = rec["steps"][0]
     other = next(r for r in records if r["kind"] == "deck_steps"
                  and r["steps"][0][1] != pos)
@@ -143,7 +130,7 @@ def test_verify_names_the_seat_of_an_altered_show_step(game, registry) -> None:
 def test_verify_names_a_show_to_another_seat(game, registry) -> None:
     """A host that shows a token to a seat the game did not name: the requests differ."""
     def change(records):
-        show = _first(records, "deck_op", op="show")
+        show = first(records, "deck_op", op="show")
         show["seat"] = 1 - show["seat"]
 
     report = _altered(game, registry, change)
@@ -152,8 +139,8 @@ def test_verify_names_a_show_to_another_seat(game, registry) -> None:
 
 def test_verify_names_the_seat_of_an_altered_key(game, registry) -> None:
     def change(records):
-        rec = _first(records, "deck_key", seat=1)
-        rec["key"] = _first(records, "deck_key", seat=0)["key"]
+        rec = first(records, "deck_key", seat=1)
+        rec["key"] = first(records, "deck_key", seat=0)["key"]
 
     report = _altered(game, registry, change)
     assert any("seat 1's unlock key for position" in p for p in report.problems), \
@@ -162,7 +149,7 @@ def test_verify_names_the_seat_of_an_altered_key(game, registry) -> None:
 
 def test_verify_names_the_seat_of_an_altered_secret(game, registry) -> None:
     def change(records):
-        rec = _first(records, "deck_secrets", seat=0)
+        rec = first(records, "deck_secrets", seat=0)
         rec["permutation"] = [rec["permutation"][1], rec["permutation"][0],
                               *rec["permutation"][2:]]
 
@@ -173,7 +160,7 @@ def test_verify_names_the_seat_of_an_altered_secret(game, registry) -> None:
 
 def test_verify_catches_an_altered_opened_card(game, registry) -> None:
     def change(records):
-        rec = _first(records, "opened")
+        rec = first(records, "opened")
         pos, card = rec["cards"][0]
         rec["cards"] = [[pos, (card + 1) % len(SH.pool(game.host_table.state))]]
 
@@ -184,7 +171,7 @@ def test_verify_catches_an_altered_opened_card(game, registry) -> None:
 
 def test_verify_fails_without_a_seats_secrets(game, registry) -> None:
     def change(records):
-        records.remove(_first(records, "deck_secrets", seat=1))
+        records.remove(first(records, "deck_secrets", seat=1))
 
     report = _altered(game, registry, change)
     assert any(f"deck {SH.DECK} round 1: seat(s) [1] never published their secrets" in p
