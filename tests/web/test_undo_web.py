@@ -83,7 +83,7 @@ def test_a_refused_undo_says_who_said_no(host, browser) -> None:
         page.wait_for_selector("section.table-screen[data-status=playing]")
     i = mover(pages)
     me, others = pages[i], pages[:i] + pages[i + 1:]
-    me.query_selector_all(ENABLED)[0].click()
+    me.locator(ENABLED).first.click()  # a locator: found again if the list is redrawn
     me.click("#undo-ask")
     others[1].wait_for_selector("#undo-refuse").click()
     for page in pages:
@@ -121,7 +121,7 @@ def test_at_a_fair_table_every_page_signs_the_undo_and_verify_passes(host, brows
         page.wait_for_selector("section.table-screen[data-status=playing]")
     i = mover(pages)
     me, others = pages[i], pages[:i] + pages[i + 1:]
-    me.query_selector_all(ENABLED)[0].click()
+    me.locator(ENABLED).first.click()  # a locator: found again if the list is redrawn
     me.wait_for_selector("#undo-ask").click()
     for page in others:
         page.wait_for_selector("#undo-accept").click()
