@@ -21,8 +21,7 @@ from lantable.plugins.blackbeard import hidden as BH
 from lantable.protocol.deck_errors import DeckError
 from lantable.protocol.hidden_deck import open_card
 
-from .hiddengames import play_hidden, unlock_steps
-from .test_blackbeard_hidden_table import _truth
+from .hiddengames import cards_of, play_hidden, unlock_steps
 from .test_table import copy_of
 
 SEATS = 3
@@ -73,7 +72,7 @@ def test_the_host_never_opens_a_second_pass_card_dealt_to_one_seat(game):
     rnd = _second(game)
     records = game.journal().fair_records(game.table)
     name = f"{rnd.deck}/{rnd.round}"
-    truth = _truth(records, name, rnd.deal.n)
+    truth = cards_of(records, name, rnd.deal.n, SEATS)
     hidden = 0
     for pos in range(rnd.deal.n):
         if pos in rnd.deal.opened:
@@ -95,7 +94,7 @@ def test_each_seat_knows_exactly_its_own_second_pass_cards(game):
     rnd = _second(game)
     records = game.journal().fair_records(game.table)
     name = f"{rnd.deck}/{rnd.round}"
-    truth = _truth(records, name, rnd.deal.n)
+    truth = cards_of(records, name, rnd.deal.n, SEATS)
     dealt: dict[int, set[int]] = {s: set() for s in range(SEATS)}
     for r in unlock_steps(records):
         if r["deck"] == name:
