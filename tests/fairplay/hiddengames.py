@@ -4,6 +4,7 @@ that cheat at the deal in known ways. Plain functions: import them."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,11 +17,13 @@ from lantable.clients.client import open_client
 from lantable.clients.fairdecks import SeatDecks
 from lantable.clients.runner import bot_decider
 from lantable.clients.seat import play_seat
+from lantable.clients.verify import verify
 from lantable.host.journal import Journal
 from lantable.host.peer import serve_peer
 from lantable.plugins import load_registry
 
 from .highcard import HighCard
+from .test_table import copy_of
 
 
 def highcard_registry() -> Any:
@@ -127,3 +130,12 @@ def first(records: list[dict[str, Any]], kind: str, **match: Any) -> dict[str, A
     """The first journal record of ``kind`` whose fields include ``match``."""
     return next(r for r in records if r["kind"] == kind
                 and all(r.get(k) == v for k, v in match.items()))
+
+
+def altered(game: HiddenGame, plugin: Any, change: Callable[[list[dict[str, Any]]], None]) -> Any:
+    """``lantable verify``'s report on a copy of ``game``'s journal whose fair-play
+    records ``change`` altered in place, checked with the game ``plugin``."""
+    copy = copy_of(game.db, game.table)
+    records = [dict(r) for r in copy.fair]
+    change(records)
+    return verify(dataclasses.replace(copy, fair=records), plugin)

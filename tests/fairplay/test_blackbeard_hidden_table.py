@@ -20,7 +20,7 @@ from lantable.plugins.blackbeard import hidden as BH
 from lantable.protocol.deck_errors import DeckError
 from lantable.protocol.hidden_deck import open_card
 
-from .hiddengames import cards_of, first, play_hidden, unlock_steps
+from .hiddengames import altered, cards_of, first, play_hidden, unlock_steps
 from .test_table import copy_of
 
 SEATS = 3
@@ -108,12 +108,6 @@ def test_each_seat_knows_exactly_its_own_cards(game) -> None:
 # -- lantable verify names what was altered ---------------------------------------------------
 
 
-def _altered(game, registry, change):
-    copy = copy_of(game.db, game.table)
-    records = [dict(r) for r in copy.fair]
-    change(records)
-    return verify(dataclasses.replace(copy, fair=records), registry["blackbeard"])
-
 
 
 def test_verify_names_the_seat_of_an_altered_pass(game, registry) -> None:
@@ -121,7 +115,7 @@ def test_verify_names_the_seat_of_an_altered_pass(game, registry) -> None:
         rec = first(records, "deck_pass", seat=1, stage="lock", deck=f"{BH.DECK}/1")
         rec["points"] = [rec["points"][1], rec["points"][0], *rec["points"][2:]]
 
-    report = _altered(game, registry, change)
+    report = altered(game, registry["blackbeard"], change)
     assert any(f"deck {BH.DECK} round 1: seat 1's pass (lock)" in p for p in report.problems), \
         report.problems
 
@@ -131,7 +125,7 @@ def test_verify_names_the_seat_of_an_altered_unlock_step(game, registry) -> None
         rec = first(records, "deck_steps", seat=1)
         rec["steps"][0][3] = first(records, "deck_steps", seat=0)["steps"][0][3]
 
-    report = _altered(game, registry, change)
+    report = altered(game, registry["blackbeard"], change)
     assert any("seat 1's unlock steps for positions 0 (to " in p for p in report.problems), \
         report.problems
 
@@ -141,7 +135,7 @@ def test_verify_names_the_seat_of_an_altered_key(game, registry) -> None:
         rec = first(records, "deck_key", seat=2)
         rec["key"] = first(records, "deck_key", seat=0)["key"]
 
-    report = _altered(game, registry, change)
+    report = altered(game, registry["blackbeard"], change)
     assert any("seat 2's unlock key for position" in p for p in report.problems), \
         report.problems
 
@@ -152,7 +146,7 @@ def test_verify_names_the_seat_of_an_altered_secret(game, registry) -> None:
         rec["permutation"] = [rec["permutation"][1], rec["permutation"][0],
                               *rec["permutation"][2:]]
 
-    report = _altered(game, registry, change)
+    report = altered(game, registry["blackbeard"], change)
     assert any(p.startswith(f"deck {BH.MDECK} round 1: seat 0:") for p in report.problems), \
         report.problems
 
@@ -163,7 +157,7 @@ def test_verify_catches_an_altered_opened_card(game, registry) -> None:
         pos, card = rec["cards"][0]
         rec["cards"] = [[pos, (card + 1) % 20]]
 
-    report = _altered(game, registry, change)
+    report = altered(game, registry["blackbeard"], change)
     assert any("opened to card" in p and "secrets put card" in p for p in report.problems), \
         report.problems
 
@@ -186,7 +180,7 @@ def test_verify_fails_without_a_seats_secrets(game, registry) -> None:
     def change(records):
         records.remove(first(records, "deck_secrets", seat=1, deck=f"{BH.DECK}/1"))
 
-    report = _altered(game, registry, change)
+    report = altered(game, registry["blackbeard"], change)
     assert any(f"deck {BH.DECK} round 1: seat(s) [1] never published their secrets" in p
                for p in report.problems), report.problems
 

@@ -21,7 +21,7 @@ from lantable.plugins.blackbeard import hidden as BH
 from lantable.protocol.deck_errors import DeckError
 from lantable.protocol.hidden_deck import open_card
 
-from .hiddengames import cards_of, play_hidden, unlock_steps
+from .hiddengames import altered, cards_of, play_hidden, unlock_steps
 from .test_table import copy_of
 
 SEATS = 3
@@ -106,12 +106,6 @@ def test_each_seat_knows_exactly_its_own_second_pass_cards(game):
         assert all(truth[p] == c for p, c in known.items())
 
 
-def _altered(game, registry, change):
-    copy = copy_of(game.db, game.table)
-    records = [dict(r) for r in copy.fair]
-    change(records)
-    return verify(dataclasses.replace(copy, fair=records), registry["blackbeard"])
-
 
 def test_verify_names_the_seat_of_an_altered_second_pass_pass_and_step(game, registry):
     deck = f"{_second(game).deck}/1"
@@ -121,7 +115,7 @@ def test_verify_names_the_seat_of_an_altered_second_pass_pass_and_step(game, reg
                    and r["seat"] == 2 and r["stage"] == "shuffle")
         rec["points"] = [rec["points"][-1], *rec["points"][1:-1], rec["points"][0]]
 
-    report = _altered(game, registry, change_pass)
+    report = altered(game, registry["blackbeard"], change_pass)
     assert any(f"deck {_second(game).deck} round 1: seat 2's pass (shuffle)" in p
                for p in report.problems), report.problems
 
@@ -132,7 +126,7 @@ def test_verify_names_the_seat_of_an_altered_second_pass_pass_and_step(game, reg
                                   if st[3] != rec["steps"][0][3])
         change_step.seat = rec["seat"]
 
-    report = _altered(game, registry, change_step)
+    report = altered(game, registry["blackbeard"], change_step)
     assert any(f"seat {change_step.seat}'s unlock steps for positions" in p
                for p in report.problems), report.problems
 

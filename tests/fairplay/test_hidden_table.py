@@ -22,7 +22,7 @@ from lantable.protocol.deck_errors import DeckError
 from lantable.protocol.hidden_deck import open_card
 
 from .conftest import Dice
-from .hiddengames import first, highcard_registry, play_hidden, unlock_steps
+from .hiddengames import altered, first, highcard_registry, play_hidden, unlock_steps
 from .test_table import copy_of
 
 OPTIONS = {"rounds": 2, "keep": 1}  # two shuffles; a card stays in each hand, never shown
@@ -131,12 +131,6 @@ def test_a_restart_replays_the_cards_turned_over(game) -> None:
 # -- lantable verify names what was altered ---------------------------------------------------
 
 
-def _altered(game, change):
-    copy = copy_of(game.db, game.table)
-    records = [dict(r) for r in copy.fair]
-    change(records)
-    return verify(dataclasses.replace(copy, fair=records), highcard_registry()["highcard"])
-
 
 
 def test_verify_names_the_seat_of_an_altered_pass(game) -> None:
@@ -144,7 +138,7 @@ def test_verify_names_the_seat_of_an_altered_pass(game) -> None:
         rec = first(records, "deck_pass", seat=1, stage="lock")
         rec["points"] = [rec["points"][1], rec["points"][0], *rec["points"][2:]]
 
-    report = _altered(game, change)
+    report = altered(game, highcard_registry()["highcard"], change)
     assert not report.ok
     assert any("deck cards round 1: seat 1's pass (lock)" in p for p in report.problems), \
         report.problems
@@ -155,7 +149,7 @@ def test_verify_names_the_seat_of_an_altered_key(game) -> None:
         rec = first(records, "deck_key", seat=2)
         rec["key"] = first(records, "deck_key", seat=0)["key"]
 
-    report = _altered(game, change)
+    report = altered(game, highcard_registry()["highcard"], change)
     assert any("seat 2's unlock key for position" in p for p in report.problems), \
         report.problems
 
@@ -165,7 +159,7 @@ def test_verify_names_the_seat_of_an_altered_unlock_step(game) -> None:
         rec = first(records, "deck_steps", seat=1)
         rec["steps"][0][3] = first(records, "deck_steps", seat=0)["steps"][0][3]
 
-    report = _altered(game, change)
+    report = altered(game, highcard_registry()["highcard"], change)
     assert any("seat 1's unlock steps for positions 0 (to 0)" in p for p in report.problems), \
         report.problems
 
@@ -176,7 +170,7 @@ def test_verify_names_the_seat_of_an_altered_secret(game) -> None:
         rec["permutation"] = [rec["permutation"][1], rec["permutation"][0],
                               *rec["permutation"][2:]]
 
-    report = _altered(game, change)
+    report = altered(game, highcard_registry()["highcard"], change)
     assert any(p.startswith("deck cards round 2: seat 0:") for p in report.problems), \
         report.problems
 
@@ -187,7 +181,7 @@ def test_verify_catches_an_altered_opened_card(game) -> None:
         pos, card = rec["cards"][0]
         rec["cards"] = [[pos, (card + 1) % 20]]
 
-    report = _altered(game, change)
+    report = altered(game, highcard_registry()["highcard"], change)
     assert any("opened to card" in p and "secrets put card" in p for p in report.problems)
 
 
@@ -209,7 +203,7 @@ def test_verify_fails_without_a_seats_secrets(game) -> None:
     def change(records):
         records.remove(first(records, "deck_secrets", seat=1, deck="cards/1"))
 
-    report = _altered(game, change)
+    report = altered(game, highcard_registry()["highcard"], change)
     assert any("deck cards round 1: seat(s) [1] never published their secrets" in p
                for p in report.problems)
 

@@ -8,8 +8,6 @@ the Spanish Main with a hidden deck")."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 import trio
 
@@ -20,7 +18,7 @@ from lantable.plugins.spanish_main import hidden as SH
 from lantable.protocol.deck_errors import DeckError
 from lantable.protocol.hidden_deck import open_card
 
-from .hiddengames import cards_of, first, play_hidden, unlock_steps
+from .hiddengames import altered, cards_of, first, play_hidden, unlock_steps
 from .test_table import copy_of
 
 pytestmark = pytest.mark.slow  # a whole 12-round game over TCP: about 14 s on the loaded machine
@@ -105,12 +103,6 @@ def test_each_seat_knows_exactly_the_values_it_was_shown(game) -> None:
         assert all(truth[p] == c for p, c in known.items())
 
 
-def _altered(game, registry, change):
-    copy = copy_of(game.db, game.table)
-    records = [dict(r) for r in copy.fair]
-    change(records)
-    return verify(dataclasses.replace(copy, fair=records), registry[GAME])
-
 
 
 def test_verify_names_the_seat_of_an_altered_pass(game, registry) -> None:
@@ -118,7 +110,7 @@ def test_verify_names_the_seat_of_an_altered_pass(game, registry) -> None:
         rec = first(records, "deck_pass", seat=1, stage="shuffle")
         rec["points"] = [rec["points"][1], rec["points"][0], *rec["points"][2:]]
 
-    report = _altered(game, registry, change)
+    report = altered(game, registry[GAME], change)
     assert any(f"deck {SH.DECK} round 1: seat 1's pass (shuffle)" in p
                for p in report.problems), report.problems
 
@@ -131,7 +123,7 @@ def test_verify_names_the_seat_of_an_altered_show_step(game, registry) -> None:
     other = next(r for r in records if r["kind"] == "deck_steps"
                  and r["steps"][0][1] != pos)
     rec["steps"][0][3] = other["steps"][0][3]
-    report = _altered(game, registry, lambda rs: rs.__setitem__(slice(None), records))
+    report = altered(game, registry[GAME], lambda rs: rs.__setitem__(slice(None), records))
     assert any(f"seat {rec['seat']}'s unlock step" in p and f"{pos} (to " in p
                for p in report.problems), report.problems
 
@@ -142,7 +134,7 @@ def test_verify_names_a_show_to_another_seat(game, registry) -> None:
         show = first(records, "deck_op", op="show")
         show["seat"] = 1 - show["seat"]
 
-    report = _altered(game, registry, change)
+    report = altered(game, registry[GAME], change)
     assert not report.ok and report.problems
 
 
@@ -151,7 +143,7 @@ def test_verify_names_the_seat_of_an_altered_key(game, registry) -> None:
         rec = first(records, "deck_key", seat=1)
         rec["key"] = first(records, "deck_key", seat=0)["key"]
 
-    report = _altered(game, registry, change)
+    report = altered(game, registry[GAME], change)
     assert any("seat 1's unlock key for position" in p for p in report.problems), \
         report.problems
 
@@ -162,7 +154,7 @@ def test_verify_names_the_seat_of_an_altered_secret(game, registry) -> None:
         rec["permutation"] = [rec["permutation"][1], rec["permutation"][0],
                               *rec["permutation"][2:]]
 
-    report = _altered(game, registry, change)
+    report = altered(game, registry[GAME], change)
     assert any(p.startswith(f"deck {SH.DECK} round 1: seat 0:") for p in report.problems), \
         report.problems
 
@@ -173,7 +165,7 @@ def test_verify_catches_an_altered_opened_card(game, registry) -> None:
         pos, card = rec["cards"][0]
         rec["cards"] = [[pos, (card + 1) % len(SH.pool(game.host_table.state))]]
 
-    report = _altered(game, registry, change)
+    report = altered(game, registry[GAME], change)
     assert any("opened to card" in p and "secrets put card" in p for p in report.problems), \
         report.problems
 
@@ -182,7 +174,7 @@ def test_verify_fails_without_a_seats_secrets(game, registry) -> None:
     def change(records):
         records.remove(first(records, "deck_secrets", seat=1))
 
-    report = _altered(game, registry, change)
+    report = altered(game, registry[GAME], change)
     assert any(f"deck {SH.DECK} round 1: seat(s) [1] never published their secrets" in p
                for p in report.problems), report.problems
 
