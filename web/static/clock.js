@@ -27,7 +27,6 @@
   }
 
   function tick() {  // every quarter second: only the numbers change, no redraw
-    if (!window.lantable) return;  // app.js (loaded after this file) has not run yet
     const t = page().state().table;
     const u = t && t.update;
     if (!u || !u.clock) return;
