@@ -78,12 +78,16 @@ def _worker(port: int, seat: int, slots: list[list[str]], measure_from: float, s
     thread, blocking sockets behind a selector, and raw frames (a 4-byte length and a
     msgpack map, exactly as docs/protocol.md describes them for a client in another
     language). They read every update, as a real client must, but decode nothing
-    they don't need. ``lantable bot`` uses the trio client library instead.
+    they don't need: an update's top-level keys are read one by one (msgpack's
+    streaming unpacker skips the values it is not asked for), and the whole update is
+    decoded only when this seat must choose (its legal actions) or the message is not
+    an update. ``lantable bot`` uses the trio client library instead.
     """
-    import selectors
+    import select
 
     rng = random.Random(seed)
-    sel = selectors.DefaultSelector()
+    poller = select.epoll()
+    by_fd: dict[int, Any] = {}
     latencies: list[float] = []
     answered = 0  # every action answered, warm-up included (the host's total, with --profile)
     ids = iter(range(1, 1 << 62))
@@ -93,6 +97,27 @@ def _worker(port: int, seat: int, slots: list[list[str]], measure_from: float, s
     def frame(msg: dict) -> bytes:
         body = packb(msg)
         return header.pack(len(body)) + body
+
+    wanted = {"t": 0, "table": 1, "seq": 2, "status": 3, "to_act": 4}
+
+    def peek(body: bytes) -> dict:
+        """The message, or of an update that does not ask this seat to act, only the
+        fields the bot reads (``t``, ``table``, ``seq``, ``status``, ``to_act``)."""
+        up = msgpack.Unpacker()
+        up.feed(body)
+        out: dict = {}
+        for _ in range(up.read_map_header()):
+            key = up.unpack()
+            if key in wanted:
+                out[key] = up.unpack()
+                if len(out) == len(wanted):
+                    break
+            else:
+                up.skip()
+        if out.get("t") != "update" or (seat in out.get("to_act", ()) and out.get(
+                "status") == "playing"):
+            return unpackb(body)  # it may have to choose: everything
+        return out
 
     class Bot:
         def __init__(self, tables: list[str]) -> None:
@@ -124,7 +149,7 @@ def _worker(port: int, seat: int, slots: list[list[str]], measure_from: float, s
                 (n,) = header.unpack_from(buf, pos)
                 if end - pos - 4 < n:
                     break
-                msg = unpackb(buf[pos + 4:pos + 4 + n])
+                msg = peek(buf[pos + 4:pos + 4 + n])
                 pos += 4 + n
                 if not self.on_message(msg):
                     return False
@@ -146,7 +171,7 @@ def _worker(port: int, seat: int, slots: list[list[str]], measure_from: float, s
             if msg["status"] == "finished":
                 return self.join_next()
             legal = msg.get("legal")
-            if legal and self.pending is None and msg["seat"] == seat:
+            if legal and self.pending is None and msg.get("seat") == seat:
                 self.pending = msg["seq"] + 1
                 self.sent_at = time.perf_counter()
                 self.sock.sendall(frame({"t": "act", "id": next(ids), "table": self.table,
@@ -155,27 +180,36 @@ def _worker(port: int, seat: int, slots: list[list[str]], measure_from: float, s
 
     bots = [Bot(tables) for tables in slots]
     for bot in bots:
-        sel.register(bot.sock, selectors.EVENT_READ, bot)
+        by_fd[bot.sock.fileno()] = bot
+        poller.register(bot.sock.fileno(), select.EPOLLIN)
     cpu_start: float | None = None
+    sys_start = 0.0
     ran_dry = False
     closed: list[str] = []  # tables whose connection the host closed (not run dry)
     while time.monotonic() < stop_at:
         if cpu_start is None and time.monotonic() >= measure_from:
-            cpu_start = _own_cpu()
-        for key, _ in sel.select(timeout=0.1):
-            if not key.data.on_readable():
-                sel.unregister(key.fileobj)
+            cpu_start, sys_start = _own_cpu(), _own_system()
+        for fd, _ in poller.poll(0.1):
+            if not by_fd[fd].on_readable():
+                poller.unregister(fd)
                 ran_dry = True
     cpu = _own_cpu() - (cpu_start if cpu_start is not None else 0.0)
+    system = _own_system() - (sys_start if cpu_start is not None else 0.0)
     for bot in bots:
         bot.sock.close()
+    poller.close()
     return {"latencies": latencies, "actions": len(latencies), "answered": answered, "cpu": cpu,
+            "system": system,
             "ran_dry": ran_dry, "closed": len(closed)}
 
 
 def _own_cpu() -> float:
     t = os.times()
     return t.user + t.system
+
+
+def _own_system() -> float:
+    return os.times().system
 
 
 async def _create_tables(port: int, game: str, count: int, seed: int, seats: int) -> list[str]:
@@ -570,6 +604,9 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
         "host_system_pct": round(100 * system / max(1e-9, user + system), 1),
         # The bot processes together, measured window only.
         "bots_cpu_us_per_action": round(sum(r["cpu"] for r in results) / max(1, actions) * 1e6, 1),
+        # The kernel's share of the bots' (their socket reads and writes, epoll).
+        "bots_system_pct": round(100 * sum(r.get("system", 0.0) for r in results)
+                                 / max(1e-9, sum(r["cpu"] for r in results)), 1),
         # Share of all cores busy (anything, other tenants included), measured window.
         "machine_busy_pct": round(100 * busy[0] / max(1e-9, busy[1]), 1),
         # The machine's 1-minute load average at the run's start and end (other tenants).
