@@ -718,8 +718,8 @@ def main() -> None:
     parser.add_argument("--bots", choices=("c", "python"), default="c",
                         help="the bot processes: c (bench/netbot.c, compiled once per run of "
                              "this script; if no compiler is found or it fails, python "
-                             "instead and the report says why) or python (the --worker loop "
-                             "in this script); default: c")
+                             "instead and the report says why) or python (this script's own "
+                             "bot loop); default: c")
     args = parser.parse_args()
     if args.in_process:
         report = {"bench": "net", "in_process": True, "game": args.game, "seats": args.seats}

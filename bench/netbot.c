@@ -19,9 +19,10 @@
  *   slots: one line per slot, its table ids separated by spaces;
  *   MEASURE_FROM, STOP_AT: CLOCK_MONOTONIC seconds (Python's time.monotonic on Linux).
  *        netbot --check < frames
- *   frames: 4-byte big-endian length + body, repeated; prints one line per frame, "ok"
- *   if the body is exactly one well-formed msgpack object, else "bad" (tests compare
- *   the skipper with Python's msgpack).
+ *   frames: 4-byte big-endian length + body (at most 16 MiB), repeated; prints one line
+ *   per frame: "ok" if the body is exactly one well-formed msgpack object, else "bad",
+ *   then " map" if it reads as a message (tests compare the skipper with Python's
+ *   msgpack).
  *
  * Everything from the socket is hostile: every length is checked against the bytes
  * there are, nesting is skipped without recursion, a frame over the host's 1 MiB limit
@@ -653,12 +654,13 @@ static void on_readable(bot_t *b)
     in->len -= pos;
 }
 
-static double cpu_seconds(int system_only)
+/* This process's CPU seconds, user + system and system alone, from one getrusage. */
+static void cpu_seconds(double *total, double *sys)
 {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    double sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
-    return system_only ? sys : sys + ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6;
+    *sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+    *total = *sys + ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6;
 }
 
 /* Read all of stdin (at most MAX_STDIN bytes) into slots of table ids. */
@@ -709,7 +711,7 @@ static int check_frames(void)
     uint8_t head[4];
     while (fread(head, 1, 4, stdin) == 4) {
         uint64_t n = be(head, 4);
-        if (n > MAX_FRAME) {
+        if (n > MAX_STDIN) {
             puts("bad");
             return 0;
         }
@@ -803,8 +805,7 @@ int main(int argc, char **argv)
     struct epoll_event events[MAX_EVENTS];
     while ((t = now()) < stop_at) {
         if (!started && t >= measure_from) {
-            cpu_start = cpu_seconds(0);
-            sys_start = cpu_seconds(1);
+            cpu_seconds(&cpu_start, &sys_start);
             started = 1;
         }
         double until = (!started && measure_from < stop_at) ? measure_from : stop_at;
@@ -819,7 +820,10 @@ int main(int argc, char **argv)
                 on_readable(b);
         }
     }
-    double cpu = cpu_seconds(0) - cpu_start, sys = cpu_seconds(1) - sys_start;
+    double cpu, sys;
+    cpu_seconds(&cpu, &sys);
+    cpu -= cpu_start;
+    sys -= sys_start;
     for (size_t k = 0; k < nbots; k++)
         if (bots[k].fd > 0 && bots[k].alive)
             close(bots[k].fd);
