@@ -9,7 +9,9 @@ than to the clients: by default bench/netbot.c (a C program, one thread on epoll
 compiled with ``cc -O2`` once per invocation into a temporary directory), else
 (``--bots python``, or no C compiler, or it fails to compile: the report says why)
 the Python bots below, raw frames on a plain epoll; both play alike and report alike,
-and the report names the bots that ran (``bots``). Every table always has
+and the report names the bots that ran (``bots``). The C bots' costliest work is
+waking up (a context switch per wake-up); ``--bot-nap-us`` lets them serve several
+updates per wake-up, at a cost in measured latency (off by default). Every table always has
 exactly one move in flight; a game that ends is followed by a fresh table. Measured,
 after a warm-up:
 
@@ -38,8 +40,8 @@ commit and one write per link to /dev/null; no sockets, no trio, no bot processe
 its CPU µs per action is the steadiest figure for comparing the host's own code.
 
 Usage: python bench/net.py [--game race|manila] [--tables K ...] [--seats N] [--seconds S]
-[--runs R] [--workers W ...] [--bots c|python] [--host-python PY ...] [--profile DIR]
-[--syscalls]
+[--runs R] [--workers W ...] [--bots c|python] [--bot-nap-us US] [--host-python PY ...]
+[--profile DIR] [--syscalls]
        python bench/net.py --in-process [--game G] [--tables K ...] [--actions N] [--batch B]
 
 BENCH_HOST_LOG=PATH in the environment appends the host's log to PATH (default: none).
@@ -547,10 +549,12 @@ def _build_netbot(folder: str) -> tuple[str | None, str]:
 
 
 def _start_bots(netbot: str | None, port: int, seat: int, slots: list[list[str]],
-                measure_from: float, stop_at: float, seed: int) -> subprocess.Popen[str]:
+                measure_from: float, stop_at: float, seed: int,
+                nap_us: float = 0) -> subprocess.Popen[str]:
     """One bot process for ``seat`` at every slot: the C program ``netbot`` (slots on
-    stdin, one line each), or with None this script's Python ``--worker``. Either prints
-    its report (``_worker``'s keys) as one JSON line when ``stop_at`` comes."""
+    stdin, one line each; ``nap_us``: see bench/netbot.c), or with None this script's
+    Python ``--worker``. Either prints its report (``_worker``'s keys) as one JSON line
+    when ``stop_at`` comes."""
     if netbot is None:
         return subprocess.Popen(
             [sys.executable, __file__, "--worker", str(port), str(seat), json.dumps(slots),
@@ -559,18 +563,18 @@ def _start_bots(netbot: str | None, port: int, seat: int, slots: list[list[str]]
         lines.write("".join(" ".join(tables) + "\n" for tables in slots))
         lines.seek(0)
         return subprocess.Popen([netbot, str(port), str(seat), repr(measure_from),
-                                 repr(stop_at), str(seed)], stdin=lines,
+                                 repr(stop_at), str(seed), repr(nap_us)], stdin=lines,
                                 stdout=subprocess.PIPE, text=True)
 
 
 def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
              seats: int = 4, python: str = sys.executable, profile: str | None = None,
              top: int = 40, syscalls: bool = False, workers: int = 0,
-             netbot: str | None = None) -> dict:
+             netbot: str | None = None, nap_us: float = 0) -> dict:
     """One measured run; ``python`` runs the host (another tree's venv compares trees on
     identical bots), ``profile`` is where its cProfile stats go, if wanted, and
     ``syscalls`` counts the host's system calls, ``workers`` is the host's option,
-    ``netbot`` the compiled C bots (None: the Python bots)."""
+    ``netbot`` the compiled C bots (None: the Python bots) and ``nap_us`` their nap."""
     import signal
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -601,7 +605,7 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
             stop_at = measure_from + seconds
             # One bot process per seat: process s holds seat s of every table.
             procs = [_start_bots(netbot, port, seat, slots, measure_from, stop_at,
-                                 seed * 10 + seat) for seat in range(seats)]
+                                 seed * 10 + seat, nap_us) for seat in range(seats)]
             _sleep_until(measure_from)
             if profile:
                 host.send_signal(signal.SIGUSR1)
@@ -633,6 +637,8 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
     actions = sum(r["actions"] for r in results)
     out = {
         "bots": "python" if netbot is None else "c",
+        # The C bots' nap after a busy wake-up (--bot-nap-us; latencies include it).
+        "bot_nap_us": 0 if netbot is None else nap_us,
         "actions_per_s": round(actions / seconds, 1),
         "p50_ms": round(lat[len(lat) // 2] * 1e3, 3) if lat else None,
         "p99_ms": round(lat[int(len(lat) * 0.99)] * 1e3, 3) if lat else None,
@@ -720,6 +726,11 @@ def main() -> None:
                              "this script; if no compiler is found or it fails, python "
                              "instead and the report says why) or python (this script's own "
                              "bot loop); default: c")
+    parser.add_argument("--bot-nap-us", type=float, default=0.0,
+                        help="the C bots, after a wake-up that found two or more sockets "
+                             "ready, sleep this many µs so that one wake-up serves several "
+                             "updates: less bot CPU per action, but every latency then "
+                             "includes up to that delay (0: never)")
     args = parser.parse_args()
     if args.in_process:
         report = {"bench": "net", "in_process": True, "game": args.game, "seats": args.seats}
@@ -758,7 +769,8 @@ def main() -> None:
                         f"{args.game}-{k}-host{i}-workers{w}-run{r}.prof")
                     runs[py, w].append(_one_run(args.game, k, args.seconds, args.warmup,
                                                 args.seed + r, args.seats, py, prof, args.top,
-                                                args.syscalls, w, netbot))
+                                                args.syscalls, w, netbot,
+                                                args.bot_nap_us))
         for (py, w), done in runs.items():
             name = f"tables_{k}" if args.workers == [0] else f"tables_{k}_workers_{w}"
             by_host[py][name] = _summary(done)
