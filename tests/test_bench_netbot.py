@@ -85,9 +85,11 @@ def test_c_bots_play_race_and_manila_beside_the_python_bot(net: ModuleType, netb
         slots = [[tables[0]], [tables[1]], tables[2:]]
         measure_from = time.monotonic() + 0.3
         stop_at = measure_from + 1.2
-        # Seats 0 and 1: the C bots; seat 2: the Python bot, at the same tables.
+        # Seats 0 and 1: the C bots (seat 1 naps when busy); seat 2: the Python bot, at
+        # the same tables.
         procs = [net._start_bots(netbot if seat < 2 else None, port, seat, slots,
-                                 measure_from, stop_at, seat) for seat in range(3)]
+                                 measure_from, stop_at, seat, 200 if seat == 1 else 0)
+                 for seat in range(3)]
         reports = [json.loads(p.communicate(timeout=30)[0]) for p in procs]
 
         async def seqs() -> dict[str, int]:
@@ -254,6 +256,17 @@ def _fake_host(listener: socket.socket, seen: dict[str, list[dict]]) -> None:
         threads.append(thread)
     for thread in threads:
         thread.join(15)
+
+
+def test_bad_arguments_are_refused(netbot: str) -> None:
+    for args in (["1", "0", "0", "1", "7", "-5"], ["0", "0", "0", "1", "7"],
+                 ["1", "x", "0", "1", "7"], ["1", "0", "0", "nan", "7"], ["1", "0"]):
+        proc = subprocess.run([netbot, *args], input="t\n", capture_output=True, text=True,
+                              timeout=10)
+        assert proc.returncode == 2 and proc.stderr.startswith(("netbot:", "usage:")), args
+    proc = subprocess.run([netbot, "1", "0", "0", "1", "7"], input="x" * 300 + "\n",
+                          capture_output=True, text=True, timeout=10)
+    assert proc.returncode == 2 and "table id over" in proc.stderr
 
 
 def test_hostile_frames_end_their_socket_only(netbot: str) -> None:
