@@ -637,7 +637,7 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
     actions = sum(r["actions"] for r in results)
     out = {
         "bots": "python" if netbot is None else "c",
-        # The C bots' nap after a busy wake-up (--bot-nap-us; latencies include it).
+        # The C bots' nap after each wake-up (--bot-nap-us; latencies include it).
         "bot_nap_us": 0 if netbot is None else nap_us,
         "actions_per_s": round(actions / seconds, 1),
         "p50_ms": round(lat[len(lat) // 2] * 1e3, 3) if lat else None,
@@ -727,10 +727,11 @@ def main() -> None:
                              "instead and the report says why) or python (this script's own "
                              "bot loop); default: c")
     parser.add_argument("--bot-nap-us", type=float, default=0.0,
-                        help="the C bots, after a wake-up that found two or more sockets "
-                             "ready, sleep this many µs so that one wake-up serves several "
-                             "updates: less bot CPU per action, but every latency then "
-                             "includes up to that delay (0: never)")
+                        help="the C bots, after each wake-up that found a socket ready, "
+                             "sleep this many µs so that one wake-up serves several updates: "
+                             "less bot CPU per action, but every latency then includes up to "
+                             "that delay, and every move waits for it (for many tables only; "
+                             "0: never)")
     args = parser.parse_args()
     if args.in_process:
         report = {"bench": "net", "in_process": True, "game": args.game, "seats": args.seats}

@@ -18,11 +18,12 @@
  * Usage: netbot PORT SEAT MEASURE_FROM STOP_AT SEED [NAP_US] < slots
  *   slots: one line per slot, its table ids separated by spaces;
  *   MEASURE_FROM, STOP_AT: CLOCK_MONOTONIC seconds (Python's time.monotonic on Linux);
- *   NAP_US (default 0, off): after a wake-up that found two or more sockets ready (the
- *   bots are busy), sleep that many µs before waiting again, so that the next wake-up
- *   serves several updates. Each wake-up is a context switch, the bots' largest cost
- *   (perf: finish_task_switch); napping cuts their CPU per action, but a latency then
- *   includes up to NAP_US of the bot not reading (the Python bot never naps).
+ *   NAP_US (default 0, off): after each wake-up that found a socket ready, sleep that
+ *   many µs before waiting again, so that the next wake-up serves several updates.
+ *   Each wake-up is a context switch, the bots' largest cost (perf: finish_task_switch);
+ *   napping cuts their CPU per action, but a latency then includes up to NAP_US of the
+ *   bot not reading, and a table waits for it on every move: for many tables only (the
+ *   Python bot never naps).
  *        netbot --check < frames
  *   frames: 4-byte big-endian length + body (at most 16 MiB), repeated; prints one line
  *   per frame: "ok" if the body is exactly one well-formed msgpack object, else "bad",
@@ -830,7 +831,7 @@ int main(int argc, char **argv)
             if (b->alive && (events[k].events & (EPOLLIN | EPOLLERR | EPOLLHUP)))
                 on_readable(b);
         }
-        if (n >= 2 && nap_us > 0 && now() + nap_us * 1e-6 < stop_at)
+        if (n > 0 && nap_us > 0 && now() + nap_us * 1e-6 < stop_at)
             nanosleep(&nap, NULL);
     }
     double cpu, sys;

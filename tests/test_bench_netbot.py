@@ -85,7 +85,7 @@ def test_c_bots_play_race_and_manila_beside_the_python_bot(net: ModuleType, netb
         slots = [[tables[0]], [tables[1]], tables[2:]]
         measure_from = time.monotonic() + 0.3
         stop_at = measure_from + 1.2
-        # Seats 0 and 1: the C bots (seat 1 naps when busy); seat 2: the Python bot, at
+        # Seats 0 and 1: the C bots (seat 1 naps after each wake-up); seat 2: the Python bot, at
         # the same tables.
         procs = [net._start_bots(netbot if seat < 2 else None, port, seat, slots,
                                  measure_from, stop_at, seat, 200 if seat == 1 else 0)
