@@ -4,8 +4,14 @@ TCP; prints JSON.
 The host runs as its own process (``lantable host``); the bots run in N separate
 processes, one per seat (``--seats 1``: one bot alone at each race table): process ``s``
 holds seat ``s`` at every table and plays random legal moves as fast as updates arrive.
-The bots are lean load generators (a selector loop over the sans-IO protocol), so the
-machine's two cores go to the host rather than to the clients. Every table always has
+The bots are lean load generators, so the machine's two cores go to the host rather
+than to the clients: by default bench/netbot.c (a C program, one thread on epoll,
+compiled with ``cc -O2`` once per invocation into a temporary directory), else
+(``--bots python``, or no C compiler, or it fails to compile: the report says why)
+the Python bots below, raw frames on a plain epoll; both play alike and report alike,
+and the report names the bots that ran (``bots``). The C bots' costliest work is
+waking up (a context switch per wake-up); ``--bot-nap-us`` lets them serve several
+updates per wake-up, at a cost in measured latency (off by default). Every table always has
 exactly one move in flight; a game that ends is followed by a fresh table. Measured,
 after a warm-up:
 
@@ -34,7 +40,8 @@ commit and one write per link to /dev/null; no sockets, no trio, no bot processe
 its CPU µs per action is the steadiest figure for comparing the host's own code.
 
 Usage: python bench/net.py [--game race|manila] [--tables K ...] [--seats N] [--seconds S]
-[--runs R] [--workers W ...] [--host-python PY ...] [--profile DIR] [--syscalls]
+[--runs R] [--workers W ...] [--bots c|python] [--bot-nap-us US] [--host-python PY ...]
+[--profile DIR] [--syscalls]
        python bench/net.py --in-process [--game G] [--tables K ...] [--actions N] [--batch B]
 
 BENCH_HOST_LOG=PATH in the environment appends the host's log to PATH (default: none).
@@ -81,7 +88,8 @@ def _worker(port: int, seat: int, slots: list[list[str]], measure_from: float, s
     they don't need: an update's top-level keys are read one by one (msgpack's
     streaming unpacker skips the values it is not asked for), and the whole update is
     decoded only when this seat must choose (its legal actions) or the message is not
-    an update. ``lantable bot`` uses the trio client library instead.
+    an update. ``lantable bot`` uses the trio client library instead; bench/netbot.c
+    is this function in C (the default bots; same arguments, slots on stdin, same report).
     """
     import select
 
@@ -520,12 +528,53 @@ def _host_cpu(pid: int) -> tuple[tuple[float, float], float]:
     return _cpu_seconds(pid), total
 
 
+def _build_netbot(folder: str) -> tuple[str | None, str]:
+    """Compile bench/netbot.c into ``folder`` with the system's C compiler (``cc``, else
+    ``gcc``) at -O2: (the program's path, "") or (None, why not)."""
+    import shutil
+
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        return None, "no C compiler (cc or gcc) on PATH"
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "netbot.c")
+    exe = os.path.join(folder, "netbot")
+    try:
+        proc = subprocess.run([compiler, "-O2", "-o", exe, source], capture_output=True,
+                              text=True, timeout=120, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return None, f"{compiler} failed: {exc}"
+    if proc.returncode != 0:
+        return None, f"{compiler} -O2 bench/netbot.c failed: {proc.stderr.strip()[-500:]}"
+    return exe, ""
+
+
+def _start_bots(netbot: str | None, port: int, seat: int, slots: list[list[str]],
+                measure_from: float, stop_at: float, seed: int,
+                nap_us: float = 0) -> subprocess.Popen[str]:
+    """One bot process for ``seat`` at every slot: the C program ``netbot`` (slots on
+    stdin, one line each; ``nap_us``: see bench/netbot.c), or with None this script's
+    Python ``--worker``. Either prints its report (``_worker``'s keys) as one JSON line
+    when ``stop_at`` comes."""
+    if netbot is None:
+        return subprocess.Popen(
+            [sys.executable, __file__, "--worker", str(port), str(seat), json.dumps(slots),
+             repr(measure_from), repr(stop_at), str(seed)], stdout=subprocess.PIPE, text=True)
+    with tempfile.TemporaryFile("w+") as lines:  # it reads every slot before it connects
+        lines.write("".join(" ".join(tables) + "\n" for tables in slots))
+        lines.seek(0)
+        return subprocess.Popen([netbot, str(port), str(seat), repr(measure_from),
+                                 repr(stop_at), str(seed), repr(nap_us)], stdin=lines,
+                                stdout=subprocess.PIPE, text=True)
+
+
 def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
              seats: int = 4, python: str = sys.executable, profile: str | None = None,
-             top: int = 40, syscalls: bool = False, workers: int = 0) -> dict:
+             top: int = 40, syscalls: bool = False, workers: int = 0,
+             netbot: str | None = None, nap_us: float = 0) -> dict:
     """One measured run; ``python`` runs the host (another tree's venv compares trees on
     identical bots), ``profile`` is where its cProfile stats go, if wanted, and
-    ``syscalls`` counts the host's system calls, ``workers`` is the host's option."""
+    ``syscalls`` counts the host's system calls, ``workers`` is the host's option,
+    ``netbot`` the compiled C bots (None: the Python bots) and ``nap_us`` their nap."""
     import signal
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -555,10 +604,8 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
             measure_from = time.monotonic() + warmup
             stop_at = measure_from + seconds
             # One bot process per seat: process s holds seat s of every table.
-            procs = [subprocess.Popen(
-                [sys.executable, __file__, "--worker", str(port), str(seat), json.dumps(slots),
-                 repr(measure_from), repr(stop_at), str(seed * 10 + seat)],
-                stdout=subprocess.PIPE, text=True) for seat in range(seats)]
+            procs = [_start_bots(netbot, port, seat, slots, measure_from, stop_at,
+                                 seed * 10 + seat, nap_us) for seat in range(seats)]
             _sleep_until(measure_from)
             if profile:
                 host.send_signal(signal.SIGUSR1)
@@ -589,6 +636,9 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
     lat = sorted(x for r in results for x in r["latencies"])
     actions = sum(r["actions"] for r in results)
     out = {
+        "bots": "python" if netbot is None else "c",
+        # The C bots' nap after each wake-up (--bot-nap-us; latencies include it).
+        "bot_nap_us": 0 if netbot is None else nap_us,
         "actions_per_s": round(actions / seconds, 1),
         "p50_ms": round(lat[len(lat) // 2] * 1e3, 3) if lat else None,
         "p99_ms": round(lat[int(len(lat) * 0.99)] * 1e3, 3) if lat else None,
@@ -671,6 +721,17 @@ def main() -> None:
                         help="worker processes of the host, default 0 (one process): its "
                              "workers option; several values run alternately, run by run, "
                              "reported side by side")
+    parser.add_argument("--bots", choices=("c", "python"), default="c",
+                        help="the bot processes: c (bench/netbot.c, compiled once per run of "
+                             "this script; if no compiler is found or it fails, python "
+                             "instead and the report says why) or python (this script's own "
+                             "bot loop); default: c")
+    parser.add_argument("--bot-nap-us", type=float, default=0.0,
+                        help="the C bots, after each wake-up that found a socket ready, "
+                             "sleep this many µs so that one wake-up serves several updates: "
+                             "less bot CPU per action, but every latency then includes up to "
+                             "that delay, and every move waits for it (for many tables only; "
+                             "0: never)")
     args = parser.parse_args()
     if args.in_process:
         report = {"bench": "net", "in_process": True, "game": args.game, "seats": args.seats}
@@ -689,6 +750,13 @@ def main() -> None:
         report["profiled"] = True
     pythons = args.host_python
     by_host: dict[str, dict[str, Any]] = {py: {} for py in pythons}
+    build = tempfile.TemporaryDirectory(prefix="lantable-netbot-")
+    netbot = None
+    if args.bots == "c":
+        netbot, why = _build_netbot(build.name)
+        if netbot is None:
+            report["bots_fallback"] = f"python bots: {why}"
+    report["bots"] = "python" if netbot is None else "c"
     for k in args.tables:
         runs: dict[tuple[str, int], list[dict[str, Any]]] = {
             (py, w): [] for py in pythons for w in args.workers}
@@ -702,7 +770,8 @@ def main() -> None:
                         f"{args.game}-{k}-host{i}-workers{w}-run{r}.prof")
                     runs[py, w].append(_one_run(args.game, k, args.seconds, args.warmup,
                                                 args.seed + r, args.seats, py, prof, args.top,
-                                                args.syscalls, w))
+                                                args.syscalls, w, netbot,
+                                                args.bot_nap_us))
         for (py, w), done in runs.items():
             name = f"tables_{k}" if args.workers == [0] else f"tables_{k}_workers_{w}"
             by_host[py][name] = _summary(done)
@@ -710,14 +779,17 @@ def main() -> None:
         report |= by_host[pythons[0]]
     else:
         report["by_host"] = by_host
+    build.cleanup()
     print(json.dumps(report, indent=2))
 
 
 def _summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    """Medians of the runs' figures (a flag: any run's), and every run as it was."""
+    """Medians of the runs' figures (a flag: any run's; a name: the runs' distinct names
+    joined), and every run as it was."""
     plain = [key for key in runs[0] if runs[0][key] is not None
              and key not in ("profile", "syscalls_per_action", "load_avg")]
     return {key: any(r[key] for r in runs) if isinstance(runs[0][key], bool)
+            else ",".join(sorted({r[key] for r in runs})) if isinstance(runs[0][key], str)
             else statistics.median(r[key] for r in runs) for key in plain} | {"all_runs": runs}
 
 
