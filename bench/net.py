@@ -1,14 +1,16 @@
 """Network benchmark: K tables x N bot clients (N seats, 4 by default) over loopback
 TCP; prints JSON.
 
-The host runs as its own process (``lantable host``); the bots run in N separate
-processes, one per seat (``--seats 1``: one bot alone at each race table): process ``s``
-holds seat ``s`` at every table and plays random legal moves as fast as updates arrive.
-The bots are lean load generators, so the machine's two cores go to the host rather
-than to the clients: by default bench/netbot.c (a C program, one thread on epoll,
-compiled with ``cc -O2`` once per invocation into a temporary directory), else
+The host runs as its own process (``lantable host``); the bots, one socket per seat
+and table (``--seats 1``: one bot alone at each race table), play random legal moves
+as fast as updates arrive. The bots are lean load generators, so the machine's two
+cores go to the host rather than to the clients: by default bench/netbot.c (a C
+program, one thread on epoll, compiled with ``cc -O2`` once per invocation into a
+temporary directory), all seats in one process (``--bot-procs``: the four updates of
+a move wake one process once, rather than four processes), else
 (``--bots python``, or no C compiler, or it fails to compile: the report says why)
-the Python bots below, raw frames on a plain epoll; both play alike and report alike,
+the Python bots below, raw frames on a plain epoll, one process per seat (process
+``s`` holds seat ``s`` at every table); both play alike and report alike,
 and the report names the bots that ran (``bots``). The C bots' costliest work is
 waking up (a context switch per wake-up); ``--bot-nap-us`` lets them serve several
 updates per wake-up, at a cost in measured latency (off by default). Every table always has
@@ -548,19 +550,22 @@ def _build_netbot(folder: str) -> tuple[str | None, str]:
     return exe, ""
 
 
-def _start_bots(netbot: str | None, port: int, seat: int, slots: list[list[str]],
+def _start_bots(netbot: str | None, port: int, seats: list[int], slots: list[list[str]],
                 measure_from: float, stop_at: float, seed: int,
                 nap_us: float = 0) -> subprocess.Popen[str]:
-    """One bot process for ``seat`` at every slot: the C program ``netbot`` (slots on
-    stdin, one line each; ``nap_us``: see bench/netbot.c), or with None this script's
-    Python ``--worker``. Either prints its report (``_worker``'s keys) as one JSON line
-    when ``stop_at`` comes."""
+    """One bot process for ``seats`` at every slot: the C program ``netbot`` (slots on
+    stdin, one line per seat and slot, ``@SEAT`` first; ``nap_us``: see
+    bench/netbot.c), or with None this script's Python ``--worker`` (one seat). Either
+    prints its report (``_worker``'s keys) as one JSON line when ``stop_at`` comes."""
+    seat = seats[0]
     if netbot is None:
+        assert len(seats) == 1, "a Python bot process plays one seat"
         return subprocess.Popen(
             [sys.executable, __file__, "--worker", str(port), str(seat), json.dumps(slots),
              repr(measure_from), repr(stop_at), str(seed)], stdout=subprocess.PIPE, text=True)
     with tempfile.TemporaryFile("w+") as lines:  # it reads every slot before it connects
-        lines.write("".join(" ".join(tables) + "\n" for tables in slots))
+        lines.write("".join(f"@{s} " + " ".join(tables) + "\n"
+                            for tables in slots for s in seats))
         lines.seek(0)
         return subprocess.Popen([netbot, str(port), str(seat), repr(measure_from),
                                  repr(stop_at), str(seed), repr(nap_us)], stdin=lines,
@@ -570,11 +575,12 @@ def _start_bots(netbot: str | None, port: int, seat: int, slots: list[list[str]]
 def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
              seats: int = 4, python: str = sys.executable, profile: str | None = None,
              top: int = 40, syscalls: bool = False, workers: int = 0,
-             netbot: str | None = None, nap_us: float = 0) -> dict:
+             netbot: str | None = None, nap_us: float = 0, bot_procs: int = 1) -> dict:
     """One measured run; ``python`` runs the host (another tree's venv compares trees on
     identical bots), ``profile`` is where its cProfile stats go, if wanted, and
     ``syscalls`` counts the host's system calls, ``workers`` is the host's option,
-    ``netbot`` the compiled C bots (None: the Python bots) and ``nap_us`` their nap."""
+    ``netbot`` the compiled C bots (None: the Python bots, one process per seat),
+    ``nap_us`` their nap and ``bot_procs`` how many processes share the seats."""
     import signal
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -604,8 +610,10 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
             measure_from = time.monotonic() + warmup
             stop_at = measure_from + seconds
             # One bot process per seat: process s holds seat s of every table.
-            procs = [_start_bots(netbot, port, seat, slots, measure_from, stop_at,
-                                 seed * 10 + seat, nap_us) for seat in range(seats)]
+            groups = ([[s] for s in range(seats)] if netbot is None else
+                      [list(range(seats))[i::bot_procs] for i in range(min(bot_procs, seats))])
+            procs = [_start_bots(netbot, port, group, slots, measure_from, stop_at,
+                                 seed * 10 + group[0], nap_us) for group in groups]
             _sleep_until(measure_from)
             if profile:
                 host.send_signal(signal.SIGUSR1)
@@ -639,6 +647,8 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
         "bots": "python" if netbot is None else "c",
         # The C bots' nap after each wake-up (--bot-nap-us; latencies include it).
         "bot_nap_us": 0 if netbot is None else nap_us,
+        # How many bot processes played the seats (the Python bots: one per seat).
+        "bot_procs": len(procs),
         "actions_per_s": round(actions / seconds, 1),
         "p50_ms": round(lat[len(lat) // 2] * 1e3, 3) if lat else None,
         "p99_ms": round(lat[int(len(lat) * 0.99)] * 1e3, 3) if lat else None,
@@ -732,7 +742,14 @@ def main() -> None:
                              "less bot CPU per action, but every latency then includes up to "
                              "that delay, and every move waits for it (for many tables only; "
                              "0: never)")
+    parser.add_argument("--bot-procs", type=int, default=1,
+                        help="how many processes the C bots' seats are dealt over (1: one "
+                             "process plays every seat, so the updates of one move wake it "
+                             "once, not once per seat; the Python bots always run one "
+                             "process per seat)")
     args = parser.parse_args()
+    if args.bot_procs < 1:
+        parser.error("--bot-procs must be 1 or more")
     if args.in_process:
         report = {"bench": "net", "in_process": True, "game": args.game, "seats": args.seats}
         for k in args.tables:
@@ -771,7 +788,7 @@ def main() -> None:
                     runs[py, w].append(_one_run(args.game, k, args.seconds, args.warmup,
                                                 args.seed + r, args.seats, py, prof, args.top,
                                                 args.syscalls, w, netbot,
-                                                args.bot_nap_us))
+                                                args.bot_nap_us, args.bot_procs))
         for (py, w), done in runs.items():
             name = f"tables_{k}" if args.workers == [0] else f"tables_{k}_workers_{w}"
             by_host[py][name] = _summary(done)

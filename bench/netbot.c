@@ -16,7 +16,9 @@
  * from the first loop turn at or after MEASURE_FROM), ran_dry, closed.
  *
  * Usage: netbot PORT SEAT MEASURE_FROM STOP_AT SEED [NAP_US] < slots
- *   slots: one line per slot, its table ids separated by spaces;
+ *   slots: one line per slot, its table ids separated by spaces; a line may start with
+ *   "@S" to play seat S there instead of SEAT (one process for several seats: the
+ *   four updates of a move then wake one process once, not four processes);
  *   MEASURE_FROM, STOP_AT: CLOCK_MONOTONIC seconds (Python's time.monotonic on Linux);
  *   NAP_US (default 0, off): after each wake-up that found a socket ready, sleep that
  *   many µs before waiting again, so that the next wake-up serves several updates.
@@ -419,6 +421,7 @@ static void put_uint(buf_t *b, uint64_t v)
 typedef struct {
     int fd;
     int alive;
+    int seat; /* the seat it plays at the slot's tables (SEAT, or the line's @SEAT) */
     char **tables; /* the slot's tables, played in turn */
     size_t ntables, next;
     const char *table; /* the current one ("" before the first join) */
@@ -472,7 +475,8 @@ static void drop(bot_t *b, const char *why)
     if (!b->alive)
         return;
     if (why)
-        fprintf(stderr, "netbot: seat %d table %.*s: %s\n", seat, (int)b->table_len, b->table, why);
+        fprintf(stderr, "netbot: seat %d table %.*s: %s\n", b->seat, (int)b->table_len, b->table,
+                why);
     closed++;
     ran_dry = 1;
     b->alive = 0;
@@ -545,7 +549,7 @@ static int join_next(bot_t *b)
     put_lit(&scratch, "table");
     put_str(&scratch, b->table, b->table_len);
     put_lit(&scratch, "seat");
-    put_uint(&scratch, (uint64_t)seat);
+    put_uint(&scratch, (uint64_t)b->seat);
     return send_scratch(b);
 }
 
@@ -594,7 +598,7 @@ static int on_message(bot_t *b, const uint8_t *body, size_t n)
         }
         return b->alive;
     }
-    if (m.legal_n && !b->has_pending && m.has_seat && m.seat == seat) {
+    if (m.legal_n && !b->has_pending && m.has_seat && m.seat == b->seat) {
         size_t pos = m.legal_at;
         for (uint64_t k = rng_below(m.legal_n); k > 0; k--)
             mp_skip(body, n, &pos); /* checked whole by parse_msg */
@@ -614,7 +618,7 @@ static int on_message(bot_t *b, const uint8_t *body, size_t n)
         put_lit(&scratch, "action");
         put(&scratch, body + from, pos - from);
         put_lit(&scratch, "seat");
-        put_uint(&scratch, (uint64_t)seat);
+        put_uint(&scratch, (uint64_t)b->seat);
         return send_scratch(b);
     }
     return 1;
@@ -689,7 +693,18 @@ static bot_t *read_slots(size_t *nbots)
     for (; line; line = strtok_r(NULL, "\n", &save_line)) {
         char **tables = NULL;
         size_t nt = 0;
+        int line_seat = seat;
         char *save_tok, *tok = strtok_r(line, " \t\r", &save_tok);
+        if (tok && tok[0] == '@') { /* "@SEAT": this slot's seat, for one process of many */
+            char *end;
+            long v = strtol(tok + 1, &end, 10);
+            if (end == tok + 1 || *end || v < 0 || v > 1000) {
+                fprintf(stderr, "netbot: bad slot seat %s (0..1000)\n", tok);
+                exit(2);
+            }
+            line_seat = (int)v;
+            tok = strtok_r(NULL, " \t\r", &save_tok);
+        }
         for (; tok; tok = strtok_r(NULL, " \t\r", &save_tok)) {
             if (strlen(tok) > MAX_TABLE_ID) {
                 fprintf(stderr, "netbot: table id over %u bytes\n", MAX_TABLE_ID);
@@ -703,6 +718,7 @@ static bot_t *read_slots(size_t *nbots)
         bots = xrealloc(bots, (n + 1) * sizeof *bots);
         memset(&bots[n], 0, sizeof *bots);
         bots[n].tables = tables;
+        bots[n].seat = line_seat;
         bots[n].ntables = nt;
         bots[n].table = "";
         n++;
@@ -787,9 +803,9 @@ int main(int argc, char **argv)
     struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     char name[32];
-    snprintf(name, sizeof name, "bench%d", seat);
     for (size_t k = 0; k < nbots; k++) {
         bot_t *b = &bots[k];
+        snprintf(name, sizeof name, "bench%d", b->seat);
         b->fd = socket(AF_INET, SOCK_STREAM, 0);
         if (b->fd < 0 || connect(b->fd, (struct sockaddr *)&addr, sizeof addr) < 0) {
             fprintf(stderr, "netbot: connect to 127.0.0.1:%d: %s\n", (int)port, strerror(errno));
