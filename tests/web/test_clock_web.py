@@ -7,6 +7,7 @@ back. Screenshots go to tests/artifacts/web-clock/.
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +26,23 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+def late(route: Any) -> None:
+    """Hold a request for a second, then let it through (the browser runs on meanwhile)."""
+    time.sleep(1)
+    route.continue_()
+
+
 def test_a_manila_clock_runs_out_and_a_bot_plays_until_the_person_takes_the_seat_back(
         host, browser) -> None:
     ann = person(browser, "ann")
+    # app.js arrives a second late, as from a loaded host: the scripts before it run
+    # first (deferred scripts run one by one as they arrive), and none may fail for want
+    # of `window.lantable` (clock.js's tick once did, every quarter second until app.js).
+    ann.route("**/static/app.js", late)
     ann.goto(host.url)
     ann.wait_for_selector("form#create button[type=submit]")
+    ann.unroute("**/static/app.js", late)
+    assert not ann.errors, ann.errors
     ann.select_option("#create-game", "manila")
     ann.fill("form#create input[name=seats]", "3")
     ann.click("#create-clock summary")
