@@ -13,7 +13,7 @@ import pytest
 
 from .test_browser import frames_of
 from .test_seats_web import open_race, person
-from .webhost import HostProcess
+from .webhost import HostProcess, late
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -154,6 +154,26 @@ def test_lobby_chat_and_the_plain_http_notice(host: HostProcess, browser: Any) -
     assert table
     for page in (ann, bo):
         assert not page.errors, page.errors
+
+
+def test_a_late_chat_script_still_tells_the_host_the_stored_mutes(host: HostProcess,
+                                                                  browser: Any) -> None:
+    """chat.js (after app.js in index.html) arrives a second late: the page connects
+    only once every deferred script ran, so chat.js hears the first welcome and sends
+    the names muted on this browser (the host forgets them with each connection)."""
+    ann = person(browser, "ann")
+    ann.add_init_script("if (location.protocol === 'http:') "
+                        "localStorage.setItem('lantable.muted', JSON.stringify(['bo']))")
+    wire = frames_of(ann)
+    ann.route("**/static/chat.js", late)
+    ann.goto(host.url)
+    for _ in range(100):  # 10 s at most; Playwright hands the frames over while it waits
+        if any(f.get("t") == "muted" for f in wire):
+            break
+        ann.wait_for_timeout(100)
+    assert [f["names"] for f in wire if f.get("t") == "muted"] == [["bo"]]
+    assert ann.query_selector("#lobby-chat p.chat-muted:has-text('bo (unmute)')")
+    assert not ann.errors, ann.errors
 
 
 def test_a_rematch_on_manila_with_the_same_people_seats_rotated(host: HostProcess,

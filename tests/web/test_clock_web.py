@@ -7,13 +7,13 @@ back. Screenshots go to tests/artifacts/web-clock/.
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .test_seats_web import person
+from .webhost import late
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -37,12 +37,6 @@ TICKS_SEEN = """() => {
     }
   }).observe(document.getElementById("app"), { childList: true, subtree: true });
 }"""
-
-
-def late(route: Any) -> None:
-    """Hold a request for a second, then let it through (the browser runs on meanwhile)."""
-    time.sleep(1)
-    route.continue_()
 
 
 def test_a_manila_clock_runs_out_and_a_bot_plays_until_the_person_takes_the_seat_back(

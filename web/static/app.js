@@ -1192,9 +1192,17 @@
   });
   wordsOfPage();
   if (D) D.onChange = () => draw();
-  window.lantableFair.start().then((fair) => { S.fair = fair; }, (e) => {
+  // The first connect waits for the scripts after this one (index.html: chat.js,
+  // alerts.js, rematch.js), which hear the connection's messages from its welcome on:
+  // deferred scripts run one by one as they arrive, and DOMContentLoaded comes after
+  // the last (this file is deferred, so it has not come yet).
+  const scriptsRan = new Promise((resolve) => {
+    document.addEventListener("DOMContentLoaded", resolve, { once: true });
+  });
+  const fairReady = window.lantableFair.start().then((fair) => { S.fair = fair; }, (e) => {
     console.error("fair play unavailable", e);
-  }).finally(() => {  // the key goes in hello, so it comes first
+  });  // the key goes in hello, so it comes first
+  Promise.all([fairReady, scriptsRan]).then(() => {
     S.started = true;
     connect();
   });
