@@ -57,6 +57,7 @@ def test_a_manila_clock_runs_out_and_a_bot_plays_until_the_person_takes_the_seat
     ann.fill("#clock-time", "4")
     ann.select_option("#clock-out", "bot")
     shot(ann, "01-create-with-clock")
+    assert "null" not in ann.inner_text("form#create")  # a missing field is no word "null"
     ann.click("form#create button[type=submit]")
     ann.wait_for_selector("#add-bot")
     for _ in range(2):

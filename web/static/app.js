@@ -543,9 +543,9 @@
       fairBox.addEventListener("change", () => { if (!fairBox.checked) hiddenBox.checked = false; });
     }
     const clock = window.lantableClock ? window.lantableClock.createFields() : null;  // clock.js
-    form.append(el("h2", {}, T("Open a table")), el("label", {}, T("Game"), " ", select), fields, fair, hidden, clock,
+    form.append(...[el("h2", {}, T("Open a table")), el("label", {}, T("Game"), " ", select), fields, fair, hidden, clock,
       window.lantableUndo ? window.lantableUndo.createField() : null,  // undo.js
-      el("button", { class: "primary", type: "submit" }, T("Open and sit down")));
+      el("button", { class: "primary", type: "submit" }, T("Open and sit down"))].filter((x) => x));  // DOM append writes null as "null"
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const g = S.games[select.value];
