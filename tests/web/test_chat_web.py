@@ -42,12 +42,17 @@ Object.defineProperty(document, "hidden", { get: () => true });
 """
 
 
-def until(check: Any, timeout: float = 10) -> None:
-    """Wait for ``check()`` (the page's policy forbids wait_for_function's eval)."""
+def until(check: Any, timeout: float = 10, page: Any = None) -> None:
+    """Wait for ``check()`` (the page's policy forbids wait_for_function's eval). With
+    ``page``, wait through it: Playwright's sync API hands over events (WebSocket frames
+    for frames_of) only inside its own calls, never during time.sleep."""
     deadline = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
+        if page is not None:
+            page.wait_for_timeout(50)
+        else:
+            time.sleep(0.05)
 
 
 def say(page: Any, text: str) -> None:
@@ -107,10 +112,10 @@ def test_two_pages_chat_at_a_table_a_spectator_apart_and_a_mute(host: HostProces
         return [f for f in wire if f.get("code") == "too_fast" or (
             f.get("t") == "chat_message" and f.get("id") and f["text"].startswith("spam"))]
 
-    until(lambda: any(f["t"] == "error" for f in answers()))
+    until(lambda: any(f["t"] == "error" for f in answers()), page=ann)
     refused = [f for f in answers() if f["t"] == "error"]
     assert "you are chatting too fast" in refused[0]["message"]
-    time.sleep(0.5)
+    ann.wait_for_timeout(500)  # the rest of the answers (frames come in during a call)
     accepted = {f["text"] for f in answers() if f["t"] == "chat_message"}
     shown = {x.removeprefix("ann ") for x in chat_texts(ann) if "spam" in x}
     assert shown == accepted and 3 <= len(accepted) <= 6  # the burst left: 5, less 2 said
@@ -167,10 +172,7 @@ def test_a_late_chat_script_still_tells_the_host_the_stored_mutes(host: HostProc
     wire = frames_of(ann)
     ann.route("**/static/chat.js", late)
     ann.goto(host.url)
-    for _ in range(100):  # 10 s at most; Playwright hands the frames over while it waits
-        if any(f.get("t") == "muted" for f in wire):
-            break
-        ann.wait_for_timeout(100)
+    until(lambda: any(f.get("t") == "muted" for f in wire), page=ann)
     assert [f["names"] for f in wire if f.get("t") == "muted"] == [["bo"]]
     assert ann.query_selector("#lobby-chat p.chat-muted:has-text('bo (unmute)')")
     assert not ann.errors, ann.errors
