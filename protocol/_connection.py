@@ -113,6 +113,8 @@ class PackedMap:
 
     def merged(self, more: dict[str, Any]) -> PackedMap:
         """This map plus ``more``, whose keys must not already be here."""
+        if not more:
+            return self  # nothing of its own (a game without secrets)
         out = PackedMap.__new__(PackedMap)
         out.count = self.count + len(more)
         out.packed = self.packed
