@@ -40,6 +40,7 @@ from lantable.protocol import (
 
 from .limits import Limits
 from .link import ClientLink
+from .reader import Session
 from .requests import route
 
 if TYPE_CHECKING:
@@ -352,6 +353,10 @@ async def _serve_session(stream: trio.abc.Stream, conn: Connection, link: Client
     limits = peer.limits
     clock = _Clock()
     reading = trio.CancelScope()
+    # A host with worker processes may hand the connection over between two requests,
+    # so its front reads each in the session's task (host/workers.py), as other streams do.
+    by_reader = peer.reader is not None and peer.handoff is None and \
+        isinstance(stream, trio.SocketStream)
 
     async def watchdog() -> None:
         """Close a connection that holds a frame half-sent for ``frame_timeout``, or
@@ -389,20 +394,12 @@ async def _serve_session(stream: trio.abc.Stream, conn: Connection, link: Client
             nursery.start_soon(watchdog)
         try:
             with reading:
-                while True:
-                    msg = await _next_message(stream, conn, clock)
-                    if isinstance(msg, (ConnectionClosed, Bye)):
-                        break
-                    if peer.handoff is not None:  # a host with worker processes
-                        claimed = await peer.handoff.claim(stream, conn, link, msg, peer)
-                        if claimed is not None:
-                            if claimed == "gone":  # handed to another process
-                                break
-                            continue
-                    # replies go out at the batch's end
-                    route(msg, conn.last_frame_size, link, peer, joined)
-                    if conn.trailing_data:
-                        await trio.lowlevel.checkpoint()  # a burst of requests yields
+                if isinstance(stream, trio.SocketStream) and by_reader:  # the usual TCP
+                    # session: the peer's reader reads it
+                    await _read_by_reader(stream.socket.fileno(), conn, link, peer, joined,
+                                          clock)
+                else:
+                    await _read_here(stream, conn, link, peer, joined, clock)
             peer.batch.end()  # a watchdog's error, before the outbox closes
         except ProtocolError as exc:
             LOGGER.info("connection %s (%s): protocol error %s: %s",
@@ -417,6 +414,49 @@ async def _serve_session(stream: trio.abc.Stream, conn: Connection, link: Client
         with trio.move_on_after(FLUSH_TIMEOUT):
             await writer_done.wait()
         nursery.cancel_scope.cancel()
+
+
+async def _read_here(stream: trio.abc.Stream, conn: Connection, link: ClientLink, peer: Peer,
+                     joined: set[str], clock: _Clock) -> None:
+    """The session's requests, read in its own task until the client leaves (or the
+    connection goes to another process); raises as :func:`_next_message` would."""
+    while True:
+        msg = await _next_message(stream, conn, clock)
+        if isinstance(msg, (ConnectionClosed, Bye)):
+            return
+        if peer.handoff is not None:  # a host with worker processes
+            claimed = await peer.handoff.claim(stream, conn, link, msg, peer)
+            if claimed is not None:
+                if claimed == "gone":  # handed to another process
+                    return
+                continue
+        # replies go out at the batch's end
+        route(msg, conn.last_frame_size, link, peer, joined)
+        if conn.trailing_data:
+            await trio.lowlevel.checkpoint()  # a burst of requests yields
+
+
+async def _read_by_reader(fd: int, conn: Connection, link: ClientLink, peer: Peer,
+                          joined: set[str], clock: _Clock) -> None:
+    """The session's requests, read by the peer's one reader task (host/reader.py)
+    until the client leaves; raises as :func:`_next_message` would (a protocol error, a
+    broken socket), or what a request's handling raised (a bug)."""
+    session = Session(fd, conn, link, peer, joined, clock)
+    # Requests that came along with the hello are buffered already: the socket may never
+    # be readable again, so they are served here first, one per scheduler batch.
+    while not session.ended.is_set() and session.serve(read=False):
+        await trio.lowlevel.checkpoint()
+    if not session.ended.is_set():
+        peer.reader.add(session)
+        try:
+            await session.ended.wait()
+        finally:
+            peer.reader.remove(session)  # before the socket closes
+    why = session.why
+    if why == "broken":
+        raise trio.BrokenResourceError("receive failed")
+    if why is not None:
+        raise why
 
 
 def _public_key(key: str | None) -> tuple[str | None, str | None]:

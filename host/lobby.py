@@ -79,6 +79,9 @@ class Peer:
     bots: PageBots | None = None  # the bots people add from the page; None: none
     # A host with worker processes: hands connections to them (host/workers.py); None: one.
     handoff: Any = None
+    # Reads every TCP session's requests in one task (host/reader.py), once serving;
+    # None: each session reads its own (a peer served on test streams).
+    reader: Any = None
     # Commits the journal and writes the links' output at each scheduler batch's end.
     batch: BatchEnd = field(init=False)
     # Finished tables listed until hidden, and their replays (host/archive.py); by

@@ -19,6 +19,7 @@ from .limits import DEFAULT_LIMITS, Limits
 from .listener import handle_connection
 from .lobby import Peer
 from .pagebots import BotRunner, PageBots
+from .reader import Reader
 from .rematch import rematches_of
 
 __all__ = ["DEFAULT_PORT", "STOP_TIMEOUT", "Peer", "RunningPeer", "keep_house",
@@ -137,6 +138,9 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
                 await nursery.start(keep_house, peer)
                 if peer.handoff is not None:
                     await nursery.start(peer.handoff.run)  # the workers, ready
+                else:  # one task reads every TCP session's requests (host/reader.py)
+                    peer.reader = Reader()
+                    await nursery.start(peer.reader.run)
                 listeners = await trio.open_tcp_listeners(port, host=bind)
                 running = RunningPeer(peer, listeners)
 
