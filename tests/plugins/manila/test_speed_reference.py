@@ -18,8 +18,9 @@ from typing import Any
 
 import pytest
 
+import lantable.plugins.manila as manila
 from lantable.plugins.manila import board as B
-from lantable.plugins.manila import engine, placing, voyage
+from lantable.plugins.manila import engine, harbour_master, placing, voyage
 from lantable.plugins.manila.state import DOCK, YARD
 
 from . import golden_trace
@@ -83,6 +84,14 @@ def ref_free_spaces(state: Any, seat: int) -> list[tuple[Any, ...]]:
         out += [("boat", B.GOODS[state["goods"][b]], True) for b, c in boat_seats
                 if B.GOODS[state["goods"][b]] not in affordable]
     return out
+
+
+def ref_bid_amounts(low: int, high: int) -> list[int]:
+    amounts = list(range(low, min(high, low + 5) + 1))
+    amounts += list(range((low + 5) // 5 * 5 + 5, high + 1, 5))
+    if amounts and amounts[-1] != high and high >= low:
+        amounts.append(high)
+    return sorted(set(amounts))
 
 
 def ref_legal_actions(state: Any, seat: int) -> list[dict[str, Any]]:
@@ -163,6 +172,16 @@ def test_the_hot_paths_answer_as_the_reference(seats: int) -> None:
             assert [repr({**public, **own[s]}) for s in everyone] == [repr(v) for v in views[1:]]
             checked += 1
     assert checked > 200  # the games were played, not skipped
+
+
+def test_bids_and_the_goods_as_the_reference() -> None:
+    for low in range(-2, 40):
+        for high in range(-2, 120):
+            assert harbour_master.bid_amounts(low, high) == ref_bid_amounts(low, high)
+    assert tuple(B.by_good(range(4))) == B.GOODS and list(B.by_good(range(4)).values()) == [
+        0, 1, 2, 3]
+    state = GAME.setup(4, {}, random.Random(1))
+    assert tuple(GAME.view(state, None))[:len(manila._PUBLIC_1)] == manila._PUBLIC_1
 
 
 def test_the_golden_trace_of_a_few_games_is_unchanged() -> None:
