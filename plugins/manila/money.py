@@ -89,10 +89,10 @@ def money_actions(state: State, seat: int) -> list[Action]:
     """Mortgage or redeem one share, allowed at any decision (6.1, decision 15)."""
     if not state["opt"]["mortgage_any_time"]:
         return []
-    free = unmortgaged(state, seat)
-    out: list[Action] = [{"type": "mortgage", "good": B.GOODS[g]} for g in range(4) if free[g]]
+    own, mort = owned(state, seat), state["mort"][seat]
+    out: list[Action] = [{"type": "mortgage", "good": B.GOODS[g]} for g in range(4)
+                         if own[g] > mort[g]]  # an unmortgaged share of g
     if state["cash"][seat] >= B.REDEEM_COST:
-        mort = state["mort"][seat]
         out += [{"type": "redeem", "good": B.GOODS[g]} for g in range(4) if mort[g]]
     return out
 
