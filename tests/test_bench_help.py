@@ -52,3 +52,16 @@ def test_net_runs_a_one_seat_table() -> None:
     assert proc.returncode == 0, proc.stderr[-1500:]
     report = json.loads(proc.stdout)
     assert report["seats"] == 1 and report["tables_1"]["actions_per_s"] > 0
+
+
+def test_engine_per_call_reports_each_call() -> None:
+    proc = subprocess.run([sys.executable, str(BENCH / "engine.py"), "--per-call", "--game",
+                           "manila", "race", "--games", "1", "--runs", "1"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-1500:]
+    results = {(r["game"], r["seats"]): r for r in json.loads(proc.stdout)["results"]}
+    assert set(results[("manila", 3)]["us_per_call"]) == {"to_act", "legal_actions", "apply",
+                                                          "view_parts"}
+    assert set(results[("race", 2)]["us_per_call"]) == {"to_act", "legal_actions", "apply",
+                                                        "views"}
+    assert all(r["positions"] > 0 and r["us_per_call"]["apply"] > 0 for r in results.values())
