@@ -78,7 +78,8 @@ def free_spaces(state: State, seat: int) -> list[Space]:
     budget = can_raise(state, seat)
     opt = state["opt"]
     where, crew = state["where"], state["crew"]
-    open_boats: list[tuple[str, int]] = []  # (good, the next seat's cost) of boats with room
+    out: list[Space] = []
+    too_dear: list[str] = []  # the goods of boats with room whose next seat costs too much
     for b, g in enumerate(state["goods"]):
         if where[b] == YARD or (where[b] == DOCK and not opt["crew_docked_boats"]):
             continue
@@ -86,8 +87,10 @@ def free_spaces(state: State, seat: int) -> list[Space]:
         costs = B.SEAT_COSTS[name]
         taken = len(crew[b])
         if taken < len(costs):
-            open_boats.append((name, costs[taken]))
-    out: list[Space] = [("boat", name, False) for name, cost in open_boats if cost <= budget]
+            if costs[taken] <= budget:
+                out.append(("boat", name, False))
+            else:
+                too_dear.append(name)
     docks, yards = state["docks"], state["yards"]
     for i in range(3):
         if docks[i] is None and B.DOCK_COST[i] <= budget:
@@ -106,9 +109,9 @@ def free_spaces(state: State, seat: int) -> list[Space]:
     if state["insurance"] is None and not (opt["stowaway_rule"] == "broke_no_insurance"
                                            and budget == 0):
         out.append(("insurance",))
-    if stowaway_ok(state, seat, affordable_paid, budget):
-        # the boats whose next seat the seat cannot pay (one boat per good)
-        out += [("boat", name, True) for name, cost in open_boats if cost > budget]
+    if too_dear and stowaway_ok(state, seat, affordable_paid, budget):
+        for name in too_dear:
+            out.append(("boat", name, True))
     return out
 
 
