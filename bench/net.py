@@ -1,11 +1,19 @@
 """Network benchmark: K tables x N bot clients (N seats, 4 by default) over loopback
 TCP; prints JSON.
 
-The host runs as its own process (``lantable host``); the bots run in N separate
-processes, one per seat (``--seats 1``: one bot alone at each race table): process ``s``
-holds seat ``s`` at every table and plays random legal moves as fast as updates arrive.
-The bots are lean load generators (a selector loop over the sans-IO protocol), so the
-machine's two cores go to the host rather than to the clients. Every table always has
+The host runs as its own process (``lantable host``); the bots, one socket per seat
+and table (``--seats 1``: one bot alone at each race table), play random legal moves
+as fast as updates arrive. The bots are lean load generators, so the machine's two
+cores go to the host rather than to the clients: by default bench/netbot.c (a C
+program, one thread on epoll, compiled with ``cc -O2`` once per invocation into a
+temporary directory), all seats in one process (``--bot-procs``: the four updates of
+a move wake one process once, rather than four processes), else
+(``--bots python``, or no C compiler, or it fails to compile: the report says why)
+the Python bots below, raw frames on a plain epoll, one process per seat (process
+``s`` holds seat ``s`` at every table); both play alike and report alike,
+and the report names the bots that ran (``bots``). The C bots' costliest work is
+waking up (a context switch per wake-up); ``--bot-nap-us`` lets them serve several
+updates per wake-up, at a cost in measured latency (off by default). Every table always has
 exactly one move in flight; a game that ends is followed by a fresh table. Measured,
 after a warm-up:
 
@@ -34,7 +42,8 @@ commit and one write per link to /dev/null; no sockets, no trio, no bot processe
 its CPU µs per action is the steadiest figure for comparing the host's own code.
 
 Usage: python bench/net.py [--game race|manila] [--tables K ...] [--seats N] [--seconds S]
-[--runs R] [--workers W ...] [--host-python PY ...] [--profile DIR] [--syscalls]
+[--runs R] [--workers W ...] [--bots c|python] [--bot-nap-us US] [--host-python PY ...]
+[--profile DIR] [--syscalls]
        python bench/net.py --in-process [--game G] [--tables K ...] [--actions N] [--batch B]
 
 BENCH_HOST_LOG=PATH in the environment appends the host's log to PATH (default: none).
@@ -78,12 +87,17 @@ def _worker(port: int, seat: int, slots: list[list[str]], measure_from: float, s
     thread, blocking sockets behind a selector, and raw frames (a 4-byte length and a
     msgpack map, exactly as docs/protocol.md describes them for a client in another
     language). They read every update, as a real client must, but decode nothing
-    they don't need. ``lantable bot`` uses the trio client library instead.
+    they don't need: an update's top-level keys are read one by one (msgpack's
+    streaming unpacker skips the values it is not asked for), and the whole update is
+    decoded only when this seat must choose (its legal actions) or the message is not
+    an update. ``lantable bot`` uses the trio client library instead; bench/netbot.c
+    is this function in C (the default bots; same arguments, slots on stdin, same report).
     """
-    import selectors
+    import select
 
     rng = random.Random(seed)
-    sel = selectors.DefaultSelector()
+    poller = select.epoll()
+    by_fd: dict[int, Any] = {}
     latencies: list[float] = []
     answered = 0  # every action answered, warm-up included (the host's total, with --profile)
     ids = iter(range(1, 1 << 62))
@@ -93,6 +107,27 @@ def _worker(port: int, seat: int, slots: list[list[str]], measure_from: float, s
     def frame(msg: dict) -> bytes:
         body = packb(msg)
         return header.pack(len(body)) + body
+
+    wanted = {"t": 0, "table": 1, "seq": 2, "status": 3, "to_act": 4}
+
+    def peek(body: bytes) -> dict:
+        """The message, or of an update that does not ask this seat to act, only the
+        fields the bot reads (``t``, ``table``, ``seq``, ``status``, ``to_act``)."""
+        up = msgpack.Unpacker()
+        up.feed(body)
+        out: dict = {}
+        for _ in range(up.read_map_header()):
+            key = up.unpack()
+            if key in wanted:
+                out[key] = up.unpack()
+                if len(out) == len(wanted):
+                    break
+            else:
+                up.skip()
+        if out.get("t") != "update" or (seat in out.get("to_act", ()) and out.get(
+                "status") == "playing"):
+            return unpackb(body)  # it may have to choose: everything
+        return out
 
     class Bot:
         def __init__(self, tables: list[str]) -> None:
@@ -124,7 +159,7 @@ def _worker(port: int, seat: int, slots: list[list[str]], measure_from: float, s
                 (n,) = header.unpack_from(buf, pos)
                 if end - pos - 4 < n:
                     break
-                msg = unpackb(buf[pos + 4:pos + 4 + n])
+                msg = peek(buf[pos + 4:pos + 4 + n])
                 pos += 4 + n
                 if not self.on_message(msg):
                     return False
@@ -146,7 +181,7 @@ def _worker(port: int, seat: int, slots: list[list[str]], measure_from: float, s
             if msg["status"] == "finished":
                 return self.join_next()
             legal = msg.get("legal")
-            if legal and self.pending is None and msg["seat"] == seat:
+            if legal and self.pending is None and msg.get("seat") == seat:
                 self.pending = msg["seq"] + 1
                 self.sent_at = time.perf_counter()
                 self.sock.sendall(frame({"t": "act", "id": next(ids), "table": self.table,
@@ -155,27 +190,36 @@ def _worker(port: int, seat: int, slots: list[list[str]], measure_from: float, s
 
     bots = [Bot(tables) for tables in slots]
     for bot in bots:
-        sel.register(bot.sock, selectors.EVENT_READ, bot)
+        by_fd[bot.sock.fileno()] = bot
+        poller.register(bot.sock.fileno(), select.EPOLLIN)
     cpu_start: float | None = None
+    sys_start = 0.0
     ran_dry = False
     closed: list[str] = []  # tables whose connection the host closed (not run dry)
     while time.monotonic() < stop_at:
         if cpu_start is None and time.monotonic() >= measure_from:
-            cpu_start = _own_cpu()
-        for key, _ in sel.select(timeout=0.1):
-            if not key.data.on_readable():
-                sel.unregister(key.fileobj)
+            cpu_start, sys_start = _own_cpu(), _own_system()
+        for fd, _ in poller.poll(0.1):
+            if not by_fd[fd].on_readable():
+                poller.unregister(fd)
                 ran_dry = True
     cpu = _own_cpu() - (cpu_start if cpu_start is not None else 0.0)
+    system = _own_system() - (sys_start if cpu_start is not None else 0.0)
     for bot in bots:
         bot.sock.close()
+    poller.close()
     return {"latencies": latencies, "actions": len(latencies), "answered": answered, "cpu": cpu,
+            "system": system,
             "ran_dry": ran_dry, "closed": len(closed)}
 
 
 def _own_cpu() -> float:
     t = os.times()
     return t.user + t.system
+
+
+def _own_system() -> float:
+    return os.times().system
 
 
 async def _create_tables(port: int, game: str, count: int, seed: int, seats: int) -> list[str]:
@@ -486,12 +530,57 @@ def _host_cpu(pid: int) -> tuple[tuple[float, float], float]:
     return _cpu_seconds(pid), total
 
 
+def _build_netbot(folder: str) -> tuple[str | None, str]:
+    """Compile bench/netbot.c into ``folder`` with the system's C compiler (``cc``, else
+    ``gcc``) at -O2: (the program's path, "") or (None, why not)."""
+    import shutil
+
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        return None, "no C compiler (cc or gcc) on PATH"
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "netbot.c")
+    exe = os.path.join(folder, "netbot")
+    try:
+        proc = subprocess.run([compiler, "-O2", "-o", exe, source], capture_output=True,
+                              text=True, timeout=120, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return None, f"{compiler} failed: {exc}"
+    if proc.returncode != 0:
+        return None, f"{compiler} -O2 bench/netbot.c failed: {proc.stderr.strip()[-500:]}"
+    return exe, ""
+
+
+def _start_bots(netbot: str | None, port: int, seats: list[int], slots: list[list[str]],
+                measure_from: float, stop_at: float, seed: int,
+                nap_us: float = 0) -> subprocess.Popen[str]:
+    """One bot process for ``seats`` at every slot: the C program ``netbot`` (slots on
+    stdin, one line per seat and slot, ``@SEAT`` first; ``nap_us``: see
+    bench/netbot.c), or with None this script's Python ``--worker`` (one seat). Either
+    prints its report (``_worker``'s keys) as one JSON line when ``stop_at`` comes."""
+    seat = seats[0]
+    if netbot is None:
+        assert len(seats) == 1, "a Python bot process plays one seat"
+        return subprocess.Popen(
+            [sys.executable, __file__, "--worker", str(port), str(seat), json.dumps(slots),
+             repr(measure_from), repr(stop_at), str(seed)], stdout=subprocess.PIPE, text=True)
+    with tempfile.TemporaryFile("w+") as lines:  # it reads every slot before it connects
+        lines.write("".join(f"@{s} " + " ".join(tables) + "\n"
+                            for tables in slots for s in seats))
+        lines.seek(0)
+        return subprocess.Popen([netbot, str(port), str(seat), repr(measure_from),
+                                 repr(stop_at), str(seed), repr(nap_us)], stdin=lines,
+                                stdout=subprocess.PIPE, text=True)
+
+
 def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
              seats: int = 4, python: str = sys.executable, profile: str | None = None,
-             top: int = 40, syscalls: bool = False, workers: int = 0) -> dict:
+             top: int = 40, syscalls: bool = False, workers: int = 0,
+             netbot: str | None = None, nap_us: float = 0, bot_procs: int = 1) -> dict:
     """One measured run; ``python`` runs the host (another tree's venv compares trees on
     identical bots), ``profile`` is where its cProfile stats go, if wanted, and
-    ``syscalls`` counts the host's system calls, ``workers`` is the host's option."""
+    ``syscalls`` counts the host's system calls, ``workers`` is the host's option,
+    ``netbot`` the compiled C bots (None: the Python bots, one process per seat),
+    ``nap_us`` their nap and ``bot_procs`` how many processes share the seats."""
     import signal
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -521,10 +610,10 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
             measure_from = time.monotonic() + warmup
             stop_at = measure_from + seconds
             # One bot process per seat: process s holds seat s of every table.
-            procs = [subprocess.Popen(
-                [sys.executable, __file__, "--worker", str(port), str(seat), json.dumps(slots),
-                 repr(measure_from), repr(stop_at), str(seed * 10 + seat)],
-                stdout=subprocess.PIPE, text=True) for seat in range(seats)]
+            groups = ([[s] for s in range(seats)] if netbot is None else
+                      [list(range(seats))[i::bot_procs] for i in range(min(bot_procs, seats))])
+            procs = [_start_bots(netbot, port, group, slots, measure_from, stop_at,
+                                 seed * 10 + group[0], nap_us) for group in groups]
             _sleep_until(measure_from)
             if profile:
                 host.send_signal(signal.SIGUSR1)
@@ -555,6 +644,11 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
     lat = sorted(x for r in results for x in r["latencies"])
     actions = sum(r["actions"] for r in results)
     out = {
+        "bots": "python" if netbot is None else "c",
+        # The C bots' nap after each wake-up (--bot-nap-us; latencies include it).
+        "bot_nap_us": 0 if netbot is None else nap_us,
+        # How many bot processes played the seats (the Python bots: one per seat).
+        "bot_procs": len(procs),
         "actions_per_s": round(actions / seconds, 1),
         "p50_ms": round(lat[len(lat) // 2] * 1e3, 3) if lat else None,
         "p99_ms": round(lat[int(len(lat) * 0.99)] * 1e3, 3) if lat else None,
@@ -570,6 +664,9 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
         "host_system_pct": round(100 * system / max(1e-9, user + system), 1),
         # The bot processes together, measured window only.
         "bots_cpu_us_per_action": round(sum(r["cpu"] for r in results) / max(1, actions) * 1e6, 1),
+        # The kernel's share of the bots' (their socket reads and writes, epoll).
+        "bots_system_pct": round(100 * sum(r.get("system", 0.0) for r in results)
+                                 / max(1e-9, sum(r["cpu"] for r in results)), 1),
         # Share of all cores busy (anything, other tenants included), measured window.
         "machine_busy_pct": round(100 * busy[0] / max(1e-9, busy[1]), 1),
         # The machine's 1-minute load average at the run's start and end (other tenants).
@@ -634,7 +731,25 @@ def main() -> None:
                         help="worker processes of the host, default 0 (one process): its "
                              "workers option; several values run alternately, run by run, "
                              "reported side by side")
+    parser.add_argument("--bots", choices=("c", "python"), default="c",
+                        help="the bot processes: c (bench/netbot.c, compiled once per run of "
+                             "this script; if no compiler is found or it fails, python "
+                             "instead and the report says why) or python (this script's own "
+                             "bot loop); default: c")
+    parser.add_argument("--bot-nap-us", type=float, default=0.0,
+                        help="the C bots, after each wake-up that found a socket ready, "
+                             "sleep this many µs so that one wake-up serves several updates: "
+                             "less bot CPU per action, but every latency then includes up to "
+                             "that delay, and every move waits for it (for many tables only; "
+                             "0: never)")
+    parser.add_argument("--bot-procs", type=int, default=1,
+                        help="how many processes the C bots' seats are dealt over (1: one "
+                             "process plays every seat, so the updates of one move wake it "
+                             "once, not once per seat; the Python bots always run one "
+                             "process per seat)")
     args = parser.parse_args()
+    if args.bot_procs < 1:
+        parser.error("--bot-procs must be 1 or more")
     if args.in_process:
         report = {"bench": "net", "in_process": True, "game": args.game, "seats": args.seats}
         for k in args.tables:
@@ -652,6 +767,13 @@ def main() -> None:
         report["profiled"] = True
     pythons = args.host_python
     by_host: dict[str, dict[str, Any]] = {py: {} for py in pythons}
+    build = tempfile.TemporaryDirectory(prefix="lantable-netbot-")
+    netbot = None
+    if args.bots == "c":
+        netbot, why = _build_netbot(build.name)
+        if netbot is None:
+            report["bots_fallback"] = f"python bots: {why}"
+    report["bots"] = "python" if netbot is None else "c"
     for k in args.tables:
         runs: dict[tuple[str, int], list[dict[str, Any]]] = {
             (py, w): [] for py in pythons for w in args.workers}
@@ -665,7 +787,8 @@ def main() -> None:
                         f"{args.game}-{k}-host{i}-workers{w}-run{r}.prof")
                     runs[py, w].append(_one_run(args.game, k, args.seconds, args.warmup,
                                                 args.seed + r, args.seats, py, prof, args.top,
-                                                args.syscalls, w))
+                                                args.syscalls, w, netbot,
+                                                args.bot_nap_us, args.bot_procs))
         for (py, w), done in runs.items():
             name = f"tables_{k}" if args.workers == [0] else f"tables_{k}_workers_{w}"
             by_host[py][name] = _summary(done)
@@ -673,14 +796,17 @@ def main() -> None:
         report |= by_host[pythons[0]]
     else:
         report["by_host"] = by_host
+    build.cleanup()
     print(json.dumps(report, indent=2))
 
 
 def _summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    """Medians of the runs' figures (a flag: any run's), and every run as it was."""
+    """Medians of the runs' figures (a flag: any run's; a name: the runs' distinct names
+    joined), and every run as it was."""
     plain = [key for key in runs[0] if runs[0][key] is not None
              and key not in ("profile", "syscalls_per_action", "load_avg")]
     return {key: any(r[key] for r in runs) if isinstance(runs[0][key], bool)
+            else ",".join(sorted({r[key] for r in runs})) if isinstance(runs[0][key], str)
             else statistics.median(r[key] for r in runs) for key in plain} | {"all_runs": runs}
 
 

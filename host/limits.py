@@ -178,9 +178,15 @@ def flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
+_SCALARS: Final = frozenset({int, str, bool, float, bytes, type(None)})
+
+
 def depth_at_most(value: Any, limit: int) -> bool:
     """True if ``value`` nests maps and lists no deeper than ``limit`` (iteratively, so
     a hostile 100,000-deep value cannot exhaust the stack)."""
+    if type(value) is dict and limit >= 1 and all(
+            [type(v) in _SCALARS for v in value.values()]):
+        return True  # a flat map, as most actions are
     stack = [(value, 0)]
     while stack:
         item, depth = stack.pop()

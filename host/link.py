@@ -72,6 +72,7 @@ class ClientLink:
         self.address = peer.rpartition(":")[0] or peer  # per-client limits count by address
         self.outbox, self.outbox_receive = trio.open_memory_channel[bytes](OUTBOX_SIZE)
         self.dropped = trio.Event()
+        self.gone = False  # ``dropped`` is set (a plain flag: read for every update)
         self.conn = conn
         self.batch = batch
         self.fd = fd
@@ -94,7 +95,7 @@ class ClientLink:
         After a protocol error only the closing ``error`` goes out: the stream is
         untrusted from then on.
         """
-        if self.dropped.is_set():
+        if self.gone:
             return False
         if isinstance(msg, Error):
             data = self.conn.send_error(msg)  # allowed in any state, even after a remote error
@@ -112,19 +113,22 @@ class ClientLink:
         """Buffer an update: ``shared`` plus this recipient's fields (see
         :meth:`Connection.send_update`; ``words``: its labels, sentences and text
         board); False if the client is gone."""
-        if self.dropped.is_set():
+        if self.gone:
             return False
-        if self.conn.state is ERROR:
+        conn = self.conn
+        if conn.state is ERROR:
             return True
-        self._buf.append(self.conn.send_update(shared, seat=seat, view=view, legal=legal,
-                                               events=events, id=id, **words))
+        self._buf.append(conn.send_update(shared, seat=seat, view=view, legal=legal,
+                                          events=events, id=id, **words) if words else
+                         conn.send_update(shared, seat=seat, view=view, legal=legal,
+                                          events=events, id=id))
         self.batch.dirty[self] = None
         return True
 
     @property
     def receiving(self) -> bool:
         """False once the client is dropped or broke the protocol (nothing more is sent)."""
-        return not self.dropped.is_set() and self.conn.state is not ERROR
+        return not self.gone and self.conn.state is not ERROR
 
     def encode_update(self, shared: SharedUpdate, **own: Any) -> bytes:
         """The bytes of an update for this client (for :meth:`send_encoded` to this and
@@ -137,7 +141,7 @@ class ClientLink:
 
     def send_encoded(self, data: bytes) -> bool:
         """Buffer an already encoded update; False if the client is gone."""
-        if self.dropped.is_set():
+        if self.gone:
             return False
         if self.conn.state is ERROR:
             return True
@@ -147,7 +151,7 @@ class ClientLink:
 
     def flush(self) -> bool:
         """Write or queue the buffer; True if that woke a task (writer or drop)."""
-        if not self._buf or self.dropped.is_set():
+        if not self._buf or self.gone:
             self._buf.clear()
             return False
         # One buffered update is written as is: spectators share its bytes.
@@ -192,6 +196,7 @@ class ClientLink:
 
     def drop(self) -> None:
         self.close_direct()
+        self.gone = True
         self.dropped.set()
 
 

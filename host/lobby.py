@@ -42,6 +42,13 @@ SEED_RANGE: Final = range(-(2**63), 2**63)  # what the journal (SQLite INTEGER) 
 # of 150 browsers got 250 copies of a 10 KB lobby, and the host wrote them while every
 # table's updates waited (bench/party.py: joins answered after 2-5 s).
 LOBBY_PUSH_EVERY: Final = 0.25
+# Bytes per second the lobby's pushes may take of the host's link, over all watchers: a
+# push of B bytes to W watchers is followed by a quiet spell of at least B * W / this.
+# At a party of 200 (bench/party.py) the lobby lists 50 tables (10 KB) and 156 browsers
+# watch it: pushed every 0.25 s that was 6 MB/s of Wi-Fi airtime, more than every
+# table's updates together, for a list a person reads at leisure. At 1 MB/s such a
+# lobby goes out every 1.6 s; a small one (a few tables, a few phones) still every 0.25 s.
+LOBBY_PUSH_BYTES_PER_S: Final = 1 << 20
 
 
 @dataclass
@@ -175,34 +182,39 @@ class Peer:
 
     async def push_lobbies(self, *,
                            task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Push the lobby when it changed, at most once per ``LOBBY_PUSH_EVERY``;
-        until cancelled (host/peer.py keep_house runs it)."""
+        """Push the lobby when it changed, at most once per ``LOBBY_PUSH_EVERY``, and
+        no more bytes a second than ``LOBBY_PUSH_BYTES_PER_S``; until cancelled
+        (host/peer.py keep_house runs it)."""
         due = self._lobby_due = trio.Event()
         task_status.started()
         try:
             while True:
                 await due.wait()
                 due = self._lobby_due = trio.Event()
-                self._send_lobby()
-                await trio.sleep(LOBBY_PUSH_EVERY)
+                sent = self._send_lobby()
+                await trio.sleep(max(LOBBY_PUSH_EVERY, sent / LOBBY_PUSH_BYTES_PER_S))
         finally:
             self._lobby_due = None
 
-    def _send_lobby(self) -> None:
+    def _send_lobby(self) -> int:
         """Send the ``lobby`` message to every watcher, encoded once: at a party of
         200 the lobby holds 50 tables (about 10 KB) and every browser watches it, and
         encoding it once per watcher took some 70 us each, about 11 ms for each join
-        that a whole room's updates waited behind (bench/party.py)."""
+        that a whole room's updates waited behind (bench/party.py). The bytes sent, over
+        all watchers."""
         if not self.lobby_watchers:
-            return
+            return 0
         lobby = self.lobby()
         data: bytes | None = None
+        sent = 0
         for link in list(self.lobby_watchers):
             if not link.receiving:
                 continue
             if data is None:  # checks the message once, as send() would for each
                 data = link.conn.send(lobby)
             link.send_encoded(data)
+            sent += len(data)
+        return sent
 
     def _changed(self) -> None:
         if self.on_change is not None:

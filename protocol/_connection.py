@@ -75,12 +75,24 @@ def _pack_pairs(mapping: dict[str, Any], what: str) -> bytes:
     Raises:
         LocalProtocolError: a value cannot be encoded.
     """
-    packer = _thread_packer()
     try:
-        data = packer.pack(mapping)
+        data = _thread_packer().pack(mapping)
     except (TypeError, ValueError, OverflowError) as exc:
         raise LocalProtocolError(f"cannot encode {what}: {exc}") from exc
-    return data[len(packer.pack_map_header(len(mapping))):]
+    return data[_map_header_size(len(mapping)):]
+
+
+def _map_header(count: int) -> bytes:
+    """A msgpack map header for ``count`` pairs (the small ones made once)."""
+    return _SMALL_MAP_HEADERS[count] if count < 16 else _thread_packer().pack_map_header(count)
+
+
+_SMALL_MAP_HEADERS: Final = [bytes([0x80 | n]) for n in range(16)]  # fixmap
+
+
+def _map_header_size(count: int) -> int:
+    """The bytes of a msgpack map header for ``count`` pairs (fixmap, map 16, map 32)."""
+    return 1 if count < 16 else 3 if count < 0x10000 else 5
 
 
 class PackedMap:
@@ -101,6 +113,8 @@ class PackedMap:
 
     def merged(self, more: dict[str, Any]) -> PackedMap:
         """This map plus ``more``, whose keys must not already be here."""
+        if not more:
+            return self  # nothing of its own (a game without secrets)
         out = PackedMap.__new__(PackedMap)
         out.count = self.count + len(more)
         out.packed = self.packed
@@ -146,7 +160,15 @@ class SharedUpdate:
         self.fields: dict[str, Any] = {"table": table, "seq": seq, "status": status, "seats": seats,
                        "to_act": to_act, "scores": scores, "full": full, "clock": clock,
                        "pause": pause}
-        present = {"t": "update", **{k: v for k, v in self.fields.items() if v is not None}}
+        present = {"t": "update", "table": table, "seq": seq, "status": status, "seats": seats,
+                   "to_act": to_act}  # never None; the rest only when present
+        if scores is not None:
+            present["scores"] = scores
+        present["full"] = full
+        if clock is not None:
+            present["clock"] = clock
+        if pause is not None:
+            present["pause"] = pause
         self.packed = _pack_pairs(present, "'update'")
         self.count = len(present)
 
@@ -253,18 +275,19 @@ class Connection:
         Raises:
             LocalProtocolError: we may not send an update now, or it cannot be encoded.
         """
-        self._check_usable()
+        state = self.state
+        if state is ERROR:
+            self._check_usable()  # raises
         if self.our_role != HOST:
             raise LocalProtocolError(f"a {self.our_role} cannot send 'update'")
-        new_state = self.state
-        if self.state is not CLOSED:
-            new_state = next_state(self.state, HOST, "update", remote=False)
+        new_state = state if state is CLOSED else next_state(state, HOST, "update",
+                                                             remote=False)
         packer = _thread_packer()
         pack = packer.pack
         try:
             if type(view) is PackedMap:
                 parts = [shared.packed, _KEY_SEAT, pack(seat), _KEY_VIEW,
-                         packer.pack_map_header(view.count), view.packed, view.more]
+                         _map_header(view.count), view.packed, view.more]
             else:
                 parts = [shared.packed, _KEY_SEAT, pack(seat), _KEY_VIEW, pack(view)]
             count = shared.count + 2
@@ -288,7 +311,7 @@ class Connection:
                 count += 1
         except (TypeError, ValueError, OverflowError) as exc:
             raise LocalProtocolError(f"cannot encode 'update': {exc}") from exc
-        body = packer.pack_map_header(count) + b"".join(parts)
+        body = _map_header(count) + b"".join(parts)
         if len(body) > self.max_frame:
             raise LocalProtocolError(
                 f"frame of {len(body)} bytes exceeds the limit of {self.max_frame}",

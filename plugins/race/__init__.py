@@ -102,6 +102,13 @@ def game_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
 
 
 @hookimpl
+def game_view_parts(state: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    # Optional, for speed: everyone's view at once, so the host encodes it once per move
+    # rather than once per seat (docs/plugins.md). Nothing here is a seat's own.
+    return dict(state), [{} for _ in range(state["seats"])]
+
+
+@hookimpl
 def game_scores(state: dict[str, Any]) -> dict[str, Any]:
     winner = state["winner"]
     scores = [1 if s == winner else 0 for s in range(state["seats"])]

@@ -49,7 +49,7 @@ def phone(browser: Any) -> Iterator[Any]:
     page = context.new_page()
     page.set_default_timeout(15000)
     errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("pageerror", lambda exc: errors.append(exc.stack or str(exc)))  # where it failed
     try:
         yield page
     finally:

@@ -13,7 +13,7 @@ import pytest
 
 from .test_browser import frames_of
 from .test_seats_web import open_race, person
-from .webhost import HostProcess
+from .webhost import HostProcess, late
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -42,12 +42,17 @@ Object.defineProperty(document, "hidden", { get: () => true });
 """
 
 
-def until(check: Any, timeout: float = 10) -> None:
-    """Wait for ``check()`` (the page's policy forbids wait_for_function's eval)."""
+def until(check: Any, timeout: float = 10, page: Any = None) -> None:
+    """Wait for ``check()`` (the page's policy forbids wait_for_function's eval). With
+    ``page``, wait through it: Playwright's sync API hands over events (WebSocket frames
+    for frames_of) only inside its own calls, never during time.sleep."""
     deadline = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
+        if page is not None:
+            page.wait_for_timeout(50)
+        else:
+            time.sleep(0.05)
 
 
 def say(page: Any, text: str) -> None:
@@ -107,10 +112,10 @@ def test_two_pages_chat_at_a_table_a_spectator_apart_and_a_mute(host: HostProces
         return [f for f in wire if f.get("code") == "too_fast" or (
             f.get("t") == "chat_message" and f.get("id") and f["text"].startswith("spam"))]
 
-    until(lambda: any(f["t"] == "error" for f in answers()))
+    until(lambda: any(f["t"] == "error" for f in answers()), page=ann)
     refused = [f for f in answers() if f["t"] == "error"]
     assert "you are chatting too fast" in refused[0]["message"]
-    time.sleep(0.5)
+    ann.wait_for_timeout(500)  # the rest of the answers (frames come in during a call)
     accepted = {f["text"] for f in answers() if f["t"] == "chat_message"}
     shown = {x.removeprefix("ann ") for x in chat_texts(ann) if "spam" in x}
     assert shown == accepted and 3 <= len(accepted) <= 6  # the burst left: 5, less 2 said
@@ -154,6 +159,23 @@ def test_lobby_chat_and_the_plain_http_notice(host: HostProcess, browser: Any) -
     assert table
     for page in (ann, bo):
         assert not page.errors, page.errors
+
+
+def test_a_late_chat_script_still_tells_the_host_the_stored_mutes(host: HostProcess,
+                                                                  browser: Any) -> None:
+    """chat.js (after app.js in index.html) arrives a second late: the page connects
+    only once every deferred script ran, so chat.js hears the first welcome and sends
+    the names muted on this browser (the host forgets them with each connection)."""
+    ann = person(browser, "ann")
+    ann.add_init_script("if (location.protocol === 'http:') "
+                        "localStorage.setItem('lantable.muted', JSON.stringify(['bo']))")
+    wire = frames_of(ann)
+    ann.route("**/static/chat.js", late)
+    ann.goto(host.url)
+    until(lambda: any(f.get("t") == "muted" for f in wire), page=ann)
+    assert [f["names"] for f in wire if f.get("t") == "muted"] == [["bo"]]
+    assert ann.query_selector("#lobby-chat p.chat-muted:has-text('bo (unmute)')")
+    assert not ann.errors, ann.errors
 
 
 def test_a_rematch_on_manila_with_the_same_people_seats_rotated(host: HostProcess,

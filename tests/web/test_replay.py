@@ -60,8 +60,11 @@ def step_of(page: Any) -> int:
     return int(page.get_attribute("#replay", "data-step"))
 
 
-def wait_step(page: Any, step: int) -> None:
-    page.wait_for_selector(f'#replay[data-step="{step}"] [data-board="manila"] svg')
+def wait_step(page: Any, step: int, seat: int | None = None) -> None:
+    """Until move ``step`` is drawn (and, given ``seat``, from that seat's view: a new
+    view is drawn only once the host sent it, so the old one stays until then)."""
+    whose = "" if seat is None else f'[data-seat="{seat}"]'
+    page.wait_for_selector(f'#replay[data-step="{step}"]{whose} [data-board="manila"] svg')
 
 
 def test_stepping_through_a_finished_manila_game_on_its_board(tmp_path, phone) -> None:
@@ -110,8 +113,7 @@ def test_stepping_through_a_finished_manila_game_on_its_board(tmp_path, phone) -
 
         # whose view: a seat's (Manila keeps each partner's share cards to itself, 1.3)
         page.select_option("#replay-seat", "1")
-        page.wait_for_function("document.querySelector('#replay-seat').value === '1'")
-        wait_step(page, middle)
+        wait_step(page, middle, seat=1)
         assert step_of(page) == middle
         seat_view = page.inner_html("[data-board] svg")
         assert seat_view != spectator, "a seat's view draws what the spectator cannot see"

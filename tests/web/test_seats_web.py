@@ -42,7 +42,7 @@ def person(browser: Any, name: str, size: dict[str, int] = PHONE) -> Any:
     page = context.new_page()
     page.set_default_timeout(20000)
     errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("pageerror", lambda exc: errors.append(exc.stack or str(exc)))  # where it failed
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.errors = errors
     page.add_init_script(  # not on about:blank, which has no storage

@@ -134,3 +134,10 @@ def screenshot(page: Any, name: str) -> Path:
     page.evaluate("window.scrollTo(0, 0)")  # the sticky header belongs at the top
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def late(route: Any) -> None:
+    """A Playwright route handler: hold the request a second, then let it through (the
+    page runs on meanwhile), as a loaded host serves a file late."""
+    time.sleep(1)
+    route.continue_()

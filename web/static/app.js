@@ -543,9 +543,9 @@
       fairBox.addEventListener("change", () => { if (!fairBox.checked) hiddenBox.checked = false; });
     }
     const clock = window.lantableClock ? window.lantableClock.createFields() : null;  // clock.js
-    form.append(el("h2", {}, T("Open a table")), el("label", {}, T("Game"), " ", select), fields, fair, hidden, clock,
+    form.append(...[el("h2", {}, T("Open a table")), el("label", {}, T("Game"), " ", select), fields, fair, hidden, clock,
       window.lantableUndo ? window.lantableUndo.createField() : null,  // undo.js
-      el("button", { class: "primary", type: "submit" }, T("Open and sit down")));
+      el("button", { class: "primary", type: "submit" }, T("Open and sit down"))].filter((x) => x));  // DOM append writes null as "null"
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const g = S.games[select.value];
@@ -1192,9 +1192,17 @@
   });
   wordsOfPage();
   if (D) D.onChange = () => draw();
-  window.lantableFair.start().then((fair) => { S.fair = fair; }, (e) => {
+  // The first connect waits for the scripts after this one (index.html: chat.js,
+  // alerts.js, rematch.js), which hear the connection's messages from its welcome on:
+  // deferred scripts run one by one as they arrive, and DOMContentLoaded comes after
+  // the last (this file is deferred, so it has not come yet).
+  const scriptsRan = new Promise((resolve) => {
+    document.addEventListener("DOMContentLoaded", resolve, { once: true });
+  });
+  const fairReady = window.lantableFair.start().then((fair) => { S.fair = fair; }, (e) => {
     console.error("fair play unavailable", e);
-  }).finally(() => {  // the key goes in hello, so it comes first
+  });  // the key goes in hello, so it comes first
+  Promise.all([fairReady, scriptsRan]).then(() => {
     S.started = true;
     connect();
   });

@@ -26,7 +26,12 @@
     return left - (performance.now() - (u._clockAt || performance.now()));
   }
 
-  function tick() {  // every quarter second: only the numbers change, no redraw
+  // Every quarter second: only the numbers change, no redraw. It starts with the first
+  // update that has a clock (`updated`, called by app.js), never when this file loads:
+  // app.js comes later (index.html) and deferred scripts run one by one as they arrive,
+  // so a timer started here could fire before app.js has made `window.lantable`.
+  let ticking = null;
+  function tick() {
     const t = page().state().table;
     const u = t && t.update;
     if (!u || !u.clock) return;
@@ -37,7 +42,6 @@
       node.classList.toggle("low", u.clock.running.includes(seat) && ms < 10000);
     }
   }
-  setInterval(tick, 250);
 
   function describe(c) {
     const then = c.on_timeout === "forfeit" ? T("then the seat forfeits") : T("then a bot plays the seat");
@@ -113,6 +117,7 @@
     // and follow our seat when its time ran out and a bot took it.
     updated(t, u) {
       u._clockAt = performance.now();
+      if (u.clock && ticking === null) ticking = setInterval(tick, 250);
       if (u.pause && u.pause.paused) { u.legal = null; u.labels = null; }  // no moves while paused
       const s = t.seat !== null && t.seat !== undefined ? u.seats[t.seat] : null;
       if (s && u.seat === null && s.bot && s.bot.handed && u.status === "playing") {

@@ -87,7 +87,8 @@
         el("p", { class: R.error ? "error" : "muted", id: "replay-error" },
           R.error ? T("This replay cannot be shown: {why}", { why: R.error }) : T("Loading the replay…")));
     }
-    return el("section", { class: "replay", id: "replay", "data-step": shown.step },
+    return el("section", { class: "replay", id: "replay", "data-step": shown.step,
+      "data-seat": shown.seat === null ? "" : String(shown.seat) },  // whose view is drawn
       back(), heading(shown), controls(shown), whose(shown), board(shown), moveText(shown),
       finalScores(shown));
   }
