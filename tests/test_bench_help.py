@@ -60,8 +60,9 @@ def test_engine_per_call_reports_each_call() -> None:
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-1500:]
     results = {(r["game"], r["seats"]): r for r in json.loads(proc.stdout)["results"]}
-    assert set(results[("manila", 3)]["us_per_call"]) == {"to_act", "legal_actions", "apply",
-                                                          "view_parts"}
-    assert set(results[("race", 2)]["us_per_call"]) == {"to_act", "legal_actions", "apply",
-                                                        "views"}
-    assert all(r["positions"] > 0 and r["us_per_call"]["apply"] > 0 for r in results.values())
+    assert {("manila", 3), ("manila", 5), ("race", 2)} <= set(results)
+    for result in results.values():  # views: a game without game_view_parts
+        assert set(result["us_per_call"]) - {"view_parts", "views"} == {"to_act",
+                                                                        "legal_actions", "apply"}
+        assert len(result["us_per_call"]) == 4
+        assert result["positions"] > 0 and result["us_per_call"]["apply"] > 0
