@@ -52,3 +52,17 @@ def test_net_runs_a_one_seat_table() -> None:
     assert proc.returncode == 0, proc.stderr[-1500:]
     report = json.loads(proc.stdout)
     assert report["seats"] == 1 and report["tables_1"]["actions_per_s"] > 0
+
+
+def test_engine_per_call_reports_each_call() -> None:
+    proc = subprocess.run([sys.executable, str(BENCH / "engine.py"), "--per-call", "--game",
+                           "manila", "race", "--games", "1", "--runs", "1"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-1500:]
+    results = {(r["game"], r["seats"]): r for r in json.loads(proc.stdout)["results"]}
+    assert {("manila", 3), ("manila", 5), ("race", 2)} <= set(results)
+    for result in results.values():  # views: a game without game_view_parts
+        assert set(result["us_per_call"]) - {"view_parts", "views"} == {"to_act",
+                                                                        "legal_actions", "apply"}
+        assert len(result["us_per_call"]) == 4
+        assert result["positions"] > 0 and result["us_per_call"]["apply"] > 0

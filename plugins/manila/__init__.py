@@ -7,7 +7,6 @@ schema :mod:`.state`, board values :mod:`.board`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from lantable.plugins import IllegalAction, hookimpl
@@ -58,7 +57,8 @@ INFO = {
     "traits": {"chance": True, "hidden_information": True, "simultaneous": False},
 }
 
-# Everything in the state that every seat may see (6.4), in the order of the view.
+# Everything in the state that every seat may see (6.4), in the order of the view
+# (_public_view writes the same keys out, in this order; a test holds them equal).
 # The secret keys are "dealt" (the shares dealt at setup) and "mort" (which goods are
 # mortgaged). Views also carry the voyage's schedule as they always have, derived
 # from the state's "at" (voyage.schedule_view): "plan" and "pi" come after
@@ -67,7 +67,7 @@ _PUBLIC_1 = ("n", "opt", "bought", "supply", "step", "voyage", "opener", "prev_h
              "phase", "turn", "bid", "leader", "passed", "goods", "pos", "where", "docked",
              "yarded", "plundered", "crew", "docks", "yards", "pirates", "pilots", "insurance",
              "left", "declined")
-_PUBLIC_2 = ("queue", "rolls", "boarding", "boarded", "plunder")  # written out in _public_view
+_PUBLIC_2 = ("queue", "rolls", "boarding", "boarded", "plunder")
 
 
 @hookimpl
@@ -113,50 +113,76 @@ def game_view(state: State, seat: int | None) -> dict[str, Any]:
 
 @hookimpl
 def game_view_parts(state: State) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    owns = [engine.owned(state, s) for s in range(state["n"])]  # once per seat, not twice
-    return (_public_view(state, owns),
-            [_own_view(state, s, owns[s]) for s in range(state["n"])])
+    return _public_view(state), [_own_view(state, s) for s in range(state["n"])]
 
 
-def _public_view(state: State, owns: list[list[int]] | None = None) -> dict[str, Any]:
-    keyed: Mapping[str, object] = state  # read by the names in _PUBLIC_1
-    view: dict[str, Any] = {}
-    for key in _PUBLIC_1:  # _copy inlined: this runs for every key after every action
-        obj: Any = keyed[key]
-        kind = type(obj)
-        if kind is list:
-            view[key] = [x[:] if type(x) is list else x for x in obj]
-        elif kind is dict:
-            view[key] = dict(obj)
-        else:
-            view[key] = obj
-    if owns is None:
-        owns = [engine.owned(state, s) for s in range(state["n"])]
-    view["plan"], view["pi"], pilot_done = schedule_view(state)
-    view["queue"] = state["queue"][:]
-    view["rolls"] = state["rolls"]
-    view["boarding"] = [pair[:] for pair in state["boarding"]]
-    view["boarded"] = _copy(state["boarded"])
-    view["plunder"] = state["plunder"][:]
-    view["pilot_done"] = pilot_done
-    view["over"] = state["over"]
-    view["shares"] = [sum(own) for own in owns]
-    view["mortgaged"] = [sum(m) for m in state["mort"]]
-    view["prices"] = {B.GOODS[g]: engine.price(state, g) for g in range(4)}
+def _public_view(state: State) -> dict[str, Any]:
+    """What every seat may see: the public keys (_PUBLIC_1, the schedule, _PUBLIC_2),
+    then the public facts about the secret keys (each seat's share and mortgage
+    counts), the prices and, unless it is secret (decision 16), the cash.
+
+    The host builds it after every change of every table, so it is written out key by
+    key: each list is copied by the shape the schema gives it (State), a flat list
+    with ``[:]``, a list of lists one level deeper, since a view shares no list or
+    dict with the state (docs/plugins.md)."""
+    plan, pi, pilot_done = schedule_view(state)
+    step, dealt, bought = state["step"], state["dealt"], state["bought"]
+    boarded = state["boarded"]
+    view: dict[str, Any] = {
+        "n": state["n"],
+        "opt": state["opt"].copy(),
+        "bought": [b[:] for b in bought],
+        "supply": state["supply"][:],
+        "step": step[:],
+        "voyage": state["voyage"],
+        "opener": state["opener"],
+        "prev_hm": state["prev_hm"],
+        "hm": state["hm"],
+        "phase": state["phase"],
+        "turn": state["turn"],
+        "bid": state["bid"],
+        "leader": state["leader"],
+        "passed": state["passed"][:],
+        "goods": state["goods"][:],
+        "pos": state["pos"][:],
+        "where": state["where"][:],
+        "docked": state["docked"],
+        "yarded": state["yarded"],
+        "plundered": state["plundered"][:],
+        "crew": [c[:] for c in state["crew"]],
+        "docks": state["docks"][:],
+        "yards": state["yards"][:],
+        "pirates": state["pirates"][:],
+        "pilots": state["pilots"][:],
+        "insurance": state["insurance"],
+        "left": state["left"][:],
+        "declined": state["declined"][:],
+        "plan": plan,
+        "pi": pi,
+        "queue": state["queue"][:],
+        "rolls": state["rolls"],
+        "boarding": [pair[:] for pair in state["boarding"]],
+        "boarded": None if boarded is None else boarded[:],
+        "plunder": state["plunder"][:],
+        "pilot_done": pilot_done,
+        "over": state["over"],
+        # each seat's shares: every dealt one is a share of some good
+        "shares": [len(dealt[s]) + sum(bought[s]) for s in range(state["n"])],
+        "mortgaged": [sum(m) for m in state["mort"]],
+        "prices": B.by_good([B.PRICE_TRACK[s] for s in step]),
+    }
     if not state["opt"]["hide_cash"]:
-        view["cash"] = list(state["cash"])
+        view["cash"] = state["cash"][:]
     return view
 
 
-def _own_view(state: State, seat: int, own: list[int] | None = None) -> dict[str, Any]:
-    if own is None:
-        own = engine.owned(state, seat)
+def _own_view(state: State, seat: int) -> dict[str, Any]:
     return {
         "seat": seat,
         "my_cash": state["cash"][seat],
-        "my_dealt": list(state["dealt"][seat]),
-        "my_mort": list(state["mort"][seat]),
-        "my_shares": {B.GOODS[g]: c for g, c in enumerate(own)},
+        "my_dealt": state["dealt"][seat][:],
+        "my_mort": state["mort"][seat][:],
+        "my_shares": B.by_good(engine.owned(state, seat)),
     }
 
 

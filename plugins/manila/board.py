@@ -17,9 +17,17 @@ Sources, per value (rules: ``docs/rules/manila.md``, sections 2 and 5):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 GOODS: Final = ("nutmeg", "silk", "ginseng", "jade")
+
+
+def by_good(values: Sequence[int]) -> dict[str, int]:
+    """``{good: value}`` from four values in the order of GOODS. Written out, since
+    every view builds a few (a test holds its keys equal to GOODS)."""
+    return {"nutmeg": values[0], "silk": values[1], "ginseng": values[2], "jade": values[3]}
+
 SEAT_COSTS: Final = {"nutmeg": (2, 3, 4), "silk": (3, 4, 5), "ginseng": (1, 2, 3),
                      "jade": (3, 4, 5, 5)}
 PROFIT: Final = {"nutmeg": 24, "silk": 30, "ginseng": 18, "jade": 36}

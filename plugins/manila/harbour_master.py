@@ -16,10 +16,10 @@ def bid_amounts(low: int, high: int) -> list[int]:
     """Every bid from ``low`` to low+5, then every 5 up to ``high``, and ``high`` (a
     discretisation for bots; any integer bid in range is accepted)."""
     amounts = list(range(low, min(high, low + 5) + 1))
-    amounts += list(range((low + 5) // 5 * 5 + 5, high + 1, 5))
-    if amounts and amounts[-1] != high and high >= low:
+    amounts += range((low + 5) // 5 * 5 + 5, high + 1, 5)  # starts above low + 5: ascending
+    if amounts and amounts[-1] != high:
         amounts.append(high)
-    return sorted(set(amounts))
+    return amounts
 
 
 def _lowest_bid(state: State) -> int:
@@ -107,9 +107,12 @@ STARTS = [(a, b, B.START_SUM - a - b)
           if 0 <= B.START_SUM - a - b <= B.MAX_START]  # 25 ordered triples summing to 9 (4.2c)
 
 
+_LAUNCHES = [([B.GOODS[g] for g in goods], starts) for goods in LOADS for starts in STARTS]
+
+
 def launch_actions(state: State, seat: int) -> list[Action]:
-    return [{"type": "launch", "goods": [B.GOODS[g] for g in goods], "starts": list(starts)}
-            for goods in LOADS for starts in STARTS]
+    return [{"type": "launch", "goods": names[:], "starts": list(starts)}
+            for names, starts in _LAUNCHES]
 
 
 def launch(state: State, seat: int, action: Action, events: list[Event]) -> None:

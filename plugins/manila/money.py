@@ -23,11 +23,12 @@ def good_index(name: object) -> int:
 
 
 def owned(state: State, seat: int) -> list[int]:
-    """Shares of each good the seat owns (mortgaged or not)."""
-    dealt = state["dealt"][seat]
-    bought = state["bought"][seat]
-    return [bought[0] + dealt.count(0), bought[1] + dealt.count(1),
-            bought[2] + dealt.count(2), bought[3] + dealt.count(3)]
+    """Shares of each good the seat owns (mortgaged or not): bought ones and the two
+    dealt at set-up (a new list)."""
+    own = state["bought"][seat][:]
+    for g in state["dealt"][seat]:
+        own[g] += 1
+    return own
 
 
 def unmortgaged(state: State, seat: int) -> list[int]:
@@ -88,15 +89,11 @@ def money_actions(state: State, seat: int) -> list[Action]:
     """Mortgage or redeem one share, allowed at any decision (6.1, decision 15)."""
     if not state["opt"]["mortgage_any_time"]:
         return []
-    out: list[Action] = []
-    free = unmortgaged(state, seat)
-    for g in range(4):
-        if free[g]:
-            out.append({"type": "mortgage", "good": B.GOODS[g]})
+    own, mort = owned(state, seat), state["mort"][seat]
+    out: list[Action] = [{"type": "mortgage", "good": B.GOODS[g]} for g in range(4)
+                         if own[g] > mort[g]]  # an unmortgaged share of g
     if state["cash"][seat] >= B.REDEEM_COST:
-        for g in range(4):
-            if state["mort"][seat][g]:
-                out.append({"type": "redeem", "good": B.GOODS[g]})
+        out += [{"type": "redeem", "good": B.GOODS[g]} for g in range(4) if mort[g]]
     return out
 
 

@@ -6,6 +6,7 @@ seat with accomplices left places one, or declines and places no more this voyag
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from . import board as B
@@ -40,7 +41,10 @@ def next_placer(state: State) -> None:
     state["phase"] = "step"
 
 
-def space_action(space: Space) -> Action:
+@cache
+def _action_of(space: Space) -> Action:
+    """The ``place`` action for ``space``; kept (there are 18 spaces), so never
+    handed out: :func:`space_action` copies it."""
     kind = space[0]
     if kind == "boat":
         action: Action = {"type": "place", "space": "boat", "good": space[1]}
@@ -52,12 +56,19 @@ def space_action(space: Space) -> Action:
     return {"type": "place", "space": kind}
 
 
-def stowaway_ok(state: State, seat: int, affordable_paid: bool) -> bool:
+def space_action(space: Space) -> Action:
+    """The ``place`` action that takes ``space`` (a new dict)."""
+    return _action_of(space).copy()
+
+
+def stowaway_ok(state: State, seat: int, affordable_paid: bool, budget: int | None = None
+                ) -> bool:
     """6.2: broke (no cash, nothing to mortgage) or nothing affordable; under the
-    literal rule (decision 10, reading A) never the insurance agent."""
+    literal rule (decision 10, reading A) never the insurance agent. ``budget`` is
+    the seat's :func:`can_raise`, if the caller has it."""
     if state["opt"]["stowaway_rule"] == "literal" and state["insurance"] == seat:
         return False  # reading A; reading B restricts the insurance space instead
-    broke = can_raise(state, seat) == 0
+    broke = (can_raise(state, seat) if budget is None else budget) == 0
     return broke or not affordable_paid
 
 
@@ -65,43 +76,47 @@ def free_spaces(state: State, seat: int) -> list[Space]:
     """Free spaces this seat may take now (see :data:`Space`), in the order of the
     board: boats, docks A-C, shipyard A-C, pirate, pilots, insurance, stowaways."""
     budget = can_raise(state, seat)
-    boat_seats = []
+    opt = state["opt"]
+    where, crew = state["where"], state["crew"]
+    out: list[Space] = []
+    too_dear: list[str] = []  # the goods of boats with room whose next seat costs too much
     for b, g in enumerate(state["goods"]):
-        where = state["where"][b]
-        if where == YARD or (where == DOCK and not state["opt"]["crew_docked_boats"]):
+        if where[b] == YARD or (where[b] == DOCK and not opt["crew_docked_boats"]):
             continue
-        crew = state["crew"][b]
-        costs = B.SEAT_COSTS[B.GOODS[g]]
-        if len(crew) < len(costs):
-            boat_seats.append((b, costs[len(crew)]))
-    paid: list[Space] = [("boat", B.GOODS[state["goods"][b]], False)
-                         for b, c in boat_seats if c <= budget]
+        name = B.GOODS[g]
+        costs = B.SEAT_COSTS[name]
+        taken = len(crew[b])
+        if taken < len(costs):
+            if costs[taken] <= budget:
+                out.append(("boat", name, False))
+            else:
+                too_dear.append(name)
+    docks, yards = state["docks"], state["yards"]
     for i in range(3):
-        if state["docks"][i] is None and B.DOCK_COST[i] <= budget:
-            paid.append(("dock", i))
+        if docks[i] is None and B.DOCK_COST[i] <= budget:
+            out.append(("dock", i))
     for i in range(3):
-        if state["yards"][i] is None and B.YARD_COST[i] <= budget:
-            paid.append(("shipyard", i))
-    pirates = state["pirates"]
+        if yards[i] is None and B.YARD_COST[i] <= budget:
+            out.append(("shipyard", i))
+    pirates, pilots = state["pirates"], state["pilots"]
     if (pirates[0] is None or pirates[1] is None) and B.PIRATE_COST[0] <= budget:
-        paid.append(("pirate",))
-    if state["pilots"][0] is None and B.PILOT_COST["small"] <= budget:
-        paid.append(("pilot_small",))
-    if state["pilots"][1] is None and B.PILOT_COST["large"] <= budget:
-        paid.append(("pilot_large",))
-    out = list(paid)
-    if state["insurance"] is None and not (state["opt"]["stowaway_rule"] == "broke_no_insurance"
+        out.append(("pirate",))
+    if pilots[0] is None and B.PILOT_COST["small"] <= budget:
+        out.append(("pilot_small",))
+    if pilots[1] is None and B.PILOT_COST["large"] <= budget:
+        out.append(("pilot_large",))
+    affordable_paid = bool(out)  # every space so far costs something
+    if state["insurance"] is None and not (opt["stowaway_rule"] == "broke_no_insurance"
                                            and budget == 0):
         out.append(("insurance",))
-    if stowaway_ok(state, seat, bool(paid)):
-        affordable = {sp[1] for sp in paid if sp[0] == "boat"}
-        out += [("boat", B.GOODS[state["goods"][b]], True) for b, c in boat_seats
-                if B.GOODS[state["goods"][b]] not in affordable]
+    if too_dear and stowaway_ok(state, seat, affordable_paid, budget):
+        for name in too_dear:
+            out.append(("boat", name, True))
     return out
 
 
 def place_actions(state: State, seat: int) -> list[Action]:
-    out = [space_action(sp) for sp in free_spaces(state, seat)]
+    out = [_action_of(space).copy() for space in free_spaces(state, seat)]
     out.append({"type": "decline"})
     return out
 
