@@ -40,7 +40,7 @@ from lantable.protocol import (
 
 from .limits import Limits
 from .link import ClientLink
-from .reader import Session
+from .reader import Claim, Session
 from .requests import route
 
 if TYPE_CHECKING:
@@ -353,10 +353,11 @@ async def _serve_session(stream: trio.abc.Stream, conn: Connection, link: Client
     limits = peer.limits
     clock = _Clock()
     reading = trio.CancelScope()
-    # A host with worker processes may hand the connection over between two requests,
-    # so its front reads each in the session's task (host/workers.py), as other streams do.
-    by_reader = peer.reader is not None and peer.handoff is None and \
-        isinstance(stream, trio.SocketStream)
+    # The front of a host with worker processes hands connections over between two
+    # requests, so it reads each in the session's task (host/workers.py), as other
+    # streams do; a worker's reader routes what it owns (``routes_here``).
+    by_reader = peer.reader is not None and isinstance(stream, trio.SocketStream) and (
+        peer.handoff is None or hasattr(peer.handoff, "routes_here"))
 
     async def watchdog() -> None:
         """Close a connection that holds a frame half-sent for ``frame_timeout``, or
@@ -396,8 +397,7 @@ async def _serve_session(stream: trio.abc.Stream, conn: Connection, link: Client
             with reading:
                 if isinstance(stream, trio.SocketStream) and by_reader:  # the usual TCP
                     # session: the peer's reader reads it
-                    await _read_by_reader(stream.socket.fileno(), conn, link, peer, joined,
-                                          clock)
+                    await _read_by_reader(stream, conn, link, peer, joined, clock)
                 else:
                     await _read_here(stream, conn, link, peer, joined, clock)
             peer.batch.end()  # a watchdog's error, before the outbox closes
@@ -436,27 +436,38 @@ async def _read_here(stream: trio.abc.Stream, conn: Connection, link: ClientLink
             await trio.lowlevel.checkpoint()  # a burst of requests yields
 
 
-async def _read_by_reader(fd: int, conn: Connection, link: ClientLink, peer: Peer,
-                          joined: set[str], clock: _Clock) -> None:
+async def _read_by_reader(stream: trio.SocketStream, conn: Connection, link: ClientLink,
+                          peer: Peer, joined: set[str], clock: _Clock) -> None:
     """The session's requests, read by the peer's one reader task (host/reader.py)
-    until the client leaves; raises as :func:`_next_message` would (a protocol error, a
-    broken socket), or what a request's handling raised (a bug)."""
-    session = Session(fd, conn, link, peer, joined, clock)
-    # Requests that came along with the hello are buffered already: the socket may never
-    # be readable again, so they are served here first, one per scheduler batch.
-    while not session.ended.is_set() and session.serve(read=False):
-        await trio.lowlevel.checkpoint()
-    if not session.ended.is_set():
-        peer.reader.add(session)
-        try:
-            await session.ended.wait()
-        finally:
-            peer.reader.remove(session)  # before the socket closes
-    why = session.why
-    if why == "broken":
-        raise trio.BrokenResourceError("receive failed")
-    if why is not None:
-        raise why
+    until the client leaves (or, at a worker, the connection goes to another process);
+    raises as :func:`_next_message` would (a protocol error, a broken socket), or what
+    a request's handling raised (a bug)."""
+    while True:
+        session = Session(stream.socket.fileno(), conn, link, peer, joined, clock)
+        # Requests already buffered (sent along with the hello, or after a claimed one):
+        # the socket may never be readable again, so they are served here first, one
+        # per scheduler batch.
+        while not session.ended.is_set() and session.serve(read=False):
+            await trio.lowlevel.checkpoint()
+        if not session.ended.is_set():
+            peer.reader.add(session)
+            try:
+                await session.ended.wait()
+            finally:
+                peer.reader.remove(session)  # before the socket closes
+        why = session.why
+        if isinstance(why, Claim):  # a worker's request that may go elsewhere
+            claimed = await peer.handoff.claim(stream, conn, link, why.msg, peer)
+            if claimed == "gone":  # handed to another process
+                return
+            if claimed is None:
+                route(why.msg, conn.last_frame_size, link, peer, joined)
+            continue
+        if why == "broken":
+            raise trio.BrokenResourceError("receive failed")
+        if why is not None:
+            raise why
+        return
 
 
 def _public_key(key: str | None) -> tuple[str | None, str | None]:

@@ -17,9 +17,12 @@ its writer, its watchdog, and its end. The reader tells it how the session ended
 (:attr:`Session.ended`); a session whose task ends first (a timeout, a slow reader,
 the host stopping) is taken out of the reader before its socket closes.
 
-Other streams (a WebSocket, a test's memory stream) and a host with worker processes
-(whose front may hand a connection over between two requests) keep reading in the
-session's task (``_next_message`` in host/listener.py).
+In a worker process the reader routes the requests to the worker's own tables (nearly
+all of them) and stops at any other, which the session's task then hands to the
+worker's ``claim`` (it may send the connection to another process, which awaits), and
+reads on through the reader if the connection stays. Other streams (a WebSocket, a
+test's memory stream) and the front of a host with workers (which hands connections
+over) keep reading in the session's task (``_next_message`` in host/listener.py).
 """
 
 from __future__ import annotations
@@ -44,14 +47,25 @@ LOGGER = logging.getLogger(__name__)
 READ_SIZE: Final = 65536  # bytes per read; frames are reassembled by the protocol
 
 
+class Claim:
+    """How a worker's session stops being read: ``msg`` may name another process's
+    table, and handing the connection over awaits (host/workers.py ``claim``)."""
+
+    __slots__ = ("msg",)
+
+    def __init__(self, msg: Any) -> None:
+        self.msg = msg
+
+
 class Session:
     """One welcomed TCP connection's read side, served by the peer's :class:`Reader`.
 
     ``clock`` is the session's watchdog clock (``last_message``, ``partial_since``).
     When reading ends, :attr:`ended` is set and :attr:`why` says how: None (the client
     closed or said ``bye``), a :class:`ProtocolError` (answer it, then close),
-    ``"broken"`` (the socket failed) or another exception (a host bug: logged by the
-    session's task as before).
+    ``"broken"`` (the socket failed), a :class:`Claim` (a worker's request that may go
+    to another process) or another exception (a host bug: logged by the session's task
+    as before).
     """
 
     __slots__ = ("fd", "conn", "link", "peer", "joined", "clock", "ended", "why")
@@ -91,6 +105,10 @@ class Session:
             clock.partial_since = None
             if isinstance(msg, (ConnectionClosed, Bye)):
                 self._end(None)
+                return False
+            handoff = self.peer.handoff
+            if handoff is not None and not handoff.routes_here(msg):
+                self._end(Claim(msg))  # the session's task asks where it goes (awaits)
                 return False
             # replies go out at the batch's end
             route(msg, conn.last_frame_size, self.link, self.peer, self.joined)

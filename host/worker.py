@@ -56,6 +56,7 @@ async def _serve_worker(config: dict[str, Any]) -> None:
     from .journal import Journal
     from .limits import LimitExceeded
     from .peer import keep_house
+    from .reader import Reader
 
     index, workers = int(config["index"]), int(config["workers"])
     fields: dict[str, Any] = {k: float(v) if isinstance(v, str) else v
@@ -91,6 +92,8 @@ async def _serve_worker(config: dict[str, Any]) -> None:
         with peer.batch.installed():
             async with trio.open_nursery() as nursery:
                 await nursery.start(keep_house, peer)
+                peer.reader = Reader()  # its sessions' requests, in one task (host/reader.py)
+                await nursery.start(peer.reader.run)
                 side.dirty.update(peer.tables)
                 await control.send({"op": "tables", "gone": [], "set": {
                     t: table.summary() for t, table in peer.tables.items()}})

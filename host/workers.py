@@ -718,6 +718,15 @@ class WorkerSide(Handoff):
     async def ready_control(self, index: int) -> Control | None:
         return self.control if index == 0 else None
 
+    def routes_here(self, msg: Message) -> bool:
+        """Whether :meth:`claim` would surely route ``msg`` here: a request to a table of
+        this worker (nearly every request), which the peer's reader (host/reader.py) then
+        routes at once; for anything else the session's task awaits :meth:`claim`."""
+        table = msg.table if isinstance(msg, _NAMES_TABLE) else None
+        if not table:
+            return False
+        return owner(table, self.workers) == self.index
+
     async def claim(self, stream: trio.abc.Stream, conn: Connection, link: ClientLink,
                     msg: Message, peer: Peer, hops: int = 0) -> str | None:
         if hops >= MAX_HOPS:
