@@ -124,6 +124,8 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
     if workers > 1:  # this process is the front (host/workers.py)
         from .workers import Front
 
+        journal.contended = True  # the workers commit to it too
+
         peer.handoff = Front(peer, workers, db, peer.name, limits)
     for err in registry.errors:
         LOGGER.error("game plugin %s not loaded: %s", err.plugin, err)

@@ -65,6 +65,7 @@ async def _serve_worker(config: dict[str, Any]) -> None:
     control = Control(socket.socket(fileno=int(config["fd"])))
     side = WorkerSide(index, workers, control)
     journal = Journal(config["db"])
+    journal.contended = True  # the front and the other workers commit to it too
     bots = None
     if config.get("bots"):  # the front's runner class, made here (host/workers.py)
         bots = PageBots(resolve(config["bots"])(), limits)
