@@ -219,16 +219,19 @@ static int mp_int(const uint8_t *buf, size_t len, size_t *pos, int64_t *v)
     return 0;
 }
 
-static int mp_array(const uint8_t *buf, size_t len, size_t *pos, uint64_t *n)
+/* An array's or a map's header (fix form FIX..FIX+15, then the 16- and 32-bit forms
+ * B16, B16 + 1): its count in *n; 1 if the value is something else, -1 if cut short. */
+static int mp_header(const uint8_t *buf, size_t len, size_t *pos, uint64_t *n, uint8_t fix,
+                     uint8_t b16)
 {
     size_t i = *pos;
     if (i >= len)
         return -1;
     uint8_t b = buf[i++];
-    if (b >= 0x90 && b <= 0x9f) {
+    if (b >= fix && b <= fix + 0x0f) {
         *n = b & 0x0f;
-    } else if (b == 0xdc || b == 0xdd) {
-        unsigned lb = b == 0xdc ? 2 : 4;
+    } else if (b == b16 || b == b16 + 1) {
+        unsigned lb = b == b16 ? 2 : 4;
         if (lb > len - i)
             return -1;
         *n = be(buf + i, lb);
@@ -240,25 +243,14 @@ static int mp_array(const uint8_t *buf, size_t len, size_t *pos, uint64_t *n)
     return 0;
 }
 
+static int mp_array(const uint8_t *buf, size_t len, size_t *pos, uint64_t *n)
+{
+    return mp_header(buf, len, pos, n, 0x90, 0xdc);
+}
+
 static int mp_map(const uint8_t *buf, size_t len, size_t *pos, uint64_t *n)
 {
-    size_t i = *pos;
-    if (i >= len)
-        return -1;
-    uint8_t b = buf[i++];
-    if (b >= 0x80 && b <= 0x8f) {
-        *n = b & 0x0f;
-    } else if (b == 0xde || b == 0xdf) {
-        unsigned lb = b == 0xde ? 2 : 4;
-        if (lb > len - i)
-            return -1;
-        *n = be(buf + i, lb);
-        i += lb;
-    } else {
-        return 1;
-    }
-    *pos = i;
-    return 0;
+    return mp_header(buf, len, pos, n, 0x80, 0xde);
 }
 
 /* The fields a bot reads from a message; the rest is skipped (but checked). */
