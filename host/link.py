@@ -119,9 +119,7 @@ class ClientLink:
         if conn.state is ERROR:
             return True
         self._buf.append(conn.send_update(shared, seat=seat, view=view, legal=legal,
-                                          events=events, id=id, **words) if words else
-                         conn.send_update(shared, seat=seat, view=view, legal=legal,
-                                          events=events, id=id))
+                                          events=events, id=id, **words))
         self.batch.dirty[self] = None
         return True
 

@@ -356,7 +356,7 @@ async def _serve_session(stream: trio.abc.Stream, conn: Connection, link: Client
     # The front of a host with worker processes hands connections over between two
     # requests, so it reads each in the session's task (host/workers.py), as other
     # streams do; a worker's reader routes what it owns (``routes_here``).
-    by_reader = peer.reader is not None and isinstance(stream, trio.SocketStream) and (
+    by_reader = peer.reader is not None and (
         peer.handoff is None or hasattr(peer.handoff, "routes_here"))
 
     async def watchdog() -> None:
@@ -395,7 +395,7 @@ async def _serve_session(stream: trio.abc.Stream, conn: Connection, link: Client
             nursery.start_soon(watchdog)
         try:
             with reading:
-                if isinstance(stream, trio.SocketStream) and by_reader:  # the usual TCP
+                if by_reader and isinstance(stream, trio.SocketStream):  # the usual TCP
                     # session: the peer's reader reads it
                     await _read_by_reader(stream, conn, link, peer, joined, clock)
                 else:
@@ -416,6 +416,20 @@ async def _serve_session(stream: trio.abc.Stream, conn: Connection, link: Client
         nursery.cancel_scope.cancel()
 
 
+async def claim_or_route(stream: trio.abc.Stream, conn: Connection, link: ClientLink,
+                         msg: Message, peer: Peer, joined: set[str], size: int | None = None,
+                         hops: int = 0) -> bool:
+    """Hand ``msg`` to the host's worker processes (``peer.handoff.claim``), and route it
+    here (a frame of ``size`` bytes, by default the last one read) if none takes it;
+    True if the connection went to another process."""
+    claimed = await peer.handoff.claim(stream, conn, link, msg, peer, hops)
+    if claimed == "gone":  # handed to another process
+        return True
+    if claimed is None:  # replies go out at the batch's end
+        route(msg, conn.last_frame_size if size is None else size, link, peer, joined)
+    return False
+
+
 async def _read_here(stream: trio.abc.Stream, conn: Connection, link: ClientLink, peer: Peer,
                      joined: set[str], clock: _Clock) -> None:
     """The session's requests, read in its own task until the client leaves (or the
@@ -425,13 +439,10 @@ async def _read_here(stream: trio.abc.Stream, conn: Connection, link: ClientLink
         if isinstance(msg, (ConnectionClosed, Bye)):
             return
         if peer.handoff is not None:  # a host with worker processes
-            claimed = await peer.handoff.claim(stream, conn, link, msg, peer)
-            if claimed is not None:
-                if claimed == "gone":  # handed to another process
-                    return
-                continue
-        # replies go out at the batch's end
-        route(msg, conn.last_frame_size, link, peer, joined)
+            if await claim_or_route(stream, conn, link, msg, peer, joined):
+                return
+        else:  # replies go out at the batch's end
+            route(msg, conn.last_frame_size, link, peer, joined)
         if conn.trailing_data:
             await trio.lowlevel.checkpoint()  # a burst of requests yields
 
@@ -457,11 +468,8 @@ async def _read_by_reader(stream: trio.SocketStream, conn: Connection, link: Cli
                 peer.reader.remove(session)  # before the socket closes
         why = session.why
         if isinstance(why, Claim):  # a worker's request that may go elsewhere
-            claimed = await peer.handoff.claim(stream, conn, link, why.msg, peer)
-            if claimed == "gone":  # handed to another process
+            if await claim_or_route(stream, conn, link, why.msg, peer, joined):
                 return
-            if claimed is None:
-                route(why.msg, conn.last_frame_size, link, peer, joined)
             continue
         if why == "broken":
             raise trio.BrokenResourceError("receive failed")

@@ -651,7 +651,7 @@ async def adopt(peer: Peer, fd: int, state: dict[str, Any]) -> None:
 
 
 async def _adopted(stream: trio.abc.Stream, peer: Peer, state: dict[str, Any]) -> None:
-    from .listener import _serve_session  # the session as any connection's
+    from .listener import _serve_session, claim_or_route  # as any connection's
 
     limits = peer.limits
     async with stream:
@@ -681,13 +681,11 @@ async def _adopted(stream: trio.abc.Stream, peer: Peer, state: dict[str, Any]) -
                     found[0].resume(link, None, state["resume"])
             if state["msg"] is not None:
                 msg = from_map(state["msg"], "client")
-                handoff = peer.handoff
-                claimed = None if handoff is None else await handoff.claim(
-                    stream, conn, link, msg, peer, int(state["hops"]))
-                if claimed == GONE:
-                    return
-                if claimed is None:
+                if peer.handoff is None:
                     route(msg, int(state["size"]), link, peer, joined)
+                elif await claim_or_route(stream, conn, link, msg, peer, joined,
+                                          int(state["size"]), int(state["hops"])):
+                    return
             await _serve_session(stream, conn, link, peer, joined)
         finally:
             peer.links.discard(link)

@@ -122,7 +122,7 @@ class PackedMap:
         return out
 
     def encode(self) -> bytes:
-        return _thread_packer().pack_map_header(self.count) + self.packed + self.more
+        return _map_header(self.count) + self.packed + self.more
 
 
 class Packed:
