@@ -135,14 +135,24 @@ class Reader:
 
     def add(self, session: Session) -> None:
         """Read ``session`` from now on. Its requests already buffered (sent along with
-        its hello) must be served first: the socket may never be readable again."""
+        its hello) must be served first: the socket may never be readable again. Once
+        the reader has stopped (the host is stopping), the session ends at once as if
+        its socket broke."""
+        if self._epoll.closed:
+            session.why = "broken"
+            session.ended.set()
+            return
         self._sessions[session.fd] = session
         self._epoll.register(session.fd, select.EPOLLIN)
 
     def remove(self, session: Session) -> None:
-        """Stop reading ``session`` (before its socket closes); idempotent."""
+        """Stop reading ``session`` (before its socket closes); idempotent, and harmless
+        after the reader stopped: when the host stops, the reader's task and the
+        sessions' tasks are cancelled together, in no set order."""
         if self._sessions.get(session.fd) is session:
             del self._sessions[session.fd]
+            if self._epoll.closed:  # the reader stopped first: nothing to unregister
+                return
             try:
                 self._epoll.unregister(session.fd)
             except OSError:  # already closed
@@ -162,6 +172,10 @@ class Reader:
                 self.turn()
         finally:
             self._epoll.close()
+            for session in list(self._sessions.values()):  # none waits for it any more
+                session.why = "broken"
+                session.ended.set()
+            self._sessions.clear()
 
     def turn(self) -> None:
         """Serve every session that has buffered requests or a readable socket, one

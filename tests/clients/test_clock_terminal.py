@@ -102,6 +102,8 @@ def test_lantable_play_shows_the_clock_counting_down(tmp_path):
         tmux = Tmux("clock-counts-down", [*LANTABLE, "play", "--connect", host.address,
                                           "--table", table, "--name", "ann", "--seat", "0"],
                     env, height=50)
+        # ann sits first: a bot started sooner could take seat 0 (CI saw it)
+        tmux.wait_for(lambda s: "Waiting for 1 more player" in s, label="ann-seated")
         bots = subprocess.Popen([*LANTABLE, "bot", "--connect", host.address, "--table",
                                  table, "--count", "1"], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)

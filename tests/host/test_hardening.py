@@ -479,7 +479,7 @@ def test_issue25_11_a_second_signal_during_shutdown_never_skips_the_journal_clos
         host.proc.send_signal(signum)
         time.sleep(gap)
         host.proc.send_signal(signum)
-        assert host.proc.wait(timeout=10) == 0
+        assert host.proc.wait(timeout=10) == 0, host.log_text()[-4000:]
         assert "Traceback" not in host.log_text()
         for c in crowd + [w]:
             c.close()
