@@ -107,6 +107,16 @@ async def _start_web(nursery: trio.Nursery, peer: Any, args: argparse.Namespace,
         print(qr_text(url), end="", flush=True)
 
 
+def _as_ctrl_c(signum: int, frame: Any) -> None:
+    """SIGTERM as Ctrl-C, delivered as Ctrl-C is: by the SIGINT handler of the moment.
+    While trio runs that is trio's, which never raises inside trio's own scheduler (a
+    KeyboardInterrupt there is a TrioInternalError, exit 1: a second SIGTERM just after
+    the peer stopped did that); before and after, Python's, which raises."""
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler):
+        handler(signal.SIGINT, frame)
+
+
 def cmd_host(args: argparse.Namespace) -> int:
     from lantable.host.limits import Limits
     from lantable.host.peer import serve_until_signalled
@@ -153,19 +163,19 @@ def cmd_host(args: argparse.Namespace) -> int:
                   f"listening on {addrs}; journal {args.db}", flush=True)
             if web_listeners:
                 await _start_web(nursery, running.peer, args, web_listeners)
-        print("stopped", file=sys.stderr)
 
     # Outside the peer's own signal receiver (before it starts, and after it closed the
     # journal) SIGTERM is Ctrl-C: an exception that unwinds through the journal's close,
     # never the kernel's kill; once trio.run returns, signals are ignored until exit.
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _as_ctrl_c)
     try:
         trio.run(main)
     except* KeyboardInterrupt:  # a signal before the peer listened or after it stopped
-        print("stopped", file=sys.stderr)
+        pass
     finally:
         for signum in (signal.SIGINT, signal.SIGTERM):
             signal.signal(signum, signal.SIG_IGN)
+    print("stopped", file=sys.stderr)
     # A bad --interface, a port in use, a full disk, a damaged journal: main() explains
     # them in one line (clients/errors.py).
     return 0
