@@ -397,9 +397,10 @@ def _peak_rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def _cpu_seconds(pid: int) -> tuple[float, float]:
-    """(user, system) CPU seconds of process ``pid``, all its threads, from /proc."""
-    with open(f"/proc/{pid}/stat") as f:
+def _cpu_seconds(pid: int, thread: int | None = None) -> tuple[float, float]:
+    """(user, system) CPU seconds of process ``pid``, all its threads (or only its
+    ``thread``: the main thread's id is the pid), from /proc."""
+    with open(f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     tick = os.sysconf("SC_CLK_TCK")
     return int(fields[11]) / tick, int(fields[12]) / tick
@@ -619,10 +620,12 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
                 host.send_signal(signal.SIGUSR1)
             perf = _start_syscall_count(host.pid) if syscalls else None
             cpu0 = _host_cpu(host.pid)
+            main0 = sum(_cpu_seconds(host.pid, host.pid))
             load0 = os.getloadavg()[0]
             busy0 = _machine_busy()
             _sleep_until(stop_at)
             cpu1 = _host_cpu(host.pid)
+            main_thread = sum(_cpu_seconds(host.pid, host.pid)) - main0
             user, system = (b - a for a, b in zip(cpu0[0], cpu1[0], strict=True))
             workers_cpu = cpu1[1] - cpu0[1]
             load = os.getloadavg()[0]
@@ -657,6 +660,9 @@ def _one_run(game: str, tables: int, seconds: float, warmup: float, seed: int,
         # per accepted action, over the measured window only.
         "host_cpu_us_per_action": round((user + system + workers_cpu) / max(1, actions) * 1e6,
                                         1),
+        # Of that, the CPU of the (front's) trio thread, which runs every table: the
+        # rest is the socket writer thread's (host/_sender.c) and the workers'.
+        "host_main_thread_us_per_action": round(main_thread / max(1, actions) * 1e6, 1),
         # With --workers: the front's share of that (it only accepts and hands over).
         "front_cpu_us_per_action": round((user + system) / max(1, actions) * 1e6, 1),
         # The kernel's share of the front's (system calls: socket reads and writes, epoll,

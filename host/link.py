@@ -16,6 +16,16 @@ The direct write saves a task switch per client per action, and the batch-end
 flush one commit and one write per client for all the tables that acted in the
 batch; the outbox keeps the ordering and the bound whenever a socket cannot take
 everything at once.
+
+A serving peer makes its direct writes on a thread of their own
+(:class:`~lantable.host._sender.Sender`, C, never holding the GIL): on loopback a
+write costs the writer the whole delivery, a fifth of the host's CPU per Manila
+action, and the trio thread goes on with the next requests meanwhile. Bytes go out in
+the order submitted, after the commit; a write that would block hands what is left to
+the link's outbox, as before (:meth:`BatchEnd.serve_sender`); a descriptor is settled
+(the thread holds nothing of it) before it closes (:meth:`ClientLink.close_direct`).
+Without the compiled module, or with ``LANTABLE_WRITER_THREAD=0``, the trio thread
+writes, as it always did (docs/decisions.md, "Socket writes on a thread of their own").
 """
 
 from __future__ import annotations
@@ -32,6 +42,11 @@ from lantable.protocol import ERROR, Error
 
 from .journal import JournalFailed
 
+try:
+    from ._sender import Sender
+except ImportError:  # built without a C compiler: the trio thread writes
+    Sender = None  # type: ignore[assignment,misc]
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
@@ -44,6 +59,11 @@ LOGGER = logging.getLogger(__name__)
 # Writes queued for one client before it counts as stuck and is dropped. A table
 # sends one or two messages per action, so 512 is minutes of a slow reader.
 OUTBOX_SIZE: Final = 512
+
+# A batch end with at least this many links to write hands them to the writer thread
+# (one Manila action at one table writes to its 4 seats; at 16 busy tables a batch
+# writes to 30-60): below it, the trio thread writes them itself.
+THREAD_MIN_WRITES: Final = 8
 
 _ids = itertools.count(1)
 
@@ -77,6 +97,8 @@ class ClientLink:
         self.batch = batch
         self.fd = fd
         self.frame = frame
+        if fd is not None and batch.sender is not None:
+            batch.by_fd[fd] = self  # a flagged descriptor's link (BatchEnd.serve_sender)
         self.queued = 0  # writes handed to the writer task and not yet sent
         self.queued_bytes = 0  # their size
         self.max_outbox_bytes = max_outbox_bytes
@@ -147,8 +169,9 @@ class ClientLink:
         self.batch.dirty[self] = None
         return True
 
-    def flush(self) -> bool:
-        """Write or queue the buffer; True if that woke a task (writer or drop)."""
+    def flush(self, sender: Sender | None = None) -> bool:
+        """Write or queue the buffer (through the writer thread ``sender`` if given);
+        True if that woke a task (writer or drop)."""
         if not self._buf or self.gone:
             self._buf.clear()
             return False
@@ -158,6 +181,9 @@ class ClientLink:
         if self.frame is not None:
             data = self.frame(data)
         if self.fd is not None and not self.queued:
+            if sender is not None:  # the writer thread writes it, in order
+                sender.submit(self.fd, data)
+                return False
             try:
                 written = os.write(self.fd, data)
             except BlockingIOError:
@@ -168,6 +194,11 @@ class ClientLink:
             data = data[written:]
             if not data:
                 return False
+        return self._queue(data)
+
+    def _queue(self, data: bytes) -> bool:
+        """Hand ``data`` to the connection's writer task (after what it holds); True:
+        that woke a task (the writer, or the drop watcher of a client too slow)."""
         if self.queued_bytes + len(data) > self.max_outbox_bytes:
             LOGGER.warning("%r does not read its updates (%d bytes waiting); dropped",
                            self, self.queued_bytes + len(data))
@@ -189,12 +220,37 @@ class ClientLink:
         self._buf.clear()
 
     def close_direct(self) -> None:
-        """No more direct writes (the socket is about to close, or failed)."""
+        """No more direct writes (the socket is about to close, or failed). What the
+        writer thread still held of this descriptor is written or handed to the
+        outbox first: the descriptor's number may be reused once it closes."""
+        fd = self.fd
+        if fd is None:
+            return
         self.fd = None
+        sender = self.batch.sender
+        if sender is not None:
+            if self.batch.by_fd.get(fd) is self:
+                del self.batch.by_fd[fd]
+            self._settled(*sender.settle(fd))
+
+    def settle(self) -> None:
+        """Wait until the writer thread has written what it holds of this link (a
+        connection about to go to another process: host/workers.py); what would have
+        blocked goes to the outbox."""
+        sender = self.batch.sender
+        if sender is not None and self.fd is not None:
+            self._settled(*sender.settle(self.fd))
+
+    def _settled(self, rest: bytes, err: int) -> None:
+        if err:  # the peer is gone; the reader will notice and clean up
+            self.close_direct()
+        elif rest and not self.gone:
+            with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError):
+                self._queue(rest)
 
     def drop(self) -> None:
+        self.gone = True  # first: what the writer thread held is not queued again
         self.close_direct()
-        self.gone = True
         self.dropped.set()
 
 
@@ -219,6 +275,8 @@ class BatchEnd(trio.abc.Instrument):
         # is written first.
         self.dirty: dict[ClientLink, None] = {}
         self._token: trio.lowlevel.TrioToken | None = None
+        self.sender: Sender | None = None  # the writer thread, while serving
+        self.by_fd: dict[int, ClientLink] = {}  # links the writer thread writes for
 
     def commit(self) -> bool:
         """Commit the journal; False if that failed, after discarding every buffer (it
@@ -242,11 +300,20 @@ class BatchEnd(trio.abc.Instrument):
         that woke a task (a writer or a drop watcher)."""
         woke = False
         dirty = self.dirty
+        sender = self.sender
         while dirty:
             links = list(dirty)
             dirty.clear()
+            # A few writes are made here: waking the writer thread would cost more
+            # (a system call, and the latency of a wake-up on another core) than they
+            # do. Many go to the thread, and so does everything while it holds bytes
+            # (which must not be passed).
+            via = sender if sender is not None and (
+                len(links) >= THREAD_MIN_WRITES or not sender.idle()) else None
             for link in links:
-                woke |= link.flush()
+                woke |= link.flush(via)
+            if via is not None:
+                via.kick()  # one wake-up of the writer thread for the whole batch
         return woke
 
     def end(self) -> bool:
@@ -262,6 +329,38 @@ class BatchEnd(trio.abc.Instrument):
                 self._token.run_sync_soon(_nothing)
         except Exception:  # trio would remove a raising instrument; keep flushing
             LOGGER.exception("flush failed")
+
+    async def serve_sender(self, *, task_status: trio.TaskStatus[None] =
+                           trio.TASK_STATUS_IGNORED) -> None:
+        """Make the direct writes on a thread of their own while this runs (in the
+        peer's nursery), if the compiled writer is there and not turned off
+        (``LANTABLE_WRITER_THREAD=0``). A descriptor whose write would have blocked
+        (or failed) is flagged: its link's rest goes to the link's outbox (or the link
+        stops writing directly). Stopping writes what was submitted first."""
+        if Sender is None or os.environ.get("LANTABLE_WRITER_THREAD", "1") == "0":
+            task_status.started()
+            return
+        sender = Sender()
+        self.sender = sender
+        try:
+            task_status.started()
+            while True:
+                await trio.lowlevel.wait_readable(sender.notify_fd)
+                for fd in sender.flagged():
+                    link = self.by_fd.get(fd)
+                    if link is not None and link.fd == fd:
+                        link.settle()
+                    else:  # a link already settled at its close: forget it
+                        sender.settle(fd)
+        finally:
+            for link in list(self.by_fd.values()):
+                link.close_direct()  # settled: what would have blocked goes to its outbox
+            self.sender = None
+            sender.close()
+
+    def sender_busy(self) -> bool:
+        """Whether the writer thread still holds bytes to write."""
+        return self.sender is not None and self.sender.busy() > 0
 
     @contextlib.contextmanager
     def installed(self) -> Iterator[BatchEnd]:

@@ -79,7 +79,8 @@ class RunningPeer:
             LOGGER.info("stopping: told %d connection(s): %s", len(links), why)
             # Poll: many writers, each may drain or fail; bounded by STOP_TIMEOUT.
             with self._hurry:
-                while any(link.queued for link in links if link.receiving):  # noqa: ASYNC110
+                while self.peer.batch.sender_busy() or any(  # noqa: ASYNC110
+                        link.queued for link in links if link.receiving):
                     await trio.sleep(0.02)
             await self._advertised.wait()
         self._stopped.set()
@@ -138,6 +139,7 @@ async def serve_peer(*, registry: Registry, db: str, name: str | None = None,
         with peer.batch.installed():
             async with trio.open_nursery() as nursery:
                 await nursery.start(keep_house, peer)
+                await nursery.start(peer.batch.serve_sender)  # writes on a thread (link.py)
                 if peer.handoff is not None:
                     await nursery.start(peer.handoff.run)  # the workers, ready
                 else:  # one task reads every TCP session's requests (host/reader.py)

@@ -93,6 +93,7 @@ async def _serve_worker(config: dict[str, Any]) -> None:
         with peer.batch.installed():
             async with trio.open_nursery() as nursery:
                 await nursery.start(keep_house, peer)
+                await nursery.start(peer.batch.serve_sender)  # writes on a thread (link.py)
                 peer.reader = Reader()  # its sessions' requests, in one task (host/reader.py)
                 await nursery.start(peer.reader.run)
                 side.dirty.update(peer.tables)

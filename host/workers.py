@@ -283,6 +283,7 @@ class Handoff:
         if control is None or sock is None:
             return False
         peer.batch.end()  # what this process owes the client is written first
+        link.settle()  # by the writer thread too (what would block goes to the outbox)
         with trio.move_on_after(HANDOFF_DRAIN):
             while link.queued:  # noqa: ASYNC110 - the writer task drains it
                 await trio.sleep(0.002)

@@ -1,0 +1,184 @@
+"""host/_sender.c, the host's socket writes on a thread of their own: order, a write
+that would block, a failed write, and never a write to a descriptor once it is settled
+(it may close and its number be reused). The host's use of it is tested by every
+network test (a serving peer writes through it); ``LANTABLE_WRITER_THREAD=0`` and the
+in-process tests cover the trio thread's own writes."""
+
+from __future__ import annotations
+
+import errno
+import os
+import select
+import shutil
+import socket
+import sysconfig
+
+import pytest
+
+try:
+    from lantable.host._sender import Sender
+except ImportError:  # checked below: built wherever a C compiler is
+    Sender = None
+
+needs_sender = pytest.mark.skipif(Sender is None, reason="host/_sender.c was not built")
+
+
+def test_the_writer_thread_is_built_where_a_c_compiler_is():
+    headers = os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))
+    if not (shutil.which("cc") or shutil.which("gcc")) or not headers:
+        pytest.skip("no C compiler or no Python headers: the trio thread writes")
+    assert Sender is not None, "pip install built no lantable.host._sender (a compile error?)"
+
+
+def _pair(sndbuf: int | None = None) -> tuple[socket.socket, socket.socket]:
+    """A loopback TCP connection, as the host's (a Unix socketpair counts each small
+    write's overhead against its buffer, so it would block far sooner)."""
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        b = socket.create_connection(server.getsockname())
+        a, _ = server.accept()
+    if sndbuf is not None:
+        a.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, sndbuf)
+        b.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, sndbuf)
+    a.setblocking(False)
+    return a, b
+
+
+def _read_all(sock: socket.socket, n: int, timeout: float = 5.0) -> bytes:
+    sock.settimeout(timeout)
+    got = bytearray()
+    while len(got) < n:
+        chunk = sock.recv(1 << 16)
+        if not chunk:
+            break
+        got += chunk
+    return bytes(got)
+
+
+def _flagged(sender, timeout: float = 5.0) -> list[int]:
+    ready, _, _ = select.select([sender.notify_fd], [], [], timeout)
+    assert ready, "no descriptor was flagged"
+    return sender.flagged()
+
+
+@needs_sender
+def test_bytes_go_out_in_the_order_submitted_once_kicked():
+    sender = Sender()
+    a, b = _pair()
+    try:
+        chunks = [f"update {i};".encode() for i in range(2000)]
+        for chunk in chunks:
+            sender.submit(a.fileno(), chunk)
+        sender.kick()
+        assert _read_all(b, sum(map(len, chunks))) == b"".join(chunks)
+        assert sender.settle(a.fileno()) == (b"", 0)
+        assert sender.busy() == 0
+    finally:
+        sender.close()
+        a.close()
+        b.close()
+
+
+@needs_sender
+def test_a_write_that_would_block_keeps_the_rest_aside_in_order():
+    sender = Sender()
+    a, b = _pair(sndbuf=4096)
+    try:
+        chunks = [bytes([i % 251]) * 1000 for i in range(3000)]  # 3 MB, nobody reads
+        for chunk in chunks:
+            sender.submit(a.fileno(), chunk)
+        sender.kick()
+        assert _flagged(sender) == [a.fileno()]
+        rest, err = sender.settle(a.fileno())
+        assert err == 0 and 0 < len(rest) < 3_000_000
+        written = _read_all(b, 3_000_000 - len(rest))
+        assert written + rest == b"".join(chunks)  # nothing lost, nothing twice, in order
+        # settled: the descriptor is written directly again
+        sender.submit(a.fileno(), b"after")
+        sender.kick()
+        assert _read_all(b, 5) == b"after"
+    finally:
+        sender.close()
+        a.close()
+        b.close()
+
+
+@needs_sender
+def test_a_failed_write_flags_its_errno_and_drops_the_rest():
+    sender = Sender()
+    a, b = _pair()
+    try:
+        b.close()
+        for _ in range(3):
+            sender.submit(a.fileno(), b"x" * 100)
+        sender.kick()
+        assert _flagged(sender) == [a.fileno()]
+        rest, err = sender.settle(a.fileno())
+        assert rest == b"" and err in (errno.EPIPE, errno.ECONNRESET)
+    finally:
+        sender.close()
+        a.close()
+
+
+@needs_sender
+def test_nothing_is_written_to_a_descriptor_after_it_is_settled():
+    """The host settles a descriptor before it closes: a new connection may get its
+    number, and must never receive the old one's bytes."""
+    sender = Sender()
+    try:
+        for _ in range(50):
+            a, b = _pair(sndbuf=4096)
+            fd = a.fileno()
+            for _ in range(200):
+                sender.submit(fd, b"old" * 300)
+            sender.kick()
+            sender.settle(fd)  # returns once the thread holds nothing of fd
+            a.close()
+            b.close()
+            c, d = _pair()  # likely the same descriptor number
+            try:
+                sender.submit(c.fileno(), b"new")
+                sender.kick()
+                assert _read_all(d, 3) == b"new"
+                d.setblocking(False)
+                with pytest.raises(BlockingIOError):
+                    d.recv(100)  # nothing else arrived
+                sender.settle(c.fileno())
+            finally:
+                c.close()
+                d.close()
+    finally:
+        sender.close()
+
+
+@needs_sender
+def test_close_writes_what_was_submitted_and_is_idempotent():
+    sender = Sender()
+    a, b = _pair()
+    try:
+        sender.submit(a.fileno(), b"last words")
+        sender.close()  # not kicked: closing writes it anyway
+        sender.close()
+        assert _read_all(b, 10) == b"last words"
+        with pytest.raises(RuntimeError):
+            sender.submit(a.fileno(), b"too late")
+    finally:
+        a.close()
+        b.close()
+
+
+@needs_sender
+def test_bad_arguments_are_refused_plainly():
+    sender = Sender()
+    try:
+        with pytest.raises(ValueError, match="non-negative"):
+            sender.settle(-1)
+        with pytest.raises(TypeError):
+            sender.submit(1, "text, not bytes")
+        with pytest.raises(TypeError):
+            sender.submit(1)
+        with pytest.raises(TypeError):
+            Sender(1)
+        assert sender.settle(10_000) == (b"", 0)  # never submitted: nothing to settle
+        assert sender.flagged() == []
+    finally:
+        sender.close()
