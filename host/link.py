@@ -276,6 +276,7 @@ class BatchEnd(trio.abc.Instrument):
         self.dirty: dict[ClientLink, None] = {}
         self._token: trio.lowlevel.TrioToken | None = None
         self.sender: Sender | None = None  # the writer thread, while serving
+        self.thread_min_writes = THREAD_MIN_WRITES
         self.by_fd: dict[int, ClientLink] = {}  # links the writer thread writes for
 
     def commit(self) -> bool:
@@ -309,7 +310,7 @@ class BatchEnd(trio.abc.Instrument):
             # do. Many go to the thread, and so does everything while it holds bytes
             # (which must not be passed).
             via = sender if sender is not None and (
-                len(links) >= THREAD_MIN_WRITES or not sender.idle()) else None
+                len(links) >= self.thread_min_writes or not sender.idle()) else None
             for link in links:
                 woke |= link.flush(via)
             if via is not None:
@@ -336,10 +337,13 @@ class BatchEnd(trio.abc.Instrument):
         peer's nursery), if the compiled writer is there and not turned off
         (``LANTABLE_WRITER_THREAD=0``). A descriptor whose write would have blocked
         (or failed) is flagged: its link's rest goes to the link's outbox (or the link
-        stops writing directly). Stopping writes what was submitted first."""
-        if Sender is None or os.environ.get("LANTABLE_WRITER_THREAD", "1") == "0":
+        stops writing directly). Stopping writes what was submitted first.
+        ``LANTABLE_WRITER_THREAD=always`` hands it every batch's writes (tests)."""
+        mode = os.environ.get("LANTABLE_WRITER_THREAD", "1")
+        if Sender is None or mode == "0":
             task_status.started()
             return
+        self.thread_min_writes = 1 if mode == "always" else THREAD_MIN_WRITES
         sender = Sender()
         self.sender = sender
         try:

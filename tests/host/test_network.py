@@ -38,6 +38,16 @@ async def _play_table(port: int, table: str, seats: int, seed: int = 1) -> list[
     return results
 
 
+@pytest.fixture(params=["1", "always", "0"],
+                ids=["writes-auto", "writes-all-on-thread", "writes-on-trio-thread"])
+async def peer(request, make_peer, monkeypatch):
+    """A running peer, its socket writes made three ways: by the writer thread for busy
+    batches (the default), by the writer thread always (every write that would block,
+    every settle), and by the trio thread (no compiled writer, or turned off)."""
+    monkeypatch.setenv("LANTABLE_WRITER_THREAD", request.param)
+    return await make_peer()
+
+
 class _RandomChooser:
     def choose(self, view, seat, legal, rng):
         return rng.choice(legal)
