@@ -20,9 +20,6 @@ try:
 except ImportError:  # checked below: built wherever a C compiler is
     Sender = None
 
-needs_sender = pytest.mark.skipif(Sender is None, reason="host/_sender.c was not built")
-
-
 def test_the_writer_thread_is_built_where_a_c_compiler_is():
     headers = os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))
     if not (shutil.which("cc") or shutil.which("gcc")) or not headers:
@@ -43,6 +40,31 @@ def _pair(sndbuf: int | None = None) -> tuple[socket.socket, socket.socket]:
     return a, b
 
 
+@pytest.fixture
+def connect():
+    """``connect(sndbuf=None)``: the host's end and the client's end of a loopback
+    connection, both closed after the test."""
+    made: list[socket.socket] = []
+
+    def make(sndbuf: int | None = None) -> tuple[socket.socket, socket.socket]:
+        a, b = _pair(sndbuf)
+        made.extend((a, b))
+        return a, b
+
+    yield make
+    for sock in made:
+        sock.close()
+
+
+@pytest.fixture
+def sender():
+    if Sender is None:
+        pytest.skip("host/_sender.c was not built")
+    made = Sender()
+    yield made
+    made.close()
+
+
 def _read_all(sock: socket.socket, n: int, timeout: float = 5.0) -> bytes:
     sock.settimeout(timeout)
     got = bytearray()
@@ -60,125 +82,88 @@ def _flagged(sender, timeout: float = 5.0) -> list[int]:
     return sender.flagged()
 
 
-@needs_sender
-def test_bytes_go_out_in_the_order_submitted_once_kicked():
-    sender = Sender()
-    a, b = _pair()
-    try:
-        chunks = [f"update {i};".encode() for i in range(2000)]
-        for chunk in chunks:
-            sender.submit(a.fileno(), chunk)
-        sender.kick()
-        assert _read_all(b, sum(map(len, chunks))) == b"".join(chunks)
-        assert sender.settle(a.fileno()) == (b"", 0)
-        assert sender.busy() == 0
-    finally:
-        sender.close()
-        a.close()
-        b.close()
+def test_bytes_go_out_in_the_order_submitted_once_kicked(sender, connect):
+    a, b = connect()
+    chunks = [f"update {i};".encode() for i in range(2000)]
+    for chunk in chunks:
+        sender.submit(a.fileno(), chunk)
+    sender.kick()
+    assert _read_all(b, sum(map(len, chunks))) == b"".join(chunks)
+    assert sender.settle(a.fileno()) == (b"", 0)
+    assert sender.busy() == 0 and sender.idle()
 
 
-@needs_sender
-def test_a_write_that_would_block_keeps_the_rest_aside_in_order():
-    sender = Sender()
-    a, b = _pair(sndbuf=4096)
-    try:
-        chunks = [bytes([i % 251]) * 1000 for i in range(3000)]  # 3 MB, nobody reads
-        for chunk in chunks:
-            sender.submit(a.fileno(), chunk)
-        sender.kick()
-        assert _flagged(sender) == [a.fileno()]
-        rest, err = sender.settle(a.fileno())
-        assert err == 0 and 0 < len(rest) < 3_000_000
-        written = _read_all(b, 3_000_000 - len(rest))
-        assert written + rest == b"".join(chunks)  # nothing lost, nothing twice, in order
-        # settled: the descriptor is written directly again
-        sender.submit(a.fileno(), b"after")
-        sender.kick()
-        assert _read_all(b, 5) == b"after"
-    finally:
-        sender.close()
-        a.close()
-        b.close()
+def test_a_write_that_would_block_keeps_the_rest_aside_in_order(sender, connect):
+    a, b = connect(sndbuf=4096)
+    chunks = [bytes([i % 251]) * 1000 for i in range(3000)]  # 3 MB, nobody reads
+    for chunk in chunks:
+        sender.submit(a.fileno(), chunk)
+    sender.kick()
+    assert _flagged(sender) == [a.fileno()]
+    assert not sender.idle()  # a descriptor is diverted: nobody may pass its bytes
+    rest, err = sender.settle(a.fileno())
+    assert err == 0 and 0 < len(rest) < 3_000_000 and sender.idle()
+    written = _read_all(b, 3_000_000 - len(rest))
+    assert written + rest == b"".join(chunks)  # nothing lost, nothing twice, in order
+    # settled: the descriptor is written directly again
+    sender.submit(a.fileno(), b"after")
+    sender.kick()
+    assert _read_all(b, 5) == b"after"
 
 
-@needs_sender
-def test_a_failed_write_flags_its_errno_and_drops_the_rest():
-    sender = Sender()
-    a, b = _pair()
-    try:
-        b.close()
-        for _ in range(3):
-            sender.submit(a.fileno(), b"x" * 100)
-        sender.kick()
-        assert _flagged(sender) == [a.fileno()]
-        rest, err = sender.settle(a.fileno())
-        assert rest == b"" and err in (errno.EPIPE, errno.ECONNRESET)
-    finally:
-        sender.close()
-        a.close()
+def test_a_failed_write_flags_its_errno_and_drops_the_rest(sender, connect):
+    a, b = connect()
+    b.close()
+    for _ in range(3):
+        sender.submit(a.fileno(), b"x" * 100)
+    sender.kick()
+    assert _flagged(sender) == [a.fileno()]
+    rest, err = sender.settle(a.fileno())
+    assert rest == b"" and err in (errno.EPIPE, errno.ECONNRESET)
 
 
-@needs_sender
-def test_nothing_is_written_to_a_descriptor_after_it_is_settled():
+def test_nothing_is_written_to_a_descriptor_after_it_is_settled(sender, connect):
     """The host settles a descriptor before it closes: a new connection may get its
     number, and must never receive the old one's bytes."""
-    sender = Sender()
-    try:
-        for _ in range(50):
-            a, b = _pair(sndbuf=4096)
-            fd = a.fileno()
-            for _ in range(200):
-                sender.submit(fd, b"old" * 300)
-            sender.kick()
-            sender.settle(fd)  # returns once the thread holds nothing of fd
-            a.close()
-            b.close()
-            c, d = _pair()  # likely the same descriptor number
-            try:
-                sender.submit(c.fileno(), b"new")
-                sender.kick()
-                assert _read_all(d, 3) == b"new"
-                d.setblocking(False)
-                with pytest.raises(BlockingIOError):
-                    d.recv(100)  # nothing else arrived
-                sender.settle(c.fileno())
-            finally:
-                c.close()
-                d.close()
-    finally:
-        sender.close()
-
-
-@needs_sender
-def test_close_writes_what_was_submitted_and_is_idempotent():
-    sender = Sender()
-    a, b = _pair()
-    try:
-        sender.submit(a.fileno(), b"last words")
-        sender.close()  # not kicked: closing writes it anyway
-        sender.close()
-        assert _read_all(b, 10) == b"last words"
-        with pytest.raises(RuntimeError):
-            sender.submit(a.fileno(), b"too late")
-    finally:
+    for _ in range(50):
+        a, b = connect(sndbuf=4096)
+        fd = a.fileno()
+        for _ in range(200):
+            sender.submit(fd, b"old" * 300)
+        sender.kick()
+        sender.settle(fd)  # returns once the thread holds nothing of fd
         a.close()
         b.close()
+        c, d = connect()  # likely the same descriptor number
+        sender.submit(c.fileno(), b"new")
+        sender.kick()
+        assert _read_all(d, 3) == b"new"
+        d.setblocking(False)
+        with pytest.raises(BlockingIOError):
+            d.recv(100)  # nothing else arrived
+        sender.settle(c.fileno())
+        c.close()
+        d.close()
 
 
-@needs_sender
-def test_bad_arguments_are_refused_plainly():
-    sender = Sender()
-    try:
-        with pytest.raises(ValueError, match="non-negative"):
-            sender.settle(-1)
-        with pytest.raises(TypeError):
-            sender.submit(1, "text, not bytes")
-        with pytest.raises(TypeError):
-            sender.submit(1)
-        with pytest.raises(TypeError):
-            Sender(1)
-        assert sender.settle(10_000) == (b"", 0)  # never submitted: nothing to settle
-        assert sender.flagged() == []
-    finally:
-        sender.close()
+def test_close_writes_what_was_submitted_and_is_idempotent(sender, connect):
+    a, b = connect()
+    sender.submit(a.fileno(), b"last words")
+    sender.close()  # not kicked: closing writes it anyway
+    sender.close()
+    assert _read_all(b, 10) == b"last words"
+    with pytest.raises(RuntimeError):
+        sender.submit(a.fileno(), b"too late")
+
+
+def test_bad_arguments_are_refused_plainly(sender):
+    with pytest.raises(ValueError, match="non-negative"):
+        sender.settle(-1)
+    with pytest.raises(TypeError):
+        sender.submit(1, "text, not bytes")
+    with pytest.raises(TypeError):
+        sender.submit(1)
+    with pytest.raises(TypeError):
+        Sender(1)
+    assert sender.settle(10_000) == (b"", 0)  # never submitted: nothing to settle
+    assert sender.flagged() == []
