@@ -12,7 +12,7 @@
  *   - Order: one FIFO for every descriptor; a link's bytes go out in the order
  *     submitted, and nothing is written before it is submitted, so the journal's
  *     commit still comes first.
- *   - No blocking: descriptors are non-blocking. A write that would block (a slow
+ *   - No blocking: every send is MSG_DONTWAIT. A write that would block (a slow
  *     reader) "diverts" its descriptor: what is left of it, and everything submitted
  *     for that descriptor after it, is kept aside in order, unwritten, and the
  *     descriptor is flagged (an eventfd becomes readable). The trio side then
@@ -24,7 +24,8 @@
  *     descriptor before it closes it (ClientLink.close_direct).
  *
  * The thread blocks every signal (they are the main thread's, where Python handles
- * them); Python ignores SIGPIPE, so a write to a closed socket fails with EPIPE.
+ * them). It sends with MSG_DONTWAIT | MSG_NOSIGNAL: a write never blocks, even to a
+ * socket left in blocking mode, and one to a closed socket fails with EPIPE.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -36,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 typedef struct item {
@@ -161,7 +163,8 @@ static void *run(void *arg) {
             size_t left = it->len;
             int err = 0;
             while (left > 0) {
-                ssize_t n = write(fd, p, left);
+                /* never blocks, whatever the socket's mode; never raises SIGPIPE */
+                ssize_t n = send(fd, p, left, MSG_DONTWAIT | MSG_NOSIGNAL);
                 if (n >= 0) {
                     p += n;
                     left -= (size_t)n;

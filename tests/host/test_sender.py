@@ -11,6 +11,7 @@ import os
 import select
 import shutil
 import socket
+import struct
 import sysconfig
 
 import pytest
@@ -113,11 +114,16 @@ def test_a_write_that_would_block_keeps_the_rest_aside_in_order(sender, connect)
 
 def test_a_failed_write_flags_its_errno_and_drops_the_rest(sender, connect):
     a, b = connect()
-    b.close()
-    for _ in range(3):
+    b.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    b.close()  # a reset: a's next send fails
+    flagged: list[int] = []
+    for _ in range(100):  # until the reset has arrived
         sender.submit(a.fileno(), b"x" * 100)
-    sender.kick()
-    assert _flagged(sender) == [a.fileno()]
+        sender.kick()
+        if select.select([sender.notify_fd], [], [], 0.05)[0]:
+            flagged = sender.flagged()
+            break
+    assert flagged == [a.fileno()]
     rest, err = sender.settle(a.fileno())
     assert rest == b"" and err in (errno.EPIPE, errno.ECONNRESET)
 
@@ -167,3 +173,19 @@ def test_bad_arguments_are_refused_plainly(sender):
         Sender(1)
     assert sender.settle(10_000) == (b"", 0)  # never submitted: nothing to settle
     assert sender.flagged() == []
+
+
+def test_a_socket_left_blocking_never_blocks_the_thread(sender, connect):
+    """Every send is MSG_DONTWAIT: a slow reader on a socket in blocking mode is kept
+    aside like any other, and the other connections' bytes still go out."""
+    slow, _ = connect(sndbuf=4096)
+    slow.setblocking(True)
+    other, reader = connect()
+    for _ in range(3000):
+        sender.submit(slow.fileno(), b"s" * 1000)
+    sender.submit(other.fileno(), b"meanwhile")
+    sender.kick()
+    assert _read_all(reader, 9) == b"meanwhile"
+    assert _flagged(sender) == [slow.fileno()]
+    rest, err = sender.settle(slow.fileno())
+    assert err == 0 and rest
