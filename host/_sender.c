@@ -63,7 +63,6 @@ typedef struct {
     pthread_cond_t work;      /* the thread waits here for items */
     pthread_cond_t progress;  /* settle() waits here for an fd's items to be done */
     item *head, *tail;
-    size_t queued;            /* items in the FIFO */
     int writing;              /* the fd being written now, or -1 */
     int ndiverted;            /* descriptors diverted and not yet settled */
     int sleeping;             /* the thread waits on `work` */
@@ -149,7 +148,6 @@ static void *run(void *arg) {
         s->head = it->next;
         if (s->head == NULL)
             s->tail = NULL;
-        s->queued--;
         int fd = it->fd;
         fdstate *f = &s->fds[fd];
         if (f->err) {
@@ -324,7 +322,6 @@ static PyObject *Sender_submit(Sender *s, PyObject *const *args, Py_ssize_t narg
     else
         s->head = it;
     s->tail = it;
-    s->queued++;
     pthread_mutex_unlock(&s->mu);
     Py_RETURN_NONE;
 }
@@ -426,16 +423,6 @@ static PyObject *Sender_flagged(Sender *s, PyObject *unused) {
     return out;
 }
 
-PyDoc_STRVAR(busy_doc,
-"busy() -> int\n--\n\nItems submitted and not yet written (or kept aside).");
-
-static PyObject *Sender_busy(Sender *s, PyObject *unused) {
-    pthread_mutex_lock(&s->mu);
-    size_t n = s->queued + (s->writing >= 0);
-    pthread_mutex_unlock(&s->mu);
-    return PyLong_FromSize_t(n);
-}
-
 PyDoc_STRVAR(idle_doc,
 "idle() -> bool\n--\n\n"
 "True if the thread holds nothing: nothing queued or being written, and no descriptor\n"
@@ -466,7 +453,6 @@ static PyMethodDef Sender_methods[] = {
     {"settle", (PyCFunction)Sender_settle, METH_O, settle_doc},
     {"flagged", (PyCFunction)Sender_flagged, METH_NOARGS, flagged_doc},
     {"kick", (PyCFunction)Sender_kick, METH_NOARGS, kick_doc},
-    {"busy", (PyCFunction)Sender_busy, METH_NOARGS, busy_doc},
     {"idle", (PyCFunction)Sender_idle, METH_NOARGS, idle_doc},
     {"close", (PyCFunction)Sender_close, METH_NOARGS, close_doc},
     {NULL, NULL, 0, NULL},

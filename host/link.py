@@ -351,8 +351,8 @@ class BatchEnd(trio.abc.Instrument):
             while True:
                 await trio.lowlevel.wait_readable(sender.notify_fd)
                 for fd in sender.flagged():
-                    link = self.by_fd.get(fd)
-                    if link is not None and link.fd == fd:
+                    link = self.by_fd.get(fd)  # none once it closed (close_direct)
+                    if link is not None:
                         link.settle()
                     else:  # a link already settled at its close: forget it
                         sender.settle(fd)
@@ -363,8 +363,9 @@ class BatchEnd(trio.abc.Instrument):
             sender.close()
 
     def sender_busy(self) -> bool:
-        """Whether the writer thread still holds bytes to write."""
-        return self.sender is not None and self.sender.busy() > 0
+        """Whether the writer thread still holds bytes: to write, or kept aside for a
+        link's outbox (not yet settled)."""
+        return self.sender is not None and not self.sender.idle()
 
     @contextlib.contextmanager
     def installed(self) -> Iterator[BatchEnd]:

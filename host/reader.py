@@ -139,8 +139,7 @@ class Reader:
         the reader has stopped (the host is stopping), the session ends at once as if
         its socket broke."""
         if self._epoll.closed:
-            session.why = "broken"
-            session.ended.set()
+            session._end("broken")
             return
         self._sessions[session.fd] = session
         self._epoll.register(session.fd, select.EPOLLIN)
@@ -173,9 +172,7 @@ class Reader:
         finally:
             self._epoll.close()
             for session in list(self._sessions.values()):  # none waits for it any more
-                session.why = "broken"
-                session.ended.set()
-            self._sessions.clear()
+                session._end("broken")
 
     def turn(self) -> None:
         """Serve every session that has buffered requests or a readable socket, one
